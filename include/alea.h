@@ -1,0 +1,317 @@
+/*
+ * alea.h -- tabletop dice: roll an expression with a per-die breakdown, or
+ * compute its exact probability distribution.
+ *
+ * This header is the whole public API and its manual.
+ *
+ * Objects
+ *   alea_ctx    a context: allocator hook, random generator, limits, last error.
+ *               Everything else is made from a context and must be freed before
+ *               it. A context is not thread-safe; use one per thread. Two
+ *               contexts never share state.
+ *   alea_expr   a compiled expression (immutable once compiled).
+ *   alea_roll   the result of one roll: the total and its breakdown. Reusable:
+ *               roll into the same object many times without reallocating.
+ *   alea_dist   an exact probability distribution.
+ *
+ * Errors
+ *   Every fallible call returns an alea_status. On failure the context holds a
+ *   message that names the problem and the byte span [start, end) of the
+ *   source it concerns (alea_ctx_error, alea_ctx_error_span). Outputs are
+ *   written only on success. The library never prints, exits or aborts.
+ *
+ * Quick start
+ *   alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+ *   alea_expr *e;
+ *   if (alea_expr_compile(ctx, "4d6kh3", 6, &e) != ALEA_OK)
+ *       fprintf(stderr, "%s\n", alea_ctx_error(ctx));
+ *   alea_roll *r = alea_roll_new(ctx);
+ *   alea_ctx_seed(ctx, 7);
+ *   if (alea_expr_roll(ctx, e, r) == ALEA_OK) {
+ *       char line[256];
+ *       alea_roll_format(r, ALEA_FORMAT_TEXT, line, sizeof line);
+ *       puts(line);                       // 4d6kh3 [6, 5, 3, 1 dropped] = 14
+ *   }
+ *   alea_dist *d;
+ *   if (alea_expr_dist(ctx, e, &d) == ALEA_OK) {
+ *       printf("mean %g\n", alea_dist_mean(d));
+ *       alea_dist_free(d);
+ *   }
+ *   alea_roll_free(r); alea_expr_free(e); alea_ctx_free(ctx);
+ */
+#ifndef ALEA_H
+#define ALEA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ALEA_VERSION_MAJOR 0
+#define ALEA_VERSION_MINOR 1
+#define ALEA_VERSION_PATCH 0
+#define ALEA_VERSION_STRING "0.1.0"
+
+/* The library's version string, e.g. "0.1.0". */
+const char *alea_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Statuses                                                                 */
+
+/* X(name, short description). One list makes the enum and its names. */
+#define ALEA_STATUS_MAP(X)                                                   \
+    X(OK, "ok")                                                              \
+    X(ERR_SYNTAX, "syntax error")         /* the text does not parse */      \
+    X(ERR_INVALID, "invalid expression")  /* parses, but means nothing */    \
+    X(ERR_DOMAIN, "undefined result")     /* e.g. division by zero */        \
+    X(ERR_OVERFLOW, "integer overflow")   /* a value left int64 */           \
+    X(ERR_LIMIT, "limit exceeded")        /* a named limit was hit */        \
+    X(ERR_NOMEM, "out of memory")         /* the allocator returned NULL */  \
+    X(ERR_INTERRUPTED, "interrupted")     /* the interrupt hook said stop */ \
+    X(ERR_ARGUMENT, "invalid argument")   /* API misuse, e.g. NULL */
+
+typedef enum alea_status {
+#define ALEA__STATUS_ENUM(name, text) ALEA_##name,
+    ALEA_STATUS_MAP(ALEA__STATUS_ENUM)
+#undef ALEA__STATUS_ENUM
+    ALEA_STATUS__COUNT
+} alea_status;
+
+/* "ALEA_ERR_SYNTAX" etc. for a status; "ALEA_UNKNOWN" for anything else. */
+const char *alea_status_name(alea_status status);
+/* The short description of a status ("syntax error"). */
+const char *alea_status_text(alea_status status);
+
+/* ------------------------------------------------------------------------ */
+/* Context                                                                  */
+
+/*
+ * Allocator hook, with Lua's contract:
+ *   nsize == 0: free ptr (which may be NULL) and return NULL;
+ *   otherwise: resize ptr (NULL: allocate) from osize to nsize bytes, return
+ *   the new block or NULL on failure (leaving ptr untouched).
+ */
+typedef void *(*alea_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+typedef struct alea_ctx alea_ctx;
+
+/*
+ * A new context. alloc NULL means the C library's malloc/realloc/free.
+ * The generator is seeded from the operating system (getentropy); call
+ * alea_ctx_seed for reproducible rolls. Returns NULL if out of memory.
+ */
+alea_ctx *alea_ctx_new(alea_alloc_fn alloc, void *ud);
+
+/* Frees the context. Every object made from it must be freed first.
+ * alea_ctx_free(NULL) does nothing. */
+void alea_ctx_free(alea_ctx *ctx);
+
+/* The message of the last error ("" after success). Owned by the context,
+ * valid until the next call that uses it. */
+const char *alea_ctx_error(const alea_ctx *ctx);
+
+/* The byte span [*start, *end) of the source that the last error concerns;
+ * both 0 when it concerns no position. Returns the last status. */
+alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end);
+
+/* Bytes currently allocated through the context's allocator, and the peak. */
+size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
+
+/* ------------------------------------------------------------------------ */
+/* Limits                                                                   */
+
+/*
+ * Every limit is named, has a default chosen for a chat bot evaluating a
+ * stranger's text, and a compiled maximum that no setting can exceed.
+ * X(name, default, maximum, what it counts)
+ */
+#define ALEA_LIMIT_MAP(X)                                                      \
+    X(SOURCE, 4096, 1048576, "bytes of expression text")                       \
+    X(DEPTH, 64, 512, "nesting depth of parentheses, calls and unary signs")   \
+    X(NODES, 1000, 100000, "terms, operators and calls in one expression")     \
+    X(DICE, 10000, 100000000, "dice rolled in one roll, rerolls and explosions included") \
+    X(SUPPORT, 1000000, 100000000, "distinct outcomes in one distribution")    \
+    X(WORK, 300000000, 1000000000000, "elementary steps of one evaluation")    \
+    X(MEMORY, 67108864, 17179869184, "bytes allocated by the context")
+
+typedef enum alea_limit {
+#define ALEA__LIMIT_ENUM(name, def, max, what) ALEA_LIMIT_##name,
+    ALEA_LIMIT_MAP(ALEA__LIMIT_ENUM)
+#undef ALEA__LIMIT_ENUM
+    ALEA_LIMIT__COUNT
+} alea_limit;
+
+/*
+ * Sets a limit (as sqlite3_limit does) and returns its previous value.
+ * value < 0 only queries. A value above the compiled maximum is lowered to
+ * it. Returns -1 for an unknown limit.
+ */
+int64_t alea_ctx_limit(alea_ctx *ctx, alea_limit limit, int64_t value);
+
+/* The lowercase name ("dice"), default, maximum and description of a limit;
+ * NULL / -1 for an unknown limit. */
+const char *alea_limit_name(alea_limit limit);
+int64_t alea_limit_default(alea_limit limit);
+int64_t alea_limit_max(alea_limit limit);
+const char *alea_limit_what(alea_limit limit);
+
+/*
+ * Exploding dice are unlimited in meaning. The exact engine follows each
+ * explosion tail until the probability left is below this bound, and reports
+ * the mass it cut (alea_dist_truncated). Default 1e-12; accepted range
+ * [1e-300, 1e-3]. Returns ALEA_ERR_ARGUMENT outside it.
+ */
+#define ALEA_TAIL_DEFAULT 1e-12
+alea_status alea_ctx_set_tail(alea_ctx *ctx, double bound);
+double alea_ctx_tail(const alea_ctx *ctx);
+
+/*
+ * Interrupt hook: the roller and the exact engine call it now and then
+ * (every few thousand steps); a non-zero return stops the evaluation with
+ * ALEA_ERR_INTERRUPTED. Use it for deadlines. NULL removes it.
+ */
+typedef int (*alea_interrupt_fn)(void *ud);
+void alea_ctx_set_interrupt(alea_ctx *ctx, alea_interrupt_fn fn, void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* Random source                                                            */
+
+/*
+ * Seeds the context's generator (xoshiro256**, seeded through splitmix64).
+ * The same seed gives the same rolls on every platform.
+ */
+void alea_ctx_seed(alea_ctx *ctx, uint64_t seed);
+
+/* Reseeds from the operating system. ALEA_ERR_ARGUMENT if it has no entropy
+ * source (the generator is then left as it was). */
+alea_status alea_ctx_seed_os(alea_ctx *ctx);
+
+/*
+ * Replaces the generator by a custom source of uniformly random 64-bit
+ * numbers (NULL restores the built-in generator). alea derives unbiased dice
+ * from it.
+ */
+typedef uint64_t (*alea_random_fn)(void *ud);
+void alea_ctx_set_random(alea_ctx *ctx, alea_random_fn fn, void *ud);
+
+/* ------------------------------------------------------------------------ */
+/* Expressions                                                              */
+
+typedef struct alea_expr alea_expr;
+
+/*
+ * Compiles len bytes of src (no terminator needed). On success *out is a
+ * new expression owned by the caller. Errors: ALEA_ERR_SYNTAX,
+ * ALEA_ERR_INVALID, ALEA_ERR_LIMIT (source, depth, nodes), ALEA_ERR_NOMEM.
+ * Cost: linear in len.
+ */
+alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
+                              alea_expr **out);
+
+/* alea_expr_free(NULL) does nothing. */
+void alea_expr_free(alea_expr *expr);
+
+/*
+ * Writes the canonical form of the expression ("4d6kh3", "1d20 + 5") into
+ * buf (at most cap bytes, always NUL-terminated when cap > 0) and returns
+ * its full length, as snprintf does.
+ */
+size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* Rolling                                                                  */
+
+typedef struct alea_roll alea_roll;
+
+/* An empty roll object, to be filled by alea_expr_roll. NULL if out of memory. */
+alea_roll *alea_roll_new(alea_ctx *ctx);
+void alea_roll_free(alea_roll *roll);
+
+/*
+ * Rolls expr once with the context's generator, replacing what roll held
+ * and reusing its memory. Errors: ALEA_ERR_LIMIT (dice, work, memory),
+ * ALEA_ERR_DOMAIN (division by zero, negative dice count),
+ * ALEA_ERR_OVERFLOW, ALEA_ERR_NOMEM, ALEA_ERR_INTERRUPTED; after an error
+ * the roll holds no result.
+ */
+alea_status alea_expr_roll(alea_ctx *ctx, const alea_expr *expr, alea_roll *roll);
+
+/* Rolls expr once without recording a breakdown: the fast path for
+ * sampling. Same errors as alea_expr_roll. */
+alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *total);
+
+/* The total of the last successful roll. */
+int64_t alea_roll_total(const alea_roll *roll);
+
+typedef enum alea_format {
+    ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [6, 5, 3, 1 dropped] = 14" */
+    ALEA_FORMAT_JSON  /* one JSON object, see docs/language.md */
+} alea_format;
+
+/*
+ * Writes the breakdown of the roll in the given format into buf (snprintf
+ * contract: at most cap bytes, NUL-terminated when cap > 0; returns the full
+ * length). Call with cap 0 to learn the size.
+ */
+size_t alea_roll_format(const alea_roll *roll, alea_format format, char *buf,
+                        size_t cap);
+
+/* ------------------------------------------------------------------------ */
+/* Exact distributions                                                      */
+
+typedef struct alea_dist alea_dist;
+
+/*
+ * Computes the exact distribution of expr. On success *out is a new
+ * distribution owned by the caller. Errors: ALEA_ERR_LIMIT (support, work,
+ * memory), ALEA_ERR_DOMAIN (a divisor that can be zero, a dice count that
+ * can be negative), ALEA_ERR_OVERFLOW, ALEA_ERR_NOMEM,
+ * ALEA_ERR_INTERRUPTED. Cost: see docs/language.md; bounded by the support
+ * and work limits, checked before each step.
+ */
+alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out);
+
+void alea_dist_free(alea_dist *dist);
+
+/* Number of outcomes with non-zero probability; outcome i (ascending by
+ * value, 0 <= i < count) has value alea_dist_value and probability
+ * alea_dist_prob. */
+size_t alea_dist_count(const alea_dist *dist);
+int64_t alea_dist_value(const alea_dist *dist, size_t i);
+double alea_dist_prob(const alea_dist *dist, size_t i);
+
+/* Probability of exactly / at least / at most v. */
+double alea_dist_p(const alea_dist *dist, int64_t v);
+double alea_dist_at_least(const alea_dist *dist, int64_t v);
+double alea_dist_at_most(const alea_dist *dist, int64_t v);
+
+/* Mean and standard deviation of the computed outcomes (normalised by their
+ * total mass, so a truncated tail does not bias them); min, max; median is
+ * the smallest value v with P(X <= v) >= 1/2. */
+double alea_dist_mean(const alea_dist *dist);
+double alea_dist_sd(const alea_dist *dist);
+int64_t alea_dist_min(const alea_dist *dist);
+int64_t alea_dist_max(const alea_dist *dist);
+int64_t alea_dist_median(const alea_dist *dist);
+
+/* The probability mass cut off by the explosion tail bound (0 when nothing
+ * was cut). The outcomes' probabilities sum to 1 minus this. */
+double alea_dist_truncated(const alea_dist *dist);
+
+/*
+ * Writes the distribution as JSON (the only format accepted):
+ *   {"expression": "...", "outcomes": [[value, probability], ...],
+ *    "mean": m, "sd": s, "min": a, "max": b, "truncated": t}
+ * expression is the source text the expression was compiled from.
+ * snprintf contract, as alea_roll_format.
+ */
+size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
+                        size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ALEA_H */

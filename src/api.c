@@ -1,0 +1,357 @@
+/*
+ * api.c -- the public entry points: argument checks, budgets, and calls into
+ * the modules. Distribution accessors live with the distributions (dist.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ast.h"
+#include "dist.h"
+#include "out.h"
+#include "rng.h"
+#include "roll.h"
+
+const char *alea_version(void)
+{
+    return ALEA_VERSION_STRING;
+}
+
+const char *alea_status_name(alea_status status)
+{
+    static const char *const names[] = {
+#define NAME(name, text) "ALEA_" #name,
+        ALEA_STATUS_MAP(NAME)
+#undef NAME
+    };
+    if ((unsigned)status >= ALEA_STATUS__COUNT)
+        return "ALEA_UNKNOWN";
+    return names[status];
+}
+
+const char *alea_status_text(alea_status status)
+{
+    static const char *const texts[] = {
+#define TEXT(name, text) text,
+        ALEA_STATUS_MAP(TEXT)
+#undef TEXT
+    };
+    if ((unsigned)status >= ALEA_STATUS__COUNT)
+        return "unknown status";
+    return texts[status];
+}
+
+/* ---- limits ------------------------------------------------------------ */
+
+static const struct {
+    const char *name, *what;
+    int64_t def, max;
+} limit_info[] = {
+#define INFO(name, def, max, what) {#name, what, def, max},
+    ALEA_LIMIT_MAP(INFO)
+#undef INFO
+};
+
+const char *alea_limit_name(alea_limit limit)
+{
+    /* Lowercase names, kept beside the upper-case X-macro names. */
+    static const char *const lower[] = {"source", "depth", "nodes", "dice",
+                                        "support", "work", "memory"};
+    _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
+                   "one lowercase name per limit");
+    if ((unsigned)limit >= ALEA_LIMIT__COUNT)
+        return NULL;
+    return lower[limit];
+}
+
+int64_t alea_limit_default(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].def : -1;
+}
+
+int64_t alea_limit_max(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].max : -1;
+}
+
+const char *alea_limit_what(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].what : NULL;
+}
+
+int64_t alea_ctx_limit(alea_ctx *ctx, alea_limit limit, int64_t value)
+{
+    if (!ctx || (unsigned)limit >= ALEA_LIMIT__COUNT)
+        return -1;
+    int64_t old = ctx->limits[limit];
+    if (value >= 0)
+        ctx->limits[limit] = value > limit_info[limit].max ? limit_info[limit].max : value;
+    return old;
+}
+
+/* ---- context ------------------------------------------------------------ */
+
+static void *default_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    (void)ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    return realloc(ptr, nsize);
+}
+
+alea_ctx *alea_ctx_new(alea_alloc_fn alloc, void *ud)
+{
+    if (!alloc)
+        alloc = default_alloc;
+    alea_ctx *ctx = alloc(ud, NULL, 0, sizeof *ctx);
+    if (!ctx)
+        return NULL;
+    memset(ctx, 0, sizeof *ctx);
+    ctx->alloc = alloc;
+    ctx->alloc_ud = ud;
+    ctx->mem_used = ctx->mem_peak = sizeof *ctx;
+    for (int i = 0; i < ALEA_LIMIT__COUNT; i++)
+        ctx->limits[i] = limit_info[i].def;
+    ctx->tail = ALEA_TAIL_DEFAULT;
+    if (alea__rng_seed_os(ctx) != 0) {
+        /* No OS entropy: a seed from the clock and an address beats none. */
+        uint64_t seed = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)ctx;
+        alea__rng_seed(ctx, seed);
+    }
+    return ctx;
+}
+
+void alea_ctx_free(alea_ctx *ctx)
+{
+    if (ctx)
+        ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+}
+
+const char *alea_ctx_error(const alea_ctx *ctx)
+{
+    return ctx ? ctx->errmsg : "no context";
+}
+
+alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    if (start)
+        *start = ctx->err_start;
+    if (end)
+        *end = ctx->err_end;
+    return ctx->status;
+}
+
+size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak)
+{
+    if (!ctx)
+        return 0;
+    if (peak)
+        *peak = ctx->mem_peak;
+    return ctx->mem_used;
+}
+
+alea_status alea_ctx_set_tail(alea_ctx *ctx, double bound)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    if (!(bound >= 1e-300 && bound <= 1e-3))
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "tail bound must be between 1e-300 and 1e-3");
+    ctx->tail = bound;
+    return ALEA_OK;
+}
+
+double alea_ctx_tail(const alea_ctx *ctx)
+{
+    return ctx ? ctx->tail : ALEA_TAIL_DEFAULT;
+}
+
+void alea_ctx_set_interrupt(alea_ctx *ctx, alea_interrupt_fn fn, void *ud)
+{
+    if (!ctx)
+        return;
+    ctx->interrupt_fn = fn;
+    ctx->interrupt_ud = ud;
+}
+
+void alea_ctx_seed(alea_ctx *ctx, uint64_t seed)
+{
+    if (ctx)
+        alea__rng_seed(ctx, seed);
+}
+
+alea_status alea_ctx_seed_os(alea_ctx *ctx)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    if (alea__rng_seed_os(ctx) != 0)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "the operating system gave no entropy");
+    return ALEA_OK;
+}
+
+void alea_ctx_set_random(alea_ctx *ctx, alea_random_fn fn, void *ud)
+{
+    if (!ctx)
+        return;
+    ctx->random_fn = fn;
+    ctx->random_ud = ud;
+}
+
+/* ---- expressions --------------------------------------------------------- */
+
+alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
+                              alea_expr **out)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea__budget_start(ctx);
+    if (!out || (!src && len > 0))
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "alea_expr_compile: NULL source or output");
+    if ((int64_t)len > ctx->limits[ALEA_LIMIT_SOURCE] || len >= UINT32_MAX)
+        return alea__error(ctx, ALEA_ERR_LIMIT, 0, 0,
+                           "expression too long: %zu bytes (source limit is %lld)",
+                           len, (long long)ctx->limits[ALEA_LIMIT_SOURCE]);
+    alea_expr *e = alea__mem_alloc(ctx, sizeof *e);
+    if (!e)
+        return alea__nomem(ctx);
+    memset(e, 0, sizeof *e);
+    e->ctx = ctx;
+    alea__arena_init(&e->arena, ctx);
+    char *copy = alea__arena_alloc(&e->arena, len + 1);
+    if (!copy) {
+        alea__mem_free(ctx, e, sizeof *e);
+        return alea__nomem(ctx);
+    }
+    if (len)
+        memcpy(copy, src, len);
+    copy[len] = '\0';
+    e->src = copy;
+    e->len = len;
+    alea_status st = alea__parse(ctx, &e->arena, copy, len, &e->root, &e->nodes);
+    if (st != ALEA_OK) {
+        alea__arena_free(&e->arena);
+        alea__mem_free(ctx, e, sizeof *e);
+        return st;
+    }
+    *out = e;
+    return ALEA_OK;
+}
+
+void alea_expr_free(alea_expr *expr)
+{
+    if (!expr)
+        return;
+    alea_ctx *ctx = expr->ctx;
+    alea__arena_free(&expr->arena);
+    alea__mem_free(ctx, expr, sizeof *expr);
+}
+
+size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap)
+{
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    if (expr)
+        alea__node_print(&o, expr->root);
+    return alea__out_finish(&o);
+}
+
+/* ---- rolling ------------------------------------------------------------ */
+
+alea_roll *alea_roll_new(alea_ctx *ctx)
+{
+    if (!ctx)
+        return NULL;
+    alea_roll *r = alea__mem_alloc(ctx, sizeof *r);
+    if (!r)
+        return NULL;
+    memset(r, 0, sizeof *r);
+    r->ctx = ctx;
+    alea__arena_init(&r->arena, ctx);
+    return r;
+}
+
+void alea_roll_free(alea_roll *roll)
+{
+    if (!roll)
+        return;
+    alea_ctx *ctx = roll->ctx;
+    alea__arena_free(&roll->arena);
+    alea__mem_free(ctx, roll->dice, roll->dcap * sizeof *roll->dice);
+    alea__mem_free(ctx, roll->faces, roll->fcap * sizeof *roll->faces);
+    alea__mem_free(ctx, roll, sizeof *roll);
+}
+
+static alea_status check_owner(alea_ctx *ctx, const alea_expr *expr, const char *fn)
+{
+    alea__budget_start(ctx);
+    if (!expr)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "%s: NULL expression", fn);
+    if (expr->ctx != ctx)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "%s: the expression belongs to another context", fn);
+    return ALEA_OK;
+}
+
+alea_status alea_expr_roll(alea_ctx *ctx, const alea_expr *expr, alea_roll *roll)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea_status st = check_owner(ctx, expr, "alea_expr_roll");
+    if (st != ALEA_OK)
+        return st;
+    if (!roll || roll->ctx != ctx)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "alea_expr_roll: NULL roll or a roll of another context");
+    return alea__roll(ctx, expr, roll);
+}
+
+alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *total)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea_status st = check_owner(ctx, expr, "alea_expr_sample");
+    if (st != ALEA_OK)
+        return st;
+    if (!total)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_expr_sample: NULL total");
+    int64_t t;
+    if ((st = alea__sample(ctx, expr, &t)) == ALEA_OK)
+        *total = t;
+    return st;
+}
+
+int64_t alea_roll_total(const alea_roll *roll)
+{
+    return roll ? roll->total : 0;
+}
+
+size_t alea_roll_format(const alea_roll *roll, alea_format format, char *buf, size_t cap)
+{
+    if (!roll) {
+        if (cap)
+            buf[0] = '\0';
+        return 0;
+    }
+    return alea__show(roll, format, buf, cap);
+}
+
+/* ---- distributions --------------------------------------------------------- */
+
+alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea_status st = check_owner(ctx, expr, "alea_expr_dist");
+    if (st != ALEA_OK)
+        return st;
+    if (!out)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_expr_dist: NULL output");
+    return alea__exact(ctx, expr, out);
+}

@@ -1,0 +1,264 @@
+/*
+ * ast.c -- node helpers and the canonical printer. The printer's output
+ * parses back to the same tree, so parses are testable as text.
+ */
+#include "ast.h"
+
+#include "out.h"
+
+int alea__cond_match(const cond *c, int64_t v)
+{
+    switch (c->op) {
+    case CMP_EQ: return v == c->value;
+    case CMP_NE: return v != c->value;
+    case CMP_LT: return v < c->value;
+    case CMP_LE: return v <= c->value;
+    case CMP_GT: return v > c->value;
+    case CMP_GE: return v >= c->value;
+    default: return 0;
+    }
+}
+
+int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r)
+{
+    switch (op) {
+    case OP_ADD: return alea__add_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
+    case OP_SUB: return alea__sub_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
+    case OP_MUL: return alea__mul_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
+    default: break;
+    }
+    if (b == 0)
+        return ARITH_DIV0;
+    if (a == INT64_MIN && b == -1)
+        return ARITH_OVERFLOW;
+    int64_t q = a / b, rem = a % b;
+    if (rem != 0) {
+        int neg = (a < 0) != (b < 0); /* the true quotient is negative */
+        if (op == OP_DIV && neg)
+            q--;
+        else if (op == OP_DIVUP && !neg)
+            q++;
+        else if (op == OP_DIVNEAR) {
+            uint64_t ur = rem < 0 ? 0u - (uint64_t)rem : (uint64_t)rem;
+            uint64_t ub = b < 0 ? 0u - (uint64_t)b : (uint64_t)b;
+            if (ur >= ub - ur) /* 2|rem| >= |b|: round away from zero */
+                q += neg ? -1 : 1;
+        }
+    }
+    *r = q;
+    return ARITH_OK;
+}
+
+uint64_t alea__die_nfaces(const die_spec *d)
+{
+    if (d->kind == FACES_LIST)
+        return d->nfaces;
+    return (uint64_t)d->hi - (uint64_t)d->lo + 1u; /* hi >= lo */
+}
+
+int64_t alea__die_face(const die_spec *d, uint64_t i)
+{
+    if (d->kind == FACES_LIST)
+        return d->sorted[i];
+    return (int64_t)((uint64_t)d->lo + i);
+}
+
+void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
+{
+    int64_t extra = p->extra < 0 ? -p->extra : p->extra;
+    int64_t total = n + extra, lo = 0, hi = total;
+    if (p->extra > 0)
+        lo = total - n;
+    else if (p->extra < 0)
+        hi = n;
+    for (uint32_t i = 0; i < p->nkeeps; i++) {
+        int64_t k = p->keeps[i].n, m = hi - lo;
+        switch (p->keeps[i].op) {
+        case KEEP_HIGH: if (k < m) lo = hi - k; break;
+        case KEEP_LOW: if (k < m) hi = lo + k; break;
+        case DROP_HIGH: hi = k < m ? hi - k : lo; break;
+        case DROP_LOW: lo = k < m ? lo + k : hi; break;
+        default: break;
+        }
+    }
+    *plo = lo;
+    *phi = hi;
+}
+
+/* ---- printer ------------------------------------------------------------- */
+
+int alea__node_prec(const node *n)
+{
+    switch (n->kind) {
+    case N_CMP: return PREC_CMP;
+    case N_SUM: return PREC_SUM;
+    case N_PROD: return PREC_PROD;
+    case N_NEG: return PREC_NEG;
+    default: return PREC_ATOM;
+    }
+}
+
+static void print_at(alea__out *o, const node *n, int min_prec)
+{
+    int paren = alea__node_prec(n) < min_prec;
+    if (paren)
+        alea__out_char(o, '(');
+    alea__node_print(o, n);
+    if (paren)
+        alea__out_char(o, ')');
+}
+
+const char *alea__arith_str(uint8_t op)
+{
+    static const char *const op_str[] = {" + ", " - ", " * ", " / ", " /^ ", " /~ "};
+    return op <= OP_DIVNEAR ? op_str[op] : " ? ";
+}
+
+const char *alea__cmp_str(uint8_t op)
+{
+    switch (op) {
+    case CMP_EQ: return "=";
+    case CMP_NE: return "<>";
+    case CMP_LT: return "<";
+    case CMP_LE: return "<=";
+    case CMP_GT: return ">";
+    case CMP_GE: return ">=";
+    default: return "?";
+    }
+}
+
+/* Conditions after r, ro, f, !: '=' is implied. */
+static void print_cond(alea__out *o, const cond *c)
+{
+    if (c->op != CMP_EQ)
+        alea__out_str(o, alea__cmp_str(c->op));
+    alea__out_i64(o, c->value);
+}
+
+static void print_sides(alea__out *o, const die_spec *d)
+{
+    switch (d->style) {
+    case DIE_PCT: alea__out_char(o, '%'); return;
+    case DIE_FUDGE: alea__out_char(o, 'F'); return;
+    case DIE_BRACE:
+        alea__out_char(o, '{');
+        alea__out_i64(o, d->lo);
+        alea__out_str(o, "..");
+        alea__out_i64(o, d->hi);
+        alea__out_char(o, '}');
+        return;
+    default: break;
+    }
+    if (d->kind == FACES_LIST) {
+        alea__out_char(o, '{');
+        for (uint32_t i = 0; i < d->nfaces; i++) {
+            if (i)
+                alea__out_char(o, ',');
+            alea__out_i64(o, d->faces[i]);
+        }
+        alea__out_char(o, '}');
+        return;
+    }
+    alea__out_i64(o, d->hi);
+}
+
+void alea__pool_print(alea__out *o, const node *n, int with_count)
+{
+    static const char *const keep_str[] = {"kh", "kl", "dh", "dl"};
+    const pool *p = n->u.pool;
+    if (!with_count) {
+        /* the caller printed the count */
+    } else if (p->count_expr) {
+        alea__out_char(o, '(');
+        alea__node_print(o, p->count_expr);
+        alea__out_char(o, ')');
+    } else if (!p->count_implicit) {
+        alea__out_i64(o, p->count);
+    }
+    alea__out_char(o, 'd');
+    print_sides(o, &p->die);
+    if (p->has_reroll) {
+        alea__out_str(o, p->reroll_once ? "ro" : "r");
+        print_cond(o, &p->reroll);
+    }
+    if (p->explode != EXPLODE_NONE) {
+        alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
+        if (p->penetrate)
+            alea__out_char(o, 'p');
+        if (p->trigger_written)
+            print_cond(o, &p->trigger);
+    }
+    for (uint32_t i = 0; i < p->nkeeps; i++) {
+        alea__out_str(o, keep_str[p->keeps[i].op]);
+        alea__out_i64(o, p->keeps[i].n);
+    }
+    if (p->has_success) {
+        alea__out_str(o, alea__cmp_str(p->success.op));
+        alea__out_i64(o, p->success.value);
+        if (p->has_failure) {
+            alea__out_char(o, 'f');
+            print_cond(o, &p->failure);
+        }
+    }
+}
+
+static void print_call(alea__out *o, const char *name, const node *a, const node *b)
+{
+    alea__out_str(o, name);
+    alea__out_char(o, '(');
+    alea__node_print(o, a);
+    if (b) {
+        alea__out_str(o, ", ");
+        alea__node_print(o, b);
+    }
+    alea__out_char(o, ')');
+}
+
+void alea__node_print(alea__out *o, const node *n)
+{
+    switch (n->kind) {
+    case N_NUM:
+        alea__out_i64(o, n->u.num);
+        break;
+    case N_DICE:
+        alea__pool_print(o, n, 1);
+        break;
+    case N_NEG:
+        alea__out_char(o, '-');
+        print_at(o, n->u.un.a, PREC_NEG);
+        break;
+    case N_SUM:
+    case N_PROD: {
+        int child_min = n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
+        for (uint32_t i = 0; i < n->u.chain.n; i++) {
+            if (i)
+                alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
+            print_at(o, n->u.chain.items[i], child_min);
+        }
+        break;
+    }
+    case N_CMP:
+        /* Operands other than numbers go in parentheses: "1d20 >= 15" would
+         * read back as success counting. */
+        print_at(o, n->u.bin.a, n->u.bin.a->kind == N_NUM ? PREC_SUM : PREC_ATOM + 1);
+        alea__out_char(o, ' ');
+        alea__out_str(o, alea__cmp_str(n->op));
+        alea__out_char(o, ' ');
+        print_at(o, n->u.bin.b, n->u.bin.b->kind == N_NUM ? PREC_SUM : PREC_ATOM + 1);
+        break;
+    case N_MIN: print_call(o, "min", n->u.bin.a, n->u.bin.b); break;
+    case N_MAX: print_call(o, "max", n->u.bin.a, n->u.bin.b); break;
+    case N_ABS: print_call(o, "abs", n->u.un.a, NULL); break;
+    case N_BEST:
+    case N_WORST:
+        alea__out_str(o, n->kind == N_BEST ? "best(" : "worst(");
+        alea__out_i64(o, n->u.rep.n);
+        alea__out_str(o, ", ");
+        alea__node_print(o, n->u.rep.a);
+        alea__out_char(o, ')');
+        break;
+    default:
+        alea__out_str(o, "?");
+        break;
+    }
+}

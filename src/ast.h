@@ -1,0 +1,219 @@
+/*
+ * ast.h -- the immutable tree that the parser builds and that both the roller
+ * (roll.c) and the exact engine (exact.c) read. Neither evaluator sees tokens.
+ *
+ * Every node owns a byte span [start, end) of the source, for errors.
+ * Nodes live in the expression's arena and are never modified after parsing.
+ * Tree depth is bounded by the DEPTH limit (sums and products are n-ary, so a
+ * long chain "1+1+...+1" is one node, not a deep tree), which bounds the
+ * recursion of every evaluator.
+ */
+#ifndef ALEA_AST_H
+#define ALEA_AST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+typedef enum node_kind {
+    N_NUM,   /* integer literal: u.num */
+    N_DICE,  /* a dice pool: u.pool */
+    N_NEG,   /* unary minus: u.un.a */
+    N_SUM,   /* n-ary: items[0] op[1] items[1] ... with op OP_ADD / OP_SUB */
+    N_PROD,  /* n-ary, left to right: op OP_MUL / OP_DIV / OP_DIVUP / OP_DIVNEAR */
+    N_CMP,   /* u.bin.a <op> u.bin.b, value 1 or 0; op a cmp_op */
+    N_MIN,   /* min(a, b) */
+    N_MAX,   /* max(a, b) */
+    N_ABS,   /* abs(a): u.un.a */
+    N_BEST,  /* best(n, a): roll a n times, keep the highest: u.rep */
+    N_WORST, /* worst(n, a): keep the lowest: u.rep */
+    N__COUNT
+} node_kind;
+
+typedef enum arith_op {
+    OP_ADD,
+    OP_SUB,
+    OP_MUL,
+    OP_DIV,    /* "/"  : rounds down (towards minus infinity) */
+    OP_DIVUP,  /* "/^" : rounds up (towards plus infinity) */
+    OP_DIVNEAR /* "/~" : rounds to nearest, halves away from zero */
+} arith_op;
+
+typedef enum cmp_op {
+    CMP_EQ, /* =  or == */
+    CMP_NE, /* <> */
+    CMP_LT, /* <  */
+    CMP_LE, /* <= */
+    CMP_GT, /* >  */
+    CMP_GE  /* >= */
+} cmp_op;
+
+/* A condition on one die face: "face <op> value". */
+typedef struct cond {
+    uint8_t op; /* cmp_op; CMP_NE is not used for dice conditions */
+    int64_t value;
+} cond;
+
+/* Face set of one die. RANGE: lo..hi, each once. LIST: faces[] as written
+ * (duplicates allowed, weight = multiplicity); sorted ascending copy in
+ * sorted[] for the engines. */
+typedef enum face_kind { FACES_RANGE, FACES_LIST } face_kind;
+
+typedef enum die_style {
+    DIE_PLAIN,  /* dX, d{...}: printed as "dX" or "d{...}" */
+    DIE_PCT,    /* d%: 1..100 */
+    DIE_FUDGE,  /* dF: -1..1 */
+    DIE_BRACE   /* d{a..b}: a range written in braces */
+} die_style;
+
+typedef struct die_spec {
+    uint8_t kind;  /* face_kind */
+    uint8_t style; /* die_style (printing only) */
+    int64_t lo, hi;        /* RANGE bounds, and min/max face for LIST too */
+    const int64_t *faces;  /* LIST: faces as written */
+    const int64_t *sorted; /* LIST: the same, sorted ascending */
+    uint32_t nfaces;       /* LIST: number of faces (>= 1) */
+} die_spec;
+
+typedef enum explode_kind {
+    EXPLODE_NONE,
+    EXPLODE_EACH,    /* "!"  : each extra roll is shown as its own roll; success
+                        counting judges every roll; keep/drop sees the die's
+                        total */
+    EXPLODE_COMPOUND /* "!!" : extra rolls add into the die; everything sees
+                        the total */
+} explode_kind;
+
+typedef enum keep_op { KEEP_HIGH, KEEP_LOW, DROP_HIGH, DROP_LOW } keep_op;
+
+typedef struct keep_step {
+    uint8_t op; /* keep_op */
+    int64_t n;  /* >= 0 */
+} keep_step;
+
+/*
+ * A dice pool: count dice of one kind, each rolled (and rerolled, exploded)
+ * independently; then the keep steps pick a contiguous range of the sorted
+ * dice; then the kept dice are summed, or counted as successes.
+ *
+ * Per-die pipeline, in this order:
+ *   1. roll a face;
+ *   2. reroll: while the face matches (once only if reroll_once), roll again;
+ *   3. explode: while the latest face matches the trigger, roll another face
+ *      (itself rerolled as in 2) and add it (minus 1 per extra roll when
+ *      penetrate). The die's value is the sum of its chain.
+ * Pool:
+ *   4. boons (extra > 0): extra more dice are rolled and the count highest
+ *      are kept; banes (extra < 0): |extra| more, the count lowest kept.
+ *   5. keep steps, each on the dice still kept, in order.
+ *   6. value: sum of the kept dice, or with success counting the number of
+ *      kept dice (rolls, for EXPLODE_EACH) matching success minus those
+ *      matching failure.
+ */
+typedef struct pool {
+    const struct node *count_expr; /* rolled count "(1d4)d6", or NULL */
+    int64_t count;                 /* literal count when count_expr is NULL */
+    uint8_t count_implicit;        /* "d20" written without a count */
+    die_spec die;
+
+    uint8_t has_reroll, reroll_once;
+    cond reroll;
+
+    uint8_t explode;    /* explode_kind */
+    uint8_t penetrate;  /* "!p" / "!!p" */
+    cond trigger;       /* default: CMP_EQ max face */
+    uint8_t trigger_written; /* a condition was written after "!" */
+
+    int64_t extra; /* net boons/banes or bonus dice (issue 3); 0 none */
+
+    const keep_step *keeps;
+    uint32_t nkeeps;
+
+    uint8_t has_success, has_failure;
+    cond success, failure;
+} pool;
+
+typedef struct node {
+    uint8_t kind; /* node_kind */
+    uint8_t op;   /* cmp_op for N_CMP */
+    uint32_t start, end;
+    union {
+        int64_t num;
+        const pool *pool;
+        struct {
+            const struct node *a;
+        } un;
+        struct {
+            const struct node *a, *b;
+        } bin;
+        struct {
+            const struct node *const *items;
+            const uint8_t *ops; /* ops[0] is OP_ADD (or OP_MUL); ops[i] joins item i */
+            uint32_t n;         /* >= 2 */
+        } chain;
+        struct {
+            const struct node *a;
+            int64_t n; /* >= 1 */
+        } rep;
+    } u;
+} node;
+
+/* A compiled expression. */
+struct alea_expr {
+    alea_ctx *ctx;
+    alea__arena arena; /* owns every node and the source copy */
+    const node *root;
+    const char *src; /* NUL-terminated copy of the source */
+    size_t len;
+    uint32_t nodes;  /* number of nodes */
+};
+
+/* ---- parse.c ---- */
+
+/* Parses src into an AST allocated from arena. On error records it in ctx. */
+ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, alea__arena *arena,
+                                     const char *src, size_t len,
+                                     const node **root, uint32_t *nodes);
+
+/* ---- ast.c ---- */
+
+/* Whether face value v satisfies condition c. */
+ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
+
+/*
+ * The arithmetic of the language, shared by both evaluators: op is an
+ * arith_op. Returns ARITH_OK and *r, ARITH_OVERFLOW, or ARITH_DIV0.
+ * Division: OP_DIV rounds down, OP_DIVUP up, OP_DIVNEAR to nearest with
+ * halves away from zero.
+ */
+enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0 };
+ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
+
+/* Number of faces of the die (with multiplicity), and face i (0-based,
+ * ascending order). */
+ALEA__HIDDEN uint64_t alea__die_nfaces(const die_spec *d);
+ALEA__HIDDEN int64_t alea__die_face(const die_spec *d, uint64_t i);
+
+/*
+ * The kept range of a pool of n dice (after boons/banes, extra included):
+ * sorted ascending positions [*lo, *hi) of the n + |extra| dice rolled.
+ * *lo == *hi when nothing is kept.
+ */
+ALEA__HIDDEN void alea__pool_keep_range(const pool *p, int64_t n, int64_t *lo,
+                                        int64_t *hi);
+
+/* Binding strength of a node when printed: a child printed inside a parent
+ * needs parentheses when its precedence is below what the parent requires. */
+enum { PREC_CMP = 1, PREC_SUM = 2, PREC_PROD = 3, PREC_NEG = 4, PREC_ATOM = 5 };
+ALEA__HIDDEN int alea__node_prec(const node *n);
+ALEA__HIDDEN const char *alea__cmp_str(uint8_t op);
+ALEA__HIDDEN const char *alea__arith_str(uint8_t op); /* " + ", " /^ ", ... */
+
+/* Writes the canonical text of a node through the writer. pool_print
+ * writes an N_DICE node, with its count when with_count is set. */
+struct alea__out;
+ALEA__HIDDEN void alea__node_print(struct alea__out *o, const node *n);
+ALEA__HIDDEN void alea__pool_print(struct alea__out *o, const node *n, int with_count);
+
+#endif /* ALEA_AST_H */

@@ -1,0 +1,239 @@
+/*
+ * core.c -- allocator accounting, arenas, errors, budgets, checked arithmetic.
+ */
+#include "core.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- allocation -------------------------------------------------------- */
+
+size_t alea__mul_size(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return SIZE_MAX;
+    return n * size;
+}
+
+void *alea__mem_realloc(alea_ctx *ctx, void *ptr, size_t osize, size_t nsize)
+{
+    if (nsize == 0) {
+        if (ptr) {
+            ctx->alloc(ctx->alloc_ud, ptr, osize, 0);
+            ctx->mem_used -= osize;
+        }
+        return NULL;
+    }
+    if (nsize == SIZE_MAX)
+        return NULL;
+    if (!ptr)
+        osize = 0;
+    if (nsize > osize) {
+        size_t grow = nsize - osize;
+        uint64_t limit = (uint64_t)ctx->limits[ALEA_LIMIT_MEMORY];
+        if ((uint64_t)ctx->mem_used + grow > limit) {
+            ctx->mem_limit_hit = 1;
+            return NULL;
+        }
+    }
+    void *np = ctx->alloc(ctx->alloc_ud, ptr, osize, nsize);
+    if (!np) {
+        ctx->mem_limit_hit = 0;
+        return NULL;
+    }
+    ctx->mem_used = ctx->mem_used - osize + nsize;
+    if (ctx->mem_used > ctx->mem_peak)
+        ctx->mem_peak = ctx->mem_used;
+    return np;
+}
+
+void *alea__mem_alloc(alea_ctx *ctx, size_t size)
+{
+    return alea__mem_realloc(ctx, NULL, 0, size);
+}
+
+void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size)
+{
+    alea__mem_realloc(ctx, ptr, size, 0);
+}
+
+/* ---- arena ------------------------------------------------------------- */
+
+struct alea__chunk {
+    alea__chunk *next;
+    size_t size; /* usable bytes after the header */
+    /* data follows, 16-byte aligned */
+};
+
+#define CHUNK_HDR ((sizeof(alea__chunk) + 15u) & ~(size_t)15u)
+#define CHUNK_MIN 4096u
+
+void alea__arena_init(alea__arena *a, alea_ctx *ctx)
+{
+    a->ctx = ctx;
+    a->head = NULL;
+    a->used = 0;
+}
+
+void *alea__arena_alloc(alea__arena *a, size_t size)
+{
+    size = (size + 15u) & ~(size_t)15u;
+    if (size == 0)
+        size = 16;
+    if (a->head && a->head->size - a->used >= size) {
+        void *p = (char *)a->head + CHUNK_HDR + a->used;
+        a->used += size;
+        return p;
+    }
+    /* A recycled chunk after reset may sit behind head; reuse only the
+     * first (kept) chunk, which reset makes the head again. */
+    size_t want = size > CHUNK_MIN ? size : CHUNK_MIN;
+    if (a->head && want < a->head->size * 2 && a->head->size * 2 <= (size_t)1 << 24)
+        want = a->head->size * 2;
+    if (want > SIZE_MAX - CHUNK_HDR)
+        return NULL;
+    alea__chunk *c = alea__mem_alloc(a->ctx, CHUNK_HDR + want);
+    if (!c)
+        return NULL;
+    c->size = want;
+    c->next = a->head;
+    a->head = c;
+    a->used = size;
+    return (char *)c + CHUNK_HDR;
+}
+
+void alea__arena_reset(alea__arena *a)
+{
+    if (!a->head)
+        return;
+    /* Keep the largest chunk (the newest: sizes grow), free the rest. */
+    alea__chunk *keep = a->head, *c = keep->next;
+    while (c) {
+        alea__chunk *next = c->next;
+        alea__mem_free(a->ctx, c, CHUNK_HDR + c->size);
+        c = next;
+    }
+    keep->next = NULL;
+    a->head = keep;
+    a->used = 0;
+}
+
+void alea__arena_free(alea__arena *a)
+{
+    alea__chunk *c = a->head;
+    while (c) {
+        alea__chunk *next = c->next;
+        alea__mem_free(a->ctx, c, CHUNK_HDR + c->size);
+        c = next;
+    }
+    a->head = NULL;
+    a->used = 0;
+}
+
+/* ---- errors ------------------------------------------------------------ */
+
+alea_status alea__error(alea_ctx *ctx, alea_status status, size_t start,
+                        size_t end, const char *fmt, ...)
+{
+    va_list ap;
+    ctx->status = status;
+    ctx->err_start = start;
+    ctx->err_end = end < start ? start : end;
+    va_start(ap, fmt);
+    vsnprintf(ctx->errmsg, sizeof ctx->errmsg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+alea_status alea__nomem(alea_ctx *ctx)
+{
+    static const char limit_msg[] = "memory limit exceeded";
+    static const char nomem_msg[] = "out of memory";
+    int lim = ctx->mem_limit_hit;
+    ctx->status = lim ? ALEA_ERR_LIMIT : ALEA_ERR_NOMEM;
+    ctx->err_start = ctx->err_end = 0;
+    if (lim)
+        snprintf(ctx->errmsg, sizeof ctx->errmsg, "%s (limit is %lld bytes)",
+                 limit_msg, (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
+    else
+        memcpy(ctx->errmsg, nomem_msg, sizeof nomem_msg);
+    return ctx->status;
+}
+
+void alea__clear_error(alea_ctx *ctx)
+{
+    ctx->status = ALEA_OK;
+    ctx->err_start = ctx->err_end = 0;
+    ctx->errmsg[0] = '\0';
+    ctx->mem_limit_hit = 0;
+}
+
+/* ---- budgets ----------------------------------------------------------- */
+
+void alea__budget_start(alea_ctx *ctx)
+{
+    ctx->work_used = 0;
+    ctx->work_poll = ALEA__POLL_EVERY;
+    ctx->dice_used = 0;
+    alea__clear_error(ctx);
+}
+
+alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start, size_t end)
+{
+    int64_t limit = ctx->limits[ALEA_LIMIT_WORK];
+    if (units < 0 || units > limit - ctx->work_used)
+        return alea__error(ctx, ALEA_ERR_LIMIT, start, end,
+                           "too much work to compute (work limit is %lld steps)",
+                           (long long)limit);
+    ctx->work_used += units;
+    if (ctx->work_used >= ctx->work_poll) {
+        ctx->work_poll = ctx->work_used + ALEA__POLL_EVERY;
+        if (ctx->interrupt_fn && ctx->interrupt_fn(ctx->interrupt_ud))
+            return alea__error(ctx, ALEA_ERR_INTERRUPTED, start, end,
+                               "interrupted by the host");
+    }
+    return ALEA_OK;
+}
+
+/* ---- checked arithmetic ------------------------------------------------- */
+
+int alea__add_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b))
+        return 1;
+    *r = a + b;
+    return 0;
+}
+
+int alea__sub_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    if ((b < 0 && a > INT64_MAX + b) || (b > 0 && a < INT64_MIN + b))
+        return 1;
+    *r = a - b;
+    return 0;
+}
+
+int alea__mul_ovf(int64_t a, int64_t b, int64_t *r)
+{
+    if (a == 0 || b == 0) {
+        *r = 0;
+        return 0;
+    }
+    if (a > 0) {
+        if (b > 0) {
+            if (a > INT64_MAX / b)
+                return 1;
+        } else if (b < INT64_MIN / a) {
+            return 1;
+        }
+    } else {
+        if (b > 0) {
+            if (a < INT64_MIN / b)
+                return 1;
+        } else if (a < INT64_MAX / b) {
+            return 1;
+        }
+    }
+    *r = a * b;
+    return 0;
+}

@@ -1,0 +1,106 @@
+/*
+ * core.h -- the context's insides, shared by every module: allocator
+ * accounting, arenas, errors with spans, limits and per-evaluation budgets.
+ */
+#ifndef ALEA_CORE_H
+#define ALEA_CORE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "alea.h"
+
+#if defined(__GNUC__) || defined(__clang__)
+#define ALEA__HIDDEN __attribute__((visibility("hidden")))
+#define ALEA__PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define ALEA__HIDDEN
+#define ALEA__PRINTF(f, a)
+#endif
+
+#define ALEA__ERRMSG_CAP 256
+
+/* How often (in work units) evaluations poll the interrupt hook. */
+#define ALEA__POLL_EVERY 4096
+
+struct alea_ctx {
+    alea_alloc_fn alloc;
+    void *alloc_ud;
+    size_t mem_used, mem_peak;
+    int mem_limit_hit; /* the last failed allocation was refused by the limit */
+
+    int64_t limits[ALEA_LIMIT__COUNT];
+    double tail;
+
+    uint64_t rng[4];          /* xoshiro256** state */
+    alea_random_fn random_fn; /* custom source, or NULL */
+    void *random_ud;
+
+    alea_interrupt_fn interrupt_fn;
+    void *interrupt_ud;
+
+    /* Budget of the evaluation under way (reset by alea__budget_start). */
+    int64_t work_used, work_poll, dice_used;
+
+    alea_status status;
+    size_t err_start, err_end;
+    char errmsg[ALEA__ERRMSG_CAP];
+};
+
+/* ---- allocation through the context's hook, counted against the limit --- */
+
+/* NULL on failure (with ctx->mem_limit_hit set when the limit refused). */
+ALEA__HIDDEN void *alea__mem_alloc(alea_ctx *ctx, size_t size);
+ALEA__HIDDEN void *alea__mem_realloc(alea_ctx *ctx, void *ptr, size_t osize,
+                                     size_t nsize);
+ALEA__HIDDEN void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size);
+
+/* n * size without overflow, or SIZE_MAX. */
+ALEA__HIDDEN size_t alea__mul_size(size_t n, size_t size);
+
+/* Bump allocator of chunks; freed all at once. Blocks are 16-byte aligned. */
+typedef struct alea__chunk alea__chunk;
+typedef struct alea__arena {
+    alea_ctx *ctx;
+    alea__chunk *head; /* current chunk; earlier chunks follow ->next */
+    size_t used;       /* bytes used in head */
+} alea__arena;
+
+ALEA__HIDDEN void alea__arena_init(alea__arena *a, alea_ctx *ctx);
+/* NULL when out of memory (the caller reports with alea__nomem). */
+ALEA__HIDDEN void *alea__arena_alloc(alea__arena *a, size_t size);
+/* Forget every block but keep the first chunk for reuse. */
+ALEA__HIDDEN void alea__arena_reset(alea__arena *a);
+ALEA__HIDDEN void alea__arena_free(alea__arena *a);
+
+/* ---- errors --------------------------------------------------------------- */
+
+/* Records status, span and message in ctx; returns status. */
+ALEA__HIDDEN alea_status alea__error(alea_ctx *ctx, alea_status status,
+                                     size_t start, size_t end, const char *fmt,
+                                     ...) ALEA__PRINTF(5, 6);
+/* Out of memory, or the memory limit: never allocates. */
+ALEA__HIDDEN alea_status alea__nomem(alea_ctx *ctx);
+/* Clears the error state (status OK, empty message). */
+ALEA__HIDDEN void alea__clear_error(alea_ctx *ctx);
+
+/* ---- budgets ------------------------------------------------------------ */
+
+/* Resets the per-evaluation counters. Call at the start of each public call. */
+ALEA__HIDDEN void alea__budget_start(alea_ctx *ctx);
+
+/*
+ * Charges units of work before a step starts. Returns ALEA_OK, or records
+ * and returns ALEA_ERR_LIMIT (work limit, with span) or ALEA_ERR_INTERRUPTED.
+ */
+ALEA__HIDDEN alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start,
+                                      size_t end);
+
+/* ---- checked int64 arithmetic: 0 on success, 1 on overflow ---------------- */
+
+ALEA__HIDDEN int alea__add_ovf(int64_t a, int64_t b, int64_t *r);
+ALEA__HIDDEN int alea__sub_ovf(int64_t a, int64_t b, int64_t *r);
+ALEA__HIDDEN int alea__mul_ovf(int64_t a, int64_t b, int64_t *r);
+
+#endif /* ALEA_CORE_H */

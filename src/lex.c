@@ -1,0 +1,278 @@
+/*
+ * lex.c -- bytes -> tokens. See lex.h for the letter-splitting rule.
+ */
+#include "lex.h"
+
+#include <string.h>
+
+static const char *const name_strs[NAME__COUNT] = {
+    "min", "max", "abs", "best", "worst", "dice", "injury",
+};
+
+/* Modifier letters, longest first: the splitter tries them in this order. */
+static const struct {
+    const char *s;
+    uint8_t len, kind;
+} mod_words[] = {
+    {"kh", 2, T_KH}, {"kl", 2, T_KL}, {"dh", 2, T_DH}, {"dl", 2, T_DL},
+    {"ro", 2, T_RO}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
+    {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
+};
+
+const char *alea__name_str(name_id id)
+{
+    return id < NAME__COUNT ? name_strs[id] : "?";
+}
+
+const char *alea__tok_desc(tok_kind k)
+{
+    switch (k) {
+    case T_EOF: return "end of input";
+    case T_NUM: return "number";
+    case T_PLUS: return "'+'";
+    case T_MINUS: return "'-'";
+    case T_STAR: return "'*'";
+    case T_SLASH: return "'/'";
+    case T_SLASHUP: return "'/^'";
+    case T_SLASHNEAR: return "'/~'";
+    case T_LPAREN: return "'('";
+    case T_RPAREN: return "')'";
+    case T_LBRACE: return "'{'";
+    case T_RBRACE: return "'}'";
+    case T_LBRACKET: return "'['";
+    case T_RBRACKET: return "']'";
+    case T_COMMA: return "','";
+    case T_DOTDOT: return "'..'";
+    case T_PERCENT: return "'%'";
+    case T_BANG: return "'!'";
+    case T_EQ: return "'='";
+    case T_NE: return "'<>'";
+    case T_LT: return "'<'";
+    case T_LE: return "'<='";
+    case T_GT: return "'>'";
+    case T_GE: return "'>='";
+    case T_D: return "'d'";
+    case T_KH: return "'kh'";
+    case T_KL: return "'kl'";
+    case T_DH: return "'dh'";
+    case T_DL: return "'dl'";
+    case T_K: return "'k'";
+    case T_RO: return "'ro'";
+    case T_R: return "'r'";
+    case T_F: return "'f'";
+    case T_P: return "'p'";
+    case T_B: return "'b'";
+    case T_X: return "'x'";
+    case T_NAME: return "name";
+    case T__COUNT: break;
+    }
+    return "token";
+}
+
+static int is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
+static char lower(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* Case-insensitive equality of src[0..n) with the lowercase word w. */
+static int word_eq(const char *src, size_t n, const char *w)
+{
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (w[i] == '\0' || lower(src[i]) != w[i])
+            return 0;
+    return w[i] == '\0';
+}
+
+static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
+                        size_t start, size_t end)
+{
+    if (out->n == out->cap) {
+        size_t ncap = out->cap ? out->cap * 2 : 32;
+        size_t osz = alea__mul_size(out->cap, sizeof(token));
+        size_t nsz = alea__mul_size(ncap, sizeof(token));
+        token *nv = alea__mem_realloc(ctx, out->v, osz, nsz);
+        if (!nv)
+            return alea__nomem(ctx);
+        out->v = nv;
+        out->cap = ncap;
+    }
+    token *t = &out->v[out->n++];
+    t->kind = kind;
+    t->name = 0;
+    t->start = (uint32_t)start;
+    t->end = (uint32_t)end;
+    t->num = 0;
+    return ALEA_OK;
+}
+
+/* A run of letters src[s..e): one name token, or split into modifiers. */
+static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
+                            token_list *out)
+{
+    for (int id = 0; id < NAME__COUNT; id++) {
+        if (word_eq(src + s, e - s, name_strs[id])) {
+            alea_status st = push(ctx, out, T_NAME, s, e);
+            if (st == ALEA_OK)
+                out->v[out->n - 1].name = (uint8_t)id;
+            return st;
+        }
+    }
+    size_t i = s;
+    while (i < e) {
+        size_t m, nmods = sizeof mod_words / sizeof mod_words[0];
+        for (m = 0; m < nmods; m++) {
+            size_t l = mod_words[m].len;
+            if (l <= e - i && word_eq(src + i, l, mod_words[m].s))
+                break;
+        }
+        if (m == nmods) {
+            int shown = (int)(e - s > 24 ? 24 : e - s);
+            return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                               "unknown name '%.*s%s' at byte %zu", shown,
+                               src + s, e - s > 24 ? "..." : "", s);
+        }
+        alea_status st = push(ctx, out, mod_words[m].kind, i, i + mod_words[m].len);
+        if (st != ALEA_OK)
+            return st;
+        i += mod_words[m].len;
+    }
+    return ALEA_OK;
+}
+
+alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *out)
+{
+    size_t i = 0;
+    alea_status st;
+    out->v = NULL;
+    out->n = out->cap = 0;
+    while (i < len) {
+        char c = src[i];
+        size_t s = i;
+        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
+            i++;
+            continue;
+        }
+        if (is_digit(c)) {
+            int64_t v = 0;
+            int big = 0;
+            while (i < len && is_digit(src[i])) {
+                int d = src[i] - '0';
+                if (v > (INT64_MAX - d) / 10)
+                    big = 1;
+                else
+                    v = v * 10 + d;
+                i++;
+            }
+            if (big)
+                return alea__error(ctx, ALEA_ERR_SYNTAX, s, i,
+                                   "number too large at byte %zu (the largest is %lld)",
+                                   s, (long long)INT64_MAX);
+            if (i + 1 < len && src[i] == '.' && is_digit(src[i + 1]))
+                return alea__error(ctx, ALEA_ERR_SYNTAX, s, i + 1,
+                                   "decimal numbers are not supported at byte %zu: "
+                                   "dice values are integers",
+                                   s);
+            if ((st = push(ctx, out, T_NUM, s, i)) != ALEA_OK)
+                return st;
+            out->v[out->n - 1].num = v;
+            continue;
+        }
+        if (is_alpha(c)) {
+            while (i < len && is_alpha(src[i]))
+                i++;
+            if ((st = lex_word(ctx, src, s, i, out)) != ALEA_OK)
+                return st;
+            continue;
+        }
+        uint8_t k;
+        size_t w = 1;
+        char n1 = i + 1 < len ? src[i + 1] : '\0';
+        switch (c) {
+        case '+': k = T_PLUS; break;
+        case '-': k = T_MINUS; break;
+        case '*': k = T_STAR; break;
+        case '/':
+            if (n1 == '^') {
+                k = T_SLASHUP;
+                w = 2;
+            } else if (n1 == '~') {
+                k = T_SLASHNEAR;
+                w = 2;
+            } else {
+                k = T_SLASH;
+            }
+            break;
+        case '(': k = T_LPAREN; break;
+        case ')': k = T_RPAREN; break;
+        case '{': k = T_LBRACE; break;
+        case '}': k = T_RBRACE; break;
+        case '[': k = T_LBRACKET; break;
+        case ']': k = T_RBRACKET; break;
+        case ',': k = T_COMMA; break;
+        case '%': k = T_PERCENT; break;
+        case '!': k = T_BANG; break;
+        case '.':
+            if (n1 != '.')
+                return alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
+                                   "unexpected '.' at byte %zu (ranges are written "
+                                   "'a..b'; decimals are not supported)",
+                                   s);
+            k = T_DOTDOT;
+            w = 2;
+            break;
+        case '=':
+            k = T_EQ;
+            if (n1 == '=')
+                w = 2;
+            break;
+        case '<':
+            if (n1 == '=') {
+                k = T_LE;
+                w = 2;
+            } else if (n1 == '>') {
+                k = T_NE;
+                w = 2;
+            } else {
+                k = T_LT;
+            }
+            break;
+        case '>':
+            if (n1 == '=') {
+                k = T_GE;
+                w = 2;
+            } else {
+                k = T_GT;
+            }
+            break;
+        default: {
+            unsigned char uc = (unsigned char)c;
+            if (uc >= 0x20 && uc < 0x7F)
+                return alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
+                                   "unexpected character '%c' at byte %zu", c, s);
+            /* Span a whole UTF-8 sequence so the caret covers one glyph. */
+            size_t e = s + 1;
+            while (e < len && e - s < 4 && ((unsigned char)src[e] & 0xC0) == 0x80)
+                e++;
+            return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                               "unexpected byte 0x%02X at byte %zu (only ASCII dice "
+                               "notation is understood)",
+                               uc, s);
+        }
+        }
+        if ((st = push(ctx, out, k, s, s + w)) != ALEA_OK)
+            return st;
+        i += w;
+    }
+    return push(ctx, out, T_EOF, len, len);
+}

@@ -1,0 +1,96 @@
+/*
+ * lex.h -- bytes -> tokens, each with its byte span.
+ *
+ * Letters are the subtle part: dice notation glues words together ("4dFkh1",
+ * "1d20ro1"). A run of letters that is a known name (min, best, dice, ...) is
+ * one T_NAME token; any other run is split, longest match first, into the
+ * modifier letters kh kl dh dl ro k d r f p b x. A run that neither is a name
+ * nor splits is an error ("unknown name 'foo'").
+ */
+#ifndef ALEA_LEX_H
+#define ALEA_LEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+typedef enum tok_kind {
+    T_EOF,
+    T_NUM,
+    T_PLUS,
+    T_MINUS,
+    T_STAR,
+    T_SLASH,    /* /  */
+    T_SLASHUP,  /* /^ */
+    T_SLASHNEAR,/* /~ */
+    T_LPAREN,
+    T_RPAREN,
+    T_LBRACE,
+    T_RBRACE,
+    T_LBRACKET,
+    T_RBRACKET,
+    T_COMMA,
+    T_DOTDOT,
+    T_PERCENT,
+    T_BANG,
+    T_EQ, /* = or == */
+    T_NE, /* <> */
+    T_LT,
+    T_LE,
+    T_GT,
+    T_GE,
+    /* modifier letters */
+    T_D,
+    T_KH,
+    T_KL,
+    T_DH,
+    T_DL,
+    T_K,
+    T_RO,
+    T_R,
+    T_F,
+    T_P,
+    T_B,
+    T_X,
+    T_NAME, /* a known name; which one in tok.name */
+    T__COUNT
+} tok_kind;
+
+typedef enum name_id {
+    NAME_MIN,
+    NAME_MAX,
+    NAME_ABS,
+    NAME_BEST,
+    NAME_WORST,
+    NAME_DICE,
+    NAME_INJURY,
+    NAME__COUNT
+} name_id;
+
+typedef struct token {
+    uint8_t kind;  /* tok_kind */
+    uint8_t name;  /* name_id for T_NAME */
+    uint32_t start, end;
+    int64_t num;   /* T_NUM value */
+} token;
+
+typedef struct token_list {
+    token *v;
+    size_t n, cap;
+} token_list;
+
+/*
+ * Tokenizes src[0..len) into out (grown through ctx's allocator; the caller
+ * frees out->v with alea__mem_free(ctx, out->v, out->cap * sizeof(token))).
+ * Ends with a T_EOF token. Errors: ALEA_ERR_SYNTAX with the offending span.
+ */
+ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
+                                   token_list *out);
+
+/* Human-readable description of a token kind, for messages ("'kh'"). */
+ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);
+/* The spelling of a name ("best"). */
+ALEA__HIDDEN const char *alea__name_str(name_id id);
+
+#endif /* ALEA_LEX_H */

@@ -1,0 +1,125 @@
+/*
+ * out.c -- the bounded writer behind every formatter (snprintf contract).
+ */
+#include "out.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+void alea__out_init(alea__out *o, char *buf, size_t cap)
+{
+    o->buf = buf;
+    o->cap = cap;
+    o->len = 0;
+}
+
+size_t alea__out_finish(alea__out *o)
+{
+    if (o->cap > 0)
+        o->buf[o->len < o->cap ? o->len : o->cap - 1] = '\0';
+    return o->len;
+}
+
+void alea__out_mem(alea__out *o, const char *s, size_t n)
+{
+    if (o->len < o->cap) {
+        size_t room = o->cap - o->len - 1; /* keep one byte for the NUL */
+        memcpy(o->buf + o->len, s, n < room ? n : room);
+    }
+    o->len += n;
+}
+
+void alea__out_str(alea__out *o, const char *s)
+{
+    alea__out_mem(o, s, strlen(s));
+}
+
+void alea__out_char(alea__out *o, char c)
+{
+    alea__out_mem(o, &c, 1);
+}
+
+void alea__out_i64(alea__out *o, int64_t v)
+{
+    char tmp[24];
+    int n = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
+    alea__out_mem(o, tmp, (size_t)n);
+}
+
+void alea__out_double(alea__out *o, double v)
+{
+    char tmp[32];
+    if (!isfinite(v)) {
+        alea__out_str(o, "null");
+        return;
+    }
+    int n = snprintf(tmp, sizeof tmp, "%.17g", v);
+    alea__out_mem(o, tmp, (size_t)n);
+}
+
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t need;
+    unsigned min;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 2;
+        min = 0x80;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 3;
+        min = 0x800;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 4;
+        min = 0x10000;
+    } else {
+        return 0;
+    }
+    if (n < need)
+        return 0;
+    unsigned cp = c & (0x7Fu >> need);
+    for (size_t i = 1; i < need; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        cp = (cp << 6) | (s[i] & 0x3Fu);
+    }
+    if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0;
+    return need;
+}
+
+void alea__out_json_str(alea__out *o, const char *s, size_t n)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *u = (const unsigned char *)s;
+    alea__out_char(o, '"');
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = u[i];
+        if (c == '"' || c == '\\') {
+            alea__out_char(o, '\\');
+            alea__out_char(o, (char)c);
+            i++;
+        } else if (c < 0x20 || c == 0x7F) {
+            char esc[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+            alea__out_mem(o, esc, 6);
+            i++;
+        } else if (c < 0x80) {
+            alea__out_char(o, (char)c);
+            i++;
+        } else {
+            size_t k = utf8_len(u + i, n - i);
+            if (k == 0) {
+                alea__out_str(o, "\\ufffd");
+                i++;
+            } else {
+                alea__out_mem(o, s + i, k);
+                i += k;
+            }
+        }
+    }
+    alea__out_char(o, '"');
+}

@@ -1,0 +1,32 @@
+/*
+ * out.h -- bounded text writer with the snprintf contract: writes at most
+ * cap-1 bytes plus a NUL, and counts the full length. Never allocates.
+ */
+#ifndef ALEA_OUT_H
+#define ALEA_OUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core.h"
+
+typedef struct alea__out {
+    char *buf;
+    size_t cap;
+    size_t len; /* full length written so far (may exceed cap) */
+} alea__out;
+
+ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);
+/* Terminates the buffer; returns the full length. */
+ALEA__HIDDEN size_t alea__out_finish(alea__out *o);
+ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);
+ALEA__HIDDEN void alea__out_str(alea__out *o, const char *s);
+ALEA__HIDDEN void alea__out_char(alea__out *o, char c);
+ALEA__HIDDEN void alea__out_i64(alea__out *o, int64_t v);
+/* A double that reads back exactly (%.17g), as JSON (no NaN/Inf: null). */
+ALEA__HIDDEN void alea__out_double(alea__out *o, double v);
+/* A JSON string literal of n bytes, with quotes, escapes, and invalid UTF-8
+ * replaced by U+FFFD. */
+ALEA__HIDDEN void alea__out_json_str(alea__out *o, const char *s, size_t n);
+
+#endif /* ALEA_OUT_H */

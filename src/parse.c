@@ -1,0 +1,886 @@
+/*
+ * parse.c -- tokens -> AST, by hand-written recursive descent.
+ *
+ * docs/grammar.md is the grammar; each function below carries its rule.
+ * Depth is a counter that goes up and down (enter/leave), checked against
+ * the DEPTH limit, so hostile nesting fails fast and the evaluators'
+ * recursion over the tree stays bounded. Semantic checks that need only the
+ * tree (an explosion that never ends, a reroll that matches every face) are
+ * made here, so that they fail before anything is rolled.
+ */
+#include <string.h>
+
+#include "ast.h"
+#include "lex.h"
+
+typedef struct parser {
+    alea_ctx *ctx;
+    alea__arena *arena;
+    const char *src;
+    size_t len;
+    const token *t; /* token array, ends with T_EOF */
+    size_t pos;
+    int64_t depth, max_depth;
+    uint32_t nodes;
+    int64_t max_nodes;
+} parser;
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static const token *peek(const parser *p)
+{
+    return &p->t[p->pos];
+}
+
+static const token *peek_at(const parser *p, size_t k)
+{
+    size_t i = p->pos;
+    while (k-- > 0 && p->t[i].kind != T_EOF)
+        i++;
+    return &p->t[i];
+}
+
+static int at(const parser *p, tok_kind k)
+{
+    return p->t[p->pos].kind == k;
+}
+
+static const token *advance(parser *p)
+{
+    const token *t = &p->t[p->pos];
+    if (t->kind != T_EOF)
+        p->pos++;
+    return t;
+}
+
+static int accept(parser *p, tok_kind k)
+{
+    if (at(p, k)) {
+        advance(p);
+        return 1;
+    }
+    return 0;
+}
+
+/* "unexpected X" error at token t: message names what was expected. */
+static alea_status err_at(parser *p, const token *t, const char *expected)
+{
+    if (t->kind == T_EOF)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "expected %s at byte %u, found the end of the expression",
+                           expected, (unsigned)t->start);
+    int n = (int)(t->end - t->start);
+    if (n > 24)
+        n = 24;
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "expected %s at byte %u, found '%.*s'", expected,
+                       (unsigned)t->start, n, p->src + t->start);
+}
+
+static alea_status expect(parser *p, tok_kind k, const char *what)
+{
+    if (accept(p, k))
+        return ALEA_OK;
+    return err_at(p, peek(p), what);
+}
+
+static alea_status enter(parser *p, const token *t)
+{
+    if (++p->depth > p->max_depth)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                           "expression nested too deeply at byte %u (depth limit is %lld)",
+                           (unsigned)t->start, (long long)p->max_depth);
+    return ALEA_OK;
+}
+
+static void leave(parser *p)
+{
+    p->depth--;
+}
+
+static alea_status count_nodes(parser *p, uint32_t k, size_t start, size_t end)
+{
+    if ((int64_t)p->nodes + k > p->max_nodes)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, start, end,
+                           "expression too long at byte %zu (node limit is %lld terms)",
+                           start, (long long)p->max_nodes);
+    p->nodes += k;
+    return ALEA_OK;
+}
+
+static void *alloc(parser *p, size_t size)
+{
+    return alea__arena_alloc(p->arena, size);
+}
+
+static alea_status new_node(parser *p, node_kind kind, size_t start, size_t end,
+                            node **out)
+{
+    alea_status st = count_nodes(p, 1, start, end);
+    if (st != ALEA_OK)
+        return st;
+    node *n = alloc(p, sizeof *n);
+    if (!n)
+        return alea__nomem(p->ctx);
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->start = (uint32_t)start;
+    n->end = (uint32_t)end;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* A growable array of node pointers and ops, in the arena. */
+typedef struct chainbuf {
+    const node **items;
+    uint8_t *ops;
+    uint32_t n, cap;
+} chainbuf;
+
+static alea_status chain_push(parser *p, chainbuf *c, const node *item, uint8_t op)
+{
+    if (c->n == c->cap) {
+        uint32_t ncap = c->cap ? c->cap * 2 : 4;
+        const node **ni = alloc(p, ncap * sizeof *ni);
+        uint8_t *no = alloc(p, ncap);
+        if (!ni || !no)
+            return alea__nomem(p->ctx);
+        if (c->n) {
+            memcpy(ni, c->items, c->n * sizeof *ni);
+            memcpy(no, c->ops, c->n);
+        }
+        c->items = ni;
+        c->ops = no;
+        c->cap = ncap;
+    }
+    c->items[c->n] = item;
+    c->ops[c->n] = op;
+    c->n++;
+    return ALEA_OK;
+}
+
+static alea_status parse_expr(parser *p, const node **out);
+
+/* ---- dice ------------------------------------------------------------------ */
+
+/* signed = ["-"] NUM */
+static alea_status parse_signed(parser *p, int64_t *v, const char *what)
+{
+    int neg = accept(p, T_MINUS);
+    const token *t = peek(p);
+    if (t->kind != T_NUM)
+        return err_at(p, t, what);
+    advance(p);
+    *v = neg ? -t->num : t->num;
+    return ALEA_OK;
+}
+
+/* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed */
+static alea_status parse_cond(parser *p, cond *c, const char *what)
+{
+    const token *t = peek(p);
+    switch (t->kind) {
+    case T_EQ: c->op = CMP_EQ; advance(p); break;
+    case T_LT: c->op = CMP_LT; advance(p); break;
+    case T_LE: c->op = CMP_LE; advance(p); break;
+    case T_GT: c->op = CMP_GT; advance(p); break;
+    case T_GE: c->op = CMP_GE; advance(p); break;
+    case T_NUM:
+    case T_MINUS: c->op = CMP_EQ; break;
+    default: return err_at(p, t, what);
+    }
+    return parse_signed(p, &c->value, what);
+}
+
+/* faces = item { "," item } ; item = signed [ ".." signed ]   (inside braces) */
+static alea_status parse_faces(parser *p, die_spec *d, const token *open)
+{
+    int64_t *faces = NULL;
+    uint32_t n = 0, cap = 0;
+    int64_t first_lo = 0, first_hi = 0;
+    int single_range = 0;
+    alea_status st;
+    if (at(p, T_RBRACE))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, open->start, peek(p)->end,
+                           "a die needs at least one face: d{} has none (byte %u)",
+                           (unsigned)open->start);
+    for (;;) {
+        int64_t lo, hi;
+        const token *it = peek(p);
+        if ((st = parse_signed(p, &lo, "a face value")) != ALEA_OK)
+            return st;
+        hi = lo;
+        int is_range = 0;
+        if (accept(p, T_DOTDOT)) {
+            if ((st = parse_signed(p, &hi, "the end of the face range")) != ALEA_OK)
+                return st;
+            if (hi < lo)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, it->start, p->t[p->pos - 1].end,
+                                   "empty face range %lld..%lld at byte %u",
+                                   (long long)lo, (long long)hi, (unsigned)it->start);
+            is_range = 1;
+        }
+        if (n == 0 && is_range && at(p, T_RBRACE)) {
+            /* d{a..b}: a range die, never expanded. */
+            first_lo = lo;
+            first_hi = hi;
+            single_range = 1;
+            break;
+        }
+        /* Expanded faces count against the node limit. */
+        uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
+        if (span == 0 || span > (uint64_t)(p->max_nodes - p->nodes))
+            return alea__error(p->ctx, ALEA_ERR_LIMIT, it->start, p->t[p->pos - 1].end,
+                               "too many faces in a custom die at byte %u (node limit is "
+                               "%lld terms; write a single range d{a..b} for large dice)",
+                               (unsigned)it->start, (long long)p->max_nodes);
+        p->nodes += (uint32_t)span;
+        for (uint64_t k = 0; k < span; k++) {
+            if (n == cap) {
+                uint32_t ncap = cap ? cap * 2 : 8;
+                int64_t *nf = alloc(p, ncap * sizeof *nf);
+                if (!nf)
+                    return alea__nomem(p->ctx);
+                if (n)
+                    memcpy(nf, faces, n * sizeof *nf);
+                faces = nf;
+                cap = ncap;
+            }
+            faces[n++] = (int64_t)((uint64_t)lo + k);
+        }
+        if (!accept(p, T_COMMA))
+            break;
+    }
+    if ((st = expect(p, T_RBRACE, "',' or '}' in the face list")) != ALEA_OK)
+        return st;
+    if (single_range) {
+        d->kind = FACES_RANGE;
+        d->style = DIE_BRACE;
+        d->lo = first_lo;
+        d->hi = first_hi;
+        return ALEA_OK;
+    }
+    int64_t *sorted = alloc(p, n * sizeof *sorted);
+    if (!sorted)
+        return alea__nomem(p->ctx);
+    memcpy(sorted, faces, n * sizeof *sorted);
+    for (uint32_t i = 1; i < n; i++) { /* insertion sort: lists are short */
+        int64_t v = sorted[i];
+        uint32_t j = i;
+        while (j > 0 && sorted[j - 1] > v) {
+            sorted[j] = sorted[j - 1];
+            j--;
+        }
+        sorted[j] = v;
+    }
+    d->kind = FACES_LIST;
+    d->style = DIE_PLAIN;
+    d->faces = faces;
+    d->sorted = sorted;
+    d->nfaces = n;
+    d->lo = sorted[0];
+    d->hi = sorted[n - 1];
+    return ALEA_OK;
+}
+
+/* sides = NUM | "%" | "F" | "{" faces "}" */
+static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
+{
+    const token *t = peek(p);
+    d->kind = FACES_RANGE;
+    d->style = DIE_PLAIN;
+    switch (t->kind) {
+    case T_NUM:
+        advance(p);
+        d->lo = t->num == 0 ? 0 : 1; /* d0 is the null die: one face, 0 */
+        d->hi = t->num;
+        return ALEA_OK;
+    case T_PERCENT:
+        advance(p);
+        d->style = DIE_PCT;
+        d->lo = 1;
+        d->hi = 100;
+        return ALEA_OK;
+    case T_F:
+        advance(p);
+        d->style = DIE_FUDGE;
+        d->lo = -1;
+        d->hi = 1;
+        return ALEA_OK;
+    case T_LBRACE:
+        advance(p);
+        return parse_faces(p, d, t);
+    default:
+        (void)dtok;
+        return err_at(p, t, "the number of sides after 'd' (as in d6, d%, dF or d{1,2,3})");
+    }
+}
+
+/* Does cond c match every face in [a, b] (a <= b)? Conditions on a range
+ * are intervals touching one end (or a point), so the ends decide. */
+static int cond_all_in(const cond *c, int64_t a, int64_t b)
+{
+    if (c->op == CMP_EQ)
+        return a == b && c->value == a;
+    return alea__cond_match(c, a) && alea__cond_match(c, b);
+}
+
+/* Does cond c match every face of die d, except those matching `except`
+ * (faces a reroll "r" removes; NULL for none)? */
+static int cond_all(const die_spec *d, const cond *c, const cond *except)
+{
+    if (d->kind == FACES_LIST) {
+        for (uint32_t i = 0; i < d->nfaces; i++) {
+            int64_t v = d->sorted[i];
+            if (except && alea__cond_match(except, v))
+                continue;
+            if (!alea__cond_match(c, v))
+                return 0;
+        }
+        return 1;
+    }
+    if (!except)
+        return cond_all_in(c, d->lo, d->hi);
+    /* The faces left after removing `except` form at most two intervals. */
+    int64_t lo = d->lo, hi = d->hi, v = except->value;
+    int64_t a1 = lo, b1 = hi, a2 = 1, b2 = 0; /* [a2,b2] empty unless set */
+    switch (except->op) {
+    case CMP_EQ:
+        if (v < lo || v > hi)
+            break;
+        b1 = v - 1; /* v > lo here or the interval is empty: v >= lo > INT64_MIN */
+        if (v < hi) {
+            a2 = v + 1;
+            b2 = hi;
+        }
+        if (v == lo) { /* first interval empty */
+            a1 = 1;
+            b1 = 0;
+        }
+        break;
+    case CMP_LT: if (v > lo) a1 = v; break;       /* keep [v, hi] */
+    case CMP_LE: if (v >= lo) { if (v == INT64_MAX) { a1 = 1; b1 = 0; } else a1 = v + 1; } break;
+    case CMP_GT: if (v < hi) b1 = v; break;       /* keep [lo, v] */
+    case CMP_GE: if (v <= hi) { if (v == INT64_MIN) { a1 = 1; b1 = 0; } else b1 = v - 1; } break;
+    default: break;
+    }
+    if (a1 <= b1 && !cond_all_in(c, a1, b1))
+        return 0;
+    if (a2 <= b2 && !cond_all_in(c, a2, b2))
+        return 0;
+    return 1;
+}
+
+static int cond_any(const die_spec *d, const cond *c)
+{
+    if (d->kind == FACES_RANGE) {
+        switch (c->op) {
+        case CMP_EQ: return c->value >= d->lo && c->value <= d->hi;
+        case CMP_LT: return d->lo < c->value;
+        case CMP_LE: return d->lo <= c->value;
+        case CMP_GT: return d->hi > c->value;
+        case CMP_GE: return d->hi >= c->value;
+        default: return 1;
+        }
+    }
+    for (uint32_t i = 0; i < d->nfaces; i++)
+        if (alea__cond_match(c, d->sorted[i]))
+            return 1;
+    return 0;
+}
+
+static const char *cond_op_str(uint8_t op)
+{
+    switch (op) {
+    case CMP_EQ: return "=";
+    case CMP_LT: return "<";
+    case CMP_LE: return "<=";
+    case CMP_GT: return ">";
+    case CMP_GE: return ">=";
+    default: return "<>";
+    }
+}
+
+/* Checks that need the whole pool: run once its modifiers are parsed. */
+static alea_status check_pool(parser *p, const pool *pl, const node *n,
+                              const token *rtok, const token *etok,
+                              const token *stok)
+{
+    const die_spec *d = &pl->die;
+    if (pl->has_reroll && cond_all(d, &pl->reroll, NULL))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
+                           "reroll condition %s%lld matches every face of the die, "
+                           "so no roll could be kept (byte %u)",
+                           cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
+                           (unsigned)rtok->start);
+    if (pl->explode != EXPLODE_NONE) {
+        /* With "r", rerolled faces never show; with "ro" they can. */
+        const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
+        if (cond_all(d, &pl->trigger, gone)) {
+            if (!pl->trigger_written)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                                   "explosion would never end: every roll of this die "
+                                   "shows its maximum %lld (byte %u)",
+                                   (long long)d->hi, (unsigned)etok->start);
+            return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                               "explosion would never end: the trigger %s%lld matches "
+                               "every face of the die (byte %u)",
+                               cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                               (unsigned)etok->start);
+        }
+    }
+    if (pl->has_success) {
+        if (pl->explode == EXPLODE_EACH && pl->nkeeps > 0)
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "success counting on '!' dice with keep or drop is "
+                               "ambiguous (byte %u): write '!!' to judge each die's "
+                               "total, or drop the keep",
+                               (unsigned)stok->start);
+        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate &&
+            !cond_any(d, &pl->success) &&
+            !(pl->has_failure && cond_any(d, &pl->failure)))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "no face of the die is %s %lld, so no die could count "
+                               "as a success (byte %u); to compare the total, write "
+                               "(%.*s) %s %lld",
+                               cond_op_str(pl->success.op), (long long)pl->success.value,
+                               (unsigned)stok->start, (int)(stok->start - n->start),
+                               p->src + n->start, cond_op_str(pl->success.op),
+                               (long long)pl->success.value);
+    }
+    return ALEA_OK;
+}
+
+/*
+ * dice_tail = "d" sides { modifier }
+ * modifier  = keep | explode | reroll | success
+ * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM]
+ * explode   = "!" ["!"] ["p"] [cond]
+ * reroll    = ("r" | "ro") cond
+ * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
+ */
+static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t count,
+                                   int implicit, size_t start, const node **out)
+{
+    alea_status st;
+    const token *dtok = advance(p); /* 'd' */
+    pool *pl = alloc(p, sizeof *pl);
+    if (!pl)
+        return alea__nomem(p->ctx);
+    memset(pl, 0, sizeof *pl);
+    pl->count_expr = count_expr;
+    pl->count = count;
+    pl->count_implicit = (uint8_t)implicit;
+    if ((st = parse_sides(p, &pl->die, dtok)) != ALEA_OK)
+        return st;
+
+    keep_step *keeps = NULL;
+    uint32_t nkeeps = 0, kcap = 0;
+    const token *rtok = NULL, *etok = NULL, *stok = NULL;
+    for (;;) {
+        const token *t = peek(p);
+        uint8_t kop;
+        switch (t->kind) {
+        case T_KH: kop = KEEP_HIGH; goto keep;
+        case T_K: kop = KEEP_HIGH; goto keep;
+        case T_KL: kop = KEEP_LOW; goto keep;
+        case T_DH: kop = DROP_HIGH; goto keep;
+        case T_DL: kop = DROP_LOW; goto keep;
+        case T_D:
+            kop = DROP_LOW;
+        keep: {
+            advance(p);
+            int64_t k = 1;
+            if (at(p, T_NUM))
+                k = advance(p)->num;
+            if (nkeeps == kcap) {
+                uint32_t ncap = kcap ? kcap * 2 : 2;
+                keep_step *nk = alloc(p, ncap * sizeof *nk);
+                if (!nk)
+                    return alea__nomem(p->ctx);
+                if (nkeeps)
+                    memcpy(nk, keeps, nkeeps * sizeof *nk);
+                keeps = nk;
+                kcap = ncap;
+            }
+            if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK)
+                return st;
+            keeps[nkeeps].op = kop;
+            keeps[nkeeps].n = k;
+            nkeeps++;
+            continue;
+        }
+        case T_BANG:
+            if (etok)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "a die can explode only one way, second '!' "
+                                   "modifier at byte %u",
+                                   (unsigned)t->start);
+            etok = advance(p);
+            pl->explode = EXPLODE_EACH;
+            if (at(p, T_BANG) && peek(p)->start == etok->end) {
+                advance(p);
+                pl->explode = EXPLODE_COMPOUND;
+            }
+            if (accept(p, T_P))
+                pl->penetrate = 1;
+            pl->trigger.op = CMP_EQ;
+            pl->trigger.value = pl->die.hi;
+            switch (peek(p)->kind) {
+            case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
+                if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
+                    return st;
+                pl->trigger_written = 1;
+                break;
+            default:
+                break;
+            }
+            continue;
+        case T_R:
+        case T_RO:
+            if (rtok)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "a die can have only one reroll modifier, second "
+                                   "one at byte %u",
+                                   (unsigned)t->start);
+            rtok = advance(p);
+            pl->has_reroll = 1;
+            pl->reroll_once = t->kind == T_RO;
+            if ((st = parse_cond(p, &pl->reroll,
+                                 "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
+                return st;
+            continue;
+        case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
+            if (stok)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "success counting given twice, second at byte %u "
+                                   "(to compare the total, put the dice in parentheses)",
+                                   (unsigned)t->start);
+            stok = t;
+            pl->has_success = 1;
+            if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
+                return st;
+            if (accept(p, T_F)) {
+                pl->has_failure = 1;
+                if ((st = parse_cond(p, &pl->failure,
+                                     "a failure condition (as in f1, f<3)")) != ALEA_OK)
+                    return st;
+            }
+            continue;
+        default:
+            break;
+        }
+        break;
+    }
+    pl->keeps = keeps;
+    pl->nkeeps = nkeeps;
+    node *n;
+    size_t end = p->t[p->pos - 1].end;
+    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
+        return st;
+    n->u.pool = pl;
+    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK)
+        return st;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* ---- primaries ------------------------------------------------------------- */
+
+/* args for min/max/abs/best/worst: call = NAME "(" expr { "," expr } ")" */
+static alea_status parse_call(parser *p, const node **out)
+{
+    const token *nt = advance(p);
+    alea_status st;
+    name_id id = (name_id)nt->name;
+    const char *nm = alea__name_str(id);
+    node_kind kind;
+    int nargs;
+    switch (id) {
+    case NAME_MIN: kind = N_MIN; nargs = 2; break;
+    case NAME_MAX: kind = N_MAX; nargs = 2; break;
+    case NAME_ABS: kind = N_ABS; nargs = 1; break;
+    case NAME_BEST: kind = N_BEST; nargs = 2; break;
+    case NAME_WORST: kind = N_WORST; nargs = 2; break;
+    default:
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
+                           "'%s' cannot start a term (byte %u)", nm, (unsigned)nt->start);
+    }
+    if (!at(p, T_LPAREN))
+        return err_at(p, peek(p), kind == N_ABS ? "'(' after abs" : "'(' after the function name");
+    const token *open = advance(p);
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    const node *args[2] = {NULL, NULL};
+    int64_t reps = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (i > 0 && (st = expect(p, T_COMMA, "','")) != ALEA_OK)
+            return st;
+        if ((kind == N_BEST || kind == N_WORST) && i == 0) {
+            const token *t = peek(p);
+            if (t->kind != T_NUM)
+                return err_at(p, t, "a whole number of repetitions, as in best(2, 1d20)");
+            advance(p);
+            if (t->num < 1 || t->num > alea_limit_max(ALEA_LIMIT_DICE))
+                return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, t->end,
+                                   "%s() needs between 1 and %lld repetitions, not %lld "
+                                   "(byte %u)",
+                                   nm, (long long)alea_limit_max(ALEA_LIMIT_DICE),
+                                   (long long)t->num, (unsigned)t->start);
+            reps = t->num;
+            continue;
+        }
+        if ((st = parse_expr(p, &args[i])) != ALEA_OK)
+            return st;
+    }
+    if (!at(p, T_RPAREN))
+        return err_at(p, peek(p),
+                      nargs == 1 ? "')' (abs takes one argument)"
+                                 : "')' (this function takes two arguments)");
+    const token *close = advance(p);
+    leave(p);
+    node *n;
+    if ((st = new_node(p, kind, nt->start, close->end, &n)) != ALEA_OK)
+        return st;
+    if (kind == N_BEST || kind == N_WORST) {
+        n->u.rep.a = args[1];
+        n->u.rep.n = reps;
+    } else if (kind == N_ABS) {
+        n->u.un.a = args[0];
+    } else {
+        n->u.bin.a = args[0];
+        n->u.bin.b = args[1];
+    }
+    *out = n;
+    return ALEA_OK;
+}
+
+/*
+ * postfix = NUM [dice_tail] | "(" expr ")" [dice_tail] | dice_tail | call
+ */
+static alea_status parse_postfix(parser *p, const node **out)
+{
+    const token *t = peek(p);
+    alea_status st;
+    switch (t->kind) {
+    case T_NUM: {
+        advance(p);
+        if (at(p, T_D))
+            return parse_dice_tail(p, NULL, t->num, 0, t->start, out);
+        node *n;
+        if ((st = new_node(p, N_NUM, t->start, t->end, &n)) != ALEA_OK)
+            return st;
+        n->u.num = t->num;
+        *out = n;
+        return ALEA_OK;
+    }
+    case T_D:
+        return parse_dice_tail(p, NULL, 1, 1, t->start, out);
+    case T_LPAREN: {
+        advance(p);
+        if ((st = enter(p, t)) != ALEA_OK)
+            return st;
+        const node *inner;
+        if ((st = parse_expr(p, &inner)) != ALEA_OK)
+            return st;
+        if ((st = expect(p, T_RPAREN, "')' or an operator")) != ALEA_OK)
+            return st;
+        leave(p);
+        if (at(p, T_D))
+            return parse_dice_tail(p, inner, 0, 0, t->start, out);
+        *out = inner;
+        return ALEA_OK;
+    }
+    case T_NAME:
+        return parse_call(p, out);
+    default:
+        return err_at(p, t, "a number, a die or '('");
+    }
+}
+
+/* unary = ("-" | "+") unary | postfix */
+static alea_status parse_unary(parser *p, const node **out)
+{
+    const token *t = peek(p);
+    alea_status st;
+    if (t->kind == T_MINUS || t->kind == T_PLUS) {
+        advance(p);
+        if ((st = enter(p, t)) != ALEA_OK)
+            return st;
+        const node *a;
+        if ((st = parse_unary(p, &a)) != ALEA_OK)
+            return st;
+        leave(p);
+        if (t->kind == T_PLUS) {
+            *out = a;
+            return ALEA_OK;
+        }
+        node *n;
+        if ((st = new_node(p, N_NEG, t->start, a->end, &n)) != ALEA_OK)
+            return st;
+        n->u.un.a = a;
+        *out = n;
+        return ALEA_OK;
+    }
+    return parse_postfix(p, out);
+}
+
+/* Wraps the items of a chain into one n-ary node (or returns the single item). */
+static alea_status finish_chain(parser *p, node_kind kind, chainbuf *c, const node **out)
+{
+    if (c->n == 1) {
+        *out = c->items[0];
+        return ALEA_OK;
+    }
+    node *n;
+    alea_status st = new_node(p, kind, c->items[0]->start, c->items[c->n - 1]->end, &n);
+    if (st != ALEA_OK)
+        return st;
+    n->u.chain.items = c->items;
+    n->u.chain.ops = c->ops;
+    n->u.chain.n = c->n;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* product = unary { ("*" | "/" | "/^" | "/~") unary } */
+static alea_status parse_product(parser *p, const node **out)
+{
+    chainbuf c = {0};
+    const node *a;
+    alea_status st;
+    if ((st = parse_unary(p, &a)) != ALEA_OK)
+        return st;
+    if ((st = chain_push(p, &c, a, OP_MUL)) != ALEA_OK)
+        return st;
+    for (;;) {
+        uint8_t op;
+        switch (peek(p)->kind) {
+        case T_STAR: op = OP_MUL; break;
+        case T_SLASH: op = OP_DIV; break;
+        case T_SLASHUP: op = OP_DIVUP; break;
+        case T_SLASHNEAR: op = OP_DIVNEAR; break;
+        default: return finish_chain(p, N_PROD, &c, out);
+        }
+        advance(p);
+        if ((st = parse_unary(p, &a)) != ALEA_OK)
+            return st;
+        if ((st = chain_push(p, &c, a, op)) != ALEA_OK)
+            return st;
+    }
+}
+
+/* sum = product { ("+" | "-") product } */
+static alea_status parse_sum(parser *p, const node **out)
+{
+    chainbuf c = {0};
+    const node *a;
+    alea_status st;
+    if ((st = parse_product(p, &a)) != ALEA_OK)
+        return st;
+    if ((st = chain_push(p, &c, a, OP_ADD)) != ALEA_OK)
+        return st;
+    for (;;) {
+        const token *t = peek(p);
+        if (t->kind != T_PLUS && t->kind != T_MINUS)
+            return finish_chain(p, N_SUM, &c, out);
+        /* "+1d" with no sides: bonus dice, part of the seed mechanics. */
+        if (peek_at(p, 1)->kind == T_NUM && peek_at(p, 2)->kind == T_D) {
+            tok_kind after = (tok_kind)peek_at(p, 3)->kind;
+            if (after != T_NUM && after != T_PERCENT && after != T_F && after != T_LBRACE)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 2)->end,
+                                   "expected the number of sides after 'd' at byte %u",
+                                   (unsigned)peek_at(p, 2)->end);
+        }
+        advance(p);
+        if ((st = parse_product(p, &a)) != ALEA_OK)
+            return st;
+        if ((st = chain_push(p, &c, a, t->kind == T_PLUS ? OP_ADD : OP_SUB)) != ALEA_OK)
+            return st;
+    }
+}
+
+/* compare = sum [ ("=" | "<>" | "<" | "<=" | ">" | ">=") sum ] */
+static alea_status parse_compare(parser *p, const node **out)
+{
+    const node *a, *b;
+    alea_status st;
+    if ((st = parse_sum(p, &a)) != ALEA_OK)
+        return st;
+    uint8_t op;
+    switch (peek(p)->kind) {
+    case T_EQ: op = CMP_EQ; break;
+    case T_NE: op = CMP_NE; break;
+    case T_LT: op = CMP_LT; break;
+    case T_LE: op = CMP_LE; break;
+    case T_GT: op = CMP_GT; break;
+    case T_GE: op = CMP_GE; break;
+    default:
+        *out = a;
+        return ALEA_OK;
+    }
+    advance(p);
+    if ((st = parse_sum(p, &b)) != ALEA_OK)
+        return st;
+    switch (peek(p)->kind) {
+    case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT: case T_GE: {
+        const token *t = peek(p);
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "comparisons do not chain: second comparison at byte %u "
+                           "(use parentheses)",
+                           (unsigned)t->start);
+    }
+    default:
+        break;
+    }
+    node *n;
+    if ((st = new_node(p, N_CMP, a->start, b->end, &n)) != ALEA_OK)
+        return st;
+    n->op = op;
+    n->u.bin.a = a;
+    n->u.bin.b = b;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* expr = compare */
+static alea_status parse_expr(parser *p, const node **out)
+{
+    return parse_compare(p, out);
+}
+
+/* program = expr EOF */
+alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
+                        size_t len, const node **root, uint32_t *nodes)
+{
+    token_list toks;
+    alea_status st = alea__lex(ctx, src, len, &toks);
+    if (st == ALEA_OK) {
+        parser p;
+        memset(&p, 0, sizeof p);
+        p.ctx = ctx;
+        p.arena = arena;
+        p.src = src;
+        p.len = len;
+        p.t = toks.v;
+        p.max_depth = ctx->limits[ALEA_LIMIT_DEPTH];
+        p.max_nodes = ctx->limits[ALEA_LIMIT_NODES];
+        if (toks.n == 1) {
+            st = alea__error(ctx, ALEA_ERR_SYNTAX, 0, 0,
+                             "empty expression: write dice such as 1d20 or 4d6kh3");
+        } else {
+            st = parse_expr(&p, root);
+            if (st == ALEA_OK && !at(&p, T_EOF)) {
+                const token *t = peek(&p);
+                if (t->kind == T_RPAREN)
+                    st = alea__error(ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                     "unmatched ')' at byte %u", (unsigned)t->start);
+                else
+                    st = err_at(&p, t, "an operator or the end of the expression");
+            }
+            *nodes = p.nodes;
+        }
+    }
+    alea__mem_free(ctx, toks.v, alea__mul_size(toks.cap, sizeof(token)));
+    return st;
+}

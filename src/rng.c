@@ -1,0 +1,85 @@
+/*
+ * rng.c -- xoshiro256** (Blackman and Vigna, public domain reference
+ * algorithm), splitmix64 seeding, and Lemire's nearly divisionless bounded
+ * draw ("Fast Random Integer Generation in an Interval", 2019).
+ */
+#if !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* getentropy */
+#endif
+#include "rng.h"
+
+#include <unistd.h>
+
+static uint64_t rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t splitmix64(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+void alea__rng_seed(alea_ctx *ctx, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (int i = 0; i < 4; i++)
+        ctx->rng[i] = splitmix64(&s);
+}
+
+int alea__rng_seed_os(alea_ctx *ctx)
+{
+    uint64_t seed[4];
+    if (getentropy(seed, sizeof seed) != 0)
+        return -1;
+    for (int i = 0; i < 4; i++)
+        ctx->rng[i] = seed[i];
+    /* Never the all-zero state, the one xoshiro cannot leave. */
+    if ((seed[0] | seed[1] | seed[2] | seed[3]) == 0)
+        alea__rng_seed(ctx, 0);
+    return 0;
+}
+
+uint64_t alea__rng_next(alea_ctx *ctx)
+{
+    if (ctx->random_fn)
+        return ctx->random_fn(ctx->random_ud);
+    uint64_t *s = ctx->rng;
+    uint64_t result = rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return result;
+}
+
+/* The 128-bit product a*b as (hi, lo), portably. */
+static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
+    uint64_t b0 = b & 0xFFFFFFFFu, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+    uint64_t mid = (p00 >> 32) + (p01 & 0xFFFFFFFFu) + (p10 & 0xFFFFFFFFu);
+    *lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
+    *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+}
+
+uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n)
+{
+    if (n == 0)
+        return alea__rng_next(ctx);
+    uint64_t hi, lo;
+    mul128(alea__rng_next(ctx), n, &hi, &lo);
+    if (lo < n) {
+        uint64_t threshold = (0 - n) % n; /* 2^64 mod n */
+        while (lo < threshold)
+            mul128(alea__rng_next(ctx), n, &hi, &lo);
+    }
+    return hi;
+}

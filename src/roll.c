@@ -1,0 +1,399 @@
+/*
+ * roll.c -- AST -> one sample. Every face drawn counts against the DICE
+ * limit (rerolls and explosions included; a repetition of best/worst counts
+ * as one die too, so constant-only repetitions are bounded as well).
+ * With a trace, every node leaves a record and every face is kept for the
+ * breakdown; without one (alea__sample) only values are computed.
+ */
+#include "roll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "rng.h"
+
+typedef struct rstate {
+    alea_ctx *ctx;
+    alea_roll *r; /* storage: dice, faces, records */
+    int trace;    /* record faces and nodes */
+    int64_t dice_limit;
+} rstate;
+
+static alea_status overflow(rstate *s, const node *n)
+{
+    return alea__error(s->ctx, ALEA_ERR_OVERFLOW, n->start, n->end,
+                       "integer overflow at byte %u: a value went beyond %lld",
+                       (unsigned)n->start, (long long)INT64_MAX);
+}
+
+static alea_status too_many_dice(rstate *s, const node *n)
+{
+    return alea__error(s->ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                       "too many dice at byte %u: the roll needs more than %lld "
+                       "(dice limit)",
+                       (unsigned)n->start, (long long)s->dice_limit);
+}
+
+static alea_status charge_dice(rstate *s, const node *n, int64_t k)
+{
+    if (k > s->dice_limit - s->ctx->dice_used)
+        return too_many_dice(s, n);
+    s->ctx->dice_used += k;
+    /* Dice are work too: poll the interrupt hook now and then. */
+    return alea__charge(s->ctx, k, n->start, n->end);
+}
+
+static alea_status push_face(rstate *s, int64_t face, uint8_t flags)
+{
+    alea_roll *r = s->r;
+    if (!s->trace)
+        return ALEA_OK;
+    if (r->nfaces == r->fcap) {
+        size_t ncap = r->fcap ? r->fcap * 2 : 64;
+        rface *nf = alea__mem_realloc(s->ctx, r->faces, r->fcap * sizeof *nf,
+                                      alea__mul_size(ncap, sizeof *nf));
+        if (!nf)
+            return alea__nomem(s->ctx);
+        r->faces = nf;
+        r->fcap = ncap;
+    }
+    r->faces[r->nfaces].face = face;
+    r->faces[r->nfaces].flags = flags;
+    r->nfaces++;
+    return ALEA_OK;
+}
+
+/* Reserves k dice at the end of r->dice; returns the index of the first. */
+static alea_status reserve_dice(rstate *s, size_t k, size_t *first)
+{
+    alea_roll *r = s->r;
+    if (k > r->dcap - r->ndice) {
+        size_t ncap = r->dcap ? r->dcap : 16;
+        while (ncap - r->ndice < k)
+            ncap = ncap > SIZE_MAX / 2 ? SIZE_MAX : ncap * 2;
+        rdie *nd = alea__mem_realloc(s->ctx, r->dice, r->dcap * sizeof *nd,
+                                     alea__mul_size(ncap, sizeof *nd));
+        if (!nd)
+            return alea__nomem(s->ctx);
+        r->dice = nd;
+        r->dcap = ncap;
+    }
+    *first = r->ndice;
+    r->ndice += k;
+    return ALEA_OK;
+}
+
+static int64_t draw(rstate *s, const die_spec *d)
+{
+    uint64_t i = alea__rng_below(s->ctx, alea__die_nfaces(d));
+    return alea__die_face(d, i);
+}
+
+/* Success score of one value: +1 success, -1 failure (both: 0). */
+static int score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag, uint8_t fflag)
+{
+    int sc = 0;
+    if (alea__cond_match(&p->success, v)) {
+        sc++;
+        *flags |= sflag;
+    }
+    if (p->has_failure && alea__cond_match(&p->failure, v)) {
+        sc--;
+        *flags |= fflag;
+    }
+    return sc;
+}
+
+/* Rolls one die of the pool: reroll, then explode. The first face has been
+ * charged by the caller; rerolls and explosions charge themselves. */
+static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
+{
+    alea_status st;
+    int64_t total = 0;
+    int extra = 0;
+    die->first = (uint32_t)s->r->nfaces;
+    die->score = 0;
+    for (;;) {
+        int64_t f = draw(s, &p->die);
+        if (p->has_reroll) {
+            while (alea__cond_match(&p->reroll, f)) {
+                if ((st = push_face(s, f, FACE_REROLLED)) != ALEA_OK)
+                    return st;
+                if ((st = charge_dice(s, n, 1)) != ALEA_OK)
+                    return st;
+                f = draw(s, &p->die);
+                if (p->reroll_once)
+                    break;
+            }
+        }
+        uint8_t flags = 0;
+        int64_t counted = f;
+        if (extra && p->penetrate) {
+            if (alea__sub_ovf(f, 1, &counted))
+                return overflow(s, n);
+            flags |= FACE_PENETRATED;
+        }
+        if (alea__add_ovf(total, counted, &total))
+            return overflow(s, n);
+        /* "!" with success counting: every roll is judged (all dice are
+         * kept: the parser rejects keep/drop here). */
+        if (p->has_success && p->explode == EXPLODE_EACH)
+            die->score += score(p, counted, &flags, FACE_SUCCESS, FACE_FAILURE);
+        int boom = p->explode != EXPLODE_NONE && alea__cond_match(&p->trigger, f);
+        if (boom)
+            flags |= FACE_EXPLODED;
+        if ((st = push_face(s, f, flags)) != ALEA_OK)
+            return st;
+        if (!boom)
+            break;
+        if ((st = charge_dice(s, n, 1)) != ALEA_OK)
+            return st;
+        extra = 1;
+    }
+    die->value = total;
+    die->nfaces = (uint32_t)(s->r->nfaces - die->first);
+    die->flags = 0;
+    return ALEA_OK;
+}
+
+typedef struct order {
+    int64_t v;
+    size_t i;
+} order;
+
+static int order_cmp(const void *a, const void *b)
+{
+    const order *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return x->i < y->i ? -1 : (x->i > y->i);
+}
+
+static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value);
+
+static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
+{
+    const pool *p = n->u.pool;
+    alea_status st;
+    int64_t count = p->count;
+    if (p->count_expr) {
+        if ((st = eval(s, p->count_expr, &rc->count, &count)) != ALEA_OK)
+            return st;
+        if (count < 0)
+            return alea__error(s->ctx, ALEA_ERR_DOMAIN, p->count_expr->start,
+                               p->count_expr->end,
+                               "negative dice count %lld at byte %u",
+                               (long long)count, (unsigned)p->count_expr->start);
+    }
+    int64_t extra = p->extra < 0 ? -p->extra : p->extra;
+    if (count > s->dice_limit || extra > s->dice_limit - count)
+        return too_many_dice(s, n);
+    int64_t total = count + extra;
+    if ((st = charge_dice(s, n, total)) != ALEA_OK)
+        return st;
+    size_t die0;
+    if ((st = reserve_dice(s, (size_t)total, &die0)) != ALEA_OK)
+        return st;
+    rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
+    for (int64_t i = 0; i < total; i++)
+        if ((st = roll_die(s, n, p, &dice[i])) != ALEA_OK)
+            return st;
+
+    int64_t lo, hi;
+    alea__pool_keep_range(p, count, &lo, &hi);
+    if (lo > 0 || hi < total) {
+        size_t bytes = alea__mul_size((size_t)total, sizeof(order));
+        order *ord = alea__arena_alloc(&s->r->arena, bytes);
+        if (!ord)
+            return alea__nomem(s->ctx);
+        for (size_t i = 0; i < (size_t)total; i++) {
+            ord[i].v = dice[i].value;
+            ord[i].i = i;
+        }
+        qsort(ord, (size_t)total, sizeof *ord, order_cmp);
+        for (size_t k = 0; k < (size_t)total; k++)
+            if ((int64_t)k < lo || (int64_t)k >= hi)
+                dice[ord[k].i].flags |= DIE_DROPPED;
+    }
+
+    int64_t sum = 0;
+    for (size_t i = 0; i < (size_t)total; i++) {
+        rdie *d = &dice[i];
+        if (d->flags & DIE_DROPPED)
+            continue;
+        if (!p->has_success) {
+            if (alea__add_ovf(sum, d->value, &sum))
+                return overflow(s, n);
+        } else if (p->explode == EXPLODE_EACH) {
+            if (alea__add_ovf(sum, d->score, &sum))
+                return overflow(s, n);
+        } else {
+            sum += score(p, d->value, &d->flags, DIE_SUCCESS, DIE_FAILURE);
+        }
+    }
+    rc->die0 = (uint32_t)die0;
+    rc->ndice = (uint32_t)total;
+    if (!s->trace)
+        s->r->ndice = die0; /* values are no longer needed */
+    *value = sum;
+    return ALEA_OK;
+}
+
+static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value)
+{
+    alea_status st;
+    rec local, *rc = &local;
+    if (s->trace) {
+        rc = alea__arena_alloc(&s->r->arena, sizeof *rc);
+        if (!rc)
+            return alea__nomem(s->ctx);
+    }
+    memset(rc, 0, sizeof *rc);
+    rc->n = n;
+    int64_t v = 0;
+
+    /* Operands: up to two, or a chain, or repetitions. */
+    uint32_t nk = 0;
+    switch (n->kind) {
+    case N_SUM: case N_PROD: nk = n->u.chain.n; break;
+    case N_CMP: case N_MIN: case N_MAX: nk = 2; break;
+    case N_NEG: case N_ABS: nk = 1; break;
+    case N_BEST: case N_WORST: nk = (uint32_t)n->u.rep.n; break;
+    default: break;
+    }
+    const rec **kids = NULL;
+    if (s->trace && nk > 0) {
+        kids = alea__arena_alloc(&s->r->arena, alea__mul_size(nk, sizeof *kids));
+        if (!kids)
+            return alea__nomem(s->ctx);
+        memset((void *)kids, 0, nk * sizeof *kids);
+        rc->kids = kids;
+        rc->nkids = nk;
+    }
+#define KID(i) (kids ? &kids[i] : &dummy)
+    const rec *dummy;
+
+    switch (n->kind) {
+    case N_NUM:
+        v = n->u.num;
+        break;
+    case N_DICE:
+        if ((st = eval_dice(s, n, rc, &v)) != ALEA_OK)
+            return st;
+        break;
+    case N_NEG:
+    case N_ABS: {
+        int64_t a;
+        if ((st = eval(s, n->u.un.a, KID(0), &a)) != ALEA_OK)
+            return st;
+        if (n->kind == N_ABS && a >= 0)
+            v = a;
+        else if (alea__sub_ovf(0, a, &v))
+            return overflow(s, n);
+        break;
+    }
+    case N_SUM:
+    case N_PROD:
+        for (uint32_t i = 0; i < nk; i++) {
+            const node *item = n->u.chain.items[i];
+            int64_t a;
+            if ((st = eval(s, item, KID(i), &a)) != ALEA_OK)
+                return st;
+            if (i == 0) {
+                v = a;
+                continue;
+            }
+            switch (alea__arith(n->u.chain.ops[i], v, a, &v)) {
+            case ARITH_OK: break;
+            case ARITH_DIV0:
+                return alea__error(s->ctx, ALEA_ERR_DOMAIN, item->start, item->end,
+                                   "division by zero at byte %u", (unsigned)item->start);
+            default: return overflow(s, n);
+            }
+        }
+        break;
+    case N_CMP:
+    case N_MIN:
+    case N_MAX: {
+        int64_t a, b;
+        if ((st = eval(s, n->u.bin.a, KID(0), &a)) != ALEA_OK)
+            return st;
+        if ((st = eval(s, n->u.bin.b, KID(1), &b)) != ALEA_OK)
+            return st;
+        if (n->kind == N_MIN)
+            v = a < b ? a : b;
+        else if (n->kind == N_MAX)
+            v = a > b ? a : b;
+        else {
+            cond c = {n->op, b};
+            v = alea__cond_match(&c, a);
+        }
+        break;
+    }
+    case N_BEST:
+    case N_WORST:
+        for (uint32_t i = 0; i < nk; i++) {
+            int64_t a;
+            if ((st = charge_dice(s, n, 1)) != ALEA_OK)
+                return st;
+            if ((st = eval(s, n->u.rep.a, KID(i), &a)) != ALEA_OK)
+                return st;
+            if (i == 0 || (n->kind == N_BEST ? a > v : a < v)) {
+                v = a;
+                rc->kept = i;
+            }
+        }
+        break;
+    default:
+        return alea__error(s->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "internal: unknown node kind %d", n->kind);
+    }
+#undef KID
+    rc->value = v;
+    if (s->trace)
+        *out = rc;
+    *value = v;
+    return ALEA_OK;
+}
+
+static void reset(alea_roll *r)
+{
+    alea__arena_reset(&r->arena);
+    r->ndice = 0;
+    r->nfaces = 0;
+    r->root = NULL;
+    r->expr = NULL;
+    r->total = 0;
+}
+
+alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
+{
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE]};
+    int64_t total;
+    const rec *root = NULL;
+    reset(r);
+    alea_status st = eval(&s, e->root, &root, &total);
+    if (st != ALEA_OK) {
+        reset(r);
+        return st;
+    }
+    r->expr = e;
+    r->root = root;
+    r->total = total;
+    return ALEA_OK;
+}
+
+alea_status alea__sample(alea_ctx *ctx, const alea_expr *e, int64_t *total)
+{
+    alea_roll tmp;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.ctx = ctx;
+    alea__arena_init(&tmp.arena, ctx);
+    rstate s = {ctx, &tmp, 0, ctx->limits[ALEA_LIMIT_DICE]};
+    const rec *root = NULL;
+    alea_status st = eval(&s, e->root, &root, total);
+    alea__arena_free(&tmp.arena);
+    alea__mem_free(ctx, tmp.dice, tmp.dcap * sizeof *tmp.dice);
+    alea__mem_free(ctx, tmp.faces, tmp.fcap * sizeof *tmp.faces);
+    return st;
+}

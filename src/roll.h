@@ -1,0 +1,75 @@
+/*
+ * roll.h -- the roller: AST -> one sample, with a trace of every node it
+ * evaluated and every die face it drew, for the breakdown printer (show.c).
+ */
+#ifndef ALEA_ROLL_H
+#define ALEA_ROLL_H
+
+#include <stdint.h>
+
+#include "ast.h"
+
+/* One face drawn. */
+enum {
+    FACE_REROLLED = 1,  /* replaced by a reroll: does not count */
+    FACE_EXPLODED = 2,  /* matched the trigger: the next face adds */
+    FACE_PENETRATED = 4,/* an extra roll of "!p": counts face - 1 */
+    FACE_SUCCESS = 8,   /* counted as a success (EXPLODE_EACH: per face) */
+    FACE_FAILURE = 16   /* counted as a failure */
+};
+
+typedef struct rface {
+    int64_t face; /* as drawn */
+    uint8_t flags;
+} rface;
+
+/* One die: a chain of faces. */
+enum {
+    DIE_DROPPED = 1, /* outside the kept range */
+    DIE_SUCCESS = 2, /* success counting on the die's total */
+    DIE_FAILURE = 4
+};
+
+typedef struct rdie {
+    int64_t value;          /* total of the chain: what keep/drop sees */
+    int64_t score;          /* "!" with success counting: per-roll score */
+    uint32_t first, nfaces; /* faces[first .. first + nfaces) of the roll */
+    uint8_t flags;
+} rdie;
+
+/* The record of one evaluated node. */
+typedef struct rec {
+    const node *n;
+    int64_t value;
+    /* N_DICE: dice[die0 .. die0 + ndice) of the roll; count: record of the
+     * rolled count, or NULL. */
+    uint32_t die0, ndice;
+    const struct rec *count;
+    /* Operands (N_SUM/N_PROD items, N_CMP/N_MIN/N_MAX a and b, N_NEG/N_ABS
+     * a) or repetitions (N_BEST/N_WORST), in order. */
+    const struct rec *const *kids;
+    uint32_t nkids;
+    uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
+} rec;
+
+struct alea_roll {
+    alea_ctx *ctx;
+    const alea_expr *expr; /* of the last successful roll, or NULL */
+    int64_t total;
+    const rec *root;
+    alea__arena arena; /* records; reset at every roll, memory kept */
+    rdie *dice;
+    size_t ndice, dcap;
+    rface *faces;
+    size_t nfaces, fcap;
+};
+
+/* Rolls e into r (r->ctx == ctx). Resets r first. */
+ALEA__HIDDEN alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r);
+/* Rolls e without a trace. */
+ALEA__HIDDEN alea_status alea__sample(alea_ctx *ctx, const alea_expr *e, int64_t *total);
+
+/* show.c: the breakdown as text or JSON (snprintf contract). */
+ALEA__HIDDEN size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap);
+
+#endif /* ALEA_ROLL_H */

@@ -1,0 +1,256 @@
+/*
+ * show.c -- the breakdown of a roll, as one line of text or as JSON.
+ *
+ * Text: each dice term is followed by its dice in the order rolled,
+ *   4d6kh3 [6, 5, 3, 1 dropped] = 14
+ * with these marks on a die (docs/language.md, "Reading a breakdown"):
+ *   6!+4       6 exploded, then a 4 was added
+ *   1->5       1 was rerolled, the 5 stands
+ *   6!+(4-1)   penetrating: each extra roll counts one less
+ *   9*  1x     a success, a failure (success counting)
+ *   3 dropped  not kept
+ * Operands whose value is not plain to see get "= value"; repetitions of
+ * best/worst that were not kept are marked "dropped".
+ */
+#include "out.h"
+#include "roll.h"
+
+static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
+
+static void show_face(alea__out *o, const rface *f)
+{
+    if (f->flags & FACE_PENETRATED) {
+        alea__out_char(o, '(');
+        alea__out_i64(o, f->face);
+        alea__out_str(o, "-1)");
+    } else {
+        alea__out_i64(o, f->face);
+    }
+    if (f->flags & FACE_EXPLODED)
+        alea__out_char(o, '!');
+    if (f->flags & FACE_SUCCESS)
+        alea__out_char(o, '*');
+    if (f->flags & FACE_FAILURE)
+        alea__out_char(o, 'x');
+}
+
+static void show_die(alea__out *o, const alea_roll *r, const rdie *d)
+{
+    for (uint32_t k = 0; k < d->nfaces; k++) {
+        const rface *f = &r->faces[d->first + k];
+        if (k > 0)
+            alea__out_str(o, (f[-1].flags & FACE_REROLLED) ? "->" : "+");
+        show_face(o, f);
+    }
+    if (d->flags & DIE_SUCCESS)
+        alea__out_char(o, '*');
+    if (d->flags & DIE_FAILURE)
+        alea__out_char(o, 'x');
+    if (d->flags & DIE_DROPPED)
+        alea__out_str(o, " dropped");
+}
+
+static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    if (rc->count) {
+        alea__out_char(o, '(');
+        show_rec(o, r, rc->count);
+        alea__out_char(o, ')');
+        alea__pool_print(o, rc->n, 0);
+    } else {
+        alea__pool_print(o, rc->n, 1);
+    }
+    alea__out_str(o, " [");
+    for (uint32_t i = 0; i < rc->ndice; i++) {
+        if (i)
+            alea__out_str(o, ", ");
+        show_die(o, r, &r->dice[rc->die0 + i]);
+    }
+    alea__out_char(o, ']');
+}
+
+/* Whether a record's value is plain to see in its text. */
+static int plain(const alea_roll *r, const rec *rc)
+{
+    if (rc->n->kind == N_NUM)
+        return 1;
+    if (rc->n->kind == N_DICE && rc->ndice == 1 && !rc->n->u.pool->has_success) {
+        const rdie *d = &r->dice[rc->die0];
+        return d->nfaces == 1 && !(d->flags & DIE_DROPPED);
+    }
+    return 0;
+}
+
+/* An operand with its value when that is not plain; parenthesised when
+ * `paren` and the value is shown. */
+static void show_valued(alea__out *o, const alea_roll *r, const rec *rc, int paren)
+{
+    if (plain(r, rc) && !(paren && rc->n->kind != N_NUM)) {
+        show_rec(o, r, rc);
+        return;
+    }
+    if (paren)
+        alea__out_char(o, '(');
+    show_rec(o, r, rc);
+    alea__out_str(o, " = ");
+    alea__out_i64(o, rc->value);
+    if (paren)
+        alea__out_char(o, ')');
+}
+
+static void show_operand(alea__out *o, const alea_roll *r, const rec *rc, int min_prec)
+{
+    int paren = alea__node_prec(rc->n) < min_prec;
+    if (paren)
+        alea__out_char(o, '(');
+    show_rec(o, r, rc);
+    if (paren)
+        alea__out_char(o, ')');
+}
+
+static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    const node *n = rc->n;
+    switch (n->kind) {
+    case N_NUM:
+        alea__out_i64(o, n->u.num);
+        break;
+    case N_DICE:
+        show_dice(o, r, rc);
+        break;
+    case N_NEG:
+        alea__out_char(o, '-');
+        show_operand(o, r, rc->kids[0], PREC_NEG);
+        break;
+    case N_SUM:
+    case N_PROD: {
+        int min = n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
+        for (uint32_t i = 0; i < rc->nkids; i++) {
+            if (i)
+                alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
+            show_operand(o, r, rc->kids[i], min);
+        }
+        break;
+    }
+    case N_CMP:
+        show_valued(o, r, rc->kids[0], 1);
+        alea__out_char(o, ' ');
+        alea__out_str(o, alea__cmp_str(n->op));
+        alea__out_char(o, ' ');
+        show_valued(o, r, rc->kids[1], 1);
+        break;
+    case N_MIN:
+    case N_MAX:
+    case N_ABS:
+    case N_BEST:
+    case N_WORST: {
+        static const char *const names[] = {"min(", "max(", "abs(", "best(", "worst("};
+        int rep = n->kind == N_BEST || n->kind == N_WORST;
+        alea__out_str(o, names[n->kind - N_MIN]);
+        for (uint32_t i = 0; i < rc->nkids; i++) {
+            if (i)
+                alea__out_str(o, ", ");
+            show_valued(o, r, rc->kids[i], 0);
+            if (rep && i != rc->kept)
+                alea__out_str(o, " dropped");
+        }
+        alea__out_char(o, ')');
+        break;
+    }
+    default:
+        alea__out_char(o, '?');
+        break;
+    }
+}
+
+/* ---- JSON ------------------------------------------------------------------ */
+
+static void json_flag(alea__out *o, const char *name, int on)
+{
+    if (on) {
+        alea__out_str(o, ", \"");
+        alea__out_str(o, name);
+        alea__out_str(o, "\": true");
+    }
+}
+
+static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int discarded,
+                      int *first)
+{
+    if (!rc)
+        return;
+    if (rc->n->kind == N_DICE) {
+        json_dice(o, r, rc->count, discarded, first);
+        if (!*first)
+            alea__out_str(o, ", ");
+        *first = 0;
+        alea__out_str(o, "{\"term\": \"");
+        alea__pool_print(o, rc->n, 1);
+        alea__out_str(o, "\", \"start\": ");
+        alea__out_i64(o, rc->n->start);
+        alea__out_str(o, ", \"end\": ");
+        alea__out_i64(o, rc->n->end);
+        alea__out_str(o, ", \"value\": ");
+        alea__out_i64(o, rc->value);
+        json_flag(o, "discarded", discarded);
+        alea__out_str(o, ", \"dice\": [");
+        for (uint32_t i = 0; i < rc->ndice; i++) {
+            const rdie *d = &r->dice[rc->die0 + i];
+            alea__out_str(o, i ? ", {\"value\": " : "{\"value\": ");
+            alea__out_i64(o, d->value);
+            json_flag(o, "dropped", (d->flags & DIE_DROPPED) != 0);
+            json_flag(o, "success", (d->flags & DIE_SUCCESS) != 0);
+            json_flag(o, "failure", (d->flags & DIE_FAILURE) != 0);
+            alea__out_str(o, ", \"rolls\": [");
+            for (uint32_t k = 0; k < d->nfaces; k++) {
+                const rface *f = &r->faces[d->first + k];
+                alea__out_str(o, k ? ", {\"face\": " : "{\"face\": ");
+                alea__out_i64(o, f->face);
+                json_flag(o, "rerolled", (f->flags & FACE_REROLLED) != 0);
+                json_flag(o, "exploded", (f->flags & FACE_EXPLODED) != 0);
+                json_flag(o, "penetrated", (f->flags & FACE_PENETRATED) != 0);
+                json_flag(o, "success", (f->flags & FACE_SUCCESS) != 0);
+                json_flag(o, "failure", (f->flags & FACE_FAILURE) != 0);
+                alea__out_char(o, '}');
+            }
+            alea__out_str(o, "]}");
+        }
+        alea__out_str(o, "]}");
+        return;
+    }
+    int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
+    for (uint32_t i = 0; i < rc->nkids; i++)
+        json_dice(o, r, rc->kids[i], discarded || (rep && i != rc->kept), first);
+}
+
+size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
+{
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    if (!r->root) {
+        /* No successful roll: an empty line, or an empty JSON object. */
+        if (fmt == ALEA_FORMAT_JSON)
+            alea__out_str(&o, "{}");
+        return alea__out_finish(&o);
+    }
+    if (fmt == ALEA_FORMAT_JSON) {
+        int first = 1;
+        alea__out_str(&o, "{\"expression\": ");
+        alea__out_json_str(&o, r->expr->src, r->expr->len);
+        alea__out_str(&o, ", \"total\": ");
+        alea__out_i64(&o, r->total);
+        /* The text holds only canonical notation and numbers: no escapes. */
+        alea__out_str(&o, ", \"text\": \"");
+        show_rec(&o, r, r->root);
+        alea__out_str(&o, " = ");
+        alea__out_i64(&o, r->total);
+        alea__out_str(&o, "\", \"dice\": [");
+        json_dice(&o, r, r->root, 0, &first);
+        alea__out_str(&o, "]}");
+        return alea__out_finish(&o);
+    }
+    show_rec(&o, r, r->root);
+    alea__out_str(&o, " = ");
+    alea__out_i64(&o, r->total);
+    return alea__out_finish(&o);
+}
