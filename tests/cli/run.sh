@@ -1,0 +1,376 @@
+#!/bin/sh
+# run.sh ALEA -- end-to-end tests of the alea command line: exit codes,
+# every option, error messages with their caret, and a few golden outputs.
+# POSIX sh; prints "N passed, M failed" and exits non-zero on any failure.
+
+ALEA=${1:?usage: run.sh PATH_TO_ALEA}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/alea-cli.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0
+fail=0
+nl='
+'
+
+# run ARGS...: runs alea; stdout, stderr and the exit status land in
+# $out, $err and $rc.
+run() {
+    "$ALEA" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    out=$(cat "$tmp/out")
+    err=$(cat "$tmp/err")
+}
+
+bad() {
+    fail=$((fail + 1))
+    printf 'FAIL: %s\n' "$1"
+    if [ -n "$2" ]; then printf '%s\n' "$2" | sed 's/^/  | /'; fi
+}
+
+# expect NAME RC STDOUT STDERR ARGS...: runs alea with ARGS and checks the
+# exit status and the whole of stdout and stderr ("*" skips a check; the
+# trailing newline is not compared).
+expect() {
+    name=$1 want_rc=$2 want_out=$3 want_err=$4
+    shift 4
+    run "$@"
+    ok=1
+    if [ "$rc" != "$want_rc" ]; then
+        bad "$name: exit status $rc, expected $want_rc" "$err"
+        return
+    fi
+    if [ "$want_out" != "*" ] && [ "$out" != "$want_out" ]; then
+        bad "$name: stdout" "expected:$nl$want_out${nl}got:$nl$out"
+        return
+    fi
+    if [ "$want_err" != "*" ] && [ "$err" != "$want_err" ]; then
+        bad "$name: stderr" "expected:$nl$want_err${nl}got:$nl$err"
+        return
+    fi
+    pass=$((pass + 1))
+}
+
+# check NAME CONDITION-STATUS [DETAIL]: records the result of a test the
+# caller has already evaluated ($? of a [ ] or grep).
+check() {
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else bad "$1" "$3"; fi
+}
+
+# has TEXT PATTERN: whether TEXT contains a line matching the grep -E PATTERN.
+has() {
+    printf '%s\n' "$1" | grep -Eq -- "$2"
+}
+
+usage_hint="Try 'alea --help' for more information."
+
+# ---- help and version -------------------------------------------------------
+
+run --help
+check "--help exits 0" "$rc" "$err"
+for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
+    '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
+    '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
+    '--max-support N +1000000 ' '--max-work N +300000000 ' \
+    '--max-memory BYTES +64M ' '--tail P +1e-12 ' 'docs/language.md'; do
+    has "$out" "$word"
+    check "--help mentions $word" $?
+done
+help_text=$out
+expect "-h" 0 "$help_text" "" -h
+expect "help" 0 "$help_text" "" help
+for c in roll dist compare; do
+    run help $c
+    check "help $c" $rc "$err"
+    has "$out" "^Usage: alea $c "
+    check "help $c: usage line" $? "$out"
+    has "$out" "--max-dice N"
+    check "help $c: limits" $? "$out"
+    cmd_help=$out
+    expect "$c --help" 0 "$cmd_help" "" $c --help
+    expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
+done
+expect "help with an unknown command" 2 "" \
+    "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
+expect "--version" 0 "alea 0.1.0" "" --version
+
+# ---- usage errors: exit 2, a message, a pointer to --help, nothing on stdout -
+
+expect "no arguments" 2 "" "alea: missing expression$nl$usage_hint"
+expect "unknown option" 2 "" \
+    "alea: unknown option '--bogus'$nl$usage_hint" --bogus 1d6
+expect "unknown option of a command" 2 "" \
+    "alea: roll: unknown option '-x'$nl""Try 'alea roll --help' for more information." \
+    roll -x 1d6
+expect "roll: no expression" 2 "" \
+    "alea: missing expression$nl""Try 'alea roll --help' for more information." roll
+expect "dist: no expression" 2 "" "*" dist --json
+expect "compare: no expression" 2 "" "*" compare --csv
+expect "-n 0" 2 "" "*" roll -n 0 1d6
+expect "-n abc" 2 "" \
+    "alea: -n: 'abc' is not a positive integer$nl""Try 'alea roll --help' for more information." \
+    roll -n abc 1d6
+expect "-n -3" 2 "" "*" roll -n -3 1d6
+expect "-n without a value" 2 "" \
+    "alea: option '-n' needs a value$nl""Try 'alea roll --help' for more information." \
+    roll 1d6 -n
+expect "--seed -1" 2 "" "*" roll --seed -1 1d6
+expect "--seed 2^64" 2 "" "*" roll --seed 18446744073709551616 1d6
+expect "--seed 12x" 2 "" "*" roll --seed 12x 1d6
+expect "--json with a value" 2 "" "*" roll --json=yes 1d6
+expect "-n is roll's" 2 "" "*" dist -n 3 1d6
+expect "--csv is not roll's" 2 "" "*" roll --csv 1d6
+expect "--seed is not dist's" 2 "" "*" dist --seed 1 1d6
+expect "--json is not compare's" 2 "" "*" compare --json 1d6 1d8
+expect "dist takes one expression" 2 "" \
+    "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
+    dist 1d20 + 5
+expect "--json and --csv" 2 "" "*" dist --json --csv 1d6
+expect "--at-least and --at-most" 2 "" "*" dist --at-least --at-most 1d6
+expect "--tail out of range" 2 "" \
+    "alea: --tail: 0.5 is outside the accepted range [1e-300, 1e-3]$nl""Try 'alea dist --help' for more information." \
+    dist --tail 0.5 1d6
+expect "--tail not a number" 2 "" "*" dist --tail x 1d6
+expect "--max-dice not a number" 2 "" \
+    "alea: --max-dice: 'many' is not a non-negative integer$nl$usage_hint" \
+    --max-dice many 1d6
+expect "--max-dice negative" 2 "" "*" roll --max-dice=-1 1d6
+expect "--max-memory bad suffix" 2 "" "*" dist --max-memory 64X 1d6
+expect "--max-bogus" 2 "" "*" dist --max-bogus 3 1d6
+
+# ---- expression errors: exit 1, the library's message, a caret --------------
+
+# experr NAME MESSAGE-LINE EXCERPT CARET ARGS...
+experr() {
+    name=$1 msg=$2 line=$3 caret=$4
+    shift 4
+    expect "$name" 1 "" "$msg$nl$line$nl$caret" "$@"
+}
+
+experr "empty expression" \
+    "alea: syntax error: expected an expression at the end" \
+    "  " \
+    "  ^" roll ''
+experr "a lone d" \
+    "alea: syntax error: expected a number of sides after 'd' at the end" \
+    "  d" \
+    "   ^" roll d
+experr "2d+3" \
+    "alea: syntax error: expected a number of sides after 'd', found '+'" \
+    "  2d+3" \
+    "    ^" dist 2d+3
+experr "1d1! explodes forever" \
+    "alea: invalid expression: 1d1! explodes forever: every face triggers the explosion" \
+    "  1d1!" \
+    "  ^^^^" roll 1d1!
+experr "3d6r<=6 rerolls forever" \
+    "alea: invalid expression: 3d6r<=6 rerolls forever: every face triggers the reroll" \
+    "  3d6r<=6" \
+    "  ^^^^^^^" dist '3d6r<=6'
+experr "1d6/0 in roll" \
+    "alea: undefined result: division by zero" \
+    "  1d6/0" \
+    "     ^" roll 1d6/0
+experr "1d6/0 in dist" \
+    "alea: undefined result: division by zero" \
+    "  1d6/0" \
+    "     ^" dist 1d6/0
+experr "999999999d6 in roll" \
+    "alea: too many dice (limit is 10000) near '999999999d6'" \
+    "  999999999d6" \
+    "  ^^^^^^^^^^^" roll 999999999d6
+experr "999999999d6 in dist" \
+    "alea: too much work to compute (work limit is 300000000 steps)" \
+    "  999999999d6" \
+    "  ^^^^^^^^^^^" dist 999999999d6
+experr "tab and control bytes line up" \
+    "alea: syntax error: expected a number of sides after 'd', found '+'" \
+    "  1 +?2d+3" \
+    "        ^" roll "$(printf '1\t+\0012d+3')"
+
+# 60,000 nested parentheses: the source limit first, then (raised) depth.
+open=$(printf '%60000s' '' | tr ' ' '(')
+close=$(printf '%60000s' '' | tr ' ' ')')
+deep="${open}1${close}"
+experr "60000 parentheses: source limit" \
+    "alea: expression too long (limit is 4096 bytes)" \
+    "  (((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
+    "  ^" roll "$deep"
+experr "60000 parentheses: depth limit" \
+    "alea: too deeply nested (limit is 64) near '('" \
+    "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
+    "                          ^" dist --max-source 1M "$deep"
+
+# ---- roll --------------------------------------------------------------------
+
+run 1d20
+check "a bare expression rolls" $rc "$err"
+has "$out" '^1d20 \[([1-9]|1[0-9]|20)\] = ([1-9]|1[0-9]|20)$'
+check "1d20 breakdown" $? "$out"
+
+expect "golden: 4d6kh3 with --seed 7" 0 "4d6kh3 [6, 5, 3, 1 dropped] = 14" "" \
+    roll --seed 7 4d6kh3
+expect "golden: 1d20+5 with --seed 7" 0 "1d20 [13] + 5 = 18" "" \
+    --seed 7 1d20+5
+
+run roll --seed 7 -n 3 3d6 1d20
+a=$out
+check "--seed 7 -n 3: exit 0" $rc "$err"
+check "--seed 7 -n 3: six lines" "$([ "$(printf '%s\n' "$a" | wc -l)" -eq 6 ]; echo $?)" "$a"
+has "$(printf '%s\n' "$a" | sed -n 3p)" '^3d6 ' && has "$(printf '%s\n' "$a" | sed -n 4p)" '^1d20 '
+check "several expressions roll in order" $? "$a"
+run roll -n 3 3d6 1d20 --seed=7
+check "--seed is reproducible" "$([ "$out" = "$a" ]; echo $?)" "$a$nl--$nl$out"
+run roll --seed 8 -n 3 3d6 1d20
+check "different seeds differ" "$([ "$out" != "$a" ]; echo $?)" "$out"
+run roll -n3 --seed 7 3d6 1d20
+check "-nN attached" "$([ "$out" = "$a" ]; echo $?)" "$out"
+
+run roll --json --seed 7 -n 4 4d6kh3
+check "--json: exit 0" $rc "$err"
+check "--json: one line per roll" "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 4 ]; echo $?)" "$out"
+check "--json: each line an object" \
+    "$(printf '%s\n' "$out" | grep -vc '^{.*}$' | grep -qx 0; echo $?)" "$out"
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+for line in sys.stdin:
+    json.loads(line)'
+    check "--json: every line parses" $? "$out"
+else
+    echo "skip: python3 not found, --json lines not parsed"
+fi
+
+expect "-- ends the options" 0 "*" "" roll --seed 1 -- -1d6
+has "$out" '^-1d6 '
+check "a negative expression after --" $? "$out"
+run roll --seed 1 -d6
+check "-d6 is an expression, not an option" $rc "$err"
+
+# A closed pipe ends the rolling quietly.
+status=$( { "$ALEA" roll -n 100000 1d6 2>"$tmp/pipe_err"; echo $? >"$tmp/pipe_rc"; } | head -n 1 >/dev/null; cat "$tmp/pipe_rc")
+check "roll | head -1: exit 0" "$status"
+check "roll | head -1: nothing on stderr" "$([ ! -s "$tmp/pipe_err" ]; echo $?)" "$(cat "$tmp/pipe_err")"
+if [ -w /dev/full ]; then
+    "$ALEA" roll 1d6 >/dev/full 2>"$tmp/full_err"
+    check "a write error exits 1" "$([ $? -eq 1 ]; echo $?)"
+    has "$(cat "$tmp/full_err")" '^alea: write error: '
+    check "a write error is reported" $? "$(cat "$tmp/full_err")"
+fi
+
+# ---- limits, each through its option -----------------------------------------
+
+expect "--max-dice 3 stops 4d6" 1 "" "*" roll --max-dice 3 4d6
+expect "--max-dice 4 allows 4d6" 0 "*" "" roll --max-dice 4 4d6
+expect "--max-source 3 stops 1d20" 1 "" "*" --max-source 3 1d20
+expect "--max-depth 2" 1 "" "*" roll --max-depth 2 '((1))+((1))'
+expect "--max-nodes 2" 1 "" "*" dist --max-nodes 2 '1+2+3'
+expect "--max-support 5" 1 "" "*" dist --max-support 5 1d6
+expect "--max-support 6" 0 "*" "" dist --max-support 6 1d6
+expect "--max-work 10" 1 "" "*" dist --max-work 10 20d20
+expect "--max-memory 1k" 1 "" "*" compare --max-memory 1k 20d20 1d6
+has "$err" 'memory limit'
+check "--max-memory: the message names the limit" $? "$err"
+run dist --tail 1e-3 1d6!
+check "--tail: exit 0" $rc "$err"
+has "$out" '^truncated [0-9.e-]+ \(probability cut off by the explosion bound\)$'
+check "--tail: the truncated line" $? "$out"
+
+# ---- dist --------------------------------------------------------------------
+
+expect "dist 1d6 table" 0 "1d6
+value       %   at least    at most
+    1   16.67     100.00      16.67  ########################################
+    2   16.67      83.33      33.33  ########################################
+    3   16.67      66.67      50.00  ########################################
+    4   16.67      50.00      66.67  ########################################
+    5   16.67      33.33      83.33  ########################################
+    6   16.67      16.67     100.00  ########################################
+mean 3.50   sd 1.71   min 1   max 6   median 3" "" dist 1d6
+
+expect "dist --at-least 1d4" 0 "1d4
+value   at least       %    at most
+    1     100.00   25.00      25.00  ########################################
+    2      75.00   25.00      50.00  ##############################
+    3      50.00   25.00      75.00  ####################
+    4      25.00   25.00     100.00  ##########
+mean 2.50   sd 1.12   min 1   max 4   median 2" "" dist --at-least 1d4
+
+expect "dist --at-most 1d4" 0 "1d4
+value    at most       %   at least
+    1      25.00   25.00     100.00  ##########
+    2      50.00   25.00      75.00  ####################
+    3      75.00   25.00      50.00  ##############################
+    4     100.00   25.00      25.00  ########################################
+mean 2.50   sd 1.12   min 1   max 4   median 2" "" dist --at-most 1d4
+
+expect "dist --csv 1d4" 0 "value,probability,at_least,at_most
+1,0.25,1,0.25
+2,0.25,0.75,0.5
+3,0.25,0.5,0.75
+4,0.25,0.25,1" "" dist --csv 1d4
+
+run dist --json 3d6
+check "dist --json: exit 0" $rc "$err"
+check "dist --json: one line" "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 1 ]; echo $?)" "$out"
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["expression"] == "3d6", d["expression"]
+assert len(d["outcomes"]) == 16, len(d["outcomes"])
+assert d["outcomes"][0][0] == 3 and d["outcomes"][-1][0] == 18
+assert abs(sum(p for _, p in d["outcomes"]) - 1) < 1e-12'
+    check "dist --json 3d6: parses, 16 outcomes" $? "$out"
+else
+    echo "skip: python3 not found, dist --json not parsed"
+fi
+
+# Values so unlikely that they round to 0.00 are still listed.
+run dist 10d6
+check "dist 10d6: exit 0" $rc "$err"
+has "$out" '^   10    0\.00 +100\.00 +0\.00$'
+check "dist 10d6: the 0.00 row is listed, without a bar" $? "$out"
+check "dist 10d6: 51 values" "$([ "$(printf '%s\n' "$out" | sed 1d | grep -c '^ *[0-9]')" -eq 51 ]; echo $?)" "$out"
+
+# ---- compare -----------------------------------------------------------------
+
+expect "compare 1d4 1d6+1" 0 "% chance of each value
+ value     1d4   1d6+1
+     1   25.00
+     2   25.00   16.67
+     3   25.00   16.67
+     4   25.00   16.67
+     5           16.67
+     6           16.67
+     7           16.67
+  mean    2.50    4.50
+    sd    1.12    1.71
+   min       1       2
+   max       4       7
+median       2       4" "" compare 1d4 1d6+1
+
+expect "compare --at-least" 0 "% chance of at least each value
+ value     1d2     2d2
+     1  100.00  100.00
+     2   50.00  100.00
+     3    0.00   75.00
+     4    0.00   25.00
+  mean    1.50    3.00
+    sd    0.50    0.71
+   min       1       2
+   max       2       4
+median       1       3" "" compare --at-least 1d2 2d2
+
+expect "compare --csv" 0 "value,1d2,\"max(1d2, 2)\"
+1,0.5,
+2,0.5,1" "" compare --csv 1d2 'max(1d2, 2)'
+
+expect "compare --csv --at-most" 0 "value,1d2,2d2
+1,0.5,0
+2,1,0.25
+3,1,0.75
+4,1,1" "" compare --csv --at-most 1d2 2d2
+
+expect "compare: a bad second expression" 1 "" "*" compare 1d6 2d+3
+
+printf '%d passed, %d failed\n' "$pass" "$fail"
+[ "$fail" -eq 0 ]

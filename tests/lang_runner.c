@@ -1,0 +1,295 @@
+#define _POSIX_C_SOURCE 200809L /* strdup */
+/*
+ * lang_runner.c -- golden tests for the language: the .test files in tests/lang.
+ *
+ * A file is a list of blocks separated by blank lines; '#' starts a comment
+ * line. The first line of a block says what to check:
+ *
+ *   canon EXPR           next line: the canonical form of EXPR
+ *   roll SEED EXPR       next lines: the text breakdowns of consecutive rolls
+ *                        from a context seeded once with SEED
+ *   json SEED EXPR       next line: the JSON of one roll
+ *   dist EXPR            next lines: "VALUE PROB" for every outcome, PROB a
+ *                        fraction a/b or a decimal; checked to 1e-12, and no
+ *                        other outcome may have probability
+ *   p EXPR VALUE PROB    one probability (EXPR must not contain spaces here)
+ *   mean EXPR MEAN       the mean (EXPR without spaces), to 1e-12
+ *   error EXPR           next line: "STATUS START END MESSAGE", the error of
+ *                        compiling, or if it compiles, of rolling (seed 1)
+ *   disterror EXPR       the same for computing the distribution
+ *
+ * EXPR is the rest of the line after the fixed words; write it as typed.
+ * Usage: lang_runner FILE... ; prints "N passed, N failed".
+ */
+#include <alea.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+static const char *cur_file;
+static int cur_line;
+
+#define FAIL(...)                                                   \
+    do {                                                            \
+        fprintf(stderr, "%s:%d: FAIL: ", cur_file, cur_line);        \
+        fprintf(stderr, __VA_ARGS__);                               \
+        fputc('\n', stderr);                                        \
+        failed++;                                                   \
+    } while (0)
+
+static double parse_prob(const char *s, int *ok)
+{
+    char *end;
+    *ok = 1;
+    const char *slash = strchr(s, '/');
+    if (slash) {
+        double a = strtod(s, &end);
+        if (end != slash) {
+            *ok = 0;
+            return 0;
+        }
+        double b = strtod(slash + 1, &end);
+        if (*end || b == 0) {
+            *ok = 0;
+            return 0;
+        }
+        return a / b;
+    }
+    double v = strtod(s, &end);
+    if (*end)
+        *ok = 0;
+    return v;
+}
+
+static alea_expr *compile(alea_ctx *ctx, const char *src)
+{
+    alea_expr *e = NULL;
+    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK) {
+        FAIL("'%s' does not compile: %s", src, alea_ctx_error(ctx));
+        return NULL;
+    }
+    return e;
+}
+
+static char *format_roll(alea_roll *r, alea_format f)
+{
+    size_t n = alea_roll_format(r, f, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (buf)
+        alea_roll_format(r, f, buf, n + 1);
+    return buf;
+}
+
+/* Checks the error line "STATUS START END MESSAGE" against the context. */
+static void check_error(alea_ctx *ctx, alea_status st, const char *want)
+{
+    char name[64];
+    size_t ws, we, gs, ge;
+    int off = 0;
+    if (sscanf(want, "%63s %zu %zu %n", name, &ws, &we, &off) < 3 || off == 0) {
+        FAIL("bad error line '%s'", want);
+        return;
+    }
+    alea_ctx_error_span(ctx, &gs, &ge);
+    const char *msg = alea_ctx_error(ctx);
+    if (strcmp(name, alea_status_name(st)) != 0 || gs != ws || ge != we ||
+        strcmp(msg, want + off) != 0) {
+        FAIL("error mismatch\n  want: %s\n  got:  %s %zu %zu %s", want,
+             alea_status_name(st), gs, ge, msg);
+        return;
+    }
+    passed++;
+}
+
+/* Runs one block: lines[0] is the command, lines[1..n) the expectations. */
+static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
+{
+    char *cmd = lines[0];
+    cur_line = line0;
+    if (strncmp(cmd, "canon ", 6) == 0) {
+        alea_expr *e = compile(ctx, cmd + 6);
+        if (!e)
+            return;
+        char buf[4096];
+        alea_expr_format(e, buf, sizeof buf);
+        if (n < 2 || strcmp(buf, lines[1]) != 0)
+            FAIL("canon of '%s'\n  want: %s\n  got:  %s", cmd + 6, n > 1 ? lines[1] : "", buf);
+        else
+            passed++;
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "roll ", 5) == 0 || strncmp(cmd, "json ", 5) == 0) {
+        int json = cmd[0] == 'j';
+        char *sp;
+        unsigned long long seed = strtoull(cmd + 5, &sp, 10);
+        alea_expr *e = compile(ctx, sp + 1);
+        if (!e)
+            return;
+        alea_roll *r = alea_roll_new(ctx);
+        alea_ctx_seed(ctx, seed);
+        for (int i = 1; i < n; i++) {
+            cur_line = line0 + i;
+            alea_status st = alea_expr_roll(ctx, e, r);
+            if (st != ALEA_OK) {
+                FAIL("roll of '%s' failed: %s", sp + 1, alea_ctx_error(ctx));
+                continue;
+            }
+            char *got = format_roll(r, json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT);
+            if (!got || strcmp(got, lines[i]) != 0)
+                FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i],
+                     got ? got : "(null)");
+            else
+                passed++;
+            free(got);
+        }
+        alea_roll_free(r);
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "dist ", 5) == 0) {
+        alea_expr *e = compile(ctx, cmd + 5);
+        alea_dist *d = NULL;
+        if (!e)
+            return;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+            FAIL("dist of '%s' failed: %s", cmd + 5, alea_ctx_error(ctx));
+            alea_expr_free(e);
+            return;
+        }
+        int ok = 1;
+        double listed = 0;
+        for (int i = 1; i < n; i++) {
+            char vbuf[32], pbuf[64];
+            int pok;
+            if (sscanf(lines[i], "%31s %63s", vbuf, pbuf) != 2) {
+                FAIL("bad dist line '%s'", lines[i]);
+                ok = 0;
+                continue;
+            }
+            long long v = strtoll(vbuf, NULL, 10);
+            double want = parse_prob(pbuf, &pok), got = alea_dist_p(d, v);
+            listed += got;
+            if (!pok || fabs(want - got) > 1e-12) {
+                cur_line = line0 + i;
+                FAIL("P(%lld) of '%s': want %.17g, got %.17g", v, cmd + 5, want, got);
+                ok = 0;
+            }
+        }
+        double total = 0;
+        for (size_t i = 0; i < alea_dist_count(d); i++)
+            total += alea_dist_prob(d, i);
+        if (fabs(total - listed) > 1e-12) {
+            FAIL("'%s' has outcomes not listed (mass %.17g listed of %.17g)", cmd + 5,
+                 listed, total);
+            ok = 0;
+        }
+        if (ok)
+            passed++;
+        alea_dist_free(d);
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "p ", 2) == 0 || strncmp(cmd, "mean ", 5) == 0) {
+        int is_mean = cmd[0] == 'm';
+        char ebuf[1024], vbuf[64], pbuf[64];
+        int pok = 1;
+        int k = is_mean ? sscanf(cmd + 5, "%1023s %63s", ebuf, pbuf)
+                        : sscanf(cmd + 2, "%1023s %63s %63s", ebuf, vbuf, pbuf);
+        if (k != (is_mean ? 2 : 3)) {
+            FAIL("bad line '%s'", cmd);
+            return;
+        }
+        alea_expr *e = compile(ctx, ebuf);
+        alea_dist *d = NULL;
+        if (!e)
+            return;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+            FAIL("dist of '%s' failed: %s", ebuf, alea_ctx_error(ctx));
+        } else {
+            double want = parse_prob(pbuf, &pok);
+            double got = is_mean ? alea_dist_mean(d)
+                                 : alea_dist_p(d, strtoll(vbuf, NULL, 10));
+            if (!pok || fabs(want - got) > 1e-12)
+                FAIL("%s of '%s': want %.17g, got %.17g", is_mean ? "mean" : "P", ebuf,
+                     want, got);
+            else
+                passed++;
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "error ", 6) == 0 || strncmp(cmd, "disterror ", 10) == 0) {
+        int dist = cmd[0] == 'd';
+        const char *src = cmd + (dist ? 10 : 6);
+        if (n < 2) {
+            FAIL("error block without an expected line");
+            return;
+        }
+        alea_expr *e = NULL;
+        alea_status st = alea_expr_compile(ctx, src, strlen(src), &e);
+        if (st == ALEA_OK) {
+            if (dist) {
+                alea_dist *d = NULL;
+                st = alea_expr_dist(ctx, e, &d);
+                alea_dist_free(d);
+            } else {
+                alea_roll *r = alea_roll_new(ctx);
+                alea_ctx_seed(ctx, 1);
+                st = alea_expr_roll(ctx, e, r);
+                alea_roll_free(r);
+            }
+            alea_expr_free(e);
+        }
+        if (st == ALEA_OK)
+            FAIL("'%s' succeeded, expected: %s", src, lines[1]);
+        else
+            check_error(ctx, st, lines[1]);
+    } else {
+        FAIL("unknown block '%s'", cmd);
+    }
+}
+
+static void run_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        cur_file = path;
+        cur_line = 0;
+        FAIL("cannot open");
+        return;
+    }
+    cur_file = path;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    char *lines[256];
+    int n = 0, lineno = 0, line0 = 0;
+    char buf[70000];
+    for (;;) {
+        char *got = fgets(buf, sizeof buf, f);
+        if (got) {
+            lineno++;
+            buf[strcspn(buf, "\n")] = '\0';
+            if (buf[0] == '#')
+                continue;
+        }
+        if (!got || buf[0] == '\0') {
+            if (n > 0)
+                run_block(ctx, lines, n, line0);
+            for (int i = 0; i < n; i++)
+                free(lines[i]);
+            n = 0;
+            if (!got)
+                break;
+            continue;
+        }
+        if (n == 0)
+            line0 = lineno;
+        if (n < 256)
+            lines[n++] = strdup(buf);
+    }
+    fclose(f);
+    alea_ctx_free(ctx);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        run_file(argv[i]);
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}

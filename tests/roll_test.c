@@ -1,0 +1,330 @@
+/* roll_test.c -- the generator, the roller's limits, reproducibility, the
+ * custom random source, and allocation failure at every step. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rng.h"
+#include "roll.h"
+
+static alea_ctx *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    ctx = alea_ctx_new(NULL, NULL);
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    alea_ctx_free(ctx);
+    return 0;
+}
+
+static alea_expr *compile(const char *src)
+{
+    alea_expr *e = NULL;
+    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
+    return e;
+}
+
+/* xoshiro256** seeded by splitmix64(0): the first outputs are fixed
+ * forever (same seed, same rolls, on every platform). */
+static void test_rng_reference(void **state)
+{
+    (void)state;
+    alea__rng_seed(ctx, 0);
+    uint64_t a = alea__rng_next(ctx), b = alea__rng_next(ctx);
+    /* splitmix64 from 0 gives state e220a8397b1dcdaf, 6e789e6aa1b965f4,
+     * 06c45d188009454f, f88bb8a8724c81ec; result = rotl(s1 * 5, 7) * 9. */
+    uint64_t s1 = 0x6e789e6aa1b965f4u;
+    uint64_t x = s1 * 5;
+    uint64_t want = ((x << 7) | (x >> 57)) * 9;
+    assert_true(a == want);
+    assert_true(a != b);
+}
+
+static void test_rng_below(void **state)
+{
+    (void)state;
+    alea__rng_seed(ctx, 42);
+    for (int i = 0; i < 1000; i++)
+        assert_true(alea__rng_below(ctx, 1) == 0);
+    /* 60,000 draws of a d6: every face within 5% of 10,000. */
+    unsigned counts[6] = {0};
+    for (int i = 0; i < 60000; i++) {
+        uint64_t v = alea__rng_below(ctx, 6);
+        assert_true(v < 6);
+        counts[v]++;
+    }
+    for (int i = 0; i < 6; i++)
+        assert_true(counts[i] > 9500 && counts[i] < 10500);
+    /* A bound above 2^63 still lands below it. */
+    uint64_t big = ((uint64_t)1 << 63) + 12345;
+    for (int i = 0; i < 1000; i++)
+        assert_true(alea__rng_below(ctx, big) < big);
+}
+
+static char *text_of(alea_roll *r)
+{
+    size_t n = alea_roll_format(r, ALEA_FORMAT_TEXT, NULL, 0);
+    char *s = malloc(n + 1);
+    assert_non_null(s);
+    alea_roll_format(r, ALEA_FORMAT_TEXT, s, n + 1);
+    return s;
+}
+
+static void test_same_seed_same_rolls(void **state)
+{
+    (void)state;
+    alea_expr *e = compile("4d6kh3 + 3d6! + 10d10>=8f1 + best(2, 1d20)");
+    alea_roll *r = alea_roll_new(ctx);
+    char *first[5];
+    alea_ctx_seed(ctx, 99);
+    for (int i = 0; i < 5; i++) {
+        assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+        first[i] = text_of(r);
+    }
+    alea_ctx_seed(ctx, 99);
+    for (int i = 0; i < 5; i++) {
+        int64_t t;
+        assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+        char *again = text_of(r);
+        assert_string_equal(first[i], again);
+        free(again);
+        free(first[i]);
+        (void)t;
+    }
+    /* The fast path draws the same numbers. */
+    alea_ctx_seed(ctx, 5);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    int64_t rolled = alea_roll_total(r), sampled;
+    alea_ctx_seed(ctx, 5);
+    assert_int_equal(alea_expr_sample(ctx, e, &sampled), ALEA_OK);
+    assert_true(rolled == sampled);
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
+static void test_dice_limit(void **state)
+{
+    (void)state;
+    int64_t old = alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 10);
+    alea_expr *ok = compile("10d6"), *over = compile("11d6");
+    alea_expr *reps_ok = compile("best(5, 1d6)"), *reps_over = compile("best(6, 1d6)");
+    alea_roll *r = alea_roll_new(ctx);
+    assert_int_equal(alea_expr_roll(ctx, ok, r), ALEA_OK);
+    assert_int_equal(alea_expr_roll(ctx, over, r), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "dice limit"));
+    /* A failed roll leaves no result behind. */
+    assert_true(alea_roll_total(r) == 0);
+    char buf[8];
+    assert_int_equal(alea_roll_format(r, ALEA_FORMAT_TEXT, buf, sizeof buf), 0);
+    /* best(n, 1d6): n repetitions + n dice. */
+    assert_int_equal(alea_expr_roll(ctx, reps_ok, r), ALEA_OK);
+    assert_int_equal(alea_expr_roll(ctx, reps_over, r), ALEA_ERR_LIMIT);
+    int64_t t;
+    assert_int_equal(alea_expr_sample(ctx, over, &t), ALEA_ERR_LIMIT);
+    alea_roll_free(r);
+    alea_expr_free(ok);
+    alea_expr_free(over);
+    alea_expr_free(reps_ok);
+    alea_expr_free(reps_over);
+    alea_ctx_limit(ctx, ALEA_LIMIT_DICE, old);
+}
+
+/* Explosions count against the dice limit: a source that always rolls the
+ * maximum makes 1d6! explode until the limit stops it, with an error. */
+static uint64_t always_max(void *ud)
+{
+    (void)ud;
+    return UINT64_MAX;
+}
+
+static void test_explosion_limit(void **state)
+{
+    (void)state;
+    alea_expr *e = compile("1d6!");
+    alea_roll *r = alea_roll_new(ctx);
+    alea_ctx_set_random(ctx, always_max, NULL);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_ERR_LIMIT);
+    int64_t t;
+    assert_int_equal(alea_expr_sample(ctx, e, &t), ALEA_ERR_LIMIT);
+    alea_ctx_set_random(ctx, NULL, NULL);
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
+static void test_custom_source(void **state)
+{
+    (void)state;
+    alea_expr *e = compile("3d6");
+    alea_roll *r = alea_roll_new(ctx);
+    alea_ctx_set_random(ctx, always_max, NULL);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    assert_true(alea_roll_total(r) == 18);
+    char *s = text_of(r);
+    assert_string_equal(s, "3d6 [6, 6, 6] = 18");
+    free(s);
+    alea_ctx_set_random(ctx, NULL, NULL);
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
+static int stop_now(void *ud)
+{
+    (void)ud;
+    return 1;
+}
+
+static void test_interrupt(void **state)
+{
+    (void)state;
+    int64_t old = alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 100000);
+    alea_expr *e = compile("50000d6");
+    alea_roll *r = alea_roll_new(ctx);
+    alea_ctx_set_interrupt(ctx, stop_now, NULL);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_ERR_INTERRUPTED);
+    alea_ctx_set_interrupt(ctx, NULL, NULL);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    alea_roll_free(r);
+    alea_expr_free(e);
+    alea_ctx_limit(ctx, ALEA_LIMIT_DICE, old);
+}
+
+/* An allocator that fails the n-th allocation (counting from 1). */
+typedef struct failing {
+    long countdown;
+    long live;
+} failing;
+
+static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    failing *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        if (ptr)
+            f->live--;
+        free(ptr);
+        return NULL;
+    }
+    if (f->countdown > 0 && --f->countdown == 0)
+        return NULL;
+    void *p = realloc(ptr, nsize);
+    if (p && !ptr)
+        f->live++;
+    return p;
+}
+
+/* Fails the 1st, 2nd, ... allocation of compile + roll + format until the
+ * whole run succeeds: each failure must be ALEA_ERR_NOMEM and leak nothing. */
+static void test_allocation_failure_sweep(void **state)
+{
+    (void)state;
+    static const char *const corpus[] = {
+        "4d6kh3", "1d20 + 5", "3d6! + 10d10>=8f1", "best(3, 2d6 + 3)", "(1d4)d6kl2",
+        "d{1,1,2,3} * 2 - 4dF", "min(1d6, 1d8) >= abs(-3)", "300d6kh150",
+    };
+    for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
+        int done = 0;
+        for (long n = 1; n < 10000 && !done; n++) {
+            failing f = {0, 0};
+            alea_ctx *fc = alea_ctx_new(failing_alloc, &f);
+            assert_non_null(fc);
+            f.countdown = n;
+            alea_expr *e = NULL;
+            alea_roll *r = NULL;
+            alea_status st = alea_expr_compile(fc, corpus[c], strlen(corpus[c]), &e);
+            if (st == ALEA_OK) {
+                r = alea_roll_new(fc);
+                if (!r)
+                    st = ALEA_ERR_NOMEM;
+                else
+                    st = alea_expr_roll(fc, e, r);
+            }
+            if (st == ALEA_OK) {
+                int64_t t;
+                st = alea_expr_sample(fc, e, &t);
+            }
+            if (st == ALEA_OK)
+                done = 1;
+            else if (st != ALEA_ERR_NOMEM)
+                fail_msg("'%s', failing allocation %ld: %s (%s)", corpus[c], n,
+                         alea_status_name(st), alea_ctx_error(fc));
+            alea_roll_free(r);
+            alea_expr_free(e);
+            alea_ctx_free(fc);
+            if (f.live != 0)
+                fail_msg("'%s', failing allocation %ld: %ld blocks leaked", corpus[c], n,
+                         f.live);
+        }
+        assert_true(done);
+    }
+}
+
+static void test_memory_limit(void **state)
+{
+    (void)state;
+    alea_ctx *c = alea_ctx_new(NULL, NULL);
+    alea_ctx_limit(c, ALEA_LIMIT_DICE, 1000000);
+    alea_ctx_limit(c, ALEA_LIMIT_MEMORY, 64 * 1024);
+    alea_expr *e = NULL;
+    assert_int_equal(alea_expr_compile(c, "100000d6", 8, &e), ALEA_OK);
+    alea_roll *r = alea_roll_new(c);
+    assert_int_equal(alea_expr_roll(c, e, r), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(c), "memory limit"));
+    size_t peak;
+    alea_ctx_memory(c, &peak);
+    assert_true(peak <= 64 * 1024);
+    alea_roll_free(r);
+    alea_expr_free(e);
+    alea_ctx_free(c);
+}
+
+static void test_json_escapes_source(void **state)
+{
+    (void)state;
+    alea_expr *e = compile("1d1 + 1\t");
+    alea_roll *r = alea_roll_new(ctx);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    char buf[512];
+    alea_roll_format(r, ALEA_FORMAT_JSON, buf, sizeof buf);
+    assert_string_equal(buf,
+                        "{\"expression\": \"1d1 + 1\\u0009\", \"total\": 2, \"text\": "
+                        "\"1d1 [1] + 1 = 2\", \"dice\": [{\"term\": \"1d1\", \"start\": 0, "
+                        "\"end\": 3, \"value\": 1, \"dice\": [{\"value\": 1, \"rolls\": "
+                        "[{\"face\": 1}]}]}]}");
+    /* snprintf contract: a short buffer gets a prefix and the full length. */
+    char small[10];
+    size_t n = alea_roll_format(r, ALEA_FORMAT_TEXT, small, sizeof small);
+    assert_int_equal(n, strlen("1d1 [1] + 1 = 2"));
+    assert_string_equal(small, "1d1 [1] +");
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_rng_reference),
+        cmocka_unit_test(test_rng_below),
+        cmocka_unit_test(test_same_seed_same_rolls),
+        cmocka_unit_test(test_dice_limit),
+        cmocka_unit_test(test_explosion_limit),
+        cmocka_unit_test(test_custom_source),
+        cmocka_unit_test(test_interrupt),
+        cmocka_unit_test(test_allocation_failure_sweep),
+        cmocka_unit_test(test_memory_limit),
+        cmocka_unit_test(test_json_escapes_source),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
