@@ -89,6 +89,10 @@ void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
 
 int alea__node_prec(const node *n)
 {
+    /* "d20 +1d", "2d10 +2B" and "(2d6 + 3) +1d" bind like a sum. */
+    if ((n->kind == N_DICE && n->u.pool->extra_style != EXTRA_NONE) ||
+        ((n->kind == N_BEST || n->kind == N_WORST) && n->op == 1))
+        return PREC_SUM;
     switch (n->kind) {
     case N_CMP: return PREC_CMP;
     case N_SUM: return PREC_SUM;
@@ -138,6 +142,7 @@ static void print_cond(alea__out *o, const cond *c)
 static void print_sides(alea__out *o, const die_spec *d)
 {
     switch (d->style) {
+    case DIE_NULL: alea__out_char(o, '0'); return;
     case DIE_PCT: alea__out_char(o, '%'); return;
     case DIE_FUDGE: alea__out_char(o, 'F'); return;
     case DIE_BRACE:
@@ -160,6 +165,38 @@ static void print_sides(alea__out *o, const die_spec *d)
         return;
     }
     alea__out_i64(o, d->hi);
+}
+
+/* " +1d", " +3B -1B", " -2 DICE", " +1 INJURY DICE": as written, netted
+ * where the game nets them. */
+static void print_signed(alea__out *o, int64_t k, const char *unit)
+{
+    alea__out_str(o, k < 0 ? " -" : " +");
+    alea__out_i64(o, k < 0 ? -k : k);
+    alea__out_str(o, unit);
+}
+
+static void print_extra(alea__out *o, const pool *p)
+{
+    int64_t net = p->extra_plus - p->extra_minus;
+    switch (p->extra_style) {
+    case EXTRA_BONUS:
+        if (net != 0)
+            print_signed(o, net, "d");
+        break;
+    case EXTRA_BOON:
+        /* Boons and banes are capped before netting: keep both sides. */
+        if (p->extra_plus)
+            print_signed(o, p->extra_plus, "B");
+        if (p->extra_minus)
+            print_signed(o, -p->extra_minus, "B");
+        if (!p->extra_plus && !p->extra_minus)
+            print_signed(o, 0, "B");
+        break;
+    case EXTRA_DICE: print_signed(o, net, " DICE"); break;
+    case EXTRA_INJURY: print_signed(o, net, " INJURY DICE"); break;
+    default: break;
+    }
 }
 
 void alea__pool_print(alea__out *o, const node *n, int with_count)
@@ -200,6 +237,7 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
             print_cond(o, &p->failure);
         }
     }
+    print_extra(o, p);
 }
 
 static void print_call(alea__out *o, const char *name, const node *a, const node *b)
@@ -251,6 +289,11 @@ void alea__node_print(alea__out *o, const node *n)
     case N_ABS: print_call(o, "abs", n->u.un.a, NULL); break;
     case N_BEST:
     case N_WORST:
+        if (n->op == 1) { /* written as bonus dice */
+            print_at(o, n->u.rep.a, PREC_SUM);
+            print_signed(o, n->kind == N_BEST ? n->u.rep.n - 1 : 1 - n->u.rep.n, "d");
+            break;
+        }
         alea__out_str(o, n->kind == N_BEST ? "best(" : "worst(");
         alea__out_i64(o, n->u.rep.n);
         alea__out_str(o, ", ");

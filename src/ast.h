@@ -64,7 +64,8 @@ typedef enum die_style {
     DIE_PLAIN,  /* dX, d{...}: printed as "dX" or "d{...}" */
     DIE_PCT,    /* d%: 1..100 */
     DIE_FUDGE,  /* dF: -1..1 */
-    DIE_BRACE   /* d{a..b}: a range written in braces */
+    DIE_BRACE,  /* d{a..b}: a range written in braces */
+    DIE_NULL    /* d0 with boons or banes: faces hold its value, prints "0" */
 } die_style;
 
 typedef struct die_spec {
@@ -86,6 +87,18 @@ typedef enum explode_kind {
 } explode_kind;
 
 typedef enum keep_op { KEEP_HIGH, KEEP_LOW, DROP_HIGH, DROP_LOW } keep_op;
+
+/* How extra dice were written after a term. */
+typedef enum extra_style {
+    EXTRA_NONE,
+    EXTRA_BONUS,  /* "+1d -1d": seed 000 bonus and penalty dice */
+    EXTRA_BOON,   /* "+2B -1B": seed 003 boons and banes, at most 5 each */
+    EXTRA_DICE,   /* "+1 DICE": seed 004 */
+    EXTRA_INJURY  /* "+1 INJURY DICE": seed 004, injury rolls */
+} extra_style;
+
+/* Boons and banes each apply at most this many (seed 003: "up to five"). */
+#define ALEA__BOON_CAP 5
 
 typedef struct keep_step {
     uint8_t op; /* keep_op */
@@ -125,7 +138,11 @@ typedef struct pool {
     cond trigger;       /* default: CMP_EQ max face */
     uint8_t trigger_written; /* a condition was written after "!" */
 
-    int64_t extra; /* net boons/banes or bonus dice (issue 3); 0 none */
+    int64_t extra; /* net extra dice: > 0 keep the highest, < 0 the lowest */
+    /* How the extra dice were written, for printing: an extra_style, and
+     * the counts as written (boons before the cap of 5). */
+    uint8_t extra_style;
+    int64_t extra_plus, extra_minus;
 
     const keep_step *keeps;
     uint32_t nkeeps;
@@ -136,7 +153,8 @@ typedef struct pool {
 
 typedef struct node {
     uint8_t kind; /* node_kind */
-    uint8_t op;   /* cmp_op for N_CMP */
+    uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
+                     bonus dice "expr +1d" */
     uint32_t start, end;
     union {
         int64_t num;

@@ -7,6 +7,7 @@
 
 static const char *const name_strs[NAME__COUNT] = {
     "min", "max", "abs", "best", "worst", "dice", "injury",
+    "proficient", "expert", "master", "passive",
 };
 
 /* Modifier letters, longest first: the splitter tries them in this order. */
@@ -64,6 +65,7 @@ const char *alea__tok_desc(tok_kind k)
     case T_B: return "'b'";
     case T_X: return "'x'";
     case T_NAME: return "name";
+    case T_LABEL: return "label";
     case T__COUNT: break;
     }
     return "token";
@@ -217,7 +219,21 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *ou
         case ')': k = T_RPAREN; break;
         case '{': k = T_LBRACE; break;
         case '}': k = T_RBRACE; break;
-        case '[': k = T_LBRACKET; break;
+        case '[': {
+            /* A label: raw text up to ']' on the same line. */
+            size_t e = i + 1;
+            while (e < len && src[e] != ']' && src[e] != '\n' && src[e] != '[')
+                e++;
+            if (e >= len || src[e] != ']')
+                return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                                   "unclosed label '[' at byte %zu (labels are "
+                                   "written [text])",
+                                   s);
+            if ((st = push(ctx, out, T_LABEL, s, e + 1)) != ALEA_OK)
+                return st;
+            i = e + 1;
+            continue;
+        }
         case ']': k = T_RBRACKET; break;
         case ',': k = T_COMMA; break;
         case '%': k = T_PERCENT; break;

@@ -54,6 +54,7 @@ typedef enum tok_kind {
     T_B,
     T_X,
     T_NAME, /* a known name; which one in tok.name */
+    T_LABEL, /* "[text]": raw text, span includes the brackets */
     T__COUNT
 } tok_kind;
 
@@ -65,6 +66,10 @@ typedef enum name_id {
     NAME_WORST,
     NAME_DICE,
     NAME_INJURY,
+    NAME_PROFICIENT,
+    NAME_EXPERT,
+    NAME_MASTER,
+    NAME_PASSIVE,
     NAME__COUNT
 } name_id;
 

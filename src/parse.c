@@ -587,6 +587,55 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
 
 /* ---- primaries ------------------------------------------------------------- */
 
+/*
+ * passive = "passive" "(" expr [ "," ("proficient" | "expert" | "master") ] ")"
+ * Seed 000's passive score: 10 + modifier, + 4 proficient, + 6 expert,
+ * + 7 master. Built as the sum it stands for.
+ */
+static alea_status parse_passive(parser *p, const token *nt, const node **out)
+{
+    alea_status st;
+    const token *open = peek(p);
+    if ((st = expect(p, T_LPAREN, "'(' after passive")) != ALEA_OK)
+        return st;
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    const node *mod;
+    if ((st = parse_expr(p, &mod)) != ALEA_OK)
+        return st;
+    int64_t bonus = 0;
+    if (accept(p, T_COMMA)) {
+        const token *t = peek(p);
+        if (t->kind != T_NAME ||
+            (t->name != NAME_PROFICIENT && t->name != NAME_EXPERT && t->name != NAME_MASTER))
+            return err_at(p, t, "proficient, expert or master");
+        advance(p);
+        bonus = t->name == NAME_PROFICIENT ? 4 : t->name == NAME_EXPERT ? 6 : 7;
+    }
+    const token *close = peek(p);
+    if ((st = expect(p, T_RPAREN, "')' after the passive score's arguments")) != ALEA_OK)
+        return st;
+    leave(p);
+    node *ten, *b, *sum;
+    if ((st = new_node(p, N_NUM, nt->start, nt->end, &ten)) != ALEA_OK ||
+        (st = new_node(p, N_NUM, close->start, close->end, &b)) != ALEA_OK)
+        return st;
+    ten->u.num = 10;
+    b->u.num = bonus;
+    chainbuf c = {0};
+    if ((st = chain_push(p, &c, ten, OP_ADD)) != ALEA_OK ||
+        (st = chain_push(p, &c, mod, OP_ADD)) != ALEA_OK ||
+        (bonus && (st = chain_push(p, &c, b, OP_ADD)) != ALEA_OK))
+        return st;
+    if ((st = new_node(p, N_SUM, nt->start, close->end, &sum)) != ALEA_OK)
+        return st;
+    sum->u.chain.items = c.items;
+    sum->u.chain.ops = c.ops;
+    sum->u.chain.n = c.n;
+    *out = sum;
+    return ALEA_OK;
+}
+
 /* args for min/max/abs/best/worst: call = NAME "(" expr { "," expr } ")" */
 static alea_status parse_call(parser *p, const node **out)
 {
@@ -602,6 +651,7 @@ static alea_status parse_call(parser *p, const node **out)
     case NAME_ABS: kind = N_ABS; nargs = 1; break;
     case NAME_BEST: kind = N_BEST; nargs = 2; break;
     case NAME_WORST: kind = N_WORST; nargs = 2; break;
+    case NAME_PASSIVE: return parse_passive(p, nt, out);
     default:
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
                            "'%s' cannot start a term (byte %u)", nm, (unsigned)nt->start);
@@ -770,12 +820,296 @@ static alea_status parse_product(parser *p, const node **out)
     }
 }
 
-/* sum = product { ("+" | "-") product } */
+/* ---- bonus dice, boons and banes (seeds 000, 003, 004) -------------------- */
+
+typedef enum bonus_kind {
+    BON_NONE,
+    BON_D,      /* +1d [label]          seed 000 */
+    BON_TRAIN,  /* +proficient/expert/master: +1d/+2d/+3d [proficiency] */
+    BON_B,      /* +2B                  seed 003 */
+    BON_DICE,   /* +1 DICE              seed 004 */
+    BON_INJURY  /* +1 INJURY DICE       seed 004 */
+} bonus_kind;
+
+static int starts_sides(tok_kind k)
+{
+    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE;
+}
+
+/* At a '+' or '-': is what follows extra dice rather than a term? */
+static bonus_kind bonus_at(const parser *p)
+{
+    const token *a = peek_at(p, 1), *b = peek_at(p, 2), *c = peek_at(p, 3);
+    if (a->kind == T_NAME &&
+        (a->name == NAME_PROFICIENT || a->name == NAME_EXPERT || a->name == NAME_MASTER))
+        return BON_TRAIN;
+    if (a->kind != T_NUM)
+        return BON_NONE;
+    if (b->kind == T_D && !starts_sides((tok_kind)c->kind))
+        return BON_D;
+    if (b->kind == T_B)
+        return BON_B;
+    if (b->kind == T_NAME && b->name == NAME_DICE)
+        return BON_DICE;
+    if (b->kind == T_NAME && b->name == NAME_INJURY && c->kind == T_NAME && c->name == NAME_DICE)
+        return BON_INJURY;
+    return BON_NONE;
+}
+
+/* Labelled bonus dice: the same label counts once (the largest count). */
+typedef struct label_slot {
+    const char *text;
+    size_t len;
+    int64_t count;
+} label_slot;
+
+typedef struct bonus_acc {
+    int seen;
+    int64_t plain;      /* unlabelled, summed */
+    label_slot *labels; /* in the arena */
+    uint32_t nlabels, cap;
+    uint32_t upto;      /* items to the left of the last bonus group */
+    size_t end;         /* byte after the last bonus group */
+} bonus_acc;
+
+static int label_eq(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an != bn)
+        return 0;
+    for (size_t i = 0; i < an; i++) {
+        char x = a[i], y = b[i];
+        if (x >= 'A' && x <= 'Z')
+            x = (char)(x - 'A' + 'a');
+        if (y >= 'A' && y <= 'Z')
+            y = (char)(y - 'A' + 'a');
+        if (x != y)
+            return 0;
+    }
+    return 1;
+}
+
+static alea_status add_label(parser *p, bonus_acc *b, const char *text, size_t len,
+                             int64_t count)
+{
+    while (len > 0 && (*text == ' ' || *text == '\t')) {
+        text++;
+        len--;
+    }
+    while (len > 0 && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+        len--;
+    for (uint32_t i = 0; i < b->nlabels; i++) {
+        label_slot *l = &b->labels[i];
+        if (label_eq(l->text, l->len, text, len)) {
+            int64_t m = count < 0 ? -count : count, lm = l->count < 0 ? -l->count : l->count;
+            if (m > lm)
+                l->count = count;
+            return ALEA_OK;
+        }
+    }
+    if (b->nlabels == b->cap) {
+        uint32_t ncap = b->cap ? b->cap * 2 : 4;
+        label_slot *nl = alloc(p, ncap * sizeof *nl);
+        if (!nl)
+            return alea__nomem(p->ctx);
+        if (b->nlabels)
+            memcpy(nl, b->labels, b->nlabels * sizeof *nl);
+        b->labels = nl;
+        b->cap = ncap;
+    }
+    b->labels[b->nlabels].text = text;
+    b->labels[b->nlabels].len = len;
+    b->labels[b->nlabels].count = count;
+    b->nlabels++;
+    return ALEA_OK;
+}
+
+static int is_null_die(const pool *pl)
+{
+    return pl->die.style == DIE_NULL ||
+           (pl->die.kind == FACES_RANGE && pl->die.style == DIE_PLAIN && pl->die.lo == 0 &&
+            pl->die.hi == 0);
+}
+
+/* Recomputes a pool's extra dice from what was written (boons are capped). */
+static alea_status settle_extra(parser *p, pool *pl, const token *at)
+{
+    int64_t plus = pl->extra_plus, minus = pl->extra_minus;
+    if (pl->extra_style == EXTRA_BOON) {
+        plus = plus > ALEA__BOON_CAP ? ALEA__BOON_CAP : plus;
+        minus = minus > ALEA__BOON_CAP ? ALEA__BOON_CAP : minus;
+    }
+    int64_t net = plus - minus;
+    if (is_null_die(pl)) {
+        /* The null die: 0, or 1 with any net boon, or -1 with any net bane. */
+        pl->die.style = DIE_NULL;
+        pl->die.lo = pl->die.hi = net > 0 ? 1 : net < 0 ? -1 : 0;
+        pl->extra = 0;
+        return ALEA_OK;
+    }
+    int64_t count = pl->count_expr ? 0 : pl->count;
+    if (net > alea_limit_max(ALEA_LIMIT_DICE) || -net > alea_limit_max(ALEA_LIMIT_DICE) ||
+        count > alea_limit_max(ALEA_LIMIT_DICE))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, at->start, at->end,
+                           "too many extra dice at byte %u (at most %lld)",
+                           (unsigned)at->start, (long long)alea_limit_max(ALEA_LIMIT_DICE));
+    pl->extra = net;
+    if (pl->has_success && pl->explode == EXPLODE_EACH && net != 0)
+        return alea__error(p->ctx, ALEA_ERR_INVALID, at->start, at->end,
+                           "success counting on '!' dice with extra dice is ambiguous "
+                           "(byte %u): write '!!' to judge each die's total",
+                           (unsigned)at->start);
+    return ALEA_OK;
+}
+
+/*
+ * bonus = ("+" | "-") NUM "d" [label]           bonus dice on everything to the left
+ *       | "+" ("proficient" | "expert" | "master")
+ *       | ("+" | "-") NUM "b"                   boons/banes on the last dice term
+ *       | ("+" | "-") NUM ["injury"] "dice"     +/- DICE on the last dice term
+ */
+static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_acc *b)
+{
+    const token *sign = advance(p);
+    int neg = sign->kind == T_MINUS;
+    alea_status st;
+    const token *last;
+    if ((st = count_nodes(p, 1, sign->start, sign->end)) != ALEA_OK)
+        return st;
+    if (kind == BON_TRAIN) {
+        const token *nt = advance(p);
+        int64_t k = nt->name == NAME_PROFICIENT ? 1 : nt->name == NAME_EXPERT ? 2 : 3;
+        if (neg)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, sign->start, nt->end,
+                               "training only adds dice: write +%s, not -%s (byte %u)",
+                               alea__name_str((name_id)nt->name),
+                               alea__name_str((name_id)nt->name), (unsigned)sign->start);
+        if ((st = add_label(p, b, "proficiency", 11, k)) != ALEA_OK)
+            return st;
+        last = nt;
+    } else {
+        const token *num = advance(p);
+        int64_t k = neg ? -num->num : num->num;
+        last = advance(p); /* d, b, dice or injury */
+        if (kind == BON_INJURY)
+            last = advance(p); /* dice */
+        if (kind == BON_D) {
+            if (at(p, T_LABEL)) {
+                const token *lt = advance(p);
+                if ((st = add_label(p, b, p->src + lt->start + 1, lt->end - lt->start - 2,
+                                    k)) != ALEA_OK)
+                    return st;
+                last = lt;
+            } else if (alea__add_ovf(b->plain, k, &b->plain)) {
+                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                                   "too many bonus dice at byte %u", (unsigned)sign->start);
+            }
+        } else {
+            /* Boons, banes and DICE modify the last dice term to the left. */
+            pool *target = NULL;
+            for (uint32_t i = c->n; i-- > 0;) {
+                if (c->items[i]->kind == N_DICE) {
+                    target = (pool *)c->items[i]->u.pool; /* still ours to edit */
+                    break;
+                }
+            }
+            static const char *const what[] = {"", "", "", "boons and banes",
+                                               "+/- DICE", "+/- INJURY DICE"};
+            if (!target)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                                   "%s need a dice term to their left, as in 2d10 +1B or "
+                                   "2d6 +1 DICE (byte %u)",
+                                   what[kind], (unsigned)sign->start);
+            uint8_t style = kind == BON_B ? EXTRA_BOON : kind == BON_DICE ? EXTRA_DICE
+                                                                           : EXTRA_INJURY;
+            if (target->extra_style != EXTRA_NONE && target->extra_style != style)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                                   "this dice term already has extra dice of another kind "
+                                   "(byte %u): use one of +1d, +1B, +1 DICE per term",
+                                   (unsigned)sign->start);
+            target->extra_style = style;
+            if (alea__add_ovf(neg ? target->extra_minus : target->extra_plus, num->num,
+                              neg ? &target->extra_minus : &target->extra_plus))
+                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                                   "too many extra dice at byte %u", (unsigned)sign->start);
+            return settle_extra(p, target, sign);
+        }
+    }
+    b->seen = 1;
+    b->upto = c->n;
+    b->end = last->end;
+    return ALEA_OK;
+}
+
+/* Applies the net bonus dice of a sum to the items left of the last group. */
+static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
+{
+    int64_t k = b->plain;
+    alea_status st;
+    for (uint32_t i = 0; i < b->nlabels; i++)
+        if (alea__add_ovf(k, b->labels[i].count, &k))
+            k = INT64_MAX;
+    if (k == 0)
+        return ALEA_OK;
+    int64_t mag = k < 0 ? -k : k;
+    if (k == INT64_MIN || mag >= alea_limit_max(ALEA_LIMIT_DICE))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, c->items[0]->start, b->end,
+                           "too many bonus dice (at most %lld)",
+                           (long long)alea_limit_max(ALEA_LIMIT_DICE) - 1);
+    /* The term to the left: items [0, upto) as one node. */
+    chainbuf left = {0};
+    for (uint32_t i = 0; i < b->upto; i++)
+        if ((st = chain_push(p, &left, c->items[i], c->ops[i])) != ALEA_OK)
+            return st;
+    const node *l;
+    if ((st = finish_chain(p, N_SUM, &left, &l)) != ALEA_OK)
+        return st;
+    const node *wrapped;
+    pool *pl = l->kind == N_DICE ? (pool *)l->u.pool : NULL;
+    if (pl && !pl->count_expr && pl->count == 1 && pl->nkeeps == 0 && !pl->has_success &&
+        pl->extra_style == EXTRA_NONE) {
+        /* One die: "d20 +1d" rolls 2d20 and keeps the highest. */
+        pl->extra_style = EXTRA_BONUS;
+        pl->extra_plus = k > 0 ? k : 0;
+        pl->extra_minus = k < 0 ? -k : 0;
+        if ((st = settle_extra(p, pl, &p->t[p->pos - 1])) != ALEA_OK)
+            return st;
+        ((node *)l)->end = (uint32_t)b->end;
+        wrapped = l;
+    } else {
+        /* Anything else is rolled 1+|k| times, keeping the best or worst. */
+        node *n;
+        if ((st = new_node(p, k > 0 ? N_BEST : N_WORST, l->start, b->end, &n)) != ALEA_OK)
+            return st;
+        n->op = 1;
+        n->u.rep.a = l;
+        n->u.rep.n = 1 + mag;
+        wrapped = n;
+    }
+    /* Replace the first upto items by the wrapped term. */
+    uint32_t rest = c->n - b->upto;
+    c->items[0] = wrapped;
+    c->ops[0] = OP_ADD;
+    memmove(c->items + 1, c->items + b->upto, rest * sizeof *c->items);
+    memmove(c->ops + 1, c->ops + b->upto, rest);
+    c->n = 1 + rest;
+    return ALEA_OK;
+}
+
+/* sum = product { ("+" | "-") product | bonus } */
 static alea_status parse_sum(parser *p, const node **out)
 {
     chainbuf c = {0};
+    bonus_acc b;
     const node *a;
     alea_status st;
+    memset(&b, 0, sizeof b);
+    if ((at(p, T_PLUS) || at(p, T_MINUS)) && bonus_at(p) != BON_NONE) {
+        const token *t = peek(p);
+        return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, peek_at(p, 2)->end,
+                           "extra dice need something to their left, as in d20 +1d, "
+                           "2d10 +1B or 2d6 +1 DICE (byte %u)",
+                           (unsigned)t->start);
+    }
     if ((st = parse_product(p, &a)) != ALEA_OK)
         return st;
     if ((st = chain_push(p, &c, a, OP_ADD)) != ALEA_OK)
@@ -783,14 +1117,12 @@ static alea_status parse_sum(parser *p, const node **out)
     for (;;) {
         const token *t = peek(p);
         if (t->kind != T_PLUS && t->kind != T_MINUS)
-            return finish_chain(p, N_SUM, &c, out);
-        /* "+1d" with no sides: bonus dice, part of the seed mechanics. */
-        if (peek_at(p, 1)->kind == T_NUM && peek_at(p, 2)->kind == T_D) {
-            tok_kind after = (tok_kind)peek_at(p, 3)->kind;
-            if (after != T_NUM && after != T_PERCENT && after != T_F && after != T_LBRACE)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 2)->end,
-                                   "expected the number of sides after 'd' at byte %u",
-                                   (unsigned)peek_at(p, 2)->end);
+            break;
+        bonus_kind bk = bonus_at(p);
+        if (bk != BON_NONE) {
+            if ((st = parse_bonus(p, bk, &c, &b)) != ALEA_OK)
+                return st;
+            continue;
         }
         advance(p);
         if ((st = parse_product(p, &a)) != ALEA_OK)
@@ -798,6 +1130,9 @@ static alea_status parse_sum(parser *p, const node **out)
         if ((st = chain_push(p, &c, a, t->kind == T_PLUS ? OP_ADD : OP_SUB)) != ALEA_OK)
             return st;
     }
+    if (b.seen && (st = apply_bonus(p, &c, &b)) != ALEA_OK)
+        return st;
+    return finish_chain(p, N_SUM, &c, out);
 }
 
 /* compare = sum [ ("=" | "<>" | "<" | "<=" | ">" | ">=") sum ] */
