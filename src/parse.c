@@ -161,6 +161,26 @@ static alea_status chain_push(parser *p, chainbuf *c, const node *item, uint8_t 
 
 static alea_status parse_expr(parser *p, const node **out);
 
+/*
+ * The tree is immutable once published, but while parsing, the parser owns
+ * every node it made and may still edit one (boons attach to the dice term
+ * before them). These give back the writable pointer the parser allocated.
+ */
+static pool *own_pool(const node *n)
+{
+    pool *pl;
+    const pool *c = n->u.pool;
+    memcpy(&pl, &c, sizeof pl);
+    return pl;
+}
+
+static node *own_node(const node *n)
+{
+    node *m;
+    memcpy(&m, &n, sizeof m);
+    return m;
+}
+
 /* ---- dice ------------------------------------------------------------------ */
 
 /* signed = ["-"] NUM */
@@ -1008,7 +1028,7 @@ static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_ac
             pool *target = NULL;
             for (uint32_t i = c->n; i-- > 0;) {
                 if (c->items[i]->kind == N_DICE) {
-                    target = (pool *)c->items[i]->u.pool; /* still ours to edit */
+                    target = own_pool(c->items[i]);
                     break;
                 }
             }
@@ -1064,7 +1084,7 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     if ((st = finish_chain(p, N_SUM, &left, &l)) != ALEA_OK)
         return st;
     const node *wrapped;
-    pool *pl = l->kind == N_DICE ? (pool *)l->u.pool : NULL;
+    pool *pl = l->kind == N_DICE ? own_pool(l) : NULL;
     if (pl && !pl->count_expr && pl->count == 1 && pl->nkeeps == 0 && !pl->has_success &&
         pl->extra_style == EXTRA_NONE) {
         /* One die: "d20 +1d" rolls 2d20 and keeps the highest. */
@@ -1073,7 +1093,7 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
         pl->extra_minus = k < 0 ? -k : 0;
         if ((st = settle_extra(p, pl, &p->t[p->pos - 1])) != ALEA_OK)
             return st;
-        ((node *)l)->end = (uint32_t)b->end;
+        own_node(l)->end = (uint32_t)b->end;
         wrapped = l;
     } else {
         /* Anything else is rolled 1+|k| times, keeping the best or worst. */

@@ -13,7 +13,7 @@
  *                        fraction a/b or a decimal; checked to 1e-12, and no
  *                        other outcome may have probability
  *   p EXPR VALUE PROB    one probability (EXPR must not contain spaces here)
- *   mean EXPR MEAN       the mean (EXPR without spaces), to 1e-12
+ *   mean EXPR MEAN [TOL] the mean (EXPR without spaces), to 1e-12 or TOL
  *   error EXPR           next line: "STATUS START END MESSAGE", the error of
  *                        compiling, or if it compiles, of rolling (seed 1)
  *   disterror EXPR       the same for computing the distribution
@@ -190,9 +190,10 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         int is_mean = cmd[0] == 'm';
         char ebuf[1024], vbuf[64], pbuf[64];
         int pok = 1;
-        int k = is_mean ? sscanf(cmd + 5, "%1023s %63s", ebuf, pbuf)
+        double tol = 1e-12;
+        int k = is_mean ? sscanf(cmd + 5, "%1023s %63s %lf", ebuf, pbuf, &tol)
                         : sscanf(cmd + 2, "%1023s %63s %63s", ebuf, vbuf, pbuf);
-        if (k != (is_mean ? 2 : 3)) {
+        if (is_mean ? k < 2 : k != 3) {
             FAIL("bad line '%s'", cmd);
             return;
         }
@@ -206,7 +207,7 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             double want = parse_prob(pbuf, &pok);
             double got = is_mean ? alea_dist_mean(d)
                                  : alea_dist_p(d, strtoll(vbuf, NULL, 10));
-            if (!pok || fabs(want - got) > 1e-12)
+            if (!pok || fabs(want - got) > tol)
                 FAIL("%s of '%s': want %.17g, got %.17g", is_mean ? "mean" : "P", ebuf,
                      want, got);
             else
