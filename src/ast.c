@@ -300,6 +300,33 @@ void alea__node_print(alea__out *o, const node *n)
         alea__node_print(o, n->u.rep.a);
         alea__out_char(o, ')');
         break;
+    case N_EVENT: {
+        const event_spec *ev = n->u.event;
+        alea__out_str(o, "event(");
+        for (uint32_t i = 0; i < ev->ngroups; i++) {
+            if (i)
+                alea__out_str(o, " + ");
+            if (!ev->groups[i].count_implicit)
+                alea__out_i64(o, ev->groups[i].count);
+            alea__out_char(o, 'd');
+            alea__out_i64(o, ev->groups[i].sides);
+        }
+        if (ev->cancel_largest)
+            alea__out_str(o, ", largest");
+        alea__out_char(o, ')');
+        break;
+    }
+    case N_DD:
+        alea__out_str(o, "dd(");
+        alea__out_i64(o, n->u.dd->mod);
+        alea__out_str(o, ", ");
+        alea__out_i64(o, n->u.dd->diff);
+        if (n->u.dd->policy != DD_NEVER) {
+            alea__out_str(o, ", ");
+            alea__out_str(o, alea__dd_policy_name(n->u.dd->policy));
+        }
+        alea__out_char(o, ')');
+        break;
     default:
         alea__out_str(o, "?");
         break;

@@ -7,7 +7,8 @@
 
 static const char *const name_strs[NAME__COUNT] = {
     "min", "max", "abs", "best", "worst", "dice", "injury",
-    "proficient", "expert", "master", "passive",
+    "proficient", "expert", "master", "passive", "event", "tier", "downgrade", "dd",
+    "stars", "never", "always", "onfail", "largest", "smallest",
 };
 
 /* Modifier letters, longest first: the splitter tries them in this order. */

@@ -70,6 +70,16 @@ typedef enum name_id {
     NAME_EXPERT,
     NAME_MASTER,
     NAME_PASSIVE,
+    NAME_EVENT,
+    NAME_TIER,
+    NAME_DOWNGRADE,
+    NAME_DD,
+    NAME_STARS,
+    NAME_NEVER,
+    NAME_ALWAYS,
+    NAME_ONFAIL,
+    NAME_LARGEST,
+    NAME_SMALLEST,
     NAME__COUNT
 } name_id;
 

@@ -160,6 +160,7 @@ static alea_status chain_push(parser *p, chainbuf *c, const node *item, uint8_t 
 }
 
 static alea_status parse_expr(parser *p, const node **out);
+static alea_status finish_chain(parser *p, node_kind kind, chainbuf *c, const node **out);
 
 /*
  * The tree is immutable once published, but while parsing, the parser owns
@@ -656,6 +657,353 @@ static alea_status parse_passive(parser *p, const token *nt, const node **out)
     return ALEA_OK;
 }
 
+/* ---- seed mechanics: tier, downgrade, event, dd, stars ---------------------- */
+
+/* A plain dice term: literal count, faces 1..sides, no modifiers. */
+static int plain_dice(const node *n, int64_t *count, int64_t *sides)
+{
+    if (n->kind != N_DICE)
+        return 0;
+    const pool *pl = n->u.pool;
+    if (pl->count_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
+        pl->die.lo != 1 || pl->has_reroll || pl->explode || pl->nkeeps || pl->has_success ||
+        pl->extra_style != EXTRA_NONE)
+        return 0;
+    *count = pl->count;
+    *sides = pl->die.hi;
+    return 1;
+}
+
+/* The plain dice terms of a pool "d12 + 2d14 + d18" (or one term). */
+static alea_status pool_terms(parser *p, const node *n, const char *fname,
+                              const node *const **items, uint32_t *nitems)
+{
+    int64_t c, s;
+    if (n->kind == N_DICE && plain_dice(n, &c, &s)) {
+        const node **one = alloc(p, sizeof *one);
+        if (!one)
+            return alea__nomem(p->ctx);
+        one[0] = n;
+        *items = one;
+        *nitems = 1;
+        return ALEA_OK;
+    }
+    if (n->kind == N_SUM) {
+        uint32_t i;
+        for (i = 0; i < n->u.chain.n; i++)
+            if (n->u.chain.ops[i] != OP_ADD || !plain_dice(n->u.chain.items[i], &c, &s))
+                break;
+        if (i == n->u.chain.n) {
+            *items = n->u.chain.items;
+            *nitems = n->u.chain.n;
+            return ALEA_OK;
+        }
+    }
+    return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                       "%s() takes a pool of plain dice added together, such as "
+                       "d12 + d14 + d18 + d20 (byte %u)",
+                       fname, (unsigned)n->start);
+}
+
+/* A new plain dice node count dX, spanning [start, end). */
+static alea_status make_dice(parser *p, int64_t count, int64_t sides, size_t start,
+                             size_t end, const node **out)
+{
+    pool *pl = alloc(p, sizeof *pl);
+    node *n;
+    alea_status st;
+    if (!pl)
+        return alea__nomem(p->ctx);
+    memset(pl, 0, sizeof *pl);
+    pl->count = count;
+    pl->count_implicit = count == 1;
+    pl->die.kind = FACES_RANGE;
+    pl->die.style = DIE_PLAIN;
+    pl->die.lo = 1;
+    pl->die.hi = sides;
+    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
+        return st;
+    n->u.pool = pl;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* The value of a dice-free expression, for arguments that must be known
+ * before rolling (dd's modifier and difficulty). 0 if it has dice. */
+static int const_value(const node *n, int64_t *v)
+{
+    int64_t a, b;
+    switch (n->kind) {
+    case N_NUM:
+        *v = n->u.num;
+        return 1;
+    case N_NEG:
+        return const_value(n->u.un.a, &a) && !alea__sub_ovf(0, a, v);
+    case N_SUM:
+    case N_PROD:
+        if (!const_value(n->u.chain.items[0], &a))
+            return 0;
+        for (uint32_t i = 1; i < n->u.chain.n; i++) {
+            if (!const_value(n->u.chain.items[i], &b) ||
+                alea__arith(n->u.chain.ops[i], a, b, &a) != ARITH_OK)
+                return 0;
+        }
+        *v = a;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* A whole number argument in [lo, hi]: a dice-free expression. */
+static alea_status int_arg(parser *p, const char *fname, const char *what, int64_t lo,
+                           int64_t hi, int64_t *v)
+{
+    const node *n;
+    alea_status st;
+    if ((st = parse_expr(p, &n)) != ALEA_OK)
+        return st;
+    if (!const_value(n, v))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "%s() needs a fixed number for its %s, not dice (byte %u)", fname,
+                           what, (unsigned)n->start);
+    if (*v < lo || *v > hi)
+        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "%s() %s must be between %lld and %lld, not %lld (byte %u)", fname,
+                           what, (long long)lo, (long long)hi, (long long)*v,
+                           (unsigned)n->start);
+    return ALEA_OK;
+}
+
+/* A name argument among `choices` (name ids, -1 terminated). */
+static alea_status name_arg(parser *p, const int *choices, const char *expected, int *out)
+{
+    const token *t = peek(p);
+    if (t->kind == T_NAME)
+        for (int i = 0; choices[i] >= 0; i++)
+            if (t->name == choices[i]) {
+                advance(p);
+                *out = choices[i];
+                return ALEA_OK;
+            }
+    return err_at(p, t, expected);
+}
+
+/*
+ * mech = "tier" "(" expr "," expr ")"          a ladder entry moved k steps
+ *      | "downgrade" "(" expr "," expr ")"     a pool downgraded k times
+ *      | "event" "(" expr [ "," ("smallest" | "largest") ] ")"
+ *      | "dd" "(" expr "," expr [ "," ("never" | "always" | "onfail" | "best") ] ")"
+ *      | "stars" "(" expr "," expr [ "," expr [ "," expr ] ] ")"
+ */
+static alea_status parse_mech(parser *p, const token *nt, const node **out)
+{
+    alea_status st;
+    const char *fname = alea__name_str((name_id)nt->name);
+    const token *open = peek(p);
+    if ((st = expect(p, T_LPAREN, "'(' after the function name")) != ALEA_OK)
+        return st;
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    node *n = NULL;
+    const node *result = NULL;
+    switch (nt->name) {
+    case NAME_TIER: {
+        const node *term;
+        int64_t count, sides, k;
+        if ((st = parse_expr(p, &term)) != ALEA_OK)
+            return st;
+        int idx = plain_dice(term, &count, &sides) ? alea__tier_index(count, sides) : -1;
+        if (idx < 0)
+            return alea__error(p->ctx, ALEA_ERR_INVALID, term->start, term->end,
+                               "tier() takes a dice term on the tier ladder (%s) at byte %u",
+                               alea__tier_ladder_text(), (unsigned)term->start);
+        if ((st = expect(p, T_COMMA, "',' and the number of steps")) != ALEA_OK ||
+            (st = int_arg(p, fname, "number of steps", -ALEA__TIER_COUNT * 4,
+                          ALEA__TIER_COUNT * 4, &k)) != ALEA_OK)
+            return st;
+        /* Upgrades stop at 5d20, downgrades at d4. */
+        int64_t to = idx + k;
+        alea__tier_entry(to < 0 ? 0 : to >= ALEA__TIER_COUNT ? ALEA__TIER_COUNT - 1 : (int)to,
+                         &count, &sides);
+        if ((st = make_dice(p, count, sides, nt->start, peek(p)->end, &result)) != ALEA_OK)
+            return st;
+        break;
+    }
+    case NAME_DOWNGRADE: {
+        const node *pl;
+        const node *const *items;
+        uint32_t ni;
+        int64_t k;
+        if ((st = parse_expr(p, &pl)) != ALEA_OK ||
+            (st = pool_terms(p, pl, fname, &items, &ni)) != ALEA_OK)
+            return st;
+        if ((st = expect(p, T_COMMA, "',' and the number of dice lost")) != ALEA_OK ||
+            (st = int_arg(p, fname, "number of dice lost", 0, 1000, &k)) != ALEA_OK)
+            return st;
+        /* Ladder entries: a term on the ladder is one entry (2d12); another
+         * term NdX is N entries of 1dX (3d4). */
+        int *idx = alloc(p, (size_t)ALEA__TIER_COUNT * 8 * sizeof *idx);
+        uint32_t ne = 0;
+        if (!idx)
+            return alea__nomem(p->ctx);
+        for (uint32_t i = 0; i < ni; i++) {
+            int64_t c, s;
+            plain_dice(items[i], &c, &s);
+            int e = alea__tier_index(c, s);
+            int64_t reps = 1;
+            if (e < 0) {
+                e = alea__tier_index(1, s);
+                reps = c;
+            }
+            if (e < 0)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
+                                   "downgrade() needs dice on the tier ladder (%s) at byte %u",
+                                   alea__tier_ladder_text(), (unsigned)items[i]->start);
+            for (int64_t r = 0; r < reps; r++) {
+                if (ne == (uint32_t)ALEA__TIER_COUNT * 8)
+                    return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                                       "downgrade() takes at most %d dice",
+                                       ALEA__TIER_COUNT * 8);
+                idx[ne++] = e;
+            }
+        }
+        /* Each die lost moves the highest entry one step down; d4 is the floor. */
+        for (int64_t step = 0; step < k; step++) {
+            uint32_t hi = 0;
+            for (uint32_t i = 1; i < ne; i++)
+                if (idx[i] >= idx[hi])
+                    hi = i;
+            if (idx[hi] == 0)
+                break;
+            idx[hi]--;
+        }
+        /* A pool is unordered: present it up the ladder, as in
+         * downgrade(d12 + d14 + d18 + d20, 2) = d12 + d14 + d16 + d18. */
+        for (uint32_t i = 1; i < ne; i++)
+            for (uint32_t j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
+                int t = idx[j];
+                idx[j] = idx[j - 1];
+                idx[j - 1] = t;
+            }
+        chainbuf c = {0};
+        for (uint32_t i = 0; i < ne; i++) {
+            int64_t cc, ss;
+            const node *d;
+            alea__tier_entry(idx[i], &cc, &ss);
+            if ((st = make_dice(p, cc, ss, pl->start, pl->end, &d)) != ALEA_OK ||
+                (st = chain_push(p, &c, d, OP_ADD)) != ALEA_OK)
+                return st;
+        }
+        if ((st = finish_chain(p, N_SUM, &c, &result)) != ALEA_OK)
+            return st;
+        break;
+    }
+    case NAME_EVENT: {
+        const node *pl;
+        const node *const *items;
+        uint32_t ni;
+        if ((st = parse_expr(p, &pl)) != ALEA_OK)
+            return st;
+        if (pl->kind == N_NUM || const_value(pl, &(int64_t){0}))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                               "event() of a constant: it takes a pool of dice such as "
+                               "d12 + d14 + d18 + d20 (byte %u)",
+                               (unsigned)pl->start);
+        if ((st = pool_terms(p, pl, fname, &items, &ni)) != ALEA_OK)
+            return st;
+        event_spec *ev = alloc(p, sizeof *ev);
+        event_group *g = alloc(p, ni * sizeof *g);
+        if (!ev || !g)
+            return alea__nomem(p->ctx);
+        memset(ev, 0, sizeof *ev);
+        for (uint32_t i = 0; i < ni; i++) {
+            plain_dice(items[i], &g[i].count, &g[i].sides);
+            g[i].count_implicit = items[i]->u.pool->count_implicit;
+            if (g[i].sides < 2)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
+                                   "event() dice need at least 2 sides: on a d%lld every "
+                                   "roll is both a 1 and a critical (byte %u)",
+                                   (long long)g[i].sides, (unsigned)items[i]->start);
+            if (g[i].count > alea_limit_max(ALEA_LIMIT_DICE) - ev->ndice)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                                   "too many dice in event() (at most %lld)",
+                                   (long long)alea_limit_max(ALEA_LIMIT_DICE));
+            ev->ndice += g[i].count;
+        }
+        if (ev->ndice == 0)
+            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                               "event() needs at least one die (byte %u)", (unsigned)pl->start);
+        ev->groups = g;
+        ev->ngroups = ni;
+        if (accept(p, T_COMMA)) {
+            static const int order[] = {NAME_SMALLEST, NAME_LARGEST, -1};
+            int which;
+            if ((st = name_arg(p, order, "smallest or largest (which criticals 1s cancel first)",
+                               &which)) != ALEA_OK)
+                return st;
+            ev->cancel_largest = which == NAME_LARGEST;
+        }
+        if ((st = new_node(p, N_EVENT, nt->start, peek(p)->end, &n)) != ALEA_OK)
+            return st;
+        n->u.event = ev;
+        break;
+    }
+    case NAME_DD: {
+        dd_spec *dd = alloc(p, sizeof *dd);
+        if (!dd)
+            return alea__nomem(p->ctx);
+        memset(dd, 0, sizeof *dd);
+        if ((st = int_arg(p, fname, "modifier", 0, 18, &dd->mod)) != ALEA_OK ||
+            (st = expect(p, T_COMMA, "',' and the difficulty")) != ALEA_OK ||
+            (st = int_arg(p, fname, "difficulty", 1, 100, &dd->diff)) != ALEA_OK)
+            return st;
+        if (accept(p, T_COMMA)) {
+            static const int pol[] = {NAME_NEVER, NAME_ALWAYS, NAME_ONFAIL, NAME_BEST, -1};
+            int which;
+            if ((st = name_arg(p, pol, "a double-down policy: never, always, onfail or best",
+                               &which)) != ALEA_OK)
+                return st;
+            dd->policy = which == NAME_NEVER    ? DD_NEVER
+                         : which == NAME_ALWAYS ? DD_ALWAYS
+                         : which == NAME_ONFAIL ? DD_ONFAIL
+                                                : DD_BEST;
+        }
+        if ((st = new_node(p, N_DD, nt->start, peek(p)->end, &n)) != ALEA_OK)
+            return st;
+        n->u.dd = dd;
+        break;
+    }
+    case NAME_STARS: {
+        /* Seed 002's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
+         * or -1..-5 for an irrelevant tag of that many stars, which counts
+         * one less), drive 0-5. */
+        int64_t stat, stress, tag = 0, drive = 0;
+        if ((st = int_arg(p, fname, "stat stars", 1, 5, &stat)) != ALEA_OK ||
+            (st = expect(p, T_COMMA, "',' and the stress stars")) != ALEA_OK ||
+            (st = int_arg(p, fname, "stress stars", 1, 3, &stress)) != ALEA_OK)
+            return st;
+        if (accept(p, T_COMMA) && (st = int_arg(p, fname, "tag stars", -5, 5, &tag)) != ALEA_OK)
+            return st;
+        if (accept(p, T_COMMA) && (st = int_arg(p, fname, "drive", 0, 5, &drive)) != ALEA_OK)
+            return st;
+        int64_t m = stat + stress + (tag > 0 ? tag : tag < 0 ? -tag - 1 : 0) + drive;
+        if ((st = new_node(p, N_NUM, nt->start, peek(p)->end, &n)) != ALEA_OK)
+            return st;
+        n->u.num = m; /* within +1..+18 by the ranges above */
+        break;
+    }
+    default:
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
+                           "'%s' cannot start a term (byte %u)", fname, (unsigned)nt->start);
+    }
+    if ((st = expect(p, T_RPAREN, "')'")) != ALEA_OK)
+        return st;
+    leave(p);
+    *out = n ? n : result;
+    return ALEA_OK;
+}
+
 /* args for min/max/abs/best/worst: call = NAME "(" expr { "," expr } ")" */
 static alea_status parse_call(parser *p, const node **out)
 {
@@ -672,6 +1020,11 @@ static alea_status parse_call(parser *p, const node **out)
     case NAME_BEST: kind = N_BEST; nargs = 2; break;
     case NAME_WORST: kind = N_WORST; nargs = 2; break;
     case NAME_PASSIVE: return parse_passive(p, nt, out);
+    case NAME_TIER:
+    case NAME_DOWNGRADE:
+    case NAME_EVENT:
+    case NAME_DD:
+    case NAME_STARS: return parse_mech(p, nt, out);
     default:
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
                            "'%s' cannot start a term (byte %u)", nm, (unsigned)nt->start);

@@ -12,12 +12,7 @@
 
 #include "rng.h"
 
-typedef struct rstate {
-    alea_ctx *ctx;
-    alea_roll *r; /* storage: dice, faces, records */
-    int trace;    /* record faces and nodes */
-    int64_t dice_limit;
-} rstate;
+typedef alea__rstate rstate;
 
 static alea_status overflow(rstate *s, const node *n)
 {
@@ -87,6 +82,33 @@ static int64_t draw(rstate *s, const die_spec *d)
 {
     uint64_t i = alea__rng_below(s->ctx, alea__die_nfaces(d));
     return alea__die_face(d, i);
+}
+
+/* ---- for the mechanics ---- */
+
+alea_status alea__roll_charge(rstate *s, const node *n, int64_t k)
+{
+    return charge_dice(s, n, k);
+}
+
+alea_status alea__roll_reserve(rstate *s, size_t k, size_t *first)
+{
+    return reserve_dice(s, k, first);
+}
+
+int64_t alea__roll_d(rstate *s, int64_t sides)
+{
+    return 1 + (int64_t)alea__rng_below(s->ctx, (uint64_t)sides);
+}
+
+alea_status alea__roll_push(rstate *s, int64_t face, uint8_t flags)
+{
+    return push_face(s, face, flags);
+}
+
+alea_status alea__roll_overflow(rstate *s, const node *n)
+{
+    return overflow(s, n);
 }
 
 /* Success score of one value: +1 success, -1 failure (both: 0). */
@@ -191,7 +213,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     int64_t total = count + extra;
     if ((st = charge_dice(s, n, total)) != ALEA_OK)
         return st;
-    size_t die0;
+    size_t die0 = 0;
     if ((st = reserve_dice(s, (size_t)total, &die0)) != ALEA_OK)
         return st;
     rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
@@ -330,6 +352,14 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         }
         break;
     }
+    case N_EVENT:
+        if ((st = alea__event_roll(s, n, rc, &v)) != ALEA_OK)
+            return st;
+        break;
+    case N_DD:
+        if ((st = alea__dd_roll(s, n, rc, &v)) != ALEA_OK)
+            return st;
+        break;
     case N_BEST:
     case N_WORST:
         for (uint32_t i = 0; i < nk; i++) {

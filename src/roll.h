@@ -25,9 +25,11 @@ typedef struct rface {
 
 /* One die: a chain of faces. */
 enum {
-    DIE_DROPPED = 1, /* outside the kept range */
-    DIE_SUCCESS = 2, /* success counting on the die's total */
-    DIE_FAILURE = 4
+    DIE_DROPPED = 1,   /* outside the kept range */
+    DIE_SUCCESS = 2,   /* success counting on the die's total */
+    DIE_FAILURE = 4,
+    DIE_CANCELLED = 8, /* event(): a critical cancelled by a 1 */
+    DIE_DISCARDED = 16 /* event(): not counted in a critical failure */
 };
 
 typedef struct rdie {
@@ -50,7 +52,13 @@ typedef struct rec {
     const struct rec *const *kids;
     uint32_t nkids;
     uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
+    uint8_t flags; /* REC_* */
 } rec;
+
+enum {
+    REC_CRIT_FAIL = 1,  /* event(): more than half the pool showed 1 */
+    REC_DOUBLED = 2     /* dd(): the roller doubled down */
+};
 
 struct alea_roll {
     alea_ctx *ctx;
@@ -63,6 +71,28 @@ struct alea_roll {
     rface *faces;
     size_t nfaces, fcap;
 };
+
+/* The roller's state during one evaluation. */
+typedef struct alea__rstate {
+    alea_ctx *ctx;
+    alea_roll *r; /* storage: dice, faces, records */
+    int trace;    /* record faces and nodes */
+    int64_t dice_limit;
+} alea__rstate;
+
+/* For the mechanics (mech/): charge k dice against the DICE limit; reserve
+ * k dice records; draw a face 1..sides; record a face in the trace. */
+ALEA__HIDDEN alea_status alea__roll_charge(alea__rstate *s, const node *n, int64_t k);
+ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *first);
+ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
+ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
+ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
+
+/* mech/event.c and mech/dd.c: roll one N_EVENT / N_DD node. */
+ALEA__HIDDEN alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc,
+                                          int64_t *value);
+ALEA__HIDDEN alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc,
+                                       int64_t *value);
 
 /* Rolls e into r (r->ctx == ctx). Resets r first. */
 ALEA__HIDDEN alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r);

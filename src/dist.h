@@ -1,0 +1,175 @@
+/*
+ * dist.h -- the exact engine: discrete distributions (dist.c), order
+ * statistics for keep/drop on pools (pool.c) and AST -> distribution
+ * (exact.c).
+ *
+ * A distribution under construction is an alea__pmf: outcomes with distinct
+ * values in ascending order and positive probabilities, plus the mass that
+ * explosion tails cut off. Outcomes are built through an alea__acc, which
+ * adds into a dense array when the value range is small and otherwise
+ * gathers (value, probability) pairs and merges them by sorting, so a sparse
+ * distribution (1d6 * 1000) costs its support, not its range.
+ *
+ * Every operation checks the SUPPORT limit before it allocates a result,
+ * charges the WORK budget before each step, reports integer overflow of an
+ * attainable value, and frees everything it allocated on any error.
+ */
+#ifndef ALEA_DIST_H
+#define ALEA_DIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ast.h"
+
+/* A sub-probability mass function. v and p share one block (owned) of
+ * n * (sizeof *v + sizeof *p) bytes; n == 0 means no block. The outcomes'
+ * probabilities sum to 1 - trunc (up to rounding). */
+typedef struct alea__pmf {
+    int64_t *v; /* strictly ascending */
+    double *p;  /* > 0 */
+    size_t n;
+    double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
+} alea__pmf;
+
+struct alea_dist {
+    alea_ctx *ctx;
+    alea__pmf pmf;
+    double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
+    size_t len;            /* bytes of src, without the NUL */
+    char src[];            /* copy of the expression's source */
+};
+
+/* ---- exact.c ---- */
+
+/* Computes the exact distribution of e. The caller (api.c) has already
+ * called alea__budget_start(ctx) and checked arguments. On success *out is
+ * a new alea_dist (allocated through ctx) owned by the caller. */
+ALEA__HIDDEN alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out);
+
+/* Truncated mass of two independent parts: 1 - (1 - a)(1 - b). */
+ALEA__HIDDEN double alea__trunc_join(double a, double b);
+/* Truncated mass of n independent copies: 1 - (1 - t)^n. */
+ALEA__HIDDEN double alea__trunc_pow(double t, int64_t n);
+
+/* ---- dist.c: pmf basics ---- */
+
+/* Frees the outcomes of d (if any) and leaves it empty. */
+ALEA__HIDDEN void alea__pmf_free(alea_ctx *ctx, alea__pmf *d);
+/* Allocates room for n outcomes (contents undefined, trunc 0). */
+ALEA__HIDDEN alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d);
+/* The point mass at v with probability p. */
+ALEA__HIDDEN alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, double p,
+                                         alea__pmf *d);
+ALEA__HIDDEN alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a,
+                                        alea__pmf *d);
+/* Sum of the outcomes' probabilities. */
+ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
+/* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
+ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
+/* Records an integer-overflow error for node at. */
+ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
+/* Checks that `units` more work fit in the budget, without charging it (the
+ * loop that does the work charges as it goes, so the interrupt hook is
+ * polled). Units is a double so that estimates cannot overflow. */
+ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const node *at);
+
+/* ---- dist.c: the accumulator ---- */
+
+typedef struct alea__pair {
+    int64_t v;
+    double p;
+} alea__pair;
+
+typedef struct alea__acc {
+    alea_ctx *ctx;
+    const node *at; /* span for errors */
+    size_t limit;   /* the SUPPORT limit */
+    /* dense mode: d[0 .. span) holds values lo .. lo + span - 1 */
+    int64_t lo;
+    size_t span; /* 0 in sparse mode */
+    double *d;
+    /* sparse mode: pr[0 .. n) pending pairs; pr[0 .. merged) is sorted and
+     * has distinct values */
+    alea__pair *pr;
+    size_t n, merged, cap;
+} alea__acc;
+
+/*
+ * Starts an accumulator for values in [lo, hi] (lo <= hi), expecting about
+ * `adds` additions. Picks dense mode when the range is small enough.
+ */
+ALEA__HIDDEN alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at,
+                                        int64_t lo, int64_t hi, double adds);
+/* Adds probability p at v (v within the declared range). */
+ALEA__HIDDEN alea_status alea__acc_add(alea__acc *a, int64_t v, double p);
+/* Adds w * d shifted by `shift` (every d.v + shift within the range). */
+ALEA__HIDDEN alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d,
+                                           int64_t shift, double w);
+/* Moves the sum into *out (zero probabilities left out; out->trunc = 0) and
+ * frees the accumulator's buffers. On error the buffers are freed too. */
+ALEA__HIDDEN alea_status alea__acc_finish(alea__acc *a, alea__pmf *out);
+/* Frees the buffers (after an error elsewhere). Safe to call twice. */
+ALEA__HIDDEN void alea__acc_free(alea__acc *a);
+
+/* ---- dist.c: arithmetic of independent distributions ----
+ * Each writes a new pmf into *out (which must not alias an input) only on
+ * success; `at` gives the span for errors. */
+
+/* a + b */
+ALEA__HIDDEN alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a,
+                                        const alea__pmf *b, const node *at,
+                                        alea__pmf *out);
+/* The sum of n independent copies of a (n >= 0; 0 gives the point 0). */
+ALEA__HIDDEN alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n,
+                                       const node *at, alea__pmf *out);
+/* -a and |a|. */
+ALEA__HIDDEN alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a,
+                                       const node *at, alea__pmf *out);
+ALEA__HIDDEN alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a,
+                                       const node *at, alea__pmf *out);
+/* a op b for op OP_MUL, OP_DIV, OP_DIVUP, OP_DIVNEAR; a divisor that can
+ * be zero is ALEA_ERR_DOMAIN with the span of div_at. */
+ALEA__HIDDEN alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                                         const alea__pmf *b, const node *at,
+                                         const node *div_at, alea__pmf *out);
+/* The {0, 1} distribution of [a op b], op a cmp_op. */
+ALEA__HIDDEN alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                                       const alea__pmf *b, alea__pmf *out);
+/* max(a, b) (is_max) or min(a, b). */
+ALEA__HIDDEN alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
+                                          const alea__pmf *b, alea__pmf *out);
+/* The highest (is_max) or lowest of n >= 1 independent copies of a, by
+ * powers of the distribution function. */
+ALEA__HIDDEN alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a,
+                                           int64_t n, alea__pmf *out);
+/* *sum += w * b (sum may be empty). On error *sum is left as it was. */
+ALEA__HIDDEN alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum,
+                                              const alea__pmf *b, double w,
+                                              const node *at);
+/* The distribution of map[i] where outcome i of a has probability a.p[i]
+ * (map need not be sorted or distinct). */
+ALEA__HIDDEN alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a,
+                                         const int64_t *map, const node *at,
+                                         alea__pmf *out);
+
+/* Makes the public object: moves *pmf into it (leaving *pmf empty) and
+ * copies the len bytes of src. On error *pmf is untouched. */
+ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src,
+                                         size_t len, alea_dist **out);
+
+/* ---- pool.c ---- */
+
+/*
+ * The distribution of the sum of g over the dice at sorted (ascending)
+ * positions [lo, hi) of m iid dice distributed as die (0 <= lo <= hi <= m).
+ * g[i] is the contribution of die outcome i (NULL: the outcome's value).
+ * Keep/drop is computed by order-statistic dynamic programming over the
+ * die's outcomes, never by enumerating rolls. A die with deficient mass
+ * (truncated tail) gives out->trunc = 1 - mass^m.
+ */
+ALEA__HIDDEN alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die,
+                                         const int64_t *g, int64_t m, int64_t lo,
+                                         int64_t hi, const node *at, alea__pmf *out);
+
+#endif /* ALEA_DIST_H */

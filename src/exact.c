@@ -1,0 +1,499 @@
+/*
+ * exact.c -- AST -> exact distribution.
+ *
+ * The tree has no shared subtrees, so every node is an independent random
+ * variable and an operator combines independent distributions (dist.c).
+ * Dice pools are built in three steps: the distribution of one die (faces,
+ * rerolls, the explosion chain followed until its remaining mass is below
+ * the context's tail bound), then keep/drop by order statistics (pool.c),
+ * then, for a rolled count, the mixture over the count's values.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "dist.h"
+
+static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
+
+/* ---- one die ------------------------------------------------------------------ */
+
+/* Success counting score of one value: +1 success, -1 failure. */
+static int64_t score(const pool *p, int64_t v)
+{
+    int64_t s = 0;
+    if (p->has_success && alea__cond_match(&p->success, v))
+        s++;
+    if (p->has_failure && alea__cond_match(&p->failure, v))
+        s--;
+    return s;
+}
+
+/* The faces of the range [lo, hi] that condition c matches, as the interval
+ * [*mlo, *mhi] (empty when *mlo > *mhi). Returns 0 when the matches are not
+ * an interval (CMP_NE, not used for dice). */
+static int match_interval(const cond *c, int64_t lo, int64_t hi, int64_t *mlo,
+                          int64_t *mhi)
+{
+    int64_t v = c->value;
+    *mlo = lo;
+    *mhi = hi;
+    switch (c->op) {
+    case CMP_EQ: *mlo = v; *mhi = v; break;
+    case CMP_LT: if (v == INT64_MIN) *mlo = 1, *mhi = 0; else *mhi = v - 1; break;
+    case CMP_LE: *mhi = v; break;
+    case CMP_GT: if (v == INT64_MAX) *mlo = 1, *mhi = 0; else *mlo = v + 1; break;
+    case CMP_GE: *mlo = v; break;
+    default: return 0;
+    }
+    if (*mlo < lo)
+        *mlo = lo;
+    if (*mhi > hi)
+        *mhi = hi;
+    if (*mlo > *mhi) { /* a canonical empty interval */
+        *mlo = 1;
+        *mhi = 0;
+    }
+    return 1;
+}
+
+/*
+ * The distribution of one roll of the die with its rerolls: the face that
+ * stays. "r": rolled again until no match, i.e. conditioned on not
+ * matching; "ro": a matching face is rolled again once and the second face
+ * stays, whatever it is.
+ */
+static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea__pmf *out)
+{
+    alea_status st;
+    const die_spec *d = &p->die;
+    uint64_t nf = alea__die_nfaces(d);
+    if (nf == 0)
+        return alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
+                           "a die without faces at byte %u", (unsigned)at->start);
+    uint64_t limit = (uint64_t)ctx->limits[ALEA_LIMIT_SUPPORT];
+    const cond *rc = p->has_reroll ? &p->reroll : NULL;
+    int until = rc && !p->reroll_once; /* matching faces never stay */
+    double dnf = (double)nf, cm = 0;   /* matching faces, with multiplicity */
+    int64_t mlo = 1, mhi = 0;          /* RANGE: the matching interval */
+    uint64_t distinct;                 /* faces that can stay */
+
+    if (d->kind == FACES_RANGE) {
+        if (rc && !match_interval(rc, d->lo, d->hi, &mlo, &mhi)) {
+            if (nf > limit)
+                return alea__support_error(ctx, at);
+            mlo = 1;
+            mhi = 0;
+            for (uint64_t i = 0; i < nf; i++)
+                cm += alea__cond_match(rc, alea__die_face(d, i));
+        } else if (mlo <= mhi) {
+            cm = (double)((uint64_t)mhi - (uint64_t)mlo + 1);
+        }
+        distinct = until ? nf - (uint64_t)cm : nf;
+    } else {
+        distinct = 0;
+        for (uint64_t i = 0; i < nf; i++) {
+            int64_t f = alea__die_face(d, i);
+            int match = rc && alea__cond_match(rc, f);
+            cm += match;
+            if ((i == 0 || f != alea__die_face(d, i - 1)) && !(until && match))
+                distinct++;
+        }
+    }
+    if (distinct == 0 || cm >= dnf * (until ? 1 : 2))
+        return alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
+                           "the reroll condition matches every face of the die at byte %u",
+                           (unsigned)at->start);
+    if (distinct > limit)
+        return alea__support_error(ctx, at);
+    if ((st = alea__charge(ctx, (int64_t)distinct, at->start, at->end)) != ALEA_OK)
+        return st;
+    if ((st = alea__pmf_alloc(ctx, (size_t)distinct, out)) != ALEA_OK)
+        return st;
+
+    size_t k = 0;
+    if (d->kind == FACES_RANGE && !(rc && mlo > mhi && cm > 0)) {
+        /* Uniform faces: walk lo..hi, jumping over the matching interval
+         * when those faces cannot stay. */
+        int64_t f = d->lo;
+        for (;;) {
+            if (until && mlo <= mhi && f == mlo) {
+                if (mhi == d->hi)
+                    break;
+                f = mhi + 1;
+            }
+            int match = rc && mlo <= mhi && f >= mlo && f <= mhi;
+            out->v[k] = f;
+            out->p[k++] = !rc ? 1 / dnf
+                          : until ? 1 / (dnf - cm)
+                          : (match ? cm : dnf + cm) / (dnf * dnf);
+            if (f == d->hi)
+                break;
+            f++;
+        }
+    } else {
+        /* Faces with multiplicity (or a condition that is no interval). */
+        for (uint64_t i = 0; i < nf;) {
+            int64_t f = alea__die_face(d, i);
+            double mult = 0;
+            for (; i < nf && alea__die_face(d, i) == f; i++)
+                mult++;
+            int match = rc && alea__cond_match(rc, f);
+            if (until && match)
+                continue;
+            out->v[k] = f;
+            out->p[k++] = !rc ? mult / dnf
+                          : until ? mult / (dnf - cm)
+                          : mult * (match ? cm : dnf + cm) / (dnf * dnf);
+        }
+    }
+    return ALEA_OK;
+}
+
+/* The distribution of contribution c[i] over the faces i of r with
+ * trig[i] == want (possibly none). */
+static alea_status part(alea_ctx *ctx, const alea__pmf *r, const uint8_t *trig, int want,
+                        const int64_t *c, const node *at, alea__pmf *out)
+{
+    alea_status st;
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    for (size_t i = 0; i < r->n; i++) {
+        if (trig[i] != want)
+            continue;
+        lo = c[i] < lo ? c[i] : lo;
+        hi = c[i] > hi ? c[i] : hi;
+    }
+    if (lo > hi)
+        return alea__pmf_alloc(ctx, 0, out);
+    alea__acc acc;
+    if ((st = alea__acc_init(&acc, ctx, at, lo, hi, (double)r->n)) != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < r->n; i++)
+        if (trig[i] == want && (st = alea__acc_add(&acc, c[i], r->p[i])) != ALEA_OK)
+            return st;
+    return alea__acc_finish(&acc, out);
+}
+
+/*
+ * The distribution of one die: its value (the sum of its chain), or with
+ * count_mode its success score judged on every roll of the chain (what
+ * "!" with success counting means). The chain is followed while the mass
+ * still rolling is at least ctx->tail; what is left is out->trunc.
+ */
+static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int count_mode,
+                            alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf r, n0 = {0}, t0 = {0}, n1 = {0}, t1 = {0}, total = {0}, cur = {0}, x;
+    void *scratch = NULL;
+    size_t scratch_size = 0;
+    if ((st = roll_dist(ctx, p, at, &r)) != ALEA_OK)
+        return st;
+    if (p->explode == EXPLODE_NONE) { /* counting judges the total (pool.c) */
+        *out = r;
+        return ALEA_OK;
+    }
+    /* Per face: does it explode, its contribution as the first roll (c0)
+     * and as an extra roll (c1: minus 1 when penetrating). */
+    scratch_size = alea__mul_size(r.n, 2 * sizeof(int64_t) + 1);
+    if (!(scratch = alea__mem_alloc(ctx, scratch_size))) {
+        st = alea__nomem(ctx);
+        goto done;
+    }
+    int64_t *c0 = scratch, *c1 = c0 + r.n;
+    uint8_t *trig = (uint8_t *)(c1 + r.n);
+    for (size_t i = 0; i < r.n; i++) {
+        int64_t f = r.v[i], f1 = f;
+        trig[i] = (uint8_t)alea__cond_match(&p->trigger, f);
+        if (p->penetrate && alea__sub_ovf(f, 1, &f1)) {
+            st = alea__overflow_error(ctx, at);
+            goto done;
+        }
+        c0[i] = count_mode ? score(p, f) : f;
+        c1[i] = count_mode ? score(p, f1) : f1;
+    }
+    if ((st = part(ctx, &r, trig, 0, c0, at, &n0)) != ALEA_OK ||
+        (st = part(ctx, &r, trig, 1, c0, at, &t0)) != ALEA_OK)
+        goto done;
+    if (t0.n == 0) { /* no face explodes */
+        total = n0;
+        n0.n = 0;
+        goto finish;
+    }
+    if (n0.n == 0) {
+        st = alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
+                         "explosion would never end at byte %u: every face explodes",
+                         (unsigned)at->start);
+        goto done;
+    }
+    if ((st = part(ctx, &r, trig, 0, c1, at, &n1)) != ALEA_OK ||
+        (st = part(ctx, &r, trig, 1, c1, at, &t1)) != ALEA_OK)
+        goto done;
+    {
+        /* Links needed: pT^k < tail. A trigger mass near 1 would take
+         * forever: check the budget first. */
+        double tail = ctx->tail > 0 ? ctx->tail : ALEA_TAIL_DEFAULT;
+        double pt = alea__pmf_mass(&t1), pn = alea__pmf_mass(&n1);
+        double links = pt <= 0 ? 1 : log(tail) / log1p(-pn / (pt + pn)) + 1;
+        if ((st = alea__work_check(ctx, links * (double)(n1.n + t1.n), at)) != ALEA_OK)
+            goto done;
+        total = n0;
+        n0.n = 0;
+        cur = t0;
+        t0.n = 0;
+        while (cur.n && alea__pmf_mass(&cur) >= tail) {
+            if ((st = alea__pmf_conv(ctx, &cur, &n1, at, &x)) != ALEA_OK)
+                goto done;
+            st = alea__pmf_add_scaled(ctx, &total, &x, 1.0, at);
+            alea__pmf_free(ctx, &x);
+            if (st != ALEA_OK ||
+                (st = alea__pmf_conv(ctx, &cur, &t1, at, &x)) != ALEA_OK)
+                goto done;
+            alea__pmf_free(ctx, &cur);
+            cur = x;
+        }
+        double cut = alea__pmf_mass(&cur);
+        total.trunc = cut > 1 ? 1 : cut;
+    }
+finish:
+    *out = total;
+    total.n = 0;
+    st = ALEA_OK;
+done:
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &n0);
+    alea__pmf_free(ctx, &t0);
+    alea__pmf_free(ctx, &n1);
+    alea__pmf_free(ctx, &t1);
+    alea__pmf_free(ctx, &cur);
+    alea__pmf_free(ctx, &total);
+    if (scratch)
+        alea__mem_free(ctx, scratch, scratch_size);
+    return st;
+}
+
+/* ---- pools ---------------------------------------------------------------------- */
+
+/* The pool with c dice (before boons and banes). */
+static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
+                           const int64_t *g, int each, int64_t c, alea__pmf *out)
+{
+    const pool *p = n->u.pool;
+    int64_t extra = p->extra, m, lo, hi;
+    if (extra == INT64_MIN || alea__add_ovf(c, extra < 0 ? -extra : extra, &m))
+        return alea__overflow_error(ctx, n);
+    alea__pool_keep_range(p, c, &lo, &hi);
+    if (each && (lo != 0 || hi != m))
+        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "success counting on '!' dice with keep or drop is "
+                           "ambiguous (byte %u)",
+                           (unsigned)n->start);
+    return alea__pool_keep(ctx, die, g, m, lo, hi, n, out);
+}
+
+static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    const pool *p = n->u.pool;
+    alea_status st;
+    int counting = p->has_success || p->has_failure;
+    int each = counting && p->explode == EXPLODE_EACH;
+    alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
+    int64_t *g = NULL;
+    size_t g_size = 0;
+
+    if (!p->count_expr && p->count < 0)
+        return alea__error(ctx, ALEA_ERR_DOMAIN, n->start, n->end,
+                           "dice count can be negative at byte %u", (unsigned)n->start);
+    if ((st = die_dist(ctx, p, n, each, &die)) != ALEA_OK)
+        return st;
+    if (counting && !each) { /* "!!" and plain dice: judge each die's total */
+        g_size = alea__mul_size(die.n, sizeof *g);
+        if (die.n && !(g = alea__mem_alloc(ctx, g_size))) {
+            st = alea__nomem(ctx);
+            goto done;
+        }
+        for (size_t i = 0; i < die.n; i++)
+            g[i] = score(p, die.v[i]);
+    }
+    if (!p->count_expr) {
+        st = pool_of(ctx, n, &die, g, each, p->count, out);
+        goto done;
+    }
+
+    /* A rolled count: the mixture over its values. */
+    const node *ce = p->count_expr;
+    if ((st = eval(ctx, ce, &cnt)) != ALEA_OK)
+        goto done;
+    if (cnt.n && cnt.v[0] < 0) {
+        st = alea__error(ctx, ALEA_ERR_DOMAIN, ce->start, ce->end,
+                         "dice count can be negative at byte %u (it can be %lld)",
+                         (unsigned)ce->start, (long long)cnt.v[0]);
+        goto done;
+    }
+    double trunc = cnt.trunc;
+    if (p->nkeeps == 0 && p->extra == 0) {
+        /* Plain sums: each count's sum from the previous one. */
+        alea__pmf mapped = {0};
+        const alea__pmf *unit = &die;
+        if (g) {
+            if ((st = alea__pmf_remap(ctx, &die, g, n, &mapped)) != ALEA_OK)
+                goto done;
+            alea__pmf_free(ctx, &die);
+            die = mapped;
+        }
+        for (size_t i = 0; i < cnt.n; i++) {
+            int64_t gap = cnt.v[i] - (i ? cnt.v[i - 1] : 0);
+            if (i == 0 || gap > 1) {
+                if ((st = alea__pmf_pow(ctx, unit, gap, n, &step)) != ALEA_OK)
+                    goto done;
+                st = i ? alea__pmf_conv(ctx, &cur, &step, n, &x) : ALEA_OK;
+                if (i == 0) {
+                    x = step;
+                    step.n = 0;
+                }
+                alea__pmf_free(ctx, &step);
+            } else {
+                st = alea__pmf_conv(ctx, &cur, unit, n, &x);
+            }
+            if (st != ALEA_OK)
+                goto done;
+            alea__pmf_free(ctx, &cur);
+            cur = x;
+            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+                goto done;
+            trunc += cnt.p[i] * cur.trunc;
+        }
+    } else {
+        for (size_t i = 0; i < cnt.n; i++) {
+            if ((st = pool_of(ctx, n, &die, g, each, cnt.v[i], &cur)) != ALEA_OK)
+                goto done;
+            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+                goto done;
+            trunc += cnt.p[i] * cur.trunc;
+            alea__pmf_free(ctx, &cur);
+        }
+    }
+    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
+    *out = sum;
+    sum.n = 0;
+    st = ALEA_OK;
+done:
+    alea__pmf_free(ctx, &die);
+    alea__pmf_free(ctx, &cnt);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &cur);
+    if (g)
+        alea__mem_free(ctx, g, g_size);
+    return st;
+}
+
+/* ---- operators -------------------------------------------------------------------- */
+
+/* Sums and products, left to right. */
+static alea_status eval_chain(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf acc, item, t;
+    if ((st = eval(ctx, n->u.chain.items[0], &acc)) != ALEA_OK)
+        return st;
+    for (uint32_t i = 1; i < n->u.chain.n; i++) {
+        const node *it = n->u.chain.items[i];
+        uint8_t op = n->u.chain.ops[i];
+        if ((st = eval(ctx, it, &item)) != ALEA_OK)
+            goto fail;
+        if (op == OP_SUB) {
+            st = alea__pmf_neg(ctx, &item, n, &t);
+            alea__pmf_free(ctx, &item);
+            if (st != ALEA_OK)
+                goto fail;
+            item = t;
+        }
+        if (op == OP_ADD || op == OP_SUB)
+            st = alea__pmf_conv(ctx, &acc, &item, n, &t);
+        else
+            st = alea__pmf_arith(ctx, op, &acc, &item, n, it, &t);
+        alea__pmf_free(ctx, &item);
+        if (st != ALEA_OK)
+            goto fail;
+        alea__pmf_free(ctx, &acc);
+        acc = t;
+    }
+    *out = acc;
+    return ALEA_OK;
+fail:
+    alea__pmf_free(ctx, &acc);
+    return st;
+}
+
+/* Two operands, combined by the node's kind. */
+static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf a, b;
+    if ((st = eval(ctx, n->u.bin.a, &a)) != ALEA_OK)
+        return st;
+    if ((st = eval(ctx, n->u.bin.b, &b)) != ALEA_OK) {
+        alea__pmf_free(ctx, &a);
+        return st;
+    }
+    if (n->kind == N_CMP)
+        st = alea__pmf_cmp(ctx, n->op, &a, &b, out);
+    else
+        st = alea__pmf_minmax(ctx, n->kind == N_MAX, &a, &b, out);
+    alea__pmf_free(ctx, &a);
+    alea__pmf_free(ctx, &b);
+    return st;
+}
+
+static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf a;
+    if ((st = alea__charge(ctx, 1, n->start, n->end)) != ALEA_OK)
+        return st;
+    switch (n->kind) {
+    case N_NUM:
+        return alea__pmf_point(ctx, n->u.num, 1.0, out);
+    case N_DICE:
+        return eval_dice(ctx, n, out);
+    case N_SUM:
+    case N_PROD:
+        return eval_chain(ctx, n, out);
+    case N_CMP:
+    case N_MIN:
+    case N_MAX:
+        return eval_pair(ctx, n, out);
+    case N_NEG:
+    case N_ABS:
+        if ((st = eval(ctx, n->u.un.a, &a)) != ALEA_OK)
+            return st;
+        st = n->kind == N_NEG ? alea__pmf_neg(ctx, &a, n, out)
+                              : alea__pmf_abs(ctx, &a, n, out);
+        alea__pmf_free(ctx, &a);
+        return st;
+    case N_BEST:
+    case N_WORST:
+        if (n->u.rep.n < 1)
+            return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                               "best/worst needs at least one repetition (byte %u)",
+                               (unsigned)n->start);
+        if ((st = eval(ctx, n->u.rep.a, &a)) != ALEA_OK)
+            return st;
+        st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
+        alea__pmf_free(ctx, &a);
+        return st;
+    default:
+        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "unknown node kind %u", (unsigned)n->kind);
+    }
+}
+
+alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
+{
+    alea_status st;
+    alea__pmf r;
+    if ((st = eval(ctx, e->root, &r)) != ALEA_OK)
+        return st;
+    if ((st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK)
+        alea__pmf_free(ctx, &r);
+    return st;
+}

@@ -1,0 +1,95 @@
+/*
+ * mech/dd.c -- seed 002's Double Down roll: one d20 + modifier against a
+ * difficulty, four outcome tiers, and the optional second roll that moves
+ * the tier. The roller (roll.c) and the exact engine (exact.c) both use
+ * these rules, so they cannot disagree.
+ *
+ * Tiers: a natural 1 or 2 is a critical failure and a natural 19 or 20 a
+ * critical success, whatever the total (critical outcomes take priority);
+ * otherwise total >= difficulty is a success, else a failure.
+ * Doubling down: a natural 19-20 raises the tier by two, a success by one,
+ * a failure lowers it by one, a natural 1-2 by two; clamped to the tiers.
+ */
+#include "../ast.h"
+
+int alea__dd_tier(int64_t nat, int64_t mod, int64_t diff)
+{
+    if (nat >= 19)
+        return DD_CRIT_SUCCESS;
+    if (nat <= 2)
+        return DD_CRIT_FAIL;
+    return nat + mod >= diff ? DD_SUCCESS : DD_FAIL;
+}
+
+int alea__dd_shift(int64_t nat, int64_t mod, int64_t diff)
+{
+    static const int shift[] = {-2, -1, +1, +2};
+    return shift[alea__dd_tier(nat, mod, diff)];
+}
+
+int alea__dd_best_doubles(int t, int64_t mod, int64_t diff)
+{
+    /* Expected final tier after doubling down from t, times 20 (exact in
+     * integers): double down when it beats staying at t. */
+    int64_t sum = 0;
+    for (int64_t nat = 1; nat <= 20; nat++) {
+        int f = t + alea__dd_shift(nat, mod, diff);
+        sum += f < 0 ? 0 : f > 3 ? 3 : f;
+    }
+    return sum > 20 * (int64_t)t;
+}
+
+const char *alea__dd_tier_name(int t)
+{
+    static const char *const names[] = {"critical failure", "failure", "success",
+                                        "critical success"};
+    return t >= 0 && t <= 3 ? names[t] : "?";
+}
+
+const char *alea__dd_policy_name(int policy)
+{
+    static const char *const names[] = {"never", "always", "onfail", "best"};
+    return policy >= 0 && policy <= 3 ? names[policy] : "?";
+}
+
+/* ---- rolling ---- */
+
+#include "../roll.h"
+
+alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+{
+    const dd_spec *dd = n->u.dd;
+    alea_status st;
+    size_t die0 = 0;
+    if ((st = alea__roll_charge(s, n, 1)) != ALEA_OK ||
+        (st = alea__roll_reserve(s, 1, &die0)) != ALEA_OK)
+        return st;
+    rdie *d = s->r->dice + die0;
+    d->first = (uint32_t)s->r->nfaces;
+    d->flags = 0;
+    d->score = 0;
+    int64_t nat = alea__roll_d(s, 20);
+    int t = alea__dd_tier(nat, dd->mod, dd->diff);
+    if ((st = alea__roll_push(s, nat, 0)) != ALEA_OK)
+        return st;
+    int doubles = dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
+                  (dd->policy == DD_BEST && alea__dd_best_doubles(t, dd->mod, dd->diff));
+    if (doubles) {
+        if ((st = alea__roll_charge(s, n, 1)) != ALEA_OK)
+            return st;
+        int64_t nat2 = alea__roll_d(s, 20);
+        if ((st = alea__roll_push(s, nat2, 0)) != ALEA_OK)
+            return st;
+        t += alea__dd_shift(nat2, dd->mod, dd->diff);
+        t = t < 0 ? 0 : t > 3 ? 3 : t;
+        rc->flags |= REC_DOUBLED;
+    }
+    d->value = t;
+    d->nfaces = (uint32_t)(s->r->nfaces - d->first);
+    rc->die0 = (uint32_t)die0;
+    rc->ndice = 1;
+    if (!s->trace)
+        s->r->ndice = die0;
+    *value = t;
+    return ALEA_OK;
+}
