@@ -225,6 +225,10 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
         if (p->trigger_written)
             print_cond(o, &p->trigger);
     }
+    if (p->has_reroll_one) {
+        alea__out_str(o, "ra");
+        print_cond(o, &p->reroll_one);
+    }
     for (uint32_t i = 0; i < p->nkeeps; i++) {
         alea__out_str(o, keep_str[p->keeps[i].op]);
         alea__out_i64(o, p->keeps[i].n);

@@ -119,6 +119,8 @@ typedef struct keep_step {
  *      (itself rerolled as in 2) and add it (minus 1 per extra roll when
  *      penetrate). The die's value is the sum of its chain.
  * Pool:
+ *   3b. reroll one ("ra"): the lowest die whose value matches is rolled
+ *      again (steps 1-3) and the new die stands;
  *   4. boons (extra > 0): extra more dice are rolled and the count highest
  *      are kept; banes (extra < 0): |extra| more, the count lowest kept.
  *   5. keep steps, each on the dice still kept, in order.
@@ -139,6 +141,11 @@ typedef struct pool {
     uint8_t penetrate;  /* "!p" / "!!p" */
     cond trigger;       /* default: CMP_EQ max face */
     uint8_t trigger_written; /* a condition was written after "!" */
+
+    /* "ra<cond>": after the pool is rolled, the lowest die matching the
+     * condition (if any) is rerolled once and the new roll stands. */
+    uint8_t has_reroll_one;
+    cond reroll_one;
 
     int64_t extra; /* net extra dice: > 0 keep the highest, < 0 the lowest */
     /* How the extra dice were written, for printing: an extra_style, and

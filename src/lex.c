@@ -17,7 +17,7 @@ static const struct {
     uint8_t len, kind;
 } mod_words[] = {
     {"kh", 2, T_KH}, {"kl", 2, T_KL}, {"dh", 2, T_DH}, {"dl", 2, T_DL},
-    {"ro", 2, T_RO}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
+    {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
 };
 
@@ -60,6 +60,7 @@ const char *alea__tok_desc(tok_kind k)
     case T_DL: return "'dl'";
     case T_K: return "'k'";
     case T_RO: return "'ro'";
+    case T_RA: return "'ra'";
     case T_R: return "'r'";
     case T_F: return "'f'";
     case T_P: return "'p'";

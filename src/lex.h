@@ -4,7 +4,7 @@
  * Letters are the subtle part: dice notation glues words together ("4dFkh1",
  * "1d20ro1"). A run of letters that is a known name (min, best, dice, ...) is
  * one T_NAME token; any other run is split, longest match first, into the
- * modifier letters kh kl dh dl ro k d r f p b x. A run that neither is a name
+ * modifier letters kh kl dh dl ro ra k d r f p b x. A run that neither is a name
  * nor splits is an error ("unknown name 'foo'").
  */
 #ifndef ALEA_LEX_H
@@ -48,6 +48,7 @@ typedef enum tok_kind {
     T_DL,
     T_K,
     T_RO,
+    T_RA,
     T_R,
     T_F,
     T_P,

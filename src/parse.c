@@ -477,7 +477,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
  * modifier  = keep | explode | reroll | success
  * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM]
  * explode   = "!" ["!"] ["p"] [cond]
- * reroll    = ("r" | "ro") cond
+ * reroll    = ("r" | "ro" | "ra") cond
  * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
  */
 static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t count,
@@ -569,6 +569,16 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
             pl->reroll_once = t->kind == T_RO;
             if ((st = parse_cond(p, &pl->reroll,
                                  "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
+                return st;
+            continue;
+        case T_RA:
+            if (pl->has_reroll_one)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "'ra' given twice, second at byte %u", (unsigned)t->start);
+            advance(p);
+            pl->has_reroll_one = 1;
+            if ((st = parse_cond(p, &pl->reroll_one,
+                                 "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
                 return st;
             continue;
         case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:

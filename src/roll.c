@@ -221,6 +221,31 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
         if ((st = roll_die(s, n, p, &dice[i])) != ALEA_OK)
             return st;
 
+    if (p->has_reroll_one) {
+        /* Reroll the lowest matching die (the best choice whatever is kept:
+         * every keep range's sum is monotone in each die); the new roll
+         * stands. Its old faces are copied to the end of the trace, marked
+         * rerolled, so the die's faces stay contiguous. */
+        size_t pick = (size_t)total;
+        for (size_t i = 0; i < (size_t)total; i++)
+            if (alea__cond_match(&p->reroll_one, dice[i].value) &&
+                (pick == (size_t)total || dice[i].value < dice[pick].value))
+                pick = i;
+        if (pick < (size_t)total) {
+            rdie old = dice[pick];
+            size_t first = s->r->nfaces;
+            for (uint32_t k = 0; k < old.nfaces; k++) {
+                rface f = s->r->faces[old.first + k];
+                if ((st = push_face(s, f.face, (uint8_t)(f.flags | FACE_REROLLED))) != ALEA_OK)
+                    return st;
+            }
+            if ((st = charge_dice(s, n, 1)) != ALEA_OK ||
+                (st = roll_die(s, n, p, &dice[pick])) != ALEA_OK)
+                return st;
+            dice[pick].first = (uint32_t)first;
+            dice[pick].nfaces = (uint32_t)(s->r->nfaces - first);
+        }
+    }
     int64_t lo, hi;
     alea__pool_keep_range(p, count, &lo, &hi);
     if (lo > 0 || hi < total) {
