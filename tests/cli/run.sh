@@ -135,6 +135,9 @@ expect "--max-dice not a number" 2 "" \
 expect "--max-dice negative" 2 "" "*" roll --max-dice=-1 1d6
 expect "--max-memory bad suffix" 2 "" "*" dist --max-memory 64X 1d6
 expect "--max-bogus" 2 "" "*" dist --max-bogus 3 1d6
+expect "a command after options" 2 "" \
+    "alea: 'dist' is a command: put it first (alea dist [OPTION]... EXPR)$nl$usage_hint" \
+    --max-work 10 dist 3d6
 
 # ---- expression errors: exit 1, the library's message, a caret --------------
 
@@ -146,58 +149,61 @@ experr() {
 }
 
 experr "empty expression" \
-    "alea: syntax error: expected an expression at the end" \
+    "alea: syntax error: empty expression: write dice such as 1d20 or 4d6kh3" \
     "  " \
     "  ^" roll ''
 experr "a lone d" \
-    "alea: syntax error: expected a number of sides after 'd' at the end" \
+    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 1, found the end of the expression" \
     "  d" \
-    "   ^" roll d
+    "   ^" d
 experr "2d+3" \
-    "alea: syntax error: expected a number of sides after 'd', found '+'" \
+    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 2, found '+'" \
     "  2d+3" \
     "    ^" dist 2d+3
 experr "1d1! explodes forever" \
-    "alea: invalid expression: 1d1! explodes forever: every face triggers the explosion" \
+    "alea: invalid expression: explosion would never end: every roll of this die shows its maximum 1 (byte 3)" \
     "  1d1!" \
-    "  ^^^^" roll 1d1!
+    "     ^" roll 1d1!
 experr "3d6r<=6 rerolls forever" \
-    "alea: invalid expression: 3d6r<=6 rerolls forever: every face triggers the reroll" \
+    "alea: invalid expression: reroll condition <=6 matches every face of the die, so no roll could be kept (byte 3)" \
     "  3d6r<=6" \
-    "  ^^^^^^^" dist '3d6r<=6'
+    "     ^" dist '3d6r<=6'
 experr "1d6/0 in roll" \
-    "alea: undefined result: division by zero" \
+    "alea: undefined result: division by zero at byte 4" \
     "  1d6/0" \
-    "     ^" roll 1d6/0
+    "      ^" roll 1d6/0
 experr "1d6/0 in dist" \
-    "alea: undefined result: division by zero" \
+    "alea: undefined result: division by zero is possible at byte 4: the divisor can be 0" \
     "  1d6/0" \
-    "     ^" dist 1d6/0
+    "      ^" dist 1d6/0
 experr "999999999d6 in roll" \
-    "alea: too many dice (limit is 10000) near '999999999d6'" \
+    "alea: too many dice at byte 0: the roll needs more than 10000 (dice limit)" \
     "  999999999d6" \
     "  ^^^^^^^^^^^" roll 999999999d6
 experr "999999999d6 in dist" \
-    "alea: too much work to compute (work limit is 300000000 steps)" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 1000000)" \
     "  999999999d6" \
     "  ^^^^^^^^^^^" dist 999999999d6
 experr "tab and control bytes line up" \
-    "alea: syntax error: expected a number of sides after 'd', found '+'" \
+    "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \
-    "        ^" roll "$(printf '1\t+\0012d+3')"
+    "     ^" roll "$(printf '1\t+\0012d+3')"
+experr "UTF-8 is shown as one column" \
+    "alea: syntax error: unexpected byte 0xC3 at byte 4 (only ASCII dice notation is understood)" \
+    "  $(printf '1d6 \303\251 2')" \
+    "      ^" roll "$(printf '1d6 \303\251 2')"
 
-# 60,000 nested parentheses: the source limit first, then (raised) depth.
+# 60,000 nested parentheses: the source limit first (no position to show),
+# then with the source limit raised, the depth limit near the start.
 open=$(printf '%60000s' '' | tr ' ' '(')
 close=$(printf '%60000s' '' | tr ' ' ')')
 deep="${open}1${close}"
-experr "60000 parentheses: source limit" \
-    "alea: expression too long (limit is 4096 bytes)" \
-    "  (((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "  ^" roll "$deep"
+expect "60000 parentheses: source limit" 1 "" \
+    "alea: expression too long: 120001 bytes (source limit is 4096)" roll "$deep"
 experr "60000 parentheses: depth limit" \
-    "alea: too deeply nested (limit is 64) near '('" \
+    "alea: expression nested too deeply at byte 64 (depth limit is 64)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "                          ^" dist --max-source 1M "$deep"
+    "                         ^" dist --max-source 1M "$deep"
 
 # ---- roll --------------------------------------------------------------------
 
@@ -206,9 +212,9 @@ check "a bare expression rolls" $rc "$err"
 has "$out" '^1d20 \[([1-9]|1[0-9]|20)\] = ([1-9]|1[0-9]|20)$'
 check "1d20 breakdown" $? "$out"
 
-expect "golden: 4d6kh3 with --seed 7" 0 "4d6kh3 [6, 5, 3, 1 dropped] = 14" "" \
+expect "golden: 4d6kh3 with --seed 7" 0 "4d6kh3 [5, 2 dropped, 6, 6] = 17" "" \
     roll --seed 7 4d6kh3
-expect "golden: 1d20+5 with --seed 7" 0 "1d20 [13] + 5 = 18" "" \
+expect "golden: 1d20+5 with --seed 7" 0 "1d20 [15] + 5 = 20" "" \
     --seed 7 1d20+5
 
 run roll --seed 7 -n 3 3d6 1d20
@@ -233,8 +239,8 @@ if command -v python3 >/dev/null 2>&1; then
     printf '%s\n' "$out" | python3 -c '
 import json, sys
 for line in sys.stdin:
-    json.loads(line)'
-    check "--json: every line parses" $? "$out"
+    json.loads(line)' 2>"$tmp/py_err"
+    check "--json: every line parses" $? "$out$nl$(cat "$tmp/py_err")"
 else
     echo "skip: python3 not found, --json lines not parsed"
 fi
@@ -261,7 +267,8 @@ fi
 expect "--max-dice 3 stops 4d6" 1 "" "*" roll --max-dice 3 4d6
 expect "--max-dice 4 allows 4d6" 0 "*" "" roll --max-dice 4 4d6
 expect "--max-source 3 stops 1d20" 1 "" "*" --max-source 3 1d20
-expect "--max-depth 2" 1 "" "*" roll --max-depth 2 '((1))+((1))'
+expect "--max-depth 2" 1 "" "*" roll --max-depth 2 '(((1)))'
+expect "--max-depth 3" 0 "*" "" roll --max-depth 3 '(((1)))'
 expect "--max-nodes 2" 1 "" "*" dist --max-nodes 2 '1+2+3'
 expect "--max-support 5" 1 "" "*" dist --max-support 5 1d6
 expect "--max-support 6" 0 "*" "" dist --max-support 6 1d6
@@ -318,8 +325,8 @@ d = json.load(sys.stdin)
 assert d["expression"] == "3d6", d["expression"]
 assert len(d["outcomes"]) == 16, len(d["outcomes"])
 assert d["outcomes"][0][0] == 3 and d["outcomes"][-1][0] == 18
-assert abs(sum(p for _, p in d["outcomes"]) - 1) < 1e-12'
-    check "dist --json 3d6: parses, 16 outcomes" $? "$out"
+assert abs(sum(p for _, p in d["outcomes"]) - 1) < 1e-12' 2>"$tmp/py_err"
+    check "dist --json 3d6: parses, 16 outcomes" $? "$out$nl$(cat "$tmp/py_err")"
 else
     echo "skip: python3 not found, dist --json not parsed"
 fi

@@ -1,0 +1,1230 @@
+/*
+ * main.c -- the alea command line: roll expressions, print their exact
+ * distributions, compare several side by side.
+ *
+ * It uses only the public API (<alea.h>) and the C library. Results go to
+ * stdout, usage errors and failures to stderr. Exit status: 0 success,
+ * 1 a bad expression or any library error (limits included), 2 bad usage.
+ */
+#define _POSIX_C_SOURCE 200809L /* SIGPIPE */
+
+#include <alea.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Width of the longest '#' bar in the dist table. */
+#define BAR_WIDTH 40
+/* Error excerpts longer than this many characters are shown as a window of
+ * WINDOW characters around the error, so a 100 kB expression does not flood
+ * the terminal. */
+#define EXCERPT_MAX 76
+#define WINDOW 70
+#define WINDOW_BEFORE 20
+/* Widest expression header in the compare table. */
+#define HEADER_MAX 16
+
+typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD__COUNT } command;
+
+static const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare"};
+
+typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
+
+typedef struct options {
+    int64_t limit[ALEA_LIMIT__COUNT];
+    int limit_set[ALEA_LIMIT__COUNT];
+    double tail;
+    int tail_set;
+    const char *tail_text;
+    int64_t n;
+    uint64_t seed;
+    int seed_set;
+    int json, csv;
+    cumul_mode cumul;
+    int help;
+    const char **exprs; /* borrowed from argv */
+    size_t nexprs;
+} options;
+
+/* ---- output helpers ------------------------------------------------------ */
+
+static void usage_hint(command cmd, int has_cmd)
+{
+    if (has_cmd)
+        fprintf(stderr, "Try 'alea %s --help' for more information.\n",
+                command_names[cmd]);
+    else
+        fputs("Try 'alea --help' for more information.\n", stderr);
+}
+
+/* "alea: <message>" and the pointer to --help; returns EXIT_USAGE. */
+static int usage_error(command cmd, int has_cmd, const char *fmt, ...)
+    PRINTF_LIKE(3, 4);
+
+static int usage_error(command cmd, int has_cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("alea: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    usage_hint(cmd, has_cmd);
+    return EXIT_USAGE;
+}
+
+static int out_of_memory(void)
+{
+    fputs("alea: out of memory\n", stderr);
+    return EXIT_FAIL;
+}
+
+/* A growing byte buffer for the library's snprintf-style formatters. */
+typedef struct buffer {
+    char *p;
+    size_t cap;
+} buffer;
+
+static int buffer_reserve(buffer *b, size_t need)
+{
+    if (need <= b->cap)
+        return 1;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return 0;
+    b->p = p;
+    b->cap = cap;
+    return 1;
+}
+
+/* Formats a distribution as the library's JSON into b; returns its length,
+ * or SIZE_MAX when out of memory. */
+static size_t format_dist_json(const alea_dist *d, buffer *b)
+{
+    size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+    if (len >= b->cap) {
+        if (!buffer_reserve(b, len + 1))
+            return SIZE_MAX;
+        len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+    }
+    return len;
+}
+
+/* Percent with two decimals, never "-0.00". */
+static double pct(double p)
+{
+    double v = p * 100.0;
+    return fabs(v) < 0.005 ? 0.0 : v;
+}
+
+static double round2(double v)
+{
+    return fabs(v) < 0.005 ? 0.0 : v;
+}
+
+static int int_width(int64_t v)
+{
+    char tmp[24];
+    return snprintf(tmp, sizeof tmp, "%" PRId64, v);
+}
+
+/* ---- error excerpt with a caret ----------------------------------------- */
+
+/*
+ * The expression is shown one character per column: printable ASCII as is,
+ * whitespace as a space, other control bytes and invalid UTF-8 as '?', and a
+ * valid UTF-8 sequence as itself (one column; wide characters are rare in
+ * dice). unit_len gives the bytes of the character at src[i].
+ */
+static size_t unit_len(const unsigned char *s, size_t len, size_t i)
+{
+    unsigned c = s[i];
+    size_t n;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 1;
+    if (i + n > len)
+        return 1;
+    for (size_t k = 1; k < n; k++)
+        if ((s[i + k] & 0xC0) != 0x80)
+            return 1;
+    return n;
+}
+
+static void put_unit(const unsigned char *s, size_t i, size_t n)
+{
+    unsigned c = s[i];
+    if (n > 1)
+        fwrite(s + i, 1, n, stderr);
+    else if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+        fputc(' ', stderr);
+    else if (c < 0x20 || c >= 0x7F)
+        fputc('?', stderr);
+    else
+        fputc((int)c, stderr);
+}
+
+static void put_excerpt(const char *src, size_t len, size_t start, size_t end)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t units = 0, cs = 0, ce = 0, i;
+
+    if (start > len)
+        start = len;
+    if (end > len)
+        end = len;
+    /* Character index of the span's first byte, and one past its last. */
+    for (i = 0; i < len; i += unit_len(s, len, i)) {
+        if (i < start)
+            cs++;
+        if (i < end)
+            ce++;
+        units++;
+    }
+    if (start == len)
+        cs = units;
+    if (ce <= cs)
+        ce = cs + 1; /* at least one caret */
+
+    size_t ws = 0, we = units;
+    if (units > EXCERPT_MAX) {
+        ws = cs > WINDOW_BEFORE ? cs - WINDOW_BEFORE : 0;
+        we = ws + WINDOW < units ? ws + WINDOW : units;
+        if (we - ws < WINDOW)
+            ws = units - WINDOW;
+    }
+
+    fputs("  ", stderr);
+    if (ws > 0)
+        fputs("...", stderr);
+    size_t u = 0;
+    for (i = 0; i < len && u < we; u++) {
+        size_t n = unit_len(s, len, i);
+        if (u >= ws)
+            put_unit(s, i, n);
+        i += n;
+    }
+    if (we < units)
+        fputs("...", stderr);
+    fputc('\n', stderr);
+
+    size_t col = (ws > 0 ? 5u : 2u) + (cs - ws); /* indent, "..." */
+    size_t last = ce;
+    if (we < units && last > we) /* the span goes on past the window */
+        last = we;
+    if (last <= cs)
+        last = cs + 1;
+    for (size_t k = 0; k < col; k++)
+        fputc(' ', stderr);
+    for (size_t k = cs; k < last; k++)
+        fputc('^', stderr);
+    fputc('\n', stderr);
+}
+
+/*
+ * Prints the context's last error: "alea: <message>", then (when it concerns
+ * a place in src) the expression and a caret line under the span, as jq
+ * does. src may be NULL when no expression is involved.
+ */
+static int report(const alea_ctx *ctx, const char *src)
+{
+    size_t start = 0, end = 0;
+    alea_status st = alea_ctx_error_span(ctx, &start, &end);
+    const char *msg = alea_ctx_error(ctx);
+    const char *what = alea_status_text(st);
+
+    if (!msg || !*msg)
+        fprintf(stderr, "alea: %s\n", what);
+    else if (st == ALEA_ERR_LIMIT || st == ALEA_ERR_NOMEM ||
+             st == ALEA_ERR_INTERRUPTED || strstr(msg, what) != NULL)
+        fprintf(stderr, "alea: %s\n", msg); /* the message says it already */
+    else
+        fprintf(stderr, "alea: %s: %s\n", what, msg);
+
+    if (src) {
+        size_t len = strlen(src);
+        /* A span of [0, 0) means "no position", except in an empty source
+         * or for a syntax error at its very start. */
+        if (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX)
+            put_excerpt(src, len, start, end);
+    }
+    return EXIT_FAIL;
+}
+
+/* ---- help ------------------------------------------------------------------- */
+
+static int limit_is_bytes(alea_limit l)
+{
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY;
+}
+
+/* Writes text word-wrapped to end before column 80, continuation lines
+ * indented to column indent (the first line starts there already). */
+static void put_wrapped(FILE *f, size_t indent, const char *text)
+{
+    size_t col = indent;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > indent && col + 1 + w > 79) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(text, 1, w, f);
+        col += w;
+        text += w;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
+static void print_limits(FILE *f)
+{
+    fprintf(f, "Limits (any command):\n  %-18s %9s  %s\n", "option", "default",
+            "what it counts");
+    for (int i = 0; i < ALEA_LIMIT__COUNT; i++) {
+        alea_limit l = (alea_limit)i;
+        char opt[48], def[32];
+        int64_t d = alea_limit_default(l);
+        snprintf(opt, sizeof opt, "--max-%s %s", alea_limit_name(l),
+                 limit_is_bytes(l) ? "BYTES" : "N");
+        if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
+            snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
+        else
+            snprintf(def, sizeof def, "%" PRId64, d);
+        fprintf(f, "  %-18s %9s  ", opt, def);
+        put_wrapped(f, 32, alea_limit_what(l));
+    }
+    fprintf(f, "  %-18s %9g  ", "--tail P", ALEA_TAIL_DEFAULT);
+    put_wrapped(f, 32, "probability left in an explosion tail when dist stops "
+                       "following it");
+    fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
+          "  lowered to it.\n", f);
+}
+
+static void help_main(FILE *f)
+{
+    fprintf(f, "alea %s -- roll tabletop dice, or compute their exact odds\n\n",
+            alea_version());
+    fputs("Usage:\n"
+          "  alea EXPR...                  roll each expression (as 'alea roll')\n"
+          "  alea roll [-n N] [--seed S] [--json] EXPR...\n"
+          "  alea dist [--at-least | --at-most] [--json | --csv] EXPR\n"
+          "  alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
+          "  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
+          "  alea --version\n"
+          "\n"
+          "Commands:\n"
+          "  roll      roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
+          "  dist      the exact distribution of an expression, as a table\n"
+          "  compare   several distributions side by side\n"
+          "\n",
+          f);
+    print_limits(f);
+    fputs("\n"
+          "Examples:\n"
+          "  alea 4d6kh3                      roll 4d6, keep the highest 3\n"
+          "  alea roll -n 6 --seed 7 4d6kh3   six rolls, the same every time\n"
+          "  alea '1d20 + 5' 2d6+3            attack, then damage\n"
+          "  alea dist 3d6                    the odds of every total\n"
+          "  alea dist --at-least '1d20+7'    the odds to reach each number\n"
+          "  alea compare 2d20kh1 1d20 2d20kl1\n"
+          "\n"
+          "Quote an expression with spaces or shell characters ('3d6!', '1d20 + 5').\n"
+          "The dice language: docs/language.md\n",
+          f);
+}
+
+static void help_command(command cmd, FILE *f)
+{
+    switch (cmd) {
+    case CMD_ROLL:
+        fputs("Usage: alea roll [-n N] [--seed S] [--json] EXPR...\n"
+              "       alea EXPR...\n"
+              "\n"
+              "Rolls each expression N times, in order, one line per roll with\n"
+              "every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
+              "\n"
+              "  -n N        roll each expression N times [1]\n"
+              "  --seed S    seed the generator with S (0 to 18446744073709551615)\n"
+              "              so the rolls are reproducible; default: from the OS\n"
+              "  --json      one JSON object per roll and line\n"
+              "\n",
+              f);
+        break;
+    case CMD_DIST:
+        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] EXPR\n"
+              "\n"
+              "Prints the exact probability of every value of EXPR, with the odds\n"
+              "of at least and at most that value, a bar chart, and the mean,\n"
+              "standard deviation, min, max and median.\n"
+              "\n"
+              "  --at-least  chart P(X >= value) instead of P(X = value)\n"
+              "  --at-most   chart P(X <= value)\n"
+              "  --json      the distribution as one JSON object\n"
+              "  --csv       value,probability,at_least,at_most rows\n"
+              "\n",
+              f);
+        break;
+    case CMD_COMPARE:
+    default:
+        fputs("Usage: alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
+              "\n"
+              "Prints the distributions of several expressions side by side: one\n"
+              "column each, a row per value (blank where a value is impossible),\n"
+              "then their mean, sd, min, max and median.\n"
+              "\n"
+              "  --at-least  show P(X >= value) in every cell\n"
+              "  --at-most   show P(X <= value)\n"
+              "  --csv       value,<expression>,... rows of probabilities\n"
+              "\n",
+              f);
+        break;
+    }
+    print_limits(f);
+}
+
+/* ---- argument parsing ------------------------------------------------------- */
+
+/* Whether arg is meant as an option rather than an expression: "--word",
+ * "--", "-h", "-n", "-nDIGITS" or a lone "-x". Expressions may start with
+ * '-' ("-1d6", "-d6", "-max(1,2)"); "--" ends the options. */
+static int looks_like_option(const char *a)
+{
+    if (a[0] != '-')
+        return 0;
+    if (a[1] == '-')
+        return a[2] == '\0' || (a[2] >= 'a' && a[2] <= 'z') ||
+               (a[2] >= 'A' && a[2] <= 'Z');
+    int letter = (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
+    if (!letter)
+        return 0;
+    if (a[2] == '\0')
+        return 1;
+    if (a[1] == 'n' && a[2] >= '0' && a[2] <= '9')
+        return 1;
+    return 0;
+}
+
+/* Parses a decimal integer in [lo, hi] (a k/M/G suffix when bytes is set);
+ * the whole string must be used. */
+static int parse_int(const char *s, int bytes, int64_t lo, int64_t hi,
+                     int64_t *out)
+{
+    if (!((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9')))
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE)
+        return 0;
+    if (bytes && *end) {
+        long long mul = 0;
+        switch (*end) {
+        case 'k': case 'K': mul = 1024LL; break;
+        case 'm': case 'M': mul = 1024LL * 1024; break;
+        case 'g': case 'G': mul = 1024LL * 1024 * 1024; break;
+        default: return 0;
+        }
+        end++;
+        if (v > LLONG_MAX / mul || v < LLONG_MIN / mul)
+            return 0;
+        v *= mul;
+    }
+    if (*end || v < lo || v > hi)
+        return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+    if (!(s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE || *end)
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+/* Option flags: which command accepts which option. */
+enum {
+    ACCEPT_N = 1 << 0,
+    ACCEPT_SEED = 1 << 1,
+    ACCEPT_JSON = 1 << 2,
+    ACCEPT_CSV = 1 << 3,
+    ACCEPT_CUMUL = 1 << 4
+};
+
+static const int command_accepts[CMD__COUNT] = {
+    ACCEPT_N | ACCEPT_SEED | ACCEPT_JSON,
+    ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL,
+    ACCEPT_CSV | ACCEPT_CUMUL,
+};
+
+/*
+ * Parses argv[0..argc) (the words after the command) into o. exprs must
+ * have room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported).
+ */
+static int parse_args(command cmd, int has_cmd, int argc, char **argv,
+                      options *o)
+{
+    int accepts = command_accepts[cmd];
+    int done = 0;
+    const char *cname = command_names[cmd];
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (done || !looks_like_option(a)) {
+            o->exprs[o->nexprs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            done = 1;
+            continue;
+        }
+
+        /* Split "--name=value"; "-nVALUE" is -n with an attached value. */
+        char name[32];
+        const char *value = NULL;
+        size_t nlen;
+        if (a[1] == '-') {
+            const char *eq = strchr(a, '=');
+            nlen = eq ? (size_t)(eq - a) : strlen(a);
+            if (eq)
+                value = eq + 1;
+        } else {
+            nlen = 2;
+            if (a[2])
+                value = a + 2;
+        }
+        if (nlen >= sizeof name)
+            return usage_error(cmd, has_cmd, "unknown option '%s'", a);
+        memcpy(name, a, nlen);
+        name[nlen] = '\0';
+
+        /* Which option, and does it take a value? */
+        enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL,
+               O_LIMIT, O_UNKNOWN } which = O_UNKNOWN;
+        int limit = -1;
+        if (!strcmp(name, "-h") || !strcmp(name, "--help"))
+            which = O_HELP;
+        else if ((accepts & ACCEPT_N) && !strcmp(name, "-n"))
+            which = O_N;
+        else if ((accepts & ACCEPT_SEED) && !strcmp(name, "--seed"))
+            which = O_SEED;
+        else if ((accepts & ACCEPT_JSON) && !strcmp(name, "--json"))
+            which = O_JSON;
+        else if ((accepts & ACCEPT_CSV) && !strcmp(name, "--csv"))
+            which = O_CSV;
+        else if ((accepts & ACCEPT_CUMUL) && !strcmp(name, "--at-least"))
+            which = O_LEAST;
+        else if ((accepts & ACCEPT_CUMUL) && !strcmp(name, "--at-most"))
+            which = O_MOST;
+        else if (!strcmp(name, "--tail"))
+            which = O_TAIL;
+        else if (!strncmp(name, "--max-", 6)) {
+            for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+                if (!strcmp(name + 6, alea_limit_name((alea_limit)l)))
+                    limit = l;
+            if (limit >= 0)
+                which = O_LIMIT;
+        }
+        if (which == O_UNKNOWN) {
+            if (has_cmd)
+                return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
+                                   cname, name);
+            return usage_error(cmd, has_cmd, "unknown option '%s'", name);
+        }
+
+        int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
+                          which == O_LIMIT;
+        if (!wants_value) {
+            if (value)
+                return usage_error(cmd, has_cmd, "option '%s' takes no value",
+                                   name);
+        } else if (!value) {
+            if (i + 1 >= argc)
+                return usage_error(cmd, has_cmd, "option '%s' needs a value",
+                                   name);
+            value = argv[++i];
+        }
+
+        switch (which) {
+        case O_HELP:
+            o->help = 1;
+            return EXIT_OK;
+        case O_N:
+            if (!parse_int(value, 0, 1, INT64_MAX, &o->n))
+                return usage_error(cmd, has_cmd,
+                                   "-n: '%s' is not a positive integer", value);
+            break;
+        case O_SEED:
+            if (!parse_u64(value, &o->seed))
+                return usage_error(cmd, has_cmd,
+                                   "--seed: '%s' is not an integer from 0 to "
+                                   "18446744073709551615", value);
+            o->seed_set = 1;
+            break;
+        case O_JSON:
+            o->json = 1;
+            break;
+        case O_CSV:
+            o->csv = 1;
+            break;
+        case O_LEAST:
+        case O_MOST: {
+            cumul_mode m = which == O_LEAST ? SHOW_AT_LEAST : SHOW_AT_MOST;
+            if (o->cumul != SHOW_EXACT && o->cumul != m)
+                return usage_error(cmd, has_cmd,
+                                   "--at-least and --at-most exclude each other");
+            o->cumul = m;
+            break;
+        }
+        case O_TAIL: {
+            char *end;
+            errno = 0;
+            double t = strtod(value, &end);
+            if (!*value || *end || errno == ERANGE || !(t > 0))
+                return usage_error(cmd, has_cmd,
+                                   "--tail: '%s' is not a probability", value);
+            o->tail = t;
+            o->tail_text = value;
+            o->tail_set = 1;
+            break;
+        }
+        case O_LIMIT: {
+            alea_limit l = (alea_limit)limit;
+            if (!parse_int(value, limit_is_bytes(l), 0, INT64_MAX, &o->limit[l]))
+                return usage_error(cmd, has_cmd,
+                                   "%s: '%s' is not a non-negative integer%s",
+                                   name, value,
+                                   limit_is_bytes(l) ? " (k, M, G allowed)" : "");
+            o->limit_set[l] = 1;
+            break;
+        }
+        case O_UNKNOWN:
+        default:
+            break;
+        }
+    }
+
+    if (o->json && o->csv)
+        return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (o->nexprs == 0)
+        return usage_error(cmd, has_cmd, "missing expression");
+    /* "alea --max-work 10 dist 3d6": a command after options. */
+    for (size_t i = 0; !has_cmd && i < o->nexprs; i++)
+        for (int c = 0; c < CMD__COUNT; c++)
+            if (!strcmp(o->exprs[i], command_names[c]))
+                return usage_error(cmd, has_cmd,
+                                   "'%s' is a command: put it first "
+                                   "(alea %s [OPTION]... EXPR)",
+                                   command_names[c], command_names[c]);
+    if (cmd == CMD_DIST && o->nexprs > 1)
+        return usage_error(cmd, has_cmd,
+                           "dist takes one expression (quote it if it has "
+                           "spaces; 'alea compare' takes several)");
+    return EXIT_OK;
+}
+
+/* ---- roll -------------------------------------------------------------------- */
+
+static int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    for (size_t i = 0; i < o->nexprs; i++) {
+        const char *src = o->exprs[i];
+        if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK)
+            return report(ctx, src);
+    }
+    return EXIT_OK;
+}
+
+static int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    alea_format fmt = o->json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT;
+    buffer b = {NULL, 0};
+    int rc = EXIT_OK;
+
+    alea_roll *roll = alea_roll_new(ctx);
+    if (!roll || !buffer_reserve(&b, 256)) {
+        alea_roll_free(roll);
+        free(b.p);
+        return out_of_memory();
+    }
+    if (o->seed_set)
+        alea_ctx_seed(ctx, o->seed);
+
+    for (size_t i = 0; i < o->nexprs && rc == EXIT_OK; i++) {
+        for (int64_t k = 0; k < o->n; k++) {
+            if (alea_expr_roll(ctx, ex[i], roll) != ALEA_OK) {
+                fflush(stdout); /* the rolls so far, then the error */
+                rc = report(ctx, o->exprs[i]);
+                break;
+            }
+            size_t len = alea_roll_format(roll, fmt, b.p, b.cap);
+            if (len + 2 > b.cap) { /* room for '\n' and the NUL */
+                if (!buffer_reserve(&b, len + 2)) {
+                    rc = out_of_memory();
+                    break;
+                }
+                len = alea_roll_format(roll, fmt, b.p, b.cap);
+            }
+            b.p[len] = '\n';
+            if (fwrite(b.p, 1, len + 1, stdout) != len + 1)
+                break; /* a closed pipe: stop rolling; main reports */
+        }
+        if (ferror(stdout))
+            break;
+    }
+    alea_roll_free(roll);
+    free(b.p);
+    return rc;
+}
+
+/* ---- distributions -------------------------------------------------------------- */
+
+/* Cumulative sums of a distribution: most[i] = P(X <= v_i), least[i] =
+ * P(X >= v_i), each summed from its small end. Returns 0 if out of memory. */
+static int cumulate(const alea_dist *d, double **least, double **most)
+{
+    size_t n = alea_dist_count(d);
+    *least = malloc((n ? n : 1) * sizeof **least);
+    *most = malloc((n ? n : 1) * sizeof **most);
+    if (!*least || !*most) {
+        free(*least);
+        free(*most);
+        *least = *most = NULL;
+        return 0;
+    }
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        (*most)[i] = s += alea_dist_prob(d, i);
+    s = 0;
+    for (size_t i = n; i-- > 0;)
+        (*least)[i] = s += alea_dist_prob(d, i);
+    return 1;
+}
+
+static void put_bar(double v, double vmax)
+{
+    long len = vmax > 0 ? lround(v / vmax * BAR_WIDTH) : 0;
+    if (len == 0 && pct(v) > 0) /* visible in the numbers: visible in the bar */
+        len = 1;
+    if (len <= 0)
+        return;
+    fputs("  ", stdout);
+    for (long k = 0; k < len; k++)
+        putchar('#');
+}
+
+static void put_summary(const alea_dist *d)
+{
+    printf("mean %.2f   sd %.2f   min %" PRId64 "   max %" PRId64
+           "   median %" PRId64 "\n",
+           round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), alea_dist_min(d),
+           alea_dist_max(d), alea_dist_median(d));
+    double cut = alea_dist_truncated(d);
+    if (cut > 0)
+        printf("truncated %.2g (probability cut off by the explosion bound)\n",
+               cut);
+}
+
+static void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
+                       const double *least, const double *most)
+{
+    size_t n = alea_dist_count(d);
+    int vw = 5; /* "value" */
+    if (n > 0) {
+        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        vw = w1 > vw ? w1 : vw;
+        vw = w2 > vw ? w2 : vw;
+    }
+
+    /* The charted column comes first after the value. */
+    double vmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = mode == SHOW_AT_LEAST ? least[i]
+                   : mode == SHOW_AT_MOST ? most[i] : alea_dist_prob(d, i);
+        if (v > vmax)
+            vmax = v;
+    }
+
+    printf("%s\n", src);
+    if (mode == SHOW_EXACT)
+        printf("%*s%8s%11s%11s\n", vw, "value", "%", "at least", "at most");
+    else if (mode == SHOW_AT_LEAST)
+        printf("%*s%11s%8s%11s\n", vw, "value", "at least", "%", "at most");
+    else
+        printf("%*s%11s%8s%11s\n", vw, "value", "at most", "%", "at least");
+
+    for (size_t i = 0; i < n; i++) {
+        double p = alea_dist_prob(d, i), shown;
+        printf("%*" PRId64, vw, alea_dist_value(d, i));
+        if (mode == SHOW_EXACT) {
+            printf("%8.2f%11.2f%11.2f", pct(p), pct(least[i]), pct(most[i]));
+            shown = p;
+        } else if (mode == SHOW_AT_LEAST) {
+            printf("%11.2f%8.2f%11.2f", pct(least[i]), pct(p), pct(most[i]));
+            shown = least[i];
+        } else {
+            printf("%11.2f%8.2f%11.2f", pct(most[i]), pct(p), pct(least[i]));
+            shown = most[i];
+        }
+        put_bar(shown, vmax);
+        putchar('\n');
+    }
+    put_summary(d);
+}
+
+static void dist_csv(const alea_dist *d, const double *least,
+                     const double *most)
+{
+    size_t n = alea_dist_count(d);
+    fputs("value,probability,at_least,at_most\n", stdout);
+    for (size_t i = 0; i < n; i++)
+        printf("%" PRId64 ",%.17g,%.17g,%.17g\n", alea_dist_value(d, i),
+               alea_dist_prob(d, i), least[i], most[i]);
+}
+
+static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    alea_dist *d;
+    if (alea_expr_dist(ctx, ex[0], &d) != ALEA_OK)
+        return report(ctx, o->exprs[0]);
+
+    int rc = EXIT_OK;
+    if (o->json) {
+        buffer b = {NULL, 0};
+        size_t len = format_dist_json(d, &b);
+        if (len == SIZE_MAX) {
+            rc = out_of_memory();
+        } else {
+            fwrite(b.p, 1, len, stdout);
+            putchar('\n');
+        }
+        free(b.p);
+    } else {
+        double *least, *most;
+        if (!cumulate(d, &least, &most)) {
+            rc = out_of_memory();
+        } else {
+            if (o->csv)
+                dist_csv(d, least, most);
+            else
+                dist_table(d, o->exprs[0], o->cumul, least, most);
+            free(least);
+            free(most);
+        }
+    }
+    alea_dist_free(d);
+    return rc;
+}
+
+/* ---- compare ---------------------------------------------------------------------- */
+
+/* One column of the comparison: a distribution and a cursor over it. */
+typedef struct column {
+    alea_dist *d;
+    double *least, *most;
+    size_t n, at;
+    int width;
+    char head[HEADER_MAX * 4 + 1]; /* room for UTF-8 */
+} column;
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The cell of column c for value v: sets *p and returns 1, or returns 0 when
+ * blank (an impossible value, exact mode). Advances c->at monotonically, so
+ * values must be asked in ascending order.
+ */
+static int cell(column *c, int64_t v, cumul_mode mode, double *p)
+{
+    while (c->at < c->n && alea_dist_value(c->d, c->at) < v)
+        c->at++;
+    int hit = c->at < c->n && alea_dist_value(c->d, c->at) == v;
+    switch (mode) {
+    case SHOW_AT_LEAST:
+        *p = c->at < c->n ? c->least[c->at] : 0.0;
+        return 1;
+    case SHOW_AT_MOST:
+        *p = hit ? c->most[c->at] : c->at > 0 ? c->most[c->at - 1] : 0.0;
+        return 1;
+    case SHOW_EXACT:
+    default:
+        if (!hit)
+            return 0;
+        *p = alea_dist_prob(c->d, c->at);
+        return 1;
+    }
+}
+
+/* Header text: the expression, cut to HEADER_MAX characters with "...". */
+static void make_head(column *c, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t len = strlen(src), units = 0, i;
+    for (i = 0; i < len; i += unit_len(s, len, i))
+        units++;
+    size_t keep = units <= HEADER_MAX ? units : HEADER_MAX - 3, u = 0, o = 0;
+    for (i = 0; i < len && u < keep; u++) {
+        size_t n = unit_len(s, len, i);
+        unsigned ch = s[i];
+        if (n > 1) {
+            memcpy(c->head + o, s + i, n);
+            o += n;
+        } else {
+            c->head[o++] = ch < 0x20 || ch == 0x7F || ch >= 0x80 ? '?' : (char)ch;
+        }
+        i += n;
+    }
+    if (keep < units) {
+        memcpy(c->head + o, "...", 3);
+        o += 3;
+    }
+    c->head[o] = '\0';
+    c->width = (int)(keep < units ? HEADER_MAX : units);
+}
+
+static void put_csv_field(const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' &&
+        (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* Prints a stat row: label, then one formatted value per column. */
+static void put_stat_row(const char *label, int lw, column *cols, size_t ncols,
+                         int which)
+{
+    printf("%*s", lw, label);
+    for (size_t j = 0; j < ncols; j++) {
+        const alea_dist *d = cols[j].d;
+        char tmp[64];
+        switch (which) {
+        case 0: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d))); break;
+        case 1: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d))); break;
+        case 2: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_min(d)); break;
+        case 3: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_max(d)); break;
+        default: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_median(d)); break;
+        }
+        printf("  %*s", cols[j].width, tmp);
+    }
+    putchar('\n');
+}
+
+static int stat_width(const alea_dist *d)
+{
+    char tmp[64];
+    int w = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d)));
+    int k = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d)));
+    w = k > w ? k : w;
+    k = int_width(alea_dist_min(d));
+    w = k > w ? k : w;
+    k = int_width(alea_dist_max(d));
+    return k > w ? k : w;
+}
+
+static void compare_print(column *cols, size_t ncols, const int64_t *vals,
+                          size_t nvals, const options *o)
+{
+    static const char *const titles[] = {
+        "% chance of each value", "% chance of at least each value",
+        "% chance of at most each value"};
+
+    if (o->csv) {
+        fputs("value", stdout);
+        for (size_t j = 0; j < ncols; j++) {
+            putchar(',');
+            put_csv_field(o->exprs[j]);
+        }
+        putchar('\n');
+        for (size_t r = 0; r < nvals; r++) {
+            printf("%" PRId64, vals[r]);
+            for (size_t j = 0; j < ncols; j++) {
+                double p;
+                putchar(',');
+                if (cell(&cols[j], vals[r], o->cumul, &p))
+                    printf("%.17g", p);
+            }
+            putchar('\n');
+        }
+        return;
+    }
+
+    int lw = 6; /* "median" */
+    if (nvals > 0) {
+        int w1 = int_width(vals[0]), w2 = int_width(vals[nvals - 1]);
+        lw = w1 > lw ? w1 : lw;
+        lw = w2 > lw ? w2 : lw;
+    }
+    for (size_t j = 0; j < ncols; j++) {
+        int w = stat_width(cols[j].d);
+        if (w > cols[j].width)
+            cols[j].width = w;
+        if (cols[j].width < 6) /* "100.00" */
+            cols[j].width = 6;
+    }
+
+    puts(titles[o->cumul]);
+    printf("%*s", lw, "value");
+    for (size_t j = 0; j < ncols; j++) {
+        /* %*s counts bytes; pad by characters so UTF-8 headers line up. */
+        size_t units = 0, len = strlen(cols[j].head);
+        const unsigned char *s = (const unsigned char *)cols[j].head;
+        for (size_t i = 0; i < len; i += unit_len(s, len, i))
+            units++;
+        fputs("  ", stdout);
+        for (size_t k = units; k < (size_t)cols[j].width; k++)
+            putchar(' ');
+        fputs(cols[j].head, stdout);
+    }
+    putchar('\n');
+    for (size_t r = 0; r < nvals; r++) {
+        printf("%*" PRId64, lw, vals[r]);
+        int blanks = 0; /* trailing blank cells are not padded */
+        for (size_t j = 0; j < ncols; j++) {
+            double p;
+            if (cell(&cols[j], vals[r], o->cumul, &p)) {
+                for (; blanks > 0; blanks--)
+                    printf("  %*s", cols[j - (size_t)blanks].width, "");
+                printf("  %*.2f", cols[j].width, pct(p));
+            } else {
+                blanks++;
+            }
+        }
+        putchar('\n');
+    }
+    static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
+    for (int k = 0; k < 5; k++)
+        put_stat_row(stats[k], lw, cols, ncols, k);
+    for (size_t j = 0; j < ncols; j++) {
+        double cut = alea_dist_truncated(cols[j].d);
+        if (cut > 0)
+            printf("truncated %.2g in %s (probability cut off by the explosion "
+                   "bound)\n", cut, o->exprs[j]);
+    }
+}
+
+static int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    size_t ncols = o->nexprs, nvals = 0, total = 0;
+    int rc = EXIT_OK;
+    int64_t *vals = NULL;
+    column *cols = calloc(ncols, sizeof *cols);
+    if (!cols)
+        return out_of_memory();
+
+    for (size_t j = 0; j < ncols; j++) {
+        if (alea_expr_dist(ctx, ex[j], &cols[j].d) != ALEA_OK) {
+            cols[j].d = NULL;
+            rc = report(ctx, o->exprs[j]);
+            goto done;
+        }
+        cols[j].n = alea_dist_count(cols[j].d);
+        total += cols[j].n;
+        if (!cumulate(cols[j].d, &cols[j].least, &cols[j].most)) {
+            rc = out_of_memory();
+            goto done;
+        }
+        make_head(&cols[j], o->exprs[j]);
+    }
+
+    /* Rows: the union of every column's values. */
+    vals = malloc((total ? total : 1) * sizeof *vals);
+    if (!vals) {
+        rc = out_of_memory();
+        goto done;
+    }
+    for (size_t j = 0; j < ncols; j++)
+        for (size_t i = 0; i < cols[j].n; i++)
+            vals[nvals++] = alea_dist_value(cols[j].d, i);
+    qsort(vals, nvals, sizeof *vals, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < nvals; i++)
+        if (u == 0 || vals[i] != vals[u - 1])
+            vals[u++] = vals[i];
+    nvals = u;
+
+    compare_print(cols, ncols, vals, nvals, o);
+
+done:
+    for (size_t j = 0; j < ncols; j++) {
+        alea_dist_free(cols[j].d);
+        free(cols[j].least);
+        free(cols[j].most);
+    }
+    free(cols);
+    free(vals);
+    return rc;
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+static int apply_options(alea_ctx *ctx, const options *o, command cmd,
+                         int has_cmd)
+{
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        if (o->limit_set[l])
+            alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
+    if (o->tail_set && alea_ctx_set_tail(ctx, o->tail) != ALEA_OK)
+        return usage_error(cmd, has_cmd,
+                           "--tail: %s is outside the accepted range "
+                           "[1e-300, 1e-3]", o->tail_text);
+    return EXIT_OK;
+}
+
+static int run(command cmd, int has_cmd, int argc, char **argv)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.n = 1;
+    o.cumul = SHOW_EXACT;
+    o.exprs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *o.exprs);
+    if (!o.exprs)
+        return out_of_memory();
+
+    int rc = parse_args(cmd, has_cmd, argc, argv, &o);
+    if (rc == EXIT_OK && o.help) {
+        help_command(cmd, stdout);
+        free(o.exprs);
+        return EXIT_OK;
+    }
+    if (rc != EXIT_OK) {
+        free(o.exprs);
+        return rc;
+    }
+
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_expr **ex = calloc(o.nexprs, sizeof *ex);
+    if (!ctx || !ex) {
+        rc = out_of_memory();
+        goto done;
+    }
+    rc = apply_options(ctx, &o, cmd, has_cmd);
+    if (rc == EXIT_OK)
+        rc = compile_all(ctx, &o, ex);
+    if (rc == EXIT_OK) {
+        switch (cmd) {
+        case CMD_ROLL: rc = cmd_roll(ctx, &o, ex); break;
+        case CMD_DIST: rc = cmd_dist(ctx, &o, ex); break;
+        case CMD_COMPARE:
+        default: rc = cmd_compare(ctx, &o, ex); break;
+        }
+    }
+
+done:
+    if (ex)
+        for (size_t i = 0; i < o.nexprs; i++)
+            alea_expr_free(ex[i]);
+    free(ex);
+    alea_ctx_free(ctx);
+    free(o.exprs);
+    return rc;
+}
+
+static int find_command(const char *s, command *out)
+{
+    for (int c = 0; c < CMD__COUNT; c++)
+        if (!strcmp(s, command_names[c])) {
+            *out = (command)c;
+            return 1;
+        }
+    return 0;
+}
+
+/* Flushes stdout and reports a write error; a reader that went away (EPIPE,
+ * as in "alea roll -n 1000 1d6 | head -1") is not an error. */
+static int finish_output(int rc)
+{
+    if (fflush(stdout) == 0 && !ferror(stdout))
+        return rc;
+    if (errno == EPIPE)
+        return rc;
+    fprintf(stderr, "alea: write error: %s\n", strerror(errno));
+    return EXIT_FAIL;
+}
+
+int main(int argc, char **argv)
+{
+    static char outbuf[1 << 16];
+    command cmd = CMD_ROLL;
+    int rc;
+
+#ifdef SIGPIPE
+    signal(SIGPIPE, SIG_IGN); /* a closed pipe is seen as EPIPE instead */
+#endif
+    setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+
+    if (argc < 2) {
+        rc = usage_error(cmd, 0, "missing expression");
+    } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        help_main(stdout);
+        rc = EXIT_OK;
+    } else if (!strcmp(argv[1], "--version")) {
+        printf("alea %s\n", alea_version());
+        rc = EXIT_OK;
+    } else if (!strcmp(argv[1], "help")) {
+        if (argc == 2) {
+            help_main(stdout);
+            rc = EXIT_OK;
+        } else if (argc == 3 && find_command(argv[2], &cmd)) {
+            help_command(cmd, stdout);
+            rc = EXIT_OK;
+        } else if (argc == 3) {
+            rc = usage_error(CMD_ROLL, 0, "help: unknown command '%s'", argv[2]);
+        } else {
+            rc = usage_error(CMD_ROLL, 0, "help takes at most one command");
+        }
+    } else if (find_command(argv[1], &cmd)) {
+        rc = run(cmd, 1, argc - 2, argv + 2);
+    } else {
+        rc = run(CMD_ROLL, 0, argc - 1, argv + 1); /* a bare expression */
+    }
+    return finish_output(rc);
+}
