@@ -30,7 +30,7 @@
  *   if (alea_expr_roll(ctx, e, r) == ALEA_OK) {
  *       char line[256];
  *       alea_roll_format(r, ALEA_FORMAT_TEXT, line, sizeof line);
- *       puts(line);                       // 4d6kh3 [6, 5, 3, 1 dropped] = 14
+ *       puts(line);                       // 4d6kh3 [5, 2 dropped, 6, 6] = 17
  *   }
  *   alea_dist *d;
  *   if (alea_expr_dist(ctx, e, &d) == ALEA_OK) {
@@ -246,7 +246,7 @@ alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *tota
 int64_t alea_roll_total(const alea_roll *roll);
 
 typedef enum alea_format {
-    ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [6, 5, 3, 1 dropped] = 14" */
+    ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [5, 2 dropped, 6, 6] = 17" */
     ALEA_FORMAT_JSON  /* one JSON object, see docs/language.md */
 } alea_format;
 

@@ -214,10 +214,13 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     if (!out || (!src && len > 0))
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
                            "alea_expr_compile: NULL source or output");
-    if ((int64_t)len > ctx->limits[ALEA_LIMIT_SOURCE] || len >= UINT32_MAX)
-        return alea__error(ctx, ALEA_ERR_LIMIT, 0, 0,
+    if ((int64_t)len > ctx->limits[ALEA_LIMIT_SOURCE] || len >= UINT32_MAX) {
+        /* The span is the part past the limit, so a caret can point at it. */
+        size_t limit = (size_t)ctx->limits[ALEA_LIMIT_SOURCE];
+        return alea__error(ctx, ALEA_ERR_LIMIT, limit, len,
                            "expression too long: %zu bytes (source limit is %lld)",
                            len, (long long)ctx->limits[ALEA_LIMIT_SOURCE]);
+    }
     alea_expr *e = alea__mem_alloc(ctx, sizeof *e);
     if (!e)
         return alea__nomem(ctx);

@@ -102,7 +102,7 @@ static alea_status count_nodes(parser *p, uint32_t k, size_t start, size_t end)
 {
     if ((int64_t)p->nodes + k > p->max_nodes)
         return alea__error(p->ctx, ALEA_ERR_LIMIT, start, end,
-                           "expression too long at byte %zu (node limit is %lld terms)",
+                           "too many terms at byte %zu (node limit is %lld)",
                            start, (long long)p->max_nodes);
     p->nodes += k;
     return ALEA_OK;

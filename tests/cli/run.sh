@@ -193,13 +193,16 @@ experr "UTF-8 is shown as one column" \
     "  $(printf '1d6 \303\251 2')" \
     "      ^" roll "$(printf '1d6 \303\251 2')"
 
-# 60,000 nested parentheses: the source limit first (no position to show),
-# then with the source limit raised, the depth limit near the start.
+# 60,000 nested parentheses: the source limit first (the caret marks what
+# lies past the limit), then with the source limit raised, the depth limit
+# near the start.
 open=$(printf '%60000s' '' | tr ' ' '(')
 close=$(printf '%60000s' '' | tr ' ' ')')
 deep="${open}1${close}"
-expect "60000 parentheses: source limit" 1 "" \
-    "alea: expression too long: 120001 bytes (source limit is 4096)" roll "$deep"
+experr "60000 parentheses: source limit" \
+    "alea: expression too long: 120001 bytes (source limit is 4096)" \
+    "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
+    "                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^" roll "$deep"
 experr "60000 parentheses: depth limit" \
     "alea: expression nested too deeply at byte 64 (depth limit is 64)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
