@@ -74,6 +74,8 @@ uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n)
 {
     if (n == 0)
         return alea__rng_next(ctx);
+    if (n == 1)
+        return 0; /* a one-faced die needs no randomness */
     uint64_t hi, lo;
     mul128(alea__rng_next(ctx), n, &hi, &lo);
     if (lo < n) {
