@@ -134,7 +134,8 @@ const char *alea__cmp_str(uint8_t op)
 /* Conditions after r, ro, f, !: '=' is implied. */
 static void print_cond(alea__out *o, const cond *c)
 {
-    if (c->op != CMP_EQ)
+    /* "!-1" would read back as "! - 1": spell '=' before a negative value. */
+    if (c->op != CMP_EQ || c->value < 0)
         alea__out_str(o, alea__cmp_str(c->op));
     alea__out_i64(o, c->value);
 }

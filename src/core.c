@@ -183,8 +183,8 @@ alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start, size_t end)
     int64_t limit = ctx->limits[ALEA_LIMIT_WORK];
     if (units < 0 || units > limit - ctx->work_used)
         return alea__error(ctx, ALEA_ERR_LIMIT, start, end,
-                           "too much work to compute (work limit is %lld steps)",
-                           (long long)limit);
+                           "too much work to compute at byte %zu (work limit is %lld)",
+                           start, (long long)limit);
     ctx->work_used += units;
     if (ctx->work_used >= ctx->work_poll) {
         ctx->work_poll = ctx->work_used + ALEA__POLL_EVERY;

@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void alea__out_init(alea__out *o, char *buf, size_t cap)
@@ -54,7 +55,14 @@ void alea__out_double(alea__out *o, double v)
         alea__out_str(o, "null");
         return;
     }
-    int n = snprintf(tmp, sizeof tmp, "%.17g", v);
+    /* The shortest of 15, 16, 17 significant digits that reads back as
+     * exactly v: 0.7, not 0.70000000000000007. */
+    int n = 0;
+    for (int prec = 15; prec <= 17; prec++) {
+        n = snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
     alea__out_mem(o, tmp, (size_t)n);
 }
 

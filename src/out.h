@@ -23,7 +23,8 @@ ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);
 ALEA__HIDDEN void alea__out_str(alea__out *o, const char *s);
 ALEA__HIDDEN void alea__out_char(alea__out *o, char c);
 ALEA__HIDDEN void alea__out_i64(alea__out *o, int64_t v);
-/* A double that reads back exactly (%.17g), as JSON (no NaN/Inf: null). */
+/* A double in the fewest digits that read back exactly, as JSON (no NaN or
+ * infinity: null). */
 ALEA__HIDDEN void alea__out_double(alea__out *o, double v);
 /* A JSON string literal of n bytes, with quotes, escapes, and invalid UTF-8
  * replaced by U+FFFD. */

@@ -337,6 +337,19 @@ static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
     }
 }
 
+/* Length of src[start, end) without trailing blanks, for hints. */
+static size_t trimmed_len(const parser *p, size_t start, size_t end)
+{
+    while (end > start && (p->src[end - 1] == ' ' || p->src[end - 1] == '\t'))
+        end--;
+    return end - start;
+}
+
+static int starts_sides(tok_kind k)
+{
+    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE;
+}
+
 /* Does cond c match every face in [a, b] (a <= b)? Conditions on a range
  * are intervals touching one end (or a point), so the ends decide. */
 static int cond_all_in(const cond *c, int64_t a, int64_t b)
@@ -430,10 +443,20 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
     const die_spec *d = &pl->die;
     if (pl->has_reroll && cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           "reroll condition %s%lld matches every face of the die, "
-                           "so no roll could be kept (byte %u)",
+                           pl->reroll_once
+                               ? "reroll condition %s%lld matches every face of the die, "
+                                 "so every die would be rerolled (byte %u)"
+                               : "reroll condition %s%lld matches every face of the die, "
+                                 "so no roll could be kept (byte %u)",
                            cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
                            (unsigned)rtok->start);
+    if (pl->explode != EXPLODE_NONE && !cond_any(d, &pl->trigger))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                           "the explosion trigger %s%lld matches no face of the die, so "
+                           "it would never explode (byte %u); to count successes on "
+                           "exploding dice, give the trigger first, as in 3d6!!6>=7",
+                           cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                           (unsigned)etok->start);
     if (pl->explode != EXPLODE_NONE) {
         /* With "r", rerolled faces never show; with "ro" they can. */
         const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
@@ -462,12 +485,12 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
             !(pl->has_failure && cond_any(d, &pl->failure)))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
                                "no face of the die is %s %lld, so no die could count "
-                               "as a success (byte %u); to compare the total, write "
-                               "(%.*s) %s %lld",
+                               "as a success (byte %u); to compare a total, put it in "
+                               "parentheses, as in (%.*s) %s %lld",
                                cond_op_str(pl->success.op), (long long)pl->success.value,
-                               (unsigned)stok->start, (int)(stok->start - n->start),
-                               p->src + n->start, cond_op_str(pl->success.op),
-                               (long long)pl->success.value);
+                               (unsigned)stok->start,
+                               (int)trimmed_len(p, n->start, stok->start), p->src + n->start,
+                               cond_op_str(pl->success.op), (long long)pl->success.value);
     }
     return ALEA_OK;
 }
@@ -591,6 +614,16 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
             pl->has_success = 1;
             if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
                 return st;
+            if (at(p, T_D) && starts_sides((tok_kind)peek_at(p, 1)->kind)) {
+                /* "1d20 >= 1d20": the threshold would become "1" and the rest
+                 * a drop. It is a comparison of two rolls. */
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
+                                   "a success threshold must be a number (byte %u); to "
+                                   "compare two rolls, put the first in parentheses: "
+                                   "(%.*s) %s ...",
+                                   (unsigned)t->start, (int)trimmed_len(p, start, t->start),
+                                   p->src + start, alea__cmp_str(pl->success.op));
+            }
             if (accept(p, T_F)) {
                 pl->has_failure = 1;
                 if ((st = parse_cond(p, &pl->failure,
@@ -1051,8 +1084,9 @@ static alea_status parse_call(parser *p, const node **out)
             return st;
         if ((kind == N_BEST || kind == N_WORST) && i == 0) {
             const token *t = peek(p);
-            if (t->kind != T_NUM)
-                return err_at(p, t, "a whole number of repetitions, as in best(2, 1d20)");
+            if (t->kind != T_NUM || peek_at(p, 1)->kind != T_COMMA)
+                return err_at(p, t->kind == T_NUM ? peek_at(p, 1) : t,
+                              "a whole number of repetitions and ',', as in best(2, 1d20)");
             advance(p);
             if (t->num < 1 || t->num > alea_limit_max(ALEA_LIMIT_DICE))
                 return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, t->end,
@@ -1214,11 +1248,6 @@ typedef enum bonus_kind {
     BON_INJURY  /* +1 INJURY DICE       seed 004 */
 } bonus_kind;
 
-static int starts_sides(tok_kind k)
-{
-    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE;
-}
-
 /* At a '+' or '-': is what follows extra dice rather than a term? */
 static bonus_kind bonus_at(const parser *p)
 {
@@ -1322,7 +1351,7 @@ static alea_status settle_extra(parser *p, pool *pl, const token *at)
         minus = minus > ALEA__BOON_CAP ? ALEA__BOON_CAP : minus;
     }
     int64_t net = plus - minus;
-    if (is_null_die(pl)) {
+    if (pl->extra_style == EXTRA_BOON && is_null_die(pl)) {
         /* The null die: 0, or 1 with any net boon, or -1 with any net bane. */
         pl->die.style = DIE_NULL;
         pl->die.lo = pl->die.hi = net > 0 ? 1 : net < 0 ? -1 : 0;
@@ -1446,6 +1475,13 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     const node *l;
     if ((st = finish_chain(p, N_SUM, &left, &l)) != ALEA_OK)
         return st;
+    int64_t fixed;
+    if (const_value(l, &fixed))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, l->start, b->end,
+                           "bonus dice need dice to their left, as in d20 +1d; '%.*s' "
+                           "has none (byte %u)",
+                           (int)trimmed_len(p, l->start, l->end), p->src + l->start,
+                           (unsigned)l->start);
     const node *wrapped;
     pool *pl = l->kind == N_DICE ? own_pool(l) : NULL;
     if (pl && !pl->count_expr && pl->count == 1 && pl->nkeeps == 0 && !pl->has_success &&

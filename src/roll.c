@@ -309,6 +309,9 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     default: break;
     }
     const rec **kids = NULL;
+    /* Repetitions count as dice: charge them all before allocating for them. */
+    if ((n->kind == N_BEST || n->kind == N_WORST) && (st = charge_dice(s, n, nk)) != ALEA_OK)
+        return st;
     if (s->trace && nk > 0) {
         kids = alea__arena_alloc(&s->r->arena, alea__mul_size(nk, sizeof *kids));
         if (!kids)
@@ -389,8 +392,6 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_WORST:
         for (uint32_t i = 0; i < nk; i++) {
             int64_t a;
-            if ((st = charge_dice(s, n, 1)) != ALEA_OK)
-                return st;
             if ((st = eval(s, n->u.rep.a, KID(i), &a)) != ALEA_OK)
                 return st;
             if (i == 0 || (n->kind == N_BEST ? a > v : a < v)) {

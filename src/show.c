@@ -17,9 +17,13 @@
 
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
 
-static void show_face(alea__out *o, const rface *f)
+static void show_face(alea__out *o, const rface *f, int chained)
 {
-    if (f->flags & FACE_PENETRATED) {
+    if (chained && f->face < 0 && !(f->flags & FACE_PENETRATED)) {
+        alea__out_char(o, '('); /* "1!+(-1)", not "1!+-1" */
+        alea__out_i64(o, f->face);
+        alea__out_char(o, ')');
+    } else if (f->flags & FACE_PENETRATED) {
         alea__out_char(o, '(');
         alea__out_i64(o, f->face);
         alea__out_str(o, "-1)");
@@ -40,7 +44,7 @@ static void show_die(alea__out *o, const alea_roll *r, const rdie *d)
         const rface *f = &r->faces[d->first + k];
         if (k > 0)
             alea__out_str(o, (f[-1].flags & FACE_REROLLED) ? "->" : "+");
-        show_face(o, f);
+        show_face(o, f, k > 0);
     }
     if (d->flags & DIE_SUCCESS)
         alea__out_char(o, '*');
@@ -124,7 +128,7 @@ static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
 /* Whether a record's value is plain to see in its text. */
 static int plain(const alea_roll *r, const rec *rc)
 {
-    if (rc->n->kind == N_NUM)
+    if (rc->n->kind == N_NUM || (rc->n->kind == N_NEG && rc->n->u.un.a->kind == N_NUM))
         return 1;
     if (rc->n->kind == N_DICE && rc->ndice == 1 && !rc->n->u.pool->has_success) {
         const rdie *d = &r->dice[rc->die0];
