@@ -116,6 +116,7 @@ static void *alloc(parser *p, size_t size)
 static alea_status new_node(parser *p, node_kind kind, size_t start, size_t end,
                             node **out)
 {
+    *out = NULL;
     alea_status st = count_nodes(p, 1, start, end);
     if (st != ALEA_OK)
         return st;
@@ -187,6 +188,7 @@ static node *own_node(const node *n)
 /* signed = ["-"] NUM */
 static alea_status parse_signed(parser *p, int64_t *v, const char *what)
 {
+    *v = 0;
     int neg = accept(p, T_MINUS);
     const token *t = peek(p);
     if (t->kind != T_NUM)
@@ -705,6 +707,7 @@ static alea_status parse_passive(parser *p, const token *nt, const node **out)
 /* A plain dice term: literal count, faces 1..sides, no modifiers. */
 static int plain_dice(const node *n, int64_t *count, int64_t *sides)
 {
+    *count = *sides = 0;
     if (n->kind != N_DICE)
         return 0;
     const pool *pl = n->u.pool;
@@ -802,8 +805,9 @@ static int const_value(const node *n, int64_t *v)
 static alea_status int_arg(parser *p, const char *fname, const char *what, int64_t lo,
                            int64_t hi, int64_t *v)
 {
-    const node *n;
+    const node *n = NULL;
     alea_status st;
+    *v = 0;
     if ((st = parse_expr(p, &n)) != ALEA_OK)
         return st;
     if (!const_value(n, v))
@@ -1169,6 +1173,7 @@ static alea_status parse_postfix(parser *p, const node **out)
 static alea_status parse_unary(parser *p, const node **out)
 {
     const token *t = peek(p);
+    *out = NULL;
     alea_status st;
     if (t->kind == T_MINUS || t->kind == T_PLUS) {
         advance(p);
@@ -1600,6 +1605,7 @@ static alea_status parse_compare(parser *p, const node **out)
 /* expr = compare */
 static alea_status parse_expr(parser *p, const node **out)
 {
+    *out = NULL;
     return parse_compare(p, out);
 }
 
