@@ -166,10 +166,30 @@ ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const ch
  * g[i] is the contribution of die outcome i (NULL: the outcome's value).
  * Keep/drop is computed by order-statistic dynamic programming over the
  * die's outcomes, never by enumerating rolls. A die with deficient mass
- * (truncated tail) gives out->trunc = 1 - mass^m.
+ * (its probabilities sum to 1 - die->trunc) gives out->trunc =
+ * 1 - (1 - die->trunc)^m.
  */
 ALEA__HIDDEN alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die,
                                          const int64_t *g, int64_t m, int64_t lo,
                                          int64_t hi, const node *at, alea__pmf *out);
+
+/*
+ * The same with "ra": before keeping, the lowest die whose value matches
+ * (match[i] for die outcome i) is rolled again and the new roll stands.
+ * Walks from the bottom only, so it suits small pools.
+ */
+ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
+                                            const int64_t *g, const uint8_t *match,
+                                            int64_t m, int64_t lo, int64_t hi,
+                                            const node *at, alea__pmf *out);
+
+/* ---- mech/: the seed mechanics' exact distributions ---- */
+
+/* dd(): the tier 0..3 of a double-down roll (mech/dd.c). */
+ALEA__HIDDEN alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out);
+/* event(): the total of a critical pool (mech/event.c); *crit_fail (if not
+ * NULL) gets the probability of a critical failure. */
+ALEA__HIDDEN alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
+                                           double *crit_fail);
 
 #endif /* ALEA_DIST_H */

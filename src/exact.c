@@ -5,8 +5,10 @@
  * variable and an operator combines independent distributions (dist.c).
  * Dice pools are built in three steps: the distribution of one die (faces,
  * rerolls, the explosion chain followed until its remaining mass is below
- * the context's tail bound), then keep/drop by order statistics (pool.c),
- * then, for a rolled count, the mixture over the count's values.
+ * the context's tail bound), then "ra" and keep/drop by order statistics
+ * (pool.c), then, for a rolled count, the mixture over the count's values.
+ * Success counting on "!" dice judges every roll, so there the die's
+ * distribution is built over scores instead of values.
  */
 #include <math.h>
 #include <string.h>
@@ -273,9 +275,11 @@ done:
 
 /* ---- pools ---------------------------------------------------------------------- */
 
-/* The pool with c dice (before boons and banes). */
+/* The pool with c dice (before boons and banes). match: the die outcomes
+ * that "ra" rerolls, or NULL. */
 static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
-                           const int64_t *g, int each, int64_t c, alea__pmf *out)
+                           const int64_t *g, const uint8_t *match, int each, int64_t c,
+                           alea__pmf *out)
 {
     const pool *p = n->u.pool;
     int64_t extra = p->extra, m, lo, hi;
@@ -287,6 +291,8 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
                            "success counting on '!' dice with keep or drop is "
                            "ambiguous (byte %u)",
                            (unsigned)n->start);
+    if (match)
+        return alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, n, out);
     return alea__pool_keep(ctx, die, g, m, lo, hi, n, out);
 }
 
@@ -298,7 +304,8 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     int each = counting && p->explode == EXPLODE_EACH;
     alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
     int64_t *g = NULL;
-    size_t g_size = 0;
+    uint8_t *match = NULL;
+    size_t g_size = 0, match_size = 0;
 
     if (!p->count_expr && p->count < 0)
         return alea__error(ctx, ALEA_ERR_DOMAIN, n->start, n->end,
@@ -314,8 +321,26 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
         for (size_t i = 0; i < die.n; i++)
             g[i] = score(p, die.v[i]);
     }
+    if (p->has_reroll_one) {
+        /* "ra" judges each die's total; with "!" success counting the score
+         * is not a function of the total, so the two cannot be combined. */
+        if (each) {
+            st = alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                             "'ra' with success counting on '!' dice has no exact "
+                             "distribution (byte %u): write '!!' to judge each die's total",
+                             (unsigned)n->start);
+            goto done;
+        }
+        match_size = die.n;
+        if (die.n && !(match = alea__mem_alloc(ctx, match_size))) {
+            st = alea__nomem(ctx);
+            goto done;
+        }
+        for (size_t i = 0; i < die.n; i++)
+            match[i] = (uint8_t)alea__cond_match(&p->reroll_one, die.v[i]);
+    }
     if (!p->count_expr) {
-        st = pool_of(ctx, n, &die, g, each, p->count, out);
+        st = pool_of(ctx, n, &die, g, match, each, p->count, out);
         goto done;
     }
 
@@ -330,7 +355,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
         goto done;
     }
     double trunc = cnt.trunc;
-    if (p->nkeeps == 0 && p->extra == 0) {
+    if (p->nkeeps == 0 && p->extra == 0 && !match) {
         /* Plain sums: each count's sum from the previous one. */
         alea__pmf mapped = {0};
         const alea__pmf *unit = &die;
@@ -364,7 +389,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
         }
     } else {
         for (size_t i = 0; i < cnt.n; i++) {
-            if ((st = pool_of(ctx, n, &die, g, each, cnt.v[i], &cur)) != ALEA_OK)
+            if ((st = pool_of(ctx, n, &die, g, match, each, cnt.v[i], &cur)) != ALEA_OK)
                 goto done;
             if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
                 goto done;
@@ -383,6 +408,8 @@ done:
     alea__pmf_free(ctx, &cur);
     if (g)
         alea__mem_free(ctx, g, g_size);
+    if (match)
+        alea__mem_free(ctx, match, match_size);
     return st;
 }
 
@@ -481,6 +508,10 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
         alea__pmf_free(ctx, &a);
         return st;
+    case N_DD:
+        return alea__dd_exact(ctx, n, out);
+    case N_EVENT:
+        return alea__event_exact(ctx, n, out, NULL);
     default:
         return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
                            "unknown node kind %u", (unsigned)n->kind);

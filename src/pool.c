@@ -297,3 +297,257 @@ fail:
     dp_free(&d);
     return st;
 }
+
+/* ---- "ra": reroll the lowest matching die --------------------------------------- */
+
+/*
+ * After the m dice are rolled, the lowest die whose value matches is rolled
+ * again (y, an independent die) and the new roll stands; then the keep range
+ * applies to the new pool. Two parts:
+ *   A. no die matches: the plain pool of the non-matching outcomes;
+ *   B. some die matches: the walk from the bottom with two more bits of
+ *      state, "the lowest match has been removed" (it is the first matching
+ *      outcome any die takes) and "y has been placed" (y takes outcome x with
+ *      probability rho, as one more die). A state counts the positions of the
+ *      final pool; it collapses once the kept range is filled, weighted by
+ *      the chance that a die still to come matches when none has yet.
+ * Only the bottom-up walk knows which match is the lowest, so this costs
+ * outcomes * 4 * hi * m at least; "ra" is meant for small pools (1d20ra1,
+ * 2d20kh1ra1).
+ */
+typedef struct radp {
+    alea_ctx *ctx;
+    int64_t hi;
+    alea__pmf *st;  /* st[f * hi + j]: f = removed | placed << 1 */
+    alea__acc *acc; /* next states, initialised on first use */
+    uint8_t *live;  /* acc[x] initialised */
+    alea__acc fin;
+    void *block; /* q, S, Snm, row, xs */
+    size_t block_size;
+} radp;
+
+static void radp_free(radp *d)
+{
+    size_t n = 4 * (size_t)d->hi;
+    if (d->st) {
+        for (size_t i = 0; i < n; i++)
+            alea__pmf_free(d->ctx, &d->st[i]);
+        alea__mem_free(d->ctx, d->st, n * sizeof *d->st);
+    }
+    if (d->acc) {
+        for (size_t i = 0; i < n; i++)
+            alea__acc_free(&d->acc[i]);
+        alea__mem_free(d->ctx, d->acc, n * sizeof *d->acc);
+    }
+    if (d->live)
+        alea__mem_free(d->ctx, d->live, n);
+    alea__acc_free(&d->fin);
+    if (d->block)
+        alea__mem_free(d->ctx, d->block, d->block_size);
+}
+
+/* Part B, normalised: the walk over the die's outcomes. */
+static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                           const uint8_t *match, int64_t m, int64_t lo, int64_t hi,
+                           int64_t gmin, int64_t gmax, double scale, const node *at,
+                           alea__pmf *out)
+{
+    alea_status st;
+    int64_t F = (int64_t)die->n;
+    size_t nF = (size_t)F, ns = 4 * (size_t)hi;
+    radp d;
+    memset(&d, 0, sizeof d);
+    d.ctx = ctx;
+    d.hi = hi;
+    d.block_size = alea__mul_size(4 * nF + 3 + (size_t)m + 1, 8);
+    d.block = alea__mem_alloc(ctx, d.block_size);
+    d.st = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d.st));
+    d.acc = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d.acc));
+    d.live = alea__mem_alloc(ctx, ns);
+    if (!d.block || !d.st || !d.acc || !d.live) {
+        st = alea__nomem(ctx);
+        if (d.st)
+            memset(d.st, 0, ns * sizeof *d.st);
+        if (d.acc)
+            memset(d.acc, 0, ns * sizeof *d.acc);
+        radp_free(&d);
+        return st;
+    }
+    memset(d.st, 0, ns * sizeof *d.st);
+    memset(d.acc, 0, ns * sizeof *d.acc);
+    double *q = d.block, *S = q + nF, *Snm = S + nF + 1, *row = Snm + nF + 1;
+    int64_t *xs = (int64_t *)(void *)(row + m + 1);
+    double mass = alea__pmf_mass(die);
+    for (size_t i = 0; i < nF; i++) {
+        q[i] = die->p[i] / mass;
+        xs[i] = g ? g[i] : die->v[i];
+    }
+    S[F] = Snm[F] = 0;
+    for (int64_t i = F; i-- > 0;) {
+        S[i] = S[i + 1] + q[i];
+        Snm[i] = Snm[i + 1] + (match[i] ? 0 : q[i]);
+    }
+    int64_t K = hi - lo;
+    if ((st = alea__acc_init(&d.fin, ctx, at, K * gmin, K * gmax, (double)F * (double)hi)) !=
+            ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, 1.0, &d.st[0])) != ALEA_OK)
+        goto fail;
+
+    for (int64_t i = 0; i < F; i++) {
+        int64_t x = xs[i];
+        double rho = q[i] / S[i], rhoc = S[i + 1] / S[i];
+        /* chance that a die above x does not match */
+        double cnm = S[i + 1] > 0 ? Snm[i + 1] / S[i + 1] : 0;
+        memset(d.live, 0, ns);
+        for (int f = 0; f < 4; f++) {
+            for (int64_t j = 0; j < hi; j++) {
+                const alea__pmf *sj = &d.st[(size_t)f * (size_t)hi + (size_t)j];
+                if (sj->n == 0)
+                    continue;
+                int removed = f & 1, placed = f >> 1;
+                int64_t n_o = m - (j + removed - placed); /* original dice left */
+                int64_t base = j > lo ? j : lo;
+                if ((st = alea__charge(ctx, (n_o + 1) * (int64_t)(2 + sj->n), at->start,
+                                       at->end)) != ALEA_OK)
+                    goto fail;
+                if (n_o > 0)
+                    row[n_o] = binom_row(n_o, rho, rhoc, n_o, row);
+                else
+                    row[0] = 1;
+                for (int yh = 0; yh <= !placed; yh++) {
+                    double wy = placed ? 1 : yh ? rho : rhoc, coll = 0;
+                    if (wy <= 0)
+                        continue;
+                    for (int64_t k = 0; k <= n_o; k++) {
+                        if (row[k] <= 0)
+                            continue;
+                        int rem = !removed && match[i] && k >= 1;
+                        int64_t jn = j + k - rem + yh;
+                        int nf = f | rem | yh << 1;
+                        if (jn >= hi) {
+                            coll += row[k] * (nf & 1 ? 1 : n_o - k > 0
+                                                              ? -expm1((double)(n_o - k) *
+                                                                       log(cnm))
+                                                              : 0);
+                            continue;
+                        }
+                        size_t t = (size_t)nf * (size_t)hi + (size_t)jn;
+                        if (!d.live[t]) {
+                            int64_t kc = jn > lo ? jn - lo : 0;
+                            if ((st = alea__acc_init(&d.acc[t], ctx, at, kc * gmin, kc * gmax,
+                                                     (double)sj->n * (double)hi)) != ALEA_OK)
+                                goto fail;
+                            d.live[t] = 1;
+                        }
+                        int64_t kept = jn > base ? jn - base : 0;
+                        if ((st = alea__acc_add_pmf(&d.acc[t], sj, kept * x, wy * row[k])) !=
+                            ALEA_OK)
+                            goto fail;
+                    }
+                    if (coll > 0 && (st = alea__acc_add_pmf(&d.fin, sj, (hi - base) * x,
+                                                            scale * wy * coll)) != ALEA_OK)
+                        goto fail;
+                }
+            }
+        }
+        for (size_t t = 0; t < ns; t++) {
+            alea__pmf_free(ctx, &d.st[t]);
+            if (d.live[t] && (st = alea__acc_finish(&d.acc[t], &d.st[t])) != ALEA_OK)
+                goto fail;
+        }
+    }
+    if ((st = alea__acc_finish(&d.fin, out)) != ALEA_OK)
+        goto fail;
+    radp_free(&d);
+    return ALEA_OK;
+fail:
+    radp_free(&d);
+    return st;
+}
+
+alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                               const uint8_t *match, int64_t m, int64_t lo, int64_t hi,
+                               const node *at, alea__pmf *out)
+{
+    alea_status st;
+    size_t F = die->n, nm = 0;
+    for (size_t i = 0; i < F; i++)
+        nm += !match[i];
+    if (m == 0 || nm == F) /* nothing can be rerolled */
+        return alea__pool_keep(ctx, die, g, m, lo, hi, at, out);
+
+    int64_t K = hi - lo;
+    double t = die->trunc, pnm = 0;
+    for (size_t i = 0; i < F; i++)
+        pnm += match[i] ? 0 : die->p[i];
+    double pa = pow(pnm, (double)m); /* P(no die matches, none cut) */
+    /* kept mass: no match, or a match and y both kept */
+    double trunc = alea__trunc_pow(t, m + 1) - t * pa;
+    trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
+    double scale = t > 0 ? exp((double)(m + 1) * log1p(-t)) : 1.0;
+
+    int64_t gmin = g ? g[0] : die->v[0], gmax = gmin;
+    for (size_t i = 0; i < F; i++) {
+        int64_t x = g ? g[i] : die->v[i];
+        gmin = x < gmin ? x : gmin;
+        gmax = x > gmax ? x : gmax;
+    }
+    int64_t smin, smax;
+    if (alea__mul_ovf(K, gmin, &smin) || alea__mul_ovf(K, gmax, &smax))
+        return alea__overflow_error(ctx, at);
+    if (K == 0 || gmin == gmax) { /* one possible sum */
+        if ((st = alea__pmf_point(ctx, smin, 1 - trunc, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    if (!g && (double)K * (double)(F - 1) + 1 > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+        return alea__support_error(ctx, at);
+    /* Each outcome moves every state (j, sums) to up to m - j others: at
+     * least outcomes * sum over j of (m - j) * (kept so far + 1). Checked
+     * before anything is allocated, as the states' memory grows with it. */
+    double est = 4.0 * (double)F * (double)hi * ((double)m + 2);
+    for (int64_t j = 0; j < hi && est < 1e18; j++)
+        est += (double)F * (double)(m - j) * (double)((j > lo ? j - lo : 0) + 1);
+    if ((st = alea__work_check(ctx, est, at)) != ALEA_OK)
+        return st;
+
+    /* Part A: the pool of non-matching outcomes, normalised, then weighted. */
+    alea__pmf a = {0}, b = {0}, sub = {0};
+    int64_t *gs = NULL;
+    size_t gs_size = alea__mul_size(nm, sizeof *gs);
+    if (pa > 0) {
+        if ((st = alea__pmf_alloc(ctx, nm, &sub)) != ALEA_OK)
+            return st;
+        if (g && !(gs = alea__mem_alloc(ctx, gs_size))) {
+            st = alea__nomem(ctx);
+            goto done;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < F; i++) {
+            if (match[i])
+                continue;
+            sub.v[k] = die->v[i];
+            sub.p[k] = die->p[i] / pnm; /* normalised: weighted by pa below */
+            if (gs)
+                gs[k] = g[i];
+            k++;
+        }
+        if ((st = alea__pool_keep(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
+            goto done;
+    }
+    /* Part B */
+    if ((st = ra_walk(ctx, die, g, match, m, lo, hi, gmin, gmax, scale, at, &b)) != ALEA_OK)
+        goto done;
+    if ((st = alea__pmf_add_scaled(ctx, &b, &a, pa, at)) != ALEA_OK)
+        goto done;
+    b.trunc = trunc;
+    *out = b;
+    b.n = 0;
+done:
+    alea__pmf_free(ctx, &a);
+    alea__pmf_free(ctx, &b);
+    alea__pmf_free(ctx, &sub);
+    if (gs)
+        alea__mem_free(ctx, gs, gs_size);
+    return st;
+}

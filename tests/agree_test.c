@@ -41,6 +41,15 @@ static const char *const corpus[] = {
     /* comparisons and functions */
     "(1d20 + 5) >= 15", "1d6 + 1 > 1d6", "(2d6) = 7", "max(1d6, 1d8)", "min(2d6, 1d12)",
     "abs(1d6 - 1d6)", "best(2, 2d6 + 3)", "worst(3, 1d20)", "best(3, 1d6!)",
+    /* the seed mechanics */
+    "d20 +1d", "d20 -2d", "2d6 + 3 +1d", "d20 + 5 -1d", "d20 +expert", "2d10 +2B",
+    "2d10 +3B -1B", "2d10 +7B -2B", "d0 +1B", "d0 -1B + 1d4", "2d6 +1 DICE", "2d6 -2 DICE",
+    "2d6 +1 INJURY DICE", "tier(d8, +2)", "downgrade(d12 + d14 + d18 + d20, 2)",
+    "event(d4)", "event(2d2)", "event(d6 + d8)", "event(3d4 + 3d6 + d18)",
+    "event(d12 + d14 + d18 + d20)", "event(3d4 + 3d6 + d18, largest)", "event(5d12)",
+    "dd(6, 14)", "dd(6, 14, always)", "dd(6, 14, onfail)", "dd(6, 14, best)",
+    "dd(0, 22, best)", "dd(stars(5, 3, 5, 5), 10, always)",
+    "d20ra1 +1d", "d20ra1 -1d", "d20ra1", "4d6ra<3kh3", "3d6ra<=2", "2d6ra1kl1",
 };
 
 typedef struct bin {

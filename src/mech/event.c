@@ -13,6 +13,10 @@
  *      without limit. 1s rolled on re-rolls cancel nothing.
  *   5. The total is every face plus every re-roll.
  */
+#include <math.h>
+#include <string.h>
+
+#include "../dist.h"
 #include "../roll.h"
 
 /* The sides of die k of the pool (dice are numbered group by group). */
@@ -94,4 +98,255 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
         s->r->ndice = die0;
     *value = total;
     return ALEA_OK;
+}
+
+/* ---- exact distribution ------------------------------------------------------
+ *
+ * Never enumerates face combinations. A die of d sides is one of: a 1, a
+ * critical (its maximum), or another face 2..d-1. Per group of equal dice
+ * the number of 1s a, of criticals b and the sum of the other faces follow
+ * a multinomial; the pool's state is (ones, criticals per group) with a
+ * distribution of the other faces' sum. At the end each state is resolved:
+ * a critical failure is worth its ones; otherwise the 1s cancel criticals in
+ * the chosen order and each surviving critical adds its re-roll tail (a
+ * d-sided die exploding on d, followed until the tail bound, the cut mass
+ * reported as truncated).
+ */
+
+/* The re-roll tail of a critical on a d-sided die: X + [X = d](X' + ...). */
+static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__pmf *out)
+{
+    double q = 1.0 / (double)d, level = 1.0; /* P(reaching this level) */
+    int64_t levels = 0;
+    while (level >= ctx->tail && levels < 100000) {
+        level *= q;
+        levels++;
+    }
+    int64_t hi;
+    if (alea__mul_ovf(levels, d, &hi))
+        return alea__overflow_error(ctx, at);
+    if ((double)(d - 1) * (double)levels > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+        return alea__support_error(ctx, at);
+    alea__acc acc;
+    alea_status st = alea__acc_init(&acc, ctx, at, 1, hi, (double)levels * (double)(d - 1));
+    double reach = 1.0;
+    for (int64_t k = 0; st == ALEA_OK && k < levels; k++, reach *= q)
+        for (int64_t r = 1; st == ALEA_OK && r < d; r++)
+            st = alea__acc_add(&acc, k * d + r, reach * q);
+    if (st != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
+    if ((st = alea__acc_finish(&acc, out)) == ALEA_OK)
+        out->trunc = reach; /* P(still re-rolling after the last level) */
+    return st;
+}
+
+/* ln C(n, k), for multinomial weights of large groups without overflow. */
+static double log_choose(int64_t n, int64_t k)
+{
+    return lgamma((double)n + 1) - lgamma((double)k + 1) - lgamma((double)(n - k) + 1);
+}
+
+typedef struct ev_state {
+    alea__pmf *s; /* per state: the other faces' sum */
+    size_t n;
+} ev_state;
+
+static void states_free(alea_ctx *ctx, ev_state *st)
+{
+    if (!st->s)
+        return;
+    for (size_t i = 0; i < st->n; i++)
+        alea__pmf_free(ctx, &st->s[i]);
+    alea__mem_free(ctx, st->s, st->n * sizeof *st->s);
+    st->s = NULL;
+}
+
+static alea_status states_new(alea_ctx *ctx, size_t n, ev_state *st)
+{
+    st->n = n;
+    st->s = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *st->s));
+    if (!st->s)
+        return alea__nomem(ctx);
+    memset(st->s, 0, n * sizeof *st->s);
+    return ALEA_OK;
+}
+
+alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, double *crit_fail)
+{
+    const event_spec *ev = n->u.event;
+    const uint32_t G = ev->ngroups;
+    alea_status st = ALEA_OK;
+    /* States: ones o in [0, N], criticals k_g in [0, c_g]: mixed radix. */
+    double nstates_d = (double)(ev->ndice + 1);
+    for (uint32_t g = 0; g < G; g++)
+        nstates_d *= (double)(ev->groups[g].count + 1);
+    if (nstates_d > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+        return alea__support_error(ctx, n);
+    size_t nstates = (size_t)nstates_d;
+    size_t *radix = alea__mem_alloc(ctx, (G + 1) * sizeof *radix);
+    if (!radix)
+        return alea__nomem(ctx);
+    radix[0] = (size_t)ev->ndice + 1; /* stride of group 0's criticals */
+    for (uint32_t g = 1; g <= G; g++)
+        radix[g] = radix[g - 1] * (size_t)(ev->groups[g - 1].count + 1);
+
+    ev_state cur = {NULL, 0}, next = {NULL, 0};
+    alea__pmf other = {0}, otherpow = {0}, tmp = {0}, sum = {0}, point = {0};
+    double crit = 0, trunc = 0;
+    if ((st = states_new(ctx, nstates, &cur)) != ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, 1.0, &cur.s[0])) != ALEA_OK)
+        goto done;
+
+    for (uint32_t g = 0; g < G; g++) {
+        int64_t c = ev->groups[g].count, d = ev->groups[g].sides;
+        double q = 1.0 / (double)d;
+        /* One die's other faces: 2..d-1, each 1/d. */
+        alea__pmf_free(ctx, &other);
+        if (d > 2) {
+            if ((double)(d - 2) > (double)ctx->limits[ALEA_LIMIT_SUPPORT]) {
+                st = alea__support_error(ctx, n);
+                goto done;
+            }
+            alea__acc acc;
+            st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
+            for (int64_t v = 2; st == ALEA_OK && v < d; v++)
+                st = alea__acc_add(&acc, v, q);
+            if (st != ALEA_OK) {
+                alea__acc_free(&acc);
+                goto done;
+            }
+            if ((st = alea__acc_finish(&acc, &other)) != ALEA_OK)
+                goto done;
+        }
+        if ((st = states_new(ctx, nstates, &next)) != ALEA_OK)
+            goto done;
+        for (int64_t a = 0; a <= c; a++) {
+            for (int64_t b = 0; a + b <= c; b++) {
+                int64_t m = c - a - b;
+                if (m > 0 && other.n == 0)
+                    continue; /* a d2 has no other faces */
+                double w = exp(log_choose(c, a) + log_choose(c - a, b) +
+                               (double)(a + b) * log(q));
+                alea__pmf_free(ctx, &otherpow);
+                if ((st = alea__pmf_pow(ctx, &other, m, n, &otherpow)) != ALEA_OK)
+                    goto done;
+                for (size_t i = 0; i < nstates; i++) {
+                    if (cur.s[i].n == 0)
+                        continue;
+                    size_t o = i % radix[0];
+                    if (o + (size_t)a > (size_t)ev->ndice)
+                        continue;
+                    size_t j = i + (size_t)a + (size_t)b * radix[g];
+                    if ((st = alea__charge(ctx, (int64_t)(cur.s[i].n * otherpow.n), n->start,
+                                           n->end)) != ALEA_OK ||
+                        (st = alea__pmf_conv(ctx, &cur.s[i], &otherpow, n, &tmp)) != ALEA_OK ||
+                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, w, n)) != ALEA_OK)
+                        goto done;
+                    alea__pmf_free(ctx, &tmp);
+                }
+            }
+        }
+        states_free(ctx, &cur);
+        cur = next;
+        next.s = NULL;
+    }
+
+    /* Resolve every state. */
+    for (size_t i = 0; i < nstates; i++) {
+        alea__pmf *s = &cur.s[i];
+        if (s->n == 0)
+            continue;
+        double m = alea__pmf_mass(s);
+        int64_t ones = (int64_t)(i % radix[0]);
+        if (2 * ones > ev->ndice) { /* critical failure: worth its ones */
+            crit += m;
+            alea__pmf_free(ctx, &point);
+            if ((st = alea__pmf_point(ctx, ones, 1.0, &point)) != ALEA_OK ||
+                (st = alea__pmf_add_scaled(ctx, &sum, &point, m, n)) != ALEA_OK)
+                goto done;
+            continue;
+        }
+        /* Criticals per group, then cancel `ones` of them in order. Every
+         * face counts: the 1s, the criticals' maxima, the other faces. */
+        int64_t k[64], live[64], shift = ones, left = ones;
+        uint32_t gmax = G < 64 ? G : 64;
+        if (G > 64) {
+            st = alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                             "event() takes at most 64 groups of dice (byte %u)",
+                             (unsigned)n->start);
+            goto done;
+        }
+        for (uint32_t g = 0; g < gmax; g++) {
+            k[g] = (int64_t)((i / radix[g]) % (size_t)(ev->groups[g].count + 1));
+            live[g] = k[g];
+            int64_t face;
+            if (alea__mul_ovf(k[g], ev->groups[g].sides, &face) ||
+                alea__add_ovf(shift, face, &shift)) {
+                st = alea__overflow_error(ctx, n);
+                goto done;
+            }
+        }
+        while (left > 0) { /* the smallest (or largest) live critical */
+            int best = -1;
+            for (uint32_t g = 0; g < gmax; g++)
+                if (live[g] > 0 &&
+                    (best < 0 || (ev->cancel_largest
+                                      ? ev->groups[g].sides > ev->groups[best].sides
+                                      : ev->groups[g].sides < ev->groups[best].sides)))
+                    best = (int)g;
+            if (best < 0)
+                break;
+            live[best]--;
+            left--;
+        }
+        alea__pmf acc_pmf = {0};
+        alea__pmf_free(ctx, &point);
+        if ((st = alea__pmf_point(ctx, shift, 1.0, &point)) != ALEA_OK ||
+            (st = alea__pmf_conv(ctx, s, &point, n, &acc_pmf)) != ALEA_OK)
+            goto done;
+        for (uint32_t g = 0; g < gmax; g++) {
+            if (live[g] == 0)
+                continue;
+            alea__pmf tail = {0}, tails = {0};
+            if ((st = reroll_tail(ctx, n, ev->groups[g].sides, &tail)) != ALEA_OK ||
+                (st = alea__pmf_pow(ctx, &tail, live[g], n, &tails)) != ALEA_OK ||
+                (st = alea__pmf_conv(ctx, &acc_pmf, &tails, n, &tmp)) != ALEA_OK) {
+                alea__pmf_free(ctx, &tail);
+                alea__pmf_free(ctx, &tails);
+                alea__pmf_free(ctx, &acc_pmf);
+                goto done;
+            }
+            alea__pmf_free(ctx, &tail);
+            alea__pmf_free(ctx, &tails);
+            alea__pmf_free(ctx, &acc_pmf);
+            acc_pmf = tmp;
+            tmp.n = 0;
+            tmp.v = NULL;
+            tmp.p = NULL;
+        }
+        trunc += m * acc_pmf.trunc;
+        st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, 1.0, n);
+        alea__pmf_free(ctx, &acc_pmf);
+        if (st != ALEA_OK)
+            goto done;
+    }
+    sum.trunc = trunc;
+    *out = sum;
+    sum.n = 0;
+    sum.v = NULL;
+    sum.p = NULL;
+    if (crit_fail)
+        *crit_fail = crit;
+done:
+    alea__pmf_free(ctx, &other);
+    alea__pmf_free(ctx, &otherpow);
+    alea__pmf_free(ctx, &tmp);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &point);
+    states_free(ctx, &cur);
+    states_free(ctx, &next);
+    alea__mem_free(ctx, radix, (G + 1) * sizeof *radix);
+    return st;
 }
