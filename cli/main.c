@@ -38,7 +38,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 #define WINDOW 70
 #define WINDOW_BEFORE 20
 /* Widest expression header in the compare table. */
-#define HEADER_MAX 16
+#define HEADER_MAX 24
 
 typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD__COUNT } command;
 
@@ -755,10 +755,24 @@ static void put_summary(const alea_dist *d)
            "   median %" PRId64 "\n",
            round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), alea_dist_min(d),
            alea_dist_max(d), alea_dist_median(d));
+    for (size_t i = 0; i < alea_dist_flag_count(d); i++)
+        printf("%s %.2f%%\n", alea_dist_flag_name(d, i), pct(alea_dist_flag_prob(d, i)));
     double cut = alea_dist_truncated(d);
     if (cut > 0)
         printf("truncated %.2g (probability cut off by the explosion bound)\n",
                cut);
+}
+
+/* Width of the label column (0 when the distribution names no value). */
+static int label_width(const alea_dist *d)
+{
+    int w = 0;
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
+        const char *l = alea_dist_label(d, alea_dist_value(d, i));
+        if (l && (int)strlen(l) > w)
+            w = (int)strlen(l);
+    }
+    return w;
 }
 
 static void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
@@ -781,17 +795,32 @@ static void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
             vmax = v;
     }
 
+    int lw = label_width(d);
     printf("%s\n", src);
+    printf("%*s", vw, "value");
+    if (lw)
+        printf("  %-*s", lw, "outcome");
+    vw = 0; /* the value header is out */
     if (mode == SHOW_EXACT)
-        printf("%*s%8s%11s%11s\n", vw, "value", "%", "at least", "at most");
+        printf("%*s%8s%11s%11s\n", vw, "", "%", "at least", "at most");
     else if (mode == SHOW_AT_LEAST)
-        printf("%*s%11s%8s%11s\n", vw, "value", "at least", "%", "at most");
+        printf("%*s%11s%8s%11s\n", vw, "", "at least", "%", "at most");
     else
-        printf("%*s%11s%8s%11s\n", vw, "value", "at most", "%", "at least");
+        printf("%*s%11s%8s%11s\n", vw, "", "at most", "%", "at least");
+    vw = 5;
+    if (n > 0) {
+        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        vw = w1 > vw ? w1 : vw;
+        vw = w2 > vw ? w2 : vw;
+    }
 
     for (size_t i = 0; i < n; i++) {
         double p = alea_dist_prob(d, i), shown;
         printf("%*" PRId64, vw, alea_dist_value(d, i));
+        if (lw) {
+            const char *l = alea_dist_label(d, alea_dist_value(d, i));
+            printf("  %-*s", lw, l ? l : "");
+        }
         if (mode == SHOW_EXACT) {
             printf("%8.2f%11.2f%11.2f", pct(p), pct(least[i]), pct(most[i]));
             shown = p;
@@ -1011,8 +1040,14 @@ static void compare_print(column *cols, size_t ncols, const int64_t *vals,
             cols[j].width = 6;
     }
 
+    int labw = 0; /* dd() compared with dd(): name the tiers */
+    for (size_t j = 0; j < ncols; j++)
+        if (label_width(cols[j].d) > labw)
+            labw = label_width(cols[j].d);
     puts(titles[o->cumul]);
     printf("%*s", lw, "value");
+    if (labw)
+        printf("  %-*s", labw, "outcome");
     for (size_t j = 0; j < ncols; j++) {
         /* %*s counts bytes; pad by characters so UTF-8 headers line up. */
         size_t units = 0, len = strlen(cols[j].head);
@@ -1027,6 +1062,12 @@ static void compare_print(column *cols, size_t ncols, const int64_t *vals,
     putchar('\n');
     for (size_t r = 0; r < nvals; r++) {
         printf("%*" PRId64, lw, vals[r]);
+        if (labw) {
+            const char *l = NULL;
+            for (size_t j = 0; j < ncols && !l; j++)
+                l = alea_dist_label(cols[j].d, vals[r]);
+            printf("  %-*s", labw, l ? l : "");
+        }
         int blanks = 0; /* trailing blank cells are not padded */
         for (size_t j = 0; j < ncols; j++) {
             double p;
@@ -1041,8 +1082,14 @@ static void compare_print(column *cols, size_t ncols, const int64_t *vals,
         putchar('\n');
     }
     static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
+    if (labw)
+        lw += 2 + labw; /* the statistics' names span the label column too */
     for (int k = 0; k < 5; k++)
         put_stat_row(stats[k], lw, cols, ncols, k);
+    for (size_t j = 0; j < ncols; j++)
+        for (size_t i = 0; i < alea_dist_flag_count(cols[j].d); i++)
+            printf("%s %.2f%% in %s\n", alea_dist_flag_name(cols[j].d, i),
+                   pct(alea_dist_flag_prob(cols[j].d, i)), o->exprs[j]);
     for (size_t j = 0; j < ncols; j++) {
         double cut = alea_dist_truncated(cols[j].d);
         if (cut > 0)

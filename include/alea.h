@@ -301,10 +301,28 @@ int64_t alea_dist_median(const alea_dist *dist);
 double alea_dist_truncated(const alea_dist *dist);
 
 /*
+ * The name of value v, or NULL. Distributions whose expression is a dd()
+ * roll name its tiers: 0 "critical failure", 1 "failure", 2 "success",
+ * 3 "critical success".
+ */
+const char *alea_dist_label(const alea_dist *dist, int64_t v);
+
+/*
+ * Named probabilities reported beside the outcomes (flags), i from 0 to
+ * count - 1. An expression that is an event() pool reports "critical
+ * failure": the chance that more than half the pool shows 1.
+ */
+size_t alea_dist_flag_count(const alea_dist *dist);
+const char *alea_dist_flag_name(const alea_dist *dist, size_t i);
+double alea_dist_flag_prob(const alea_dist *dist, size_t i);
+
+/*
  * Writes the distribution as JSON (the only format accepted):
  *   {"expression": "...", "outcomes": [[value, probability], ...],
  *    "mean": m, "sd": s, "min": a, "max": b, "truncated": t}
- * expression is the source text the expression was compiled from.
+ * expression is the source text the expression was compiled from. Two keys
+ * follow only when the expression has them: "labels": [[value, "name"], ...]
+ * (dd() tiers) and "flags": {"critical failure": p, ...} (event() pools).
  * snprintf contract, as alea_roll_format.
  */
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,

@@ -808,6 +808,9 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
         return alea__nomem(ctx);
     d->ctx = ctx;
     d->pmf = *pmf;
+    d->labels = DIST_LABELS_NONE;
+    d->has_crit_fail = 0;
+    d->crit_fail = 0;
     memset(pmf, 0, sizeof *pmf);
     d->len = len;
     if (len)
@@ -967,6 +970,49 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
     alea__out_i64(&o, alea_dist_max(dist));
     alea__out_str(&o, ", \"truncated\": ");
     alea__out_double(&o, m->trunc);
+    if (dist->labels != DIST_LABELS_NONE) {
+        alea__out_str(&o, ", \"labels\": [");
+        for (size_t i = 0; i < m->n; i++) {
+            alea__out_str(&o, i ? ", [" : "[");
+            alea__out_i64(&o, m->v[i]);
+            alea__out_str(&o, ", \"");
+            alea__out_str(&o, alea_dist_label(dist, m->v[i]));
+            alea__out_str(&o, "\"]");
+        }
+        alea__out_char(&o, ']');
+    }
+    if (alea_dist_flag_count(dist) > 0) {
+        alea__out_str(&o, ", \"flags\": {");
+        for (size_t i = 0; i < alea_dist_flag_count(dist); i++) {
+            alea__out_str(&o, i ? ", \"" : "\"");
+            alea__out_str(&o, alea_dist_flag_name(dist, i));
+            alea__out_str(&o, "\": ");
+            alea__out_double(&o, alea_dist_flag_prob(dist, i));
+        }
+        alea__out_char(&o, '}');
+    }
     alea__out_char(&o, '}');
     return alea__out_finish(&o);
+}
+
+const char *alea_dist_label(const alea_dist *dist, int64_t v)
+{
+    if (!dist || dist->labels != DIST_LABELS_DD || v < 0 || v > 3)
+        return NULL;
+    return alea__dd_tier_name((int)v);
+}
+
+size_t alea_dist_flag_count(const alea_dist *dist)
+{
+    return dist && dist->has_crit_fail ? 1 : 0;
+}
+
+const char *alea_dist_flag_name(const alea_dist *dist, size_t i)
+{
+    return i < alea_dist_flag_count(dist) ? "critical failure" : NULL;
+}
+
+double alea_dist_flag_prob(const alea_dist *dist, size_t i)
+{
+    return i < alea_dist_flag_count(dist) ? dist->crit_fail : 0.0;
 }

@@ -32,10 +32,15 @@ typedef struct alea__pmf {
     double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
 } alea__pmf;
 
+enum { DIST_LABELS_NONE, DIST_LABELS_DD };
+
 struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
+    uint8_t labels;        /* DIST_LABELS_* */
+    uint8_t has_crit_fail; /* event(): crit_fail is reported */
+    double crit_fail;
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };

@@ -522,9 +522,19 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
 {
     alea_status st;
     alea__pmf r;
-    if ((st = eval(ctx, e->root, &r)) != ALEA_OK)
+    double crit = 0;
+    int is_event = e->root->kind == N_EVENT;
+    /* An event() pool as the whole expression also reports its chance of a
+     * critical failure. */
+    st = is_event ? alea__event_exact(ctx, e->root, &r, &crit) : eval(ctx, e->root, &r);
+    if (st != ALEA_OK)
         return st;
-    if ((st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK)
+    if ((st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
         alea__pmf_free(ctx, &r);
-    return st;
+        return st;
+    }
+    (*out)->labels = e->root->kind == N_DD ? DIST_LABELS_DD : DIST_LABELS_NONE;
+    (*out)->has_crit_fail = (uint8_t)is_event;
+    (*out)->crit_fail = crit;
+    return ALEA_OK;
 }

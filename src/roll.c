@@ -62,7 +62,8 @@ static alea_status push_face(rstate *s, int64_t face, uint8_t flags)
 static alea_status reserve_dice(rstate *s, size_t k, size_t *first)
 {
     alea_roll *r = s->r;
-    if (k > r->dcap - r->ndice) {
+    /* Always a real array, even for 0d6: NULL + 0 is undefined. */
+    if (k > r->dcap - r->ndice || !r->dice) {
         size_t ncap = r->dcap ? r->dcap : 16;
         while (ncap - r->ndice < k)
             ncap = ncap > SIZE_MAX / 2 ? SIZE_MAX : ncap * 2;

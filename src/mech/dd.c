@@ -101,20 +101,24 @@ alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *valu
 alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     const dd_spec *dd = n->u.dd;
-    double p[4] = {0, 0, 0, 0};
+    /* Count in units of 1/400 (two d20s), exactly, then divide once. */
+    int64_t units[4] = {0, 0, 0, 0};
+    double p[4];
     for (int64_t nat = 1; nat <= 20; nat++) {
         int t = alea__dd_tier(nat, dd->mod, dd->diff);
         int doubles = dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
                       (dd->policy == DD_BEST && alea__dd_best_doubles(t, dd->mod, dd->diff));
         if (!doubles) {
-            p[t] += 1.0 / 20;
+            units[t] += 20;
             continue;
         }
         for (int64_t nat2 = 1; nat2 <= 20; nat2++) {
             int f = t + alea__dd_shift(nat2, dd->mod, dd->diff);
-            p[f < 0 ? 0 : f > 3 ? 3 : f] += 1.0 / 400;
+            units[f < 0 ? 0 : f > 3 ? 3 : f]++;
         }
     }
+    for (int t = 0; t < 4; t++)
+        p[t] = (double)units[t] / 400.0;
     alea__acc acc;
     alea_status st = alea__acc_init(&acc, ctx, n, 0, 3, 4);
     for (int t = 0; st == ALEA_OK && t < 4; t++)
