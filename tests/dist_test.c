@@ -1,0 +1,512 @@
+/* dist_test.c -- distributions built by hand: the accumulator (dense and
+ * sparse), convolution and powers, products and quotients, comparisons,
+ * max/min of copies, the support limit at N and N+1, overflow, the public
+ * accessors and the JSON formatter, and allocation failure at every step. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dist.h"
+
+#define EPS 1e-12
+
+/* cmocka 1.1 has no assert_double_equal: |a - b| <= eps, with the values
+ * in the failure message. */
+#define assert_double_equal(a, b, eps) near_((a), (b), (eps), #a, __FILE__, __LINE__)
+static void near_(double a, double b, double eps, const char *what, const char *file,
+                  int line)
+{
+    if (!(fabs(a - b) <= eps))
+        fail_msg("%s:%d: %s = %.17g, want %.17g (+-%g)", file, line, what, a, b, eps);
+}
+
+/* An allocator that fails the fail_at-th allocation (0: never). */
+typedef struct falloc {
+    long count, fail_at;
+} falloc;
+
+static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    falloc *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (f && f->fail_at && ++f->count == f->fail_at)
+        return NULL;
+    return realloc(ptr, nsize);
+}
+
+static falloc fa;
+static alea_ctx *ctx;
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&fa, 0, sizeof fa);
+    ctx = alea_ctx_new(test_alloc, &fa);
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    alea_ctx_free(ctx);
+    return 0;
+}
+
+static const node at = {.kind = N_NUM, .start = 3, .end = 7};
+
+/* A pmf from values and weights (normalised). */
+static alea__pmf mk(size_t n, const int64_t *v, const double *w)
+{
+    alea__pmf d;
+    double s = 0;
+    for (size_t i = 0; i < n; i++)
+        s += w[i];
+    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
+    for (size_t i = 0; i < n; i++) {
+        d.v[i] = v[i];
+        d.p[i] = w[i] / s;
+    }
+    return d;
+}
+
+/* A die lo..hi. */
+static alea__pmf die(int64_t lo, int64_t hi)
+{
+    alea__pmf d;
+    size_t n = (size_t)(hi - lo + 1);
+    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
+    for (size_t i = 0; i < n; i++) {
+        d.v[i] = lo + (int64_t)i;
+        d.p[i] = 1.0 / (double)n;
+    }
+    return d;
+}
+
+static double p_of(const alea__pmf *d, int64_t v)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->v[i] == v)
+            return d->p[i];
+    return 0;
+}
+
+static void check_sorted(const alea__pmf *d)
+{
+    for (size_t i = 0; i < d->n; i++) {
+        assert_true(d->p[i] > 0);
+        if (i)
+            assert_true(d->v[i - 1] < d->v[i]);
+    }
+}
+
+static void test_conv_and_pow(void **state)
+{
+    (void)state;
+    alea__pmf d6 = die(1, 6), two, three, p3;
+    assert_int_equal(alea__pmf_conv(ctx, &d6, &d6, &at, &two), ALEA_OK);
+    assert_int_equal(alea__pmf_conv(ctx, &two, &d6, &at, &three), ALEA_OK);
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 3, &at, &p3), ALEA_OK);
+    check_sorted(&three);
+    assert_int_equal(three.n, 16);
+    assert_double_equal(p_of(&three, 10), 27.0 / 216, EPS);
+    assert_double_equal(p_of(&three, 3), 1.0 / 216, EPS);
+    for (size_t i = 0; i < 16; i++) {
+        assert_true(p3.v[i] == three.v[i]);
+        assert_double_equal(p3.p[i], three.p[i], EPS);
+    }
+    /* pow 0 is the point 0; pow 1 a copy */
+    alea__pmf z, one;
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 0, &at, &z), ALEA_OK);
+    assert_int_equal(z.n, 1);
+    assert_true(z.v[0] == 0 && z.p[0] == 1);
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 1, &at, &one), ALEA_OK);
+    assert_int_equal(one.n, 6);
+    /* 200d20 mean and extremes */
+    alea__pmf d20 = die(1, 20), big;
+    assert_int_equal(alea__pmf_pow(ctx, &d20, 200, &at, &big), ALEA_OK);
+    assert_int_equal(big.n, 3801);
+    double mean = 0, mass = 0;
+    for (size_t i = 0; i < big.n; i++) {
+        mean += (double)big.v[i] * big.p[i];
+        mass += big.p[i];
+    }
+    assert_double_equal(mass, 1, 1e-12);
+    assert_double_equal(mean, 2100, 1e-8);
+    assert_double_equal(big.p[0], pow(20, -200), 1e-12 * pow(20, -200));
+    alea__pmf *all[] = {&d6, &two, &three, &p3, &z, &one, &d20, &big};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        alea__pmf_free(ctx, all[i]);
+}
+
+/* Sparse values (1d6 * 1000 style) go through the sorting accumulator;
+ * the result must equal the dense computation shifted. */
+static void test_sparse_conv(void **state)
+{
+    (void)state;
+    int64_t v[] = {0, 1000000, 2000000000};
+    double w[] = {1, 2, 3};
+    alea__pmf a = mk(3, v, w), r;
+    assert_int_equal(alea__pmf_pow(ctx, &a, 40, &at, &r), ALEA_OK);
+    check_sorted(&r);
+    /* outcomes: i * 1e6 + j * 2e9 with i + j <= 40: 41 * 42 / 2 */
+    assert_int_equal(r.n, 861);
+    double mass = 0;
+    for (size_t i = 0; i < r.n; i++)
+        mass += r.p[i];
+    assert_double_equal(mass, 1, 1e-12);
+    assert_double_equal(p_of(&r, 40 * 1000000), pow(2.0 / 6, 40), 1e-25);
+    /* many additions at few values: repeated merging */
+    alea__acc acc;
+    assert_int_equal(alea__acc_init(&acc, ctx, &at, 0, INT64_MAX, 1), ALEA_OK);
+    assert_int_equal(acc.span, 0); /* sparse */
+    for (int i = 0; i < 100000; i++)
+        assert_int_equal(alea__acc_add(&acc, (int64_t)(i % 7) * 1000000000000, 1e-5),
+                         ALEA_OK);
+    alea__pmf s;
+    assert_int_equal(alea__acc_finish(&acc, &s), ALEA_OK);
+    assert_int_equal(s.n, 7);
+    assert_double_equal(s.p[0], 14286e-5, 1e-12);
+    alea__pmf_free(ctx, &a);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &s);
+}
+
+static void test_neg_abs(void **state)
+{
+    (void)state;
+    alea__pmf d = die(-2, 3), n, a;
+    assert_int_equal(alea__pmf_neg(ctx, &d, &at, &n), ALEA_OK);
+    check_sorted(&n);
+    assert_true(n.v[0] == -3 && n.v[5] == 2);
+    assert_int_equal(alea__pmf_abs(ctx, &d, &at, &a), ALEA_OK);
+    check_sorted(&a);
+    assert_int_equal(a.n, 4); /* 0 1 2 3 */
+    assert_double_equal(p_of(&a, 0), 1.0 / 6, EPS);
+    assert_double_equal(p_of(&a, 1), 2.0 / 6, EPS);
+    assert_double_equal(p_of(&a, 2), 2.0 / 6, EPS);
+    assert_double_equal(p_of(&a, 3), 1.0 / 6, EPS);
+    alea__pmf_free(ctx, &d);
+    alea__pmf_free(ctx, &n);
+    alea__pmf_free(ctx, &a);
+    /* -INT64_MIN overflows */
+    int64_t v[] = {INT64_MIN, 0};
+    double w[] = {1, 1};
+    alea__pmf m = mk(2, v, w), out;
+    assert_int_equal(alea__pmf_neg(ctx, &m, &at, &out), ALEA_ERR_OVERFLOW);
+    size_t s, e;
+    assert_int_equal(alea_ctx_error_span(ctx, &s, &e), ALEA_ERR_OVERFLOW);
+    assert_int_equal(s, 3);
+    assert_int_equal(e, 7);
+    assert_int_equal(alea__pmf_abs(ctx, &m, &at, &out), ALEA_ERR_OVERFLOW);
+    alea__pmf_free(ctx, &m);
+}
+
+/* floor, ceiling and nearest (halves away from zero), brute force. */
+static void test_division(void **state)
+{
+    (void)state;
+    alea__pmf a = die(-7, 7), b, r;
+    int64_t bv[] = {-3, -2, 2, 3};
+    double bw[] = {1, 1, 1, 1};
+    b = mk(4, bv, bw);
+    for (uint8_t op = OP_DIV; op <= OP_DIVNEAR; op++) {
+        assert_int_equal(alea__pmf_arith(ctx, op, &a, &b, &at, &at, &r), ALEA_OK);
+        check_sorted(&r);
+        double want[64] = {0};
+        for (int64_t x = -7; x <= 7; x++) {
+            for (int j = 0; j < 4; j++) {
+                double q = (double)x / (double)bv[j], rq;
+                if (op == OP_DIV)
+                    rq = floor(q);
+                else if (op == OP_DIVUP)
+                    rq = ceil(q);
+                else
+                    rq = round(q); /* C round: halves away from zero */
+                want[(int)rq + 32] += 1.0 / 60;
+            }
+        }
+        for (int k = 0; k < 64; k++)
+            assert_double_equal(p_of(&r, k - 32), want[k], EPS);
+        alea__pmf_free(ctx, &r);
+    }
+    /* products */
+    assert_int_equal(alea__pmf_arith(ctx, OP_MUL, &a, &b, &at, &at, &r), ALEA_OK);
+    assert_double_equal(p_of(&r, 21), 2.0 / 60, EPS); /* 7*3, -7*-3 */
+    assert_double_equal(p_of(&r, 0), 4.0 / 60, EPS);
+    alea__pmf_free(ctx, &r);
+    /* a divisor that can be 0 */
+    const node div = {.kind = N_NUM, .start = 10, .end = 12};
+    alea__pmf z = die(0, 2);
+    assert_int_equal(alea__pmf_arith(ctx, OP_DIV, &a, &z, &at, &div, &r), ALEA_ERR_DOMAIN);
+    size_t s, e;
+    alea_ctx_error_span(ctx, &s, &e);
+    assert_int_equal(s, 10);
+    assert_int_equal(e, 12);
+    assert_non_null(strstr(alea_ctx_error(ctx), "division by zero"));
+    /* multiplication by 0 is fine */
+    assert_int_equal(alea__pmf_arith(ctx, OP_MUL, &a, &z, &at, &div, &r), ALEA_OK);
+    alea__pmf_free(ctx, &r);
+    /* INT64_MIN / -1 and big products overflow */
+    int64_t mv[] = {INT64_MIN, 1}, nv[] = {-1}, hv[] = {INT64_MAX / 2 + 1};
+    double one[] = {1, 1};
+    alea__pmf m = mk(2, mv, one), n1 = mk(1, nv, one), h = mk(1, hv, one);
+    assert_int_equal(alea__pmf_arith(ctx, OP_DIV, &m, &n1, &at, &at, &r), ALEA_ERR_OVERFLOW);
+    alea__pmf two = die(1, 2);
+    assert_int_equal(alea__pmf_arith(ctx, OP_MUL, &h, &two, &at, &at, &r), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea__pmf_conv(ctx, &h, &h, &at, &r), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea__pmf_pow(ctx, &h, 2, &at, &r), ALEA_ERR_OVERFLOW);
+    alea__pmf *all[] = {&a, &b, &z, &m, &n1, &h, &two};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        alea__pmf_free(ctx, all[i]);
+}
+
+static void test_cmp_minmax(void **state)
+{
+    (void)state;
+    alea__pmf a = die(1, 6), b = die(3, 8), r;
+    double want[6] = {0};
+    for (int x = 1; x <= 6; x++)
+        for (int y = 3; y <= 8; y++) {
+            want[CMP_EQ] += (x == y) / 36.0;
+            want[CMP_NE] += (x != y) / 36.0;
+            want[CMP_LT] += (x < y) / 36.0;
+            want[CMP_LE] += (x <= y) / 36.0;
+            want[CMP_GT] += (x > y) / 36.0;
+            want[CMP_GE] += (x >= y) / 36.0;
+        }
+    for (uint8_t op = CMP_EQ; op <= CMP_GE; op++) {
+        assert_int_equal(alea__pmf_cmp(ctx, op, &a, &b, &r), ALEA_OK);
+        check_sorted(&r);
+        assert_double_equal(p_of(&r, 1), want[op], EPS);
+        assert_double_equal(p_of(&r, 0), 1 - want[op], EPS);
+        alea__pmf_free(ctx, &r);
+    }
+    for (int is_max = 0; is_max < 2; is_max++) {
+        assert_int_equal(alea__pmf_minmax(ctx, is_max, &a, &b, &r), ALEA_OK);
+        check_sorted(&r);
+        double w[10] = {0};
+        for (int x = 1; x <= 6; x++)
+            for (int y = 3; y <= 8; y++)
+                w[is_max ? (x > y ? x : y) : (x < y ? x : y)] += 1 / 36.0;
+        for (int v = 0; v < 10; v++)
+            assert_double_equal(p_of(&r, v), w[v], EPS);
+        alea__pmf_free(ctx, &r);
+    }
+    alea__pmf_free(ctx, &a);
+    alea__pmf_free(ctx, &b);
+}
+
+/* best/worst of n copies against enumeration. */
+static void test_extreme(void **state)
+{
+    (void)state;
+    int64_t v[] = {-1, 2, 5, 9};
+    double w[] = {1, 2, 3, 4};
+    alea__pmf a = mk(4, v, w), r;
+    for (int is_max = 0; is_max < 2; is_max++) {
+        assert_int_equal(alea__pmf_extreme(ctx, is_max, &a, 3, &r), ALEA_OK);
+        check_sorted(&r);
+        double want[4] = {0};
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++)
+                for (int k = 0; k < 4; k++) {
+                    int e = i;
+                    if (is_max ? j > e : j < e)
+                        e = j;
+                    if (is_max ? k > e : k < e)
+                        e = k;
+                    want[e] += a.p[i] * a.p[j] * a.p[k];
+                }
+        for (int i = 0; i < 4; i++)
+            assert_double_equal(p_of(&r, v[i]), want[i], EPS);
+        alea__pmf_free(ctx, &r);
+    }
+    /* deficient mass: the kept mass of 3 copies, truncation tracked */
+    a.p[3] *= 0.5;
+    a.trunc = 0.2;
+    assert_int_equal(alea__pmf_extreme(ctx, 1, &a, 3, &r), ALEA_OK);
+    double mass = 0;
+    for (size_t i = 0; i < r.n; i++)
+        mass += r.p[i];
+    assert_double_equal(mass, 0.8 * 0.8 * 0.8, EPS);
+    assert_double_equal(r.trunc, 1 - 0.8 * 0.8 * 0.8, EPS);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &a);
+}
+
+/* The SUPPORT limit at N and N + 1. */
+static void test_support_limit(void **state)
+{
+    (void)state;
+    alea__pmf d6 = die(1, 6), r;
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16); /* 3d6 has 16 outcomes */
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 3, &at, &r), ALEA_OK);
+    alea__pmf_free(ctx, &r);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 15);
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 3, &at, &r), ALEA_ERR_LIMIT);
+    assert_string_equal(alea_ctx_error(ctx),
+                        "too many outcomes to compute at byte 3 (support limit is 15)");
+    /* sparse results are checked as they are merged */
+    int64_t v[] = {0, 1000000, 2000000000};
+    double w[] = {1, 1, 1};
+    alea__pmf a = mk(3, v, w);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 861);
+    assert_int_equal(alea__pmf_pow(ctx, &a, 40, &at, &r), ALEA_OK);
+    alea__pmf_free(ctx, &r);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 860);
+    assert_int_equal(alea__pmf_pow(ctx, &a, 40, &at, &r), ALEA_ERR_LIMIT);
+    /* a billion dice fail at once, before allocating anything big */
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 1000000);
+    size_t before = alea_ctx_memory(ctx, NULL);
+    assert_int_equal(alea__pmf_pow(ctx, &d6, 999999999, &at, &r), ALEA_ERR_LIMIT);
+    assert_int_equal(alea_ctx_memory(ctx, NULL), before);
+    alea__pmf_free(ctx, &d6);
+    alea__pmf_free(ctx, &a);
+}
+
+static void test_work_limit(void **state)
+{
+    (void)state;
+    alea__pmf d = die(1, 100), r;
+    alea__budget_start(ctx);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 9999);
+    assert_int_equal(alea__pmf_conv(ctx, &d, &d, &at, &r), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+    alea__budget_start(ctx);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10000);
+    assert_int_equal(alea__pmf_conv(ctx, &d, &d, &at, &r), ALEA_OK);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &d);
+}
+
+static alea_dist *dist_of(alea__pmf *p, const char *src)
+{
+    alea_dist *d = NULL;
+    assert_int_equal(alea__dist_make(ctx, p, src, strlen(src), &d), ALEA_OK);
+    return d;
+}
+
+static void test_accessors_and_json(void **state)
+{
+    (void)state;
+    alea__pmf d6 = die(1, 6);
+    alea_dist *d = dist_of(&d6, "1d6");
+    assert_int_equal(d6.n, 0); /* moved */
+    assert_int_equal(alea_dist_count(d), 6);
+    assert_true(alea_dist_value(d, 0) == 1);
+    assert_double_equal(alea_dist_prob(d, 5), 1.0 / 6, EPS);
+    assert_double_equal(alea_dist_p(d, 4), 1.0 / 6, EPS);
+    assert_double_equal(alea_dist_p(d, 7), 0, 0);
+    assert_double_equal(alea_dist_at_least(d, 5), 2.0 / 6, EPS);
+    assert_double_equal(alea_dist_at_least(d, -100), 1, EPS);
+    assert_double_equal(alea_dist_at_most(d, 2), 2.0 / 6, EPS);
+    assert_double_equal(alea_dist_at_most(d, INT64_MAX), 1, EPS);
+    assert_double_equal(alea_dist_mean(d), 3.5, EPS);
+    assert_double_equal(alea_dist_sd(d), sqrt(35.0 / 12), EPS);
+    assert_true(alea_dist_min(d) == 1 && alea_dist_max(d) == 6);
+    assert_true(alea_dist_median(d) == 3); /* P(X <= 3) = 1/2 exactly */
+    assert_double_equal(alea_dist_truncated(d), 0, 0);
+    alea_dist_free(d);
+    alea_dist_free(NULL);
+
+    int64_t v[] = {1, 2};
+    double w[] = {1, 1};
+    alea__pmf two = mk(2, v, w);
+    d = dist_of(&two, "1d2 \"q\"");
+    const char *want = "{\"expression\": \"1d2 \\\"q\\\"\", \"outcomes\": [[1, 0.5], "
+                       "[2, 0.5]], \"mean\": 1.5, \"sd\": 0.5, \"min\": 1, \"max\": 2, "
+                       "\"truncated\": 0}";
+    char buf[256];
+    size_t n = alea_dist_format(d, ALEA_FORMAT_JSON, buf, sizeof buf);
+    assert_string_equal(buf, want);
+    assert_int_equal(n, strlen(want));
+    /* snprintf contract */
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0), strlen(want));
+    char small[10];
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_JSON, small, sizeof small), strlen(want));
+    assert_string_equal(small, "{\"express");
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_TEXT, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    alea_dist_free(d);
+}
+
+/* Fail every allocation of a computation in turn: each failure reports
+ * out of memory and leaks nothing. */
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    int64_t v[] = {0, 1000000, 2000000000};
+    double w[] = {1, 2, 3};
+    alea__pmf sp = mk(3, v, w), d6 = die(1, 6), r;
+    size_t base = alea_ctx_memory(ctx, NULL);
+    int ok = 0;
+    for (long n = 1; n < 10000 && !ok; n++) {
+        fa.count = 0;
+        fa.fail_at = n;
+        alea_status st = alea__pmf_pow(ctx, &sp, 30, &at, &r);
+        if (st == ALEA_OK) {
+            ok = 1;
+            alea__pmf_free(ctx, &r);
+        } else {
+            assert_int_equal(st, ALEA_ERR_NOMEM);
+        }
+        assert_int_equal(alea_ctx_memory(ctx, NULL), base);
+    }
+    assert_true(ok);
+    for (long n = 1; n < 10000; n++) {
+        fa.count = 0;
+        fa.fail_at = n;
+        alea__pmf a, b, c;
+        alea_status st = alea__pmf_pow(ctx, &d6, 25, &at, &a);
+        if (st == ALEA_OK) {
+            st = alea__pmf_arith(ctx, OP_DIVNEAR, &a, &d6, &at, &at, &b);
+            if (st == ALEA_OK) {
+                st = alea__pmf_extreme(ctx, 1, &b, 3, &c);
+                if (st == ALEA_OK) {
+                    alea_dist *dd;
+                    st = alea__dist_make(ctx, &c, "x", 1, &dd);
+                    if (st == ALEA_OK)
+                        alea_dist_free(dd);
+                    alea__pmf_free(ctx, &c);
+                }
+                alea__pmf_free(ctx, &b);
+            }
+            alea__pmf_free(ctx, &a);
+        }
+        assert_int_equal(alea_ctx_memory(ctx, NULL), base);
+        if (st == ALEA_OK)
+            break;
+        assert_int_equal(st, ALEA_ERR_NOMEM);
+    }
+    fa.fail_at = 0;
+    alea__pmf_free(ctx, &sp);
+    alea__pmf_free(ctx, &d6);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_conv_and_pow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sparse_conv, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_neg_abs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_division, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cmp_minmax, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_extreme, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_support_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_accessors_and_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

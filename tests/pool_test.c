@@ -1,0 +1,479 @@
+/* pool_test.c -- keep/drop by order statistics (alea__pool_keep) against
+ * brute-force enumeration of small pools, closed forms for large ones,
+ * the limits, and allocation failure at every step. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "dist.h"
+
+#define EPS 1e-12
+
+#define assert_double_equal(a, b, eps) near_((a), (b), (eps), #a, __FILE__, __LINE__)
+static void near_(double a, double b, double eps, const char *what, const char *file,
+                  int line)
+{
+    if (!(fabs(a - b) <= eps))
+        fail_msg("%s:%d: %s = %.17g, want %.17g (+-%g)", file, line, what, a, b, eps);
+}
+
+typedef struct falloc {
+    long count, fail_at;
+} falloc;
+
+static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
+{
+    falloc *f = ud;
+    (void)osize;
+    if (nsize == 0) {
+        free(ptr);
+        return NULL;
+    }
+    if (f && f->fail_at && ++f->count == f->fail_at)
+        return NULL;
+    return realloc(ptr, nsize);
+}
+
+static falloc fa;
+static alea_ctx *ctx;
+static const node at = {.kind = N_DICE, .start = 0, .end = 6};
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&fa, 0, sizeof fa);
+    ctx = alea_ctx_new(test_alloc, &fa);
+    return ctx ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    alea_ctx_free(ctx);
+    return 0;
+}
+
+/* A die from values and weights (weights are probabilities as given). */
+static alea__pmf mk(size_t n, const int64_t *v, const double *p)
+{
+    alea__pmf d;
+    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
+    for (size_t i = 0; i < n; i++) {
+        d.v[i] = v[i];
+        d.p[i] = p[i];
+    }
+    return d;
+}
+
+static alea__pmf uniform(int64_t lo, int64_t hi)
+{
+    int64_t v[64];
+    double p[64];
+    size_t n = (size_t)(hi - lo + 1);
+    for (size_t i = 0; i < n; i++) {
+        v[i] = lo + (int64_t)i;
+        p[i] = 1.0 / (double)n;
+    }
+    return mk(n, v, p);
+}
+
+static double p_of(const alea__pmf *d, int64_t v)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->v[i] == v)
+            return d->p[i];
+    return 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+#define BF_OFF 1000
+#define BF_SPAN 2001
+
+/*
+ * Every roll of m dice (m <= 8): sort, sum g over positions [lo, hi).
+ * want[s + BF_OFF] = P(sum = s) with the die's probabilities as given
+ * (a deficient die gives the kept mass).
+ */
+static void brute(const alea__pmf *die, const int64_t *g, int m, int lo, int hi,
+                  long double *want)
+{
+    int idx[8] = {0};
+    int64_t vals[8];
+    memset(want, 0, BF_SPAN * sizeof *want);
+    for (;;) {
+        long double pr = 1;
+        for (int i = 0; i < m; i++) {
+            vals[i] = (int64_t)idx[i]; /* sort by outcome index = by value */
+            pr *= die->p[idx[i]];
+        }
+        qsort(vals, (size_t)m, sizeof *vals, cmp_i64);
+        int64_t s = 0;
+        for (int i = lo; i < hi; i++)
+            s += g ? g[vals[i]] : die->v[vals[i]];
+        want[s + BF_OFF] += pr;
+        int i = 0;
+        while (i < m && ++idx[i] == (int)die->n)
+            idx[i++] = 0;
+        if (i == m)
+            break;
+    }
+}
+
+static void check_all_ranges(const alea__pmf *die, const int64_t *g, int m)
+{
+    long double want[BF_SPAN];
+    for (int lo = 0; lo <= m; lo++) {
+        for (int hi = lo; hi <= m; hi++) {
+            alea__pmf r;
+            brute(die, g, m, lo, hi, want);
+            assert_int_equal(alea__pool_keep(ctx, die, g, m, lo, hi, &at, &r), ALEA_OK);
+            double mass = 0;
+            for (size_t i = 0; i < r.n; i++) {
+                assert_true(r.p[i] > 0);
+                if (i)
+                    assert_true(r.v[i - 1] < r.v[i]);
+                mass += r.p[i];
+            }
+            assert_true(mass <= 1 + EPS);
+            for (int s = 0; s < BF_SPAN; s++) {
+                double got = p_of(&r, s - BF_OFF);
+                if (fabs(got - (double)want[s]) > EPS)
+                    fail_msg("m=%d [%d,%d) sum %d: got %.17g want %.17g", m, lo, hi,
+                             s - BF_OFF, got, (double)want[s]);
+            }
+            alea__pmf_free(ctx, &r);
+        }
+    }
+}
+
+static void test_4d6_all_ranges(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6);
+    check_all_ranges(&d6, NULL, 4);
+    check_all_ranges(&d6, NULL, 6);
+    alea__pmf_free(ctx, &d6);
+}
+
+/* 3d{1,1,2,5}: faces with multiplicity. */
+static void test_uneven_die(void **state)
+{
+    (void)state;
+    int64_t v[] = {1, 2, 5};
+    double p[] = {0.5, 0.25, 0.25};
+    alea__pmf d = mk(3, v, p);
+    check_all_ranges(&d, NULL, 3);
+    check_all_ranges(&d, NULL, 5);
+    alea__pmf_free(ctx, &d);
+    int64_t v2[] = {-2, 0, 3, 7};
+    double p2[] = {0.1, 0.2, 0.3, 0.4};
+    d = mk(4, v2, p2);
+    check_all_ranges(&d, NULL, 5);
+    alea__pmf_free(ctx, &d);
+}
+
+/* Success counting on kept dice: contributions not monotone in the value. */
+static void test_counting_contributions(void **state)
+{
+    (void)state;
+    alea__pmf d = uniform(1, 10);
+    int64_t g[10] = {-1, 0, 0, 0, 0, 0, 0, 1, 1, 1}; /* >=8 f1 */
+    check_all_ranges(&d, g, 5);
+    int64_t g2[10] = {0, 1, 0, 1, 0, 1, 0, 1, -1, 1}; /* arbitrary */
+    check_all_ranges(&d, g2, 4);
+    alea__pmf_free(ctx, &d);
+}
+
+/* A die with a truncated tail: the DP gives the kept mass and tracks the
+ * truncation as 1 - mass^m. */
+static void test_deficient_mass(void **state)
+{
+    (void)state;
+    int64_t v[] = {1, 2, 3, 4};
+    double p[] = {0.3, 0.25, 0.2, 0.15}; /* mass 0.9 */
+    alea__pmf d = mk(4, v, p);
+    d.trunc = 0.1;
+    check_all_ranges(&d, NULL, 4);
+    alea__pmf r;
+    assert_int_equal(alea__pool_keep(ctx, &d, NULL, 4, 1, 3, &at, &r), ALEA_OK);
+    assert_double_equal(r.trunc, 1 - pow(0.9, 4), EPS);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &d);
+}
+
+/* Every roll of m dice, with "ra": the lowest matching die is replaced by
+ * one more roll y (not rolled when nothing matches). */
+static void brute_ra(const alea__pmf *die, const int64_t *g, const uint8_t *match, int m,
+                     int lo, int hi, long double *want)
+{
+    int idx[8] = {0};
+    int64_t vals[8];
+    memset(want, 0, BF_SPAN * sizeof *want);
+    for (;;) {
+        long double pr = 1;
+        int low = -1;
+        for (int i = 0; i < m; i++) {
+            pr *= die->p[idx[i]];
+            if (match[idx[i]] && (low < 0 || idx[i] < idx[low]))
+                low = i;
+        }
+        for (size_t y = 0; y < (low < 0 ? 1 : die->n); y++) {
+            long double q = pr;
+            for (int i = 0; i < m; i++)
+                vals[i] = (int64_t)idx[i];
+            if (low >= 0) {
+                vals[low] = (int64_t)y;
+                q *= die->p[y];
+            }
+            qsort(vals, (size_t)m, sizeof *vals, cmp_i64);
+            int64_t s = 0;
+            for (int i = lo; i < hi; i++)
+                s += g ? g[vals[i]] : die->v[vals[i]];
+            want[s + BF_OFF] += q;
+        }
+        int i = 0;
+        while (i < m && ++idx[i] == (int)die->n)
+            idx[i++] = 0;
+        if (i == m)
+            break;
+    }
+}
+
+static void check_all_ranges_ra(const alea__pmf *die, const int64_t *g,
+                                const uint8_t *match, int m)
+{
+    long double want[BF_SPAN];
+    for (int lo = 0; lo <= m; lo++) {
+        for (int hi = lo; hi <= m; hi++) {
+            alea__pmf r;
+            brute_ra(die, g, match, m, lo, hi, want);
+            assert_int_equal(alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, &at, &r),
+                             ALEA_OK);
+            for (int s = 0; s < BF_SPAN; s++) {
+                double got = p_of(&r, s - BF_OFF);
+                if (fabs(got - (double)want[s]) > EPS)
+                    fail_msg("ra m=%d [%d,%d) sum %d: got %.17g want %.17g", m, lo, hi,
+                             s - BF_OFF, got, (double)want[s]);
+            }
+            alea__pmf_free(ctx, &r);
+        }
+    }
+}
+
+/* "ra" (reroll the lowest matching die) against enumeration. */
+static void test_reroll_one(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6);
+    const uint8_t ones[6] = {1, 0, 0, 0, 0, 0}, low[6] = {1, 1, 0, 0, 0, 0},
+                  high[6] = {0, 0, 0, 0, 1, 1}, all[6] = {1, 1, 1, 1, 1, 1},
+                  mid[6] = {0, 1, 0, 1, 0, 0};
+    const uint8_t *sets[] = {ones, low, high, all, mid};
+    for (size_t k = 0; k < sizeof sets / sizeof *sets; k++) {
+        check_all_ranges_ra(&d6, NULL, sets[k], 1);
+        check_all_ranges_ra(&d6, NULL, sets[k], 3);
+        check_all_ranges_ra(&d6, NULL, sets[k], 4);
+    }
+    int64_t g[6] = {-1, 0, 0, 0, 1, 1};
+    check_all_ranges_ra(&d6, g, low, 4);
+    /* a deficient die: truncation counts the extra roll too */
+    int64_t v[] = {1, 2, 3, 4};
+    double p[] = {0.3, 0.25, 0.2, 0.15};
+    alea__pmf d = mk(4, v, p);
+    d.trunc = 0.1;
+    const uint8_t m2[4] = {1, 1, 0, 0};
+    check_all_ranges_ra(&d, NULL, m2, 3);
+    alea__pmf r;
+    assert_int_equal(alea__pool_keep_ra(ctx, &d, NULL, m2, 3, 1, 3, &at, &r), ALEA_OK);
+    double mass = 0;
+    for (size_t i = 0; i < r.n; i++)
+        mass += r.p[i];
+    assert_double_equal(mass + r.trunc, 1, EPS);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &d);
+    alea__pmf_free(ctx, &d6);
+}
+
+static double mean_of(const alea__pmf *r)
+{
+    double m = 0;
+    for (size_t i = 0; i < r->n; i++)
+        m += (double)r->v[i] * r->p[i];
+    return m;
+}
+
+static void test_known_means(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6), d20 = uniform(1, 20), r;
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
+    assert_double_equal(mean_of(&r), 15869.0 / 1296, EPS);
+    alea__pmf_free(ctx, &r);
+    assert_int_equal(alea__pool_keep(ctx, &d20, NULL, 2, 1, 2, &at, &r), ALEA_OK);
+    assert_double_equal(mean_of(&r), 13.825, EPS);
+    alea__pmf_free(ctx, &r);
+    assert_int_equal(alea__pool_keep(ctx, &d20, NULL, 2, 0, 1, &at, &r), ALEA_OK);
+    assert_double_equal(mean_of(&r), 7.175, EPS);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &d6);
+    alea__pmf_free(ctx, &d20);
+}
+
+/* P(Binomial(m, p) >= k) by a plain DP over the dice. */
+static double binom_at_least(int m, double p, int k)
+{
+    double d[201] = {1};
+    for (int i = 0; i < m; i++)
+        for (int c = i + 1; c >= 0; c--)
+            d[c] = d[c] * (1 - p) + (c ? d[c - 1] * p : 0);
+    double s = 0;
+    for (int c = k; c <= m; c++)
+        s += d[c];
+    return s;
+}
+
+/* 100d6kh50: the mean against order statistics, E X_(i) = 1 + sum over
+ * v = 2..6 of P(at least m - i dice >= v), and kh50 + kl50 = 100d6. */
+static void test_100d6kh50(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6), hi, lo;
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 50, 100, &at, &hi), ALEA_OK);
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 0, 50, &at, &lo), ALEA_OK);
+    assert_int_equal(hi.n, 251);
+    double want = 0;
+    for (int i = 50; i < 100; i++) {
+        want += 1;
+        for (int v = 2; v <= 6; v++)
+            want += binom_at_least(100, (7.0 - v) / 6, 100 - i);
+    }
+    assert_double_equal(mean_of(&hi), want, 1e-9);
+    assert_double_equal(mean_of(&hi) + mean_of(&lo), 350, 1e-9);
+    double mass = 0;
+    for (size_t i = 0; i < hi.n; i++)
+        mass += hi.p[i];
+    assert_double_equal(mass, 1, 1e-12);
+    /* the extremes: all 50 kept dice are 6 / are 1 */
+    assert_double_equal(p_of(&hi, 300), binom_at_least(100, 1.0 / 6, 50),
+                        1e-12 * p_of(&hi, 300));
+    assert_double_equal(p_of(&lo, 50), binom_at_least(100, 1.0 / 6, 50),
+                        1e-12 * p_of(&lo, 50));
+    alea__pmf_free(ctx, &hi);
+    alea__pmf_free(ctx, &lo);
+    alea__pmf_free(ctx, &d6);
+}
+
+/* Tiny probabilities keep their digits: P(max of 1000d2 = 1) = 2^-1000. */
+static void test_tiny_probabilities(void **state)
+{
+    (void)state;
+    alea__pmf d2 = uniform(1, 2), d6 = uniform(1, 6), r;
+    assert_int_equal(alea__pool_keep(ctx, &d2, NULL, 1000, 999, 1000, &at, &r), ALEA_OK);
+    assert_double_equal(p_of(&r, 1), ldexp(1, -1000), 1e-12 * ldexp(1, -1000));
+    assert_double_equal(p_of(&r, 2), 1, EPS);
+    alea__pmf_free(ctx, &r);
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 40, 39, 40, &at, &r), ALEA_OK);
+    assert_double_equal(p_of(&r, 1), pow(6, -40), 1e-12 * pow(6, -40));
+    assert_double_equal(p_of(&r, 2), pow(3, -40) - pow(6, -40), 1e-12 * pow(3, -40));
+    alea__pmf_free(ctx, &r);
+    /* a million dice, keep the highest: nothing but 6 survives rounding */
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 1000000, 999999, 1000000, &at, &r),
+                     ALEA_OK);
+    assert_int_equal(r.n, 1);
+    assert_double_equal(r.p[0], 1, EPS);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &d2);
+    alea__pmf_free(ctx, &d6);
+}
+
+static void test_limits(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6), r;
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16); /* 4d6kh3: 3..18 */
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
+    assert_int_equal(r.n, 16);
+    alea__pmf_free(ctx, &r);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 15);
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "support limit is 15"));
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 1000000);
+    /* the median die of 100001: too much work, refused before starting */
+    alea__budget_start(ctx);
+    size_t before = alea_ctx_memory(ctx, NULL);
+    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100001, 50000, 50001, &at, &r),
+                     ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+    assert_int_equal(alea_ctx_memory(ctx, NULL), before);
+    /* sums that leave int64 */
+    int64_t v[] = {1, INT64_MAX / 2};
+    double p[] = {0.5, 0.5};
+    alea__pmf big = mk(2, v, p);
+    assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 1, 4, &at, &r), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 2, 4, &at, &r), ALEA_OK);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &big);
+    alea__pmf_free(ctx, &d6);
+}
+
+static void test_alloc_failures(void **state)
+{
+    (void)state;
+    alea__pmf d6 = uniform(1, 6), r;
+    int64_t v[] = {1, 1000, 1000000000};
+    double p[] = {0.5, 0.25, 0.25};
+    alea__pmf sp = mk(3, v, p); /* sparse sums */
+    size_t base = alea_ctx_memory(ctx, NULL);
+    const alea__pmf *dice[] = {&d6, &sp};
+    for (int k = 0; k < 2; k++) {
+        long n;
+        for (n = 1; n < 100000; n++) {
+            fa.count = 0;
+            fa.fail_at = n;
+            static const uint8_t ra[3] = {1, 0, 1};
+            alea_status st = k == 0 ? alea__pool_keep(ctx, dice[k], NULL, 7, 2, 5, &at, &r)
+                                    : alea__pool_keep_ra(ctx, dice[k], NULL, ra, 7, 2, 5,
+                                                         &at, &r);
+            assert_int_equal(alea_ctx_memory(ctx, NULL), base + (st == ALEA_OK ?
+                             r.n * 16 : 0));
+            if (st == ALEA_OK) {
+                alea__pmf_free(ctx, &r);
+                break;
+            }
+            assert_int_equal(st, ALEA_ERR_NOMEM);
+        }
+        assert_true(n > 3);
+    }
+    fa.fail_at = 0;
+    alea__pmf_free(ctx, &d6);
+    alea__pmf_free(ctx, &sp);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_4d6_all_ranges, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_uneven_die, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_counting_contributions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deficient_mass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reroll_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_known_means, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_100d6kh50, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tiny_probabilities, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
