@@ -46,6 +46,8 @@ static const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare"}
 
 typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
 
+#define BOON_ROWS 64 /* rows of a --boons table */
+
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
     int limit_set[ALEA_LIMIT__COUNT];
@@ -60,6 +62,12 @@ typedef struct options {
     int help;
     const char **exprs; /* borrowed from argv */
     size_t nexprs;
+    /* Seed 002 boons: the game's tables, given as data. */
+    int boons_set;
+    int64_t boon_diff[BOON_ROWS], boon_count[BOON_ROWS];
+    alea_boon_table boons;
+    int64_t drive;
+    int support;
 } options;
 
 /* ---- output helpers ------------------------------------------------------ */
@@ -391,6 +399,15 @@ static void help_command(command cmd, FILE *f)
               "  --at-most   chart P(X <= value)\n"
               "  --json      the distribution as one JSON object\n"
               "  --csv       value,probability,at_least,at_most rows\n"
+              "\n"
+              "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
+              "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
+              "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
+              "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
+              "                       critical success); negative means banes\n"
+              "                       (default 0,0,1,1)\n"
+              "  --drive N            drive spent: N boons on a success or better\n"
+              "  --support            a support roll: half boons\n"
               "\n",
               f);
         break;
@@ -405,6 +422,15 @@ static void help_command(command cmd, FILE *f)
               "  --at-least  show P(X >= value) in every cell\n"
               "  --at-most   show P(X <= value)\n"
               "  --csv       value,<expression>,... rows of probabilities\n"
+              "\n"
+              "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
+              "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
+              "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
+              "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
+              "                       critical success); negative means banes\n"
+              "                       (default 0,0,1,1)\n"
+              "  --drive N            drive spent: N boons on a success or better\n"
+              "  --support            a support roll: half boons\n"
               "\n",
               f);
         break;
@@ -484,14 +510,61 @@ enum {
     ACCEPT_SEED = 1 << 1,
     ACCEPT_JSON = 1 << 2,
     ACCEPT_CSV = 1 << 3,
-    ACCEPT_CUMUL = 1 << 4
+    ACCEPT_CUMUL = 1 << 4,
+    ACCEPT_BOONS = 1 << 5
 };
 
 static const int command_accepts[CMD__COUNT] = {
     ACCEPT_N | ACCEPT_SEED | ACCEPT_JSON,
-    ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL,
-    ACCEPT_CSV | ACCEPT_CUMUL,
+    ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS,
+    ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS,
 };
+
+/* "10:1,14:2,16:6": difficulties ascending, each with its count. */
+static int parse_boon_table(const char *s, options *o)
+{
+    size_t n = 0;
+    while (*s) {
+        char *end;
+        if (n == BOON_ROWS)
+            return 0;
+        errno = 0;
+        long long d = strtoll(s, &end, 10);
+        if (end == s || *end != ':' || errno)
+            return 0;
+        s = end + 1;
+        long long c = strtoll(s, &end, 10);
+        if (end == s || (*end && *end != ',') || errno || c < 0)
+            return 0;
+        if (n > 0 && d <= o->boon_diff[n - 1])
+            return 0;
+        o->boon_diff[n] = d;
+        o->boon_count[n] = c;
+        n++;
+        s = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return 0;
+    o->boons.difficulty = o->boon_diff;
+    o->boons.count = o->boon_count;
+    o->boons.n = n;
+    return 1;
+}
+
+/* "-2,-1,1,2": the multiplier of each tier. */
+static int parse_multipliers(const char *s, options *o)
+{
+    for (int t = 0; t < 4; t++) {
+        char *end;
+        errno = 0;
+        double m = strtod(s, &end);
+        if (end == s || errno || (t < 3 && *end != ',') || (t == 3 && *end))
+            return 0;
+        o->boons.multiplier[t] = m;
+        s = end + 1;
+    }
+    return 1;
+}
 
 /*
  * Parses argv[0..argc) (the words after the command) into o. exprs must
@@ -536,7 +609,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
 
         /* Which option, and does it take a value? */
         enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL,
-               O_LIMIT, O_UNKNOWN } which = O_UNKNOWN;
+               O_LIMIT, O_BOONS, O_MULT, O_DRIVE, O_SUPPORT, O_UNKNOWN } which = O_UNKNOWN;
         int limit = -1;
         if (!strcmp(name, "-h") || !strcmp(name, "--help"))
             which = O_HELP;
@@ -554,6 +627,14 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             which = O_MOST;
         else if (!strcmp(name, "--tail"))
             which = O_TAIL;
+        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--boons"))
+            which = O_BOONS;
+        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--multipliers"))
+            which = O_MULT;
+        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--drive"))
+            which = O_DRIVE;
+        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--support"))
+            which = O_SUPPORT;
         else if (!strncmp(name, "--max-", 6)) {
             for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
                 if (!strcmp(name + 6, alea_limit_name((alea_limit)l)))
@@ -569,7 +650,8 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         }
 
         int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
-                          which == O_LIMIT;
+                          which == O_LIMIT || which == O_BOONS || which == O_MULT ||
+                          which == O_DRIVE;
         if (!wants_value) {
             if (value)
                 return usage_error(cmd, has_cmd, "option '%s' takes no value",
@@ -585,6 +667,28 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         case O_HELP:
             o->help = 1;
             return EXIT_OK;
+        case O_BOONS:
+            if (!parse_boon_table(value, o))
+                return usage_error(cmd, has_cmd,
+                                   "--boons: '%s' is not a table such as 10:1,14:2,16:6 "
+                                   "(difficulties ascending, at most %d)", value, BOON_ROWS);
+            o->boons_set = 1;
+            break;
+        case O_MULT:
+            if (!parse_multipliers(value, o))
+                return usage_error(cmd, has_cmd,
+                                   "--multipliers: '%s' is not four numbers such as "
+                                   "-2,-1,1,2 (critical failure, failure, success, "
+                                   "critical success)", value);
+            break;
+        case O_DRIVE:
+            if (!parse_int(value, 0, 0, 1000, &o->drive))
+                return usage_error(cmd, has_cmd, "--drive: '%s' is not a whole number "
+                                   "from 0 to 1000", value);
+            break;
+        case O_SUPPORT:
+            o->support = 1;
+            break;
         case O_N:
             if (!parse_int(value, 0, 1, INT64_MAX, &o->n))
                 return usage_error(cmd, has_cmd,
@@ -852,6 +956,12 @@ static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
     alea_dist *d;
     if (alea_expr_dist(ctx, ex[0], &d) != ALEA_OK)
         return report(ctx, o->exprs[0]);
+    double boons = 0, banes = 0;
+    if (o->boons_set &&
+        alea_dist_boons(ctx, d, &o->boons, o->drive, o->support, &boons, &banes) != ALEA_OK) {
+        alea_dist_free(d);
+        return report(ctx, o->exprs[0]);
+    }
 
     int rc = EXIT_OK;
     if (o->json) {
@@ -873,6 +983,8 @@ static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
                 dist_csv(d, least, most);
             else
                 dist_table(d, o->exprs[0], o->cumul, least, most);
+            if (o->boons_set && !o->csv)
+                printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
             free(most);
         }
@@ -999,7 +1111,7 @@ static int stat_width(const alea_dist *d)
     return k > w ? k : w;
 }
 
-static void compare_print(column *cols, size_t ncols, const int64_t *vals,
+static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
                           size_t nvals, const options *o)
 {
     static const char *const titles[] = {
@@ -1086,6 +1198,21 @@ static void compare_print(column *cols, size_t ncols, const int64_t *vals,
         lw += 2 + labw; /* the statistics' names span the label column too */
     for (int k = 0; k < 5; k++)
         put_stat_row(stats[k], lw, cols, ncols, k);
+    if (o->boons_set) { /* expected boons and banes per column (dd() only) */
+        static const char *const names[] = {"boons", "banes"};
+        for (int k = 0; k < 2; k++) {
+            printf("%*s", lw, names[k]);
+            for (size_t j = 0; j < ncols; j++) {
+                double b, n;
+                if (alea_dist_boons(ctx, cols[j].d, &o->boons, o->drive, o->support, &b,
+                                    &n) == ALEA_OK)
+                    printf("  %*.2f", cols[j].width, k ? n : b);
+                else
+                    printf("  %*s", cols[j].width, "");
+            }
+            putchar('\n');
+        }
+    }
     for (size_t j = 0; j < ncols; j++)
         for (size_t i = 0; i < alea_dist_flag_count(cols[j].d); i++)
             printf("%s %.2f%% in %s\n", alea_dist_flag_name(cols[j].d, i),
@@ -1138,7 +1265,7 @@ static int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
             vals[u++] = vals[i];
     nvals = u;
 
-    compare_print(cols, ncols, vals, nvals, o);
+    compare_print(ctx, cols, ncols, vals, nvals, o);
 
 done:
     for (size_t j = 0; j < ncols; j++) {
@@ -1170,6 +1297,8 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
+    /* --multipliers default: success and critical success earn the table */
+    o.boons.multiplier[2] = o.boons.multiplier[3] = 1;
     o.n = 1;
     o.cumul = SHOW_EXACT;
     o.exprs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *o.exprs);

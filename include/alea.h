@@ -316,6 +316,36 @@ size_t alea_dist_flag_count(const alea_dist *dist);
 const char *alea_dist_flag_name(const alea_dist *dist, size_t i);
 double alea_dist_flag_prob(const alea_dist *dist, size_t i);
 
+/* ------------------------------------------------------------------------ */
+/* Seed 002: boons and banes of a Double Down roll                          */
+
+/*
+ * The rule text leaves its Difficulty and Outcomes tables to the game's
+ * book, so alea takes them as data. A roll at difficulty D earns count[i]
+ * for the last entry with difficulty[i] <= D (none: 0), times the
+ * multiplier of its final tier (critical failure, failure, success,
+ * critical success): a positive product is boons, a negative one banes,
+ * rounded up to whole ones. Drive spent adds that many boons on a success or
+ * better, not multiplied. A support roll halves the boons (not the drive's).
+ */
+typedef struct alea_boon_table {
+    const int64_t *difficulty; /* ascending */
+    const int64_t *count;      /* boons or banes at that difficulty */
+    size_t n;
+    double multiplier[4];      /* per tier 0..3 */
+} alea_boon_table;
+
+/* Boons and banes earned by one roll ending in tier (0..3) at difficulty.
+ * ALEA_ERR_ARGUMENT for a tier out of range or a NULL pointer. */
+alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
+                                int64_t drive, int support, int64_t *boons, int64_t *banes);
+
+/* Expected boons and banes of a dd() roll, from its distribution (which
+ * must have been computed from an expression that is a dd() call: else
+ * ALEA_ERR_ARGUMENT, recorded in ctx). */
+alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boon_table *table,
+                            int64_t drive, int support, double *boons, double *banes);
+
 /*
  * Writes the distribution as JSON (the only format accepted):
  *   {"expression": "...", "outcomes": [[value, probability], ...],

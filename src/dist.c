@@ -811,6 +811,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->labels = DIST_LABELS_NONE;
     d->has_crit_fail = 0;
     d->crit_fail = 0;
+    d->dd_diff = 0;
     memset(pmf, 0, sizeof *pmf);
     d->len = len;
     if (len)

@@ -41,6 +41,7 @@ struct alea_dist {
     uint8_t labels;        /* DIST_LABELS_* */
     uint8_t has_crit_fail; /* event(): crit_fail is reported */
     double crit_fail;
+    int64_t dd_diff;       /* dd(): the difficulty, for boons */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };
@@ -192,6 +193,10 @@ ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
 
 /* dd(): the tier 0..3 of a double-down roll (mech/dd.c). */
 ALEA__HIDDEN alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out);
+/* dd(): expected boons and banes (mech/dd.c; alea_dist_boons). */
+ALEA__HIDDEN alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d,
+                                        const alea_boon_table *table, int64_t drive,
+                                        int support, double *boons, double *banes);
 /* event(): the total of a critical pool (mech/event.c); *crit_fail (if not
  * NULL) gets the probability of a critical failure. */
 ALEA__HIDDEN alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,

@@ -536,5 +536,6 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     (*out)->labels = e->root->kind == N_DD ? DIST_LABELS_DD : DIST_LABELS_NONE;
     (*out)->has_crit_fail = (uint8_t)is_event;
     (*out)->crit_fail = crit;
+    (*out)->dd_diff = e->root->kind == N_DD ? e->root->u.dd->diff : 0;
     return ALEA_OK;
 }

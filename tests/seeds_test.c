@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <math.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -127,6 +128,56 @@ static void test_seed002_bridge(void **state)
                 3);
 }
 
+/* Seed 002's boons and banes, from tables given as data. The rule text's
+ * two worked examples: the bridge's critical success at difficulty 14
+ * "results in four boons (plus one boon from the spent drive)", and "a
+ * support roll with a difficulty of 16 with no drive gives you 3 boons
+ * instead of 6". The tables themselves are the book's: these are made up
+ * to fit the examples. */
+static void test_seed002_boons(void **state)
+{
+    (void)state;
+    static const int64_t diff[] = {10, 14, 16}, count[] = {1, 2, 6};
+    alea_boon_table t = {diff, count, 3, {-2, -1, 1, 2}};
+    int64_t boons, banes;
+    assert_int_equal(alea_boons_for_tier(&t, 14, 3, 1, 0, &boons, &banes), ALEA_OK);
+    assert_true(boons == 5 && banes == 0); /* 2 x 2, plus 1 from drive */
+    assert_int_equal(alea_boons_for_tier(&t, 16, 2, 0, 0, &boons, &banes), ALEA_OK);
+    assert_true(boons == 6 && banes == 0);
+    assert_int_equal(alea_boons_for_tier(&t, 16, 2, 0, 1, &boons, &banes), ALEA_OK);
+    assert_true(boons == 3 && banes == 0); /* a support roll: half */
+    assert_int_equal(alea_boons_for_tier(&t, 15, 0, 3, 1, &boons, &banes), ALEA_OK);
+    assert_true(boons == 0 && banes == 4); /* banes are not halved; no drive boons */
+    assert_int_equal(alea_boons_for_tier(&t, 9, 3, 0, 0, &boons, &banes), ALEA_OK);
+    assert_true(boons == 0 && banes == 0); /* below the table */
+    assert_int_equal(alea_boons_for_tier(&t, 14, 4, 0, 0, &boons, &banes), ALEA_ERR_ARGUMENT);
+
+    /* Expected per policy: dd(6, 14) ends 0.10 / 0.25 / 0.55 / 0.10, so
+     * boons 0.55 * (2 + 1) + 0.10 * (4 + 1) = 2.15 and banes 0.25 * 2 +
+     * 0.10 * 4 = 0.9; always: 0.1725 * 3 + 0.4475 * 5 and 0.2025 * 2 +
+     * 0.1775 * 4. */
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    static const char *const src[] = {"dd(6, 14)", "dd(6, 14, always)", "1d20"};
+    static const double want[][2] = {{2.15, 0.9}, {0.1725 * 3 + 0.4475 * 5, 0.2025 * 2 + 0.1775 * 4}};
+    for (int i = 0; i < 3; i++) {
+        alea_expr *e = NULL;
+        alea_dist *d = NULL;
+        double b, n;
+        assert_int_equal(alea_expr_compile(ctx, src[i], strlen(src[i]), &e), ALEA_OK);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        if (i < 2) {
+            assert_int_equal(alea_dist_boons(ctx, d, &t, 1, 0, &b, &n), ALEA_OK);
+            assert_true(fabs(b - want[i][0]) < 1e-12);
+            assert_true(fabs(n - want[i][1]) < 1e-12);
+        } else {
+            assert_int_equal(alea_dist_boons(ctx, d, &t, 1, 0, &b, &n), ALEA_ERR_ARGUMENT);
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    }
+    alea_ctx_free(ctx);
+}
+
 /* Seed 003: "when rolling 2d10 with +2B becomes 4d10. The lowest dice are
  * then dropped until only the original number of dice remain." */
 static void test_seed003_boons(void **state)
@@ -163,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_seed000_lucky),
         cmocka_unit_test(test_seed001_event),
         cmocka_unit_test(test_seed002_bridge),
+        cmocka_unit_test(test_seed002_boons),
         cmocka_unit_test(test_seed003_boons),
         cmocka_unit_test(test_seed004_trench_pilgrim),
     };

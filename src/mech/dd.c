@@ -130,3 +130,50 @@ alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
     }
     return alea__acc_finish(&acc, out);
 }
+
+/* ---- boons and banes from the game's tables (public API) ---- */
+
+#include <math.h>
+
+alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
+                                int64_t drive, int support, int64_t *boons, int64_t *banes)
+{
+    if (!table || !boons || !banes || tier < 0 || tier > 3 || drive < 0 ||
+        (table->n && (!table->difficulty || !table->count)))
+        return ALEA_ERR_ARGUMENT;
+    int64_t base = 0;
+    for (size_t i = 0; i < table->n && table->difficulty[i] <= difficulty; i++)
+        base = table->count[i];
+    double m = table->multiplier[tier] * (double)base;
+    if (m > 0 && support)
+        m /= 2;
+    /* Whole boons, rounded up (the text does not say; half a boon is not
+     * a thing, and rounding up never gives less than the multiplier). */
+    *boons = m > 0 ? (int64_t)ceil(m - 1e-9) : 0;
+    *banes = m < 0 ? (int64_t)ceil(-m - 1e-9) : 0;
+    if (tier >= DD_SUCCESS)
+        *boons += drive;
+    return ALEA_OK;
+}
+
+alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d, const alea_boon_table *table,
+                           int64_t drive, int support, double *boons, double *banes)
+{
+    if (d->labels != DIST_LABELS_DD)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "boons are computed for a dd() roll: the expression must be a dd() call");
+    double eb = 0, en = 0, mass = 0;
+    for (size_t i = 0; i < d->pmf.n; i++) {
+        int64_t b, n;
+        alea_status st = alea_boons_for_tier(table, d->dd_diff, (int)d->pmf.v[i], drive,
+                                             support, &b, &n);
+        if (st != ALEA_OK)
+            return alea__error(ctx, st, 0, 0, "invalid boon table");
+        eb += d->pmf.p[i] * (double)b;
+        en += d->pmf.p[i] * (double)n;
+        mass += d->pmf.p[i];
+    }
+    *boons = mass > 0 ? eb / mass : 0;
+    *banes = mass > 0 ? en / mass : 0;
+    return ALEA_OK;
+}

@@ -382,5 +382,24 @@ expect "compare --csv --at-most" 0 "value,1d2,2d2
 
 expect "compare: a bad second expression" 1 "" "*" compare 1d6 2d+3
 
+# ---- seed 002 boons ------------------------------------------------------------
+
+# dd(6, 14): 0.55 * (2 + 1) + 0.10 * (4 + 1) = 2.15 boons; 0.25 * 2 + 0.10 * 4 = 0.9 banes
+run dist --boons 10:1,14:2,16:6 --multipliers -2,-1,1,2 --drive 1 'dd(6, 14)'
+check "dist --boons: exit 0" $rc "$err"
+has "$out" '^expected boons 2\.15   expected banes 0\.90$'
+check "dist --boons: expected boons and banes" $? "$out"
+run compare --boons 14:2 --multipliers -2,-1,1,2 --drive 1 'dd(6, 14)' 'dd(6, 14, always)'
+has "$out" '^ *boons +2\.15 +2\.75$'
+check "compare --boons: a boons row per policy" $? "$out"
+has "$out" '^ *banes +0\.90 +1\.11$'
+check "compare --boons: a banes row" $? "$out"
+expect "--boons on something else than dd()" 1 "" \
+    "alea: invalid argument: boons are computed for a dd() roll: the expression must be a dd() call" \
+    dist --boons 14:2 3d6
+expect "--boons: a bad table" 2 "" "*" dist --boons 14:x 'dd(6, 14)'
+expect "--boons: difficulties must ascend" 2 "" "*" dist --boons 14:2,10:1 'dd(6, 14)'
+expect "--multipliers: four numbers" 2 "" "*" dist --boons 14:2 --multipliers 1,2 'dd(6, 14)'
+
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]
