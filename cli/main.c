@@ -1152,10 +1152,15 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
             cols[j].width = 6;
     }
 
-    int labw = 0; /* dd() compared with dd(): name the tiers */
-    for (size_t j = 0; j < ncols; j++)
-        if (label_width(cols[j].d) > labw)
-            labw = label_width(cols[j].d);
+    int labw = 0; /* dd() compared with dd() only: name the tiers */
+    for (size_t j = 0; j < ncols; j++) {
+        int w = label_width(cols[j].d);
+        if (w == 0) {
+            labw = 0;
+            break;
+        }
+        labw = w > labw ? w : labw;
+    }
     puts(titles[o->cumul]);
     printf("%*s", lw, "value");
     if (labw)

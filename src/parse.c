@@ -1519,6 +1519,8 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     return ALEA_OK;
 }
 
+static alea_status extra_then_product(parser *p, const token *t);
+
 /* sum = product { ("+" | "-") product | bonus } */
 static alea_status parse_sum(parser *p, const node **out)
 {
@@ -1546,6 +1548,9 @@ static alea_status parse_sum(parser *p, const node **out)
         if (bk != BON_NONE) {
             if ((st = parse_bonus(p, bk, &c, &b)) != ALEA_OK)
                 return st;
+            tok_kind next = (tok_kind)peek(p)->kind;
+            if (next == T_STAR || next == T_SLASH || next == T_SLASHUP || next == T_SLASHNEAR)
+                return extra_then_product(p, peek(p));
             continue;
         }
         advance(p);
@@ -1557,6 +1562,17 @@ static alea_status parse_sum(parser *p, const node **out)
     if (b.seen && (st = apply_bonus(p, &c, &b)) != ALEA_OK)
         return st;
     return finish_chain(p, N_SUM, &c, out);
+}
+
+/* After extra dice ("2d10 +1B"), a '*' or '/' would apply to the last term
+ * only: say how to write it. */
+static alea_status extra_then_product(parser *p, const token *t)
+{
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "extra dice such as +1B or +1d end a sum, so %s at byte %u "
+                       "cannot follow them: put the sum in parentheses, as in "
+                       "(2d10 +1B) /^ 2",
+                       alea__tok_desc((tok_kind)t->kind), (unsigned)t->start);
 }
 
 /* compare = sum [ ("=" | "<>" | "<" | "<=" | ">" | ">=") sum ] */

@@ -156,7 +156,9 @@ static void show_valued(alea__out *o, const alea_roll *r, const rec *rc, int par
 
 static void show_operand(alea__out *o, const alea_roll *r, const rec *rc, int min_prec)
 {
-    int paren = alea__node_prec(rc->n) < min_prec;
+    /* Bonus dice show as best(...) / worst(...): already bracketed. */
+    int shown_as_call = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
+    int paren = !shown_as_call && alea__node_prec(rc->n) < min_prec;
     if (paren)
         alea__out_char(o, '(');
     show_rec(o, r, rc);
