@@ -371,6 +371,19 @@ static void help_main(FILE *f)
           f);
 }
 
+
+/* The boons options, shared by dist and compare. */
+static const char boon_help[] =
+    "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
+    "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
+    "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
+    "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
+    "                       critical success); negative means banes\n"
+    "                       (default 0,0,1,1)\n"
+    "  --drive N            drive spent: N boons on a success or better\n"
+    "  --support            a support roll: half boons\n"
+    "\n";
+
 static void help_command(command cmd, FILE *f)
 {
     switch (cmd) {
@@ -399,17 +412,9 @@ static void help_command(command cmd, FILE *f)
               "  --at-most   chart P(X <= value)\n"
               "  --json      the distribution as one JSON object\n"
               "  --csv       value,probability,at_least,at_most rows\n"
-              "\n"
-              "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
-              "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
-              "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
-              "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
-              "                       critical success); negative means banes\n"
-              "                       (default 0,0,1,1)\n"
-              "  --drive N            drive spent: N boons on a success or better\n"
-              "  --support            a support roll: half boons\n"
               "\n",
               f);
+        fputs(boon_help, f);
         break;
     case CMD_COMPARE:
     default:
@@ -422,17 +427,9 @@ static void help_command(command cmd, FILE *f)
               "  --at-least  show P(X >= value) in every cell\n"
               "  --at-most   show P(X <= value)\n"
               "  --csv       value,<expression>,... rows of probabilities\n"
-              "\n"
-              "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
-              "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
-              "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
-              "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
-              "                       critical success); negative means banes\n"
-              "                       (default 0,0,1,1)\n"
-              "  --drive N            drive spent: N boons on a success or better\n"
-              "  --support            a support roll: half boons\n"
               "\n",
               f);
+        fputs(boon_help, f);
         break;
     }
     print_limits(f);
