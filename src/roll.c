@@ -24,9 +24,8 @@ static alea_status overflow(rstate *s, const node *n)
 static alea_status too_many_dice(rstate *s, const node *n)
 {
     return alea__error(s->ctx, ALEA_ERR_LIMIT, n->start, n->end,
-                       "too many dice at byte %u: the roll needs more than %lld "
-                       "(dice limit)",
-                       (unsigned)n->start, (long long)s->dice_limit);
+                       "too many dice at byte %u (dice limit is %lld)", (unsigned)n->start,
+                       (long long)s->dice_limit);
 }
 
 static alea_status charge_dice(rstate *s, const node *n, int64_t k)

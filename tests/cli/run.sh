@@ -177,7 +177,7 @@ experr "1d6/0 in dist" \
     "  1d6/0" \
     "      ^" dist 1d6/0
 experr "999999999d6 in roll" \
-    "alea: too many dice at byte 0: the roll needs more than 10000 (dice limit)" \
+    "alea: too many dice at byte 0 (dice limit is 10000)" \
     "  999999999d6" \
     "  ^^^^^^^^^^^" roll 999999999d6
 experr "999999999d6 in dist" \
