@@ -712,6 +712,8 @@ static void test_alloc_failures(void **state)
           "+ worst(2, 1d4) + 3d6!ra<3kh2 + dd(3, 12)");
     sweep("3d{1,1000,1000000}kh2 + 1d6 * 1000 - (2d4)d{1,10}r1");
     sweep("(1d3)d6ra1 + 3d10!10>=8 + 4d6!!kl2>=5");
+    sweep("event(3d4 + 3d6 + d18) + event(2d2, largest) + dd(6, 14, best)");
+    sweep("event(5d6)");
 }
 
 int main(void)

@@ -192,8 +192,8 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
     for (uint32_t g = 1; g <= G; g++)
         radix[g] = radix[g - 1] * (size_t)(ev->groups[g - 1].count + 1);
 
-    ev_state cur = {NULL, 0}, next = {NULL, 0};
-    alea__pmf other = {0}, otherpow = {0}, tmp = {0}, sum = {0}, point = {0};
+    ev_state cur = {NULL, 0}, next = {NULL, 0}, powers = {NULL, 0};
+    alea__pmf other = {0}, tmp = {0}, sum = {0}, point = {0};
     double crit = 0, trunc = 0;
     if ((st = states_new(ctx, nstates, &cur)) != ALEA_OK ||
         (st = alea__pmf_point(ctx, 0, 1.0, &cur.s[0])) != ALEA_OK)
@@ -222,6 +222,14 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
         }
         if ((st = states_new(ctx, nstates, &next)) != ALEA_OK)
             goto done;
+        /* The other faces' sum of m dice, for m = 0..c, built once. */
+        if ((st = states_new(ctx, (size_t)c + 1, &powers)) != ALEA_OK ||
+            (st = alea__pmf_point(ctx, 0, 1.0, &powers.s[0])) != ALEA_OK)
+            goto done;
+        for (int64_t m = 1; m <= c && other.n > 0; m++)
+            if ((st = alea__pmf_conv(ctx, &powers.s[m - 1], &other, n, &powers.s[m])) !=
+                ALEA_OK)
+                goto done;
         for (int64_t a = 0; a <= c; a++) {
             for (int64_t b = 0; a + b <= c; b++) {
                 int64_t m = c - a - b;
@@ -229,9 +237,7 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
                     continue; /* a d2 has no other faces */
                 double w = exp(log_choose(c, a) + log_choose(c - a, b) +
                                (double)(a + b) * log(q));
-                alea__pmf_free(ctx, &otherpow);
-                if ((st = alea__pmf_pow(ctx, &other, m, n, &otherpow)) != ALEA_OK)
-                    goto done;
+                const alea__pmf *otherm = &powers.s[m];
                 for (size_t i = 0; i < nstates; i++) {
                     if (cur.s[i].n == 0)
                         continue;
@@ -239,9 +245,8 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
                     if (o + (size_t)a > (size_t)ev->ndice)
                         continue;
                     size_t j = i + (size_t)a + (size_t)b * radix[g];
-                    if ((st = alea__charge(ctx, (int64_t)(cur.s[i].n * otherpow.n), n->start,
-                                           n->end)) != ALEA_OK ||
-                        (st = alea__pmf_conv(ctx, &cur.s[i], &otherpow, n, &tmp)) != ALEA_OK ||
+                    /* pmf_conv checks and charges its own work */
+                    if ((st = alea__pmf_conv(ctx, &cur.s[i], otherm, n, &tmp)) != ALEA_OK ||
                         (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, w, n)) != ALEA_OK)
                         goto done;
                     alea__pmf_free(ctx, &tmp);
@@ -249,48 +254,50 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
             }
         }
         states_free(ctx, &cur);
+        states_free(ctx, &powers);
         cur = next;
         next.s = NULL;
     }
 
-    /* Resolve every state. */
+    /* Resolve every state: a critical failure is worth its ones; otherwise
+     * the state joins the others with the same surviving criticals, shifted
+     * by every face (the 1s, the criticals' maxima, the other faces). Each
+     * group of surviving criticals then gets its re-roll tails once. */
+    if (G > 64) {
+        st = alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                         "event() takes at most 64 groups of dice (byte %u)", (unsigned)n->start);
+        goto done;
+    }
+    size_t nlive = nstates / radix[0];
+    if ((st = states_new(ctx, nlive, &next)) != ALEA_OK)
+        goto done;
     for (size_t i = 0; i < nstates; i++) {
-        alea__pmf *s = &cur.s[i];
-        if (s->n == 0)
+        alea__pmf *sp = &cur.s[i];
+        if (sp->n == 0)
             continue;
-        double m = alea__pmf_mass(s);
+        double m = alea__pmf_mass(sp);
         int64_t ones = (int64_t)(i % radix[0]);
-        if (2 * ones > ev->ndice) { /* critical failure: worth its ones */
+        alea__pmf_free(ctx, &point);
+        if (2 * ones > ev->ndice) {
             crit += m;
-            alea__pmf_free(ctx, &point);
             if ((st = alea__pmf_point(ctx, ones, 1.0, &point)) != ALEA_OK ||
                 (st = alea__pmf_add_scaled(ctx, &sum, &point, m, n)) != ALEA_OK)
                 goto done;
             continue;
         }
-        /* Criticals per group, then cancel `ones` of them in order. Every
-         * face counts: the 1s, the criticals' maxima, the other faces. */
-        int64_t k[64], live[64], shift = ones, left = ones;
-        uint32_t gmax = G < 64 ? G : 64;
-        if (G > 64) {
-            st = alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
-                             "event() takes at most 64 groups of dice (byte %u)",
-                             (unsigned)n->start);
-            goto done;
-        }
-        for (uint32_t g = 0; g < gmax; g++) {
-            k[g] = (int64_t)((i / radix[g]) % (size_t)(ev->groups[g].count + 1));
-            live[g] = k[g];
-            int64_t face;
-            if (alea__mul_ovf(k[g], ev->groups[g].sides, &face) ||
+        int64_t live[64], shift = ones, left = ones;
+        for (uint32_t g = 0; g < G; g++) {
+            int64_t k = (int64_t)((i / radix[g]) % (size_t)(ev->groups[g].count + 1)), face;
+            live[g] = k;
+            if (alea__mul_ovf(k, ev->groups[g].sides, &face) ||
                 alea__add_ovf(shift, face, &shift)) {
                 st = alea__overflow_error(ctx, n);
                 goto done;
             }
         }
-        while (left > 0) { /* the smallest (or largest) live critical */
+        while (left > 0) { /* cancel the smallest (or largest) live critical */
             int best = -1;
-            for (uint32_t g = 0; g < gmax; g++)
+            for (uint32_t g = 0; g < G; g++)
                 if (live[g] > 0 &&
                     (best < 0 || (ev->cancel_largest
                                       ? ev->groups[g].sides > ev->groups[best].sides
@@ -301,37 +308,61 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
             live[best]--;
             left--;
         }
-        alea__pmf acc_pmf = {0};
-        alea__pmf_free(ctx, &point);
+        size_t li = 0;
+        for (uint32_t g = 0; g < G; g++)
+            li += (size_t)live[g] * (radix[g] / radix[0]);
         if ((st = alea__pmf_point(ctx, shift, 1.0, &point)) != ALEA_OK ||
-            (st = alea__pmf_conv(ctx, s, &point, n, &acc_pmf)) != ALEA_OK)
+            (st = alea__pmf_conv(ctx, sp, &point, n, &tmp)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &next.s[li], &tmp, 1.0, n)) != ALEA_OK)
             goto done;
-        for (uint32_t g = 0; g < gmax; g++) {
-            if (live[g] == 0)
-                continue;
-            alea__pmf tail = {0}, tails = {0};
-            if ((st = reroll_tail(ctx, n, ev->groups[g].sides, &tail)) != ALEA_OK ||
-                (st = alea__pmf_pow(ctx, &tail, live[g], n, &tails)) != ALEA_OK ||
-                (st = alea__pmf_conv(ctx, &acc_pmf, &tails, n, &tmp)) != ALEA_OK) {
-                alea__pmf_free(ctx, &tail);
-                alea__pmf_free(ctx, &tails);
-                alea__pmf_free(ctx, &acc_pmf);
-                goto done;
-            }
-            alea__pmf_free(ctx, &tail);
-            alea__pmf_free(ctx, &tails);
-            alea__pmf_free(ctx, &acc_pmf);
-            acc_pmf = tmp;
-            tmp.n = 0;
-            tmp.v = NULL;
-            tmp.p = NULL;
-        }
-        trunc += m * acc_pmf.trunc;
-        st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, 1.0, n);
-        alea__pmf_free(ctx, &acc_pmf);
-        if (st != ALEA_OK)
-            goto done;
+        alea__pmf_free(ctx, &tmp);
     }
+    states_free(ctx, &cur);
+    /* tails[g] holds tail_g^r for r = 0..count_g, built on demand. */
+    ev_state tails[64];
+    memset(tails, 0, sizeof tails);
+    for (size_t li = 0; li < nlive && st == ALEA_OK; li++) {
+        alea__pmf *sp = &next.s[li];
+        if (sp->n == 0)
+            continue;
+        double m = alea__pmf_mass(sp);
+        alea__pmf acc_pmf = {0};
+        if ((st = alea__pmf_copy(ctx, sp, &acc_pmf)) != ALEA_OK)
+            break;
+        for (uint32_t g = 0; g < G && st == ALEA_OK; g++) {
+            int64_t r = (int64_t)((li * radix[0] / radix[g]) % (size_t)(ev->groups[g].count + 1));
+            if (r == 0)
+                continue;
+            ev_state *t = &tails[g];
+            if (!t->s) {
+                alea__pmf one = {0};
+                if ((st = states_new(ctx, (size_t)ev->groups[g].count + 1, t)) != ALEA_OK ||
+                    (st = alea__pmf_point(ctx, 0, 1.0, &t->s[0])) != ALEA_OK ||
+                    (st = reroll_tail(ctx, n, ev->groups[g].sides, &one)) != ALEA_OK) {
+                    alea__pmf_free(ctx, &one);
+                    break;
+                }
+                t->s[1] = one; /* the others are built from it below */
+            }
+            for (int64_t k = 2; k <= r && st == ALEA_OK; k++)
+                if (t->s[k].n == 0)
+                    st = alea__pmf_conv(ctx, &t->s[k - 1], &t->s[1], n, &t->s[k]);
+            if (st == ALEA_OK && (st = alea__pmf_conv(ctx, &acc_pmf, &t->s[r], n, &tmp)) == ALEA_OK) {
+                alea__pmf_free(ctx, &acc_pmf);
+                acc_pmf = tmp;
+                memset(&tmp, 0, sizeof tmp);
+            }
+        }
+        if (st == ALEA_OK) {
+            trunc += m * acc_pmf.trunc;
+            st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, 1.0, n);
+        }
+        alea__pmf_free(ctx, &acc_pmf);
+    }
+    for (uint32_t g = 0; g < G; g++)
+        states_free(ctx, &tails[g]);
+    if (st != ALEA_OK)
+        goto done;
     sum.trunc = trunc;
     *out = sum;
     sum.n = 0;
@@ -341,12 +372,12 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
         *crit_fail = crit;
 done:
     alea__pmf_free(ctx, &other);
-    alea__pmf_free(ctx, &otherpow);
     alea__pmf_free(ctx, &tmp);
     alea__pmf_free(ctx, &sum);
     alea__pmf_free(ctx, &point);
     states_free(ctx, &cur);
     states_free(ctx, &next);
+    states_free(ctx, &powers);
     alea__mem_free(ctx, radix, (G + 1) * sizeof *radix);
     return st;
 }
