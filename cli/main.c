@@ -72,6 +72,19 @@ typedef struct options {
 
 /* ---- output helpers ------------------------------------------------------ */
 
+/* A probability in the fewest digits that read back exactly (as the
+ * library's JSON does): 0.1, not 0.10000000000000001. */
+static void put_exact(double v)
+{
+    char tmp[32];
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
+        if (strtod(tmp, NULL) == v)
+            break;
+    }
+    fputs(tmp, stdout);
+}
+
 static void usage_hint(command cmd, int has_cmd)
 {
     if (has_cmd)
@@ -943,9 +956,15 @@ static void dist_csv(const alea_dist *d, const double *least,
 {
     size_t n = alea_dist_count(d);
     fputs("value,probability,at_least,at_most\n", stdout);
-    for (size_t i = 0; i < n; i++)
-        printf("%" PRId64 ",%.17g,%.17g,%.17g\n", alea_dist_value(d, i),
-               alea_dist_prob(d, i), least[i], most[i]);
+    for (size_t i = 0; i < n; i++) {
+        printf("%" PRId64 ",", alea_dist_value(d, i));
+        put_exact(alea_dist_prob(d, i));
+        putchar(',');
+        put_exact(least[i]);
+        putchar(',');
+        put_exact(most[i]);
+        putchar('\n');
+    }
 }
 
 static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
@@ -1128,7 +1147,7 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
                 double p;
                 putchar(',');
                 if (cell(&cols[j], vals[r], o->cumul, &p))
-                    printf("%.17g", p);
+                    put_exact(p);
             }
             putchar('\n');
         }

@@ -1441,7 +1441,7 @@ static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_ac
             if (target->extra_style != EXTRA_NONE && target->extra_style != style)
                 return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
                                    "this dice term already has extra dice of another kind "
-                                   "(byte %u): use one of +1d, +1B, +1 DICE per term",
+                                   "(byte %u): use one kind per term (+1d, +1B, +1 DICE or +1 INJURY DICE)",
                                    (unsigned)sign->start);
             target->extra_style = style;
             if (alea__add_ovf(neg ? target->extra_minus : target->extra_plus, num->num,
