@@ -268,7 +268,9 @@ typedef struct alea_dist alea_dist;
  * distribution owned by the caller. Errors: ALEA_ERR_LIMIT (support, work,
  * memory), ALEA_ERR_DOMAIN (a divisor that can be zero, a dice count that
  * can be negative), ALEA_ERR_OVERFLOW, ALEA_ERR_NOMEM,
- * ALEA_ERR_INTERRUPTED. Cost: see docs/language.md; bounded by the support
+ * ALEA_ERR_INTERRUPTED, and ALEA_ERR_INVALID for the few combinations the
+ * engine refuses as ambiguous (success counting on "!" dice together with
+ * boons or "ra": a die's score is not determined by its total). Cost: see docs/language.md; bounded by the support
  * and work limits, checked before each step.
  */
 alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out);
@@ -287,9 +289,11 @@ double alea_dist_p(const alea_dist *dist, int64_t v);
 double alea_dist_at_least(const alea_dist *dist, int64_t v);
 double alea_dist_at_most(const alea_dist *dist, int64_t v);
 
-/* Mean and standard deviation of the computed outcomes (normalised by their
- * total mass, so a truncated tail does not bias them); min, max; median is
- * the smallest value v with P(X <= v) >= 1/2. */
+/* Mean and standard deviation of the computed outcomes, normalised by their
+ * total mass. A truncated explosion tail holds the largest values, so they
+ * can fall short of the true ones by a little more than the truncated mass
+ * times those values (1d6! at the default bound: 3e-11 low). min, max;
+ * median is the smallest value v with P(X <= v) >= 1/2. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);
 int64_t alea_dist_min(const alea_dist *dist);
