@@ -574,6 +574,14 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
             first = 0;
         }
     }
+    /* Products of positive numbers (or of negative ones) are strictly
+     * monotone in each factor, so, as for sums, there are at least
+     * |a| + |b| - 1 distinct values: refuse an oversized result before any
+     * work (1d1000000 * 1d3). */
+    if (op == OP_MUL && ((a->v[0] > 0 && b->v[0] > 0) ||
+                         (a->v[a->n - 1] < 0 && b->v[b->n - 1] < 0)) &&
+        (double)a->n + (double)b->n - 1 > (double)support_limit(ctx))
+        return alea__support_error(ctx, at);
     double pairs = (double)a->n * (double)b->n;
     if ((st = alea__work_check(ctx, pairs, at)) != ALEA_OK)
         return st;
