@@ -223,7 +223,9 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
         alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
         if (p->penetrate)
             alea__out_char(o, 'p');
-        if (p->trigger_written)
+        /* A success count right after a bare "!" would read back as its
+         * trigger ("d6!<3"): then spell the default trigger out. */
+        if (p->trigger_written || (p->has_success && !p->has_reroll_one && !p->nkeeps))
             print_cond(o, &p->trigger);
     }
     if (p->has_reroll_one) {

@@ -825,6 +825,11 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     if (len)
         memcpy(d->src, src, len);
     d->src[len] = '\0';
+    /* Rounding can leave a certain outcome a hair above 1 (42d6 * 0 adds
+     * up 211 probabilities): a probability is at most 1. */
+    for (size_t i = 0; i < d->pmf.n; i++)
+        if (d->pmf.p[i] > 1)
+            d->pmf.p[i] = 1;
     const alea__pmf *m = &d->pmf;
     double mass = alea__pmf_mass(m), mean = 0, var = 0;
     if (mass > 0) {

@@ -915,6 +915,10 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
                 idx[ne++] = e;
             }
         }
+        if (ne == 0)
+            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                               "downgrade() needs at least one die (byte %u)",
+                               (unsigned)pl->start);
         /* Each die lost moves the highest entry one step down; d4 is the floor. */
         for (int64_t step = 0; step < k; step++) {
             uint32_t hi = 0;

@@ -72,7 +72,7 @@ static double binom_row(int64_t r, double rho, double rhoc, int64_t kmax, double
             row[k] = 0;
         return 0;
     }
-    double md = floor((double)(r + 1) * rho);
+    double md = floor(((double)r + 1.0) * rho); /* r may be INT64_MAX */
     int64_t mode = md >= (double)r ? r : (int64_t)md;
     int64_t s = mode < kmax - 1 ? mode : kmax - 1;
     row[s] = binom_pmf(r, s, rho, rhoc);

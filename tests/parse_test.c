@@ -69,21 +69,23 @@ static void test_round_trip(void **state)
 static void test_canonical_forms(void **state)
 {
     (void)state;
-    char *s = canon("4D6KH3");
-    assert_string_equal(s, "4d6kh3");
-    free(s);
-    s = canon("1D20+5");
-    assert_string_equal(s, "1d20 + 5");
-    free(s);
-    s = canon("((1d6))");
-    assert_string_equal(s, "1d6");
-    free(s);
-    s = canon("2D6R1!!KH1>=4");
-    assert_string_equal(s, "2d6r1!!kh1>=4");
-    free(s);
-    s = canon("1 - (2 - 3) * 4");
-    assert_string_equal(s, "1 - (2 - 3) * 4");
-    free(s);
+    static const char *const forms[][2] = {
+        {"4D6KH3", "4d6kh3"},
+        {"1D20+5", "1d20 + 5"},
+        {"((1d6))", "1d6"},
+        {"2D6R1!!KH1>=4", "2d6r1!!kh1>=4"},
+        /* Found by fuzzing: a success count right after a bare '!' must not
+         * read back as the explosion's trigger. */
+        {"d62<6!", "d62!62<6"},
+        {"d6<3!p", "d6!p6<3"},
+        {"d6r6<6!", "d6r6!6<6"},
+        {"1 - (2 - 3) * 4", "1 - (2 - 3) * 4"},
+    };
+    for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        char *s = canon(forms[i][0]);
+        assert_string_equal(s, forms[i][1]);
+        free(s);
+    }
 }
 
 static alea_status compile_status(const char *src, size_t len)

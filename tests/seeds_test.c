@@ -100,6 +100,18 @@ static void test_seed001_event(void **state)
                 9,
                 "event(3d4 + 3d6 + d18, largest) [2, 3, 4!+1, 1, 6!+3, 5, 18 cancelled] = 43",
                 43);
+    /* Groups of equal sides apart from each other: the smallest dice go
+     * first, the earlier die first among equals (and the reverse order of
+     * sizes with "largest"). */
+    static const int64_t g[][2] = {{6, 6}, {4, 4}, {6, 6}, {1, 4}, {1, 4}, {2, 6}};
+    expect_roll("event(d6 + d4 + d6 + d4 + d4)", g, 6,
+                "event(d6 + d4 + d6 + d4 + d4) [6 cancelled, 4 cancelled, 6!+2, 1, 1] = 20",
+                20);
+    static const int64_t gl[][2] = {{6, 6}, {4, 4}, {6, 6}, {1, 4}, {1, 4}, {3, 4}};
+    expect_roll("event(d6 + d4 + d6 + d4 + d4, largest)", gl, 6,
+                "event(d6 + d4 + d6 + d4 + d4, largest) [6 cancelled, 4!+3, 6 cancelled, 1, 1]"
+                " = 21",
+                21);
     /* "d12 + d14 + d18 + d20 ... 2, 14, 9, and a 20 ... both at their
      * maximum value, they are re-rolled and their new values are added to
      * the original 45." */

@@ -19,15 +19,39 @@
 #include "../dist.h"
 #include "../roll.h"
 
-/* The sides of die k of the pool (dice are numbered group by group). */
-static int64_t sides_of(const event_spec *ev, int64_t k)
+/*
+ * The group after group prev (UINT32_MAX: the first) in cancelling order:
+ * by sides, smallest first (largest first with cancel_largest), earlier
+ * groups first among equal sides. UINT32_MAX when none is left.
+ */
+static uint32_t next_group(const event_spec *ev, uint32_t prev)
 {
+    uint32_t best = UINT32_MAX;
     for (uint32_t g = 0; g < ev->ngroups; g++) {
-        if (k < ev->groups[g].count)
-            return ev->groups[g].sides;
-        k -= ev->groups[g].count;
+        int64_t sg = ev->groups[g].sides;
+        if (prev != UINT32_MAX) { /* only groups that come after prev */
+            int64_t sp = ev->groups[prev].sides;
+            int after = sg == sp ? g > prev : (ev->cancel_largest ? sg < sp : sg > sp);
+            if (!after)
+                continue;
+        }
+        if (best == UINT32_MAX)
+            best = g;
+        else if (sg != ev->groups[best].sides &&
+                 (ev->cancel_largest ? sg > ev->groups[best].sides
+                                     : sg < ev->groups[best].sides))
+            best = g;
     }
-    return 2;
+    return best;
+}
+
+/* The index of group g's first die. */
+static size_t group_first(const event_spec *ev, uint32_t g)
+{
+    size_t k = 0;
+    for (uint32_t i = 0; i < g; i++)
+        k += (size_t)ev->groups[i].count;
+    return k;
 }
 
 alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
@@ -39,14 +63,15 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
         (st = alea__roll_reserve(s, nd, &die0)) != ALEA_OK)
         return st;
     rdie *dice = s->r->dice + die0;
-    int64_t ones = 0, ncrit = 0;
-    for (size_t k = 0; k < nd; k++) {
-        int64_t sides = sides_of(ev, (int64_t)k);
-        dice[k].value = alea__roll_d(s, sides);
-        dice[k].flags = 0;
-        dice[k].score = 0;
-        ones += dice[k].value == 1;
-        ncrit += dice[k].value == sides;
+    int64_t ones = 0;
+    for (uint32_t g = 0, k = 0; g < ev->ngroups; g++) {
+        int64_t sides = ev->groups[g].sides;
+        for (int64_t j = 0; j < ev->groups[g].count; j++, k++) {
+            dice[k].value = alea__roll_d(s, sides);
+            dice[k].flags = 0;
+            dice[k].score = 0;
+            ones += dice[k].value == 1;
+        }
     }
     int64_t total = 0;
     if (2 * ones > ev->ndice) {
@@ -57,23 +82,29 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
                 dice[k].flags |= DIE_DISCARDED;
     } else {
         /* Cancel `ones` criticals, smallest (or largest) dice first, earlier
-         * dice first among equals. */
-        for (int64_t c = 0; c < ones && c < ncrit; c++) {
-            size_t pick = nd;
-            for (size_t k = 0; k < nd; k++) {
-                int64_t sk = sides_of(ev, (int64_t)k);
-                if (dice[k].value != sk || (dice[k].flags & DIE_CANCELLED))
-                    continue;
-                if (pick == nd || (ev->cancel_largest ? sk > sides_of(ev, (int64_t)pick)
-                                                      : sk < sides_of(ev, (int64_t)pick)))
-                    pick = k;
-            }
-            dice[pick].flags |= DIE_CANCELLED;
+         * dice first among equals: group by group in that order, so the
+         * cost is linear in the dice (plus the groups squared). */
+        int64_t left = ones;
+        for (uint32_t g = next_group(ev, UINT32_MAX); g != UINT32_MAX && left > 0;
+             g = next_group(ev, g)) {
+            int64_t sides = ev->groups[g].sides;
+            rdie *gd = dice + group_first(ev, g);
+            for (int64_t j = 0; j < ev->groups[g].count && left > 0; j++)
+                if (gd[j].value == sides) {
+                    gd[j].flags |= DIE_CANCELLED;
+                    left--;
+                }
         }
     }
-    for (size_t k = 0; k < nd; k++) {
+    uint32_t g = 0;
+    int64_t in_group = 0; /* dice of group g seen so far */
+    for (size_t k = 0; k < nd; k++, in_group++) {
+        while (in_group == ev->groups[g].count) {
+            g++;
+            in_group = 0;
+        }
         rdie *d = &dice[k];
-        int64_t sides = sides_of(ev, (int64_t)k), face = d->value;
+        int64_t sides = ev->groups[g].sides, face = d->value;
         int live = !(rc->flags & REC_CRIT_FAIL) && face == sides && !(d->flags & DIE_CANCELLED);
         d->first = (uint32_t)s->r->nfaces;
         if ((st = alea__roll_push(s, face, live ? FACE_EXPLODED : 0)) != ALEA_OK)
