@@ -6,7 +6,7 @@
  * stdout, usage errors and failures to stderr. Exit status: 0 success,
  * 1 a bad expression or any library error (limits included), 2 bad usage.
  */
-#define _POSIX_C_SOURCE 200809L /* SIGPIPE */
+#define _POSIX_C_SOURCE 200809L /* SIGPIPE, isatty, read */
 
 #include <alea.h>
 
@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* isatty, read */
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
@@ -62,6 +63,7 @@ typedef struct options {
     int help;
     const char **exprs; /* borrowed from argv */
     size_t nexprs;
+    int from_stdin; /* no EXPR: one per line of standard input */
     /* Seed 002 boons: the game's tables, given as data. */
     int boons_set;
     int64_t boon_diff[BOON_ROWS], boon_count[BOON_ROWS];
@@ -270,10 +272,10 @@ static void put_excerpt(const char *src, size_t len, size_t start, size_t end)
 
 /*
  * Prints the context's last error: "alea: <message>", then (when it concerns
- * a place in src) the expression and a caret line under the span, as jq
- * does. src may be NULL when no expression is involved.
+ * a place in the len bytes of src) the expression and a caret line under the
+ * span, as jq does. src may be NULL when no expression is involved.
  */
-static int report(const alea_ctx *ctx, const char *src)
+static int report_len(const alea_ctx *ctx, const char *src, size_t len)
 {
     size_t start = 0, end = 0;
     alea_status st = alea_ctx_error_span(ctx, &start, &end);
@@ -288,14 +290,16 @@ static int report(const alea_ctx *ctx, const char *src)
     else
         fprintf(stderr, "alea: %s: %s\n", what, msg);
 
-    if (src) {
-        size_t len = strlen(src);
-        /* A span of [0, 0) means "no position", except in an empty source
-         * or for a syntax error at its very start. */
-        if (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX)
-            put_excerpt(src, len, start, end);
-    }
+    /* A span of [0, 0) means "no position", except in an empty source or
+     * for a syntax error at its very start. */
+    if (src && (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX))
+        put_excerpt(src, len, start, end);
     return EXIT_FAIL;
+}
+
+static int report(const alea_ctx *ctx, const char *src)
+{
+    return report_len(ctx, src, src ? strlen(src) : 0);
 }
 
 /* ---- help ------------------------------------------------------------------- */
@@ -357,8 +361,8 @@ static void help_main(FILE *f)
             alea_version());
     fputs("Usage:\n"
           "  alea EXPR...                  roll each expression (as 'alea roll')\n"
-          "  alea roll [-n N] [--seed S] [--json] EXPR...\n"
-          "  alea dist [--at-least | --at-most] [--json | --csv] EXPR\n"
+          "  alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
+          "  alea dist [--at-least | --at-most] [--json | --csv] [EXPR]\n"
           "  alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
           "  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
           "  alea --version\n"
@@ -367,6 +371,11 @@ static void help_main(FILE *f)
           "  roll      roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
           "  dist      the exact distribution of an expression, as a table\n"
           "  compare   several distributions side by side\n"
+          "\n"
+          "Without EXPR, roll and dist read standard input when it is not a terminal:\n"
+          "one expression per line, each answered in turn (blank lines are skipped).\n"
+          "A bad line is reported on stderr and the others go on; the exit status is\n"
+          "1 if any line failed. A line longer than the source limit gets its error.\n"
           "\n",
           f);
     print_limits(f);
@@ -401,11 +410,16 @@ static void help_command(command cmd, FILE *f)
 {
     switch (cmd) {
     case CMD_ROLL:
-        fputs("Usage: alea roll [-n N] [--seed S] [--json] EXPR...\n"
+        fputs("Usage: alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
               "       alea EXPR...\n"
               "\n"
               "Rolls each expression N times, in order, one line per roll with\n"
               "every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
+              "\n"
+              "With no EXPR and standard input not a terminal, rolls each line of\n"
+              "standard input in turn (blank lines are skipped). A bad line is\n"
+              "reported on stderr and the others still roll; exit status 1 if any\n"
+              "line failed.\n"
               "\n"
               "  -n N        roll each expression N times [1]\n"
               "  --seed S    seed the generator with S (0 to 18446744073709551615)\n"
@@ -415,11 +429,16 @@ static void help_command(command cmd, FILE *f)
               f);
         break;
     case CMD_DIST:
-        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] EXPR\n"
+        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] [EXPR]\n"
               "\n"
               "Prints the exact probability of every value of EXPR, with the odds\n"
               "of at least and at most that value, a bar chart, and the mean,\n"
               "standard deviation, min, max and median.\n"
+              "\n"
+              "With no EXPR and standard input not a terminal, does so for each\n"
+              "line of standard input in turn: one JSON object per line with\n"
+              "--json, else a blank line between tables. A bad line is reported\n"
+              "on stderr and the others go on; exit status 1 if any line failed.\n"
               "\n"
               "  --at-least  chart P(X >= value) instead of P(X = value)\n"
               "  --at-most   chart P(X <= value)\n"
@@ -756,8 +775,13 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
 
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
-    if (o->nexprs == 0)
-        return usage_error(cmd, has_cmd, "missing expression");
+    if (o->nexprs == 0) {
+        /* roll and dist read a piped standard input; compare's table needs
+         * all its expressions at once, so it takes arguments only. */
+        if (cmd == CMD_COMPARE || isatty(STDIN_FILENO))
+            return usage_error(cmd, has_cmd, "missing expression");
+        o->from_stdin = 1;
+    }
     /* "alea --max-work 10 dist 3d6": a command after options. */
     for (size_t i = 0; !has_cmd && i < o->nexprs; i++)
         for (int c = 0; c < CMD__COUNT; c++)
@@ -785,43 +809,45 @@ static int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
     return EXIT_OK;
 }
 
-static int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex)
+/*
+ * Rolls e (compiled from src) o->n times, a line per roll; roll and b are
+ * reused from call to call. Stops at the first error (reported after the
+ * rolls so far) or when stdout fails (main reports that).
+ */
+static int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+                    alea_roll *roll, buffer *b)
 {
     alea_format fmt = o->json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT;
+    for (int64_t k = 0; k < o->n; k++) {
+        if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
+            fflush(stdout); /* the rolls so far, then the error */
+            return report(ctx, src);
+        }
+        size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
+        if (len + 2 > b->cap) { /* room for '\n' and the NUL */
+            if (!buffer_reserve(b, len + 2))
+                return out_of_memory();
+            len = alea_roll_format(roll, fmt, b->p, b->cap);
+        }
+        b->p[len] = '\n';
+        if (fwrite(b->p, 1, len + 1, stdout) != len + 1)
+            break; /* a closed pipe: stop rolling; main reports */
+    }
+    return EXIT_OK;
+}
+
+static int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
     buffer b = {NULL, 0};
     int rc = EXIT_OK;
-
     alea_roll *roll = alea_roll_new(ctx);
     if (!roll || !buffer_reserve(&b, 256)) {
         alea_roll_free(roll);
         free(b.p);
         return out_of_memory();
     }
-    if (o->seed_set)
-        alea_ctx_seed(ctx, o->seed);
-
-    for (size_t i = 0; i < o->nexprs && rc == EXIT_OK; i++) {
-        for (int64_t k = 0; k < o->n; k++) {
-            if (alea_expr_roll(ctx, ex[i], roll) != ALEA_OK) {
-                fflush(stdout); /* the rolls so far, then the error */
-                rc = report(ctx, o->exprs[i]);
-                break;
-            }
-            size_t len = alea_roll_format(roll, fmt, b.p, b.cap);
-            if (len + 2 > b.cap) { /* room for '\n' and the NUL */
-                if (!buffer_reserve(&b, len + 2)) {
-                    rc = out_of_memory();
-                    break;
-                }
-                len = alea_roll_format(roll, fmt, b.p, b.cap);
-            }
-            b.p[len] = '\n';
-            if (fwrite(b.p, 1, len + 1, stdout) != len + 1)
-                break; /* a closed pipe: stop rolling; main reports */
-        }
-        if (ferror(stdout))
-            break;
-    }
+    for (size_t i = 0; i < o->nexprs && rc == EXIT_OK && !ferror(stdout); i++)
+        rc = roll_one(ctx, o, ex[i], o->exprs[i], roll, &b);
     alea_roll_free(roll);
     free(b.p);
     return rc;
@@ -967,29 +993,31 @@ static void dist_csv(const alea_dist *d, const double *least,
     }
 }
 
-static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
+/* Prints the distribution of e (compiled from src) in the format o asks for;
+ * b is reused from call to call. JSON is formatted whole before it is
+ * written: never a partial document. */
+static int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+                    buffer *b)
 {
     alea_dist *d;
-    if (alea_expr_dist(ctx, ex[0], &d) != ALEA_OK)
-        return report(ctx, o->exprs[0]);
+    if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+        return report(ctx, src);
     double boons = 0, banes = 0;
     if (o->boons_set &&
         alea_dist_boons(ctx, d, &o->boons, o->drive, o->support, &boons, &banes) != ALEA_OK) {
         alea_dist_free(d);
-        return report(ctx, o->exprs[0]);
+        return report(ctx, src);
     }
 
     int rc = EXIT_OK;
     if (o->json) {
-        buffer b = {NULL, 0};
-        size_t len = format_dist_json(d, &b);
-        if (len == SIZE_MAX) {
+        size_t len = format_dist_json(d, b);
+        if (len == SIZE_MAX || !buffer_reserve(b, len + 2)) {
             rc = out_of_memory();
         } else {
-            fwrite(b.p, 1, len, stdout);
-            putchar('\n');
+            b->p[len] = '\n';
+            fwrite(b->p, 1, len + 1, stdout);
         }
-        free(b.p);
     } else {
         double *least, *most;
         if (!cumulate(d, &least, &most)) {
@@ -998,7 +1026,7 @@ static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
             if (o->csv)
                 dist_csv(d, least, most);
             else
-                dist_table(d, o->exprs[0], o->cumul, least, most);
+                dist_table(d, src, o->cumul, least, most);
             if (o->boons_set && !o->csv)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
@@ -1006,6 +1034,14 @@ static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
         }
     }
     alea_dist_free(d);
+    return rc;
+}
+
+static int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    buffer b = {NULL, 0};
+    int rc = dist_one(ctx, o, ex[0], o->exprs[0], &b);
+    free(b.p);
     return rc;
 }
 
@@ -1299,6 +1335,165 @@ done:
     return rc;
 }
 
+/* ---- expressions from standard input ------------------------------------------ */
+
+static int is_blank(int c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
+
+/*
+ * Standard input, read with read(2) in blocks: read returns what has
+ * arrived, so a line is answered as soon as it comes, even from a program
+ * that waits for the answer before it writes the next one (stdio's fread
+ * would wait for a whole block).
+ */
+typedef struct input {
+    size_t pos, end;
+    int eof, err; /* end of input; errno of a read error */
+    char buf[1 << 16];
+} input;
+
+static int input_fill(input *in)
+{
+    for (;;) {
+        ssize_t n = read(STDIN_FILENO, in->buf, sizeof in->buf);
+        if (n > 0) {
+            in->pos = 0;
+            in->end = (size_t)n;
+            return 1;
+        }
+        if (n == 0) {
+            in->eof = 1;
+            return 0;
+        }
+        if (errno != EINTR) {
+            in->err = errno;
+            return 0;
+        }
+    }
+}
+
+/*
+ * Reads one line: its first bytes, at most keep, into line (which has room
+ * for keep + 1: it is NUL-terminated), their count in *kept, and the line's
+ * whole length in *full, both without the line end ("\n" or "\r\n").
+ * *blank tells whether the line is only whitespace. Returns 0 at the end of
+ * the input. Bytes past keep are read and dropped, so a line of any length
+ * costs keep bytes.
+ */
+static int read_line(input *in, char *line, size_t keep, size_t *kept, size_t *full,
+                     int *blank)
+{
+    size_t n = 0, total = 0;
+    int any = 0, last = EOF;
+    *blank = 1;
+    for (;;) {
+        if (in->pos == in->end && (in->eof || in->err || !input_fill(in)))
+            break;
+        any = 1;
+        const char *p = in->buf + in->pos;
+        size_t avail = in->end - in->pos;
+        const char *nl = memchr(p, '\n', avail);
+        size_t take = nl ? (size_t)(nl - p) : avail;
+        size_t copy = take < keep - n ? take : keep - n;
+        memcpy(line + n, p, copy);
+        n += copy;
+        for (size_t i = 0; i < take && *blank; i++)
+            if (!is_blank((unsigned char)p[i]))
+                *blank = 0;
+        if (take)
+            last = (unsigned char)p[take - 1];
+        total += take;
+        in->pos += take + (nl != NULL);
+        if (nl)
+            break;
+    }
+    if (!any)
+        return 0;
+    if (last == '\r') { /* CRLF */
+        total--;
+        if (n > total)
+            n = total;
+    }
+    line[n] = '\0';
+    *kept = n;
+    *full = total;
+    return 1;
+}
+
+/* A line longer than the source limit, of which kept bytes were read: the
+ * library's message, with the caret under the first byte past the limit. */
+static int report_too_long(const char *line, size_t kept, size_t full, int64_t limit)
+{
+    fprintf(stderr, "alea: expression too long: %zu bytes (source limit is %" PRId64 ")\n",
+            full, limit);
+    put_excerpt(line, kept, (size_t)limit, kept);
+    return EXIT_FAIL;
+}
+
+/*
+ * roll and dist with no EXPR and standard input not a terminal: each line
+ * is an expression, evaluated as an argument would be (blank lines are
+ * skipped). A bad line is reported on stderr and does not stop the others;
+ * the result is EXIT_FAIL if any line failed. Each line's output is written
+ * whole and flushed before the next line is read, so a program can keep
+ * alea running and write one expression at a time. A line is read into at
+ * most source limit + 1 bytes: a longer one gets the limit error.
+ */
+static int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd)
+{
+    int64_t limit = alea_ctx_limit(ctx, ALEA_LIMIT_SOURCE, -1);
+    size_t keep = (size_t)limit + 1, kept, full;
+    char *line = malloc(keep + 1);
+    input *in = calloc(1, sizeof *in);
+    alea_roll *roll = cmd == CMD_ROLL ? alea_roll_new(ctx) : NULL;
+    buffer b = {NULL, 0};
+    int rc = EXIT_OK, lines = 0, printed = 0, blank;
+
+    if (!line || !in || (cmd == CMD_ROLL && !roll)) {
+        free(line);
+        free(in);
+        alea_roll_free(roll);
+        return out_of_memory();
+    }
+    while (read_line(in, line, keep, &kept, &full, &blank)) {
+        if (blank)
+            continue;
+        lines++;
+        alea_expr *e = NULL;
+        int r;
+        if (full > (size_t)limit) {
+            r = report_too_long(line, kept, full, limit);
+        } else if (alea_expr_compile(ctx, line, kept, &e) != ALEA_OK) {
+            r = report_len(ctx, line, kept);
+        } else if (cmd == CMD_ROLL) {
+            r = roll_one(ctx, o, e, line, roll, &b);
+        } else {
+            if (printed && !o->json)
+                putchar('\n'); /* a blank line between tables */
+            r = dist_one(ctx, o, e, line, &b);
+            printed |= r == EXIT_OK;
+        }
+        alea_expr_free(e);
+        if (r != EXIT_OK)
+            rc = EXIT_FAIL;
+        if (fflush(stdout) != 0 || ferror(stdout))
+            break; /* a closed pipe: main reports */
+    }
+    if (in->err) {
+        fprintf(stderr, "alea: error reading standard input: %s\n", strerror(in->err));
+        rc = EXIT_FAIL;
+    } else if (lines == 0 && !ferror(stdout)) {
+        rc = usage_error(cmd, has_cmd, "missing expression");
+    }
+    alea_roll_free(roll);
+    free(b.p);
+    free(in);
+    free(line);
+    return rc;
+}
+
 /* ---- main ------------------------------------------------------------------------- */
 
 static int apply_options(alea_ctx *ctx, const options *o, command cmd,
@@ -1338,12 +1533,18 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     }
 
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
-    alea_expr **ex = calloc(o.nexprs, sizeof *ex);
+    alea_expr **ex = calloc(o.nexprs ? o.nexprs : 1, sizeof *ex);
     if (!ctx || !ex) {
         rc = out_of_memory();
         goto done;
     }
     rc = apply_options(ctx, &o, cmd, has_cmd);
+    if (o.seed_set)
+        alea_ctx_seed(ctx, o.seed);
+    if (rc == EXIT_OK && o.from_stdin) {
+        rc = cmd_lines(ctx, &o, cmd, has_cmd);
+        goto done;
+    }
     if (rc == EXIT_OK)
         rc = compile_all(ctx, &o, ex);
     if (rc == EXIT_OK) {
@@ -1399,7 +1600,7 @@ int main(int argc, char **argv)
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
 
     if (argc < 2) {
-        rc = usage_error(cmd, 0, "missing expression");
+        rc = run(CMD_ROLL, 0, 0, argv + 1); /* expressions on stdin, if piped */
     } else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         help_main(stdout);
         rc = EXIT_OK;

@@ -11,10 +11,17 @@ fail=0
 nl='
 '
 
-# run ARGS...: runs alea; stdout, stderr and the exit status land in
-# $out, $err and $rc.
+# run ARGS...: runs alea with nothing on stdin; stdout, stderr and the exit
+# status land in $out, $err and $rc.
 run() {
-    "$ALEA" "$@" >"$tmp/out" 2>"$tmp/err"
+    run_from /dev/null "$@"
+}
+
+# run_from FILE ARGS...: as run, with FILE on stdin.
+run_from() {
+    input=$1
+    shift
+    "$ALEA" "$@" <"$input" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     out=$(cat "$tmp/out")
     err=$(cat "$tmp/err")
@@ -264,6 +271,136 @@ if [ -w /dev/full ]; then
     has "$(cat "$tmp/full_err")" '^alea: write error: '
     check "a write error is reported" $? "$(cat "$tmp/full_err")"
 fi
+
+# ---- expressions on standard input -------------------------------------------
+
+# Good and bad lines mixed: blank lines skipped, CRLF stripped, the last line
+# without a newline still read; each bad line reported, the others rolled.
+printf '4d6kh3\n\n2d+3\n  \t\r\n1d20+5\r\n1d6/0\n3d6' >"$tmp/in"
+run_from "$tmp/in" roll --seed 7
+check "stdin roll: exit 1 when a line fails" "$([ "$rc" -eq 1 ]; echo $?)" "$rc$nl$err"
+run roll --seed 7 4d6kh3 1d20+5
+args_out=$out
+run_from "$tmp/in" roll --seed 7
+check "stdin roll: the good lines roll as arguments would" \
+    "$([ "$(printf '%s\n' "$out" | sed -n '1,2p')" = "$args_out" ]; echo $?)" \
+    "$out$nl--$nl$args_out"
+check "stdin roll: three good lines, three rolls" \
+    "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
+has "$(printf '%s\n' "$out" | sed -n 3p)" '^3d6 \[[1-6], [1-6], [1-6]\] = [0-9]+$'
+check "stdin roll: a last line without a newline" $? "$out"
+check "stdin roll: both errors, each with its caret" \
+    "$([ "$err" = "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 2, found '+'
+  2d+3
+    ^
+alea: undefined result: division by zero at byte 4
+  1d6/0
+      ^" ]; echo $?)" "$err"
+
+printf '1d6\n2d6\n' >"$tmp/in"
+run_from "$tmp/in" roll -n 2 --seed 1
+check "stdin roll -n 2: exit 0" "$rc" "$err"
+check "stdin roll -n 2: four rolls" "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 4 ]; echo $?)" "$out"
+run_from "$tmp/in" --seed 1
+check "stdin: a bare alea rolls its input" "$rc" "$err"
+has "$out" '^2d6 \['
+check "stdin: a bare alea rolls each line" $? "$out"
+run_from "$tmp/in" roll --json --seed 1
+check "stdin roll --json: exit 0" "$rc" "$err"
+check "stdin roll --json: one object per line" \
+    "$(printf '%s\n' "$out" | grep -vc '^{.*}$' | grep -qx 0; echo $?)" "$out"
+
+# dist --json: one whole JSON object per good line, never a partial one.
+printf '1d4\n2d+3\n3d6\n999999999d6\nd{}\n4d6kh3\n' >"$tmp/in"
+run_from "$tmp/in" dist --json
+check "stdin dist --json: exit 1 when a line fails" "$([ "$rc" -eq 1 ]; echo $?)" "$rc"
+check "stdin dist --json: one line per good expression" \
+    "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
+check "stdin dist --json: three errors" \
+    "$([ "$(printf '%s\n' "$err" | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
+has "$err" '^alea: too many outcomes to compute at byte 0 \(support limit is 1000000\)$'
+check "stdin dist --json: the limit error" $? "$err"
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+exprs = [json.loads(line)["expression"] for line in sys.stdin]
+assert exprs == ["1d4", "3d6", "4d6kh3"], exprs' 2>"$tmp/py_err"
+    check "stdin dist --json: every line parses, in order" $? "$out$nl$(cat "$tmp/py_err")"
+fi
+printf '1d2\n1d3\n' >"$tmp/in"
+run_from "$tmp/in" dist
+check "stdin dist: exit 0" "$rc" "$err"
+check "stdin dist: two tables, a blank line between" \
+    "$([ "$(printf '%s\n' "$out" | grep -c '^$')" -eq 1 ] &&
+       [ "$(printf '%s\n' "$out" | grep -c '^mean ')" -eq 2 ]; echo $?)" "$out"
+
+# Lines longer than the source limit: the limit error, memory bounded by the
+# limit (the line is not kept), and the next line still answered.
+{
+    printf '1'; printf '%2047s' '' | sed 's/ /+1/g'; printf ' \n'            # 4096 bytes
+    printf '1'; printf '%2047s' '' | sed 's/ /+1/g'; printf '  \r\n'         # 4097 bytes
+    printf '%1000000s\n' '' | tr ' ' '('                                   # 1 MB
+    printf '1d1\n'
+} >"$tmp/in"
+run_from "$tmp/in" roll --max-nodes 100000
+check "stdin: over-long lines fail, exit 1" "$([ "$rc" -eq 1 ]; echo $?)" "$rc"
+check "stdin: a line at the source limit rolls, and the line after the long ones" \
+    "$([ "$(printf '%s\n' "$out" | sed -n '1p;$p' | sed 's/.* = //' | tr '\n' ' ')" = "2048 1 " ]; echo $?)" \
+    "$(printf '%s\n' "$out" | cut -c1-60)"
+has "$err" '^alea: expression too long: 4097 bytes \(source limit is 4096\)$'
+check "stdin: 4097 bytes is too long" $? "$(printf '%s\n' "$err" | cut -c1-80)"
+has "$err" '^alea: expression too long: 1000000 bytes \(source limit is 4096\)$'
+check "stdin: a 1 MB line gets the limit error" $? "$(printf '%s\n' "$err" | cut -c1-80)"
+run_from "$tmp/in" roll --max-nodes 100000 --max-source 1M
+has "$err" '^alea: expression nested too deeply at byte 64 \(depth limit is 64\)$'
+check "stdin: --max-source makes room for longer lines" $? "$(printf '%s\n' "$err" | cut -c1-80)"
+
+printf '1d6\0+1\n1d1\n' >"$tmp/in"
+run_from "$tmp/in" roll
+check "stdin: a NUL byte is a syntax error, the next line rolls" \
+    "$([ "$rc" -eq 1 ] && [ "$out" = "1d1 [1] = 1" ]; echo $?)" "$out$nl$err"
+has "$err" '^alea: syntax error: unexpected byte 0x00 at byte 3'
+check "stdin: the NUL byte's message" $? "$err"
+
+printf '\n  \n\r\n' >"$tmp/in"
+run_from "$tmp/in" roll
+check "stdin: only blank lines is a missing expression" \
+    "$([ "$rc" -eq 2 ] && [ "$err" = "alea: missing expression$nl""Try 'alea roll --help' for more information." ]; echo $?)" "$err"
+run_from /dev/null dist --json
+check "stdin: empty input is a missing expression" "$([ "$rc" -eq 2 ]; echo $?)" "$err"
+printf '1d6\n' >"$tmp/in"
+run_from "$tmp/in" compare
+check "stdin: compare takes arguments only" "$([ "$rc" -eq 2 ]; echo $?)" "$err"
+has "$err" "^alea: missing expression"
+check "stdin: compare's message" $? "$err"
+
+# A program can keep alea running and write it one line at a time: each
+# answer comes before the next line is written.
+if command -v python3 >/dev/null 2>&1; then
+    python3 - "$ALEA" <<'PY' 2>"$tmp/py_err"
+import select, subprocess, sys
+p = subprocess.Popen([sys.argv[1], 'dist', '--json'], stdin=subprocess.PIPE,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+for expr in (b'1d4', b'2d+3', b'1d2'):
+    p.stdin.write(expr + b'\n')
+    p.stdin.flush()
+    pipe = p.stderr if expr == b'2d+3' else p.stdout
+    ready, _, _ = select.select([pipe], [], [], 10)
+    assert ready, 'no answer to %r within 10 s' % expr
+    line = pipe.readline()
+    assert line.startswith(b'alea: ' if pipe is p.stderr else b'{"expression"'), line
+p.stdin.close()
+assert p.wait(10) == 1
+PY
+    check "stdin: each line is answered before the next one is written" $? "$(cat "$tmp/py_err")"
+fi
+
+# A reader that goes away ends the run quietly.
+status=$( { printf '%2000s' '' | tr ' ' '\n' | sed 's/^/1d6/' |
+    "$ALEA" roll 2>"$tmp/pipe_err"; echo $? >"$tmp/pipe_rc"; } | head -n 1 >/dev/null
+    cat "$tmp/pipe_rc")
+check "stdin roll | head -1: exit 0" "$status"
+check "stdin roll | head -1: nothing on stderr" "$([ ! -s "$tmp/pipe_err" ]; echo $?)" "$(cat "$tmp/pipe_err")"
 
 # ---- limits, each through its option -----------------------------------------
 
