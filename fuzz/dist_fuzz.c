@@ -1,0 +1,193 @@
+/*
+ * dist_fuzz.c -- libFuzzer target: compile any bytes, then compute the
+ * exact distribution.
+ *
+ * The work and support limits are lowered (FZ_WORK, FZ_SUPPORT) so that
+ * every input stays fast under the sanitizers; the limits themselves are
+ * part of what is fuzzed. Checks: a documented status with a message and a
+ * span, output written only on success; outcome values strictly
+ * ascending, probabilities in (0, 1], their sum plus the truncated mass
+ * within 1e-9 of 1; min <= median <= max, mean in [min, max], sd >= 0;
+ * alea_dist_p / at_least / at_most agree with the outcomes; the JSON obeys
+ * the snprintf contract and is valid; every value the roller draws has a
+ * non-zero probability when nothing was truncated. On a quarter of the
+ * inputs one allocation of the computation fails (ALEA_ERR_NOMEM, no leak);
+ * on another quarter the interrupt hook stops it (ALEA_ERR_INTERRUPTED).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "fuzz.h"
+
+#define FZ_WORK 20000000
+#define FZ_SUPPORT 200000
+#define ROLLS 3
+#define EPS 1e-9
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int stop_now(void *ud)
+{
+    (*(int *)ud)++;
+    return 1;
+}
+
+static int dist_status_ok(alea_status st)
+{
+    return st == ALEA_ERR_LIMIT || st == ALEA_ERR_DOMAIN || st == ALEA_ERR_OVERFLOW ||
+           st == ALEA_ERR_INVALID;
+}
+
+static int near(double a, double b)
+{
+    return fabs(a - b) <= EPS;
+}
+
+static void check_dist(alea_ctx *ctx, const alea_expr *e, const alea_dist *d, uint64_t h)
+{
+    size_t n = alea_dist_count(d);
+    double trunc = alea_dist_truncated(d);
+    FZ_CHECK(trunc >= 0 && trunc < 1, "truncated mass %g", trunc);
+    FZ_CHECK(n > 0, "a distribution without outcomes (truncated %g)", trunc);
+    double sum = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t v = alea_dist_value(d, i);
+        double p = alea_dist_prob(d, i);
+        FZ_CHECK(p > 0 && p <= 1, "outcome %zu (value %" PRId64 ") has probability %.17g", i, v,
+                 p);
+        if (i > 0)
+            FZ_CHECK(alea_dist_value(d, i - 1) < v,
+                     "values not strictly ascending at outcome %zu: %" PRId64 ", %" PRId64, i,
+                     alea_dist_value(d, i - 1), v);
+        FZ_CHECK(alea_dist_p(d, v) == p, "alea_dist_p(%" PRId64 ") = %g, the outcome says %g",
+                 v, alea_dist_p(d, v), p);
+        if (v < INT64_MAX && (i + 1 == n || alea_dist_value(d, i + 1) != v + 1))
+            FZ_CHECK(alea_dist_p(d, v + 1) == 0, "alea_dist_p(%" PRId64 ") = %g outside the "
+                     "outcomes", v + 1, alea_dist_p(d, v + 1));
+        sum += p;
+    }
+    FZ_CHECK(fabs(sum + trunc - 1) <= EPS, "probabilities sum to %.17g, truncated %.17g", sum,
+             trunc);
+    int64_t lo = alea_dist_min(d), hi = alea_dist_max(d), med = alea_dist_median(d);
+    FZ_CHECK(lo == alea_dist_value(d, 0) && hi == alea_dist_value(d, n - 1),
+             "min %" PRId64 " max %" PRId64 " but the outcomes run from %" PRId64 " to %" PRId64,
+             lo, hi, alea_dist_value(d, 0), alea_dist_value(d, n - 1));
+    FZ_CHECK(lo <= med && med <= hi, "median %" PRId64 " outside [%" PRId64 ", %" PRId64 "]",
+             med, lo, hi);
+    double mean = alea_dist_mean(d), sd = alea_dist_sd(d);
+    double slack = 1e-9 * (fabs((double)lo) > fabs((double)hi) ? fabs((double)lo)
+                                                                : fabs((double)hi)) + 1e-9;
+    FZ_CHECK(mean >= (double)lo - slack && mean <= (double)hi + slack,
+             "mean %.17g outside [%" PRId64 ", %" PRId64 "]", mean, lo, hi);
+    FZ_CHECK(isfinite(sd) && sd >= 0, "sd %g", sd);
+    FZ_CHECK(near(alea_dist_at_least(d, lo), sum) && near(alea_dist_at_most(d, hi), sum),
+             "at_least(min) %.17g, at_most(max) %.17g, sum %.17g", alea_dist_at_least(d, lo),
+             alea_dist_at_most(d, hi), sum);
+    for (size_t i = 0; i < alea_dist_flag_count(d); i++) {
+        double p = alea_dist_flag_prob(d, i);
+        FZ_CHECK(alea_dist_flag_name(d, i) != NULL && p >= 0 && p <= 1 + EPS,
+                 "flag %zu: %s %g", i, alea_dist_flag_name(d, i), p);
+    }
+
+    size_t jn;
+    char *json = fz_format(fz_fmt_dist, d, ALEA_FORMAT_JSON, &jn, h);
+    FZ_CHECK(fz_json_valid(json, jn), "invalid JSON:\n%s", json);
+    free(json);
+
+    /* The roller never draws what the exact engine calls impossible. */
+    for (int i = 0; i < ROLLS; i++) {
+        int64_t t;
+        alea_ctx_seed(ctx, h + (uint64_t)i);
+        if (alea_expr_sample(ctx, e, &t) != ALEA_OK)
+            continue;
+        if (trunc == 0)
+            FZ_CHECK(alea_dist_p(d, t) > 0,
+                     "the roller drew %" PRId64 " (seed %" PRIu64 "), which the exact "
+                     "distribution gives probability 0 (min %" PRId64 ", max %" PRId64 ")",
+                     t, h + (uint64_t)i, lo, hi);
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *src = (const char *)data;
+    uint64_t h = fz_hash(data, size);
+    fz_heap heap;
+    alea_ctx *ctx = fz_ctx_new(&heap);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, FZ_WORK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, FZ_SUPPORT);
+    alea_expr *e = NULL;
+    alea_status st = alea_expr_compile(ctx, src, size, &e);
+    if (st != ALEA_OK) {
+        fz_check_error(ctx, st, size);
+        fz_ctx_free(ctx, &heap);
+        return 0;
+    }
+
+    alea_dist *const unset = (alea_dist *)&heap;
+    alea_dist *d = unset;
+    unsigned long before = heap.count;
+    st = alea_expr_dist(ctx, e, &d);
+    unsigned long made = heap.count - before;
+    fz_check_memory(ctx, &heap);
+    if (st != ALEA_OK) {
+        FZ_CHECK(d == unset, "alea_expr_dist wrote its output on failure");
+        fz_check_error(ctx, st, size);
+        FZ_CHECK(dist_status_ok(st), "dist returned %s (%s), not a documented status",
+                 alea_status_name(st), alea_ctx_error(ctx));
+    } else {
+        FZ_CHECK(d != NULL && d != unset, "dist OK without a distribution");
+        fz_check_ok(ctx);
+        check_dist(ctx, e, d, h);
+        alea_dist_free(d);
+        fz_check_memory(ctx, &heap);
+    }
+
+    switch (h >> 62) {
+    case 0: { /* fail one allocation of the same computation */
+        if (made == 0)
+            break;
+        heap.fail_at = heap.count + 1 + (h >> 8) % made;
+        d = unset;
+        alea_status st2 = alea_expr_dist(ctx, e, &d);
+        heap.fail_at = 0;
+        FZ_CHECK(st2 == ALEA_ERR_NOMEM || (st != ALEA_OK && st2 == st),
+                 "allocation %lu of %lu failed but dist returned %s (%s)",
+                 (unsigned long)(1 + (h >> 8) % made), made, alea_status_name(st2),
+                 alea_ctx_error(ctx));
+        if (st2 != ALEA_OK) {
+            FZ_CHECK(d == unset, "alea_expr_dist wrote its output on failure");
+            fz_check_error(ctx, st2, size);
+        } else {
+            alea_dist_free(d);
+        }
+        break;
+    }
+    case 1: { /* the host says stop at the first poll */
+        int polls = 0;
+        alea_ctx_set_interrupt(ctx, stop_now, &polls);
+        d = unset;
+        alea_status st2 = alea_expr_dist(ctx, e, &d);
+        alea_ctx_set_interrupt(ctx, NULL, NULL);
+        if (st2 == ALEA_OK) {
+            FZ_CHECK(polls == 0, "the hook said stop %d times but dist went on", polls);
+            alea_dist_free(d);
+        } else {
+            FZ_CHECK(d == unset, "alea_expr_dist wrote its output on failure");
+            fz_check_error(ctx, st2, size);
+            FZ_CHECK(st2 == ALEA_ERR_INTERRUPTED || (polls == 0 && st2 == st),
+                     "interrupted computation returned %s (%s)", alea_status_name(st2),
+                     alea_ctx_error(ctx));
+        }
+        break;
+    }
+    default:
+        break;
+    }
+
+    alea_expr_free(e);
+    fz_ctx_free(ctx, &heap);
+    return 0;
+}

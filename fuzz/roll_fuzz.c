@@ -1,0 +1,150 @@
+/*
+ * roll_fuzz.c -- libFuzzer target: compile any bytes, then roll them.
+ *
+ * The seed is a hash of the input, so a finding replays exactly. For each
+ * of a few rolls: a documented status, with a message and a span; on
+ * success the text and JSON breakdowns obey the snprintf contract, the
+ * JSON is valid, the text ends in "= total", alea_expr_sample draws the
+ * same total from the same seed, and the canonical form of the expression
+ * rolls the same breakdown. An allocation failure during a roll returns
+ * ALEA_ERR_NOMEM and leaks nothing.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz.h"
+
+#define ROLLS 3
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static int roll_status_ok(alea_status st)
+{
+    return st == ALEA_ERR_LIMIT || st == ALEA_ERR_DOMAIN || st == ALEA_ERR_OVERFLOW;
+}
+
+/* Text and JSON of a successful roll; the text is returned (caller frees). */
+static char *check_formats(const alea_roll *r, uint64_t h)
+{
+    size_t tn, jn;
+    char *text = fz_format(fz_fmt_roll, r, ALEA_FORMAT_TEXT, &tn, h);
+    char *json = fz_format(fz_fmt_roll, r, ALEA_FORMAT_JSON, &jn, h >> 7);
+    FZ_CHECK(fz_json_valid(json, jn), "invalid JSON:\n%s", json);
+    char tail[32];
+    int k = snprintf(tail, sizeof tail, " = %" PRId64, alea_roll_total(r));
+    FZ_CHECK(tn >= (size_t)k && strcmp(text + tn - (size_t)k, tail) == 0,
+             "the text does not end in '%s': %s", tail, text);
+    free(json);
+    return text;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    const char *src = (const char *)data;
+    uint64_t h = fz_hash(data, size);
+    fz_heap heap, heap2;
+    alea_ctx *ctx = fz_ctx_new(&heap);
+    alea_expr *e = NULL;
+    alea_status st = alea_expr_compile(ctx, src, size, &e);
+    if (st != ALEA_OK) {
+        fz_check_error(ctx, st, size);
+        fz_ctx_free(ctx, &heap);
+        return 0;
+    }
+    alea_ctx *ctx2 = fz_ctx_new(&heap2);
+    char *canon;
+    alea_expr *e2 = fz_roundtrip(ctx2, e, &canon);
+    alea_roll *r = alea_roll_new(ctx), *r2 = alea_roll_new(ctx2);
+    FZ_CHECK(r && r2, "alea_roll_new failed");
+
+    for (int i = 0; i < ROLLS; i++) {
+        uint64_t seed = h + (uint64_t)i;
+        alea_ctx_seed(ctx, seed);
+        st = alea_expr_roll(ctx, e, r);
+        fz_check_memory(ctx, &heap);
+        char *text = NULL;
+        if (st != ALEA_OK) {
+            fz_check_error(ctx, st, size);
+            FZ_CHECK(roll_status_ok(st), "roll returned %s (%s), not a documented status",
+                     alea_status_name(st), alea_ctx_error(ctx));
+            /* No result: an empty line and an empty JSON object. */
+            size_t n;
+            char *t = fz_format(fz_fmt_roll, r, ALEA_FORMAT_TEXT, &n, h);
+            FZ_CHECK(n == 0, "a failed roll formats as '%s'", t);
+            free(t);
+            t = fz_format(fz_fmt_roll, r, ALEA_FORMAT_JSON, &n, h);
+            FZ_CHECK(fz_json_valid(t, n), "a failed roll formats as invalid JSON: %s", t);
+            free(t);
+        } else {
+            fz_check_ok(ctx);
+            text = check_formats(r, h + (uint64_t)i);
+        }
+
+        /* The fast path draws the same dice. */
+        int64_t total = INT64_MIN + 7;
+        alea_ctx_seed(ctx, seed);
+        alea_status sst = alea_expr_sample(ctx, e, &total);
+        if (st == ALEA_OK) {
+            FZ_CHECK(sst == ALEA_OK && total == alea_roll_total(r),
+                     "roll gave %" PRId64 " but sample %s %" PRId64 " from seed %" PRIu64,
+                     alea_roll_total(r), alea_status_name(sst), total, seed);
+        } else {
+            FZ_CHECK(sst == st || (st == ALEA_ERR_LIMIT && sst == ALEA_OK),
+                     "roll failed with %s but sample with %s", alea_status_name(st),
+                     alea_status_name(sst));
+            if (sst != ALEA_OK)
+                FZ_CHECK(total == INT64_MIN + 7, "sample wrote its total on failure");
+        }
+
+        /* The canonical form is the same expression: the same breakdown. */
+        alea_ctx_seed(ctx2, seed);
+        alea_status st2 = alea_expr_roll(ctx2, e2, r2);
+        FZ_CHECK(st2 == st, "'%.*s' rolls %s but its canonical form '%s' rolls %s",
+                 (int)size, src, alea_status_name(st), canon, alea_status_name(st2));
+        if (st == ALEA_OK) {
+            size_t n2;
+            char *text2 = fz_format(fz_fmt_roll, r2, ALEA_FORMAT_TEXT, &n2, h);
+            FZ_CHECK(strcmp(text, text2) == 0,
+                     "the canonical form '%s' rolls differently:\n  source: %s\n  canon:  %s",
+                     canon, text, text2);
+            free(text2);
+        }
+        free(text);
+    }
+
+    /* Fault injection: fail one allocation of a fresh roll object's roll. */
+    unsigned long before = heap.count;
+    alea_roll *r3 = alea_roll_new(ctx);
+    FZ_CHECK(r3 != NULL, "alea_roll_new failed");
+    alea_ctx_seed(ctx, h);
+    alea_status st3 = alea_expr_roll(ctx, e, r3);
+    alea_roll_free(r3);
+    unsigned long made = heap.count - before;
+    heap.fail_at = heap.count + 1 + h % made;
+    r3 = alea_roll_new(ctx);
+    if (r3) {
+        alea_ctx_seed(ctx, h);
+        st = alea_expr_roll(ctx, e, r3);
+        FZ_CHECK(st == ALEA_ERR_NOMEM || (st3 != ALEA_OK && st == st3),
+                 "an allocation failed but the roll returned %s (%s)", alea_status_name(st),
+                 alea_ctx_error(ctx));
+        if (st != ALEA_OK)
+            fz_check_error(ctx, st, size);
+        size_t n;
+        free(fz_format(fz_fmt_roll, r3, ALEA_FORMAT_TEXT, &n, h));
+        alea_roll_free(r3);
+    }
+    heap.fail_at = 0;
+    fz_check_memory(ctx, &heap);
+
+    alea_roll_free(r);
+    alea_roll_free(r2);
+    alea_expr_free(e);
+    alea_expr_free(e2);
+    free(canon);
+    fz_ctx_free(ctx, &heap);
+    fz_ctx_free(ctx2, &heap2);
+    return 0;
+}
