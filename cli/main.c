@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>   /* clock_gettime */
 #include <unistd.h> /* isatty, read */
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -48,6 +49,18 @@ static const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare"}
 typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
 
 #define BOON_ROWS 64 /* rows of a --boons table */
+/* --timeout's largest value: a day, in milliseconds. */
+#define TIMEOUT_MAX_MS 86400000
+
+/*
+ * --timeout: a deadline that the library polls through its interrupt hook
+ * (every few thousand steps). Armed afresh for each expression: all its
+ * rolls, or its distribution; on standard input, each line.
+ */
+typedef struct timer {
+    int64_t ms; /* 0: no deadline */
+    struct timespec at;
+} timer;
 
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
@@ -70,6 +83,7 @@ typedef struct options {
     alea_boon_table boons;
     int64_t drive;
     int support;
+    timer *timer; /* owned by run() */
 } options;
 
 /* ---- output helpers ------------------------------------------------------ */
@@ -282,6 +296,12 @@ static int report_len(const alea_ctx *ctx, const char *src, size_t len)
     const char *msg = alea_ctx_error(ctx);
     const char *what = alea_status_text(st);
 
+    if (st == ALEA_ERR_INTERRUPTED) {
+        /* The CLI's only interrupt hook is --timeout's. */
+        fprintf(stderr, "alea: timed out: the expression ran past --timeout and was "
+                        "stopped\n");
+        return EXIT_FAIL;
+    }
     if (!msg || !*msg)
         fprintf(stderr, "alea: %s\n", what);
     else if (st == ALEA_ERR_LIMIT || st == ALEA_ERR_NOMEM ||
@@ -295,6 +315,31 @@ static int report_len(const alea_ctx *ctx, const char *src, size_t len)
     if (src && (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX))
         put_excerpt(src, len, start, end);
     return EXIT_FAIL;
+}
+
+/* ---- --timeout ------------------------------------------------------------- */
+
+static int timer_expired(void *ud)
+{
+    const timer *t = ud;
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+        return 0;
+    return now.tv_sec > t->at.tv_sec ||
+           (now.tv_sec == t->at.tv_sec && now.tv_nsec >= t->at.tv_nsec);
+}
+
+/* Starts the time of one expression (nothing without --timeout). */
+static void timer_arm(timer *t)
+{
+    if (!t || t->ms == 0 || clock_gettime(CLOCK_MONOTONIC, &t->at) != 0)
+        return;
+    t->at.tv_sec += (time_t)(t->ms / 1000);
+    t->at.tv_nsec += (long)(t->ms % 1000) * 1000000L;
+    if (t->at.tv_nsec >= 1000000000L) {
+        t->at.tv_sec++;
+        t->at.tv_nsec -= 1000000000L;
+    }
 }
 
 static int report(const alea_ctx *ctx, const char *src)
@@ -351,6 +396,9 @@ static void print_limits(FILE *f)
     fprintf(f, "  %-18s %9g  ", "--tail P", ALEA_TAIL_DEFAULT);
     put_wrapped(f, 32, "probability left in an explosion tail when dist stops "
                        "following it");
+    fprintf(f, "  %-18s %9s  ", "--timeout MS", "none");
+    put_wrapped(f, 32, "milliseconds one expression may take (all its rolls, or its "
+                       "distribution; each line of standard input)");
     fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
           "  lowered to it.\n", f);
 }
@@ -637,7 +685,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         name[nlen] = '\0';
 
         /* Which option, and does it take a value? */
-        enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL,
+        enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL, O_TIMEOUT,
                O_LIMIT, O_BOONS, O_MULT, O_DRIVE, O_SUPPORT, O_UNKNOWN } which = O_UNKNOWN;
         int limit = -1;
         if (!strcmp(name, "-h") || !strcmp(name, "--help"))
@@ -656,6 +704,8 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             which = O_MOST;
         else if (!strcmp(name, "--tail"))
             which = O_TAIL;
+        else if (!strcmp(name, "--timeout"))
+            which = O_TIMEOUT;
         else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--boons"))
             which = O_BOONS;
         else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--multipliers"))
@@ -679,6 +729,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         }
 
         int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
+                          which == O_TIMEOUT ||
                           which == O_LIMIT || which == O_BOONS || which == O_MULT ||
                           which == O_DRIVE;
         if (!wants_value) {
@@ -757,6 +808,12 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             o->tail_set = 1;
             break;
         }
+        case O_TIMEOUT:
+            if (!parse_int(value, 0, 0, TIMEOUT_MAX_MS, &o->timer->ms))
+                return usage_error(cmd, has_cmd,
+                                   "--timeout: '%s' is not a number of milliseconds from 0 "
+                                   "(none) to %d", value, TIMEOUT_MAX_MS);
+            break;
         case O_LIMIT: {
             alea_limit l = (alea_limit)limit;
             if (!parse_int(value, limit_is_bytes(l), 0, INT64_MAX, &o->limit[l]))
@@ -818,6 +875,7 @@ static int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
                     alea_roll *roll, buffer *b)
 {
     alea_format fmt = o->json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT;
+    timer_arm(o->timer);
     for (int64_t k = 0; k < o->n; k++) {
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
             fflush(stdout); /* the rolls so far, then the error */
@@ -1000,6 +1058,7 @@ static int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
                     buffer *b)
 {
     alea_dist *d;
+    timer_arm(o->timer);
     if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
         return report(ctx, src);
     double boons = 0, banes = 0;
@@ -1292,6 +1351,7 @@ static int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         return out_of_memory();
 
     for (size_t j = 0; j < ncols; j++) {
+        timer_arm(o->timer);
         if (alea_expr_dist(ctx, ex[j], &cols[j].d) != ALEA_OK) {
             cols[j].d = NULL;
             rc = report(ctx, o->exprs[j]);
@@ -1517,6 +1577,8 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     o.boons.multiplier[2] = o.boons.multiplier[3] = 1;
     o.n = 1;
     o.cumul = SHOW_EXACT;
+    timer tm = {0, {0, 0}};
+    o.timer = &tm;
     o.exprs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *o.exprs);
     if (!o.exprs)
         return out_of_memory();
@@ -1539,6 +1601,8 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         goto done;
     }
     rc = apply_options(ctx, &o, cmd, has_cmd);
+    if (tm.ms > 0)
+        alea_ctx_set_interrupt(ctx, timer_expired, &tm);
     if (o.seed_set)
         alea_ctx_seed(ctx, o.seed);
     if (rc == EXIT_OK && o.from_stdin) {
