@@ -157,6 +157,12 @@ static int buffer_reserve(buffer *b, size_t need)
  * or SIZE_MAX when out of memory. */
 static size_t format_dist_json(const alea_dist *d, buffer *b)
 {
+    /* Room for a typical outcome ("[123, 0.0123456789012345], ") up front,
+     * so that a large distribution is formatted once, not twice. */
+    size_t n = alea_dist_count(d);
+    size_t guess = n < SIZE_MAX / 64 ? 32 * n + 1024 : SIZE_MAX;
+    if (b->cap < guess && !buffer_reserve(b, guess))
+        return SIZE_MAX;
     size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
     if (len >= b->cap) {
         if (!buffer_reserve(b, len + 1))

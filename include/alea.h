@@ -125,16 +125,38 @@ size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 /*
  * Every limit is named, has a default chosen for a chat bot evaluating a
  * stranger's text, and a compiled maximum that no setting can exceed.
- * X(name, default, maximum, what it counts)
+ * X(name, default, maximum, what it counts). The defaults keep any one
+ * evaluation under about 100 ms and 40 MB on one core of a 2020s server
+ * (docs/security.md has the measurements); the reasons:
+ *
+ *   SOURCE   4 KiB: a chat message is at most a few thousand characters;
+ *            compiling is linear, so the maximum (1 MiB) is safe too.
+ *   DEPTH    64: no dice expression needs more; bounds every recursion of
+ *            the parser and the evaluators (512 levels need under 1 MB of
+ *            stack).
+ *   NODES    1000: terms in one expression, listed faces included; each
+ *            costs a few dozen bytes of tree.
+ *   DICE     10000: every die rolled, rerolls, explosions and best()
+ *            repetitions included; a roll's breakdown keeps each die, so
+ *            this bounds its memory (about 40 bytes a die) and time.
+ *   SUPPORT  100000: distinct outcomes of any distribution built on the way;
+ *            a result's table or JSON is proportional to it, and 100000 rows
+ *            print in about 50 ms.
+ *   WORK     30 million steps: one step is about one multiply-add of a
+ *            convolution (about 2 ns here; an addition into a sparse table
+ *            counts 4 to 24 steps, as it costs), so the default stops an
+ *            evaluation within about 60 ms.
+ *   MEMORY   32 MiB: what the context may hold at once; with the program's
+ *            own, the process stays under 64 MiB.
  */
 #define ALEA_LIMIT_MAP(X)                                                      \
     X(SOURCE, 4096, 1048576, "bytes of expression text")                       \
     X(DEPTH, 64, 512, "nesting depth of parentheses, calls and unary signs")   \
     X(NODES, 1000, 100000, "terms, operators and calls in one expression")     \
     X(DICE, 10000, 100000000, "dice rolled in one roll, rerolls and explosions included") \
-    X(SUPPORT, 1000000, 100000000, "distinct outcomes in one distribution")    \
-    X(WORK, 300000000, 1000000000000, "elementary steps of one evaluation")    \
-    X(MEMORY, 67108864, 17179869184, "bytes allocated by the context")
+    X(SUPPORT, 100000, 100000000, "distinct outcomes in one distribution")     \
+    X(WORK, 30000000, 1000000000000, "elementary steps of one evaluation")     \
+    X(MEMORY, 33554432, 17179869184, "bytes allocated by the context")
 
 typedef enum alea_limit {
 #define ALEA__LIMIT_ENUM(name, def, max, what) ALEA_LIMIT_##name,

@@ -7,7 +7,7 @@
  * Costs (n, m: outcomes of the operands; s: the result's value range):
  *   a + b            n * m additions (dense rows when the range is small)
  *   n copies of a    O(log n) convolutions by repeated squaring
- *   a * b, a / b     n * m pairs, merged densely or by sorting
+ *   a * b, a / b     n * m pairs, merged densely or in a hash table
  *   a < b, max(a, b) n + m
  *   best(k, a)       n (powers of the distribution function)
  */
@@ -25,8 +25,6 @@
 #define DENSE_SMALL 65536u
 #define DENSE_RATIO 8.0
 
-/* First capacity of a sparse accumulator, in pairs. */
-#define SPARSE_MIN 1024u
 
 /* ---- basics --------------------------------------------------------------- */
 
@@ -163,6 +161,34 @@ double alea__trunc_pow(double t, int64_t n)
 
 /* ---- the accumulator -------------------------------------------------------- */
 
+/* First number of slots of a sparse accumulator (a power of two). */
+#define SPARSE_MIN 1024u
+/* Slots of a table that still fits in a core's caches (1 MiB of keys and
+ * values): past it, additions cost ALEA__SPARSE_COST_BIG. */
+#define SPARSE_CACHED 65536u
+
+static size_t slot_of(int64_t v, size_t cap)
+{
+    /* Fibonacci hashing: the high bits of v times 2^64 / phi. */
+    uint64_t h = (uint64_t)v * UINT64_C(0x9E3779B97F4A7C15);
+    return (size_t)(h >> 32) & (cap - 1);
+}
+
+static alea_status table_alloc(alea_ctx *ctx, size_t cap, int64_t **key, double **val)
+{
+    *key = alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **key));
+    *val = *key ? alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **val)) : NULL;
+    if (!*val) {
+        if (*key)
+            alea__mem_free(ctx, *key, cap * sizeof **key);
+        *key = NULL;
+        return alea__nomem(ctx);
+    }
+    for (size_t i = 0; i < cap; i++)
+        (*key)[i] = ALEA__ACC_EMPTY;
+    return ALEA_OK;
+}
+
 alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t lo,
                            int64_t hi, double adds)
 {
@@ -181,75 +207,106 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
         a->span = span;
         return ALEA_OK;
     }
-    a->pr = alea__mem_alloc(ctx, SPARSE_MIN * sizeof *a->pr);
-    if (!a->pr)
-        return alea__nomem(ctx);
-    a->cap = SPARSE_MIN;
-    return ALEA_OK;
+    alea_status st = table_alloc(ctx, SPARSE_MIN, &a->key, &a->val);
+    if (st == ALEA_OK)
+        a->cap = SPARSE_MIN;
+    return st;
+}
+
+double alea__acc_unit(const alea__acc *a)
+{
+    return a->span ? 1.0 : (double)ALEA__SPARSE_COST;
 }
 
 void alea__acc_free(alea__acc *a)
 {
     if (a->d)
         alea__mem_free(a->ctx, a->d, a->span * sizeof *a->d);
-    if (a->pr)
-        alea__mem_free(a->ctx, a->pr, a->cap * sizeof *a->pr);
+    if (a->key) {
+        alea__mem_free(a->ctx, a->key, a->cap * sizeof *a->key);
+        alea__mem_free(a->ctx, a->val, a->cap * sizeof *a->val);
+    }
     a->d = NULL;
-    a->pr = NULL;
+    a->key = NULL;
+    a->val = NULL;
     a->span = a->n = a->cap = 0;
 }
 
-static int pair_cmp(const void *x, const void *y)
+/* Doubles the table; the support limit is checked before it grows. */
+static alea_status grow(alea__acc *a)
 {
-    int64_t a = ((const alea__pair *)x)->v, b = ((const alea__pair *)y)->v;
-    return (a > b) - (a < b);
-}
-
-/* Sorts the pending pairs and merges equal values (dropping zeros). */
-static void coalesce(alea__acc *a)
-{
-    if (a->n < 2) {
-        if (a->n == 1 && a->pr[0].p == 0)
-            a->n = 0;
-        return;
-    }
-    qsort(a->pr, a->n, sizeof *a->pr, pair_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < a->n;) {
-        int64_t v = a->pr[i].v;
-        double p = 0;
-        for (; i < a->n && a->pr[i].v == v; i++)
-            p += a->pr[i].p;
-        if (p > 0) {
-            a->pr[k].v = v;
-            a->pr[k].p = p;
-            k++;
-        }
-    }
-    a->n = k;
-}
-
-/* Makes room for one more pair: merge, check the support, grow if the
- * merged pairs fill more than half the buffer. */
-static alea_status make_room(alea__acc *a)
-{
-    coalesce(a);
-    if (a->n > a->limit) {
+    if (a->n + (size_t)a->has_min >= a->limit) {
         alea_status st = alea__support_error(a->ctx, a->at);
         alea__acc_free(a);
         return st;
     }
-    if (a->n > a->cap / 2) {
-        size_t ncap = a->cap * 2;
-        alea__pair *np = alea__mem_realloc(a->ctx, a->pr, a->cap * sizeof *np,
-                                           alea__mul_size(ncap, sizeof *np));
-        if (!np) {
-            alea__acc_free(a);
-            return alea__nomem(a->ctx);
-        }
-        a->pr = np;
-        a->cap = ncap;
+    size_t ncap = a->cap * 2;
+    int64_t *nk;
+    double *nv;
+    alea_status st = table_alloc(a->ctx, ncap, &nk, &nv);
+    if (st != ALEA_OK) {
+        alea__acc_free(a);
+        return st;
     }
+    for (size_t i = 0; i < a->cap; i++) {
+        if (a->key[i] == ALEA__ACC_EMPTY)
+            continue;
+        size_t j = slot_of(a->key[i], ncap);
+        while (nk[j] != ALEA__ACC_EMPTY)
+            j = (j + 1) & (ncap - 1);
+        nk[j] = a->key[i];
+        nv[j] = a->val[i];
+    }
+    alea__mem_free(a->ctx, a->key, a->cap * sizeof *a->key);
+    alea__mem_free(a->ctx, a->val, a->cap * sizeof *a->val);
+    a->key = nk;
+    a->val = nv;
+    a->cap = ncap;
+    return ALEA_OK;
+}
+
+/* Charges the sparse additions made so far (all but the 1 unit each that
+ * the caller charges). */
+static alea_status charge_sparse(alea__acc *a)
+{
+    /* A table past the caches costs a memory access per addition. */
+    int64_t cost = a->cap > SPARSE_CACHED ? ALEA__SPARSE_COST_BIG : ALEA__SPARSE_COST;
+    int64_t units = a->uncharged * (cost - 1);
+    a->uncharged = 0;
+    alea_status st = alea__charge(a->ctx, units, a->at->start, a->at->end);
+    if (st != ALEA_OK)
+        alea__acc_free(a);
+    return st;
+}
+
+static alea_status sparse_add(alea__acc *a, int64_t v, double p)
+{
+    if (v == ALEA__ACC_EMPTY) {
+        a->has_min = 1;
+        a->min_p += p;
+        return ALEA_OK;
+    }
+    size_t i = slot_of(v, a->cap);
+    for (;;) {
+        if (a->key[i] == v) {
+            a->val[i] += p;
+            return ALEA_OK;
+        }
+        if (a->key[i] == ALEA__ACC_EMPTY)
+            break;
+        i = (i + 1) & (a->cap - 1);
+    }
+    if (4 * (a->n + 1) > 3 * a->cap) {
+        alea_status st = grow(a);
+        if (st != ALEA_OK)
+            return st;
+        i = slot_of(v, a->cap);
+        while (a->key[i] != ALEA__ACC_EMPTY)
+            i = (i + 1) & (a->cap - 1);
+    }
+    a->key[i] = v;
+    a->val[i] = p;
+    a->n++;
     return ALEA_OK;
 }
 
@@ -259,15 +316,12 @@ alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
         a->d[(size_t)((uint64_t)v - (uint64_t)a->lo)] += p;
         return ALEA_OK;
     }
-    if (a->n == a->cap) {
-        alea_status st = make_room(a);
+    if (++a->uncharged >= 4096) {
+        alea_status st = charge_sparse(a);
         if (st != ALEA_OK)
             return st;
     }
-    a->pr[a->n].v = v;
-    a->pr[a->n].p = p;
-    a->n++;
-    return ALEA_OK;
+    return sparse_add(a, v, p);
 }
 
 alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, double w)
@@ -290,17 +344,70 @@ alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, d
         }
         return ALEA_OK;
     }
-    for (size_t i = 0; i < n; i++) {
-        if (a->n == a->cap) {
-            alea_status st = make_room(a);
-            if (st != ALEA_OK)
-                return st;
-        }
-        a->pr[a->n].v = (int64_t)((uint64_t)v[i] + (uint64_t)shift);
-        a->pr[a->n].p = w * p[i];
-        a->n++;
+    a->uncharged += (int64_t)n;
+    alea_status st = charge_sparse(a);
+    for (size_t i = 0; i < n && st == ALEA_OK; i++)
+        st = sparse_add(a, (int64_t)((uint64_t)v[i] + (uint64_t)shift), w * p[i]);
+    return st;
+}
+
+typedef struct pair {
+    int64_t v;
+    double p;
+} pair;
+
+static int pair_cmp(const void *x, const void *y)
+{
+    int64_t a = ((const pair *)x)->v, b = ((const pair *)y)->v;
+    return (a > b) - (a < b);
+}
+
+/* The sparse table's positive entries, sorted by value, into *r. The sort
+ * is charged (n log2 n comparisons at 2 units each) before it starts. */
+static alea_status sparse_finish(alea__acc *a, alea__pmf *r)
+{
+    alea_status st = charge_sparse(a);
+    if (st != ALEA_OK)
+        return st;
+    size_t k = (size_t)(a->has_min && a->min_p > 0);
+    for (size_t i = 0; i < a->cap; i++)
+        k += a->key[i] != ALEA__ACC_EMPTY && a->val[i] > 0;
+    if (k > a->limit) {
+        st = alea__support_error(a->ctx, a->at);
+        alea__acc_free(a);
+        return st;
     }
-    return ALEA_OK;
+    double lg = k > 1 ? ceil(log2((double)k)) : 1;
+    if ((st = alea__work_check(a->ctx, 2 * (double)k * lg, a->at)) != ALEA_OK ||
+        (st = alea__charge(a->ctx, (int64_t)(2 * (double)k * lg), a->at->start,
+                           a->at->end)) != ALEA_OK) {
+        alea__acc_free(a);
+        return st;
+    }
+    /* The pairs go where the keys were: the table is no longer needed as a
+     * table, and a pair is the size of a key and a value. */
+    pair *pr = alea__mem_alloc(a->ctx, alea__mul_size(k ? k : 1, sizeof *pr));
+    if (!pr) {
+        alea__acc_free(a);
+        return alea__nomem(a->ctx);
+    }
+    size_t j = 0;
+    if (a->has_min && a->min_p > 0)
+        pr[j++] = (pair){INT64_MIN, a->min_p};
+    for (size_t i = 0; i < a->cap; i++)
+        if (a->key[i] != ALEA__ACC_EMPTY && a->val[i] > 0)
+            pr[j++] = (pair){a->key[i], a->val[i]};
+    alea__acc_free(a);
+    if (k > 1)
+        qsort(pr, k, sizeof *pr, pair_cmp);
+    if ((st = alea__pmf_alloc(a->ctx, k, r)) == ALEA_OK) {
+        for (size_t i = 0; i < k; i++) {
+            r->v[i] = pr[i].v;
+            r->p[i] = pr[i].p;
+        }
+    }
+    alea__mem_free(a->ctx, pr, (k ? k : 1) * sizeof *pr);
+    return st;
 }
 
 alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
@@ -323,23 +430,10 @@ alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
                 k++;
             }
         }
-    } else {
-        coalesce(a);
-        if (a->n > a->limit) {
-            st = alea__support_error(a->ctx, a->at);
-            alea__acc_free(a);
-            return st;
-        }
-        if ((st = alea__pmf_alloc(a->ctx, a->n, &r)) != ALEA_OK) {
-            alea__acc_free(a);
-            return st;
-        }
-        for (size_t i = 0; i < a->n; i++) {
-            r.v[i] = a->pr[i].v;
-            r.p[i] = a->pr[i].p;
-        }
+        alea__acc_free(a);
+    } else if ((st = sparse_finish(a, &r)) != ALEA_OK) {
+        return st;
     }
-    alea__acc_free(a);
     *out = r;
     return ALEA_OK;
 }
@@ -369,11 +463,13 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
         b = t;
     }
     double pairs = (double)a->n * (double)b->n;
-    if ((st = alea__work_check(ctx, pairs, at)) != ALEA_OK)
-        return st;
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
         return st;
+    if ((st = alea__work_check(ctx, pairs * alea__acc_unit(&acc), at)) != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
     for (size_t i = 0; i < a->n; i++) {
         if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK ||
             (st = alea__acc_add_pmf(&acc, b, a->v[i], a->p[i])) != ALEA_OK) {
@@ -583,11 +679,13 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         (double)a->n + (double)b->n - 1 > (double)support_limit(ctx))
         return alea__support_error(ctx, at);
     double pairs = (double)a->n * (double)b->n;
-    if ((st = alea__work_check(ctx, pairs, at)) != ALEA_OK)
-        return st;
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
         return st;
+    if ((st = alea__work_check(ctx, pairs * alea__acc_unit(&acc), at)) != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
     for (size_t i = 0; i < a->n; i++) {
         if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK) {
             alea__acc_free(&acc);
@@ -967,11 +1065,19 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
     alea__out_str(&o, "{\"expression\": ");
     alea__out_json_str(&o, dist->src, dist->len);
     alea__out_str(&o, ", \"outcomes\": [");
+    /* Runs of equal probabilities (a uniform die) reuse the last text. */
+    char ptext[32];
+    size_t plen = 0;
+    double last = -1;
     for (size_t i = 0; i < m->n; i++) {
         alea__out_str(&o, i ? ", [" : "[");
         alea__out_i64(&o, m->v[i]);
         alea__out_str(&o, ", ");
-        alea__out_double(&o, m->p[i]);
+        if (m->p[i] != last) {
+            last = m->p[i];
+            plen = alea__fmt_double(ptext, last);
+        }
+        alea__out_mem(&o, ptext, plen);
         alea__out_char(&o, ']');
     }
     alea__out_str(&o, "], \"mean\": ");

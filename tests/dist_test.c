@@ -149,7 +149,7 @@ static void test_conv_and_pow(void **state)
         alea__pmf_free(ctx, all[i]);
 }
 
-/* Sparse values (1d6 * 1000 style) go through the sorting accumulator;
+/* Sparse values (1d6 * 1000 style) go through the hash accumulator;
  * the result must equal the dense computation shifted. */
 static void test_sparse_conv(void **state)
 {
@@ -180,6 +180,84 @@ static void test_sparse_conv(void **state)
     alea__pmf_free(ctx, &a);
     alea__pmf_free(ctx, &r);
     alea__pmf_free(ctx, &s);
+}
+
+/* The sparse accumulator's hash table: the extreme values (INT64_MIN is
+ * the empty-slot key, kept aside), growth through many distinct values with
+ * repeats, the support limit at N and N + 1 while it grows, and its work
+ * charges. */
+static int cmp_i64(const void *x, const void *y)
+{
+    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+    return (a > b) - (a < b);
+}
+
+static void test_sparse_table(void **state)
+{
+    (void)state;
+    enum { N = 30000 };
+    static int64_t want[N + 3];
+    alea__acc acc;
+    assert_int_equal(alea__acc_init(&acc, ctx, &at, INT64_MIN, INT64_MAX, 1), ALEA_OK);
+    assert_int_equal(acc.span, 0);
+    for (int rep = 0; rep < 2; rep++) {
+        assert_int_equal(alea__acc_add(&acc, INT64_MIN, 0.05), ALEA_OK);
+        assert_int_equal(alea__acc_add(&acc, INT64_MAX, 0.1), ALEA_OK);
+        assert_int_equal(alea__acc_add(&acc, -1, 0.15), ALEA_OK);
+        for (int64_t i = 0; i < N; i++) /* spread out, in a scrambled order */
+            assert_int_equal(alea__acc_add(&acc, ((i * 7919) % N) * 1000003 + 5, 1e-5),
+                             ALEA_OK);
+    }
+    for (int64_t i = 0; i < N; i++)
+        want[i] = i * 1000003 + 5;
+    want[N] = INT64_MIN;
+    want[N + 1] = INT64_MAX;
+    want[N + 2] = -1;
+    qsort(want, N + 3, sizeof *want, cmp_i64);
+    alea__pmf r;
+    assert_int_equal(alea__acc_finish(&acc, &r), ALEA_OK);
+    assert_int_equal(r.n, N + 3);
+    for (size_t i = 0; i < r.n; i++) {
+        assert_true(r.v[i] == want[i]);
+        double p = r.v[i] == INT64_MIN ? 0.1 : r.v[i] == INT64_MAX ? 0.2
+                 : r.v[i] == -1        ? 0.3 : 2e-5;
+        assert_double_equal(r.p[i], p, 1e-15);
+    }
+    alea__pmf_free(ctx, &r);
+
+    /* SUPPORT at N and N + 1 for a growing table */
+    for (int64_t lim = 2999; lim <= 3000; lim++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, lim);
+        assert_int_equal(alea__acc_init(&acc, ctx, &at, 0, INT64_MAX, 1), ALEA_OK);
+        alea_status st = ALEA_OK;
+        for (int64_t i = 0; i < 3000 && st == ALEA_OK; i++)
+            st = alea__acc_add(&acc, i * 1000000007, 1.0 / 3000);
+        if (st == ALEA_OK)
+            st = alea__acc_finish(&acc, &r);
+        assert_int_equal(st, lim == 3000 ? ALEA_OK : ALEA_ERR_LIMIT);
+        if (st == ALEA_OK)
+            alea__pmf_free(ctx, &r);
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, alea_limit_default(ALEA_LIMIT_SUPPORT));
+
+    /* WORK: a sparse a + a with |a| = 3 has 9 pairs at ALEA__SPARSE_COST
+     * units and 6 distinct sums, sorted at 2 * 6 * ceil(log2 6) units. */
+    int64_t v[] = {0, 1000000, 2000000000};
+    double w[] = {1, 1, 1};
+    alea__pmf a = mk(3, v, w);
+    int64_t need = 9 * ALEA__SPARSE_COST + 2 * 6 * 3;
+    for (int64_t lim = need - 1; lim <= need; lim++) {
+        alea__budget_start(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, lim);
+        alea_status st = alea__pmf_conv(ctx, &a, &a, &at, &r);
+        assert_int_equal(st, lim == need ? ALEA_OK : ALEA_ERR_LIMIT);
+        if (st == ALEA_OK) {
+            assert_int_equal(r.n, 6);
+            alea__pmf_free(ctx, &r);
+        }
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+    alea__pmf_free(ctx, &a);
 }
 
 static void test_neg_abs(void **state)
@@ -499,6 +577,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_conv_and_pow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_conv, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sparse_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neg_abs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_division, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmp_minmax, setup, teardown),

@@ -76,8 +76,8 @@ check "--help exits 0" "$rc" "$err"
 for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
-    '--max-support N +1000000 ' '--max-work N +300000000 ' \
-    '--max-memory BYTES +64M ' '--tail P +1e-12 ' '--timeout MS +none ' 'docs/language.md'; do
+    '--max-support N +100000 ' '--max-work N +30000000 ' \
+    '--max-memory BYTES +32M ' '--tail P +1e-12 ' '--timeout MS +none ' 'docs/language.md'; do
     has "$out" "$word"
     check "--help mentions $word" $?
 done
@@ -188,7 +188,7 @@ experr "999999999d6 in roll" \
     "  999999999d6" \
     "  ^^^^^^^^^^^" roll 999999999d6
 experr "999999999d6 in dist" \
-    "alea: too many outcomes to compute at byte 0 (support limit is 1000000)" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
     "  999999999d6" \
     "  ^^^^^^^^^^^" dist 999999999d6
 experr "tab and control bytes line up" \
@@ -318,7 +318,7 @@ check "stdin dist --json: one line per good expression" \
     "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
 check "stdin dist --json: three errors" \
     "$([ "$(printf '%s\n' "$err" | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
-has "$err" '^alea: too many outcomes to compute at byte 0 \(support limit is 1000000\)$'
+has "$err" '^alea: too many outcomes to compute at byte 0 \(support limit is 100000\)$'
 check "stdin dist --json: the limit error" $? "$err"
 if command -v python3 >/dev/null 2>&1; then
     printf '%s\n' "$out" | python3 -c '
@@ -421,15 +421,15 @@ check "--tail: exit 0" $rc "$err"
 has "$out" '^truncated [0-9.e-]+ \(probability cut off by the explosion bound\)$'
 check "--tail: the truncated line" $? "$out"
 
-# --timeout: a deadline for each expression. 200d1000 with the work limit at
-# its maximum takes seconds; the test checks the status and the message,
-# never a duration (it runs under valgrind too).
-slow="--max-work 1000000000000 200d1000"
+# --timeout: a deadline for each expression. 200d1000 with the work and support limits
+# raised takes seconds; the test checks the status and the message, never a
+# duration (it runs under valgrind too).
+slow="--max-work 1000000000000 --max-support 1000000 200d1000"
 # shellcheck disable=SC2086
 expect "--timeout stops a long dist" 1 "" \
     "alea: timed out: the expression ran past --timeout and was stopped" \
     dist --timeout 20 $slow
-expect "--timeout with compare" 1 "" "*" compare --timeout 20 --max-work 1000000000000 \
+expect "--timeout with compare" 1 "" "*" compare --timeout 20 --max-work 1000000000000 --max-support 1000000 \
     1d6 200d1000
 expect "--timeout leaves a quick one alone" 0 "*" "" dist --timeout 60000 3d6
 expect "--timeout 0 is none" 0 "*" "" roll --timeout 0 3d6
@@ -439,7 +439,7 @@ of milliseconds from 0 (none) to 86400000
 Try 'alea roll --help' for more information." roll --timeout 86400001 3d6
 expect "--timeout not a number" 2 "" "*" dist --timeout soon 3d6
 printf '1d4\n200d1000\n1d2\n' >"$tmp/in"
-run_from "$tmp/in" dist --json --timeout 20 --max-work 1000000000000
+run_from "$tmp/in" dist --json --timeout 20 --max-work 1000000000000 --max-support 1000000
 check "--timeout on stdin: the timed-out line fails, the others answer" \
     "$([ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
        [ "$err" = "alea: timed out: the expression ran past --timeout and was stopped" ]
