@@ -3,10 +3,12 @@
  * the measuring half of scripts/hostile (which holds the inputs and prints
  * the table of docs/security.md).
  *
- *   alea_hostile [LIMIT=VALUE | tail=P]... FILE
+ *   alea_hostile [LIMIT=VALUE | tail=P | timeout=MS]... FILE
  *
  * FILE holds the expression's bytes, exactly (no line end is stripped).
- * LIMIT is a limit's name (source, dice, work, ...). In a fresh context with
+ * LIMIT is a limit's name (source, dice, work, ...); timeout installs an
+ * interrupt hook that stops each step after MS milliseconds, as a host
+ * would. In a fresh context with
  * the default allocator: compile, then one seeded roll (seed 1), then the
  * exact distribution, each timed with the monotonic clock. Prints one line
  * of JSON:
@@ -94,8 +96,19 @@ static int step(const alea_ctx *ctx, alea_status st, double ms, size_t len, cons
     return clear;
 }
 
-/* LIMIT=VALUE or tail=P. */
-static int apply(alea_ctx *ctx, const char *arg)
+/* The deadline of the step under way (timeout=MS), in now_ms() time. */
+typedef struct deadline {
+    double ms, at;
+} deadline;
+
+static int past(void *ud)
+{
+    const deadline *d = ud;
+    return now_ms() >= d->at;
+}
+
+/* LIMIT=VALUE, tail=P or timeout=MS. */
+static int apply(alea_ctx *ctx, const char *arg, deadline *dl)
 {
     const char *eq = strchr(arg, '=');
     if (!eq)
@@ -103,6 +116,11 @@ static int apply(alea_ctx *ctx, const char *arg)
     size_t n = (size_t)(eq - arg);
     if (n == 4 && !strncmp(arg, "tail", 4))
         return alea_ctx_set_tail(ctx, strtod(eq + 1, NULL)) == ALEA_OK;
+    if (n == 7 && !strncmp(arg, "timeout", 7)) {
+        dl->ms = strtod(eq + 1, NULL);
+        alea_ctx_set_interrupt(ctx, past, dl);
+        return dl->ms > 0;
+    }
     for (int l = 0; l < ALEA_LIMIT__COUNT; l++) {
         const char *name = alea_limit_name((alea_limit)l);
         if (strlen(name) == n && !strncmp(arg, name, n)) {
@@ -116,7 +134,7 @@ static int apply(alea_ctx *ctx, const char *arg)
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: alea_hostile [LIMIT=VALUE | tail=P]... FILE\n");
+        fprintf(stderr, "usage: alea_hostile [LIMIT=VALUE | tail=P | timeout=MS]... FILE\n");
         return 2;
     }
     size_t len = 0;
@@ -126,8 +144,9 @@ int main(int argc, char **argv)
         fprintf(stderr, "alea_hostile: cannot read %s\n", argv[argc - 1]);
         return 2;
     }
+    deadline dl = {0, 0};
     for (int i = 1; i < argc - 1; i++)
-        if (!apply(ctx, argv[i])) {
+        if (!apply(ctx, argv[i], &dl)) {
             fprintf(stderr, "alea_hostile: bad setting '%s'\n", argv[i]);
             return 2;
         }
@@ -137,6 +156,7 @@ int main(int argc, char **argv)
     int clear = 1;
     alea_expr *e = NULL;
     double t0 = now_ms();
+    dl.at = t0 + dl.ms;
     alea_status st = alea_expr_compile(ctx, src, len, &e);
     double t1 = now_ms();
     printf("{\"compile\": ");
@@ -145,6 +165,7 @@ int main(int argc, char **argv)
     if (st == ALEA_OK) {
         alea_roll *r = alea_roll_new(ctx);
         t0 = now_ms();
+        dl.at = t0 + dl.ms;
         st = r ? alea_expr_roll(ctx, e, r) : ALEA_ERR_NOMEM;
         t1 = now_ms();
         if (st == ALEA_OK)
@@ -154,6 +175,7 @@ int main(int argc, char **argv)
 
         alea_dist *d = NULL;
         t0 = now_ms();
+        dl.at = t0 + dl.ms;
         st = alea_expr_dist(ctx, e, &d);
         t1 = now_ms();
         result[0] = '\0';

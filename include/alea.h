@@ -247,7 +247,8 @@ size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap);
 
 typedef struct alea_roll alea_roll;
 
-/* An empty roll object, to be filled by alea_expr_roll. NULL if out of memory. */
+/* An empty roll object, to be filled by alea_expr_roll. NULL if out of
+ * memory (recorded in the context, as any error). */
 alea_roll *alea_roll_new(alea_ctx *ctx);
 void alea_roll_free(alea_roll *roll);
 

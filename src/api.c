@@ -272,8 +272,10 @@ alea_roll *alea_roll_new(alea_ctx *ctx)
     if (!ctx)
         return NULL;
     alea_roll *r = alea__mem_alloc(ctx, sizeof *r);
-    if (!r)
+    if (!r) {
+        alea__nomem(ctx); /* recorded, for alea_ctx_error */
         return NULL;
+    }
     memset(r, 0, sizeof *r);
     r->ctx = ctx;
     alea__arena_init(&r->arena, ctx);
