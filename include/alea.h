@@ -182,8 +182,9 @@ const char *alea_limit_what(alea_limit limit);
 /*
  * Exploding dice are unlimited in meaning. The exact engine follows each
  * explosion tail until the probability left is below this bound, and reports
- * the mass it cut (alea_dist_truncated). Default 1e-12; accepted range
- * [1e-300, 1e-3]. Returns ALEA_ERR_ARGUMENT outside it.
+ * the mass it cut (alea_dist_truncated). The bound is per die: a result that
+ * would lose more than 1% in all is refused (ALEA_ERR_LIMIT). Default 1e-12;
+ * accepted range [1e-300, 1e-3]. Returns ALEA_ERR_ARGUMENT outside it.
  */
 #define ALEA_TAIL_DEFAULT 1e-12
 alea_status alea_ctx_set_tail(alea_ctx *ctx, double bound);
@@ -289,7 +290,8 @@ typedef struct alea_dist alea_dist;
 /*
  * Computes the exact distribution of expr. On success *out is a new
  * distribution owned by the caller. Errors: ALEA_ERR_LIMIT (support, work,
- * memory), ALEA_ERR_DOMAIN (a divisor that can be zero, a dice count that
+ * memory; or explosion tails that would cut more than 1% of the
+ * probability, see alea_ctx_set_tail), ALEA_ERR_DOMAIN (a divisor that can be zero, a dice count that
  * can be negative), ALEA_ERR_OVERFLOW, ALEA_ERR_NOMEM,
  * ALEA_ERR_INTERRUPTED, and ALEA_ERR_INVALID for the few combinations the
  * engine refuses as ambiguous (success counting on "!" dice together with

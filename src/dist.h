@@ -48,6 +48,11 @@ struct alea_dist {
 
 /* ---- exact.c ---- */
 
+/* The most probability the explosion tails may cut from a result (1%):
+ * past it alea_expr_dist fails with ALEA_ERR_LIMIT instead of returning a
+ * distribution that is mostly missing. */
+#define ALEA__TRUNC_MAX 0.01
+
 /* Computes the exact distribution of e. The caller (api.c) has already
  * called alea__budget_start(ctx) and checked arguments. On success *out is
  * a new alea_dist (allocated through ctx) owned by the caller. */

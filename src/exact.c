@@ -529,6 +529,18 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     st = is_event ? alea__event_exact(ctx, e->root, &r, &crit) : eval(ctx, e->root, &r);
     if (st != ALEA_OK)
         return st;
+    /* The tail bound is per die: a pool of 10^14 exploding dice, or a
+     * thousand pools at --tail 1e-3, can leave most of the probability in
+     * the cut tails. Such a result would be a few scraps of a distribution. */
+    if (r.trunc > ALEA__TRUNC_MAX) {
+        st = alea__error(ctx, ALEA_ERR_LIMIT, e->root->start, e->root->end,
+                         "explosion tails cut off %.3g%% of the probability at byte %u "
+                         "(at most %g%% is allowed): lower the tail bound (tail is %g)",
+                         r.trunc * 100, (unsigned)e->root->start, ALEA__TRUNC_MAX * 100,
+                         ctx->tail);
+        alea__pmf_free(ctx, &r);
+        return st;
+    }
     if ((st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
         alea__pmf_free(ctx, &r);
         return st;

@@ -147,6 +147,10 @@ static const edge edges[] = {
      * a hair above 1) */
     {"9223372036854775807d6k", ALEA_ERR_LIMIT, "dice limit", 0, 0, ALEA_OK, NULL},
     {"42d6 * 0", ALEA_OK, NULL, 0, 0, ALEA_OK, NULL},
+    /* found by fuzzing: 10^14 exploding dice leave all the probability in
+     * the cut tails */
+    {"99999999999993d3d4kh2kl1kh620!", ALEA_ERR_LIMIT, "dice limit", 0, 0, ALEA_ERR_LIMIT,
+     "explosion tails cut off 100% of the probability"},
     /* found by fuzzing: cancelling criticals was quadratic in the dice */
     {"event(5000d3)", ALEA_OK, NULL, 0, 1000000, ALEA_ERR_LIMIT, "support limit"},
     /* the extremes themselves are values */
@@ -441,6 +445,34 @@ static void test_tail_bound(void **state)
     assert_int_equal(alea_ctx_set_tail(ctx, ALEA_TAIL_DEFAULT), ALEA_OK);
 }
 
+/* At most 1% of the probability may be cut by the tails: at tail 1e-3, 13
+ * exploding d6 added up leave 0.998% out, 14 leave 1.07% (and a pool of
+ * 10^14 exploding dice, found by fuzzing, leaves everything). */
+static void test_truncated_at_most(void **state)
+{
+    (void)state;
+    char src[16 * 5];
+    assert_int_equal(alea_ctx_set_tail(ctx, 1e-3), ALEA_OK);
+    for (int n = 13; n <= 14; n++) {
+        src[0] = '\0';
+        for (int i = 0; i < n; i++)
+            strcat(src, i ? "+1d6!" : "1d6!");
+        alea_expr *e = compile(src);
+        alea_dist *d = NULL;
+        alea_status st = alea_expr_dist(ctx, e, &d);
+        if (n == 13) {
+            assert_int_equal(st, ALEA_OK);
+            assert_true(alea_dist_truncated(d) > 0.0099 && alea_dist_truncated(d) <= 0.01);
+            alea_dist_free(d);
+        } else {
+            check_error("dist", src, st, ALEA_ERR_LIMIT,
+                        "explosion tails cut off 1.07% of the probability");
+        }
+        alea_expr_free(e);
+    }
+    assert_int_equal(alea_ctx_set_tail(ctx, ALEA_TAIL_DEFAULT), ALEA_OK);
+}
+
 /* SUPPORT at N and N + 1, through the public dist: 3d6 has 16 outcomes. */
 static void test_support_limit(void **state)
 {
@@ -646,6 +678,7 @@ int main(void)
         cmocka_unit_test(test_overflow_by_chance),
         cmocka_unit_test(test_keep_more_than_rolled),
         cmocka_unit_test(test_tail_bound),
+        cmocka_unit_test(test_truncated_at_most),
         cmocka_unit_test(test_support_limit),
         cmocka_unit_test(test_work_limit),
         cmocka_unit_test(test_memory_limit),
