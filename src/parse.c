@@ -1471,11 +1471,12 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
             k = INT64_MAX;
     if (k == 0)
         return ALEA_OK;
-    int64_t mag = k < 0 ? -k : k;
-    if (k == INT64_MIN || mag >= alea_limit_max(ALEA_LIMIT_DICE))
+    /* INT64_MIN first: its magnitude is not an int64 (found by fuzzing). */
+    if (k == INT64_MIN || (k < 0 ? -k : k) >= alea_limit_max(ALEA_LIMIT_DICE))
         return alea__error(p->ctx, ALEA_ERR_INVALID, c->items[0]->start, b->end,
                            "too many bonus dice (at most %lld)",
                            (long long)alea_limit_max(ALEA_LIMIT_DICE) - 1);
+    int64_t mag = k < 0 ? -k : k;
     /* The term to the left: items [0, upto) as one node. */
     chainbuf left = {0};
     for (uint32_t i = 0; i < b->upto; i++)

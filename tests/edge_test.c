@@ -285,6 +285,9 @@ static void test_compile_errors(void **state)
     compile_error("best(0, 1d20)", ALEA_ERR_INVALID, "between 1 and 100000000 repetitions");
     compile_error("best(100000001, 1)", ALEA_ERR_INVALID, "not 100000001");
     compile_error("", ALEA_ERR_SYNTAX, "empty expression");
+    /* found by fuzzing: bonus dice netting to INT64_MIN (negated before the
+     * check) */
+    compile_error("1d6 -9223372036854775807d -1d", ALEA_ERR_INVALID, "too many bonus dice");
     /* found by fuzzing: a pool with no dice left nothing to build */
     compile_error("downgrade(0d4, 0)", ALEA_ERR_INVALID, "at least one die");
 }
