@@ -419,3 +419,14 @@ alea_expr *fz_roundtrip(alea_ctx *ctx2, const alea_expr *e, char **canon)
     *canon = text;
     return e2;
 }
+
+alea_expr *fz_compile(alea_ctx *ctx, fz_heap *h, const uint8_t *data, size_t size)
+{
+    alea_expr *e = NULL;
+    alea_status st = alea_expr_compile(ctx, (const char *)data, size, &e);
+    if (st == ALEA_OK)
+        return e;
+    fz_check_error(ctx, st, size);
+    fz_ctx_free(ctx, h);
+    return NULL;
+}

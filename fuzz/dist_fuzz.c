@@ -112,19 +112,15 @@ static void check_dist(alea_ctx *ctx, const alea_expr *e, const alea_dist *d, ui
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    const char *src = (const char *)data;
     uint64_t h = fz_hash(data, size);
     fz_heap heap;
     alea_ctx *ctx = fz_ctx_new(&heap);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, FZ_WORK);
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, FZ_SUPPORT);
-    alea_expr *e = NULL;
-    alea_status st = alea_expr_compile(ctx, src, size, &e);
-    if (st != ALEA_OK) {
-        fz_check_error(ctx, st, size);
-        fz_ctx_free(ctx, &heap);
+    alea_expr *e = fz_compile(ctx, &heap, data, size);
+    if (!e)
         return 0;
-    }
+    alea_status st;
 
     alea_dist *const unset = (alea_dist *)&heap;
     alea_dist *d = unset;

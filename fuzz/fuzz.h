@@ -47,6 +47,11 @@ void fz_ctx_free(alea_ctx *ctx, fz_heap *h);
  * peak stays within the memory limit. */
 void fz_check_memory(alea_ctx *ctx, const fz_heap *h);
 
+/* Compiles the input in ctx. On failure checks the error (a documented
+ * status, a message, a span inside the source), frees ctx with
+ * fz_ctx_free and returns NULL: the target is done with this input. */
+alea_expr *fz_compile(alea_ctx *ctx, fz_heap *h, const uint8_t *data, size_t size);
+
 /* FNV-1a of the input: the seed of a target's rolls and its choices. */
 uint64_t fz_hash(const uint8_t *data, size_t size);
 

@@ -46,13 +46,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t h = fz_hash(data, size);
     fz_heap heap, heap2;
     alea_ctx *ctx = fz_ctx_new(&heap);
-    alea_expr *e = NULL;
-    alea_status st = alea_expr_compile(ctx, src, size, &e);
-    if (st != ALEA_OK) {
-        fz_check_error(ctx, st, size);
-        fz_ctx_free(ctx, &heap);
+    alea_expr *e = fz_compile(ctx, &heap, data, size);
+    if (!e)
         return 0;
-    }
+    alea_status st;
     alea_ctx *ctx2 = fz_ctx_new(&heap2);
     char *canon;
     alea_expr *e2 = fz_roundtrip(ctx2, e, &canon);
