@@ -247,6 +247,20 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
     print_extra(o, p);
 }
 
+/* Whether the printed node ends in extra dice (" +1d", " -1B", " +1 DICE"),
+ * which more extra dice written after it would join. */
+static int ends_with_extra(const node *n)
+{
+    if (n->kind == N_BEST || n->kind == N_WORST)
+        return n->op == 1;
+    if (n->kind != N_DICE)
+        return 0;
+    const pool *p = n->u.pool;
+    if (p->extra_style == EXTRA_BONUS)
+        return p->extra_plus != p->extra_minus; /* a net of 0 prints nothing */
+    return p->extra_style != EXTRA_NONE;
+}
+
 static void print_call(alea__out *o, const char *name, const node *a, const node *b)
 {
     alea__out_str(o, name);
@@ -297,7 +311,9 @@ void alea__node_print(alea__out *o, const node *n)
     case N_BEST:
     case N_WORST:
         if (n->op == 1) { /* written as bonus dice */
-            print_at(o, n->u.rep.a, PREC_SUM);
+            /* "(d20 +1d) -1d" is worst of two (d20 +1d): without the
+             * parentheses the two signs would net out (found by fuzzing). */
+            print_at(o, n->u.rep.a, ends_with_extra(n->u.rep.a) ? PREC_ATOM + 1 : PREC_SUM);
             print_signed(o, n->kind == N_BEST ? n->u.rep.n - 1 : 1 - n->u.rep.n, "d");
             break;
         }

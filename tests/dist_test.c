@@ -260,6 +260,49 @@ static void test_sparse_table(void **state)
     alea__pmf_free(ctx, &a);
 }
 
+/* Remapping (success counting): a die's faces share a denominator, so each
+ * counted outcome is its numerator over it, rounded once (a d20 counted as
+ * >= 15 is exactly the doubles 0.7 and 0.3); other probabilities are summed
+ * with compensation. */
+static void test_remap(void **state)
+{
+    (void)state;
+    alea__pmf d20 = die(1, 20), r;
+    int64_t map[20];
+    for (int i = 0; i < 20; i++)
+        map[i] = i + 1 >= 15;
+    assert_int_equal(alea__pmf_remap(ctx, &d20, map, &at, &r), ALEA_OK);
+    assert_int_equal(r.n, 2);
+    assert_true(r.v[0] == 0 && r.p[0] == 0.7);
+    assert_true(r.v[1] == 1 && r.p[1] == 0.3);
+    alea__pmf_free(ctx, &r);
+    /* 5362 faces, 5359 of them counted as 0: the sum is 5359/5362 itself */
+    alea__pmf big = die(1, 5362);
+    int64_t *m2 = malloc(5362 * sizeof *m2);
+    assert_non_null(m2);
+    for (int i = 0; i < 5362; i++)
+        m2[i] = i < 3;
+    assert_int_equal(alea__pmf_remap(ctx, &big, m2, &at, &r), ALEA_OK);
+    assert_true(r.p[0] == 5359.0 / 5362 && r.p[1] == 3.0 / 5362);
+    alea__pmf_free(ctx, &r);
+    free(m2);
+    /* no common denominator: the compensated sum is within an ulp of 1 */
+    int64_t v3[] = {1, 2, 3, 4};
+    double w3[] = {1.0 / 3, 1.0 / 7, 1.0 / 11, 1 - 1.0 / 3 - 1.0 / 7 - 1.0 / 11};
+    alea__pmf odd;
+    assert_int_equal(alea__pmf_alloc(ctx, 4, &odd), ALEA_OK);
+    memcpy(odd.v, v3, sizeof v3);
+    memcpy(odd.p, w3, sizeof w3);
+    int64_t m3[] = {5, 5, 5, 5};
+    assert_int_equal(alea__pmf_remap(ctx, &odd, m3, &at, &r), ALEA_OK);
+    assert_int_equal(r.n, 1);
+    assert_true(fabs(r.p[0] - 1) <= 0x1p-52);
+    alea__pmf_free(ctx, &r);
+    alea__pmf_free(ctx, &odd);
+    alea__pmf_free(ctx, &big);
+    alea__pmf_free(ctx, &d20);
+}
+
 static void test_neg_abs(void **state)
 {
     (void)state;
@@ -578,6 +621,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_conv_and_pow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_conv, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sparse_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_remap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_neg_abs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_division, setup, teardown),
         cmocka_unit_test_setup_teardown(test_cmp_minmax, setup, teardown),

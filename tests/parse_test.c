@@ -80,6 +80,12 @@ static void test_canonical_forms(void **state)
         {"d6<3!p", "d6!p6<3"},
         {"d6r6<6!", "d6r6!6<6"},
         {"1 - (2 - 3) * 4", "1 - (2 - 3) * 4"},
+        /* Found by fuzzing: bonus dice on a term that has some already
+         * keep their parentheses, or the signs would net out. */
+        {"(d1+1d)+1d", "(d1 +1d) +1d"},
+        {"(d20 +1d) -1d", "(d20 +1d) -1d"},
+        {"(1d6 +2 +1d) +1d", "(1d6 + 2 +1d) +1d"},
+        {"(2d10 +1B) +1d", "(2d10 +1B) +1d"},
     };
     for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++) {
         char *s = canon(forms[i][0]);
