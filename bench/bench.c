@@ -1,0 +1,565 @@
+/*
+ * bench.c -- alea's benchmarks: prints markdown tables to paste into
+ * bench/README.md (scripts/bench builds and runs it).
+ *
+ *   alea_bench [--alea PATH] [--quick] [--growth FILE] [SECTION...]
+ *
+ * SECTION is one of exact, process, roll, sample, startup, growth (all by
+ * default). --alea names the command-line binary for the whole-process
+ * measures (default: "alea" beside this program's directory, ../alea).
+ * --growth writes the growth series as data for gnuplot. --quick runs
+ * fewer repetitions (for a smoke test, not for numbers).
+ *
+ * In-process times use the monotonic clock: a warm-up, then repetitions
+ * until 0.3 s have passed (at least 5, at most 10000); the table shows the
+ * median and, in brackets, the 10th and 90th percentiles. Whole-process
+ * times spawn the binary with its output to /dev/null the same way; the
+ * peak resident memory is the largest ru_maxrss of those runs.
+ */
+#define _DEFAULT_SOURCE 1 /* wait4 */
+#define _POSIX_C_SOURCE 200809L
+
+#include <alea.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rng.h" /* the generator itself, for its raw speed */
+
+extern char **environ;
+
+#define MAX_REPS 10000
+
+static double budget_s = 0.3; /* per measurement */
+static int min_reps = 5;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and 10th / 90th percentiles of n samples (sorted in place). */
+typedef struct stats {
+    double med, p10, p90;
+    int n;
+} stats;
+
+static stats summarize(double *t, int n)
+{
+    qsort(t, (size_t)n, sizeof *t, cmp_double);
+    stats s = {t[n / 2], t[n / 10], t[n - 1 - n / 10], n};
+    if (n % 2 == 0)
+        s.med = (t[n / 2 - 1] + t[n / 2]) / 2;
+    return s;
+}
+
+/* Times fn(arg) as described above; seconds per call. */
+typedef int (*work_fn)(void *arg);
+
+static stats measure(work_fn fn, void *arg)
+{
+    static double t[MAX_REPS];
+    double start = now_s();
+    for (int i = 0; i < 3 && now_s() - start < budget_s / 6; i++)
+        if (fn(arg) != 0)
+            return (stats){NAN, NAN, NAN, 0};
+    int n = 0;
+    start = now_s();
+    while (n < MAX_REPS && (n < min_reps || now_s() - start < budget_s)) {
+        double a = now_s();
+        if (fn(arg) != 0)
+            return (stats){NAN, NAN, NAN, 0};
+        t[n++] = now_s() - a;
+    }
+    return summarize(t, n);
+}
+
+/* "1.23 (1.20-1.31)" in milliseconds. */
+static void put_ms(stats s)
+{
+    if (s.n == 0) {
+        printf("failed");
+        return;
+    }
+    double k = 1e3;
+    if (s.med * k >= 100)
+        printf("%.0f (%.0f-%.0f)", s.med * k, s.p10 * k, s.p90 * k);
+    else if (s.med * k >= 1)
+        printf("%.2f (%.2f-%.2f)", s.med * k, s.p10 * k, s.p90 * k);
+    else
+        printf("%.3f (%.3f-%.3f)", s.med * k, s.p10 * k, s.p90 * k);
+}
+
+static void fail(const char *what, alea_ctx *ctx)
+{
+    fprintf(stderr, "alea_bench: %s: %s\n", what, alea_ctx_error(ctx));
+    exit(1);
+}
+
+static alea_expr *compile(alea_ctx *ctx, const char *src)
+{
+    alea_expr *e;
+    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+        fail(src, ctx);
+    return e;
+}
+
+/* A context with the limits raised (memory to 2 GiB): the benchmarks
+ * measure the engine, not the limits. */
+static alea_ctx *big_ctx(void)
+{
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    if (!ctx)
+        exit(1);
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        alea_ctx_limit(ctx, (alea_limit)l, alea_limit_max((alea_limit)l));
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)2 << 30);
+    alea_ctx_seed(ctx, 1);
+    return ctx;
+}
+
+/* ---- exact distributions, in-process ------------------------------------ */
+
+typedef struct dist_job {
+    alea_ctx *ctx;
+    const char *src; /* compiled each time: a request is compile + dist */
+} dist_job;
+
+static int run_dist(void *arg)
+{
+    dist_job *j = arg;
+    alea_expr *e = compile(j->ctx, j->src);
+    alea_dist *d;
+    alea_status st = alea_expr_dist(j->ctx, e, &d);
+    alea_expr_free(e);
+    if (st != ALEA_OK)
+        return -1;
+    alea_dist_free(d);
+    return 0;
+}
+
+/* The anchors: icepool 2.2.2 on CPython 3.11, compute only, best of 3, on a
+ * 2-core AMD EPYC (issue 5). */
+static const struct anchor {
+    const char *what, *expr;
+    double icepool_ms;
+} anchors[] = {
+    {"keep highest 50 of 100d6", "100d6kh50", 122},
+    {"sum of 200d20", "200d20", 2170},
+    {"keep highest 10 of 40d20", "40d20kh10", 41},
+    {"5 exploding d10, keep highest 3", "5d10!kh3", 42},
+    {"10 exploding d10, keep highest 5", "10d10!kh5", 119},
+    {"`event(3d4 + 3d6 + d18)`", "event(3d4 + 3d6 + d18)", 200},
+};
+#define NANCHORS (sizeof anchors / sizeof anchors[0])
+
+static void section_exact(void)
+{
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL); /* default limits: what a user gets */
+    printf("### Exact distributions, in-process (compile + dist), ms\n\n");
+    printf("| case | expression | alea | icepool | icepool / alea |\n");
+    printf("|---|---|--:|--:|--:|\n");
+    for (size_t i = 0; i < NANCHORS; i++) {
+        dist_job j = {ctx, anchors[i].expr};
+        stats s = measure(run_dist, &j);
+        printf("| %s | `%s` | ", anchors[i].what, anchors[i].expr);
+        put_ms(s);
+        printf(" | %.0f | %.0fx |\n", anchors[i].icepool_ms,
+               anchors[i].icepool_ms / (s.med * 1e3));
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+}
+
+/* ---- whole processes --------------------------------------------------------- */
+
+typedef struct proc_job {
+    char **argv;
+    long maxrss_kb;
+} proc_job;
+
+static int run_proc(void *arg)
+{
+    proc_job *j = arg;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    pid_t pid;
+    int rc = posix_spawn(&pid, j->argv[0], &fa, NULL, j->argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (rc != 0) {
+        fprintf(stderr, "alea_bench: cannot run %s: %s\n", j->argv[0], strerror(rc));
+        return -1;
+    }
+    int status;
+    struct rusage ru;
+    while (wait4(pid, &status, 0, &ru) < 0)
+        if (errno != EINTR)
+            return -1;
+    if (ru.ru_maxrss > j->maxrss_kb)
+        j->maxrss_kb = ru.ru_maxrss;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static const char *alea_path = "alea";
+
+/* Times the command args[0..] (NULL-terminated, at most 15 words). */
+static stats time_process(const char *const *args, long *maxrss_kb)
+{
+    char *argv[16];
+    int n = 0;
+    for (; args[n] && n < 15; n++)
+        argv[n] = strdup(args[n]);
+    argv[n] = NULL;
+    proc_job j = {argv, 0};
+    stats s = measure(run_proc, &j);
+    for (int i = 0; i < n; i++)
+        free(argv[i]);
+    if (maxrss_kb)
+        *maxrss_kb = j.maxrss_kb;
+    return s;
+}
+
+static stats time_true(void)
+{
+    const char *args[] = {"/bin/true", NULL};
+    return time_process(args, NULL);
+}
+
+static void section_process(void)
+{
+    printf("### Exact distributions, whole process (`alea dist --json EXPR`), ms\n\n");
+    stats t = time_true();
+    printf("Starting any process here (`/bin/true`) takes ");
+    put_ms(t);
+    printf(" ms.\n\n");
+    printf("| expression | alea process | peak RSS MB | icepool (compute only) | ratio |\n");
+    printf("|---|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < NANCHORS; i++) {
+        const char *args[] = {alea_path, "dist", "--json", anchors[i].expr, NULL};
+        long kb;
+        stats s = time_process(args, &kb);
+        printf("| `%s` | ", anchors[i].expr);
+        put_ms(s);
+        printf(" | %.1f | %.0f | %.0fx |\n", (double)kb / 1024, anchors[i].icepool_ms,
+               anchors[i].icepool_ms / (s.med * 1e3));
+    }
+    printf("\n");
+}
+
+/* ---- rolling ------------------------------------------------------------------- */
+
+typedef struct roll_job {
+    alea_ctx *ctx;
+    alea_expr *e;
+    alea_roll *r;
+    char buf[4096];
+    int n; /* rolls per call */
+    int format;
+} roll_job;
+
+static int run_rolls(void *arg)
+{
+    roll_job *j = arg;
+    for (int i = 0; i < j->n; i++) {
+        if (alea_expr_roll(j->ctx, j->e, j->r) != ALEA_OK)
+            return -1;
+        if (j->format)
+            alea_roll_format(j->r, ALEA_FORMAT_TEXT, j->buf, sizeof j->buf);
+    }
+    return 0;
+}
+
+static const struct roll_anchor {
+    const char *expr;
+    double rpg_per_s; /* rpg-dice-roller, in-process loop (issue 5) */
+} roll_anchors[] = {
+    {"4d6kh3", 210e3},
+    {"1d20+5", 137e3},
+    {"3d6!", 219e3},
+};
+#define NROLL (sizeof roll_anchors / sizeof roll_anchors[0])
+
+static void section_roll(int quick)
+{
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_ctx_seed(ctx, 1);
+    printf("### Rolling, rolls per second\n\n");
+    printf("In-process: `alea_expr_roll` with the breakdown formatted "
+           "(`alea_roll_format`), 1000 rolls a call. Whole process: "
+           "`alea roll -n N EXPR > /dev/null`, breakdowns printed.\n\n");
+    printf("| expression | in-process | whole process | rpg-dice-roller | whole / rpg |\n");
+    printf("|---|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < NROLL; i++) {
+        roll_job *j = calloc(1, sizeof *j);
+        j->ctx = ctx;
+        j->e = compile(ctx, roll_anchors[i].expr);
+        j->r = alea_roll_new(ctx);
+        j->n = 1000;
+        j->format = 1;
+        stats s = measure(run_rolls, j);
+        char n[32];
+        long rolls = quick ? 100000 : 1000000;
+        snprintf(n, sizeof n, "%ld", rolls);
+        const char *args[] = {alea_path, "roll", "-n", n, "--seed", "1",
+                              roll_anchors[i].expr, NULL};
+        double save = budget_s;
+        budget_s = quick ? 0.2 : 2;
+        int save_min = min_reps;
+        min_reps = 3;
+        stats p = time_process(args, NULL);
+        budget_s = save;
+        min_reps = save_min;
+        double inproc = 1000 / s.med, whole = (double)rolls / p.med;
+        printf("| `%s` | %.2f M | %.2f M | %.0f k | %.1fx |\n", roll_anchors[i].expr,
+               inproc / 1e6, whole / 1e6, roll_anchors[i].rpg_per_s / 1e3,
+               whole / roll_anchors[i].rpg_per_s);
+        alea_roll_free(j->r);
+        alea_expr_free(j->e);
+        free(j);
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+}
+
+/* ---- plain sums against the generator ------------------------------------------------ */
+
+typedef struct gen_job {
+    alea_ctx *ctx;
+    alea_expr *e;
+    uint64_t sink;
+} gen_job;
+
+#define GEN_BATCH 100000
+
+static int run_gen(void *arg)
+{
+    gen_job *j = arg;
+    uint64_t x = 0;
+    for (int i = 0; i < GEN_BATCH; i++)
+        x += alea__rng_next(j->ctx);
+    j->sink += x;
+    return 0;
+}
+
+static int run_sample(void *arg)
+{
+    gen_job *j = arg;
+    int64_t t;
+    if (alea_expr_sample(j->ctx, j->e, &t) != ALEA_OK)
+        return -1;
+    j->sink += (uint64_t)t;
+    return 0;
+}
+
+static void section_sample(void)
+{
+    alea_ctx *ctx = big_ctx();
+    gen_job g = {ctx, NULL, 0};
+    stats sg = measure(run_gen, &g);
+    double gen_rate = GEN_BATCH / sg.med;
+    printf("### Plain sums against the generator\n\n");
+    printf("The generator (xoshiro256**) alone makes %.0f M 64-bit numbers per "
+           "second; `alea_expr_sample` (no breakdown) rolls:\n\n", gen_rate / 1e6);
+    printf("| expression | dice per second | ratio to the generator |\n|---|--:|--:|\n");
+    static const struct {
+        const char *expr;
+        double dice;
+    } sums[] = {{"100000d6", 1e5}, {"100000d20", 1e5}, {"100000d1000000", 1e5}};
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+        g.e = compile(ctx, sums[i].expr);
+        stats s = measure(run_sample, &g);
+        double rate = sums[i].dice / s.med;
+        printf("| `%s` | %.0f M | %.2f |\n", sums[i].expr, rate / 1e6, rate / gen_rate);
+        alea_expr_free(g.e);
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+}
+
+/* ---- start-up ------------------------------------------------------------------------ */
+
+static void section_startup(void)
+{
+    printf("### Start-up, whole process, ms\n\n");
+    printf("| command | alea |\n|---|--:|\n");
+    stats t = time_true();
+    printf("| `/bin/true` (any process here) | ");
+    put_ms(t);
+    printf(" |\n");
+    static const char *const cmds[][4] = {
+        {"roll", "d20", NULL, NULL},
+        {"roll", "4d6kh3", NULL, NULL},
+        {"dist", "3d6", NULL, NULL},
+        {"dist", "event(d12 + d14 + d18 + d20)", NULL, NULL},
+        {"compare", "dd(6, 14)", "dd(6, 14, best)", NULL},
+    };
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        const char *args[6] = {alea_path};
+        int k = 1;
+        for (int a = 0; a < 4 && cmds[i][a]; a++)
+            args[k++] = cmds[i][a];
+        args[k] = NULL;
+        stats s = time_process(args, NULL);
+        printf("| `alea");
+        for (int a = 1; a < k; a++)
+            printf(a > 1 ? " '%s'" : " %s", args[a]);
+        printf("` | ");
+        put_ms(s);
+        printf(" |\n");
+    }
+    printf("\n");
+}
+
+/* ---- growth -------------------------------------------------------------------------- */
+
+/* The expression of growth series k at size n. */
+enum { G_KEEP, G_EXPLODE, G_EVENT, G_SUM, G__COUNT };
+
+static void growth_expr(int k, int n, char *src, size_t cap)
+{
+    switch (k) {
+    case G_KEEP: snprintf(src, cap, "%dd6kh%d", n, n / 2); break;
+    case G_EXPLODE: snprintf(src, cap, "%dd6!", n); break;
+    case G_EVENT: snprintf(src, cap, "event(%dd6)", n); break;
+    default: snprintf(src, cap, "%dd20", n); break;
+    }
+}
+
+static void section_growth(const char *data_path)
+{
+    static const char *const names[G__COUNT] = {
+        "keep the highest half: `Nd6khN/2`", "exploding: `Nd6!`",
+        "critical pool: `event(Nd6)`", "sum: `Nd20`"};
+    /* The largest N each series reaches in a few seconds. */
+    static const int sizes[] = {10, 30, 100, 300, 1000};
+    static const int largest[G__COUNT] = {1000, 1000, 100, 1000};
+    FILE *data = data_path ? fopen(data_path, "w") : NULL;
+    if (data_path && !data) {
+        fprintf(stderr, "alea_bench: cannot write %s\n", data_path);
+        exit(1);
+    }
+    alea_ctx *ctx = big_ctx();
+    printf("### Growth, in-process (compile + dist), ms; limits raised\n\n");
+    printf("| series | N = 10 | 30 | 100 | 300 | 1000 | t ~ N^k, k from the last two |\n");
+    printf("|---|--:|--:|--:|--:|--:|--:|\n");
+    for (int k = 0; k < G__COUNT; k++) {
+        printf("| %s |", names[k]);
+        if (data) { /* the name without its markdown */
+            fputc('"', data);
+            for (const char *c = names[k]; *c; c++)
+                if (*c != '`')
+                    fputc(*c, data);
+            fputs("\"\n", data);
+        }
+        double last[2] = {0, 0};
+        int lastn[2] = {1, 1};
+        for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+            int n = sizes[i];
+            if (n > largest[k]) {
+                printf(" - |");
+                continue;
+            }
+            char src[64];
+            growth_expr(k, n, src, sizeof src);
+            dist_job j = {ctx, src};
+            stats st = measure(run_dist, &j);
+            printf(" ");
+            put_ms(st);
+            printf(" |");
+            last[0] = last[1];
+            lastn[0] = lastn[1];
+            last[1] = st.med;
+            lastn[1] = n;
+            if (data && st.n)
+                fprintf(data, "%d %g\n", n, st.med * 1e3);
+        }
+        printf(" %.2f |\n", log(last[1] / last[0]) / log((double)lastn[1] / lastn[0]));
+        if (data)
+            fprintf(data, "\n\n");
+    }
+    printf("\n");
+    if (data)
+        fclose(data);
+    alea_ctx_free(ctx);
+}
+
+/* ---- main ---------------------------------------------------------------------------- */
+
+static int wanted(int argc, char **argv, int first, const char *name)
+{
+    if (first >= argc)
+        return 1;
+    for (int i = first; i < argc; i++)
+        if (!strcmp(argv[i], name))
+            return 1;
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static char path[4096];
+    const char *growth = NULL;
+    int quick = 0, i = 1;
+    /* Default: the CLI in the parent of this program's directory. */
+    const char *slash = strrchr(argv[0], '/');
+    if (slash) {
+        snprintf(path, sizeof path, "%.*s/../alea", (int)(slash - argv[0]), argv[0]);
+        alea_path = path;
+    }
+    for (; i < argc && argv[i][0] == '-'; i++) {
+        if (!strcmp(argv[i], "--alea") && i + 1 < argc)
+            alea_path = argv[++i];
+        else if (!strcmp(argv[i], "--growth") && i + 1 < argc)
+            growth = argv[++i];
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else {
+            fprintf(stderr, "usage: alea_bench [--alea PATH] [--quick] [--growth FILE] "
+                            "[exact|process|roll|sample|startup|growth]...\n");
+            return 2;
+        }
+    }
+    if (quick) {
+        budget_s = 0.02;
+        min_reps = 1;
+    }
+    if (access(alea_path, X_OK) != 0 && (wanted(argc, argv, i, "process") ||
+                                         wanted(argc, argv, i, "roll") ||
+                                         wanted(argc, argv, i, "startup"))) {
+        fprintf(stderr, "alea_bench: no alea binary at %s (use --alea)\n", alea_path);
+        return 2;
+    }
+    printf("alea %s benchmarks\n\n", alea_version());
+    if (wanted(argc, argv, i, "exact"))
+        section_exact();
+    if (wanted(argc, argv, i, "process"))
+        section_process();
+    if (wanted(argc, argv, i, "roll"))
+        section_roll(quick);
+    if (wanted(argc, argv, i, "sample"))
+        section_sample();
+    if (wanted(argc, argv, i, "startup"))
+        section_startup();
+    if (wanted(argc, argv, i, "growth"))
+        section_growth(growth);
+    return 0;
+}
