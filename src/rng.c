@@ -59,7 +59,17 @@ uint64_t alea__rng_next(alea_ctx *ctx)
     return result;
 }
 
-/* The 128-bit product a*b as (hi, lo), portably. */
+/* The 128-bit product a*b as (hi, lo): one instruction where the compiler
+ * has a 128-bit type, four 32-bit products elsewhere. */
+#if defined(__SIZEOF_INT128__)
+__extension__ typedef unsigned __int128 u128;
+static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
+{
+    u128 p = (u128)a * b;
+    *hi = (uint64_t)(p >> 64);
+    *lo = (uint64_t)p;
+}
+#else
 static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
 {
     uint64_t a0 = a & 0xFFFFFFFFu, a1 = a >> 32;
@@ -69,6 +79,7 @@ static void mul128(uint64_t a, uint64_t b, uint64_t *hi, uint64_t *lo)
     *lo = (mid << 32) | (p00 & 0xFFFFFFFFu);
     *hi = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
 }
+#endif
 
 uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n)
 {
@@ -84,4 +95,71 @@ uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n)
             mul128(alea__rng_next(ctx), n, &hi, &lo);
     }
     return hi;
+}
+
+/*
+ * The sum of k draws below n (n >= 2): the sampler's inner loop, with the
+ * state in registers and the generator inlined, the same draws in the same
+ * order as k calls of alea__rng_below. The caller makes sure that
+ * k * (n - 1) fits in 64 bits.
+ */
+uint64_t alea__rng_sum_below(alea_ctx *ctx, uint64_t n, int64_t k)
+{
+    uint64_t sum = 0;
+    if (ctx->random_fn) {
+        for (int64_t i = 0; i < k; i++)
+            sum += alea__rng_below(ctx, n);
+        return sum;
+    }
+    uint64_t s0 = ctx->rng[0], s1 = ctx->rng[1], s2 = ctx->rng[2], s3 = ctx->rng[3];
+    uint64_t threshold = 0;
+    int have_threshold = 0;
+    for (int64_t i = 0; i < k; i++) {
+        uint64_t hi, lo;
+        for (;;) {
+            uint64_t x = rotl(s1 * 5, 7) * 9, t = s1 << 17;
+            s2 ^= s0;
+            s3 ^= s1;
+            s1 ^= s2;
+            s0 ^= s3;
+            s2 ^= t;
+            s3 = rotl(s3, 45);
+            mul128(x, n, &hi, &lo);
+            if (lo >= n)
+                break;
+            if (!have_threshold) {
+                threshold = (0 - n) % n;
+                have_threshold = 1;
+            }
+            if (lo >= threshold)
+                break;
+        }
+        sum += hi;
+    }
+    ctx->rng[0] = s0;
+    ctx->rng[1] = s1;
+    ctx->rng[2] = s2;
+    ctx->rng[3] = s3;
+    return sum;
+}
+
+uint64_t alea__rng_sum_raw(alea_ctx *ctx, int64_t k)
+{
+    uint64_t s0 = ctx->rng[0], s1 = ctx->rng[1], s2 = ctx->rng[2], s3 = ctx->rng[3];
+    uint64_t sum = 0;
+    for (int64_t i = 0; i < k; i++) {
+        sum += rotl(s1 * 5, 7) * 9;
+        uint64_t t = s1 << 17;
+        s2 ^= s0;
+        s3 ^= s1;
+        s1 ^= s2;
+        s0 ^= s3;
+        s2 ^= t;
+        s3 = rotl(s3, 45);
+    }
+    ctx->rng[0] = s0;
+    ctx->rng[1] = s1;
+    ctx->rng[2] = s2;
+    ctx->rng[3] = s3;
+    return sum;
 }

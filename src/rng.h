@@ -16,5 +16,11 @@ ALEA__HIDDEN int alea__rng_seed_os(alea_ctx *ctx);
 ALEA__HIDDEN uint64_t alea__rng_next(alea_ctx *ctx);
 /* Uniform in [0, n) for n >= 1; n == 0 means the full 64-bit range. */
 ALEA__HIDDEN uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n);
+/* The sum of k draws of alea__rng_below(ctx, n), n >= 2, drawn as they
+ * would be one by one; k * (n - 1) must fit in 64 bits. */
+ALEA__HIDDEN uint64_t alea__rng_sum_below(alea_ctx *ctx, uint64_t n, int64_t k);
+/* The sum (mod 2^64) of k raw outputs of the built-in generator, in the
+ * same loop: the generator's own speed, for the benchmarks. */
+ALEA__HIDDEN uint64_t alea__rng_sum_raw(alea_ctx *ctx, int64_t k);
 
 #endif /* ALEA_RNG_H */

@@ -178,6 +178,40 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
     return ALEA_OK;
 }
 
+/* A die that shows one face and counts it: no reroll, explosion or success
+ * counting. */
+static int plain_die(const pool *p)
+{
+    return !p->has_reroll && p->explode == EXPLODE_NONE && !p->has_success &&
+           !p->has_failure;
+}
+
+/*
+ * The sum of total plain dice without a trace: the sampler's fast path, a
+ * draw and an add per die. The dice were charged; the sum is checked for
+ * overflow only when total dice at the extreme face could leave int64.
+ */
+static alea_status sum_plain(rstate *s, const node *n, const pool *p, int64_t total,
+                             int64_t *value)
+{
+    const die_spec *d = &p->die;
+    uint64_t nf = alea__die_nfaces(d);
+    int64_t sum = 0, edge = d->hi > -d->lo ? d->hi : -d->lo; /* lo > INT64_MIN */
+    int safe = d->lo > INT64_MIN && (edge == 0 || total <= INT64_MAX / edge);
+    if (d->kind == FACES_RANGE && safe && nf >= 2 && (uint64_t)total <= UINT64_MAX / (nf - 1)) {
+        /* lo * total + the draws, modulo 2^64: the true sum lies between
+         * total dice at either end, so it is an int64 */
+        uint64_t u = (uint64_t)d->lo * (uint64_t)total + alea__rng_sum_below(s->ctx, nf, total);
+        sum = u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
+    } else {
+        for (int64_t i = 0; i < total; i++)
+            if (alea__add_ovf(sum, alea__die_face(d, alea__rng_below(s->ctx, nf)), &sum))
+                return overflow(s, n);
+    }
+    *value = sum;
+    return ALEA_OK;
+}
+
 typedef struct order {
     int64_t v;
     size_t i;
@@ -213,13 +247,28 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     int64_t total = count + extra;
     if ((st = charge_dice(s, n, total)) != ALEA_OK)
         return st;
+    if (!s->trace && plain_die(p) && !p->nkeeps && !p->extra && !p->has_reroll_one)
+        return sum_plain(s, n, p, total, value);
     size_t die0 = 0;
     if ((st = reserve_dice(s, (size_t)total, &die0)) != ALEA_OK)
         return st;
     rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
-    for (int64_t i = 0; i < total; i++)
-        if ((st = roll_die(s, n, p, &dice[i])) != ALEA_OK)
-            return st;
+    if (plain_die(p)) { /* one face each: the common case, without roll_die */
+        for (int64_t i = 0; i < total; i++) {
+            int64_t f = draw(s, &p->die);
+            dice[i].first = (uint32_t)s->r->nfaces;
+            dice[i].value = f;
+            dice[i].score = 0;
+            dice[i].flags = 0;
+            if ((st = push_face(s, f, 0)) != ALEA_OK)
+                return st;
+            dice[i].nfaces = (uint32_t)(s->r->nfaces - dice[i].first); /* 0 untraced */
+        }
+    } else {
+        for (int64_t i = 0; i < total; i++)
+            if ((st = roll_die(s, n, p, &dice[i])) != ALEA_OK)
+                return st;
+    }
 
     if (p->has_reroll_one) {
         /* Reroll the lowest matching die (the best choice whatever is kept:
@@ -257,7 +306,16 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
             ord[i].v = dice[i].value;
             ord[i].i = i;
         }
-        qsort(ord, (size_t)total, sizeof *ord, order_cmp);
+        if (total <= 32) { /* insertion sort: a handful of dice, no calls */
+            for (size_t i = 1; i < (size_t)total; i++)
+                for (size_t j = i; j > 0 && order_cmp(&ord[j - 1], &ord[j]) > 0; j--) {
+                    order t = ord[j];
+                    ord[j] = ord[j - 1];
+                    ord[j - 1] = t;
+                }
+        } else {
+            qsort(ord, (size_t)total, sizeof *ord, order_cmp);
+        }
         for (size_t k = 0; k < (size_t)total; k++)
             if ((int64_t)k < lo || (int64_t)k >= hi)
                 dice[ord[k].i].flags |= DIE_DROPPED;

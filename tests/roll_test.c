@@ -115,6 +115,37 @@ static void test_same_seed_same_rolls(void **state)
     alea_expr_free(e);
 }
 
+/* The sampler sums plain dice in one tight loop (rng.c); it must draw the
+ * same numbers as the traced roll, in the same order, whatever the faces:
+ * negative ranges, lists, and ranges whose sum needs the checked path. */
+static void test_sample_matches_roll(void **state)
+{
+    (void)state;
+    static const char *const exprs[] = {
+        "9000d6", "1000d{-5..5}", "d{-9223372036854775807..-9223372036854775000}",
+        "3d{-9223372036854775807..9223372036854775807}", "500d{1,1,2,3,5,8}",
+        "2000d20 + 1000d4 - 3000d2", "(1d6)d1000000", "4d6kh3 + 100d6", "0d6 + 1d1",
+    };
+    alea_roll *r = alea_roll_new(ctx);
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
+        alea_expr *e = NULL;
+        assert_int_equal(alea_expr_compile(ctx, exprs[i], strlen(exprs[i]), &e), ALEA_OK);
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            alea_ctx_seed(ctx, seed);
+            alea_status st = alea_expr_roll(ctx, e, r);
+            int64_t sampled = 0;
+            alea_ctx_seed(ctx, seed);
+            alea_status st2 = alea_expr_sample(ctx, e, &sampled);
+            if (st != st2 || (st == ALEA_OK && alea_roll_total(r) != sampled))
+                fail_msg("'%s' seed %d: roll %s %lld, sample %s %lld", exprs[i], (int)seed,
+                         alea_status_name(st), (long long)alea_roll_total(r),
+                         alea_status_name(st2), (long long)sampled);
+        }
+        alea_expr_free(e);
+    }
+    alea_roll_free(r);
+}
+
 static void test_dice_limit(void **state)
 {
     (void)state;
@@ -318,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_rng_reference),
         cmocka_unit_test(test_rng_below),
         cmocka_unit_test(test_same_seed_same_rolls),
+        cmocka_unit_test(test_sample_matches_roll),
         cmocka_unit_test(test_dice_limit),
         cmocka_unit_test(test_explosion_limit),
         cmocka_unit_test(test_custom_source),
