@@ -235,10 +235,17 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
         nstates_d *= (double)(ev->groups[g].count + 1);
     if (nstates_d > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
         return alea__support_error(ctx, n);
+    if (G > 64) /* live[] below holds a count per group */
+        return alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                           "event() takes at most 64 groups of dice (byte %u)",
+                           (unsigned)n->start);
     size_t nstates = (size_t)nstates_d;
-    size_t *radix = alea__mem_alloc(ctx, (G + 1) * sizeof *radix);
+    /* radix[0..G], then list[0..nstates): the states reached so far */
+    size_t scratch = alea__mul_size((size_t)G + 1 + nstates, sizeof(size_t));
+    size_t *radix = alea__mem_alloc(ctx, scratch);
     if (!radix)
         return alea__nomem(ctx);
+    size_t *list = radix + G + 1;
     radix[0] = (size_t)ev->ndice + 1; /* stride of group 0's criticals */
     for (uint32_t g = 1; g <= G; g++)
         radix[g] = radix[g - 1] * (size_t)(ev->groups[g - 1].count + 1);
@@ -281,17 +288,31 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
             if ((st = alea__pmf_conv(ctx, &powers.s[m - 1], &other, n, &powers.s[m])) !=
                 ALEA_OK)
                 goto done;
+        /* Each (ones, criticals) split of the group visits every reached
+         * state: listed once, then a unit per visit, checked before the
+         * loops (found by fuzzing: event(d6 + 100d8 + d10) scanned 10^9
+         * empty states unpaid). */
+        size_t nlist = 0;
+        if ((st = alea__charge(ctx, (int64_t)(nstates / 8 + 1), n->start, n->end)) != ALEA_OK)
+            goto done;
+        for (size_t i = 0; i < nstates; i++)
+            if (cur.s[i].n)
+                list[nlist++] = i;
+        double splits = (double)(c + 1) * (double)(c + 2) / 2;
+        if ((st = alea__work_check(ctx, splits * (double)nlist, n)) != ALEA_OK)
+            goto done;
         for (int64_t a = 0; a <= c; a++) {
             for (int64_t b = 0; a + b <= c; b++) {
                 int64_t m = c - a - b;
                 if (m > 0 && other.n == 0)
                     continue; /* a d2 has no other faces */
+                if ((st = alea__charge(ctx, (int64_t)nlist, n->start, n->end)) != ALEA_OK)
+                    goto done;
                 double w = exp(log_choose(c, a) + log_choose(c - a, b) +
                                (double)(a + b) * log(q));
                 const alea__pmf *otherm = &powers.s[m];
-                for (size_t i = 0; i < nstates; i++) {
-                    if (cur.s[i].n == 0)
-                        continue;
+                for (size_t li = 0; li < nlist; li++) {
+                    size_t i = list[li];
                     size_t o = i % radix[0];
                     if (o + (size_t)a > (size_t)ev->ndice)
                         continue;
@@ -314,11 +335,8 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
      * the state joins the others with the same surviving criticals, shifted
      * by every face (the 1s, the criticals' maxima, the other faces). Each
      * group of surviving criticals then gets its re-roll tails once. */
-    if (G > 64) {
-        st = alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
-                         "event() takes at most 64 groups of dice (byte %u)", (unsigned)n->start);
+    if ((st = alea__charge(ctx, (int64_t)nstates, n->start, n->end)) != ALEA_OK)
         goto done;
-    }
     size_t nlive = nstates / radix[0];
     if ((st = states_new(ctx, nlive, &next)) != ALEA_OK)
         goto done;
@@ -429,6 +447,6 @@ done:
     states_free(ctx, &cur);
     states_free(ctx, &next);
     states_free(ctx, &powers);
-    alea__mem_free(ctx, radix, (G + 1) * sizeof *radix);
+    alea__mem_free(ctx, radix, scratch);
     return st;
 }
