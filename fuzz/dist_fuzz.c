@@ -21,7 +21,7 @@
 
 #include "fuzz.h"
 
-#define FZ_WORK 20000000
+#define FZ_WORK 5000000
 #define FZ_SUPPORT 200000
 #define ROLLS 3
 #define EPS 1e-9

@@ -199,6 +199,10 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
     uint64_t diff = (uint64_t)hi - (uint64_t)lo; /* span - 1, no overflow */
     if (diff < a->limit && (diff < DENSE_SMALL || (double)diff < DENSE_RATIO * adds)) {
         size_t span = (size_t)diff + 1;
+        /* Clearing the array and reading it back: a quarter unit a value */
+        alea_status st = alea__charge(ctx, (int64_t)(span / 4 + 1), at->start, at->end);
+        if (st != ALEA_OK)
+            return st;
         a->d = alea__mem_alloc(ctx, alea__mul_size(span, sizeof *a->d));
         if (!a->d)
             return alea__nomem(ctx);
@@ -922,7 +926,8 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
     alea_status st;
     if (b->n == 0 || w == 0)
         return ALEA_OK;
-    if ((st = alea__pmf_alloc(ctx, sum->n + b->n, &r)) != ALEA_OK)
+    if ((st = alea__charge(ctx, (int64_t)(sum->n + b->n), at->start, at->end)) != ALEA_OK ||
+        (st = alea__pmf_alloc(ctx, sum->n + b->n, &r)) != ALEA_OK)
         return st;
     size_t i = 0, j = 0, k = 0;
     while (i < sum->n || j < b->n) {

@@ -521,24 +521,25 @@ static void test_support_limit(void **state)
 }
 
 /* WORK at N and N + 1, through the public dist. 1d100 + 1d100 costs one
- * unit per node (3), one per face of each die (2 x 100) and one per pair of
- * the sum (100 x 100): 10203. */
+ * unit per node (3), one per face of each die (2 x 100), one per pair of
+ * the sum (100 x 100) and a quarter per value of its dense array (199 / 4 +
+ * 1): 10253. */
 static void test_work_limit(void **state)
 {
     (void)state;
     alea_expr *e = compile("1d100 + 1d100");
     alea_dist *d = NULL;
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10203);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10253);
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
     assert_int_equal(alea_dist_count(d), 199);
     alea_dist_free(d);
     d = NULL;
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10202);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10252);
     check_error("dist", "1d100 + 1d100", alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT,
-                "work limit is 10202");
+                "work limit is 10252");
     assert_null(d);
     /* The budget is per evaluation: the failed one left nothing behind. */
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10203);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10253);
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
     alea_dist_free(d);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
