@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <time.h>   /* clock_gettime */
 #include <unistd.h> /* isatty, read */
 
@@ -51,6 +52,9 @@ typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
 #define BOON_ROWS 64 /* rows of a --boons table */
 /* --timeout's largest value: a day, in milliseconds. */
 #define TIMEOUT_MAX_MS 86400000
+/* --sample: at most 10^12 rolls; --threads: at most 64. */
+#define SAMPLE_MAX 1000000000000
+#define THREADS_MAX 64
 
 /*
  * --timeout: a deadline that the library polls through its interrupt hook
@@ -84,6 +88,9 @@ typedef struct options {
     int64_t drive;
     int support;
     timer *timer; /* owned by run() */
+    /* dist --sample: a Monte Carlo estimate from this many rolls */
+    int64_t sample, threads;
+    int threads_set;
 } options;
 
 /* ---- output helpers ------------------------------------------------------ */
@@ -416,7 +423,7 @@ static void help_main(FILE *f)
     fputs("Usage:\n"
           "  alea EXPR...                  roll each expression (as 'alea roll')\n"
           "  alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
-          "  alea dist [--at-least | --at-most] [--json | --csv] [EXPR]\n"
+          "  alea dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]\n"
           "  alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
           "  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
           "  alea --version\n"
@@ -483,7 +490,7 @@ static void help_command(command cmd, FILE *f)
               f);
         break;
     case CMD_DIST:
-        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] [EXPR]\n"
+        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]\n"
               "\n"
               "Prints the exact probability of every value of EXPR, with the odds\n"
               "of at least and at most that value, a bar chart, and the mean,\n"
@@ -498,6 +505,13 @@ static void help_command(command cmd, FILE *f)
               "  --at-most   chart P(X <= value)\n"
               "  --json      the distribution as one JSON object\n"
               "  --csv       value,probability,at_least,at_most rows\n"
+              "\n"
+              "Past the exact engine's limits, estimate instead:\n"
+              "  --sample N  roll N times (at most 10^12) and count: each probability\n"
+              "              with its 95% interval, marked as an estimate\n"
+              "  --threads T roll on T threads [every core, at most 64]\n"
+              "  --seed S    the streams' seed [from the OS, shown]: the same seed\n"
+              "              and threads give the same estimate\n"
               "\n",
               f);
         fputs(boon_help, f);
@@ -594,12 +608,13 @@ enum {
     ACCEPT_JSON = 1 << 2,
     ACCEPT_CSV = 1 << 3,
     ACCEPT_CUMUL = 1 << 4,
-    ACCEPT_BOONS = 1 << 5
+    ACCEPT_BOONS = 1 << 5,
+    ACCEPT_SAMPLE = 1 << 6
 };
 
 static const int command_accepts[CMD__COUNT] = {
     ACCEPT_N | ACCEPT_SEED | ACCEPT_JSON,
-    ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS,
+    ACCEPT_SEED | ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS | ACCEPT_SAMPLE,
     ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS,
 };
 
@@ -692,6 +707,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
 
         /* Which option, and does it take a value? */
         enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL, O_TIMEOUT,
+               O_SAMPLE, O_THREADS,
                O_LIMIT, O_BOONS, O_MULT, O_DRIVE, O_SUPPORT, O_UNKNOWN } which = O_UNKNOWN;
         int limit = -1;
         if (!strcmp(name, "-h") || !strcmp(name, "--help"))
@@ -712,6 +728,10 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             which = O_TAIL;
         else if (!strcmp(name, "--timeout"))
             which = O_TIMEOUT;
+        else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--sample"))
+            which = O_SAMPLE;
+        else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--threads"))
+            which = O_THREADS;
         else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--boons"))
             which = O_BOONS;
         else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--multipliers"))
@@ -735,7 +755,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         }
 
         int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
-                          which == O_TIMEOUT ||
+                          which == O_TIMEOUT || which == O_SAMPLE || which == O_THREADS ||
                           which == O_LIMIT || which == O_BOONS || which == O_MULT ||
                           which == O_DRIVE;
         if (!wants_value) {
@@ -814,6 +834,19 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             o->tail_set = 1;
             break;
         }
+        case O_SAMPLE:
+            if (!parse_int(value, 0, 1, SAMPLE_MAX, &o->sample))
+                return usage_error(cmd, has_cmd,
+                                   "--sample: '%s' is not a number of rolls from 1 to %lld",
+                                   value, (long long)SAMPLE_MAX);
+            break;
+        case O_THREADS:
+            if (!parse_int(value, 0, 1, THREADS_MAX, &o->threads))
+                return usage_error(cmd, has_cmd,
+                                   "--threads: '%s' is not a number from 1 to %d", value,
+                                   THREADS_MAX);
+            o->threads_set = 1;
+            break;
         case O_TIMEOUT:
             if (!parse_int(value, 0, 0, TIMEOUT_MAX_MS, &o->timer->ms))
                 return usage_error(cmd, has_cmd,
@@ -838,6 +871,9 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
 
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads_set))
+        return usage_error(cmd, has_cmd, "%s needs --sample: an exact distribution has no "
+                                         "randomness", o->seed_set ? "--seed" : "--threads");
     if (o->nexprs == 0) {
         /* roll and dist read a piped standard input; compare's table needs
          * all its expressions at once, so it takes arguments only. */
@@ -1005,7 +1041,10 @@ static void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
     if (lw)
         printf("  %-*s", lw, "outcome");
     vw = 0; /* the value header is out */
-    if (mode == SHOW_EXACT)
+    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    if (est)
+        printf("%*s%8s%17s%11s%11s\n", vw, "", "%", "95% interval", "at least", "at most");
+    else if (mode == SHOW_EXACT)
         printf("%*s%8s%11s%11s\n", vw, "", "%", "at least", "at most");
     else if (mode == SHOW_AT_LEAST)
         printf("%*s%11s%8s%11s\n", vw, "", "at least", "%", "at most");
@@ -1025,7 +1064,13 @@ static void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
             const char *l = alea_dist_label(d, alea_dist_value(d, i));
             printf("  %-*s", lw, l ? l : "");
         }
-        if (mode == SHOW_EXACT) {
+        if (est) {
+            double lo, hi;
+            alea_dist_interval(d, i, &lo, &hi);
+            printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
+                   pct(most[i]));
+            shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
+        } else if (mode == SHOW_EXACT) {
             printf("%8.2f%11.2f%11.2f", pct(p), pct(least[i]), pct(most[i]));
             shown = p;
         } else if (mode == SHOW_AT_LEAST) {
@@ -1045,7 +1090,9 @@ static void dist_csv(const alea_dist *d, const double *least,
                      const double *most)
 {
     size_t n = alea_dist_count(d);
-    fputs("value,probability,at_least,at_most\n", stdout);
+    int est = alea_dist_samples(d) > 0;
+    fputs(est ? "value,probability,at_least,at_most,low95,high95\n"
+              : "value,probability,at_least,at_most\n", stdout);
     for (size_t i = 0; i < n; i++) {
         printf("%" PRId64 ",", alea_dist_value(d, i));
         put_exact(alea_dist_prob(d, i));
@@ -1053,8 +1100,148 @@ static void dist_csv(const alea_dist *d, const double *least,
         put_exact(least[i]);
         putchar(',');
         put_exact(most[i]);
+        if (est) {
+            double lo, hi;
+            alea_dist_interval(d, i, &lo, &hi);
+            putchar(',');
+            put_exact(lo);
+            putchar(',');
+            put_exact(hi);
+        }
         putchar('\n');
     }
+}
+
+/* ---- dist --sample: a Monte Carlo estimate on every core ------------------------ */
+
+/* The limits and tail bound of o (already checked on the main context). */
+static void apply_limits(alea_ctx *ctx, const options *o)
+{
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        if (o->limit_set[l])
+            alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
+    if (o->tail_set)
+        alea_ctx_set_tail(ctx, o->tail);
+}
+
+/* One thread's share: its own context (stream `index` of the seed),
+ * expression and tally. */
+typedef struct sampler {
+    const options *o;
+    const char *src;
+    size_t len;
+    uint64_t seed, n;
+    uint32_t index;
+    alea_ctx *ctx;
+    alea_expr *e;
+    alea_tally *tally;
+    alea_status st;
+} sampler;
+
+static void *sampler_run(void *arg)
+{
+    sampler *w = arg;
+    w->ctx = alea_ctx_new(NULL, NULL);
+    if (!w->ctx) {
+        w->st = ALEA_ERR_NOMEM;
+        return NULL;
+    }
+    apply_limits(w->ctx, w->o);
+    if (w->o->timer->ms > 0)
+        alea_ctx_set_interrupt(w->ctx, timer_expired, w->o->timer); /* read only */
+    alea_ctx_seed_stream(w->ctx, w->seed, w->index);
+    if ((w->st = alea_expr_compile(w->ctx, w->src, w->len, &w->e)) != ALEA_OK)
+        return NULL;
+    w->tally = alea_tally_new(w->ctx);
+    w->st = w->tally ? alea_tally_sample(w->ctx, w->e, w->tally, w->n) : ALEA_ERR_NOMEM;
+    return NULL;
+}
+
+/* Cores to use: --threads, else those online (at most THREADS_MAX). */
+static uint32_t thread_count(const options *o)
+{
+    if (o->threads_set)
+        return (uint32_t)o->threads;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (uint32_t)n;
+}
+
+/* A seed from the main context's generator (seeded by the OS), shown so
+ * that the estimate can be made again. */
+static uint64_t fresh_seed(alea_ctx *ctx)
+{
+    static const char src[] = "d{0..9223372036854775807}";
+    alea_expr *e;
+    int64_t v = 0;
+    if (alea_expr_compile(ctx, src, sizeof src - 1, &e) == ALEA_OK) {
+        alea_expr_sample(ctx, e, &v);
+        alea_expr_free(e);
+    }
+    return (uint64_t)v;
+}
+
+/*
+ * The distribution of e (compiled from src) estimated from o->sample rolls
+ * on *threads threads, streams of *seed (--seed, or a fresh one). On error
+ * it is reported (with the context that failed) and the result is not 0.
+ */
+static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+                    size_t len, uint64_t *seed, uint32_t *threads, alea_dist **out)
+{
+    uint32_t nt = thread_count(o);
+    if ((uint64_t)nt > (uint64_t)o->sample)
+        nt = (uint32_t)o->sample;
+    *threads = nt;
+    *seed = o->seed_set ? o->seed : fresh_seed(ctx);
+    sampler *w = calloc(nt, sizeof *w);
+    pthread_t *tid = calloc(nt, sizeof *tid);
+    unsigned char *started = calloc(nt, 1);
+    if (!w || !tid || !started) {
+        free(w);
+        free(tid);
+        free(started);
+        return out_of_memory();
+    }
+    for (uint32_t i = 0; i < nt; i++) {
+        w[i] = (sampler){o, src, len, *seed, (uint64_t)o->sample / nt, i, NULL, NULL, NULL,
+                         ALEA_OK};
+        if (i < (uint64_t)o->sample % nt)
+            w[i].n++;
+        /* The first share runs here; a thread that cannot start runs here too. */
+        started[i] = i > 0 && pthread_create(&tid[i], NULL, sampler_run, &w[i]) == 0;
+    }
+    for (uint32_t i = 0; i < nt; i++)
+        if (!started[i])
+            sampler_run(&w[i]);
+    for (uint32_t i = 0; i < nt; i++)
+        if (started[i])
+            pthread_join(tid[i], NULL);
+
+    int rc = EXIT_OK;
+    alea_tally *all = NULL;
+    for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++)
+        if (w[i].st != ALEA_OK)
+            rc = w[i].ctx ? report_len(w[i].ctx, src, len) : out_of_memory();
+    if (rc == EXIT_OK) {
+        all = alea_tally_new(ctx);
+        if (!all)
+            rc = report_len(ctx, src, len);
+        for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++)
+            if (alea_tally_merge(ctx, all, w[i].tally) != ALEA_OK)
+                rc = report_len(ctx, src, len);
+        if (rc == EXIT_OK && alea_tally_dist(ctx, all, e, out) != ALEA_OK)
+            rc = report_len(ctx, src, len);
+    }
+    alea_tally_free(all);
+    for (uint32_t i = 0; i < nt; i++) {
+        alea_tally_free(w[i].tally);
+        alea_expr_free(w[i].e);
+        alea_ctx_free(w[i].ctx);
+    }
+    free(w);
+    free(tid);
+    free(started);
+    return rc;
 }
 
 /* Prints the distribution of e (compiled from src) in the format o asks for;
@@ -1064,9 +1251,16 @@ static int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
                     buffer *b)
 {
     alea_dist *d;
+    uint64_t seed = 0;
+    uint32_t threads = 0;
     timer_arm(o->timer);
-    if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+    if (o->sample) {
+        int erc = estimate(ctx, o, e, src, strlen(src), &seed, &threads, &d);
+        if (erc != EXIT_OK)
+            return erc;
+    } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
         return report(ctx, src);
+    }
     double boons = 0, banes = 0;
     if (o->boons_set &&
         alea_dist_boons(ctx, d, &o->boons, o->drive, o->support, &boons, &banes) != ALEA_OK) {
@@ -1077,9 +1271,18 @@ static int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
     int rc = EXIT_OK;
     if (o->json) {
         size_t len = format_dist_json(d, b);
-        if (len == SIZE_MAX || !buffer_reserve(b, len + 2)) {
+        char extra[96] = "";
+        if (o->sample) /* how to make the estimate again, before the last '}' */
+            snprintf(extra, sizeof extra, ", \"seed\": %" PRIu64 ", \"threads\": %u}", seed,
+                     threads);
+        size_t xl = strlen(extra);
+        if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
             rc = out_of_memory();
         } else {
+            if (xl) {
+                memcpy(b->p + len - 1, extra, xl);
+                len += xl - 1;
+            }
             b->p[len] = '\n';
             fwrite(b->p, 1, len + 1, stdout);
         }
@@ -1088,10 +1291,16 @@ static int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
         if (!cumulate(d, &least, &most)) {
             rc = out_of_memory();
         } else {
-            if (o->csv)
+            if (o->csv) {
                 dist_csv(d, least, most);
-            else
+            } else {
+                if (o->sample)
+                    printf("estimate from %" PRIu64 " rolls on %u thread%s, seed %" PRIu64
+                           " (--seed %" PRIu64 " --threads %u to repeat it)\n",
+                           alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
+                           threads);
                 dist_table(d, src, o->cumul, least, most);
+            }
             if (o->boons_set && !o->csv)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
@@ -1565,9 +1774,7 @@ static int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd)
 static int apply_options(alea_ctx *ctx, const options *o, command cmd,
                          int has_cmd)
 {
-    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
-        if (o->limit_set[l])
-            alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
+    apply_limits(ctx, o);
     if (o->tail_set && alea_ctx_set_tail(ctx, o->tail) != ALEA_OK)
         return usage_error(cmd, has_cmd,
                            "--tail: %s is outside the accepted range "

@@ -207,6 +207,15 @@ void alea_ctx_set_interrupt(alea_ctx *ctx, alea_interrupt_fn fn, void *ud);
  */
 void alea_ctx_seed(alea_ctx *ctx, uint64_t seed);
 
+/*
+ * Seeds the generator for stream number `stream` of `seed`: the sequence of
+ * alea_ctx_seed(ctx, seed), moved 2^128 draws ahead `stream` times
+ * (xoshiro256**'s jump), so that streams never overlap. Give each thread's
+ * context its own stream of one seed: the results are reproducible for a
+ * given seed and number of threads. Cost: about 1000 steps per stream.
+ */
+void alea_ctx_seed_stream(alea_ctx *ctx, uint64_t seed, uint32_t stream);
+
 /* Reseeds from the operating system. ALEA_ERR_ARGUMENT if it has no entropy
  * source (the generator is then left as it was). */
 alea_status alea_ctx_seed_os(alea_ctx *ctx);
@@ -345,6 +354,63 @@ size_t alea_dist_flag_count(const alea_dist *dist);
 const char *alea_dist_flag_name(const alea_dist *dist, size_t i);
 double alea_dist_flag_prob(const alea_dist *dist, size_t i);
 
+/*
+ * A distribution estimated by alea_tally_dist has the number of samples it
+ * came from (0 for an exact one), and each probability a 95% confidence
+ * interval (Wilson's score interval; [p, p] for an exact distribution).
+ */
+uint64_t alea_dist_samples(const alea_dist *dist);
+void alea_dist_interval(const alea_dist *dist, size_t i, double *lo, double *hi);
+
+/* ------------------------------------------------------------------------ */
+/* Monte Carlo estimates                                                    */
+
+/*
+ * For expressions past the exact engine's budget: roll many times and count
+ * each value. A tally holds the counts (at most the SUPPORT limit of
+ * distinct values, in the context's memory).
+ *
+ *   alea_tally *t = alea_tally_new(ctx);
+ *   alea_tally_sample(ctx, e, t, 1000000);
+ *   alea_dist *d;
+ *   alea_tally_dist(ctx, t, e, &d);   // an estimate: alea_dist_samples(d)
+ *
+ * To use several threads, give each its own context seeded with
+ * alea_ctx_seed_stream(ctx, seed, thread), its own compiled expression and
+ * tally, then merge the tallies into one after the threads are joined.
+ */
+typedef struct alea_tally alea_tally;
+
+/* An empty tally; NULL if out of memory (recorded in the context). */
+alea_tally *alea_tally_new(alea_ctx *ctx);
+void alea_tally_free(alea_tally *tally);
+
+/*
+ * Rolls expr n times (as alea_expr_sample: each roll within the limits) and
+ * counts the totals in tally. The interrupt hook is polled every 4096
+ * rolls. Errors: those of alea_expr_sample, and ALEA_ERR_LIMIT when more
+ * distinct values turn up than the SUPPORT limit; the rolls counted before
+ * an error stay in the tally. Cost: about the cost of n rolls.
+ */
+alea_status alea_tally_sample(alea_ctx *ctx, const alea_expr *expr, alea_tally *tally,
+                              uint64_t n);
+
+/* Adds the counts of from (which may belong to another context, as long as
+ * no other thread uses it meanwhile) to into, a tally of ctx. */
+alea_status alea_tally_merge(alea_ctx *ctx, alea_tally *into, const alea_tally *from);
+
+/* How many rolls the tally has counted. */
+uint64_t alea_tally_total(const alea_tally *tally);
+
+/*
+ * The estimated distribution: each value's share of the rolls, with the
+ * number of samples and intervals (above); expr is the expression sampled
+ * (its text and, for dd(), its labels). ALEA_ERR_ARGUMENT for an empty
+ * tally.
+ */
+alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *tally, const alea_expr *expr,
+                            alea_dist **out);
+
 /* ------------------------------------------------------------------------ */
 /* Seed 002: boons and banes of a Double Down roll                          */
 
@@ -379,9 +445,11 @@ alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boo
  * Writes the distribution as JSON (the only format accepted):
  *   {"expression": "...", "outcomes": [[value, probability], ...],
  *    "mean": m, "sd": s, "min": a, "max": b, "truncated": t}
- * expression is the source text the expression was compiled from. Two keys
- * follow only when the expression has them: "labels": [[value, "name"], ...]
- * (dd() tiers) and "flags": {"critical failure": p, ...} (event() pools).
+ * expression is the source text the expression was compiled from. Keys
+ * that follow only when the distribution has them: "labels": [[value,
+ * "name"], ...] (dd() tiers), "samples": n and "intervals": [[lo, hi], ...]
+ * (an estimate, one interval per outcome), and "flags": {"critical
+ * failure": p, ...} (event() pools).
  * snprintf contract, as alea_roll_format.
  */
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,

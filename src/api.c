@@ -185,6 +185,15 @@ void alea_ctx_seed(alea_ctx *ctx, uint64_t seed)
         alea__rng_seed(ctx, seed);
 }
 
+void alea_ctx_seed_stream(alea_ctx *ctx, uint64_t seed, uint32_t stream)
+{
+    if (!ctx)
+        return;
+    alea__rng_seed(ctx, seed);
+    for (uint32_t i = 0; i < stream; i++)
+        alea__rng_jump(ctx);
+}
+
 alea_status alea_ctx_seed_os(alea_ctx *ctx)
 {
     if (!ctx)

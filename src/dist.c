@@ -971,6 +971,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->has_crit_fail = 0;
     d->crit_fail = 0;
     d->dd_diff = 0;
+    d->samples = 0;
     memset(pmf, 0, sizeof *pmf);
     d->len = len;
     if (len)
@@ -1103,6 +1104,31 @@ int64_t alea_dist_median(const alea_dist *dist)
     return dist->pmf.v[dist->pmf.n - 1];
 }
 
+uint64_t alea_dist_samples(const alea_dist *dist)
+{
+    return dist ? dist->samples : 0;
+}
+
+/* z for a two-sided 95% interval */
+#define Z95 1.959963984540054
+
+void alea_dist_interval(const alea_dist *dist, size_t i, double *lo, double *hi)
+{
+    double p = alea_dist_prob(dist, i), l = p, h = p;
+    if (dist && dist->samples > 0) {
+        /* Wilson's score interval: sound near 0 and 1, unlike p +- z sd */
+        double n = (double)dist->samples, z2 = Z95 * Z95;
+        double centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+        double half = Z95 * sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / (1 + z2 / n);
+        l = centre - half < 0 ? 0 : centre - half;
+        h = centre + half > 1 ? 1 : centre + half;
+    }
+    if (lo)
+        *lo = l;
+    if (hi)
+        *hi = h;
+}
+
 double alea_dist_truncated(const alea_dist *dist)
 {
     return dist ? dist->pmf.trunc : 0;
@@ -1151,6 +1177,22 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
             alea__out_str(&o, ", \"");
             alea__out_str(&o, alea_dist_label(dist, m->v[i]));
             alea__out_str(&o, "\"]");
+        }
+        alea__out_char(&o, ']');
+    }
+    if (dist->samples > 0) {
+        /* An estimate: how many samples, and each probability's 95% interval */
+        alea__out_str(&o, ", \"samples\": ");
+        alea__out_i64(&o, (int64_t)dist->samples);
+        alea__out_str(&o, ", \"intervals\": [");
+        for (size_t i = 0; i < m->n; i++) {
+            double lo, hi;
+            alea_dist_interval(dist, i, &lo, &hi);
+            alea__out_str(&o, i ? ", [" : "[");
+            alea__out_double(&o, lo);
+            alea__out_str(&o, ", ");
+            alea__out_double(&o, hi);
+            alea__out_char(&o, ']');
         }
         alea__out_char(&o, ']');
     }

@@ -42,6 +42,7 @@ struct alea_dist {
     uint8_t has_crit_fail; /* event(): crit_fail is reported */
     double crit_fail;
     int64_t dd_diff;       /* dd(): the difficulty, for boons */
+    uint64_t samples;      /* an estimate from this many samples; 0: exact */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };

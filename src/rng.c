@@ -43,11 +43,10 @@ int alea__rng_seed_os(alea_ctx *ctx)
     return 0;
 }
 
-uint64_t alea__rng_next(alea_ctx *ctx)
+/* One step of xoshiro256** on the state s; returns its output. Loops keep
+ * a local copy of the state, which the compiler holds in registers. */
+static inline uint64_t step(uint64_t s[4])
 {
-    if (ctx->random_fn)
-        return ctx->random_fn(ctx->random_ud);
-    uint64_t *s = ctx->rng;
     uint64_t result = rotl(s[1] * 5, 7) * 9;
     uint64_t t = s[1] << 17;
     s[2] ^= s[0];
@@ -57,6 +56,13 @@ uint64_t alea__rng_next(alea_ctx *ctx)
     s[2] ^= t;
     s[3] = rotl(s[3], 45);
     return result;
+}
+
+uint64_t alea__rng_next(alea_ctx *ctx)
+{
+    if (ctx->random_fn)
+        return ctx->random_fn(ctx->random_ud);
+    return step(ctx->rng);
 }
 
 /* The 128-bit product a*b as (hi, lo): one instruction where the compiler
@@ -111,20 +117,13 @@ uint64_t alea__rng_sum_below(alea_ctx *ctx, uint64_t n, int64_t k)
             sum += alea__rng_below(ctx, n);
         return sum;
     }
-    uint64_t s0 = ctx->rng[0], s1 = ctx->rng[1], s2 = ctx->rng[2], s3 = ctx->rng[3];
+    uint64_t st[4] = {ctx->rng[0], ctx->rng[1], ctx->rng[2], ctx->rng[3]};
     uint64_t threshold = 0;
     int have_threshold = 0;
     for (int64_t i = 0; i < k; i++) {
         uint64_t hi, lo;
         for (;;) {
-            uint64_t x = rotl(s1 * 5, 7) * 9, t = s1 << 17;
-            s2 ^= s0;
-            s3 ^= s1;
-            s1 ^= s2;
-            s0 ^= s3;
-            s2 ^= t;
-            s3 = rotl(s3, 45);
-            mul128(x, n, &hi, &lo);
+            mul128(step(st), n, &hi, &lo);
             if (lo >= n)
                 break;
             if (!have_threshold) {
@@ -136,30 +135,40 @@ uint64_t alea__rng_sum_below(alea_ctx *ctx, uint64_t n, int64_t k)
         }
         sum += hi;
     }
-    ctx->rng[0] = s0;
-    ctx->rng[1] = s1;
-    ctx->rng[2] = s2;
-    ctx->rng[3] = s3;
+    for (int j = 0; j < 4; j++)
+        ctx->rng[j] = st[j];
     return sum;
 }
 
 uint64_t alea__rng_sum_raw(alea_ctx *ctx, int64_t k)
 {
-    uint64_t s0 = ctx->rng[0], s1 = ctx->rng[1], s2 = ctx->rng[2], s3 = ctx->rng[3];
+    uint64_t st[4] = {ctx->rng[0], ctx->rng[1], ctx->rng[2], ctx->rng[3]};
     uint64_t sum = 0;
-    for (int64_t i = 0; i < k; i++) {
-        sum += rotl(s1 * 5, 7) * 9;
-        uint64_t t = s1 << 17;
-        s2 ^= s0;
-        s3 ^= s1;
-        s1 ^= s2;
-        s0 ^= s3;
-        s2 ^= t;
-        s3 = rotl(s3, 45);
-    }
+    for (int64_t i = 0; i < k; i++)
+        sum += step(st);
+    for (int j = 0; j < 4; j++)
+        ctx->rng[j] = st[j];
+    return sum;
+}
+
+void alea__rng_jump(alea_ctx *ctx)
+{
+    /* xoshiro256**'s jump polynomial: 2^128 steps ahead. */
+    static const uint64_t jump[4] = {0x180ec6d33cfd0abau, 0xd5a61266f0c9392cu,
+                                     0xa9582618e03fc9aau, 0x39abdc4529b1661cu};
+    uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    for (int i = 0; i < 4; i++)
+        for (int b = 0; b < 64; b++) {
+            if (jump[i] & (UINT64_C(1) << b)) {
+                s0 ^= ctx->rng[0];
+                s1 ^= ctx->rng[1];
+                s2 ^= ctx->rng[2];
+                s3 ^= ctx->rng[3];
+            }
+            step(ctx->rng);
+        }
     ctx->rng[0] = s0;
     ctx->rng[1] = s1;
     ctx->rng[2] = s2;
     ctx->rng[3] = s3;
-    return sum;
 }

@@ -22,5 +22,8 @@ ALEA__HIDDEN uint64_t alea__rng_sum_below(alea_ctx *ctx, uint64_t n, int64_t k);
 /* The sum (mod 2^64) of k raw outputs of the built-in generator, in the
  * same loop: the generator's own speed, for the benchmarks. */
 ALEA__HIDDEN uint64_t alea__rng_sum_raw(alea_ctx *ctx, int64_t k);
+/* Moves the built-in generator 2^128 steps ahead (xoshiro's jump): streams
+ * that never overlap, for threads. */
+ALEA__HIDDEN void alea__rng_jump(alea_ctx *ctx);
 
 #endif /* ALEA_RNG_H */

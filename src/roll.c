@@ -497,17 +497,35 @@ alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
     return ALEA_OK;
 }
 
+void alea__scratch_init(alea_ctx *ctx, alea_roll *scratch)
+{
+    memset(scratch, 0, sizeof *scratch);
+    scratch->ctx = ctx;
+    alea__arena_init(&scratch->arena, ctx);
+}
+
+void alea__scratch_free(alea_roll *scratch)
+{
+    alea_ctx *ctx = scratch->ctx;
+    alea__arena_free(&scratch->arena);
+    alea__mem_free(ctx, scratch->dice, scratch->dcap * sizeof *scratch->dice);
+    alea__mem_free(ctx, scratch->faces, scratch->fcap * sizeof *scratch->faces);
+}
+
+alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
+                              int64_t *total)
+{
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE]};
+    const rec *root = NULL;
+    reset(scratch);
+    return eval(&s, e->root, &root, total);
+}
+
 alea_status alea__sample(alea_ctx *ctx, const alea_expr *e, int64_t *total)
 {
     alea_roll tmp;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.ctx = ctx;
-    alea__arena_init(&tmp.arena, ctx);
-    rstate s = {ctx, &tmp, 0, ctx->limits[ALEA_LIMIT_DICE]};
-    const rec *root = NULL;
-    alea_status st = eval(&s, e->root, &root, total);
-    alea__arena_free(&tmp.arena);
-    alea__mem_free(ctx, tmp.dice, tmp.dcap * sizeof *tmp.dice);
-    alea__mem_free(ctx, tmp.faces, tmp.fcap * sizeof *tmp.faces);
+    alea__scratch_init(ctx, &tmp);
+    alea_status st = alea__sample_with(ctx, e, &tmp, total);
+    alea__scratch_free(&tmp);
     return st;
 }

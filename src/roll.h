@@ -98,6 +98,12 @@ ALEA__HIDDEN alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc,
 ALEA__HIDDEN alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r);
 /* Rolls e without a trace. */
 ALEA__HIDDEN alea_status alea__sample(alea_ctx *ctx, const alea_expr *e, int64_t *total);
+/* The same with storage kept from sample to sample: a scratch roll object
+ * made by alea__scratch_init and released by alea__scratch_free. */
+ALEA__HIDDEN void alea__scratch_init(alea_ctx *ctx, alea_roll *scratch);
+ALEA__HIDDEN void alea__scratch_free(alea_roll *scratch);
+ALEA__HIDDEN alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e,
+                                           alea_roll *scratch, int64_t *total);
 
 /* show.c: the breakdown as text or JSON (snprintf contract). */
 ALEA__HIDDEN size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap);

@@ -17,28 +17,8 @@
 
 #include <alea.h>
 
-/* An allocator that counts live blocks and fails its fail_at-th request. */
-typedef struct heap {
-    long live, count, fail_at;
-} heap;
+#include "heap.h"
 
-static void *heap_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    heap *h = ud;
-    (void)osize;
-    if (nsize == 0) {
-        if (ptr)
-            h->live--;
-        free(ptr);
-        return NULL;
-    }
-    if (h->fail_at && ++h->count == h->fail_at)
-        return NULL;
-    void *p = realloc(ptr, nsize);
-    if (p && !ptr)
-        h->live++;
-    return p;
-}
 
 static const char *const corpus[] = {
     "4d6kh3",

@@ -1,6 +1,6 @@
 /* tsan_test.c -- contexts in threads never touch each other: several
  * threads, each with its own context, allocator and interrupt hook, compile,
- * roll and compute distributions at once, and each thread's seeded results
+ * roll, tally Monte Carlo samples and compute distributions at once, and each thread's seeded results
  * equal those of the same work done alone on the main thread first.
  *
  * A normal test in every build; built a second time with -fsanitize=thread
@@ -176,6 +176,26 @@ static void *work(void *arg)
         r->roll_hash = fnv(r->roll_hash, &st, sizeof st);
         r->roll_hash = fnv(r->roll_hash, &total, sizeof total);
         r->total_sum += total;
+    }
+
+    /* A Monte Carlo tally on this thread's stream of one seed, as
+     * `alea dist --sample` does: its counts join the roll hash. */
+    {
+        alea_ctx_seed_stream(ctx, 2026, (uint32_t)(j->seed % 7));
+        alea_tally *t = alea_tally_new(ctx);
+        alea_dist *d = NULL;
+        if (!t || alea_tally_sample(ctx, ex[0], t, 20000) != ALEA_OK ||
+            alea_tally_dist(ctx, t, ex[0], &d) != ALEA_OK) {
+            snprintf(r->failure, sizeof r->failure, "tally: %s", alea_ctx_error(ctx));
+            alea_tally_free(t);
+            goto done;
+        }
+        for (size_t k = 0; k < alea_dist_count(d); k++) {
+            double p = alea_dist_prob(d, k);
+            r->roll_hash = fnv(r->roll_hash, &p, sizeof p);
+        }
+        alea_dist_free(d);
+        alea_tally_free(t);
     }
 
     for (size_t i = 0; i < NDIST; i++) {

@@ -125,7 +125,7 @@ expect "--seed 12x" 2 "" "*" roll --seed 12x 1d6
 expect "--json with a value" 2 "" "*" roll --json=yes 1d6
 expect "-n is roll's" 2 "" "*" dist -n 3 1d6
 expect "--csv is not roll's" 2 "" "*" roll --csv 1d6
-expect "--seed is not dist's" 2 "" "*" dist --seed 1 1d6
+expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
 expect "--json is not compare's" 2 "" "*" compare --json 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
@@ -444,6 +444,58 @@ check "--timeout on stdin: the timed-out line fails, the others answer" \
     "$([ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
        [ "$err" = "alea: timed out: the expression ran past --timeout and was stopped" ]
        echo $?)" "$out$nl$err"
+
+# ---- dist --sample: Monte Carlo estimates -------------------------------------
+
+run dist --sample 20000 --seed 5 --threads 2 --json 4d6kh3
+check "--sample: exit 0" "$rc" "$err"
+first=$out
+run dist --sample 20000 --seed 5 --threads 2 --json 4d6kh3
+check "--sample: the same seed and threads, the same estimate" \
+    "$([ "$out" = "$first" ]; echo $?)" "$first$nl$out"
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$first" | python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+assert r["samples"] == 20000 and r["seed"] == 5 and r["threads"] == 2, r
+assert len(r["intervals"]) == len(r["outcomes"]) == 16, r
+assert abs(sum(p for v, p in r["outcomes"]) - 1) < 1e-12
+assert all(lo <= p <= hi for (v, p), (lo, hi) in zip(r["outcomes"], r["intervals"]))
+assert abs(r["mean"] - 12.2446) < 0.1, r["mean"]' 2>"$tmp/py_err"
+    check "--sample --json: samples, seed, threads and an interval per outcome" $? \
+        "$(cat "$tmp/py_err")"
+fi
+run dist --sample 20000 --seed 5 --threads 1 --json 4d6kh3
+check "--sample: another thread count, another stream" \
+    "$([ "$out" != "$first" ]; echo $?)" "$out"
+run dist --sample 1000 --seed 9 --threads 3 2d6
+check "--sample table: exit 0" "$rc" "$err"
+has "$out" '^estimate from 1000 rolls on 3 threads, seed 9 \(--seed 9 --threads 3 to repeat it\)$'
+check "--sample table: says it is an estimate and how to repeat it" $? "$out"
+has "$out" '^value +% +95% interval +at least +at most$'
+check "--sample table: an interval column" $? "$out"
+run dist --sample 1000 --seed 9 --csv 2d6
+has "$out" '^value,probability,at_least,at_most,low95,high95$'
+check "--sample --csv: interval columns" $? "$out"
+run dist --sample 100 1d6
+has "$out" '^estimate from 100 rolls on [0-9]+ threads?, seed [0-9]+ '
+check "--sample without --seed: the seed drawn is shown" $? "$out"
+expect "--seed without --sample" 2 "" "alea: --seed needs --sample: an exact distribution \
+has no randomness
+Try 'alea dist --help' for more information." dist --seed 1 1d6
+expect "--sample 0" 2 "" "*" dist --sample 0 1d6
+expect "--sample past its maximum" 2 "" "*" dist --sample 1000000000001 1d6
+expect "--threads 65" 2 "" "*" dist --sample 10 --threads 65 1d6
+expect "--sample: a failing roll is reported" 1 "" "*" dist --sample 100 --seed 1 '1d6/(1d2-1)'
+run dist --sample 100 --seed 1 --max-support 3 1d6
+check "--sample: more values than the support limit" \
+    "$([ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q 'support limit is 3'; echo $?)" "$err"
+# Past the exact engine's budget, the estimate still comes.
+run dist --sample 2000 --seed 3 --json 1000d1000
+check "--sample: 1000d1000, past the exact limits" "$rc" "$err"
+run dist --sample 100000000 --seed 3 --timeout 50 4d6
+check "--sample --timeout: stopped" \
+    "$([ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q 'timed out'; echo $?)" "$err"
 
 # ---- dist --------------------------------------------------------------------
 
