@@ -26,7 +26,14 @@ void alea__out_mem(alea__out *o, const char *s, size_t n)
 {
     if (o->len < o->cap) {
         size_t room = o->cap - o->len - 1; /* keep one byte for the NUL */
-        memcpy(o->buf + o->len, s, n < room ? n : room);
+        size_t k = n < room ? n : room;
+        char *d = o->buf + o->len;
+        if (k <= 8) { /* most pieces are a few bytes: no call */
+            for (size_t i = 0; i < k; i++)
+                d[i] = s[i];
+        } else {
+            memcpy(d, s, k);
+        }
     }
     o->len += n;
 }
@@ -45,6 +52,11 @@ void alea__out_i64(alea__out *o, int64_t v)
 {
     /* By hand: snprintf's format parsing costs more than the digits, and a
      * distribution of 100000 outcomes prints 100000 of them. */
+    if (v >= 0 && v < 10) { /* a die's face, most of the time */
+        char c = (char)('0' + v);
+        alea__out_mem(o, &c, 1);
+        return;
+    }
     char tmp[24], *e = tmp + sizeof tmp, *p = e;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     do {
