@@ -1,0 +1,117 @@
+// wasm.test.mjs -- the WebAssembly module (web/dist/alea.wasm) against the
+// command line (ALEA, default ../build/alea) on the language corpus: every
+// expression of tests/lang/*.test, of the docs' `$ alea` commands and of the
+// roller/exact agreement test (fuzz/corpus.awk gathers them). The same
+// library must give the same bytes: dist JSON, seeded rolls, and errors.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadAlea } from '../alea.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA) : join(root, 'build', 'alea');
+
+function corpus() {
+  const dir = mkdtempSync(join(tmpdir(), 'alea-corpus-'));
+  const files = ['tests/lang', 'docs', 'docs/systems']
+    .flatMap((d) => readdirSync(join(root, d)).filter((f) => /\.(test|md)$/.test(f))
+      .map((f) => join(root, d, f)));
+  files.push(join(root, 'tests', 'agree_test.c'));
+  execFileSync('awk', ['-v', `dir=${dir}`, '-f', join(root, 'fuzz', 'corpus.awk'), ...files]);
+  return readdirSync(dir).sort().map((f) => readFileSync(join(dir, f), 'utf8'));
+}
+
+const cli = (args) => spawnSync(ALEA, args, { encoding: 'utf8' });
+
+// Equal, numbers within 1e-12 of each other (relative): the two builds
+// share the library's code but not their C library's pow() and exp(), whose
+// last bits may differ.
+function near(a, b, path) {
+  if (typeof a === 'number' && typeof b === 'number') {
+    if (Number.isInteger(a) && Number.isInteger(b) && Math.abs(a) > 1) {
+      assert.equal(a, b, path);
+      return;
+    }
+    assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b)) || a === b,
+      `${path}: ${a} and ${b}`);
+    return;
+  }
+  if (Array.isArray(a)) {
+    assert.ok(Array.isArray(b) && a.length === b.length, `${path}: lengths`);
+    a.forEach((x, i) => near(x, b[i], `${path}[${i}]`));
+    return;
+  }
+  if (a && typeof a === 'object') {
+    assert.deepEqual(Object.keys(a).sort(), Object.keys(b).sort(), path);
+    for (const k of Object.keys(a)) near(a[k], b[k], `${path}.${k}`);
+    return;
+  }
+  assert.equal(a, b, path);
+}
+
+// The CLI's first stderr line for a failed expression, from the module's error.
+function cliMessage(error) {
+  const m = error.message;
+  if (m.includes(error.text) || ['ALEA_ERR_LIMIT', 'ALEA_ERR_NOMEM'].includes(error.status))
+    return `alea: ${m}`;
+  return `alea: ${error.text}: ${m}`;
+}
+
+const alea = await loadAlea(readFileSync(join(here, '..', 'dist', 'alea.wasm')));
+const exprs = corpus();
+
+test('the corpus is the language', () => {
+  assert.ok(exprs.length > 300, `only ${exprs.length} expressions`);
+});
+
+test('dist: the same JSON as `alea dist --json`, or the same error', () => {
+  let ok = 0, failed = 0;
+  for (const src of exprs) {
+    const got = alea.dist(src);
+    const r = cli(['dist', '--json', '--', src]);
+    if (got.error) {
+      assert.equal(r.status, 1, `${src}: the module failed (${got.error.message}), the CLI did not`);
+      assert.equal(r.stderr.split('\n')[0], cliMessage(got.error), src);
+      failed++;
+    } else {
+      assert.equal(r.status, 0, `${src}: the CLI failed: ${r.stderr}`);
+      near(got, JSON.parse(r.stdout), src);
+      ok++;
+    }
+  }
+  assert.ok(ok > 200 && failed > 30, `${ok} distributions, ${failed} errors`);
+});
+
+test('roll: the same breakdowns as `alea roll --seed 7 -n 3`', () => {
+  for (const src of exprs) {
+    const got = alea.roll(src, { n: 3, seed: '7' });
+    const r = cli(['roll', '--seed', '7', '-n', '3', '--', src]);
+    if (got.error) {
+      assert.equal(r.status, 1, src);
+      assert.ok(r.stderr.includes(cliMessage(got.error)), `${src}: ${r.stderr}`);
+      continue;
+    }
+    assert.equal(r.status, 0, `${src}: ${r.stderr}`);
+    assert.deepEqual(got.rolls.map((x) => x.text), r.stdout.trimEnd().split('\n'), src);
+    for (const x of got.rolls) assert.equal(x.detail.total, x.total, src);
+  }
+});
+
+test('seeds up to 2^64 - 1 reach the generator whole', () => {
+  for (const seed of ['0', '1', '4294967296', '18446744073709551615']) {
+    const got = alea.roll('4d6kh3 + 1d1000000', { n: 2, seed }).rolls.map((x) => x.text);
+    const r = cli(['roll', '--seed', seed, '-n', '2', '4d6kh3 + 1d1000000']);
+    assert.deepEqual(got, r.stdout.trimEnd().split('\n'), seed);
+  }
+});
+
+test('without a seed, rolls go on from the page\'s entropy', () => {
+  const a = alea.roll('1d1000000000', { n: 1 }).rolls[0].total;
+  const b = alea.roll('1d1000000000', { n: 1 }).rolls[0].total;
+  assert.notEqual(a, b);
+});
