@@ -482,9 +482,12 @@ alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_
         pnm += match[i] ? 0 : die->p[i];
     double pa = pow(pnm, (double)m); /* P(no die matches, none cut) */
     /* kept mass: no match, or a match and y both kept */
-    double trunc = alea__trunc_pow(t, m + 1) - t * pa;
+    /* m + 1 dice may be rolled (the rerolled one); m can be INT64_MAX
+     * (found by fuzzing), where one more changes no double */
+    int64_t m1 = m < INT64_MAX ? m + 1 : m;
+    double trunc = alea__trunc_pow(t, m1) - t * pa;
     trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-    double scale = t > 0 ? exp((double)(m + 1) * log1p(-t)) : 1.0;
+    double scale = t > 0 ? exp((double)m1 * log1p(-t)) : 1.0;
 
     int64_t gmin = g ? g[0] : die->v[0], gmax = gmin;
     for (size_t i = 0; i < F; i++) {
