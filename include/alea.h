@@ -49,6 +49,12 @@
 extern "C" {
 #endif
 
+/* The shared library exports what this header declares, and nothing else:
+ * the rest of alea is built with hidden visibility. */
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility push(default)
+#endif
+
 #define ALEA_VERSION_MAJOR 0
 #define ALEA_VERSION_MINOR 1
 #define ALEA_VERSION_PATCH 0
@@ -280,7 +286,11 @@ int64_t alea_roll_total(const alea_roll *roll);
 
 typedef enum alea_format {
     ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [5, 2 dropped, 6, 6] = 17" */
-    ALEA_FORMAT_JSON  /* one JSON object, see docs/language.md */
+    ALEA_FORMAT_JSON, /* one JSON object, see docs/language.md */
+    ALEA_FORMAT_ANSI  /* the text with ANSI colours for a terminal (rolls only):
+                         dropped, cancelled and discarded dice dim, a die's
+                         highest face and explosions green, a 1 on a die of
+                         more than two faces red, the total bold */
 } alea_format;
 
 /*
@@ -454,6 +464,10 @@ alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boo
  */
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
                         size_t cap);
+
+#if defined(__GNUC__) || defined(__clang__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

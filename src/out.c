@@ -13,6 +13,7 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->buf = buf;
     o->cap = cap;
     o->len = 0;
+    o->ansi = 0;
 }
 
 size_t alea__out_finish(alea__out *o)

@@ -14,6 +14,7 @@ typedef struct alea__out {
     char *buf;
     size_t cap;
     size_t len; /* full length written so far (may exceed cap) */
+    int ansi;   /* colour escapes wanted (ALEA_FORMAT_ANSI) */
 } alea__out;
 
 ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);

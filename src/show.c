@@ -17,8 +17,35 @@
 
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
 
-static void show_face(alea__out *o, const rface *f, int chained)
+/* An ANSI colour escape ("\x1b[32m"), in ALEA_FORMAT_ANSI only. */
+static void sgr(alea__out *o, const char *code)
 {
+    if (o->ansi) {
+        alea__out_str(o, "\x1b[");
+        alea__out_str(o, code);
+        alea__out_char(o, 'm');
+    }
+}
+
+/* The colour of a face: green for the die's highest face or an explosion
+ * (a critical), red for a 1 on a die that can show more than 2 (a fumble),
+ * none otherwise. */
+static const char *face_colour(const rface *f, const die_spec *spec)
+{
+    if (f->flags & (FACE_EXPLODED | FACE_SUCCESS))
+        return "32";
+    if (f->flags & FACE_FAILURE)
+        return "31";
+    if (!spec || spec->hi - spec->lo < 2)
+        return NULL;
+    return f->face == spec->hi ? "32" : f->face == 1 && spec->lo == 1 ? "31" : NULL;
+}
+
+static void show_face(alea__out *o, const rface *f, int chained, const die_spec *spec)
+{
+    const char *colour = o->ansi && !(f->flags & FACE_REROLLED) ? face_colour(f, spec) : NULL;
+    if (colour)
+        sgr(o, colour);
     if (chained && f->face < 0 && !(f->flags & FACE_PENETRATED)) {
         alea__out_char(o, '('); /* "1!+(-1)", not "1!+-1" */
         alea__out_i64(o, f->face);
@@ -36,15 +63,21 @@ static void show_face(alea__out *o, const rface *f, int chained)
         alea__out_char(o, '*');
     if (f->flags & FACE_FAILURE)
         alea__out_char(o, 'x');
+    if (colour)
+        sgr(o, "39");
 }
 
-static void show_die(alea__out *o, const alea_roll *r, const rdie *d)
+/* One die; spec is its die's faces (NULL when they vary, as in event()). */
+static void show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
 {
+    int dim = (d->flags & (DIE_DROPPED | DIE_CANCELLED | DIE_DISCARDED)) != 0;
+    if (dim)
+        sgr(o, "2");
     for (uint32_t k = 0; k < d->nfaces; k++) {
         const rface *f = &r->faces[d->first + k];
         if (k > 0)
             alea__out_str(o, (f[-1].flags & FACE_REROLLED) ? "->" : "+");
-        show_face(o, f, k > 0);
+        show_face(o, f, k > 0, spec);
     }
     if (d->flags & DIE_SUCCESS)
         alea__out_char(o, '*');
@@ -56,6 +89,8 @@ static void show_die(alea__out *o, const alea_roll *r, const rdie *d)
         alea__out_str(o, " cancelled");
     if (d->flags & DIE_DISCARDED)
         alea__out_str(o, " discarded");
+    if (dim)
+        sgr(o, "22");
 }
 
 /* event(...) [2, 14!+5, 9, 20!+3], with " critical failure" when it was. */
@@ -66,7 +101,7 @@ static void show_event(alea__out *o, const alea_roll *r, const rec *rc)
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");
-        show_die(o, r, &r->dice[rc->die0 + i]);
+        show_die(o, r, &r->dice[rc->die0 + i], NULL);
     }
     alea__out_char(o, ']');
     if (rc->flags & REC_CRIT_FAIL)
@@ -120,7 +155,7 @@ static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");
-        show_die(o, r, &r->dice[rc->die0 + i]);
+        show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die);
     }
     alea__out_char(o, ']');
 }
@@ -324,8 +359,11 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         alea__out_str(&o, "]}");
         return alea__out_finish(&o);
     }
+    o.ansi = fmt == ALEA_FORMAT_ANSI;
     show_rec(&o, r, r->root);
     alea__out_str(&o, " = ");
+    sgr(&o, "1");
     alea__out_i64(&o, r->total);
+    sgr(&o, "22");
     return alea__out_finish(&o);
 }

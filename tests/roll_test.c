@@ -146,6 +146,49 @@ static void test_sample_matches_roll(void **state)
     alea_roll_free(r);
 }
 
+/* ALEA_FORMAT_ANSI is the text with colour escapes: without them it is the
+ * text itself; a dropped die is dim, the highest face green, a 1 red. */
+static void test_ansi_format(void **state)
+{
+    (void)state;
+    static const char *const exprs[] = {"4d6kh3", "3d6! + 10d10>=8f1", "event(3d4 + 3d6 + d18)",
+                                        "d20 +1d", "dd(6, 14, always)", "2d6r1 + 1d4ra1"};
+    alea_roll *r = alea_roll_new(ctx);
+    char text[1024], ansi[2048], stripped[1024];
+    for (size_t i = 0; i < sizeof exprs / sizeof exprs[0]; i++) {
+        alea_expr *e = NULL;
+        assert_int_equal(alea_expr_compile(ctx, exprs[i], strlen(exprs[i]), &e), ALEA_OK);
+        for (uint64_t seed = 1; seed <= 10; seed++) {
+            alea_ctx_seed(ctx, seed);
+            assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+            alea_roll_format(r, ALEA_FORMAT_TEXT, text, sizeof text);
+            size_t n = alea_roll_format(r, ALEA_FORMAT_ANSI, ansi, sizeof ansi);
+            assert_true(n < sizeof ansi);
+            size_t k = 0;
+            for (size_t j = 0; ansi[j]; j++) {
+                if (ansi[j] == '\x1b') { /* skip ESC [ ... m */
+                    while (ansi[j] != 'm')
+                        j++;
+                    continue;
+                }
+                stripped[k++] = ansi[j];
+            }
+            stripped[k] = '\0';
+            assert_string_equal(stripped, text);
+        }
+        alea_expr_free(e);
+    }
+    alea_expr *e = NULL;
+    assert_int_equal(alea_expr_compile(ctx, "4d6kh3", 6, &e), ALEA_OK);
+    alea_ctx_seed(ctx, 7); /* 4d6kh3 [5, 2 dropped, 6, 6] = 17 */
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    alea_roll_format(r, ALEA_FORMAT_ANSI, ansi, sizeof ansi);
+    assert_string_equal(ansi, "4d6kh3 [5, \x1b[2m2 dropped\x1b[22m, \x1b[32m6\x1b[39m, "
+                              "\x1b[32m6\x1b[39m] = \x1b[1m17\x1b[22m");
+    alea_expr_free(e);
+    alea_roll_free(r);
+}
+
 static void test_dice_limit(void **state)
 {
     (void)state;
@@ -350,6 +393,7 @@ int main(void)
         cmocka_unit_test(test_rng_below),
         cmocka_unit_test(test_same_seed_same_rolls),
         cmocka_unit_test(test_sample_matches_roll),
+        cmocka_unit_test(test_ansi_format),
         cmocka_unit_test(test_dice_limit),
         cmocka_unit_test(test_explosion_limit),
         cmocka_unit_test(test_custom_source),

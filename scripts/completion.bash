@@ -1,0 +1,34 @@
+# bash completion for alea: commands, options, and their values' forms.
+_alea() {
+    local cur prev cmd words
+    cur=${COMP_WORDS[COMP_CWORD]}
+    prev=${COMP_WORDS[COMP_CWORD-1]}
+    cmd=""
+    for w in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
+        case $w in roll|dist|compare|help) cmd=$w; break ;; esac
+    done
+    local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
+        --max-memory --tail --timeout"
+    case $prev in
+        -n|--seed|--sample|--threads|--timeout|--tail|--max-*|--boons|--multipliers|--drive)
+            return 0 ;; # a value: nothing to complete
+    esac
+    if [[ $cur == -* ]]; then
+        case $cmd in
+            roll) words="-n --seed --json --help $limits" ;;
+            dist) words="--at-least --at-most --json --csv --sample --threads --seed --boons
+                --multipliers --drive --support --help $limits" ;;
+            compare) words="--at-least --at-most --csv --boons --multipliers --drive --support
+                --help $limits" ;;
+            *) words="--help --version $limits" ;;
+        esac
+        mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
+        return 0
+    fi
+    if [[ -z $cmd ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare help" -- "$cur")
+    elif [[ $cmd == help ]]; then
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare" -- "$cur")
+    fi
+}
+complete -F _alea alea

@@ -1,0 +1,182 @@
+#!/usr/bin/env python3
+"""The interactive session, driven through a pseudo-terminal.
+
+  repl_test.py ALEA [editline]
+
+Starts `alea` with no argument on a pty (so that it sees a terminal), types
+lines and reads what it prints: rolls in colour, the empty line that rolls
+again, :seed, :dist, :compare, :help, errors with their caret, an unknown
+command, :quit, and the history file. With `editline`, line editing (the
+arrow keys) is tested too. NO_COLOR turns the colours off. Exit status 0
+when every check passes.
+"""
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+
+ANSI = re.compile(r'\x1b\[[0-9;]*m')
+failures = []
+
+
+def check(name, ok, detail=''):
+    if not ok:
+        failures.append(name)
+        print(f'FAIL: {name}')
+        if detail:
+            print('  | ' + detail.replace('\n', '\n  | '))
+
+
+class Session:
+    def __init__(self, alea, env):
+        self.master, slave = pty.openpty()
+        self.proc = subprocess.Popen([alea], stdin=slave, stdout=slave, stderr=slave, env=env,
+                                     close_fds=True)
+        os.close(slave)
+        self.seen = ''
+
+    def read_until(self, pattern, timeout=10):
+        """Output up to and including the first match of pattern."""
+        end = time.time() + timeout
+        while True:
+            m = re.search(pattern, self.seen)
+            if m:
+                out, self.seen = self.seen[:m.end()], self.seen[m.end():]
+                return out
+            left = end - time.time()
+            if left <= 0:
+                raise TimeoutError(f'no {pattern!r} in {self.seen!r}')
+            ready, _, _ = select.select([self.master], [], [], left)
+            if ready:
+                try:
+                    data = os.read(self.master, 65536)
+                except OSError:
+                    data = b''
+                if not data:
+                    raise EOFError(f'alea ended; output so far {self.seen!r}')
+                self.seen += data.decode('utf-8', 'replace')
+
+    def send(self, text):
+        os.write(self.master, text.encode())
+
+    def wait_editing(self, timeout=10):
+        """Waits until the line editor has the terminal in raw mode: a key
+        typed before that is taken by the terminal's own line discipline
+        (where Ctrl-D is not the editor's end of input)."""
+        end = time.time() + timeout
+        while termios.tcgetattr(self.master)[3] & termios.ICANON:
+            if time.time() > end:
+                raise TimeoutError('the line editor never took the terminal')
+            time.sleep(0.01)
+
+    def line(self, text):
+        """Types a line; returns what the terminal shows before the next
+        prompt (the echo of the line typed included)."""
+        self.send(text + '\r')
+        return self.read_until(r'alea> ')[: -len('alea> ')]
+
+    def close(self):
+        """Reads what is left until alea closes the terminal, then waits."""
+        end = time.time() + 10
+        while time.time() < end:
+            ready, _, _ = select.select([self.master], [], [], 0.2)
+            if ready:
+                try:
+                    if not os.read(self.master, 65536):
+                        break
+                except OSError:
+                    break
+            elif self.proc.poll() is not None:
+                break
+        self.proc.wait(timeout=10)
+        os.close(self.master)
+        return self.proc.returncode
+
+
+def plain(text):
+    return ANSI.sub('', text).replace('\r', '')
+
+
+def lines(text):
+    """The lines shown, without colours: the echo of what was typed among
+    them, wherever the terminal put it."""
+    return [l.rstrip() for l in plain(text).split('\n')]
+
+
+def main():
+    alea = sys.argv[1]
+    editline = len(sys.argv) > 2 and sys.argv[2] == 'editline'
+    home = tempfile.mkdtemp()
+    env = dict(os.environ, HOME=home, TERM='xterm')
+    env.pop('NO_COLOR', None)
+
+    s = Session(alea, env)
+    banner = s.read_until(r'alea> ')
+    check('banner', 'type an expression to roll it' in banner, banner)
+
+    out = s.line(':seed 7')
+    check(':seed', 'seeded with 7' in lines(out), out)
+    out = s.line('4d6kh3')
+    check('a roll, as alea roll --seed 7 prints it',
+          '4d6kh3 [5, 2 dropped, 6, 6] = 17' in lines(out), repr(out))
+    check('the dropped die is dim, the sixes green, the total bold',
+          '\x1b[2m2 dropped\x1b[22m' in out and '\x1b[32m6\x1b[39m' in out
+          and '= \x1b[1m17\x1b[22m' in out, repr(out))
+    out = s.line('')
+    check('an empty line rolls the last expression again',
+          '4d6kh3 [6, 6, 1 dropped, 1] = 13' in lines(out), repr(out))
+    out = plain(s.line(':dist 3d6'))
+    check(':dist', 'mean 10.50   sd 2.96   min 3   max 18   median 10' in out, out)
+    out = plain(s.line(':compare 2d20kh1 ; 1d20+5'))
+    check(':compare', re.search(r'value +2d20kh1 +1d20\+5', out) is not None, out)
+    out = plain(s.line('2d+3'))
+    check('an error with its caret', "syntax error: expected the number of sides after 'd'"
+          in out and '  2d+3\n    ^' in out, out)
+    out = plain(s.line(':bogus'))
+    check('an unknown command', "unknown command ':bogus'" in out, out)
+    out = plain(s.line(':help'))
+    check(':help', ':compare E1 ; E2' in out and ':seed S' in out, out)
+    out = plain(s.line(':seed x'))
+    check('a bad seed', ':seed takes a number' in out, out)
+    if editline:
+        # "4d6h3", two steps left, "k": the line is 4d6kh3
+        s.send(':seed 7\r')
+        s.read_until(r'alea> ')
+        s.wait_editing()
+        s.send('4d6h3\x1b[D\x1b[Dk\r')
+        out = s.read_until(r'alea> ')
+        check('line editing with the arrow keys',
+              '4d6kh3 [5, 2 dropped, 6, 6] = 17' in lines(out), repr(out))
+    s.send(':quit\r')
+    rc = s.close()
+    check(':quit ends with status 0', rc == 0, f'status {rc}')
+    if editline:
+        hist = os.path.join(home, '.alea_history')
+        # libedit's format: a header line, then one line each, spaces as \040
+        text = open(hist).read().replace('\\040', ' ') if os.path.exists(hist) else ''
+        check('the history is kept in ~/.alea_history', ':dist 3d6' in text and '4d6kh3' in text,
+              text)
+
+    # NO_COLOR: plain text; and Ctrl-D leaves too
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    out = s.line('4d6kh3')
+    check('NO_COLOR: no escapes', '\x1b[' not in out and
+          any(re.fullmatch(r'4d6kh3 \[.*\] = \d+', l) for l in lines(out)), repr(out))
+    if editline:
+        s.wait_editing()
+    s.send('\x04')
+    rc = s.close()
+    check('Ctrl-D ends with status 0', rc == 0, f'status {rc}')
+
+    print(f'{"FAILED" if failures else "passed"}: {len(failures)} of the checks failed')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,57 @@
+#!/bin/sh
+# run.sh BUILD_DIR SOURCE_DIR -- installs the build into a temporary prefix
+# and builds a small program against it: through pkg-config (shared and
+# static) and through find_package(alea) (static and shared); then builds it
+# with alea's sources added by add_subdirectory. Each must run
+# and print the same line; the installed tree must hold the man page and the
+# bash completion too.
+set -eu
+build=$1
+src=$(cd "$2" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prefix=$tmp/prefix
+cmake --install "$build" --prefix "$prefix" >/dev/null
+libdir=$(find "$prefix" -name 'libalea.so.0' -exec dirname {} \; | head -n 1)
+[ -n "$libdir" ] || { echo "FAIL: no libalea.so.0 installed" >&2; exit 1; }
+for f in include/alea.h bin/alea share/man/man1/alea.1 share/bash-completion/completions/alea; do
+    [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
+done
+want="alea 0.1.0 (0.1.0): 3d6 [5, 2, 6] = 13, mean 10.5"
+
+# pkg-config
+PKG_CONFIG_PATH=$libdir/pkgconfig
+export PKG_CONFIG_PATH
+# shellcheck disable=SC2046
+cc -std=c11 -o "$tmp/hello_pc" "$src/tests/install/hello.c" $(pkg-config --cflags --libs alea)
+got=$(LD_LIBRARY_PATH=$libdir "$tmp/hello_pc")
+[ "$got" = "$want" ] || { echo "FAIL: pkg-config build printed: $got" >&2; exit 1; }
+# shellcheck disable=SC2046
+cc -std=c11 -o "$tmp/hello_pc_static" "$src/tests/install/hello.c" \
+    $(pkg-config --cflags alea) "$libdir/libalea.a" $(pkg-config --static --libs-only-l alea | sed 's/-lalea//')
+got=$("$tmp/hello_pc_static")
+[ "$got" = "$want" ] || { echo "FAIL: static build printed: $got" >&2; exit 1; }
+
+# find_package
+cmake -S "$src/tests/install" -B "$tmp/consumer" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/consumer" >/dev/null
+for exe in hello_static hello_shared; do
+    got=$(LD_LIBRARY_PATH=$libdir "$tmp/consumer/$exe")
+    [ "$got" = "$want" ] || { echo "FAIL: find_package $exe printed: $got" >&2; exit 1; }
+done
+# add_subdirectory: alea's sources inside another project, without its tests
+cmake -S "$src/tests/install/subdir" -B "$tmp/subdir" -DALEA_SOURCE="$src" >/dev/null
+cmake --build "$tmp/subdir" --target hello >/dev/null
+got=$("$tmp/subdir/hello")
+[ "$got" = "$want" ] || { echo "FAIL: add_subdirectory build printed: $got" >&2; exit 1; }
+if cmake --build "$tmp/subdir" --target help | grep -q lex_test; then
+    echo "FAIL: alea's tests are built inside another project" >&2
+    exit 1
+fi
+
+# the shared library exports the API and nothing else
+if command -v nm >/dev/null 2>&1; then
+    extra=$(nm -D --defined-only "$libdir/libalea.so.0" | awk '{print $3}' | grep -v '^alea_' || true)
+    [ -z "$extra" ] || { echo "FAIL: libalea.so exports: $extra" >&2; exit 1; }
+fi
+echo "installed; built against with pkg-config, find_package and add_subdirectory: ok"
