@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""A Discord-style dice bot's handler, without the network: a function from
+a message's text to the reply's text, for a chat full of strangers.
+
+    !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, 1 dropped] = 14
+    !dist 2d6 +1 DICE     -> the chances of each total, in a code block
+    !roll 999999d6        -> a polite refusal that says which limit
+
+What it shows a bot needs: limits tighter than the library's defaults (a chat
+message needs no more), a deadline per request, errors turned into replies
+with a caret under the problem, and never an exception that would take the
+bot down. Run it to try messages on the terminal.
+"""
+import sys
+
+sys.path.insert(0, __file__.rsplit('/', 2)[0] + '/python')  # the repository's python/
+
+import alea  # noqa: E402
+
+# A context per bot (not thread-safe: one per thread or worker). Limits for a
+# chat: short expressions, few dice, small tables, 50 ms at most.
+CTX = alea.Context(limits={'source': 200, 'dice': 1000, 'support': 2000, 'work': 5_000_000},
+                   timeout=0.05)
+MAX_REPLY = 1900  # a chat message's size, with room for the code block
+
+
+def table(d):
+    rows = [f'{v:>6} {p * 100:6.2f}%  {"#" * round(p * 40 / max(d.outcomes.values()))}'
+            for v, p in d.outcomes.items()]
+    text = '\n'.join(rows) + f'\nmean {d.mean:.2f}  sd {d.sd:.2f}'
+    if len(text) > MAX_REPLY:
+        text = f'{len(d.outcomes)} outcomes, from {d.min} to {d.max}: mean {d.mean:.2f}, ' \
+               f'sd {d.sd:.2f} (too many to list here)'
+    return text
+
+
+def reply(message, user='player'):
+    """The bot's answer to one message, or None when it is not for the bot."""
+    text = message.strip()
+    if not text.startswith(('!roll', '!dist', '!help')):
+        return None
+    command, _, expr = text.partition(' ')
+    expr = expr.strip()
+    if command == '!help' or not expr:
+        return ('`!roll EXPR` rolls dice (4d6kh3, d20 +1d, 2d6 -1 DICE...), '
+                '`!dist EXPR` gives the odds of each total.')
+    try:
+        if command == '!roll':
+            r = CTX.roll(expr)
+            out = f'@{user} rolled {r.text}'
+            return out if len(out) <= MAX_REPLY else f'@{user} rolled {expr}: {r.total}'
+        if command == '!dist':
+            return f'```\n{expr}\n{table(CTX.dist(expr))}\n```'
+        return None
+    except alea.AleaError as e:
+        return f'@{user} I could not do that: {e.message}\n```\n{e.caret()}\n```'
+    except MemoryError:
+        return f'@{user} I am out of memory, try something smaller.'
+
+
+if __name__ == '__main__':
+    for line in sys.stdin:
+        answer = reply(line)
+        if answer:
+            print(answer)
