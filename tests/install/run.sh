@@ -49,6 +49,12 @@ if cmake --build "$tmp/subdir" --target help | grep -q lex_test; then
     exit 1
 fi
 
+# the man page reads without a warning
+if command -v groff >/dev/null 2>&1; then
+    warnings=$(groff -man -Tutf8 -ww -z "$prefix/share/man/man1/alea.1" 2>&1)
+    [ -z "$warnings" ] || { echo "FAIL: the man page: $warnings" >&2; exit 1; }
+fi
+
 # the shared library exports the API and nothing else
 if command -v nm >/dev/null 2>&1; then
     extra=$(nm -D --defined-only "$libdir/libalea.so.0" | awk '{print $3}' | grep -v '^alea_' || true)
