@@ -12,7 +12,9 @@
  *   alea_expr   a compiled expression (immutable once compiled).
  *   alea_roll   the result of one roll: the total and its breakdown. Reusable:
  *               roll into the same object many times without reallocating.
- *   alea_dist   an exact probability distribution.
+ *   alea_dist   an exact probability distribution (or an estimate, from a
+ *               tally).
+ *   alea_tally  Monte Carlo counts of many rolls, for estimates.
  *
  * Errors
  *   Every fallible call returns an alea_status. On failure the context holds a
