@@ -1953,6 +1953,11 @@ static int cmd_repl(alea_ctx *ctx, options *o)
                     fprintf(stderr, "alea: :seed takes a number from 0 to "
                                     "18446744073709551615, not '%s'\n", arg);
                 }
+            } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("seed") ||
+                       IS("s")) {
+                fprintf(stderr, "alea: %.*s needs %s, as in %.*s %s\n", (int)wl + 1, cmd,
+                        IS("seed") || IS("s") ? "a number" : "an expression", (int)wl + 1, cmd,
+                        IS("seed") || IS("s") ? "7" : "4d6kh3");
             } else {
                 fprintf(stderr, "alea: unknown command '%s' (:help lists them)\n", cmd);
             }

@@ -137,6 +137,9 @@ def main():
     out = plain(s.line('2d+3'))
     check('an error with its caret', "syntax error: expected the number of sides after 'd'"
           in out and '  2d+3\n    ^' in out, out)
+    out = plain(s.line(':dist'))
+    check(':dist without an expression', ':dist needs an expression, as in :dist 4d6kh3' in out,
+          out)
     out = plain(s.line(':bogus'))
     check('an unknown command', "unknown command ':bogus'" in out, out)
     out = plain(s.line(':help'))
