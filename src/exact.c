@@ -152,27 +152,39 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
 }
 
 /* The distribution of contribution c[i] over the faces i of r with
- * trig[i] == want (possibly none). */
+ * trig[i] == want (possibly none). Summed exactly (alea__pmf_remap): a long
+ * explosion chain multiplies these masses thousands of times, and a d13001
+ * exploding on >8 lost 4e-10 of its mass when 12993 faces were added up
+ * plainly (found by fuzzing). */
 static alea_status part(alea_ctx *ctx, const alea__pmf *r, const uint8_t *trig, int want,
                         const int64_t *c, const node *at, alea__pmf *out)
 {
     alea_status st;
-    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    size_t k = 0;
+    for (size_t i = 0; i < r->n; i++)
+        k += trig[i] == want;
+    if (k == 0)
+        return alea__pmf_alloc(ctx, 0, out);
+    alea__pmf sel;
+    int64_t *map = alea__mem_alloc(ctx, alea__mul_size(k, sizeof *map));
+    if (!map)
+        return alea__nomem(ctx);
+    if ((st = alea__pmf_alloc(ctx, k, &sel)) != ALEA_OK) {
+        alea__mem_free(ctx, map, k * sizeof *map);
+        return st;
+    }
+    k = 0;
     for (size_t i = 0; i < r->n; i++) {
         if (trig[i] != want)
             continue;
-        lo = c[i] < lo ? c[i] : lo;
-        hi = c[i] > hi ? c[i] : hi;
+        sel.v[k] = r->v[i]; /* ascending, as remap wants; only the masses matter */
+        sel.p[k] = r->p[i];
+        map[k++] = c[i];
     }
-    if (lo > hi)
-        return alea__pmf_alloc(ctx, 0, out);
-    alea__acc acc;
-    if ((st = alea__acc_init(&acc, ctx, at, lo, hi, (double)r->n)) != ALEA_OK)
-        return st;
-    for (size_t i = 0; i < r->n; i++)
-        if (trig[i] == want && (st = alea__acc_add(&acc, c[i], r->p[i])) != ALEA_OK)
-            return st;
-    return alea__acc_finish(&acc, out);
+    st = alea__pmf_remap(ctx, &sel, map, at, out);
+    alea__pmf_free(ctx, &sel);
+    alea__mem_free(ctx, map, k * sizeof *map);
+    return st;
 }
 
 /*
