@@ -486,6 +486,9 @@ Try 'alea dist --help' for more information." dist --seed 1 1d6
 expect "--sample 0" 2 "" "*" dist --sample 0 1d6
 expect "--sample past its maximum" 2 "" "*" dist --sample 1000000000001 1d6
 expect "--threads 65" 2 "" "*" dist --sample 10 --threads 65 1d6
+expect "--threads 64" 0 "*" "" dist --sample 64 --threads 64 --seed 1 --json 1d6
+expect "--sample 1" 0 "*" "" dist --sample 1 --seed 1 --json 1d6
+expect "--sample below the threads: a thread per roll" 0 "*" "" dist --sample 3 --threads 8 1d6
 expect "--sample: a failing roll is reported" 1 "" "*" dist --sample 100 --seed 1 '1d6/(1d2-1)'
 run dist --sample 100 --seed 1 --max-support 3 1d6
 check "--sample: more values than the support limit" \
