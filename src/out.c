@@ -41,12 +41,24 @@ void alea__out_mem(alea__out *o, const char *s, size_t n)
 
 void alea__out_str(alea__out *o, const char *s)
 {
-    alea__out_mem(o, s, strlen(s));
+    /* One pass, no strlen: the pieces are short ("kh", ", ", " dropped"). */
+    size_t n = 0;
+    if (o->len < o->cap) {
+        size_t room = o->cap - o->len - 1;
+        char *d = o->buf + o->len;
+        for (; s[n] && n < room; n++)
+            d[n] = s[n];
+    }
+    while (s[n])
+        n++;
+    o->len += n;
 }
 
 void alea__out_char(alea__out *o, char c)
 {
-    alea__out_mem(o, &c, 1);
+    if (o->len + 1 < o->cap)
+        o->buf[o->len] = c;
+    o->len++;
 }
 
 void alea__out_i64(alea__out *o, int64_t v)
