@@ -994,9 +994,9 @@ static void put_bar(double v, double vmax)
         len = 1;
     if (len <= 0)
         return;
-    fputs("  ", stdout);
-    for (long k = 0; k < len; k++)
-        putchar('#');
+    static const char hashes[] = "  ########################################";
+    _Static_assert(sizeof hashes - 3 >= BAR_WIDTH, "a bar fits in hashes");
+    fwrite(hashes, 1, 2 + (size_t)(len < BAR_WIDTH ? len : BAR_WIDTH), stdout);
 }
 
 static void put_summary(const alea_dist *d)
