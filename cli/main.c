@@ -427,6 +427,7 @@ static void help_main(FILE *f)
     fprintf(f, "alea %s -- roll tabletop dice, or compute their exact odds\n\n",
             alea_version());
     fputs("Usage:\n"
+          "  alea                          at a terminal: an interactive session\n"
           "  alea EXPR...                  roll each expression (as 'alea roll')\n"
           "  alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
           "  alea dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]\n"
@@ -438,6 +439,10 @@ static void help_main(FILE *f)
           "  roll      roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
           "  dist      the exact distribution of an expression, as a table\n"
           "  compare   several distributions side by side\n"
+          "\n"
+          "In the session each line is rolled (an empty line rolls it again); :dist,\n"
+          ":compare, :seed and :help do the rest. Breakdowns are in colour on a\n"
+          "terminal, unless NO_COLOR is set.\n"
           "\n"
           "Without EXPR, roll and dist read standard input when it is not a terminal:\n"
           "one expression per line, each answered in turn (blank lines are skipped).\n"
