@@ -161,11 +161,13 @@ double alea__trunc_pow(double t, int64_t n)
 
 /* ---- the accumulator -------------------------------------------------------- */
 
-/* First number of slots of a sparse accumulator (a power of two). */
-#define SPARSE_MIN 1024u
+/* First number of slots of a hash table (a power of two). */
+#define TABLE_MIN 1024u
 /* Slots of a table that still fits in a core's caches (1 MiB of keys and
  * values): past it, additions cost ALEA__SPARSE_COST_BIG. */
 #define SPARSE_CACHED 65536u
+
+/* ---- the hash table --------------------------------------------------------- */
 
 static size_t slot_of(int64_t v, size_t cap)
 {
@@ -174,7 +176,16 @@ static size_t slot_of(int64_t v, size_t cap)
     return (size_t)(h >> 32) & (cap - 1);
 }
 
-static alea_status table_alloc(alea_ctx *ctx, size_t cap, int64_t **key, double **val)
+/* The slot of v: its own, or the free one where it would go. */
+static size_t probe(const int64_t *key, size_t cap, int64_t v)
+{
+    size_t i = slot_of(v, cap);
+    while (key[i] != v && key[i] != ALEA__TABLE_FREE)
+        i = (i + 1) & (cap - 1);
+    return i;
+}
+
+static alea_status slots_alloc(alea_ctx *ctx, size_t cap, int64_t **key, double **val)
 {
     *key = alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **key));
     *val = *key ? alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **val)) : NULL;
@@ -185,9 +196,124 @@ static alea_status table_alloc(alea_ctx *ctx, size_t cap, int64_t **key, double 
         return alea__nomem(ctx);
     }
     for (size_t i = 0; i < cap; i++)
-        (*key)[i] = ALEA__ACC_EMPTY;
+        (*key)[i] = ALEA__TABLE_FREE;
     return ALEA_OK;
 }
+
+alea_status alea__table_init(alea_ctx *ctx, alea__table *t)
+{
+    memset(t, 0, sizeof *t);
+    alea_status st = slots_alloc(ctx, TABLE_MIN, &t->key, &t->val);
+    if (st == ALEA_OK)
+        t->cap = TABLE_MIN;
+    return st;
+}
+
+void alea__table_free(alea_ctx *ctx, alea__table *t)
+{
+    if (t->key) {
+        alea__mem_free(ctx, t->key, t->cap * sizeof *t->key);
+        alea__mem_free(ctx, t->val, t->cap * sizeof *t->val);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+size_t alea__table_count(const alea__table *t)
+{
+    return t->n + (size_t)t->has_min;
+}
+
+/* Doubles the slots. */
+static alea_status table_grow(alea_ctx *ctx, alea__table *t)
+{
+    size_t ncap = t->cap * 2;
+    int64_t *nk;
+    double *nv;
+    alea_status st = slots_alloc(ctx, ncap, &nk, &nv);
+    if (st != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->key[i] == ALEA__TABLE_FREE)
+            continue;
+        size_t j = probe(nk, ncap, t->key[i]);
+        nk[j] = t->key[i];
+        nv[j] = t->val[i];
+    }
+    alea__mem_free(ctx, t->key, t->cap * sizeof *t->key);
+    alea__mem_free(ctx, t->val, t->cap * sizeof *t->val);
+    t->key = nk;
+    t->val = nv;
+    t->cap = ncap;
+    return ALEA_OK;
+}
+
+alea_status alea__table_add(alea_ctx *ctx, alea__table *t, int64_t v, double x, size_t most,
+                            int *full)
+{
+    *full = 0;
+    if (v == ALEA__TABLE_FREE) {
+        if (!t->has_min && alea__table_count(t) >= most) {
+            *full = 1;
+            return ALEA_ERR_LIMIT;
+        }
+        t->has_min = 1;
+        t->min_val += x;
+        return ALEA_OK;
+    }
+    size_t i = probe(t->key, t->cap, v);
+    if (t->key[i] == ALEA__TABLE_FREE) {
+        if (alea__table_count(t) >= most) {
+            *full = 1;
+            return ALEA_ERR_LIMIT;
+        }
+        if (4 * (t->n + 1) > 3 * t->cap) {
+            alea_status st = table_grow(ctx, t);
+            if (st != ALEA_OK)
+                return st;
+            i = probe(t->key, t->cap, v);
+        }
+        t->key[i] = v;
+        t->val[i] = 0;
+        t->n++;
+    }
+    t->val[i] += x;
+    return ALEA_OK;
+}
+
+static int pair_cmp(const void *x, const void *y)
+{
+    int64_t a = ((const alea__pair *)x)->v, b = ((const alea__pair *)y)->v;
+    return (a > b) - (a < b);
+}
+
+void alea__pairs_sort(alea__pair *p, size_t n)
+{
+    if (n > 1)
+        qsort(p, n, sizeof *p, pair_cmp);
+}
+
+alea_status alea__table_sorted(alea_ctx *ctx, const alea__table *t, alea__pair **out,
+                               size_t *k)
+{
+    size_t n = (size_t)(t->has_min && t->min_val > 0);
+    for (size_t i = 0; i < t->cap; i++)
+        n += t->key[i] != ALEA__TABLE_FREE && t->val[i] > 0;
+    alea__pair *pr = alea__mem_alloc(ctx, alea__mul_size(n ? n : 1, sizeof *pr));
+    if (!pr)
+        return alea__nomem(ctx);
+    size_t j = 0;
+    if (t->has_min && t->min_val > 0)
+        pr[j++] = (alea__pair){INT64_MIN, t->min_val};
+    for (size_t i = 0; i < t->cap; i++)
+        if (t->key[i] != ALEA__TABLE_FREE && t->val[i] > 0)
+            pr[j++] = (alea__pair){t->key[i], t->val[i]};
+    alea__pairs_sort(pr, n);
+    *out = pr;
+    *k = n;
+    return ALEA_OK;
+}
+
+/* ---- the accumulator -------------------------------------------------------- */
 
 alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t lo,
                            int64_t hi, double adds)
@@ -211,10 +337,7 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
         a->span = span;
         return ALEA_OK;
     }
-    alea_status st = table_alloc(ctx, SPARSE_MIN, &a->key, &a->val);
-    if (st == ALEA_OK)
-        a->cap = SPARSE_MIN;
-    return st;
+    return alea__table_init(ctx, &a->t);
 }
 
 double alea__acc_unit(const alea__acc *a)
@@ -226,47 +349,9 @@ void alea__acc_free(alea__acc *a)
 {
     if (a->d)
         alea__mem_free(a->ctx, a->d, a->span * sizeof *a->d);
-    if (a->key) {
-        alea__mem_free(a->ctx, a->key, a->cap * sizeof *a->key);
-        alea__mem_free(a->ctx, a->val, a->cap * sizeof *a->val);
-    }
     a->d = NULL;
-    a->key = NULL;
-    a->val = NULL;
-    a->span = a->n = a->cap = 0;
-}
-
-/* Doubles the table; the support limit is checked before it grows. */
-static alea_status grow(alea__acc *a)
-{
-    if (a->n + (size_t)a->has_min >= a->limit) {
-        alea_status st = alea__support_error(a->ctx, a->at);
-        alea__acc_free(a);
-        return st;
-    }
-    size_t ncap = a->cap * 2;
-    int64_t *nk;
-    double *nv;
-    alea_status st = table_alloc(a->ctx, ncap, &nk, &nv);
-    if (st != ALEA_OK) {
-        alea__acc_free(a);
-        return st;
-    }
-    for (size_t i = 0; i < a->cap; i++) {
-        if (a->key[i] == ALEA__ACC_EMPTY)
-            continue;
-        size_t j = slot_of(a->key[i], ncap);
-        while (nk[j] != ALEA__ACC_EMPTY)
-            j = (j + 1) & (ncap - 1);
-        nk[j] = a->key[i];
-        nv[j] = a->val[i];
-    }
-    alea__mem_free(a->ctx, a->key, a->cap * sizeof *a->key);
-    alea__mem_free(a->ctx, a->val, a->cap * sizeof *a->val);
-    a->key = nk;
-    a->val = nv;
-    a->cap = ncap;
-    return ALEA_OK;
+    a->span = 0;
+    alea__table_free(a->ctx, &a->t);
 }
 
 /* Charges the sparse additions made so far (all but the 1 unit each that
@@ -274,7 +359,7 @@ static alea_status grow(alea__acc *a)
 static alea_status charge_sparse(alea__acc *a)
 {
     /* A table past the caches costs a memory access per addition. */
-    int64_t cost = a->cap > SPARSE_CACHED ? ALEA__SPARSE_COST_BIG : ALEA__SPARSE_COST;
+    int64_t cost = a->t.cap > SPARSE_CACHED ? ALEA__SPARSE_COST_BIG : ALEA__SPARSE_COST;
     int64_t units = a->uncharged * (cost - 1);
     a->uncharged = 0;
     alea_status st = alea__charge(a->ctx, units, a->at->start, a->at->end);
@@ -283,35 +368,16 @@ static alea_status charge_sparse(alea__acc *a)
     return st;
 }
 
+/* Adds to the table; past the support limit, the error and the buffers go. */
 static alea_status sparse_add(alea__acc *a, int64_t v, double p)
 {
-    if (v == ALEA__ACC_EMPTY) {
-        a->has_min = 1;
-        a->min_p += p;
-        return ALEA_OK;
-    }
-    size_t i = slot_of(v, a->cap);
-    for (;;) {
-        if (a->key[i] == v) {
-            a->val[i] += p;
-            return ALEA_OK;
-        }
-        if (a->key[i] == ALEA__ACC_EMPTY)
-            break;
-        i = (i + 1) & (a->cap - 1);
-    }
-    if (4 * (a->n + 1) > 3 * a->cap) {
-        alea_status st = grow(a);
-        if (st != ALEA_OK)
-            return st;
-        i = slot_of(v, a->cap);
-        while (a->key[i] != ALEA__ACC_EMPTY)
-            i = (i + 1) & (a->cap - 1);
-    }
-    a->key[i] = v;
-    a->val[i] = p;
-    a->n++;
-    return ALEA_OK;
+    int full;
+    alea_status st = alea__table_add(a->ctx, &a->t, v, p, a->limit, &full);
+    if (full)
+        st = alea__support_error(a->ctx, a->at);
+    if (st != ALEA_OK)
+        alea__acc_free(a);
+    return st;
 }
 
 alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
@@ -355,17 +421,6 @@ alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, d
     return st;
 }
 
-typedef struct pair {
-    int64_t v;
-    double p;
-} pair;
-
-static int pair_cmp(const void *x, const void *y)
-{
-    int64_t a = ((const pair *)x)->v, b = ((const pair *)y)->v;
-    return (a > b) - (a < b);
-}
-
 /* The sparse table's positive entries, sorted by value, into *r. The sort
  * is charged (n log2 n comparisons at 2 units each) before it starts. */
 static alea_status sparse_finish(alea__acc *a, alea__pmf *r)
@@ -373,37 +428,17 @@ static alea_status sparse_finish(alea__acc *a, alea__pmf *r)
     alea_status st = charge_sparse(a);
     if (st != ALEA_OK)
         return st;
-    size_t k = (size_t)(a->has_min && a->min_p > 0);
-    for (size_t i = 0; i < a->cap; i++)
-        k += a->key[i] != ALEA__ACC_EMPTY && a->val[i] > 0;
-    if (k > a->limit) {
-        st = alea__support_error(a->ctx, a->at);
-        alea__acc_free(a);
-        return st;
-    }
+    size_t k = alea__table_count(&a->t);
     double lg = k > 1 ? ceil(log2((double)k)) : 1;
+    alea__pair *pr = NULL;
     if ((st = alea__work_check(a->ctx, 2 * (double)k * lg, a->at)) != ALEA_OK ||
         (st = alea__charge(a->ctx, (int64_t)(2 * (double)k * lg), a->at->start,
-                           a->at->end)) != ALEA_OK) {
+                           a->at->end)) != ALEA_OK ||
+        (st = alea__table_sorted(a->ctx, &a->t, &pr, &k)) != ALEA_OK) {
         alea__acc_free(a);
         return st;
     }
-    /* The pairs go where the keys were: the table is no longer needed as a
-     * table, and a pair is the size of a key and a value. */
-    pair *pr = alea__mem_alloc(a->ctx, alea__mul_size(k ? k : 1, sizeof *pr));
-    if (!pr) {
-        alea__acc_free(a);
-        return alea__nomem(a->ctx);
-    }
-    size_t j = 0;
-    if (a->has_min && a->min_p > 0)
-        pr[j++] = (pair){INT64_MIN, a->min_p};
-    for (size_t i = 0; i < a->cap; i++)
-        if (a->key[i] != ALEA__ACC_EMPTY && a->val[i] > 0)
-            pr[j++] = (pair){a->key[i], a->val[i]};
-    alea__acc_free(a);
-    if (k > 1)
-        qsort(pr, k, sizeof *pr, pair_cmp);
+    alea__acc_free(a); /* before the result: the table is done with */
     if ((st = alea__pmf_alloc(a->ctx, k, r)) == ALEA_OK) {
         for (size_t i = 0; i < k; i++) {
             r->v[i] = pr[i].v;
@@ -639,12 +674,12 @@ alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *ma
     if ((st = alea__work_check(ctx, 2 * (double)n * lg, at)) != ALEA_OK ||
         (st = alea__charge(ctx, (int64_t)(2 * (double)n * lg), at->start, at->end)) != ALEA_OK)
         return st;
-    pair *pr = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *pr));
+    alea__pair *pr = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *pr));
     if (!pr)
         return alea__nomem(ctx);
     for (size_t i = 0; i < n; i++)
-        pr[i] = (pair){map[i], a->p[i]};
-    qsort(pr, n, sizeof *pr, pair_cmp);
+        pr[i] = (alea__pair){map[i], a->p[i]};
+    alea__pairs_sort(pr, n);
     size_t k = 0;
     for (size_t i = 0; i < n;) {
         int64_t v = pr[i].v;
@@ -657,7 +692,7 @@ alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *ma
         }
         double p = den > 0 ? num / den : sum + comp;
         if (p > 0)
-            pr[k++] = (pair){v, p};
+            pr[k++] = (alea__pair){v, p};
     }
     if ((st = alea__pmf_alloc(ctx, k, out)) == ALEA_OK) {
         for (size_t i = 0; i < k; i++) {

@@ -88,6 +88,47 @@ ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const nod
 
 /* ---- dist.c: the accumulator ---- */
 
+/*
+ * A hash table from int64 values to doubles: open addressing with linear
+ * probing, cap slots (a power of two, at most 3/4 full), n of them used. A
+ * slot whose key is ALEA__TABLE_FREE is free; the value INT64_MIN itself is
+ * kept aside (has_min, min_val). The sparse accumulator sums probabilities
+ * in it, a Monte Carlo tally counts hits (whole numbers, exact below 2^53).
+ */
+typedef struct alea__table {
+    int64_t *key;
+    double *val;
+    size_t n, cap;
+    int has_min;
+    double min_val;
+} alea__table;
+
+#define ALEA__TABLE_FREE INT64_MIN
+
+/* An empty table of a first few slots; NOMEM recorded in ctx. */
+ALEA__HIDDEN alea_status alea__table_init(alea_ctx *ctx, alea__table *t);
+ALEA__HIDDEN void alea__table_free(alea_ctx *ctx, alea__table *t);
+/* Adds x to the entry of v. A new value past `most` distinct ones is
+ * refused: ALEA_ERR_LIMIT with *full set and no message (the caller names
+ * its limit). Running out of memory is recorded, as everywhere. The table is
+ * unchanged on error. */
+ALEA__HIDDEN alea_status alea__table_add(alea_ctx *ctx, alea__table *t, int64_t v, double x,
+                                         size_t most, int *full);
+/* Distinct values held, INT64_MIN included. */
+ALEA__HIDDEN size_t alea__table_count(const alea__table *t);
+
+typedef struct alea__pair {
+    int64_t v;
+    double p;
+} alea__pair;
+
+/* The entries whose value is above 0, sorted by key: *k pairs in a block of
+ * ctx's (the caller frees *k pairs, or one when *k is 0). */
+ALEA__HIDDEN alea_status alea__table_sorted(alea_ctx *ctx, const alea__table *t,
+                                            alea__pair **out, size_t *k);
+/* Sorts pairs by key (qsort). */
+ALEA__HIDDEN void alea__pairs_sort(alea__pair *p, size_t n);
+
 typedef struct alea__acc {
     alea_ctx *ctx;
     const node *at; /* span for errors */
@@ -96,19 +137,10 @@ typedef struct alea__acc {
     int64_t lo;
     size_t span; /* 0 in sparse mode */
     double *d;
-    /* sparse mode: an open-addressing hash table (linear probing) of cap
-     * slots, a power of two, at most 3/4 full, n of them used. A slot whose
-     * key is ALEA__ACC_EMPTY is free; the value INT64_MIN itself is kept
-     * aside in min_p (has_min). */
-    int64_t *key;
-    double *val;
-    size_t n, cap;
-    int has_min;
-    double min_p;
+    /* sparse mode: the values in a hash table */
+    alea__table t;
     int64_t uncharged; /* sparse additions not yet charged to the budget */
 } alea__acc;
-
-#define ALEA__ACC_EMPTY INT64_MIN
 
 /*
  * Work units of one addition in sparse mode, against the 1 unit (about
