@@ -1129,14 +1129,13 @@ static void dist_csv(const alea_dist *d, const double *least,
 
 /* ---- dist --sample: a Monte Carlo estimate on every core ------------------------ */
 
-/* The limits and tail bound of o (already checked on the main context). */
-static void apply_limits(alea_ctx *ctx, const options *o)
+/* The limits and tail bound of o; 0 when the tail bound is out of range. */
+static int apply_limits(alea_ctx *ctx, const options *o)
 {
     for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
         if (o->limit_set[l])
             alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
-    if (o->tail_set)
-        alea_ctx_set_tail(ctx, o->tail);
+    return !o->tail_set || alea_ctx_set_tail(ctx, o->tail) == ALEA_OK;
 }
 
 /* One thread's share: its own context (stream `index` of the seed),
@@ -1161,7 +1160,7 @@ static void *sampler_run(void *arg)
         w->st = ALEA_ERR_NOMEM;
         return NULL;
     }
-    apply_limits(w->ctx, w->o);
+    apply_limits(w->ctx, w->o); /* checked on the main context already */
     if (w->o->timer->ms > 0)
         alea_ctx_set_interrupt(w->ctx, timer_expired, w->o->timer); /* read only */
     alea_ctx_seed_stream(w->ctx, w->seed, w->index);
@@ -1989,8 +1988,7 @@ static int cmd_repl(alea_ctx *ctx, options *o)
 static int apply_options(alea_ctx *ctx, const options *o, command cmd,
                          int has_cmd)
 {
-    apply_limits(ctx, o);
-    if (o->tail_set && alea_ctx_set_tail(ctx, o->tail) != ALEA_OK)
+    if (!apply_limits(ctx, o))
         return usage_error(cmd, has_cmd,
                            "--tail: %s is outside the accepted range "
                            "[1e-300, 1e-3]", o->tail_text);
