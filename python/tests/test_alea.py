@@ -266,6 +266,42 @@ class BotTest(unittest.TestCase):
                      '!dist 9223372036854775807 + 1']:
             self.assertIsInstance(b.reply(junk), str)
 
+    def test_hostile_messages_get_error_replies(self):
+        b = self.bot
+        big = str(2**70)
+        cases = {
+            '!roll 1d6 \ud800': 'unexpected U+D800 at byte 4',  # json.loads of "\ud800"
+            '!dist \udfff': 'unexpected U+DFFF at byte 0',
+            '!roll 1d6 # \ud83c\udfb2': 'unexpected U+D83C at byte 6',  # a pair, unjoined
+            f'!roll {big}d6': 'number too large',
+            f'!roll 1d{big}': 'number too large',
+            f'!dist 2d6 * {big}': 'number too large',
+            '!roll ' + '(' * 5000: 'expression too long: 5000 bytes (source limit is 200)',
+            '!roll ' + '\ud800' * 5000: 'expression too long: 15000 bytes',
+            '!roll 1d6 \x00\x1b[2J': 'unexpected byte 0x00',
+        }
+        for message, why in cases.items():
+            answer = b.reply(message, 'eve')
+            self.assertTrue(answer.startswith('@eve I could not do that: '), answer)
+            self.assertIn(why, answer)
+            # a reply the chat can send: UTF-8, short, the caret in a block
+            answer.encode('utf-8')
+            self.assertLess(len(answer), 2000)
+            self.assertRegex(answer, r'\n```\n.*\n *\^+\n```$')
+        self.assertIn('```\n1d6 ?\n    ^\n```', b.reply('!roll 1d6 \ud800'))
+
+    def test_the_terminal_loop_takes_any_bytes(self):
+        # A byte that is not UTF-8 on standard input is answered, and the
+        # lines after it too, even where the locale decodes it strictly.
+        path = os.path.join(HERE, '..', '..', 'examples', 'bot.py')
+        env = {**os.environ, 'PYTHONIOENCODING': 'utf-8:strict', 'PYTHONUTF8': '0'}
+        out = subprocess.run([sys.executable, path], input=b'!roll 1d6 \xff\n!roll 1d1\n',
+                             capture_output=True, env=env)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.decode().splitlines()
+        self.assertIn('unexpected U+DCFF at byte 4', lines[0])
+        self.assertEqual(lines[-1], '@player rolled 1d1 [1] = 1')
+
 
 if __name__ == '__main__':
     unittest.main()
