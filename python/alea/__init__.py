@@ -193,13 +193,18 @@ class AleaError(Exception):
         the excerpt stays short whatever the expression's length."""
         src = self.expression
         units = len(src)
-        cs = ce = off = 0  # characters before the span's start, and its end
-        for ch in src:
-            if off >= self.start and off >= self.end:
-                break
-            cs += off < self.start
-            ce += off < self.end
-            off += _utf8_len(ch)
+        # Characters before the span's start, and before its end; past the
+        # window the end is not needed, so a huge text is not walked.
+        if src.isascii():
+            cs, ce = min(self.start, units), min(self.end, units)
+        else:
+            cs = ce = off = 0
+            for ch in src:
+                if off >= self.start and (off >= self.end or ce - cs > _WINDOW):
+                    break
+                cs += off < self.start
+                ce += off < self.end
+                off += _utf8_len(ch)
         ce = max(ce, cs + 1)
         ws, we = 0, units
         if units > _EXCERPT_MAX:

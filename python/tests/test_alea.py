@@ -127,6 +127,9 @@ class ArgumentTest(unittest.TestCase):
         lines = cli('roll', src).stderr.splitlines()
         self.assertEqual(e.caret().split('\n'), [l[2:] for l in lines[1:]])
         self.assertEqual(len(e.caret().split('\n')[0]), 76)
+        # and it is found without walking a huge text (was seconds for this)
+        e = self.raises(alea.AleaError, lambda: alea.roll('é' * 10**7), '20000000 bytes')
+        self.assertEqual(e.caret(), '...' + 'é' * 70 + '...\n' + ' ' * 23 + '^' * 50)
 
     def test_limits(self):
         top = alea.LIMIT_MAX['dice']
