@@ -443,7 +443,9 @@ typedef struct alea_boon_table {
 } alea_boon_table;
 
 /* Boons and banes earned by one roll ending in tier (0..3) at difficulty.
- * ALEA_ERR_ARGUMENT for a tier out of range or a NULL pointer. */
+ * ALEA_ERR_ARGUMENT for a tier out of range, a NULL pointer, a negative
+ * drive or a multiplier that is not finite; ALEA_ERR_OVERFLOW when the
+ * boons or banes (with the drive) would pass INT64_MAX. */
 alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
                                 int64_t drive, int support, int64_t *boons, int64_t *banes);
 
