@@ -370,7 +370,7 @@ static int report(const alea_ctx *ctx, const char *src)
 
 static int limit_is_bytes(alea_limit l)
 {
-    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY;
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
 }
 
 /* Writes text word-wrapped to end before column 80, continuation lines
