@@ -77,7 +77,8 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
-    '--max-memory BYTES +32M ' '--tail P +1e-12 ' '--timeout MS +none ' 'docs/language.md'; do
+    '--max-memory BYTES +32M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
+    '--timeout MS +none ' '--time-limit S +60 ' 'docs/language.md'; do
     has "$out" "$word"
     check "--help mentions $word" $?
 done
@@ -444,6 +445,25 @@ check "--timeout on stdin: the timed-out line fails, the others answer" \
     "$([ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
        [ "$err" = "alea: timed out: the expression ran past --timeout and was stopped" ]
        echo $?)" "$out$nl$err"
+
+# --time-limit: the whole command's bound (60 s by default), so that a wrong
+# count stops with a message; each line of standard input is a command.
+limit_msg="alea: stopped after 1 s: the command's time limit (--time-limit SECONDS sets it; 0 removes it)"
+expect "--time-limit stops roll -n 10^12" 1 "*" "$limit_msg" \
+    roll -n 1000000000001 --time-limit 1 1d6
+expect "--time-limit stops dist --sample 10^12" 1 "" "$limit_msg" \
+    dist --sample 1000000000000 --time-limit 1 1d6
+expect "--time-limit stops a long distribution" 1 "" "$limit_msg" \
+    dist --time-limit 1 --max-work 1000000000000 --max-support 100000000 1000d100000
+expect "--time-limit 0 is none" 0 "*" "" roll --time-limit 0 3d6
+expect "--time-limit at its maximum" 0 "*" "" roll --time-limit 604800 3d6
+expect "--time-limit past its maximum" 2 "" "alea: --time-limit: '604801' is not a number \
+of seconds from 0 (none) to 604800
+Try 'alea roll --help' for more information." roll --time-limit 604801 3d6
+printf '1d4\n1d2\n' >"$tmp/in"
+run_from "$tmp/in" roll --time-limit 1
+check "--time-limit on stdin: each line has its own" "$([ "$rc" -eq 0 ] &&
+    [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]; echo $?)" "$out$nl$err"
 
 # ---- dist --sample: Monte Carlo estimates -------------------------------------
 
