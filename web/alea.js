@@ -10,9 +10,9 @@
 // Each call is a request of its own: it stops after the deadline
 // (DEADLINE_MS unless loadAlea's options say otherwise) with the error
 // ALEA_ERR_INTERRUPTED, "stopped after 2 s: ...", and its answer is at most
-// 16 MiB (web/wasm.c). alea.request(ms) groups several calls under one
-// deadline and one answer budget: the page makes each of its updates one
-// request.
+// ANSWER_BYTES (web/wasm.c's ceiling), else ALEA_ERR_LIMIT. alea.request(ms,
+// bytes) groups several calls under one deadline and one answer budget: the
+// page makes each of its updates one request.
 //
 // The module imports five WASI functions from its C library; the page gives
 // it entropy (crypto.getRandomValues) and clocks, and nothing else: the
@@ -25,8 +25,10 @@ const ENOSYS = 52;
 // times that in WebAssembly on a slow phone), short enough that a hostile
 // link is stopped before a visitor wonders what happened.
 export const DEADLINE_MS = 2000;
+// web/wasm.c's ANSWER_MAX: a request may ask for less, not more.
+export const ANSWER_BYTES = 16 << 20;
 
-export async function loadAlea(bytes, { deadline = DEADLINE_MS } = {}) {
+export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = ANSWER_BYTES } = {}) {
   let memory = null;
   const view = () => new DataView(memory.buffer);
   const wasi = {
@@ -90,9 +92,9 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS } = {}) {
     },
   };
   // Starts a request; its calls share the deadline (ms from now) and the
-  // answer budget, until the next request starts.
-  const request = (ms = deadline) => {
-    x.alea_web_begin(ms);
+  // answer budget (bytes), until the next request starts.
+  const request = (ms = deadline, bytes = answerBytes) => {
+    x.alea_web_begin(ms, bytes);
     return calls;
   };
 

@@ -24,10 +24,11 @@
 #define EXPORT(name) __attribute__((export_name(name)))
 
 /*
- * ANSWER_MAX  16 MiB: the answer bytes of one request, all its calls
- *             together. The largest distribution the library allows
- *             (100000 outcomes) is about 5 MB of JSON; 1000 rolls of a
- *             hundred dice about 0.5 MB of breakdowns. A page that parses
+ * ANSWER_MAX  16 MiB: the most answer bytes one request may have, all its
+ *             calls together (a request may ask for less: the page asks
+ *             for 4 MiB). The largest distribution the library allows
+ *             (100000 outcomes) is 1.6 to 5 MB of JSON; 1000 rolls of a
+ *             hundred dice about 0.3 MB of breakdowns. A page that parses
  *             and shows more than this stops being usable anyway.
  * ROLLS_MAX   1000 rolls in one call: what the page's "times" field allows.
  *
@@ -51,6 +52,7 @@ static alea_ctx *ctx;
 static double deadline_at = INFINITY;
 static double deadline_ms = INFINITY;
 static size_t budget = ANSWER_MAX;
+static size_t budget_max = ANSWER_MAX; /* as given, for the message */
 /* What reserve() may grow the answer to in this call; past it, too_long. */
 static size_t answer_limit = ANSWER_MAX;
 static int too_long;
@@ -186,8 +188,12 @@ static const char *error_answer(void)
 static const char *too_long_answer(const char *what, size_t len)
 {
     char msg[160];
-    snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu MiB in all)", what,
-             ANSWER_MAX >> 20);
+    if (budget_max % ((size_t)1 << 20) == 0)
+        snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu MiB in all)", what,
+                 budget_max >> 20);
+    else
+        snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu bytes in all)", what,
+                 budget_max);
     return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, 0,
                     len);
 }
@@ -215,13 +221,15 @@ static const char *charged(size_t len)
 /*
  * Starts a request: its calls stop with ALEA_ERR_INTERRUPTED ("stopped
  * after 2 s: ...") once ms milliseconds have passed (INFINITY: never; 0 or
- * less: at the first poll), and share ANSWER_MAX bytes of answers.
+ * less: at the first poll), and share bytes of answers (at most, and if
+ * not above 0, ANSWER_MAX).
  */
-EXPORT("alea_web_begin") void web_begin(double ms)
+EXPORT("alea_web_begin") void web_begin(double ms, double bytes)
 {
     deadline_ms = ms;
     deadline_at = now_ms() + ms;
-    budget = ANSWER_MAX;
+    budget = bytes > 0 && bytes < (double)ANSWER_MAX ? (size_t)bytes : ANSWER_MAX;
+    budget_max = budget;
 }
 
 /* Memory for the page to write an expression into. */

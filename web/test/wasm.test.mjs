@@ -173,6 +173,17 @@ test('the calls of a request share 16 MiB of answers', () => {
     'the distribution is too long for this page (limit is 16 MiB in all)');
   assert.equal(alea.dist('1d100000').outcomes.length, 100000);
   assert.equal(alea.roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
+  // a request may ask for less (the page: 4 MiB), never more
+  const small = alea.request(undefined, 4 << 20);
+  assert.ok(small.dist('1d100000').outcomes && small.dist('1d100000').outcomes);
+  assert.equal(small.dist('1d100000').error?.message,
+    'the distribution is too long for this page (limit is 4 MiB in all)');
+  const odd = alea.request(undefined, 1000);
+  assert.equal(odd.roll('1d6', { n: 1000 }).error?.message,
+    'the rolls\' breakdowns are too long for this page (limit is 1000 bytes in all)');
+  const big = alea.request(undefined, 64 << 20);
+  assert.equal(Array.from({ length: 11 }, () => big.dist('1d100000')).at(-1).error?.message,
+    'the distribution is too long for this page (limit is 16 MiB in all)');
 });
 
 test('the module\'s memory stops at 128 MiB', async () => {
