@@ -9,8 +9,8 @@
 // after DEADLINE_MS (alea.js; a link may lower it with d=<ms>, never raise
 // it); at most MAX_EXPRS expressions and MAX_ROLLS rolls of each; answers of
 // at most ANSWER_BYTES in all (web/wasm.c), in a module of at most 128 MiB
-// (scripts/web). The Cancel button, or any newer update, ends the worker
-// and starts another.
+// (scripts/web); a table of at most TABLE_ROWS rows. The Cancel button, or
+// any newer update, ends the worker and starts another.
 
 import { DEADLINE_MS } from './alea.js';
 
@@ -21,6 +21,7 @@ const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
 // outcomes, 1.6 MB of JSON each) or 10 x 1000 rolls of a few hundred dice;
 // the chart of more keeps the page's own thread busy for seconds.
 const ANSWER_BYTES = 4 << 20;
+const TABLE_ROWS = 1000; // the likeliest values; the CSV has them all
 const GRACE_MS = 1000; // past its deadline a request is ended from outside
 const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at once
 
@@ -242,6 +243,17 @@ function columns(dist) {
 
 // ---- the distribution view -------------------------------------------------------
 
+// The values the table shows: all, or the TABLE_ROWS likeliest (in any
+// column), in order: a table of 100000 rows takes the page seconds to lay
+// out, and no one reads it.
+function tableValues(values, cols) {
+  if (values.length <= TABLE_ROWS) return values;
+  const weight = values.map((v) => Math.max(...cols.map(({ c, at }) =>
+    (at.has(v) ? c.exact[at.get(v)] : 0))));
+  return values.map((v, i) => i).sort((a, b) => weight[b] - weight[a] || a - b)
+    .slice(0, TABLE_ROWS).sort((a, b) => a - b).map((i) => values[i]);
+}
+
 function renderDist(items) {
   lastDists = items;
   const values = [...new Set(items.flatMap(({ dist }) => dist.outcomes.map(([v]) => v)))]
@@ -253,6 +265,8 @@ function renderDist(items) {
   });
   const labels = items.length === 1 && items[0].dist.labels
     ? new Map(items[0].dist.labels) : null;
+  // read before the table changes, which would make this lay it out
+  const width = Math.max(280, $('chart').clientWidth || 600);
 
   // table
   const table = $('dist-table');
@@ -268,8 +282,12 @@ function renderDist(items) {
   if (labels) th('outcome');
   for (const { src } of items) th(src);
   const body = table.createTBody();
-  for (const v of values) {
-    const row = body.insertRow();
+  // rows built apart and added at once: body.insertRow() recounts the rows
+  // each time (100000 outcomes took a minute)
+  const rows = document.createDocumentFragment();
+  for (const v of tableValues(values, cols)) {
+    const row = document.createElement('tr');
+    rows.append(row);
     row.insertCell().textContent = String(v);
     if (labels) row.insertCell().textContent = labels.get(v) || '';
     cols.forEach(({ c, at }) => {
@@ -282,6 +300,11 @@ function renderDist(items) {
       }
     });
   }
+  body.append(rows);
+  const note = $('table-note');
+  note.hidden = values.length <= TABLE_ROWS;
+  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${values.length} values; ` +
+    'the chart and the CSV have them all.';
   const summary = [['mean', (d) => d.mean.toFixed(2)], ['sd', (d) => d.sd.toFixed(2)],
     ['min', (d) => String(d.min)], ['max', (d) => String(d.max)]];
   if (items.some(({ dist }) => dist.truncated > 0))
@@ -315,7 +338,6 @@ function renderDist(items) {
   }))];
   const chart = $('chart');
   if (plot) plot.destroy();
-  const width = Math.max(280, chart.clientWidth || 600);
   const title = { exact: 'chance of exactly', atleast: 'chance of at least',
     atmost: 'chance of at most' }[state.mode];
   plot = new uPlot({

@@ -379,6 +379,24 @@ test('the amplifying link: refused, and memory stays bounded', async (t) => {
   await page.close();
 });
 
+test('a link to 100000 outcomes: the table holds the likeliest 1000, the CSV all', async () => {
+  const page = await open(link({ e: '1d99998 + 1d3', v: 'dist', m: 'exact' }));
+  const rows = await tableColumns(page);
+  assert.equal(rows.length, 1000);
+  // the likeliest: not the ends (2, 3, 100000, 100001), which are rarer
+  assert.ok(rows.every((r) => r.value >= 4 && r.value <= 99999), `${rows[0].value}`);
+  assert.equal(await page.textContent('#table-note'),
+    'The table shows the 1000 likeliest of 100000 values; the chart and the CSV have them all.');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  assert.equal(readFileSync(await download.path(), 'utf8').trimEnd().split('\n').length, 100001);
+  // two of them fit the page's 4 MiB of answers, not three
+  await submit(page, '1d100000\n1d100000 + 1\n1d100000 + 2');
+  assert.deepEqual((await errorsShown(page)).map((e) => e.message), [
+    'the distribution is too long for this page (limit is 4 MiB in all)']);
+  assert.equal((await errorsShown(page))[0].hint, 'Compare fewer expressions at once.');
+  await page.close();
+});
+
 // A worker that never finishes (served instead of worker.js) stands for any
 // computation the module could not stop: the page must stay usable, Cancel
 // must end it, a new request must replace it, and past the deadline the
