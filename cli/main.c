@@ -370,7 +370,7 @@ static int report(const alea_ctx *ctx, const char *src)
 
 static int limit_is_bytes(alea_limit l)
 {
-    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY;
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
 }
 
 /* Writes text word-wrapped to end before column 80, continuation lines
@@ -667,7 +667,9 @@ static int parse_multipliers(const char *s, options *o)
         char *end;
         errno = 0;
         double m = strtod(s, &end);
-        if (end == s || errno || (t < 3 && *end != ',') || (t == 3 && *end))
+        /* finite, and small enough that a count times it stays a count */
+        if (end == s || errno || !isfinite(m) || fabs(m) > 1e6 || (t < 3 && *end != ',') ||
+            (t == 3 && *end))
             return 0;
         o->boons.multiplier[t] = m;
         s = end + 1;
@@ -794,7 +796,8 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         case O_MULT:
             if (!parse_multipliers(value, o))
                 return usage_error(cmd, has_cmd,
-                                   "--multipliers: '%s' is not four numbers such as "
+                                   "--multipliers: '%s' is not four finite numbers (each at most 1000000 "
+                                   "in size) such as "
                                    "-2,-1,1,2 (critical failure, failure, success, "
                                    "critical success)", value);
             break;

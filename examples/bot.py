@@ -9,7 +9,9 @@ a message's text to the reply's text, for a chat full of strangers.
 What it shows a bot needs: limits tighter than the library's defaults (a chat
 message needs no more), a deadline per request, errors turned into replies
 with a caret under the problem, and never an exception that would take the
-bot down. Run it to try messages on the terminal.
+bot down. Whatever a stranger sends (a number past 64 bits, a lone surrogate
+that a JSON "\\ud800" decodes to, control bytes) is an alea.AleaError,
+answered as any bad expression. Run it to try messages on the terminal.
 """
 import sys
 
@@ -59,6 +61,9 @@ def reply(message, user='player'):
 
 
 if __name__ == '__main__':
+    # A byte that is not UTF-8 reaches reply() as a lone surrogate, which
+    # alea refuses at its position, instead of stopping the loop here.
+    sys.stdin.reconfigure(errors='surrogateescape')
     for line in sys.stdin:
         answer = reply(line)
         if answer:

@@ -156,6 +156,11 @@ size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
  *            evaluation within about 60 ms.
  *   MEMORY   32 MiB: what the context may hold at once; with the program's
  *            own, the process stays under 64 MiB.
+ *   BREAKDOWN 4 MiB: what one roll's breakdown may print, its text and its
+ *            JSON together, charged while the roll records its terms (an
+ *            upper bound of what they print: 80 bytes a die and a face,
+ *            so that the DICE limit's 10000 dice of any size fit): a 4 KB
+ *            expression repeated 9999 times printed 80 MB before it.
  */
 #define ALEA_LIMIT_MAP(X)                                                      \
     X(SOURCE, 4096, 1048576, "bytes of expression text")                       \
@@ -164,7 +169,8 @@ size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
     X(DICE, 10000, 100000000, "dice rolled in one roll, rerolls and explosions included") \
     X(SUPPORT, 100000, 100000000, "distinct outcomes in one distribution")     \
     X(WORK, 30000000, 1000000000000, "elementary steps of one evaluation")     \
-    X(MEMORY, 33554432, 17179869184, "bytes allocated by the context")
+    X(MEMORY, 33554432, 17179869184, "bytes allocated by the context")        \
+    X(BREAKDOWN, 4194304, 1073741824, "bytes of one roll's breakdown, text and JSON")
 
 typedef enum alea_limit {
 #define ALEA__LIMIT_ENUM(name, def, max, what) ALEA_LIMIT_##name,
@@ -443,7 +449,9 @@ typedef struct alea_boon_table {
 } alea_boon_table;
 
 /* Boons and banes earned by one roll ending in tier (0..3) at difficulty.
- * ALEA_ERR_ARGUMENT for a tier out of range or a NULL pointer. */
+ * ALEA_ERR_ARGUMENT for a tier out of range, a NULL pointer, a negative
+ * drive or a multiplier that is not finite; ALEA_ERR_OVERFLOW when the
+ * boons or banes (with the drive) would pass INT64_MAX. */
 alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
                                 int64_t drive, int support, int64_t *boons, int64_t *banes);
 

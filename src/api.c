@@ -56,7 +56,7 @@ const char *alea_limit_name(alea_limit limit)
 {
     /* Lowercase names, kept beside the upper-case X-macro names. */
     static const char *const lower[] = {"source", "depth", "nodes", "dice",
-                                        "support", "work", "memory"};
+                                        "support", "work", "memory", "breakdown"};
     _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
                    "one lowercase name per limit");
     if ((unsigned)limit >= ALEA_LIMIT__COUNT)
@@ -126,8 +126,10 @@ alea_ctx *alea_ctx_new(alea_alloc_fn alloc, void *ud)
 
 void alea_ctx_free(alea_ctx *ctx)
 {
-    if (ctx)
+    if (ctx) {
+        alea__spare_flush(ctx);
         ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
+    }
 }
 
 const char *alea_ctx_error(const alea_ctx *ctx)
@@ -367,7 +369,11 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
         return st;
     if (!out)
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_expr_dist: NULL output");
-    return alea__exact(ctx, expr, out);
+    ctx->spare_on = 1;
+    st = alea__exact(ctx, expr, out);
+    ctx->spare_on = 0;
+    alea__spare_flush(ctx);
+    return st;
 }
 
 alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boon_table *table,

@@ -31,6 +31,8 @@ void *alea__mem_realloc(alea_ctx *ctx, void *ptr, size_t osize, size_t nsize)
     if (nsize > osize) {
         size_t grow = nsize - osize;
         uint64_t limit = (uint64_t)ctx->limits[ALEA_LIMIT_MEMORY];
+        if ((uint64_t)ctx->mem_used + grow > limit && ctx->spare_bytes)
+            alea__spare_flush(ctx); /* spares first */
         if ((uint64_t)ctx->mem_used + grow > limit) {
             ctx->mem_limit_hit = 1;
             return NULL;
@@ -55,6 +57,82 @@ void *alea__mem_alloc(alea_ctx *ctx, size_t size)
 void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size)
 {
     alea__mem_realloc(ctx, ptr, size, 0);
+}
+
+/* ---- spare blocks ------------------------------------------------------ */
+
+/* Blocks smaller than this go back to the allocator at once: malloc keeps
+ * them itself, without page faults. */
+#define SPARE_MIN 16384u
+
+void *alea__spare_alloc(alea_ctx *ctx, size_t size, size_t *got)
+{
+    int best = -1;
+    for (int i = 0; i < ALEA__SPARES; i++) {
+        size_t s = ctx->spare[i].size;
+        if (ctx->spare[i].p && s >= size && s / 2 <= size &&
+            (best < 0 || s < ctx->spare[best].size))
+            best = i;
+    }
+    if (best >= 0) {
+        void *p = ctx->spare[best].p;
+        *got = ctx->spare[best].size;
+        ctx->spare_bytes -= *got;
+        ctx->spare[best].p = NULL;
+        ctx->spare[best].size = 0;
+        return p;
+    }
+    /* A new block is rounded up to a power of two, so that the slowly
+     * growing requests of a programme's steps fit the blocks of the last. */
+    size_t round = size;
+    if (size >= SPARE_MIN && size <= SIZE_MAX / 2) {
+        round = SPARE_MIN;
+        while (round < size)
+            round *= 2;
+    }
+    *got = round;
+    return alea__mem_alloc(ctx, round);
+}
+
+void alea__spare_free(alea_ctx *ctx, void *ptr, size_t size)
+{
+    if (!ptr)
+        return;
+    if (size >= SPARE_MIN && ctx->spare_on) {
+        /* the first free slot, else the smallest spare */
+        int slot = 0;
+        for (int i = 0; i < ALEA__SPARES; i++) {
+            if (!ctx->spare[i].p) {
+                slot = i;
+                break;
+            }
+            if (ctx->spare[i].size < ctx->spare[slot].size)
+                slot = i;
+        }
+        if (ctx->spare[slot].p && ctx->spare[slot].size < size) {
+            alea__mem_free(ctx, ctx->spare[slot].p, ctx->spare[slot].size);
+            ctx->spare_bytes -= ctx->spare[slot].size;
+            ctx->spare[slot].p = NULL;
+        }
+        if (!ctx->spare[slot].p) {
+            ctx->spare[slot].p = ptr;
+            ctx->spare[slot].size = size;
+            ctx->spare_bytes += size;
+            return;
+        }
+    }
+    alea__mem_free(ctx, ptr, size);
+}
+
+void alea__spare_flush(alea_ctx *ctx)
+{
+    for (int i = 0; i < ALEA__SPARES; i++) {
+        if (ctx->spare[i].p)
+            alea__mem_free(ctx, ctx->spare[i].p, ctx->spare[i].size);
+        ctx->spare[i].p = NULL;
+        ctx->spare[i].size = 0;
+    }
+    ctx->spare_bytes = 0;
 }
 
 /* ---- arena ------------------------------------------------------------- */

@@ -21,6 +21,9 @@
 
 #define ALEA__ERRMSG_CAP 256
 
+/* Spare blocks a context keeps (see alea__spare_alloc). */
+#define ALEA__SPARES 64
+
 /* How often (in work units) evaluations poll the interrupt hook. */
 #define ALEA__POLL_EVERY 4096
 
@@ -40,6 +43,17 @@ struct alea_ctx {
     alea_interrupt_fn interrupt_fn;
     void *interrupt_ud;
 
+    /* Large blocks freed during the evaluation under way, kept for the next
+     * request of about their size (alea__spare_*), released when it ends:
+     * a dynamic programme makes and drops an accumulator per state, and
+     * returning each to the system costs page faults on the next. */
+    struct {
+        void *p;
+        size_t size;
+    } spare[ALEA__SPARES];
+    size_t spare_bytes;
+    int spare_on; /* an evaluation that flushes the spares is under way */
+
     /* Budget of the evaluation under way (reset by alea__budget_start). */
     int64_t work_used, work_poll, dice_used;
 
@@ -55,6 +69,19 @@ ALEA__HIDDEN void *alea__mem_alloc(alea_ctx *ctx, size_t size);
 ALEA__HIDDEN void *alea__mem_realloc(alea_ctx *ctx, void *ptr, size_t osize,
                                      size_t nsize);
 ALEA__HIDDEN void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size);
+
+/*
+ * Spare blocks: alea__spare_alloc returns a block of at least size
+ * bytes (*got: how many), a spare one when one fits (at most twice the
+ * size asked), else a new one; alea__spare_free keeps the block as a
+ * spare (counted in the memory limit as before) or frees it. Spares are
+ * freed by alea__spare_flush, at the end of each evaluation, and whenever
+ * the memory limit would refuse an allocation. The contents of a block are
+ * undefined.
+ */
+ALEA__HIDDEN void *alea__spare_alloc(alea_ctx *ctx, size_t size, size_t *got);
+ALEA__HIDDEN void alea__spare_free(alea_ctx *ctx, void *ptr, size_t size);
+ALEA__HIDDEN void alea__spare_flush(alea_ctx *ctx);
 
 /* n * size without overflow, or SIZE_MAX. */
 ALEA__HIDDEN size_t alea__mul_size(size_t n, size_t size);

@@ -36,10 +36,11 @@ static size_t outcome_bytes(size_t n)
 void alea__pmf_free(alea_ctx *ctx, alea__pmf *d)
 {
     if (d->n)
-        alea__mem_free(ctx, d->v, outcome_bytes(d->n));
+        alea__spare_free(ctx, d->v, d->bytes);
     d->v = NULL;
     d->p = NULL;
     d->n = 0;
+    d->bytes = 0;
 }
 
 alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
@@ -47,10 +48,11 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     d->v = NULL;
     d->p = NULL;
     d->n = 0;
+    d->bytes = 0;
     d->trunc = 0;
     if (n == 0)
         return ALEA_OK;
-    int64_t *block = alea__mem_alloc(ctx, outcome_bytes(n));
+    int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n), &d->bytes);
     if (!block)
         return alea__nomem(ctx);
     d->v = block;
@@ -59,24 +61,14 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     return ALEA_OK;
 }
 
-/* Shrinks d (allocated for d->n outcomes, the first k filled) to k. */
+/* Shrinks d (allocated for d->n outcomes, the first k filled) to k. The
+ * block stays (it is freed whole, by its size in d->bytes): a copy into a
+ * smaller one would cost more than the bytes it gives back. */
 static alea_status pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k)
 {
-    if (k == d->n)
-        return ALEA_OK;
-    alea__pmf t;
-    alea_status st = alea__pmf_alloc(ctx, k, &t);
-    if (st != ALEA_OK) {
+    if (k == 0)
         alea__pmf_free(ctx, d);
-        return st;
-    }
-    if (k) {
-        memcpy(t.v, d->v, k * sizeof *t.v);
-        memcpy(t.p, d->p, k * sizeof *t.p);
-    }
-    t.trunc = d->trunc;
-    alea__pmf_free(ctx, d);
-    *d = t;
+    d->n = k;
     return ALEA_OK;
 }
 
@@ -161,60 +153,69 @@ double alea__trunc_pow(double t, int64_t n)
 
 /* ---- the accumulator -------------------------------------------------------- */
 
-/* First number of slots of a hash table (a power of two). */
-#define TABLE_MIN 1024u
 /* Slots of a table that still fits in a core's caches (1 MiB of keys and
  * values): past it, additions cost ALEA__SPARSE_COST_BIG. */
 #define SPARSE_CACHED 65536u
 
 /* ---- the hash table --------------------------------------------------------- */
 
-static size_t slot_of(int64_t v, size_t cap)
+/* The slot of v: splitmix64's finaliser of v xor the table's key, whose
+ * every output bit depends on every input bit, so that values sharing their
+ * low or high bits (multiples of 2^49, sums of them) spread over the slots.
+ * A multiplicative hash kept only the high bits of a product, and put every
+ * multiple of 2^49 in one slot. */
+static size_t slot_of(const alea__table *t, int64_t v)
 {
-    /* Fibonacci hashing: the high bits of v times 2^64 / phi. */
-    uint64_t h = (uint64_t)v * UINT64_C(0x9E3779B97F4A7C15);
-    return (size_t)(h >> 32) & (cap - 1);
+    uint64_t z = (uint64_t)v ^ t->hash_key;
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    z ^= z >> 31;
+    return (size_t)z & (t->cap - 1);
 }
 
-/* The slot of v: its own, or the free one where it would go. */
-static size_t probe(const int64_t *key, size_t cap, int64_t v)
+/* The slot of v: its own, or the free one where it would go. Each slot
+ * looked at past the first is counted in t->steps, to be charged. */
+static size_t probe(alea__table *t, int64_t v)
 {
-    size_t i = slot_of(v, cap);
-    while (key[i] != v && key[i] != ALEA__TABLE_FREE)
-        i = (i + 1) & (cap - 1);
+    size_t i = slot_of(t, v);
+    while (t->key[i] != v && t->key[i] != ALEA__TABLE_FREE) {
+        i = (i + 1) & (t->cap - 1);
+        t->steps++;
+    }
     return i;
 }
 
-static alea_status slots_alloc(alea_ctx *ctx, size_t cap, int64_t **key, double **val)
+/* cap slots, keys and values in one spare-pool block, every key free. The
+ * clearing is charged to the work budget by the caller (a quarter unit a
+ * slot, as for a dense array). */
+static alea_status slots_alloc(alea_ctx *ctx, alea__table *t, size_t cap)
 {
-    *key = alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **key));
-    *val = *key ? alea__mem_alloc(ctx, alea__mul_size(cap, sizeof **val)) : NULL;
-    if (!*val) {
-        if (*key)
-            alea__mem_free(ctx, *key, cap * sizeof **key);
-        *key = NULL;
+    size_t got;
+    int64_t *key = alea__spare_alloc(ctx, alea__mul_size(cap, sizeof *key + sizeof *t->val),
+                                       &got);
+    if (!key)
         return alea__nomem(ctx);
-    }
     for (size_t i = 0; i < cap; i++)
-        (*key)[i] = ALEA__TABLE_FREE;
+        key[i] = ALEA__TABLE_FREE;
+    t->key = key;
+    t->val = (double *)(void *)(key + cap);
+    t->bytes = got;
+    t->cap = cap;
     return ALEA_OK;
 }
 
-alea_status alea__table_init(alea_ctx *ctx, alea__table *t)
+alea_status alea__table_init(alea_ctx *ctx, alea__table *t, uint64_t hash_key)
 {
     memset(t, 0, sizeof *t);
-    alea_status st = slots_alloc(ctx, TABLE_MIN, &t->key, &t->val);
-    if (st == ALEA_OK)
-        t->cap = TABLE_MIN;
-    return st;
+    t->hash_key = hash_key;
+    t->steps = ALEA__TABLE_MIN / 4; /* the clearing */
+    return slots_alloc(ctx, t, ALEA__TABLE_MIN);
 }
 
 void alea__table_free(alea_ctx *ctx, alea__table *t)
 {
-    if (t->key) {
-        alea__mem_free(ctx, t->key, t->cap * sizeof *t->key);
-        alea__mem_free(ctx, t->val, t->cap * sizeof *t->val);
-    }
+    if (t->key)
+        alea__spare_free(ctx, t->key, t->bytes);
     memset(t, 0, sizeof *t);
 }
 
@@ -223,28 +224,32 @@ size_t alea__table_count(const alea__table *t)
     return t->n + (size_t)t->has_min;
 }
 
-/* Doubles the slots. */
+/* Doubles the slots. Rehashing probes like any addition: its steps are
+ * counted too. */
 static alea_status table_grow(alea_ctx *ctx, alea__table *t)
 {
-    size_t ncap = t->cap * 2;
-    int64_t *nk;
-    double *nv;
-    alea_status st = slots_alloc(ctx, ncap, &nk, &nv);
+    alea__table nt = *t;
+    alea_status st = slots_alloc(ctx, &nt, t->cap * 2);
     if (st != ALEA_OK)
         return st;
     for (size_t i = 0; i < t->cap; i++) {
         if (t->key[i] == ALEA__TABLE_FREE)
             continue;
-        size_t j = probe(nk, ncap, t->key[i]);
-        nk[j] = t->key[i];
-        nv[j] = t->val[i];
+        size_t j = probe(&nt, t->key[i]);
+        nt.key[j] = t->key[i];
+        nt.val[j] = t->val[i];
     }
-    alea__mem_free(ctx, t->key, t->cap * sizeof *t->key);
-    alea__mem_free(ctx, t->val, t->cap * sizeof *t->val);
-    t->key = nk;
-    t->val = nv;
-    t->cap = ncap;
+    nt.steps += t->cap + nt.cap / 4; /* the old slots read, the new cleared */
+    alea__spare_free(ctx, t->key, t->bytes);
+    *t = nt;
     return ALEA_OK;
+}
+
+uint64_t alea__table_steps(alea__table *t)
+{
+    uint64_t s = t->steps;
+    t->steps = 0;
+    return s;
 }
 
 alea_status alea__table_add(alea_ctx *ctx, alea__table *t, int64_t v, double x, size_t most,
@@ -260,7 +265,7 @@ alea_status alea__table_add(alea_ctx *ctx, alea__table *t, int64_t v, double x, 
         t->min_val += x;
         return ALEA_OK;
     }
-    size_t i = probe(t->key, t->cap, v);
+    size_t i = probe(t, v);
     if (t->key[i] == ALEA__TABLE_FREE) {
         if (alea__table_count(t) >= most) {
             *full = 1;
@@ -270,7 +275,7 @@ alea_status alea__table_add(alea_ctx *ctx, alea__table *t, int64_t v, double x, 
             alea_status st = table_grow(ctx, t);
             if (st != ALEA_OK)
                 return st;
-            i = probe(t->key, t->cap, v);
+            i = probe(t, v);
         }
         t->key[i] = v;
         t->val[i] = 0;
@@ -329,7 +334,7 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
         alea_status st = alea__charge(ctx, (int64_t)(span / 4 + 1), at->start, at->end);
         if (st != ALEA_OK)
             return st;
-        a->d = alea__mem_alloc(ctx, alea__mul_size(span, sizeof *a->d));
+        a->d = alea__spare_alloc(ctx, alea__mul_size(span, sizeof *a->d), &a->dbytes);
         if (!a->d)
             return alea__nomem(ctx);
         memset(a->d, 0, span * sizeof *a->d);
@@ -337,7 +342,7 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
         a->span = span;
         return ALEA_OK;
     }
-    return alea__table_init(ctx, &a->t);
+    return alea__table_init(ctx, &a->t, 0);
 }
 
 double alea__acc_unit(const alea__acc *a)
@@ -348,25 +353,33 @@ double alea__acc_unit(const alea__acc *a)
 void alea__acc_free(alea__acc *a)
 {
     if (a->d)
-        alea__mem_free(a->ctx, a->d, a->span * sizeof *a->d);
+        alea__spare_free(a->ctx, a->d, a->dbytes);
     a->d = NULL;
     a->span = 0;
     alea__table_free(a->ctx, &a->t);
 }
 
 /* Charges the sparse additions made so far (all but the 1 unit each that
- * the caller charges). */
+ * the caller charges) and every slot they probed past the first (a unit
+ * each: a read of the next slot, in the same cache line most of the time). */
 static alea_status charge_sparse(alea__acc *a)
 {
     /* A table past the caches costs a memory access per addition. */
     int64_t cost = a->t.cap > SPARSE_CACHED ? ALEA__SPARSE_COST_BIG : ALEA__SPARSE_COST;
-    int64_t units = a->uncharged * (cost - 1);
+    uint64_t steps = alea__table_steps(&a->t);
+    double units = (double)a->uncharged * (double)(cost - 1) + (double)steps;
     a->uncharged = 0;
-    alea_status st = alea__charge(a->ctx, units, a->at->start, a->at->end);
+    alea_status st = alea__work_check(a->ctx, units, a->at);
+    if (st == ALEA_OK)
+        st = alea__charge(a->ctx, (int64_t)units, a->at->start, a->at->end);
     if (st != ALEA_OK)
         alea__acc_free(a);
     return st;
 }
+
+/* Charged every this many additions or probe steps, so that a flooded table
+ * (long probe runs) is stopped within a few thousand steps of the limit. */
+#define SPARSE_CHARGE_EVERY 4096
 
 /* Adds to the table; past the support limit, the error and the buffers go. */
 static alea_status sparse_add(alea__acc *a, int64_t v, double p)
@@ -375,9 +388,13 @@ static alea_status sparse_add(alea__acc *a, int64_t v, double p)
     alea_status st = alea__table_add(a->ctx, &a->t, v, p, a->limit, &full);
     if (full)
         st = alea__support_error(a->ctx, a->at);
-    if (st != ALEA_OK)
+    if (st != ALEA_OK) {
         alea__acc_free(a);
-    return st;
+        return st;
+    }
+    if (++a->uncharged >= SPARSE_CHARGE_EVERY || a->t.steps >= SPARSE_CHARGE_EVERY)
+        return charge_sparse(a);
+    return ALEA_OK;
 }
 
 alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
@@ -385,11 +402,6 @@ alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
     if (a->span) {
         a->d[(size_t)((uint64_t)v - (uint64_t)a->lo)] += p;
         return ALEA_OK;
-    }
-    if (++a->uncharged >= 4096) {
-        alea_status st = charge_sparse(a);
-        if (st != ALEA_OK)
-            return st;
     }
     return sparse_add(a, v, p);
 }
@@ -414,8 +426,7 @@ alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, d
         }
         return ALEA_OK;
     }
-    a->uncharged += (int64_t)n;
-    alea_status st = charge_sparse(a);
+    alea_status st = ALEA_OK;
     for (size_t i = 0; i < n && st == ALEA_OK; i++)
         st = sparse_add(a, (int64_t)((uint64_t)v[i] + (uint64_t)shift), w * p[i]);
     return st;
@@ -1041,7 +1052,8 @@ void alea_dist_free(alea_dist *dist)
     if (!dist)
         return;
     alea_ctx *ctx = dist->ctx;
-    alea__pmf_free(ctx, &dist->pmf);
+    if (dist->pmf.n) /* not a spare: the evaluation has ended */
+        alea__mem_free(ctx, dist->pmf.v, dist->pmf.bytes);
     alea__mem_free(ctx, dist, sizeof *dist + dist->len + 1);
 }
 

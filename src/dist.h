@@ -23,12 +23,14 @@
 #include "ast.h"
 
 /* A sub-probability mass function. v and p share one block (owned) of
- * n * (sizeof *v + sizeof *p) bytes; n == 0 means no block. The outcomes'
- * probabilities sum to 1 - trunc (up to rounding). */
+ * `bytes` bytes, at least n * (sizeof *v + sizeof *p) (a spare block, see
+ * alea__spare_alloc; p need not follow v at once); n == 0 means no block.
+ * The outcomes' probabilities sum to 1 - trunc (up to rounding). */
 typedef struct alea__pmf {
     int64_t *v; /* strictly ascending */
     double *p;  /* > 0 */
     size_t n;
+    size_t bytes;
     double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
 } alea__pmf;
 
@@ -94,6 +96,12 @@ ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const nod
  * slot whose key is ALEA__TABLE_FREE is free; the value INT64_MIN itself is
  * kept aside (has_min, min_val). The sparse accumulator sums probabilities
  * in it, a Monte Carlo tally counts hits (whole numbers, exact below 2^53).
+ *
+ * No hash is proof against every key set (an attacker who knows it can
+ * choose values that collide), so the table counts the slots it walks past
+ * the first (steps, rehashing included) and its users charge them to the
+ * work budget: a flooded table stops at the work limit instead of
+ * slowing down unseen.
  */
 typedef struct alea__table {
     int64_t *key;
@@ -101,12 +109,21 @@ typedef struct alea__table {
     size_t n, cap;
     int has_min;
     double min_val;
+    size_t bytes;      /* of the block holding key and val (a scratch block) */
+    uint64_t hash_key; /* mixed into every hash; 0 gives reproducible steps */
+    uint64_t steps;    /* slots probed past the first, not yet charged */
 } alea__table;
 
 #define ALEA__TABLE_FREE INT64_MIN
+/* First number of slots of a hash table (a power of two); clearing them is
+ * charged a quarter unit each, as for a dense array. */
+#define ALEA__TABLE_MIN 1024u
 
-/* An empty table of a first few slots; NOMEM recorded in ctx. */
-ALEA__HIDDEN alea_status alea__table_init(alea_ctx *ctx, alea__table *t);
+/* An empty table of a first few slots, hashing with hash_key; NOMEM
+ * recorded in ctx. */
+ALEA__HIDDEN alea_status alea__table_init(alea_ctx *ctx, alea__table *t, uint64_t hash_key);
+/* The steps counted since the last call (and resets the count). */
+ALEA__HIDDEN uint64_t alea__table_steps(alea__table *t);
 ALEA__HIDDEN void alea__table_free(alea_ctx *ctx, alea__table *t);
 /* Adds x to the entry of v. A new value past `most` distinct ones is
  * refused: ALEA_ERR_LIMIT with *full set and no message (the caller names
@@ -136,7 +153,8 @@ typedef struct alea__acc {
     /* dense mode: d[0 .. span) holds values lo .. lo + span - 1 */
     int64_t lo;
     size_t span; /* 0 in sparse mode */
-    double *d;
+    double *d;   /* a scratch block of dbytes */
+    size_t dbytes;
     /* sparse mode: the values in a hash table */
     alea__table t;
     int64_t uncharged; /* sparse additions not yet charged to the budget */

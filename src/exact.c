@@ -475,6 +475,19 @@ fail:
     return st;
 }
 
+/* Work units an outcome of a pass (neg, abs, min, max, comparison) costs:
+ * its value and probability read and written, and its share of the new
+ * block, about 4 ns here; and of best/worst, a pow and a log each. */
+#define PASS_COST 2
+#define POW_COST 16
+
+/* Charges a pass of `units` before it starts. */
+static alea_status charge_pass(alea_ctx *ctx, double units, const node *n)
+{
+    alea_status st = alea__work_check(ctx, units, n);
+    return st == ALEA_OK ? alea__charge(ctx, (int64_t)units, n->start, n->end) : st;
+}
+
 /* Two operands, combined by the node's kind. */
 static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
@@ -486,10 +499,12 @@ static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
         alea__pmf_free(ctx, &a);
         return st;
     }
-    if (n->kind == N_CMP)
-        st = alea__pmf_cmp(ctx, n->op, &a, &b, out);
-    else
-        st = alea__pmf_minmax(ctx, n->kind == N_MAX, &a, &b, out);
+    /* One pass over both, writing up to a.n + b.n outcomes (a comparison
+     * first sums b twice). */
+    st = charge_pass(ctx, (double)(a.n + b.n) * PASS_COST, n);
+    if (st == ALEA_OK)
+        st = n->kind == N_CMP ? alea__pmf_cmp(ctx, n->op, &a, &b, out)
+                              : alea__pmf_minmax(ctx, n->kind == N_MAX, &a, &b, out);
     alea__pmf_free(ctx, &a);
     alea__pmf_free(ctx, &b);
     return st;
@@ -517,8 +532,9 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     case N_ABS:
         if ((st = eval(ctx, n->u.un.a, &a)) != ALEA_OK)
             return st;
-        st = n->kind == N_NEG ? alea__pmf_neg(ctx, &a, n, out)
-                              : alea__pmf_abs(ctx, &a, n, out);
+        if ((st = charge_pass(ctx, (double)a.n * PASS_COST, n)) == ALEA_OK)
+            st = n->kind == N_NEG ? alea__pmf_neg(ctx, &a, n, out)
+                                  : alea__pmf_abs(ctx, &a, n, out);
         alea__pmf_free(ctx, &a);
         return st;
     case N_BEST:
@@ -529,7 +545,8 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
                                (unsigned)n->start);
         if ((st = eval(ctx, n->u.rep.a, &a)) != ALEA_OK)
             return st;
-        st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
+        if ((st = charge_pass(ctx, (double)a.n * POW_COST, n)) == ALEA_OK)
+            st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
         alea__pmf_free(ctx, &a);
         return st;
     case N_DD:

@@ -132,6 +132,40 @@ static void dp_free(dp *d)
         alea__mem_free(d->ctx, d->block, d->block_size);
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* alea__pool_keep with contributions gmin + step * k: computed on the
+ * indices k, each sum s mapped back to K * gmin + step * s. That value lies
+ * between K * gmin and K * gmax, which the caller checked for overflow, so
+ * unsigned (wrapping) arithmetic gives it exactly. */
+static alea_status keep_on_lattice(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                                   int64_t gmin, uint64_t step, int64_t m, int64_t lo,
+                                   int64_t hi, const node *at, alea__pmf *out)
+{
+    size_t n = die->n;
+    int64_t *k = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *k));
+    if (!k)
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < n; i++)
+        k[i] = (int64_t)(((uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin) / step);
+    alea_status st = alea__pool_keep(ctx, die, k, m, lo, hi, at, out);
+    alea__mem_free(ctx, k, n * sizeof *k);
+    if (st != ALEA_OK)
+        return st;
+    uint64_t base = (uint64_t)(hi - lo) * (uint64_t)gmin;
+    for (size_t i = 0; i < out->n; i++)
+        out->v[i] = (int64_t)(base + step * (uint64_t)out->v[i]);
+    return ALEA_OK;
+}
+
 alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                             int64_t m, int64_t lo, int64_t hi, const node *at,
                             alea__pmf *out)
@@ -173,6 +207,15 @@ alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *
         alea__pmf_free(ctx, &mapped);
         return st;
     }
+    /* Contributions on a lattice gmin + step * k (d{0,100}!, every multiple
+     * of 2^49) walk the lattice's indices k instead: the programme's dense
+     * arrays shrink by the step, and the sums are mapped back at the end. */
+    uint64_t step = 0;
+    for (size_t i = 0; i < die->n && step != 1; i++)
+        step = gcd_u64(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
+    if (step > 1)
+        return keep_on_lattice(ctx, die, g, gmin, step, m, lo, hi, at, out);
+
     /* Any multiset of K outcomes can be the kept dice, so the sums number at
      * least K * (F - 1) + 1 when the contributions are distinct. */
     int64_t F = (int64_t)die->n;

@@ -344,6 +344,44 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     return ALEA_OK;
 }
 
+/* Bytes a record may print, at most, in the text and the JSON breakdown
+ * together: a term's canonical text (twice: the text and the JSON "term";
+ * canonical text is at most 3 bytes a source byte and 16 more), its words, and each
+ * die and face, their numbers of up to 20 digits and their flags. */
+#define REC_BYTES 48
+#define DIE_BYTES 80
+#define TERM_BYTES(n) (2 * (3 * (int64_t)((n)->end - (n)->start) + 16) + TERM_WORDS)
+/* A mechanic's words in a term's breakdown ("doubled down", "critical
+ * failure"), in the text and the JSON. */
+#define TERM_WORDS 128
+/* A dropped repetition shown by its total: ", -9223372036854775808". */
+#define REP_BYTES 24
+
+static int structural(const node *n)
+{
+    switch (n->kind) {
+    case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
+    case N_NEG: case N_ABS: case N_BEST: case N_WORST:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Adds what a record will print to the breakdown's bytes, within the
+ * BREAKDOWN limit. */
+static alea_status charge_bytes(rstate *s, const node *n, int64_t bytes)
+{
+    int64_t limit = s->ctx->limits[ALEA_LIMIT_BREAKDOWN];
+    if (bytes > limit - s->bytes)
+        return alea__error(s->ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                           "the breakdown would pass %lld bytes at byte %u (breakdown limit); "
+                           "roll fewer dice, or ask for the total alone",
+                           (long long)limit, (unsigned)n->start);
+    s->bytes += bytes;
+    return ALEA_OK;
+}
+
 /* Work units of evaluating one node: repetitions can evaluate a big tree
  * many times (best(9999, <990 terms>) is 10^7 evaluations, about 70 ms
  * here), so the nodes are paid for as well as the dice (found by fuzzing). */
@@ -363,6 +401,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     memset(rc, 0, sizeof *rc);
     rc->n = n;
     int64_t v = 0;
+    size_t dice0 = s->r->ndice, faces0 = s->r->nfaces;
 
     /* Operands: up to two, or a chain, or repetitions. */
     uint32_t nk = 0;
@@ -454,25 +493,44 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
             return st;
         break;
     case N_BEST:
-    case N_WORST:
+    case N_WORST: {
+        /* Past ALEA__REP_SHOWN, a dropped repetition prints its total only:
+         * the bytes of its breakdown are given back once it is dropped. */
+        int compact = nk > ALEA__REP_SHOWN;
+        int64_t start = s->bytes, kept_bytes = 0;
         for (uint32_t i = 0; i < nk; i++) {
-            int64_t a;
+            int64_t a, before = s->bytes;
             if ((st = eval(s, n->u.rep.a, KID(i), &a)) != ALEA_OK)
                 return st;
-            if (i == 0 || (n->kind == N_BEST ? a > v : a < v)) {
+            int keep = i == 0 || (n->kind == N_BEST ? a > v : a < v);
+            if (keep) {
                 v = a;
                 rc->kept = i;
             }
+            if (compact && s->trace) {
+                int64_t mine = s->bytes - before;
+                if (keep)
+                    kept_bytes = mine;
+                s->bytes = start + kept_bytes + REP_BYTES * (int64_t)i;
+            }
         }
         break;
+    }
     default:
         return alea__error(s->ctx, ALEA_ERR_INVALID, n->start, n->end,
                            "internal: unknown node kind %d", n->kind);
     }
 #undef KID
     rc->value = v;
-    if (s->trace)
+    if (s->trace) {
+        int64_t bytes = REC_BYTES;
+        if (!structural(n))
+            bytes += TERM_BYTES(n) +
+                     DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
+        if ((st = charge_bytes(s, n, bytes)) != ALEA_OK)
+            return st;
         *out = rc;
+    }
     *value = v;
     return ALEA_OK;
 }
@@ -489,7 +547,7 @@ static void reset(alea_roll *r)
 
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE]};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0};
     int64_t total;
     const rec *root = NULL;
     reset(r);
@@ -501,6 +559,7 @@ alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
     r->expr = e;
     r->root = root;
     r->total = total;
+    r->bytes = s.bytes;
     return ALEA_OK;
 }
 
@@ -522,7 +581,7 @@ void alea__scratch_free(alea_roll *scratch)
 alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
                               int64_t *total)
 {
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE]};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0};
     const rec *root = NULL;
     reset(scratch);
     return eval(&s, e->root, &root, total);

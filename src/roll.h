@@ -70,6 +70,7 @@ struct alea_roll {
     size_t ndice, dcap;
     rface *faces;
     size_t nfaces, fcap;
+    int64_t bytes; /* charged to the BREAKDOWN limit: at least what it prints */
 };
 
 /* The roller's state during one evaluation. */
@@ -78,7 +79,12 @@ typedef struct alea__rstate {
     alea_roll *r; /* storage: dice, faces, records */
     int trace;    /* record faces and nodes */
     int64_t dice_limit;
+    int64_t bytes; /* what the breakdown recorded so far may print, at most */
 } alea__rstate;
+
+/* best()/worst() of more repetitions than this show the dropped ones by
+ * their totals only (text), and list only the kept one's dice (JSON). */
+#define ALEA__REP_SHOWN 8
 
 /* For the mechanics (mech/): charge k dice against the DICE limit; reserve
  * k dice records; draw a face 1..sides; record a face in the trace. */

@@ -246,6 +246,21 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
         static const char *const names[] = {"min(", "max(", "abs(", "best(", "worst("};
         int rep = n->kind == N_BEST || n->kind == N_WORST;
         alea__out_str(o, names[n->kind - N_MIN]);
+        if (rep && rc->nkids > ALEA__REP_SHOWN) {
+            /* many repetitions: the kept one, then the others' totals */
+            show_valued(o, r, rc->kids[rc->kept], 0);
+            alea__out_str(o, "; dropped ");
+            for (uint32_t i = 0, first = 1; i < rc->nkids; i++) {
+                if (i == rc->kept)
+                    continue;
+                if (!first)
+                    alea__out_str(o, ", ");
+                alea__out_i64(o, rc->kids[i]->value);
+                first = 0;
+            }
+            alea__out_char(o, ')');
+            break;
+        }
         for (uint32_t i = 0; i < rc->nkids; i++) {
             if (i)
                 alea__out_str(o, ", ");
@@ -330,7 +345,8 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
     }
     int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
     for (uint32_t i = 0; i < rc->nkids; i++)
-        json_dice(o, r, rc->kids[i], discarded || (rep && i != rc->kept), first);
+        if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept) /* see show_rec */
+            json_dice(o, r, rc->kids[i], discarded || (rep && i != rc->kept), first);
 }
 
 size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)

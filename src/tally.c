@@ -10,6 +10,7 @@
  * samples on several threads gives each its own context (seeded with
  * alea_ctx_seed_stream) and tally, then merges them.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "ast.h"
@@ -39,7 +40,12 @@ alea_tally *alea_tally_new(alea_ctx *ctx)
     }
     t->ctx = ctx;
     t->total = 0;
-    if (alea__table_init(ctx, &t->t) != ALEA_OK) {
+    /* Samples are the host's to choose, and repeat: key the hash by where
+     * the tally lives (different from run to run where addresses are
+     * randomised), so a chosen set of colliding values is hard to make;
+     * the probe steps are charged all the same. */
+    uint64_t key = (uint64_t)(uintptr_t)t * UINT64_C(0x9E3779B97F4A7C15);
+    if (alea__table_init(ctx, &t->t, key) != ALEA_OK) {
         alea__mem_free(ctx, t, sizeof *t);
         return NULL;
     }
@@ -68,6 +74,9 @@ static alea_status add(alea_tally *t, int64_t v, double k, const alea_expr *e)
                            (long long)lim);
     if (st == ALEA_OK)
         t->total += (uint64_t)k;
+    uint64_t steps = alea__table_steps(&t->t);
+    if (st == ALEA_OK && steps)
+        st = alea__charge(ctx, (int64_t)steps, 0, e ? e->len : 0);
     return st;
 }
 
@@ -106,6 +115,7 @@ alea_status alea_tally_merge(alea_ctx *ctx, alea_tally *into, const alea_tally *
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
                            "alea_tally_merge: NULL, or a tally of another context");
     alea_status st = ALEA_OK;
+    alea__budget_start(ctx); /* the probe steps of the merge */
     const alea__table *f = &from->t;
     if (f->has_min)
         st = add(into, INT64_MIN, f->min_val, NULL);

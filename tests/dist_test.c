@@ -192,6 +192,19 @@ static int cmp_i64(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* The value whose splitmix64 finaliser (the table's hash, key 0) is i << 20:
+ * every such value falls in slot 0 of any table of up to 2^20 slots. */
+static int64_t colliding(uint64_t i)
+{
+    uint64_t z = i << 20;
+    z ^= (z >> 31) ^ (z >> 62);
+    z *= UINT64_C(0x319642b2d24d8ec3);
+    z ^= (z >> 27) ^ (z >> 54);
+    z *= UINT64_C(0x96de1b173f119089);
+    z ^= (z >> 30) ^ (z >> 60);
+    return (int64_t)z;
+}
+
 static void test_sparse_table(void **state)
 {
     (void)state;
@@ -241,11 +254,12 @@ static void test_sparse_table(void **state)
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, alea_limit_default(ALEA_LIMIT_SUPPORT));
 
     /* WORK: a sparse a + a with |a| = 3 has 9 pairs at ALEA__SPARSE_COST
-     * units and 6 distinct sums, sorted at 2 * 6 * ceil(log2 6) units. */
+     * units, a table's slots cleared at a quarter unit each, and 6 distinct
+     * sums, sorted at 2 * 6 * ceil(log2 6) units. */
     int64_t v[] = {0, 1000000, 2000000000};
     double w[] = {1, 1, 1};
     alea__pmf a = mk(3, v, w);
-    int64_t need = 9 * ALEA__SPARSE_COST + 2 * 6 * 3;
+    int64_t need = 9 * ALEA__SPARSE_COST + ALEA__TABLE_MIN / 4 + 2 * 6 * 3;
     for (int64_t lim = need - 1; lim <= need; lim++) {
         alea__budget_start(ctx);
         alea_ctx_limit(ctx, ALEA_LIMIT_WORK, lim);
@@ -258,6 +272,26 @@ static void test_sparse_table(void **state)
     }
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
     alea__pmf_free(ctx, &a);
+    /* Flooding: values chosen so that the table's hash puts every one of
+     * them in slot 0 (the hash inverted). The slots walked are charged, so
+     * the work limit stops what costs a probe run each, where the same
+     * number of ordinary values passes. */
+    enum { F = 2000 };
+    for (int flood = 0; flood <= 1; flood++) {
+        alea__budget_start(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 200000);
+        assert_int_equal(alea__acc_init(&acc, ctx, &at, INT64_MIN, INT64_MAX, 1), ALEA_OK);
+        alea_status st = ALEA_OK;
+        for (uint64_t i = 1; i <= F && st == ALEA_OK; i++)
+            st = alea__acc_add(&acc, flood ? colliding(i) : (int64_t)(i * 1000003), 1.0 / F);
+        if (st == ALEA_OK)
+            st = alea__acc_finish(&acc, &r);
+        /* F^2 / 2 = 2,000,000 steps flooded; about F * ALEA__SPARSE_COST else */
+        assert_int_equal(st, flood ? ALEA_ERR_LIMIT : ALEA_OK);
+        if (st == ALEA_OK)
+            alea__pmf_free(ctx, &r);
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
 }
 
 /* Remapping (success counting): a die's faces share a denominator, so each

@@ -455,7 +455,7 @@ static void test_alloc_failures(void **state)
                                     : alea__pool_keep_ra(ctx, dice[k], NULL, ra, 7, 2, 5,
                                                          &at, &r);
             assert_int_equal(alea_ctx_memory(ctx, NULL), base + (st == ALEA_OK ?
-                             r.n * 16 : 0));
+                             r.bytes : 0));
             if (st == ALEA_OK) {
                 alea__pmf_free(ctx, &r);
                 break;

@@ -264,6 +264,7 @@ static void test_interrupt(void **state)
 {
     (void)state;
     int64_t old = alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 100000);
+    int64_t old_bytes = alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, 100000000);
     alea_expr *e = compile("50000d6");
     alea_roll *r = alea_roll_new(ctx);
     alea_ctx_set_interrupt(ctx, stop_now, NULL);
@@ -273,6 +274,79 @@ static void test_interrupt(void **state)
     alea_roll_free(r);
     alea_expr_free(e);
     alea_ctx_limit(ctx, ALEA_LIMIT_DICE, old);
+    alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, old_bytes);
+}
+
+static size_t printed(alea_roll *r)
+{
+    return alea_roll_format(r, ALEA_FORMAT_TEXT, NULL, 0) +
+           alea_roll_format(r, ALEA_FORMAT_JSON, NULL, 0);
+}
+
+/* The BREAKDOWN limit at N and N + 1: 3d6 records a term of 3 source bytes
+ * (2 * (3 * 3 + 16) bytes, and 128 for a mechanic's words), a record (48),
+ * and 3 dice and 3 faces (80 each): 706 bytes, more than its text and JSON
+ * print together. */
+static void test_breakdown_limit(void **state)
+{
+    (void)state;
+    alea_expr *e = compile("3d6");
+    alea_roll *r = alea_roll_new(ctx);
+    for (int64_t lim = 705; lim <= 706; lim++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, lim);
+        alea_status st = alea_expr_roll(ctx, e, r);
+        assert_int_equal(st, lim == 706 ? ALEA_OK : ALEA_ERR_LIMIT);
+        if (st == ALEA_OK)
+            assert_true(printed(r) <= 706);
+        else
+            assert_non_null(strstr(alea_ctx_error(ctx), "breakdown limit"));
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, alea_limit_default(ALEA_LIMIT_BREAKDOWN));
+    alea_expr_free(e);
+
+    /* A repeated expression of 4 KB: the dropped repetitions print their
+     * totals only, so 9999 of them print a few kilobytes, not 80 MB. */
+    char src[4200];
+    size_t n = (size_t)snprintf(src, sizeof src, "best(9999, 0d{");
+    for (int i = 0; i < 190; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "%s%lld", i ? "," : "",
+                              (long long)(-9223372036854775807LL + i));
+    snprintf(src + n, sizeof src - n, "})");
+    e = compile(src);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    assert_true(printed(r) < 200000);
+    char *t = text_of(r);
+    assert_non_null(strstr(t, "; dropped 0, 0, 0"));
+    free(t);
+    alea_expr_free(e);
+
+    /* What is charged bounds what is printed, for every kind of term. */
+    static const char *const terms[] = {
+        "d%", "dF", "4dF+1", "3d6!", "5d10!!>8", "6d6!p", "10d10>=8f1", "8d6r<2kh3",
+        "d20 +1d -2d", "2d10 +3B -1B", "d0 +1B", "2d6 -1 DICE", "event(3d4 + 3d6 + d18)",
+        "dd(6, 14, always)", "tier(d8, +2)", "best(3, 1d6!) + worst(12, 2d4)",
+        "(1d4)d6", "d{-9223372036854775807, 9223372036854775807}",
+        "1d{-9223372036854775807..-9223372036854775800}",
+        "max(1d6, 1d8) * -abs(1d4 - 3)", "(2d6 + 3) >= 8", "d20ra1 +1d"};
+    for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
+        e = compile(terms[i]);
+        for (int k = 0; k < 20; k++) {
+            assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+            if ((int64_t)printed(r) > r->bytes)
+                fail_msg("%s prints %zu bytes, charged %lld", terms[i], printed(r),
+                         (long long)r->bytes);
+        }
+        alea_expr_free(e);
+    }
+
+    /* Up to ALEA__REP_SHOWN repetitions, each is shown whole. */
+    e = compile("best(8, 1d6)");
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    t = text_of(r);
+    assert_null(strstr(t, "; dropped"));
+    free(t);
+    alea_expr_free(e);
+    alea_roll_free(r);
 }
 
 /* An allocator that fails the n-th allocation (counting from 1). */
@@ -400,6 +474,7 @@ int main(void)
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_allocation_failure_sweep),
         cmocka_unit_test(test_memory_limit),
+        cmocka_unit_test(test_breakdown_limit),
         cmocka_unit_test(test_json_escapes_source),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

@@ -10,8 +10,11 @@ The C library (libalea.so.0) through ctypes; nothing from PyPI.
     (0.16666666666666666, 7.0)
 
 A `Context` holds limits, a deadline and a generator; the module-level
-functions use one context per thread. Errors raise `AleaError`, which has the
-message, the status and the byte span of the expression it concerns.
+functions use one context per thread. A bad expression or a limit reached
+raises `AleaError`, which has the message, the status and the byte span of
+the expression it concerns; an argument of the wrong type raises TypeError,
+one out of its range ValueError, each naming the argument and the range. No
+number is ever passed to the library wrapped to fit its C type.
 
 The library is found through the ALEA_LIBRARY environment variable (a path),
 else as libalea.so.0 where the dynamic loader looks (an installed alea).
@@ -20,11 +23,16 @@ else as libalea.so.0 where the dynamic loader looks (an installed alea).
 import ctypes
 import ctypes.util
 import json
+import math
+import numbers
+import operator
 import os
 import threading
 import time
+from collections.abc import Mapping
 
-__all__ = ['AleaError', 'Context', 'Dist', 'Roll', 'dist', 'roll', 'version', 'LIMITS']
+__all__ = ['AleaError', 'Context', 'Dist', 'Roll', 'dist', 'roll', 'version', 'LIMITS',
+           'LIMIT_MAX']
 
 
 def _load():
@@ -64,6 +72,7 @@ _ctx_error_span = _sig('alea_ctx_error_span', ctypes.c_int, _p,
                        ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t))
 _ctx_limit = _sig('alea_ctx_limit', ctypes.c_int64, _p, ctypes.c_int, ctypes.c_int64)
 _limit_name = _sig('alea_limit_name', ctypes.c_char_p, ctypes.c_int)
+_limit_max = _sig('alea_limit_max', ctypes.c_int64, ctypes.c_int)
 _ctx_set_tail = _sig('alea_ctx_set_tail', ctypes.c_int, _p, ctypes.c_double)
 _ctx_set_interrupt = _sig('alea_ctx_set_interrupt', None, _p, _INTERRUPT, _p)
 _ctx_seed = _sig('alea_ctx_seed', None, _p, ctypes.c_uint64)
@@ -84,13 +93,78 @@ _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctype
 
 _FORMAT_TEXT, _FORMAT_JSON = 0, 1
 
-#: The limits a Context takes, by name: the library's, in its order.
+#: The limits a Context takes, by name: the library's, in its order (a limit
+#: added to the library needs no change here).
 LIMITS = []
 for _i in range(64):
     _n = _limit_name(_i)
     if _n is None:
         break
     LIMITS.append(_n.decode())
+#: Each limit's compiled maximum: a larger setting is lowered to it, as the
+#: C library and the command line do.
+LIMIT_MAX = {name: _limit_max(i) for i, name in enumerate(LIMITS)}
+
+_U64_MAX = 2**64 - 1
+_I64_MAX = 2**63 - 1
+_TAIL_MIN, _TAIL_MAX = 1e-300, 1e-3
+_TAIL_RANGE = 'a number from 1e-300 to 1e-3'
+
+
+def _show(value):
+    """value for a message: an int of thousands of digits is not printed
+    (Python refuses to, and no reader wants it)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 128:
+        return f'{"a negative" if value < 0 else "an"} integer of {value.bit_length()} bits'
+    return repr(value)
+
+
+def _integer(value, what, lo, hi, more=''):
+    """value as an int in [lo, hi]; else TypeError (not an integer: a float,
+    a bool, a str...) or ValueError, naming `what` and the range."""
+    span = f'of {lo} or more' if hi is None else f'from {lo} to {hi}'
+    want = f'{what} must be an integer {span}{more}'
+    if isinstance(value, bool) or not hasattr(type(value), '__index__'):
+        hint = ''
+        if isinstance(value, float) and value.is_integer() and abs(value) < 1e30:
+            hint = f' (write {int(value)}, not {value!r})'
+        raise TypeError(f'alea: {want}, not {type(value).__name__}{hint}')
+    v = operator.index(value)
+    if v < lo or (hi is not None and v > hi):
+        raise ValueError(f'alea: {want}, not {_show(v)}')
+    return v
+
+
+def _real(value, what, accepted):
+    """value as a float (a number, not a bool); TypeError otherwise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f'alea: {what} must be {accepted}, not {type(value).__name__}')
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f'alea: {what} must be {accepted}, not {_show(value)}') from None
+
+
+def _limit_index(name):
+    if not isinstance(name, str):
+        raise TypeError(f'alea: a limit is named by a str (one of {", ".join(LIMITS)}), '
+                        f'not {type(name).__name__}')
+    if name not in LIMITS:
+        raise ValueError(f'alea: unknown limit {name!r} (one of {", ".join(LIMITS)})')
+    return LIMITS.index(name)
+
+
+def _limit_value(name, value):
+    """A limit's setting: an int from 0; above the limit's maximum, the
+    maximum (never a number wrapped to 64 bits)."""
+    top = LIMIT_MAX[name]
+    v = _integer(value, f'limit {name!r}', 0, None,
+                 f' (above its maximum, {top}, it is lowered to that)')
+    return min(v, top)
+
+
+def _seed_value(seed):
+    return _integer(seed, 'seed', 0, _U64_MAX, ' (2**64 - 1)')
 
 
 def version():
@@ -113,11 +187,54 @@ class AleaError(Exception):
 
     def caret(self):
         """The expression and a caret line under the problem, as the command
-        line prints them."""
+        line prints them: one column per character, a control character or
+        one that is not text (a lone surrogate) as '?', and an expression
+        longer than 76 characters as a window of 70 around the problem, so
+        the excerpt stays short whatever the expression's length."""
         src = self.expression
-        lead = len(src.encode()[:self.start].decode(errors='replace'))
-        width = max(1, len(src.encode()[self.start:self.end].decode(errors='replace')))
-        return f'{src}\n{" " * lead}{"^" * width}'
+        units = len(src)
+        # Characters before the span's start, and before its end; past the
+        # window the end is not needed, so a huge text is not walked.
+        if src.isascii():
+            cs, ce = min(self.start, units), min(self.end, units)
+        else:
+            cs = ce = off = 0
+            for ch in src:
+                if off >= self.start and (off >= self.end or ce - cs > _WINDOW):
+                    break
+                cs += off < self.start
+                ce += off < self.end
+                off += _utf8_len(ch)
+        ce = max(ce, cs + 1)
+        ws, we = 0, units
+        if units > _EXCERPT_MAX:
+            ws = max(cs - _WINDOW_BEFORE, 0)
+            we = min(ws + _WINDOW, units)
+            if we - ws < _WINDOW:
+                ws = units - _WINDOW
+        line = ('...' if ws > 0 else '') + ''.join(map(_column, src[ws:we])) + \
+            ('...' if we < units else '')
+        col = (3 if ws > 0 else 0) + cs - ws
+        last = min(ce, we) if we < units else ce
+        return f'{line}\n{" " * col}{"^" * max(last - cs, 1)}'
+
+
+# An error excerpt longer than this many characters is a window of _WINDOW
+# around the problem (the command line's rule).
+_EXCERPT_MAX, _WINDOW, _WINDOW_BEFORE = 76, 70, 20
+
+
+def _utf8_len(ch):
+    o = ord(ch)
+    return 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+
+
+def _column(ch):
+    if ch in '\t\n\r\v\f':
+        return ' '
+    if ch < ' ' or ch == '\x7f' or '\ud800' <= ch <= '\udfff':
+        return '?'
+    return ch
 
 
 class Roll:
@@ -156,45 +273,81 @@ class Dist:
 
     def p(self, value):
         """P(X = value)."""
-        return self.outcomes.get(value, 0.0)
+        return self.outcomes.get(_point(value), 0.0)
 
     def at_least(self, value):
+        """P(X >= value)."""
+        value = _point(value)
         return sum(p for v, p in self.outcomes.items() if v >= value)
 
     def at_most(self, value):
+        """P(X <= value)."""
+        value = _point(value)
         return sum(p for v, p in self.outcomes.items() if v <= value)
 
     def __repr__(self):
         return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {self.mean:.4g})'
 
 
+def _point(value):
+    # A number to compare outcomes with: not a str that would match nothing.
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f'alea: a value of the distribution must be a number, '
+                        f'not {type(value).__name__}')
+    if value != value:
+        raise ValueError('alea: a value of the distribution must be a number, not nan')
+    return value
+
+
 class Context:
-    """A context of the library: limits (keyword `limits`, by name as in
-    LIMITS), an explosion tail bound, a deadline per evaluation (`timeout`,
-    in seconds), and a generator (`seed`, else seeded from the OS). Not to be
-    shared between threads; close() frees it (or use `with`)."""
+    """A context of the library: limits (keyword `limits`, a mapping from
+    names in LIMITS to integers of 0 or more; above LIMIT_MAX, the maximum),
+    an explosion tail bound (`tail`, from 1e-300 to 1e-3), a deadline per
+    evaluation (`timeout`, seconds above 0), and a generator (`seed`, from 0
+    to 2**64 - 1; else seeded from the OS). Not to be shared between
+    threads; close() frees it (or use `with`)."""
+
+    _ctx = None
 
     def __init__(self, limits=None, tail=None, timeout=None, seed=None):
+        # Every argument is checked before the library sees any.
+        if limits is None:
+            limits = {}
+        if not isinstance(limits, Mapping):
+            raise TypeError('alea: limits must be a mapping from limit names '
+                            f'({", ".join(LIMITS)}) to integers, not {type(limits).__name__}')
+        settings = [(_limit_index(name), _limit_value(name, value))
+                    for name, value in limits.items()]
+        if tail is not None:
+            tail = _real(tail, 'tail', _TAIL_RANGE)
+            if not _TAIL_MIN <= tail <= _TAIL_MAX:  # NaN fails this too
+                raise ValueError(f'alea: tail must be {_TAIL_RANGE}, not {tail!r}')
+        if timeout is not None:
+            accepted = 'a finite number of seconds above 0 (None: no deadline)'
+            seconds = _real(timeout, 'timeout', accepted)
+            if not 0 < seconds < math.inf:  # NaN fails this too
+                raise ValueError(f'alea: timeout must be {accepted}, not {seconds!r}')
+        if seed is not None:
+            seed = _seed_value(seed)
+
         self._ctx = _ctx_new(None, None)
         if not self._ctx:
             raise MemoryError('alea: out of memory')
-        for name, value in (limits or {}).items():
-            if name not in LIMITS:
-                self.close()
-                raise ValueError(f'alea: unknown limit {name!r} (one of {", ".join(LIMITS)})')
-            _ctx_limit(self._ctx, LIMITS.index(name), int(value))
-        if tail is not None and _ctx_set_tail(self._ctx, float(tail)) != 0:
+        for index, value in settings:
+            _ctx_limit(self._ctx, index, value)
+        if tail is not None and _ctx_set_tail(self._ctx, tail) != 0:
             self.close()
-            raise ValueError(f'alea: tail bound {tail} outside [1e-300, 1e-3]')
-        self._deadline = None
+            raise ValueError(f'alea: tail must be {_TAIL_RANGE}, not {tail!r}')
+        self._deadline = math.inf
         self._timeout = timeout
         if timeout is not None:
             # A deadline through the library's interrupt hook; the callback
             # object must live as long as the context.
+            self._seconds = seconds
             self._hook = _INTERRUPT(lambda ud: int(time.monotonic() > self._deadline))
             _ctx_set_interrupt(self._ctx, self._hook, None)
         if seed is not None:
-            self.seed(seed)
+            _ctx_seed(self._ctx, seed)
 
     def close(self):
         if self._ctx:
@@ -210,13 +363,25 @@ class Context:
     def __del__(self):
         self.close()
 
+    def _live(self):
+        # A closed context is a NULL pointer to the library: refused here.
+        if not self._ctx:
+            raise ValueError('alea: the context is closed')
+        return self._ctx
+
     def seed(self, seed):
-        """Seeds the generator: the same seed gives the same rolls everywhere."""
-        _ctx_seed(self._ctx, int(seed) & 0xFFFFFFFFFFFFFFFF)
+        """Seeds the generator: the same seed gives the same rolls everywhere.
+        seed: an integer from 0 to 2**64 - 1."""
+        seed = _seed_value(seed)
+        _ctx_seed(self._live(), seed)
 
     def limit(self, name, value=None):
-        """A limit's value; with `value`, sets it (lowered to its maximum)."""
-        return _ctx_limit(self._ctx, LIMITS.index(name), -1 if value is None else int(value))
+        """A limit's value; with `value` (an integer of 0 or more), sets it,
+        lowered to its maximum (LIMIT_MAX[name]), and returns the previous
+        value."""
+        index = _limit_index(name)
+        value = -1 if value is None else _limit_value(name, value)
+        return _ctx_limit(self._live(), index, value)
 
     def _error(self, status, src):
         start, end = ctypes.c_size_t(), ctypes.c_size_t()
@@ -229,32 +394,45 @@ class Context:
                          end.value, src)
 
     def _compile(self, src):
-        data = src.encode()
+        ctx = self._live()
+        data = _encode(src, _ctx_limit(ctx, LIMITS.index('source'), -1))
         expr = _p()
-        st = _expr_compile(self._ctx, data, len(data), ctypes.byref(expr))
+        st = _expr_compile(ctx, data, len(data), ctypes.byref(expr))
         if st != 0:
             raise self._error(st, src)
         return expr
 
     def _arm(self):
         if self._timeout is not None:
-            self._deadline = time.monotonic() + self._timeout
+            self._deadline = time.monotonic() + self._seconds
 
     def roll(self, expression, n=None):
-        """Rolls the expression: a Roll, or a list of n of them."""
+        """Rolls the expression: a Roll, or a list of n of them (n from 1 to
+        2**63 - 1). The n breakdowns, held at once, count against the memory
+        limit: more is ALEA_ERR_LIMIT (roll fewer at a time)."""
+        if n is not None:
+            n = _integer(n, 'n', 1, _I64_MAX, ' (2**63 - 1)')
         expr = self._compile(expression)
         r = _roll_new(self._ctx)
         try:
             if not r:
                 raise MemoryError('alea: out of memory')
             rolls = []
+            held = 0
+            memory = _ctx_limit(self._ctx, LIMITS.index('memory'), -1)
             self._arm()
             for _ in range(1 if n is None else n):
                 st = _expr_roll(self._ctx, expr, r)
                 if st != 0:
                     raise self._error(st, expression)
-                rolls.append(Roll(_roll_total(r), _format(_roll_format, r, _FORMAT_TEXT),
-                                  json.loads(_format(_roll_format, r, _FORMAT_JSON))))
+                text = _format(_roll_format, r, _FORMAT_TEXT)
+                detail = _format(_roll_format, r, _FORMAT_JSON)
+                held += len(text) + len(detail)
+                if n is not None and held > memory:
+                    raise AleaError(f'{n} rolls: their breakdowns come to more than the '
+                                    f'memory limit ({memory} bytes); roll fewer at a time',
+                                    'ALEA_ERR_LIMIT', 0, 0, expression)
+                rolls.append(Roll(_roll_total(r), text.decode(), json.loads(detail.decode())))
             return rolls[0] if n is None else rolls
         finally:
             _roll_free(r)
@@ -270,18 +448,45 @@ class Context:
             if st != 0:
                 raise self._error(st, expression)
             try:
-                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON)))
+                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()))
             finally:
                 _dist_free(d)
         finally:
             _expr_free(expr)
 
 
+def _encode(src, limit):
+    """The expression's UTF-8 bytes for the library. Not a str: TypeError.
+    Longer than the source limit: the library's error, found without
+    encoding a copy of a huge text. Not encodable (a lone surrogate, as
+    json.loads makes of a stranger's "\\ud800"): AleaError, as any
+    character the library does not understand."""
+    if not isinstance(src, str):
+        hint = " (decode it first: data.decode('utf-8'))" if isinstance(
+            src, (bytes, bytearray, memoryview)) else ''
+        raise TypeError(f'alea: the expression must be a str, not {type(src).__name__}{hint}')
+    if len(src) > limit:  # at least one byte a character: too long whatever it holds
+        size = len(src) if src.isascii() else sum(
+            len(src[i:i + 65536].encode('utf-8', 'surrogatepass'))
+            for i in range(0, len(src), 65536))
+        raise AleaError(f'expression too long: {size} bytes (source limit is {limit})',
+                        'ALEA_ERR_LIMIT', limit, size, src)
+    try:
+        return src.encode('utf-8')
+    except UnicodeEncodeError as e:
+        at = len(src[:e.start].encode('utf-8', 'surrogatepass'))
+        raise AleaError(f'unexpected U+{ord(src[e.start]):04X} at byte {at} (a lone '
+                        'surrogate, which is not text; only ASCII dice notation is understood)',
+                        'ALEA_ERR_SYNTAX', at, at + 3, src) from None
+
+
 def _format(fn, obj, fmt):
+    """What the library writes, as bytes: sized by a first call with cap 0,
+    so Python holds no more than the library's own output."""
     n = fn(obj, fmt, None, 0)
     buf = ctypes.create_string_buffer(n + 1)
-    fn(obj, fmt, buf, n + 1)
-    return buf.value.decode()
+    written = fn(obj, fmt, buf, n + 1)
+    return buf.raw[:min(n, written)]
 
 
 _local = threading.local()

@@ -84,6 +84,166 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual(alea.version(), cli('--version').stdout.split()[1])
 
 
+class ArgumentTest(unittest.TestCase):
+    """Every argument of the wrong type is a TypeError, every one out of its
+    range a ValueError, each naming the argument and what it accepts; no
+    number reaches the library wrapped to fit a C type."""
+
+    def raises(self, kind, fn, *words):
+        with self.assertRaises(Exception) as c:
+            fn()
+        self.assertIs(type(c.exception), kind, repr(c.exception))
+        for w in words:
+            self.assertIn(w, str(c.exception))
+        return c.exception
+
+    def test_an_expression_that_is_not_text(self):
+        # A lone surrogate (json.loads makes one of "\\ud800") cannot be
+        # encoded as UTF-8: a syntax error at its byte, as any character
+        # the library does not understand.
+        e = self.raises(alea.AleaError, lambda: alea.roll('1d6 \ud800'),
+                        'unexpected U+D800 at byte 4', 'lone surrogate')
+        self.assertEqual((e.status, e.start, e.end), ('ALEA_ERR_SYNTAX', 4, 7))
+        self.assertEqual(e.caret(), '1d6 ?\n    ^')
+        e = self.raises(alea.AleaError, lambda: alea.dist('é + \udfff'),
+                        'unexpected U+DFFF at byte 5')
+        self.assertEqual(e.caret(), 'é + ?\n    ^')
+        self.raises(TypeError, lambda: alea.roll(b'1d6'), 'must be a str, not bytes')
+        self.raises(TypeError, lambda: alea.dist(None), 'must be a str, not NoneType')
+        self.raises(TypeError, lambda: alea.roll(6), 'must be a str, not int')
+
+    def test_a_huge_expression_is_refused_before_it_is_copied(self):
+        e = self.raises(alea.AleaError, lambda: alea.roll('1' * 5000),
+                        'expression too long: 5000 bytes (source limit is 4096)')
+        self.assertEqual((e.status, e.start, e.end), ('ALEA_ERR_LIMIT', 4096, 5000))
+        self.raises(alea.AleaError, lambda: alea.roll('é' * 4097),
+                    'expression too long: 8194 bytes (source limit is 4096)')
+        # at the limit in characters, past it in bytes: the library's check
+        self.raises(alea.AleaError, lambda: alea.roll('é' * 4096),
+                    'expression too long: 8192 bytes (source limit is 4096)')
+        # the excerpt is the command line's, a window around the problem
+        src = '1d6+' * 40 + 'x' + '+1' * 40
+        e = self.raises(alea.AleaError, lambda: alea.roll(src), "found 'x'")
+        lines = cli('roll', src).stderr.splitlines()
+        self.assertEqual(e.caret().split('\n'), [l[2:] for l in lines[1:]])
+        self.assertEqual(len(e.caret().split('\n')[0]), 76)
+        # and it is found without walking a huge text (was seconds for this)
+        e = self.raises(alea.AleaError, lambda: alea.roll('é' * 10**7), '20000000 bytes')
+        self.assertEqual(e.caret(), '...' + 'é' * 70 + '...\n' + ' ' * 23 + '^' * 50)
+
+    def test_limits(self):
+        top = alea.LIMIT_MAX['dice']
+        self.assertEqual(top, 100000000)
+        # above the maximum: lowered to it, as the C library and the command
+        # line do; never wrapped (2**70 was a dice limit of 0)
+        for big in [top + 1, 2**63, 2**64, 2**70, 10**400]:
+            with alea.Context(limits={'dice': big}) as ctx:
+                self.assertEqual(ctx.limit('dice'), top)
+                ctx.roll('1000d6')
+                self.assertEqual(ctx.limit('dice', big), top)
+        with alea.Context(limits={'dice': 0}) as ctx:
+            self.assertEqual(ctx.limit('dice'), 0)
+            self.raises(alea.AleaError, lambda: ctx.roll('1d6'), 'dice limit is 0')
+        want = "limit 'dice' must be an integer of 0 or more (above its maximum, 100000000"
+        self.raises(ValueError, lambda: alea.Context(limits={'dice': -1}), want, 'not -1')
+        self.raises(ValueError, lambda: alea.Context(limits={'dice': -2**70}), want,
+                    'not -1180591620717411303424')
+        self.raises(ValueError, lambda: alea.Context(limits={'dice': -10**5000}), want,
+                    'a negative integer of 16610 bits')
+        self.raises(TypeError, lambda: alea.Context(limits={'dice': 1e6}), want,
+                    'not float (write 1000000, not 1000000.0)')
+        self.raises(TypeError, lambda: alea.Context(limits={'dice': 2.5}), want, 'not float')
+        self.raises(TypeError, lambda: alea.Context(limits={'dice': True}), want, 'not bool')
+        self.raises(TypeError, lambda: alea.Context(limits={'dice': '10'}), want, 'not str')
+        self.raises(TypeError, lambda: alea.Context(limits={'dice': None}), want, 'not NoneType')
+        names = ', '.join(alea.LIMITS)
+        self.raises(ValueError, lambda: alea.Context(limits={'bogus': 1}),
+                    "unknown limit 'bogus'", names)
+        self.raises(TypeError, lambda: alea.Context(limits={3: 1}), 'not int', names)
+        self.raises(TypeError, lambda: alea.Context(limits=[('dice', 1)]),
+                    'limits must be a mapping', 'not list')
+        with alea.Context() as ctx:
+            self.raises(ValueError, lambda: ctx.limit('dice', -1), want)
+            self.raises(ValueError, lambda: ctx.limit('nope'), "unknown limit 'nope'")
+            self.assertEqual(ctx.limit('dice'), 10000)  # untouched by the refusals
+
+    def test_every_limit_of_the_library_by_name(self):
+        # The names come from alea_limit_name: a limit added to the library
+        # (such as 'breakdown') is taken by name with no change here.
+        for i, name in enumerate(alea.LIMITS):
+            self.assertEqual(alea._limit_name(i).decode(), name)
+            with alea.Context(limits={name: 5}) as ctx:
+                self.assertEqual(ctx.limit(name), 5)
+        self.assertIsNone(alea._limit_name(len(alea.LIMITS)))
+
+    def test_seeds(self):
+        for good in [0, 2**64 - 1]:
+            self.assertEqual(alea.Context(seed=good).roll('1d1000000').total,
+                             alea.Context(seed=good).roll('1d1000000').total)
+        # 2**64 - 1 is not -1 wrapped, nor 2**64 + 7 a 7
+        self.assertEqual(alea.roll('4d6kh3', seed=7).text, '4d6kh3 [5, 2 dropped, 6, 6] = 17')
+        want = 'seed must be an integer from 0 to 18446744073709551615 (2**64 - 1)'
+        for bad in [-1, 2**64, 2**64 + 7, -2**63]:
+            self.raises(ValueError, lambda: alea.roll('1d6', seed=bad), want)
+            self.raises(ValueError, lambda: alea.Context(seed=bad), want)
+        self.raises(TypeError, lambda: alea.roll('1d6', seed=7.0), want,
+                    'not float (write 7, not 7.0)')
+        self.raises(TypeError, lambda: alea.roll('1d6', seed='7'), want, 'not str')
+        self.raises(TypeError, lambda: alea.Context().seed(True), want, 'not bool')
+
+    def test_n(self):
+        self.assertEqual(len(alea.roll('1d6', n=1)), 1)
+        want = 'n must be an integer from 1 to 9223372036854775807 (2**63 - 1)'
+        for bad in [0, -1, 2**63, 2**70]:
+            self.raises(ValueError, lambda: alea.roll('1d6', n=bad), want)
+        self.raises(TypeError, lambda: alea.roll('1d6', n=3.0), want, 'not float')
+        self.raises(TypeError, lambda: alea.roll('1d6', n=True), want, 'not bool')
+        self.raises(TypeError, lambda: alea.roll('1d6', n='3'), want, 'not str')
+        # the n breakdowns, held at once in a list, count against the memory
+        # limit: n = 2**62 is refused in a moment, not after filling memory
+        with alea.Context(limits={'memory': 100000}, seed=1) as ctx:
+            e = self.raises(alea.AleaError, lambda: ctx.roll('100d6', n=2**62),
+                            'more than the memory limit (100000 bytes)')
+            self.assertEqual(e.status, 'ALEA_ERR_LIMIT')
+            self.assertEqual(len(ctx.roll('100d6', n=10)), 10)
+
+    def test_tail_and_timeout(self):
+        with alea.Context(tail=1e-300) as ctx:
+            ctx.dist('1d6!')
+        alea.Context(tail=1e-3).close()
+        tail = 'tail must be a number from 1e-300 to 1e-3'
+        for bad in [float('nan'), float('inf'), -1e-6, 0, 1, 1e-301, 2e-3, 10**400]:
+            self.raises(ValueError, lambda: alea.Context(tail=bad), tail)
+        self.raises(TypeError, lambda: alea.Context(tail='1e-6'), tail, 'not str')
+        self.raises(TypeError, lambda: alea.Context(tail=True), tail, 'not bool')
+        timeout = 'timeout must be a finite number of seconds above 0 (None: no deadline)'
+        for bad in [float('nan'), float('inf'), float('-inf'), -1, 0, 10**400]:
+            self.raises(ValueError, lambda: alea.Context(timeout=bad), timeout)
+        self.raises(ValueError, lambda: alea.Context(timeout=float('nan')), 'not nan')
+        self.raises(TypeError, lambda: alea.Context(timeout='1'), timeout, 'not str')
+        self.raises(TypeError, lambda: alea.Context(timeout=True), timeout, 'not bool')
+        with alea.Context(timeout=1) as ctx:  # an int is a number of seconds
+            ctx.roll('1d6')
+
+    def test_distribution_values(self):
+        d = alea.dist('1d6')
+        self.assertEqual(d.p(3.0), d.p(3))
+        self.assertEqual(d.at_least(float('inf')), 0)
+        self.assertAlmostEqual(d.at_most(float('inf')), 1, places=15)
+        for f in [d.p, d.at_least, d.at_most]:
+            self.raises(TypeError, lambda: f('3'), 'must be a number, not str')
+            self.raises(TypeError, lambda: f(None), 'must be a number, not NoneType')
+            self.raises(ValueError, lambda: f(float('nan')), 'not nan')
+
+    def test_a_closed_context(self):
+        ctx = alea.Context()
+        ctx.close()
+        for f in [lambda: ctx.roll('1d6'), lambda: ctx.dist('1d6'), lambda: ctx.seed(1),
+                  lambda: ctx.limit('dice')]:
+            self.raises(ValueError, f, 'the context is closed')
+        ctx.close()  # twice: nothing
+
+
 class BotTest(unittest.TestCase):
     def setUp(self):
         path = os.path.join(HERE, '..', '..', 'examples', 'bot.py')
@@ -108,6 +268,42 @@ class BotTest(unittest.TestCase):
         for junk in ['!roll ' + '(' * 5000, '!roll \x00\xff', '!dist 1d6!' * 50, '!roll d{}',
                      '!dist 9223372036854775807 + 1']:
             self.assertIsInstance(b.reply(junk), str)
+
+    def test_hostile_messages_get_error_replies(self):
+        b = self.bot
+        big = str(2**70)
+        cases = {
+            '!roll 1d6 \ud800': 'unexpected U+D800 at byte 4',  # json.loads of "\ud800"
+            '!dist \udfff': 'unexpected U+DFFF at byte 0',
+            '!roll 1d6 # \ud83c\udfb2': 'unexpected U+D83C at byte 6',  # a pair, unjoined
+            f'!roll {big}d6': 'number too large',
+            f'!roll 1d{big}': 'number too large',
+            f'!dist 2d6 * {big}': 'number too large',
+            '!roll ' + '(' * 5000: 'expression too long: 5000 bytes (source limit is 200)',
+            '!roll ' + '\ud800' * 5000: 'expression too long: 15000 bytes',
+            '!roll 1d6 \x00\x1b[2J': 'unexpected byte 0x00',
+        }
+        for message, why in cases.items():
+            answer = b.reply(message, 'eve')
+            self.assertTrue(answer.startswith('@eve I could not do that: '), answer)
+            self.assertIn(why, answer)
+            # a reply the chat can send: UTF-8, short, the caret in a block
+            answer.encode('utf-8')
+            self.assertLess(len(answer), 2000)
+            self.assertRegex(answer, r'\n```\n.*\n *\^+\n```$')
+        self.assertIn('```\n1d6 ?\n    ^\n```', b.reply('!roll 1d6 \ud800'))
+
+    def test_the_terminal_loop_takes_any_bytes(self):
+        # A byte that is not UTF-8 on standard input is answered, and the
+        # lines after it too, even where the locale decodes it strictly.
+        path = os.path.join(HERE, '..', '..', 'examples', 'bot.py')
+        env = {**os.environ, 'PYTHONIOENCODING': 'utf-8:strict', 'PYTHONUTF8': '0'}
+        out = subprocess.run([sys.executable, path], input=b'!roll 1d6 \xff\n!roll 1d1\n',
+                             capture_output=True, env=env)
+        self.assertEqual(out.returncode, 0, out.stderr)
+        lines = out.stdout.decode().splitlines()
+        self.assertIn('unexpected U+DCFF at byte 4', lines[0])
+        self.assertEqual(lines[-1], '@player rolled 1d1 [1] = 1')
 
 
 if __name__ == '__main__':

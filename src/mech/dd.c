@@ -141,6 +141,8 @@ alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty
     if (!table || !boons || !banes || tier < 0 || tier > 3 || drive < 0 ||
         (table->n && (!table->difficulty || !table->count)))
         return ALEA_ERR_ARGUMENT;
+    if (!isfinite(table->multiplier[tier]))
+        return ALEA_ERR_ARGUMENT;
     int64_t base = 0;
     for (size_t i = 0; i < table->n && table->difficulty[i] <= difficulty; i++)
         base = table->count[i];
@@ -148,11 +150,16 @@ alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty
     if (m > 0 && support)
         m /= 2;
     /* Whole boons, rounded up (the text does not say; half a boon is not
-     * a thing, and rounding up never gives less than the multiplier). */
-    *boons = m > 0 ? (int64_t)ceil(m - 1e-9) : 0;
-    *banes = m < 0 ? (int64_t)ceil(-m - 1e-9) : 0;
-    if (tier >= DD_SUCCESS)
-        *boons += drive;
+     * a thing, and rounding up never gives less than the multiplier). The
+     * result must be an int64 (below 2^63, the first double past it). */
+    double up = ceil(fabs(m) - 1e-9);
+    if (!(up < 0x1p63))
+        return ALEA_ERR_OVERFLOW;
+    int64_t b = m > 0 ? (int64_t)up : 0, n = m < 0 ? (int64_t)up : 0;
+    if (tier >= DD_SUCCESS && alea__add_ovf(b, drive, &b))
+        return ALEA_ERR_OVERFLOW;
+    *boons = b;
+    *banes = n;
     return ALEA_OK;
 }
 
@@ -167,8 +174,14 @@ alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d, const alea_boon_ta
         int64_t b, n;
         alea_status st = alea_boons_for_tier(table, d->dd_diff, (int)d->pmf.v[i], drive,
                                              support, &b, &n);
+        if (st == ALEA_ERR_OVERFLOW)
+            return alea__error(ctx, st, 0, 0,
+                               "boons past %lld: a multiplier times a count, plus the drive, "
+                               "is too large", (long long)INT64_MAX);
         if (st != ALEA_OK)
-            return alea__error(ctx, st, 0, 0, "invalid boon table");
+            return alea__error(ctx, st, 0, 0,
+                               "invalid boon table: a multiplier that is not a finite number, "
+                               "or a NULL table");
         eb += d->pmf.p[i] * (double)b;
         en += d->pmf.p[i] * (double)n;
         mass += d->pmf.p[i];
