@@ -134,18 +134,18 @@ test('a request past its deadline stops with a plain message', () => {
   assert.equal(alea.dist('8d1000').outcomes.length, 7993);
 });
 
-test('the hash-flooding link is stopped at the deadline (or computed, once fixed)', () => {
+test('the hash-flooding link ends by the deadline', () => {
   assert.equal(alea.deadline, 2000);
   const t = performance.now();
   const got = alea.dist(FLOOD);
   const ms = performance.now() - t;
-  if (got.error) {
-    assert.equal(got.error.message,
-      'stopped after 2 s: this expression takes too long to compute here');
-  } else {
-    assert.equal(got.outcomes.length, 15479);
-  }
-  // 45 s without a deadline; the bound is loose for a busy machine
+  // stopped at 2 s by a library whose hash table these keys flood (45 s
+  // without a deadline); refused at once since the hash was fixed
+  assert.ok([
+    'stopped after 2 s: this expression takes too long to compute here',
+    'too much work to compute at byte 0 (work limit is 30000000)',
+  ].includes(got.error?.message), got.error?.message);
+  // the bound is loose for a busy machine
   assert.ok(ms < 15000, `${ms} ms`);
 });
 
