@@ -106,11 +106,7 @@ typedef struct options {
 static void put_exact(double v)
 {
     char tmp[32];
-    for (int prec = 15; prec <= 17; prec++) {
-        snprintf(tmp, sizeof tmp, "%.*g", prec, v);
-        if (strtod(tmp, NULL) == v)
-            break;
-    }
+    alea_format_double(v, tmp, sizeof tmp);
     fputs(tmp, stdout);
 }
 
