@@ -1214,6 +1214,7 @@ typedef struct sampler {
     size_t len;
     uint64_t seed, n;
     uint32_t index;
+    int64_t memory; /* the thread's share of the memory limit */
     alea_ctx *ctx;
     alea_expr *e;
     alea_tally *tally;
@@ -1229,6 +1230,8 @@ static void *sampler_run(void *arg)
         return NULL;
     }
     apply_limits(w->ctx, w->o); /* checked on the main context already */
+    /* The memory limit is the command's: each thread has its share. */
+    alea_ctx_limit(w->ctx, ALEA_LIMIT_MEMORY, w->memory);
     if (w->o->timer->ms > 0 || w->o->timer->cmd_s > 0)
         alea_ctx_set_interrupt(w->ctx, timer_expired, w->o->timer); /* read only */
     alea_ctx_seed_stream(w->ctx, w->seed, w->index);
@@ -1284,9 +1287,14 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
         free(started);
         return out_of_memory();
     }
+    /* One memory budget for the command: the threads and the merged tally
+     * (in ctx) share it equally. */
+    int64_t memory = alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, -1);
+    int64_t share = memory / (int64_t)(nt + 1);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)alea_ctx_memory(ctx, NULL) + share);
     for (uint32_t i = 0; i < nt; i++) {
-        w[i] = (sampler){o, src, len, *seed, (uint64_t)o->sample / nt, i, NULL, NULL, NULL,
-                         ALEA_OK};
+        w[i] = (sampler){o, src, len, *seed, (uint64_t)o->sample / nt, i, share, NULL, NULL,
+                         NULL, ALEA_OK};
         if (i < (uint64_t)o->sample % nt)
             w[i].n++;
         /* The first share runs here; a thread that cannot start runs here too. */
@@ -1301,9 +1309,16 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
 
     int rc = EXIT_OK;
     alea_tally *all = NULL;
-    for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++)
-        if (w[i].st != ALEA_OK)
+    for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++) {
+        if (w[i].st == ALEA_ERR_LIMIT && nt > 1 && strstr(alea_ctx_error(w[i].ctx), "memory")) {
+            fprintf(stderr, "alea: the %u sampling threads share the memory limit (%" PRId64
+                            " bytes), %" PRId64 " bytes each, and one ran out; use fewer "
+                            "--threads, or raise --max-memory\n", nt, memory, share);
+            rc = EXIT_FAIL;
+        } else if (w[i].st != ALEA_OK) {
             rc = w[i].ctx ? report_len(w[i].ctx, src, len) : out_of_memory();
+        }
+    }
     if (rc == EXIT_OK) {
         all = alea_tally_new(ctx);
         if (!all)
@@ -1315,6 +1330,7 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
             rc = report_len(ctx, src, len);
     }
     alea_tally_free(all);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, memory);
     for (uint32_t i = 0; i < nt; i++) {
         alea_tally_free(w[i].tally);
         alea_expr_free(w[i].e);
@@ -1647,15 +1663,40 @@ static int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
     if (!cols)
         return out_of_memory();
 
+    /* The limits bound the whole table: the columns share one work budget
+     * (each is given what the others left), and their outcomes together
+     * stay within the support limit, which bounds the table's memory and
+     * rows. The memory limit already covers them: every column is held in
+     * ctx until the table is printed. */
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1);
     for (size_t j = 0; j < ncols; j++) {
         timer_arm(o->timer);
-        if (alea_expr_dist(ctx, ex[j], &cols[j].d) != ALEA_OK) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent);
+        alea_status st = alea_expr_dist(ctx, ex[j], &cols[j].d);
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st != ALEA_OK) {
             cols[j].d = NULL;
-            rc = report(ctx, o->exprs[j]);
+            if (st == ALEA_ERR_LIMIT && j > 0 && strstr(alea_ctx_error(ctx), "work limit")) {
+                fprintf(stderr, "alea: compare: the columns need more work in all than the "
+                                "work limit (%" PRId64 ") allows; compare fewer expressions, "
+                                "or raise --max-work\n", work);
+                rc = EXIT_FAIL;
+            } else {
+                rc = report(ctx, o->exprs[j]);
+            }
             goto done;
         }
         cols[j].n = alea_dist_count(cols[j].d);
         total += cols[j].n;
+        if ((int64_t)total > support) {
+            fprintf(stderr, "alea: compare: the columns have more than %" PRId64 " outcomes in "
+                            "all (support limit, for the whole table); compare fewer "
+                            "expressions, or raise --max-support\n", support);
+            rc = EXIT_FAIL;
+            goto done;
+        }
         if (!cumulate(cols[j].d, &cols[j].least, &cols[j].most)) {
             rc = out_of_memory();
             goto done;

@@ -465,6 +465,27 @@ run_from "$tmp/in" roll --time-limit 1
 check "--time-limit on stdin: each line has its own" "$([ "$rc" -eq 0 ] &&
     [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]; echo $?)" "$out$nl$err"
 
+# compare: the limits bound the whole table. Support: the columns' outcomes
+# together, at N and N + 1; work: the columns share one budget.
+expect "compare: outcomes in all at the support limit" 0 "*" "" \
+    compare --max-support 20 1d10 1d10
+expect "compare: one outcome past the support limit" 1 "" "alea: compare: the columns \
+have more than 20 outcomes in all (support limit, for the whole table); compare fewer \
+expressions, or raise --max-support" compare --max-support 20 1d10 1d11
+expect "compare: each column fits the work limit, not both" 1 "" "alea: compare: the \
+columns need more work in all than the work limit (150000) allows; compare fewer \
+expressions, or raise --max-work" compare --max-work 150000 --max-support 1000000 1d100000 1d100000
+expect "compare: both fit a larger work limit" 0 "*" "" \
+    compare --max-work 250000 --max-support 1000000 1d100000 1d100000
+
+# dist --sample: the threads share the memory limit (the command's, not each
+# thread's): 64 threads of 1/65 of 32 MiB cannot each hold 100000 values.
+expect "--sample: threads share the memory limit" 1 "" "alea: the 64 sampling threads \
+share the memory limit (33554432 bytes), 516222 bytes each, and one ran out; use fewer \
+--threads, or raise --max-memory" dist --sample 2000000 --threads 64 --seed 1 '1d100000*7'
+expect "--sample: fewer threads fit" 0 "*" "" \
+    dist --sample 200000 --threads 2 --seed 1 '1d100000*7'
+
 # ---- dist --sample: Monte Carlo estimates -------------------------------------
 
 run dist --sample 20000 --seed 5 --threads 2 --json 4d6kh3
