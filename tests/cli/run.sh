@@ -98,7 +98,9 @@ for c in roll dist compare; do
 done
 expect "help with an unknown command" 2 "" \
     "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
-expect "--version" 0 "alea 0.1.0" "" --version
+version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' \
+    "$(dirname "$0")/../../include/alea.h")
+expect "--version: the one in alea.h" 0 "alea $version" "" --version
 
 # ---- usage errors: exit 2, a message, a pointer to --help, nothing on stdout -
 
