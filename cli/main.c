@@ -68,7 +68,16 @@ typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
 typedef struct timer {
     int64_t ms; /* 0: no deadline */
     struct timespec at;
+    /* --time-limit: the whole command's (each line's, on standard input and
+     * in the session), so that a script's wrong count (roll -n 10^12) stops
+     * with a message instead of running for hours. */
+    int64_t cmd_s; /* 0: none */
+    struct timespec cmd_at;
 } timer;
+
+/* --time-limit's default and largest values, in seconds. */
+#define TIME_LIMIT_DEFAULT 60
+#define TIME_LIMIT_MAX 604800
 
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
@@ -299,6 +308,72 @@ static void put_excerpt(const char *src, size_t len, size_t start, size_t end)
     fputc('\n', stderr);
 }
 
+/* ---- --timeout ------------------------------------------------------------- */
+
+static int passed(const struct timespec *at)
+{
+    struct timespec now;
+    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
+        return 0;
+    return now.tv_sec > at->tv_sec || (now.tv_sec == at->tv_sec && now.tv_nsec >= at->tv_nsec);
+}
+
+/* Whether the command's time limit has passed. */
+static int command_expired(const timer *t)
+{
+    return t->cmd_s > 0 && passed(&t->cmd_at);
+}
+
+/* The library's interrupt hook: the expression's deadline or the
+ * command's. Reads only: the sampling threads share it. */
+static int timer_expired(void *ud)
+{
+    const timer *t = ud;
+    return (t->ms > 0 && passed(&t->at)) || command_expired(t);
+}
+
+static void deadline_in(struct timespec *at, int64_t ms)
+{
+    if (clock_gettime(CLOCK_MONOTONIC, at) != 0) {
+        at->tv_sec = 0; /* no clock: never passes */
+        at->tv_nsec = 0;
+        return;
+    }
+    at->tv_sec += (time_t)(ms / 1000);
+    at->tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (at->tv_nsec >= 1000000000L) {
+        at->tv_sec++;
+        at->tv_nsec -= 1000000000L;
+    }
+}
+
+/* Starts the time of one expression (nothing without --timeout). */
+static void timer_arm(timer *t)
+{
+    if (t && t->ms > 0)
+        deadline_in(&t->at, t->ms);
+}
+
+/* Starts the time of a whole command (or one line of input). */
+static void command_arm(timer *t)
+{
+    if (t && t->cmd_s > 0)
+        deadline_in(&t->cmd_at, t->cmd_s * 1000);
+}
+
+/* The message when the command's time limit stops it. */
+static int report_time_limit(const timer *t)
+{
+    fprintf(stderr,
+            "alea: stopped after %" PRId64 " s: the command's time limit (--time-limit "
+            "SECONDS sets it; 0 removes it)\n", t->cmd_s);
+    return EXIT_FAIL;
+}
+
+/* The timer of the command under way, for the message of an interrupted
+ * evaluation (set by run(); the process runs one command). */
+static const timer *command_timer;
+
 /*
  * Prints the context's last error: "alea: <message>", then (when it concerns
  * a place in the len bytes of src) the expression and a caret line under the
@@ -312,7 +387,10 @@ static int report_len(const alea_ctx *ctx, const char *src, size_t len)
     const char *what = alea_status_text(st);
 
     if (st == ALEA_ERR_INTERRUPTED) {
-        /* The CLI's only interrupt hook is --timeout's. */
+        /* The CLI's only interrupt hook is the timer's: --timeout's deadline
+         * or the command's time limit. */
+        if (command_timer && command_expired(command_timer))
+            return report_time_limit(command_timer);
         fprintf(stderr, "alea: timed out: the expression ran past --timeout and was "
                         "stopped\n");
         return EXIT_FAIL;
@@ -330,31 +408,6 @@ static int report_len(const alea_ctx *ctx, const char *src, size_t len)
     if (src && (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX))
         put_excerpt(src, len, start, end);
     return EXIT_FAIL;
-}
-
-/* ---- --timeout ------------------------------------------------------------- */
-
-static int timer_expired(void *ud)
-{
-    const timer *t = ud;
-    struct timespec now;
-    if (clock_gettime(CLOCK_MONOTONIC, &now) != 0)
-        return 0;
-    return now.tv_sec > t->at.tv_sec ||
-           (now.tv_sec == t->at.tv_sec && now.tv_nsec >= t->at.tv_nsec);
-}
-
-/* Starts the time of one expression (nothing without --timeout). */
-static void timer_arm(timer *t)
-{
-    if (!t || t->ms == 0 || clock_gettime(CLOCK_MONOTONIC, &t->at) != 0)
-        return;
-    t->at.tv_sec += (time_t)(t->ms / 1000);
-    t->at.tv_nsec += (long)(t->ms % 1000) * 1000000L;
-    if (t->at.tv_nsec >= 1000000000L) {
-        t->at.tv_sec++;
-        t->at.tv_nsec -= 1000000000L;
-    }
 }
 
 static int report(const alea_ctx *ctx, const char *src)
@@ -414,6 +467,9 @@ static void print_limits(FILE *f)
     fprintf(f, "  %-18s %9s  ", "--timeout MS", "none");
     put_wrapped(f, 32, "milliseconds one expression may take (all its rolls, or its "
                        "distribution; each line of standard input)");
+    fprintf(f, "  %-18s %9d  ", "--time-limit S", TIME_LIMIT_DEFAULT);
+    put_wrapped(f, 32, "seconds the whole command may take (each line of standard "
+                       "input or of the session); 0: no limit");
     fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
           "  lowered to it.\n", f);
 }
@@ -716,7 +772,7 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
 
         /* Which option, and does it take a value? */
         enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL, O_TIMEOUT,
-               O_SAMPLE, O_THREADS,
+               O_TIME_LIMIT, O_SAMPLE, O_THREADS,
                O_LIMIT, O_BOONS, O_MULT, O_DRIVE, O_SUPPORT, O_UNKNOWN } which = O_UNKNOWN;
         int limit = -1;
         if (!strcmp(name, "-h") || !strcmp(name, "--help"))
@@ -737,6 +793,8 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
             which = O_TAIL;
         else if (!strcmp(name, "--timeout"))
             which = O_TIMEOUT;
+        else if (!strcmp(name, "--time-limit"))
+            which = O_TIME_LIMIT;
         else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--sample"))
             which = O_SAMPLE;
         else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--threads"))
@@ -764,7 +822,8 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
         }
 
         int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
-                          which == O_TIMEOUT || which == O_SAMPLE || which == O_THREADS ||
+                          which == O_TIMEOUT || which == O_TIME_LIMIT || which == O_SAMPLE ||
+                          which == O_THREADS ||
                           which == O_LIMIT || which == O_BOONS || which == O_MULT ||
                           which == O_DRIVE;
         if (!wants_value) {
@@ -863,6 +922,12 @@ static int parse_args(command cmd, int has_cmd, int argc, char **argv,
                                    "--timeout: '%s' is not a number of milliseconds from 0 "
                                    "(none) to %d", value, TIMEOUT_MAX_MS);
             break;
+        case O_TIME_LIMIT:
+            if (!parse_int(value, 0, 0, TIME_LIMIT_MAX, &o->timer->cmd_s))
+                return usage_error(cmd, has_cmd,
+                                   "--time-limit: '%s' is not a number of seconds from 0 "
+                                   "(none) to %d", value, TIME_LIMIT_MAX);
+            break;
         case O_LIMIT: {
             alea_limit l = (alea_limit)limit;
             if (!parse_int(value, limit_is_bytes(l), 0, INT64_MAX, &o->limit[l]))
@@ -933,6 +998,10 @@ static int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const c
     alea_format fmt = o->json ? ALEA_FORMAT_JSON : o->color ? ALEA_FORMAT_ANSI : ALEA_FORMAT_TEXT;
     timer_arm(o->timer);
     for (int64_t k = 0; k < o->n; k++) {
+        if (k % 1024 == 1023 && command_expired(o->timer)) {
+            fflush(stdout);
+            return report_time_limit(o->timer);
+        }
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
             fflush(stdout); /* the rolls so far, then the error */
             return report(ctx, src);
@@ -1145,6 +1214,7 @@ typedef struct sampler {
     size_t len;
     uint64_t seed, n;
     uint32_t index;
+    int64_t memory; /* the thread's share of the memory limit */
     alea_ctx *ctx;
     alea_expr *e;
     alea_tally *tally;
@@ -1160,7 +1230,9 @@ static void *sampler_run(void *arg)
         return NULL;
     }
     apply_limits(w->ctx, w->o); /* checked on the main context already */
-    if (w->o->timer->ms > 0)
+    /* The memory limit is the command's: each thread has its share. */
+    alea_ctx_limit(w->ctx, ALEA_LIMIT_MEMORY, w->memory);
+    if (w->o->timer->ms > 0 || w->o->timer->cmd_s > 0)
         alea_ctx_set_interrupt(w->ctx, timer_expired, w->o->timer); /* read only */
     alea_ctx_seed_stream(w->ctx, w->seed, w->index);
     if ((w->st = alea_expr_compile(w->ctx, w->src, w->len, &w->e)) != ALEA_OK)
@@ -1215,9 +1287,14 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
         free(started);
         return out_of_memory();
     }
+    /* One memory budget for the command: the threads and the merged tally
+     * (in ctx) share it equally. */
+    int64_t memory = alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, -1);
+    int64_t share = memory / (int64_t)(nt + 1);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)alea_ctx_memory(ctx, NULL) + share);
     for (uint32_t i = 0; i < nt; i++) {
-        w[i] = (sampler){o, src, len, *seed, (uint64_t)o->sample / nt, i, NULL, NULL, NULL,
-                         ALEA_OK};
+        w[i] = (sampler){o, src, len, *seed, (uint64_t)o->sample / nt, i, share, NULL, NULL,
+                         NULL, ALEA_OK};
         if (i < (uint64_t)o->sample % nt)
             w[i].n++;
         /* The first share runs here; a thread that cannot start runs here too. */
@@ -1232,9 +1309,16 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
 
     int rc = EXIT_OK;
     alea_tally *all = NULL;
-    for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++)
-        if (w[i].st != ALEA_OK)
+    for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++) {
+        if (w[i].st == ALEA_ERR_LIMIT && nt > 1 && strstr(alea_ctx_error(w[i].ctx), "memory")) {
+            fprintf(stderr, "alea: the %u sampling threads share the memory limit (%" PRId64
+                            " bytes), %" PRId64 " bytes each, and one ran out; use fewer "
+                            "--threads, or raise --max-memory\n", nt, memory, share);
+            rc = EXIT_FAIL;
+        } else if (w[i].st != ALEA_OK) {
             rc = w[i].ctx ? report_len(w[i].ctx, src, len) : out_of_memory();
+        }
+    }
     if (rc == EXIT_OK) {
         all = alea_tally_new(ctx);
         if (!all)
@@ -1246,6 +1330,7 @@ static int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const c
             rc = report_len(ctx, src, len);
     }
     alea_tally_free(all);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, memory);
     for (uint32_t i = 0; i < nt; i++) {
         alea_tally_free(w[i].tally);
         alea_expr_free(w[i].e);
@@ -1578,15 +1663,40 @@ static int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
     if (!cols)
         return out_of_memory();
 
+    /* The limits bound the whole table: the columns share one work budget
+     * (each is given what the others left), and their outcomes together
+     * stay within the support limit, which bounds the table's memory and
+     * rows. The memory limit already covers them: every column is held in
+     * ctx until the table is printed. */
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1);
     for (size_t j = 0; j < ncols; j++) {
         timer_arm(o->timer);
-        if (alea_expr_dist(ctx, ex[j], &cols[j].d) != ALEA_OK) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent);
+        alea_status st = alea_expr_dist(ctx, ex[j], &cols[j].d);
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st != ALEA_OK) {
             cols[j].d = NULL;
-            rc = report(ctx, o->exprs[j]);
+            if (st == ALEA_ERR_LIMIT && j > 0 && strstr(alea_ctx_error(ctx), "work limit")) {
+                fprintf(stderr, "alea: compare: the columns need more work in all than the "
+                                "work limit (%" PRId64 ") allows; compare fewer expressions, "
+                                "or raise --max-work\n", work);
+                rc = EXIT_FAIL;
+            } else {
+                rc = report(ctx, o->exprs[j]);
+            }
             goto done;
         }
         cols[j].n = alea_dist_count(cols[j].d);
         total += cols[j].n;
+        if ((int64_t)total > support) {
+            fprintf(stderr, "alea: compare: the columns have more than %" PRId64 " outcomes in "
+                            "all (support limit, for the whole table); compare fewer "
+                            "expressions, or raise --max-support\n", support);
+            rc = EXIT_FAIL;
+            goto done;
+        }
         if (!cumulate(cols[j].d, &cols[j].least, &cols[j].most)) {
             rc = out_of_memory();
             goto done;
@@ -1749,6 +1859,7 @@ static int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd)
         if (blank)
             continue;
         lines++;
+        command_arm(o->timer); /* each line is a command of its own */
         alea_expr *e = NULL;
         int r;
         if (full > (size_t)limit) {
@@ -1920,6 +2031,7 @@ static int cmd_repl(alea_ctx *ctx, options *o)
             break;
         }
         char *cmd = trim(line);
+        command_arm(o->timer); /* each line is a command of its own */
 #ifdef ALEA_HAVE_EDITLINE
         if (*cmd)
             add_history(cmd);
@@ -2004,8 +2116,9 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     o.cumul = SHOW_EXACT;
     const char *no_color = getenv("NO_COLOR");
     o.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
-    timer tm = {0, {0, 0}};
+    timer tm = {0, {0, 0}, TIME_LIMIT_DEFAULT, {0, 0}};
     o.timer = &tm;
+    command_timer = &tm;
     o.exprs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *o.exprs);
     if (!o.exprs)
         return out_of_memory();
@@ -2028,8 +2141,9 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         goto done;
     }
     rc = apply_options(ctx, &o, cmd, has_cmd);
-    if (tm.ms > 0)
+    if (tm.ms > 0 || tm.cmd_s > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, &tm);
+    command_arm(&tm);
     if (o.seed_set)
         alea_ctx_seed(ctx, o.seed);
     if (rc == EXIT_OK && o.repl) {

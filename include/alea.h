@@ -127,6 +127,12 @@ alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
 /* Bytes currently allocated through the context's allocator, and the peak. */
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 
+/* Work units charged by the context's last evaluation (compile, roll,
+ * distribution; a tally's last sample), as counted against the WORK limit:
+ * a host that runs several evaluations for one request can give each what
+ * the others left of one budget. */
+int64_t alea_ctx_work(const alea_ctx *ctx);
+
 /* ------------------------------------------------------------------------ */
 /* Limits                                                                   */
 

@@ -8,9 +8,9 @@ _alea() {
         case $w in roll|dist|compare|help) cmd=$w; break ;; esac
     done
     local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
-        --max-memory --max-breakdown --tail --timeout"
+        --max-memory --max-breakdown --tail --timeout --time-limit"
     case $prev in
-        -n|--seed|--sample|--threads|--timeout|--tail|--max-*|--boons|--multipliers|--drive)
+        -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive)
             return 0 ;; # a value: nothing to complete
     esac
     if [[ $cur == -* ]]; then

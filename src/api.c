@@ -148,6 +148,11 @@ alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
     return ctx->status;
 }
 
+int64_t alea_ctx_work(const alea_ctx *ctx)
+{
+    return ctx ? ctx->work_used : 0;
+}
+
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak)
 {
     if (!ctx)

@@ -1,17 +1,34 @@
 // alea.js -- loads alea.wasm (the C library and web/wasm.c) and wraps its
-// entry points. Works in the browser and in node:
+// entry points. Works in the browser (the page runs it in a worker:
+// worker.js) and in node:
 //
-//   const alea = await loadAlea(bytes);       // an ArrayBuffer or Uint8Array
+//   const alea = await loadAlea(bytes);       // an ArrayBuffer, Uint8Array
+//                                             // or compiled WebAssembly.Module
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
 //
+// Each call is a request of its own: it stops after the deadline
+// (DEADLINE_MS unless loadAlea's options say otherwise) with the error
+// ALEA_ERR_INTERRUPTED, "stopped after 2 s: ...", and its answer is at most
+// ANSWER_BYTES (web/wasm.c's ceiling), else ALEA_ERR_LIMIT. alea.request(ms,
+// bytes) groups several calls under one deadline and one answer budget: the
+// page makes each of its updates one request.
+//
 // The module imports five WASI functions from its C library; the page gives
-// it entropy (crypto.getRandomValues) and a clock, and nothing else: the
+// it entropy (crypto.getRandomValues) and clocks, and nothing else: the
 // library never prints.
 
 const ENOSYS = 52;
 
-export async function loadAlea(bytes) {
+// The time a request may take: long enough for anything the library's
+// default limits allow (their worst cases take about 60 ms natively, a few
+// times that in WebAssembly on a slow phone), short enough that a hostile
+// link is stopped before a visitor wonders what happened.
+export const DEADLINE_MS = 2000;
+// web/wasm.c's ANSWER_MAX: a request may ask for less, not more.
+export const ANSWER_BYTES = 16 << 20;
+
+export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = ANSWER_BYTES } = {}) {
   let memory = null;
   const view = () => new DataView(memory.buffer);
   const wasi = {
@@ -19,16 +36,22 @@ export async function loadAlea(bytes) {
       crypto.getRandomValues(new Uint8Array(memory.buffer, ptr, len));
       return 0;
     },
+    // CLOCK_REALTIME (0): the wall clock; the others, CLOCK_MONOTONIC (1)
+    // first, which the deadline reads: performance.now(), which never goes
+    // back.
     clock_time_get(id, precision, out) {
-      const ns = BigInt(Math.round(performance.now() * 1e6));
-      view().setBigUint64(out, ns, true);
+      const ms = id === 0 ? performance.timeOrigin + performance.now() : performance.now();
+      view().setBigUint64(out, BigInt(Math.round(ms * 1e6)), true);
       return 0;
     },
     fd_write() { return ENOSYS; },
     fd_seek() { return ENOSYS; },
     fd_close() { return ENOSYS; },
   };
-  const { instance } = await WebAssembly.instantiate(bytes, { wasi_snapshot_preview1: wasi });
+  const imports = { wasi_snapshot_preview1: wasi };
+  const instance = bytes instanceof WebAssembly.Module
+    ? await WebAssembly.instantiate(bytes, imports)
+    : (await WebAssembly.instantiate(bytes, imports)).instance;
   const x = instance.exports;
   memory = x.memory;
   x._initialize();
@@ -45,6 +68,8 @@ export async function loadAlea(bytes) {
   const withSource = (src, fn, ...rest) => {
     const bytes = encoder.encode(src);
     const ptr = x.alea_web_alloc(bytes.length);
+    if (!ptr) return { error: { status: 'ALEA_ERR_NOMEM', text: 'out of memory',
+      message: 'out of memory', start: 0, end: 0 } };
     new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
     try {
       return JSON.parse(cstring(fn(ptr, bytes.length, ...rest)));
@@ -53,17 +78,33 @@ export async function loadAlea(bytes) {
     }
   };
 
-  return {
-    version: cstring(x.alea_web_version()),
+  const calls = {
     dist: (src) => withSource(src, x.alea_web_dist),
-    roll(src, { n = 1, seed = null } = {}) {
+    roll(src, { n = 1, seed = null, detail = true } = {}) {
       let hi = 0, lo = 0;
-      if (seed !== null && seed !== '') {
+      const seeded = seed !== null && seed !== '';
+      if (seeded) {
         const s = BigInt.asUintN(64, BigInt(seed));
         hi = Number(s >> 32n);
         lo = Number(s & 0xffffffffn);
       }
-      return withSource(src, x.alea_web_roll, n, seed !== null && seed !== '' ? 1 : 0, hi, lo);
+      return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
     },
+  };
+  // Starts a request; its calls share the deadline (ms from now) and the
+  // answer budget (bytes), until the next request starts.
+  const request = (ms = deadline, bytes = answerBytes) => {
+    x.alea_web_begin(ms, bytes);
+    return calls;
+  };
+
+  return {
+    version: cstring(x.alea_web_version()),
+    deadline,
+    request,
+    dist: (src) => request().dist(src),
+    roll: (src, options) => request().roll(src, options),
+    // Bytes of the module's linear memory (it only grows, up to 128 MiB).
+    memoryBytes: () => memory.buffer.byteLength,
   };
 }

@@ -1,11 +1,29 @@
 // app.js -- alea's calculator page: expressions in, exact distributions
 // (chart and table) or rolls with their breakdown out, all computed by the
-// C library compiled to WebAssembly (alea.wasm, loaded by alea.js).
+// C library compiled to WebAssembly (alea.wasm), in a worker (worker.js), so
+// that the page stays responsive however long a computation takes.
 //
 // The view lives in the URL's fragment (#e=...&v=dist&m=exact&n=1&s=7), so
-// a link reproduces it.
+// a link reproduces it. A link is a stranger's text: what it can ask for is
+// bounded. Each update of the page is one request to the worker, stopped
+// after DEADLINE_MS (alea.js; a link may lower it with d=<ms>, never raise
+// it); at most MAX_EXPRS expressions and MAX_ROLLS rolls of each; answers of
+// at most ANSWER_BYTES in all (web/wasm.c), in a module of at most 128 MiB
+// (scripts/web); a table of at most TABLE_ROWS rows. The Cancel button, or
+// any newer update, ends the worker and starts another.
 
-import { loadAlea } from './alea.js';
+import { DEADLINE_MS } from './alea.js';
+
+const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
+const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
+// and 10 x 1000 rolls are as many as a page lists quickly
+// 4 MiB of answers: two distributions of the library's largest (100000
+// outcomes, 1.6 MB of JSON each) or 10 x 1000 rolls of a few hundred dice;
+// the chart of more keeps the page's own thread busy for seconds.
+const ANSWER_BYTES = 4 << 20;
+const TABLE_ROWS = 1000; // the likeliest values; the CSV has them all
+const GRACE_MS = 1000; // past its deadline a request is ended from outside
+const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at once
 
 const EXAMPLES = [
   { label: 'Ability score: 4d6, drop the lowest', exprs: ['4d6kh3'] },
@@ -21,10 +39,98 @@ const EXAMPLES = [
 ];
 
 const $ = (id) => document.getElementById(id);
-const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '' };
-let alea = null;
+const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
+  deadline: DEADLINE_MS };
+let calc = null;
 let plot = null;
 let lastDists = []; // [{src, dist}] of the distribution view, for the CSV
+let shown = null; // {view, exprs} of what the page shows
+let updates = 0; // the number of the latest update; older ones are dropped
+
+// ---- the worker --------------------------------------------------------------------
+
+// One worker at a time, one request at a time. run() resolves with the
+// worker's {results, memory}, or {cancelled}, {timedOut} (the worker did not
+// answer within the deadline and GRACE_MS: it was ended) or {failed}.
+class Calculator {
+  constructor(module) {
+    this.module = module; // compiled once: a new worker only instantiates it
+    this.pending = null;
+    this.next = 1;
+    this.spawn();
+  }
+
+  spawn() {
+    const w = new Worker('worker.js', { type: 'module' });
+    this.worker = w;
+    this.dead = false;
+    this.ready = new Promise((ok, fail) => {
+      w.onmessage = (ev) => {
+        const m = ev.data;
+        if (m.ready) ok(m.version);
+        else if (m.id === undefined) fail(new Error(m.failed));
+        else this.answer(m);
+      };
+      w.onerror = (ev) => {
+        ev.preventDefault();
+        fail(new Error(ev.message));
+        if (this.worker !== w) return;
+        this.dead = true; // the next run starts another
+        this.finish({ failed: ev.message || 'the worker did not start' });
+      };
+    });
+    this.ready.catch(() => {});
+    w.postMessage({ module: this.module });
+  }
+
+  get busy() { return this.pending !== null; }
+
+  run(calls, deadline) {
+    this.cancel();
+    if (this.dead) {
+      this.worker.terminate();
+      this.spawn();
+    }
+    const id = this.next++;
+    return new Promise((resolve) => {
+      this.pending = { id, deadline, resolve, timer: 0 };
+      this.worker.postMessage({ id, deadline, bytes: ANSWER_BYTES, calls });
+    });
+  }
+
+  answer(m) {
+    const p = this.pending;
+    if (!p || m.id !== p.id) return;
+    if (m.started) {
+      // The module stops itself at the deadline; this is for what it
+      // cannot see (a long write of an answer, say).
+      p.timer = setTimeout(() => this.restart({ timedOut: true }), p.deadline + GRACE_MS);
+    } else if (m.failed) {
+      this.restart({ failed: m.failed });
+    } else {
+      this.finish(m);
+    }
+  }
+
+  finish(out) {
+    const p = this.pending;
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending = null;
+    p.resolve(out);
+  }
+
+  // Ends the worker, and its request with out; a fresh worker takes over.
+  restart(out) {
+    this.worker.terminate();
+    this.finish(out);
+    this.spawn();
+  }
+
+  cancel() {
+    if (this.pending) this.restart({ cancelled: true });
+  }
+}
 
 // ---- the URL ------------------------------------------------------------------
 
@@ -34,8 +140,11 @@ function readHash() {
   if (['dist', 'roll'].includes(h.get('v'))) state.view = h.get('v');
   if (['exact', 'atleast', 'atmost'].includes(h.get('m'))) state.mode = h.get('m');
   const n = parseInt(h.get('n'), 10);
-  if (n >= 1 && n <= 1000) state.n = n;
+  if (n >= 1 && n <= MAX_ROLLS) state.n = n;
   if (/^[0-9]{1,20}$/.test(h.get('s') || '')) state.seed = h.get('s');
+  // a shorter deadline (ms), for tests; never a longer one
+  const d = parseInt(h.get('d'), 10);
+  if (d >= 1 && d <= DEADLINE_MS) state.deadline = d;
 }
 
 function writeHash() {
@@ -68,7 +177,26 @@ function caretLine(src, start, end) {
   return ' '.repeat(from) + '^'.repeat(Math.max(1, to - from));
 }
 
-function showErrors(errors) {
+const seconds = (ms) => `${+(ms / 1000).toFixed(3)} s`;
+
+// The error of a request that the page had to end from outside.
+const stoppedError = (ms) => ({ status: 'ALEA_ERR_INTERRUPTED', text: 'interrupted',
+  message: `stopped after ${seconds(ms)}: this expression takes too long to compute here`,
+  start: 0, end: 0 });
+
+// What to try instead, for the errors of the page's own bounds.
+function hint(error, view) {
+  if (error.status === 'ALEA_ERR_INTERRUPTED')
+    return view === 'roll' ? 'Roll fewer times, or simplify the expression.'
+      : 'Simplify the expression, or Roll it to sample results instead.';
+  if (error.status === 'ALEA_ERR_LIMIT' && error.message.includes('for this page'))
+    return view === 'roll' ? 'Roll fewer times, or fewer dice or repetitions.'
+      : 'Compare fewer expressions at once.';
+  return '';
+}
+
+// errors: [{src, error}]; src null for an error about no one expression.
+function showErrors(errors, view) {
   const box = $('errors');
   box.replaceChildren();
   for (const { src, error } of errors) {
@@ -76,13 +204,23 @@ function showErrors(errors) {
     div.className = 'error';
     const msg = document.createElement('p');
     msg.className = 'message';
-    const what = error.message.includes(error.text) || error.status === 'ALEA_ERR_LIMIT'
+    const bare = ['ALEA_ERR_LIMIT', 'ALEA_ERR_INTERRUPTED'].includes(error.status);
+    msg.textContent = error.message.includes(error.text) || bare
       ? error.message : `${error.text}: ${error.message}`;
-    msg.textContent = what;
-    const pre = document.createElement('pre');
-    pre.className = 'caret';
-    pre.textContent = `${src}\n${caretLine(src, error.start, error.end)}`;
-    div.append(msg, pre);
+    div.append(msg);
+    if (src !== null) {
+      const pre = document.createElement('pre');
+      pre.className = 'caret';
+      pre.textContent = `${src}\n${caretLine(src, error.start, error.end)}`;
+      div.append(pre);
+    }
+    const tip = hint(error, view);
+    if (tip) {
+      const p = document.createElement('p');
+      p.className = 'hint';
+      p.textContent = tip;
+      div.append(p);
+    }
     box.append(div);
   }
 }
@@ -105,6 +243,17 @@ function columns(dist) {
 
 // ---- the distribution view -------------------------------------------------------
 
+// The values the table shows: all, or the TABLE_ROWS likeliest (in any
+// column), in order: a table of 100000 rows takes the page seconds to lay
+// out, and no one reads it.
+function tableValues(values, cols) {
+  if (values.length <= TABLE_ROWS) return values;
+  const weight = values.map((v) => Math.max(...cols.map(({ c, at }) =>
+    (at.has(v) ? c.exact[at.get(v)] : 0))));
+  return values.map((v, i) => i).sort((a, b) => weight[b] - weight[a] || a - b)
+    .slice(0, TABLE_ROWS).sort((a, b) => a - b).map((i) => values[i]);
+}
+
 function renderDist(items) {
   lastDists = items;
   const values = [...new Set(items.flatMap(({ dist }) => dist.outcomes.map(([v]) => v)))]
@@ -116,6 +265,8 @@ function renderDist(items) {
   });
   const labels = items.length === 1 && items[0].dist.labels
     ? new Map(items[0].dist.labels) : null;
+  // read before the table changes, which would make this lay it out
+  const width = Math.max(280, $('chart').clientWidth || 600);
 
   // table
   const table = $('dist-table');
@@ -131,8 +282,12 @@ function renderDist(items) {
   if (labels) th('outcome');
   for (const { src } of items) th(src);
   const body = table.createTBody();
-  for (const v of values) {
-    const row = body.insertRow();
+  // rows built apart and added at once: body.insertRow() recounts the rows
+  // each time (100000 outcomes took a minute)
+  const rows = document.createDocumentFragment();
+  for (const v of tableValues(values, cols)) {
+    const row = document.createElement('tr');
+    rows.append(row);
     row.insertCell().textContent = String(v);
     if (labels) row.insertCell().textContent = labels.get(v) || '';
     cols.forEach(({ c, at }) => {
@@ -145,6 +300,11 @@ function renderDist(items) {
       }
     });
   }
+  body.append(rows);
+  const note = $('table-note');
+  note.hidden = values.length <= TABLE_ROWS;
+  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${values.length} values; ` +
+    'the chart and the CSV have them all.';
   const summary = [['mean', (d) => d.mean.toFixed(2)], ['sd', (d) => d.sd.toFixed(2)],
     ['min', (d) => String(d.min)], ['max', (d) => String(d.max)]];
   if (items.some(({ dist }) => dist.truncated > 0))
@@ -178,7 +338,6 @@ function renderDist(items) {
   }))];
   const chart = $('chart');
   if (plot) plot.destroy();
-  const width = Math.max(280, chart.clientWidth || 600);
   const title = { exact: 'chance of exactly', atleast: 'chance of at least',
     atmost: 'chance of at most' }[state.mode];
   plot = new uPlot({
@@ -195,67 +354,139 @@ function renderDist(items) {
   $('dist-view').hidden = false;
 }
 
-function showDist() {
-  state.view = 'dist';
-  $('roll-view').hidden = true;
+function showDist(exprs, results) {
   const items = [], errors = [];
-  for (const src of state.exprs) {
-    const dist = alea.dist(src);
+  exprs.forEach((src, i) => {
+    const dist = results[i];
     if (dist.error) errors.push({ src, error: dist.error });
     else items.push({ src, dist });
-  }
-  showErrors(errors);
+  });
+  lastDists = items;
   if (items.length) renderDist(items);
   else $('dist-view').hidden = true;
-  writeHash();
+  return { items, errors };
 }
 
 // ---- the roll view ---------------------------------------------------------------
 
-function luck(dist, total) {
-  // the share of rolls at most / at least this total, from the exact distribution
-  let below = 0, above = 0;
-  for (const [v, p] of dist.outcomes) {
-    if (v <= total) below += p;
-    if (v >= total) above += p;
-  }
-  return `this total or less: ${pct(below)}%, this or more: ${pct(above)}%`;
+// How a total compares with the exact distribution: the share of rolls at
+// most / at least it (a binary search: a list of many rolls of a wide
+// distribution must not cost rolls x outcomes).
+function luck(dist) {
+  const values = dist.outcomes.map(([v]) => v);
+  const { atmost, atleast } = columns(dist);
+  // the index of the first value >= t (values.length if none)
+  const first = (t) => {
+    let lo = 0, hi = values.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (values[mid] < t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  };
+  return (total) => {
+    const i = first(total);
+    const below = values[i] === total ? atmost[i] : (i > 0 ? atmost[i - 1] : 0);
+    const above = i < values.length ? atleast[i] : 0;
+    return `this total or less: ${pct(below)}%, this or more: ${pct(above)}%`;
+  };
 }
 
-function showRoll() {
-  state.view = 'roll';
-  $('dist-view').hidden = true;
+// results: the rolls of each expression, then the distribution of each (for
+// the luck line; an expression past the exact engine's limits has none).
+function showRoll(exprs, results) {
   const list = $('rolls');
   list.replaceChildren();
   const errors = [];
-  let first = true;
-  for (const src of state.exprs) {
-    // Seeded once, before the first expression, as `alea roll --seed S e1 e2`.
-    const out = alea.roll(src, { n: state.n, seed: first ? state.seed : '' });
-    first = false;
+  exprs.forEach((src, k) => {
+    const out = results[k], dist = results[exprs.length + k];
     if (out.error) {
       errors.push({ src, error: out.error });
-      continue;
+      return;
     }
-    const dist = alea.dist(src);
+    const lucky = dist.error ? null : luck(dist);
     for (const r of out.rolls) {
       const li = document.createElement('li');
       const text = document.createElement('span');
       text.className = 'breakdown';
       text.textContent = r.text;
       li.append(text);
-      if (!dist.error) {
+      if (lucky) {
         const l = document.createElement('div');
         l.className = 'luck';
-        l.textContent = luck(dist, r.total);
+        l.textContent = lucky(r.total);
         li.append(l);
       }
       list.append(li);
     }
+  });
+  $('roll-view').hidden = list.children.length === 0;
+  return { errors };
+}
+
+// ---- updates: one request to the worker each ------------------------------------
+
+let busyTimer = 0;
+
+function setBusy(on) {
+  clearTimeout(busyTimer);
+  if (on) {
+    document.body.dataset.busy = '1';
+    $('notice').textContent = '';
+    $('busy-limit').textContent = seconds(state.deadline);
+    busyTimer = setTimeout(() => {
+      $('busy').hidden = false;
+      document.body.dataset.slow = '1'; // dims what is shown: it is about to change
+    }, BUSY_AFTER_MS);
+  } else {
+    delete document.body.dataset.busy;
+    delete document.body.dataset.slow;
+    $('busy').hidden = true;
   }
-  showErrors(errors);
-  $('roll-view').hidden = false;
+}
+
+// Computes the view of state.exprs and shows it; a newer update, or Cancel,
+// ends this one.
+async function update(view) {
+  state.view = view;
+  const my = ++updates;
+  const exprs = state.exprs.slice(0, MAX_EXPRS);
+  const dists = exprs.map((src) => ({ op: 'dist', src }));
+  // Seeded once, before the first expression, as `alea roll --seed S e1 e2`.
+  const calls = view === 'dist' ? dists : [...exprs.map((src, k) => ({ op: 'roll', src,
+    n: state.n, seed: k === 0 ? state.seed : '' })), ...dists];
+  setBusy(true);
+  const out = await calc.run(calls, state.deadline);
+  if (my !== updates) return;
+  setBusy(false);
+  if (out.cancelled) {
+    $('notice').textContent = shown ? 'Cancelled: what is shown below is from before.'
+      : 'Cancelled.';
+  } else {
+    let errors;
+    $('dist-view').hidden = view !== 'dist';
+    $('roll-view').hidden = view !== 'roll';
+    if (out.results) {
+      ({ errors } = view === 'dist' ? showDist(exprs, out.results) : showRoll(exprs, out.results));
+      document.body.dataset.wasmMemory = String(out.memory);
+    } else {
+      const error = out.timedOut ? stoppedError(state.deadline) : { status: 'ALEA_ERR_INTERNAL',
+        text: 'internal error', message: `the calculator stopped (${out.failed}); it has been restarted`,
+        start: 0, end: 0 };
+      errors = [{ src: null, error }];
+      $('dist-view').hidden = $('roll-view').hidden = true;
+      if (view === 'roll') $('rolls').replaceChildren();
+    }
+    if (state.exprs.length > MAX_EXPRS) {
+      errors.push({ src: null, error: { status: 'ALEA_ERR_LIMIT', text: 'limit exceeded',
+        message: `only the first ${MAX_EXPRS} expressions are computed (limit is ${MAX_EXPRS} at once)`,
+        start: 0, end: 0 } });
+    }
+    showErrors(errors, view);
+    shown = { view, exprs: state.exprs.slice() };
+  }
   writeHash();
+  document.body.dataset.ready = '1';
 }
 
 // ---- CSV ---------------------------------------------------------------------------
@@ -285,24 +516,38 @@ function readForm() {
   state.exprs = $('exprs').value.split('\n').map((s) => s.trim()).filter((s) => s);
   if (state.exprs.length === 0) state.exprs = [''];
   const n = parseInt($('roll-n').value, 10);
-  state.n = n >= 1 && n <= 1000 ? n : 1;
+  state.n = n >= 1 && n <= MAX_ROLLS ? n : 1;
   state.seed = /^[0-9]{1,20}$/.test($('roll-seed').value) ? $('roll-seed').value : '';
 }
 
 function fillForm() {
   $('exprs').value = state.exprs.join('\n');
-  $('exprs').rows = Math.max(3, state.exprs.length + 1);
+  $('exprs').rows = Math.max(3, Math.min(state.exprs.length + 1, 12));
   $('roll-n').value = String(state.n);
   $('roll-seed').value = state.seed;
   for (const r of document.querySelectorAll('input[name=mode]')) r.checked = r.value === state.mode;
 }
 
+// A new mode redraws what is shown, or waits for the distributions coming.
+function changeMode(mode) {
+  state.mode = mode;
+  if (calc.busy && state.view === 'dist') return;
+  const same = shown && shown.view === 'dist' && shown.exprs.join('\n') === state.exprs.join('\n');
+  if (same && !calc.busy) {
+    if (lastDists.length) renderDist(lastDists);
+    writeHash();
+  } else {
+    update('dist');
+  }
+}
+
 async function main() {
   readHash();
   fillForm();
+  $('roll-n').max = String(MAX_ROLLS);
   const bytes = await (await fetch('alea.wasm')).arrayBuffer();
-  alea = await loadAlea(bytes);
-  $('version').textContent = `(version ${alea.version})`;
+  calc = new Calculator(await WebAssembly.compile(bytes));
+  calc.ready.then((version) => { $('version').textContent = `(version ${version})`; }, () => {});
 
   for (const ex of EXAMPLES) {
     const b = document.createElement('button');
@@ -311,17 +556,18 @@ async function main() {
     b.addEventListener('click', () => {
       state.exprs = ex.exprs.slice();
       fillForm();
-      showDist();
+      update('dist');
     });
     $('example-buttons').append(b);
   }
-  $('form').addEventListener('submit', (ev) => { ev.preventDefault(); readForm(); showDist(); });
-  $('show-roll').addEventListener('click', () => { readForm(); showRoll(); });
+  $('form').addEventListener('submit', (ev) => { ev.preventDefault(); readForm(); update('dist'); });
+  $('show-roll').addEventListener('click', () => { readForm(); update('roll'); });
   $('exprs').addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); readForm(); showDist(); }
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); readForm(); update('dist'); }
   });
   for (const r of document.querySelectorAll('input[name=mode]'))
-    r.addEventListener('change', () => { state.mode = r.value; showDist(); });
+    r.addEventListener('change', () => changeMode(r.value));
+  $('cancel').addEventListener('click', () => calc.cancel());
   $('csv').addEventListener('click', downloadCsv);
   $('share').addEventListener('click', async () => {
     writeHash();
@@ -334,11 +580,11 @@ async function main() {
   });
   window.addEventListener('resize', () => { if (plot) plot.setSize({ width: $('chart').clientWidth, height: 320 }); });
 
-  if (state.view === 'roll') showRoll(); else showDist();
-  document.body.dataset.ready = '1';
-
   if ('serviceWorker' in navigator && location.protocol !== 'file:')
     navigator.serviceWorker.register('sw.js').catch(() => {});
+
+  // the link's view, computed in the worker: the page is usable meanwhile
+  update(state.view === 'roll' ? 'roll' : 'dist');
 }
 
 main();

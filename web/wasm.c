@@ -4,31 +4,87 @@
  * NUL-terminated JSON document in this module's memory, valid until the
  * next call. The library itself is unchanged (built from src/ as is).
  *
+ * A request (alea_web_begin) is one or more calls that share a deadline and
+ * a budget of answer bytes: a link to the page is a stranger's text, and
+ * the page must stay in charge of its time and memory whatever it asks.
+ *
  * JavaScript side: web/alea.js.
  */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <alea.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT(name) __attribute__((export_name(name)))
 
+/*
+ * ANSWER_MAX  16 MiB: the most answer bytes one request may have, all its
+ *             calls together (a request may ask for less: the page asks
+ *             for 4 MiB). The largest distribution the library allows
+ *             (100000 outcomes) is 1.6 to 5 MB of JSON; 1000 rolls of a
+ *             hundred dice about 0.3 MB of breakdowns. A page that parses
+ *             and shows more than this stops being usable anyway.
+ * ROLLS_MAX   1000 rolls in one call: what the page's "times" field allows.
+ *
+ * With the library's memory limit (32 MiB) these size the module's linear
+ * memory, whose maximum scripts/web sets (--max-memory): 32 MiB for the
+ * context, the answer (16 MiB, 24 while it doubles), one roll's text before
+ * it is escaped (at most 16 MiB), the stack and the allocator's slack.
+ */
+#define ANSWER_MAX ((size_t)16 << 20)
+#define ROLLS_MAX 1000
+
 /* The module's one answer buffer and one context: a web page is one
- * thread, and each call finishes before the next. */
+ * thread (a worker), and each call finishes before the next. */
 static char *answer;
 static size_t answer_cap;
 static alea_ctx *ctx;
 
+/* The current request: when it must stop (ms of the monotonic clock), the
+ * deadline it was given (for the message) and its answer bytes left. No
+ * deadline until alea_web_begin is called. */
+static double deadline_at = INFINITY;
+static double deadline_ms = INFINITY;
+static size_t budget = ANSWER_MAX;
+static size_t budget_max = ANSWER_MAX; /* as given, for the message */
+/* What reserve() may grow the answer to in this call; past it, too_long. */
+static size_t answer_limit = ANSWER_MAX;
+static int too_long;
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
+        return 0;
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* The interrupt hook: the library polls it every few thousand steps. */
+static int past_deadline(void *ud)
+{
+    (void)ud;
+    return now_ms() >= deadline_at;
+}
+
 static int reserve(size_t n)
 {
+    if (n > answer_limit) {
+        too_long = 1;
+        return 0;
+    }
     if (n <= answer_cap)
         return 1;
     size_t cap = answer_cap ? answer_cap : 4096;
     while (cap < n)
         cap *= 2;
+    if (cap > answer_limit)
+        cap = answer_limit;
     char *p = realloc(answer, cap);
     if (!p)
         return 0;
@@ -41,7 +97,7 @@ static const char nomem[] =
     "{\"error\": {\"status\": \"ALEA_ERR_NOMEM\", \"text\": \"out of memory\", "
     "\"message\": \"out of memory\", \"start\": 0, \"end\": 0}}";
 
-/* Appends printf-style text at *len; 0 when out of memory. */
+/* Appends printf-style text at *len; 0 when out of memory or budget. */
 static int put(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static int put(size_t *len, const char *fmt, ...)
 {
@@ -62,39 +118,118 @@ static int put(size_t *len, const char *fmt, ...)
     return 1;
 }
 
-/* A JSON string of s (the messages are ASCII; quotes and controls escaped). */
-static int put_string(size_t *len, const char *s)
+/* Appends the k bytes at s. */
+static int put_bytes(size_t *len, const char *s, size_t k)
 {
-    if (!put(len, "\""))
+    if (!reserve(*len + k + 1))
         return 0;
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        int ok = c == '"' || c == '\\' ? put(len, "\\%c", c)
-                 : c < 0x20            ? put(len, "\\u%04x", c)
-                                       : put(len, "%c", c);
-        if (!ok)
-            return 0;
-    }
-    return put(len, "\"");
+    memcpy(answer + *len, s, k);
+    *len += k;
+    answer[*len] = '\0';
+    return 1;
 }
 
-static const char *error_answer(void)
+/* A JSON string of s (the messages are ASCII; quotes and controls escaped),
+ * copied a run of plain bytes at a time: a breakdown can be megabytes. */
+static int put_string(size_t *len, const char *s)
 {
-    size_t a = 0, b = 0, len = 0;
-    alea_status st = alea_ctx_error_span(ctx, &a, &b);
-    if (put(&len, "{\"error\": {\"status\": \"%s\", \"text\": \"%s\", \"message\": ",
-            alea_status_name(st), alea_status_text(st)) &&
-        put_string(&len, alea_ctx_error(ctx)) &&
-        put(&len, ", \"start\": %zu, \"end\": %zu}}", a, b))
+    if (!put_bytes(len, "\"", 1))
+        return 0;
+    while (*s) {
+        size_t run = 0;
+        while (s[run] && s[run] != '"' && s[run] != '\\' && (unsigned char)s[run] >= 0x20)
+            run++;
+        if (run && !put_bytes(len, s, run))
+            return 0;
+        s += run;
+        if (!*s)
+            break;
+        unsigned char c = (unsigned char)*s++;
+        if (!(c == '"' || c == '\\' ? put(len, "\\%c", c) : put(len, "\\u%04x", c)))
+            return 0;
+    }
+    return put_bytes(len, "\"", 1);
+}
+
+/* An error answer; error answers are small and always fit. */
+static const char *error_of(const char *status, const char *text, const char *message,
+                            size_t a, size_t b)
+{
+    size_t len = 0;
+    answer_limit = ANSWER_MAX;
+    if (put(&len, "{\"error\": {\"status\": \"%s\", \"text\": \"%s\", \"message\": ", status,
+            text) &&
+        put_string(&len, message) && put(&len, ", \"start\": %zu, \"end\": %zu}}", a, b))
         return answer;
     return nomem;
 }
 
+/* The deadline passed: the message says so plainly (the library's own is
+ * "interrupted by the host"). */
+static const char *stopped(size_t a, size_t b)
+{
+    char msg[128];
+    snprintf(msg, sizeof msg, "stopped after %g s: this expression takes too long to compute here",
+             deadline_ms / 1e3);
+    return error_of(alea_status_name(ALEA_ERR_INTERRUPTED), alea_status_text(ALEA_ERR_INTERRUPTED),
+                    msg, a, b);
+}
+
+static const char *error_answer(void)
+{
+    size_t a = 0, b = 0;
+    alea_status st = alea_ctx_error_span(ctx, &a, &b);
+    if (st == ALEA_ERR_INTERRUPTED)
+        return stopped(a, b);
+    return error_of(alea_status_name(st), alea_status_text(st), alea_ctx_error(ctx), a, b);
+}
+
+/* The request's answer budget ran out (the span: the whole expression). */
+static const char *too_long_answer(const char *what, size_t len)
+{
+    char msg[160];
+    if (budget_max % ((size_t)1 << 20) == 0)
+        snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu MiB in all)", what,
+                 budget_max >> 20);
+    else
+        snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu bytes in all)", what,
+                 budget_max);
+    return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, 0,
+                    len);
+}
+
+/* Before each call: the context, and this call's share of the budget. */
 static int ready(void)
 {
-    if (!ctx)
+    if (!ctx) {
         ctx = alea_ctx_new(NULL, NULL);
+        if (ctx)
+            alea_ctx_set_interrupt(ctx, past_deadline, NULL);
+    }
+    answer_limit = budget;
+    too_long = 0;
     return ctx != NULL;
+}
+
+/* A successful answer of len bytes: charged to the request. */
+static const char *charged(size_t len)
+{
+    budget -= len < budget ? len : budget;
+    return answer;
+}
+
+/*
+ * Starts a request: its calls stop with ALEA_ERR_INTERRUPTED ("stopped
+ * after 2 s: ...") once ms milliseconds have passed (INFINITY: never; 0 or
+ * less: at the first poll), and share bytes of answers (at most, and if
+ * not above 0, ANSWER_MAX).
+ */
+EXPORT("alea_web_begin") void web_begin(double ms, double bytes)
+{
+    deadline_ms = ms;
+    deadline_at = now_ms() + ms;
+    budget = bytes > 0 && bytes < (double)ANSWER_MAX ? (size_t)bytes : ANSWER_MAX;
+    budget_max = budget;
 }
 
 /* Memory for the page to write an expression into. */
@@ -133,7 +268,9 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
     size_t n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
     if (reserve(n + 1)) {
         alea_dist_format(d, ALEA_FORMAT_JSON, answer, answer_cap);
-        out = answer;
+        out = charged(n);
+    } else if (too_long) {
+        out = too_long_answer("the distribution is", len);
     }
     alea_dist_free(d);
     alea_expr_free(e);
@@ -141,17 +278,25 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
 }
 
 /*
- * Rolls the expression n times: with seeded set, first seeds the generator
- * with seed_hi * 2^32 + seed_lo, as `alea roll --seed`; else the generator
- * goes on where it was (seeded from the page's entropy at first). {"rolls": [{"text": "4d6kh3 [...] = 17", "total": 17,
- * "detail": <the library's JSON>}, ...]}, or an error as web_dist's.
+ * Rolls the expression n times (at most ROLLS_MAX): with seeded set, first
+ * seeds the generator with seed_hi * 2^32 + seed_lo, as `alea roll --seed`;
+ * else the generator goes on where it was (seeded from the page's entropy at
+ * first). {"rolls": [{"text": "4d6kh3 [...] = 17", "total": 17, "detail":
+ * <the library's JSON>}, ...]} ("detail" only when detail is set), or an
+ * error as web_dist's.
  */
 EXPORT("alea_web_roll")
 const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t seed_hi,
-                     uint32_t seed_lo)
+                     uint32_t seed_lo, int detail)
 {
     if (!ready())
         return nomem;
+    if (n > ROLLS_MAX) {
+        char msg[64];
+        snprintf(msg, sizeof msg, "too many rolls (limit is %d)", ROLLS_MAX);
+        return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg,
+                        0, len);
+    }
     alea_expr *e = NULL;
     if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
         return error_answer();
@@ -166,28 +311,43 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
     size_t pos = 0;
     const char *fail = put(&pos, "{\"rolls\": [") ? NULL : nomem;
     for (int i = 0; i < n && !fail; i++) {
+        /* The library polls the deadline while it rolls; the breakdowns
+         * are written here, so the time they take is checked here too. */
+        if (i && past_deadline(NULL)) {
+            fail = stopped(0, len);
+            break;
+        }
         if (alea_expr_roll(ctx, e, r) != ALEA_OK) {
             fail = error_answer();
             break;
         }
+        /* Sized first: a roll's breakdown can be far larger than the roll. */
         size_t tl = alea_roll_format(r, ALEA_FORMAT_TEXT, NULL, 0);
-        size_t jl = alea_roll_format(r, ALEA_FORMAT_JSON, NULL, 0);
-        char *text = malloc(tl + 1), *json = malloc(jl + 1);
-        if (text && json) {
-            alea_roll_format(r, ALEA_FORMAT_TEXT, text, tl + 1);
-            alea_roll_format(r, ALEA_FORMAT_JSON, json, jl + 1);
+        size_t jl = detail ? alea_roll_format(r, ALEA_FORMAT_JSON, NULL, 0) : 0;
+        if (tl >= answer_limit - pos || jl >= answer_limit - pos - tl) {
+            fail = too_long_answer("the rolls' breakdowns are", len);
+            break;
         }
-        if (!text || !json || !put(&pos, i ? ", {\"text\": " : "{\"text\": ") ||
-            !put_string(&pos, text) ||
-            !put(&pos, ", \"total\": %lld, \"detail\": %s}", (long long)alea_roll_total(r),
-                 json))
-            fail = nomem;
+        char *text = malloc(tl + 1);
+        if (text)
+            alea_roll_format(r, ALEA_FORMAT_TEXT, text, tl + 1);
+        int ok = text && put(&pos, i ? ", {\"text\": " : "{\"text\": ") &&
+                 put_string(&pos, text) &&
+                 put(&pos, ", \"total\": %lld", (long long)alea_roll_total(r));
         free(text);
-        free(json);
+        if (ok && detail) {
+            ok = put(&pos, ", \"detail\": ") && reserve(pos + jl + 1);
+            if (ok) {
+                alea_roll_format(r, ALEA_FORMAT_JSON, answer + pos, answer_cap - pos);
+                pos += jl;
+            }
+        }
+        if (!ok || !put(&pos, "}"))
+            fail = too_long ? too_long_answer("the rolls' breakdowns are", len) : nomem;
     }
     if (!fail && !put(&pos, "]}"))
-        fail = nomem;
-    const char *out = fail ? fail : answer;
+        fail = too_long ? too_long_answer("the rolls' breakdowns are", len) : nomem;
+    const char *out = fail ? fail : charged(pos);
     alea_roll_free(r);
     alea_expr_free(e);
     return out;

@@ -77,7 +77,8 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
-    '--max-memory BYTES +32M ' '--tail P +1e-12 ' '--timeout MS +none ' 'docs/language.md'; do
+    '--max-memory BYTES +32M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
+    '--timeout MS +none ' '--time-limit S +60 ' 'docs/language.md'; do
     has "$out" "$word"
     check "--help mentions $word" $?
 done
@@ -97,7 +98,9 @@ for c in roll dist compare; do
 done
 expect "help with an unknown command" 2 "" \
     "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
-expect "--version" 0 "alea 0.1.0" "" --version
+version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' \
+    "$(dirname "$0")/../../include/alea.h")
+expect "--version: the one in alea.h" 0 "alea $version" "" --version
 
 # ---- usage errors: exit 2, a message, a pointer to --help, nothing on stdout -
 
@@ -444,6 +447,46 @@ check "--timeout on stdin: the timed-out line fails, the others answer" \
     "$([ "$rc" -eq 1 ] && [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ] &&
        [ "$err" = "alea: timed out: the expression ran past --timeout and was stopped" ]
        echo $?)" "$out$nl$err"
+
+# --time-limit: the whole command's bound (60 s by default), so that a wrong
+# count stops with a message; each line of standard input is a command.
+limit_msg="alea: stopped after 1 s: the command's time limit (--time-limit SECONDS sets it; 0 removes it)"
+expect "--time-limit stops roll -n 10^12" 1 "*" "$limit_msg" \
+    roll -n 1000000000001 --time-limit 1 1d6
+expect "--time-limit stops dist --sample 10^12" 1 "" "$limit_msg" \
+    dist --sample 1000000000000 --time-limit 1 1d6
+expect "--time-limit stops a long distribution" 1 "" "$limit_msg" \
+    dist --time-limit 1 --max-work 1000000000000 --max-support 100000000 1000d100000
+expect "--time-limit 0 is none" 0 "*" "" roll --time-limit 0 3d6
+expect "--time-limit at its maximum" 0 "*" "" roll --time-limit 604800 3d6
+expect "--time-limit past its maximum" 2 "" "alea: --time-limit: '604801' is not a number \
+of seconds from 0 (none) to 604800
+Try 'alea roll --help' for more information." roll --time-limit 604801 3d6
+printf '1d4\n1d2\n' >"$tmp/in"
+run_from "$tmp/in" roll --time-limit 1
+check "--time-limit on stdin: each line has its own" "$([ "$rc" -eq 0 ] &&
+    [ "$(printf '%s\n' "$out" | wc -l)" -eq 2 ]; echo $?)" "$out$nl$err"
+
+# compare: the limits bound the whole table. Support: the columns' outcomes
+# together, at N and N + 1; work: the columns share one budget.
+expect "compare: outcomes in all at the support limit" 0 "*" "" \
+    compare --max-support 20 1d10 1d10
+expect "compare: one outcome past the support limit" 1 "" "alea: compare: the columns \
+have more than 20 outcomes in all (support limit, for the whole table); compare fewer \
+expressions, or raise --max-support" compare --max-support 20 1d10 1d11
+expect "compare: each column fits the work limit, not both" 1 "" "alea: compare: the \
+columns need more work in all than the work limit (150000) allows; compare fewer \
+expressions, or raise --max-work" compare --max-work 150000 --max-support 1000000 1d100000 1d100000
+expect "compare: both fit a larger work limit" 0 "*" "" \
+    compare --max-work 250000 --max-support 1000000 1d100000 1d100000
+
+# dist --sample: the threads share the memory limit (the command's, not each
+# thread's): 64 threads of 1/65 of 32 MiB cannot each hold 100000 values.
+expect "--sample: threads share the memory limit" 1 "" "alea: the 64 sampling threads \
+share the memory limit (33554432 bytes), 516222 bytes each, and one ran out; use fewer \
+--threads, or raise --max-memory" dist --sample 2000000 --threads 64 --seed 1 '1d100000*7'
+expect "--sample: fewer threads fit" 0 "*" "" \
+    dist --sample 200000 --threads 2 --seed 1 '1d100000*7'
 
 # ---- dist --sample: Monte Carlo estimates -------------------------------------
 

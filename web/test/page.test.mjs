@@ -83,9 +83,15 @@ async function tableColumns(page) {
 
 const close = (a, b) => Math.abs(a - b) <= 1e-12 * Math.max(Math.abs(a), Math.abs(b), 1e-300);
 
+// Waits for the page's update (computed in its worker) to be shown.
+async function settled(page) {
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && !document.body.dataset.busy);
+}
+
 async function submit(page, text) {
   await page.fill('#exprs', text);
   await page.click('#show-dist');
+  await settled(page);
 }
 
 test('the distribution of 4d6kh3 is the CLI\'s, and its chart is drawn', async () => {
@@ -112,6 +118,7 @@ test('several expressions side by side, exactly, at least and at most', async ()
   const wants = exprs.map(cliJson);
   for (const mode of ['exact', 'atleast', 'atmost']) {
     await page.check(`input[name=mode][value=${mode}]`);
+    await settled(page);
     const rows = await tableColumns(page);
     wants.forEach((w, k) => {
       const ps = w.outcomes.map(([, p]) => p);
@@ -135,6 +142,7 @@ test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async 
   await page.fill('#roll-n', '3');
   await page.fill('#roll-seed', '7');
   await page.click('#show-roll');
+  await settled(page);
   const shown = await page.$$eval('#rolls .breakdown', (s) => s.map((x) => x.textContent));
   const r = spawnSync(ALEA, ['roll', '--seed', '7', '-n', '3', '4d6kh3', '2d6 -1 DICE',
     'event(3d4 + 3d6 + d18)'], { encoding: 'utf8' });
@@ -142,6 +150,15 @@ test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async 
   const luck = await page.$$eval('#rolls .luck', (s) => s.map((x) => x.textContent));
   assert.equal(luck.length, 9);
   assert.match(luck[0], /^this total or less: \d+\.\d\d%, this or more: \d+\.\d\d%$/);
+  // the shares are those of the exact distribution
+  const want = cliJson('4d6kh3').outcomes;
+  for (let i = 0; i < 3; i++) {
+    const total = Number(shown[i].split(' = ').pop());
+    const [below, above] = luck[i].match(/[\d.]+(?=%)/g).map(Number);
+    const sum = (f) => 100 * want.filter(([v]) => f(v)).reduce((a, [, p]) => a + p, 0);
+    assert.ok(Math.abs(below - sum((v) => v <= total)) < 0.006, luck[i]);
+    assert.ok(Math.abs(above - sum((v) => v >= total)) < 0.006, luck[i]);
+  }
   await page.screenshot({ path: join(shots, 'roll.png'), fullPage: true });
   // the link holds the seed: the same rolls again
   const again = await open(new URL(page.url()).hash);
@@ -175,6 +192,7 @@ test('a shared link restores the view', async () => {
   const page = await open();
   await submit(page, 'dd(6, 14)\ndd(6, 14, best)');
   await page.check('input[name=mode][value=atleast]');
+  await settled(page);
   const before = await tableColumns(page);
   const again = await open(new URL(page.url()).hash);
   assert.equal(await again.inputValue('#exprs'), 'dd(6, 14)\ndd(6, 14, best)');
@@ -187,13 +205,16 @@ test('a shared link restores the view', async () => {
 test('examples load with one click; dd() tiers are named', async () => {
   const page = await open();
   await page.click('text=Double Down policies (seed 002)');
+  await settled(page);
   const head = await page.$$eval('#dist-table thead th', (t) => t.map((x) => x.textContent));
   assert.deepEqual(head, ['value', 'dd(6, 14)', 'dd(6, 14, always)', 'dd(6, 14, onfail)',
     'dd(6, 14, best)']);
   await page.click('text=Exploding critical pool (seed 001)');
+  await settled(page);
   const rows = await page.$$eval('#dist-table tr.summary th', (t) => t.map((x) => x.textContent));
   assert.ok(rows.includes('critical failure %') && rows.includes('truncated'), rows.join());
   await page.click('text=Dice tier ladder (seed 001)');
+  await settled(page);
   assert.equal((await tableColumns(page)).length > 0, true);
   await page.screenshot({ path: join(shots, 'examples.png'), fullPage: true });
   await page.close();
@@ -216,6 +237,8 @@ test('it works offline once loaded', async () => {
   await page.evaluate(() => navigator.serviceWorker.ready);
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
+  // the worker's script comes from the cache too
+  assert.ok(await page.evaluate(async () => !!(await caches.match('worker.js'))));
   await context.setOffline(true);
   await page.reload();
   await page.waitForSelector('body[data-ready="1"]');
@@ -237,4 +260,197 @@ test('a phone-sized screen: one column, nothing wider than the screen', async ()
   await page.keyboard.press('Control+Enter');
   await page.waitForFunction(() => document.querySelectorAll('#dist-table tbody tr').length > 16);
   await phone.close();
+});
+
+// ---- a link is a stranger's text: the page stays in charge --------------------------
+
+// Values 2^49 apart: keys that collided in the library's hash table (36 s
+// of a visitor's tab before the page had a deadline).
+const FLOOD = '1d15000*562949953421312 + 1d480*562949953421312';
+// 190 faces near -2^63: each of best()'s 9999 repetitions prints them all
+// (2.1 GB of breakdowns for 1000 rolls before the page bounded its answers).
+const AMPLIFY = `best(9999, 0d{${Array.from({ length: 190 },
+  (_, i) => String(-9223372036854775000n + BigInt(i))).join(',')}})`;
+const link = (params) => '#' + new URLSearchParams(params).toString();
+const STOPPED = /^stopped after ([\d.]+) s: this expression takes too long to compute here$/;
+
+// Opens a link without waiting for its view: it may be busy for a while.
+async function openBusy(hash, ctx = context) {
+  const page = await ctx.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.goto(base + hash);
+  return page;
+}
+
+// While the page's request runs, the main thread must answer: types into
+// the seed box and reads it back, and times a task from the test's side
+// (a request on the main thread held it for seconds). Returns the probes'
+// round trips (ms), one per probe made while the page was still busy.
+async function probeWhileBusy(page, probes = 50) {
+  const trips = [];
+  await page.fill('#roll-seed', '');
+  for (let k = 0; k < probes; k++) {
+    const t = Date.now();
+    const busy = await page.evaluate(() => new Promise((ok) =>
+      setTimeout(() => ok(document.body.dataset.busy === '1'), 0)));
+    const trip = Date.now() - t;
+    if (!busy) break;
+    trips.push(trip);
+    const digit = String(k % 10);
+    await page.locator('#roll-seed').pressSequentially(digit);
+    assert.ok((await page.inputValue('#roll-seed')).endsWith(digit));
+  }
+  // A loose bound: a loaded machine may lag, but nowhere near a blocked page.
+  for (const trip of trips) assert.ok(trip < 1000, `the page answered in ${trip} ms`);
+  return trips;
+}
+
+const errorsShown = (page) => page.$$eval('#errors .error', (d) => d.map((e) => ({
+  message: e.querySelector('.message').textContent,
+  hint: e.querySelector('.hint')?.textContent ?? '',
+})));
+
+test('the hash-flooding link: the page stays responsive, and it ends by 2 s', async (t) => {
+  const start = Date.now();
+  const page = await openBusy(link({ e: FLOOD, v: 'dist', m: 'exact' }));
+  const trips = await probeWhileBusy(page);
+  await page.waitForSelector('body[data-ready="1"]');
+  const ms = Date.now() - start;
+  t.diagnostic(`shown after ${ms} ms; ${trips.length} probes while busy, ` +
+    `the slowest ${Math.max(0, ...trips)} ms`);
+  const errors = await errorsShown(page);
+  assert.equal(errors.length, 1);
+  const stopped = errors[0].message.match(STOPPED);
+  if (stopped) {
+    // a library whose hash table these keys flood: the deadline ends it
+    assert.equal(stopped[1], '2');
+    assert.equal(errors[0].hint, 'Simplify the expression, or Roll it to sample results instead.');
+    assert.ok(trips.length > 0, 'stopped, yet never seen busy');
+  } else {
+    // the library since its hash was fixed: over the work limit, at once
+    assert.equal(errors[0].message, 'too much work to compute at byte 0 (work limit is 30000000)');
+  }
+  await page.close();
+});
+
+test('past its deadline, a request shows why and what to try (d= lowers it)', async () => {
+  // 8d1000 takes some 50 ms even on a fast machine: far past 1 ms
+  const page = await open(link({ e: '8d1000\n2d6', v: 'dist', d: '1' }));
+  const errors = await errorsShown(page);
+  assert.deepEqual(errors, [{
+    message: 'stopped after 0.001 s: this expression takes too long to compute here',
+    hint: 'Simplify the expression, or Roll it to sample results instead.',
+  }]);
+  // the caret is under the expression; the cheap one is still shown
+  assert.match(await page.$eval('#errors pre', (p) => p.textContent), /^8d1000\n\^+$/);
+  assert.equal((await tableColumns(page)).length, 11);
+  await page.screenshot({ path: join(shots, 'stopped.png'), fullPage: true });
+  assert.doesNotMatch(page.url(), /d=/);
+  await page.close();
+
+  // a million dice to roll cannot take 1 ms; on a phone-sized screen
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+  const roll = await open(link({ e: '1000d1000', v: 'roll', n: '1000', d: '1' }), phone);
+  assert.deepEqual(await errorsShown(roll), [{
+    message: 'stopped after 0.001 s: this expression takes too long to compute here',
+    hint: 'Roll fewer times, or simplify the expression.',
+  }]);
+  assert.equal(await roll.evaluate(() => document.documentElement.scrollWidth > innerWidth + 1),
+    false);
+  await roll.screenshot({ path: join(shots, 'stopped-phone.png'), fullPage: true });
+  await phone.close();
+});
+
+test('the amplifying link: refused, and memory stays bounded', async (t) => {
+  const page = await openBusy(link({ e: AMPLIFY, v: 'roll', n: '1000' }));
+  const trips = await probeWhileBusy(page);
+  await page.waitForSelector('body[data-ready="1"]');
+  const errors = await errorsShown(page);
+  assert.equal(errors.length, 1);
+  // the page's own bound, or the library's breakdown limit once it has one
+  assert.match(errors[0].message, /breakdown/);
+  assert.equal(await page.$$eval('#rolls li', (l) => l.length), 0);
+  const wasm = Number(await page.evaluate(() => document.body.dataset.wasmMemory));
+  const heap = await page.evaluate(() => performance.memory.usedJSHeapSize);
+  t.diagnostic(`module memory ${wasm} bytes, page heap ${heap} bytes; ` +
+    `${trips.length} probes while busy, the slowest ${Math.max(0, ...trips)} ms`);
+  assert.ok(wasm > 0 && wasm <= 64 << 20, `module memory ${wasm}`);
+  assert.ok(heap < 64 << 20, `page heap ${heap}`);
+  await page.screenshot({ path: join(shots, 'too-long.png'), fullPage: true });
+  await page.close();
+});
+
+test('a link to 100000 outcomes: the table holds the likeliest 1000, the CSV all', async () => {
+  const page = await open(link({ e: '1d99998 + 1d3', v: 'dist', m: 'exact' }));
+  const rows = await tableColumns(page);
+  assert.equal(rows.length, 1000);
+  // the likeliest: not the ends (2, 3, 100000, 100001), which are rarer
+  assert.ok(rows.every((r) => r.value >= 4 && r.value <= 99999), `${rows[0].value}`);
+  assert.equal(await page.textContent('#table-note'),
+    'The table shows the 1000 likeliest of 100000 values; the chart and the CSV have them all.');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  assert.equal(readFileSync(await download.path(), 'utf8').trimEnd().split('\n').length, 100001);
+  // two of them fit the page's 4 MiB of answers, not three
+  await submit(page, '1d100000\n1d100000 + 1\n1d100000 + 2');
+  assert.deepEqual((await errorsShown(page)).map((e) => e.message), [
+    'the distribution is too long for this page (limit is 4 MiB in all)']);
+  assert.equal((await errorsShown(page))[0].hint, 'Compare fewer expressions at once.');
+  await page.close();
+});
+
+// A worker that never finishes (served instead of worker.js) stands for any
+// computation the module could not stop: the page must stay usable, Cancel
+// must end it, a new request must replace it, and past the deadline the
+// page must end it itself.
+const HANG = `self.onmessage = (ev) => {
+  if (ev.data.module) { self.postMessage({ ready: true, version: 'hanging' }); return; }
+  self.postMessage({ id: ev.data.id, started: true });
+  for (;;) {}
+};`;
+
+test('Cancel, and a newer request, end a request that never finishes', async () => {
+  // no service worker: page.route must see the worker's script
+  const ctx = await browser.newContext({ serviceWorkers: 'block' });
+  const hang = (route) => route.fulfill({ contentType: 'text/javascript', body: HANG });
+  await ctx.route('**/worker.js', hang);
+  const page = await openBusy('#e=3d6', ctx);
+  await page.waitForSelector('#cancel', { state: 'visible' });
+  await page.screenshot({ path: join(shots, 'busy.png'), fullPage: true });
+  // busy all along: every probe is made while the worker computes
+  assert.equal((await probeWhileBusy(page, 5)).length, 5);
+  await page.click('#cancel');
+  await page.waitForSelector('#busy', { state: 'hidden' });
+  assert.equal(await page.textContent('#notice'), 'Cancelled.');
+  assert.equal(await page.evaluate(() => document.body.dataset.busy), undefined);
+  await page.screenshot({ path: join(shots, 'cancelled.png'), fullPage: true });
+
+  // the fresh worker hangs too; a newer request (with the real worker) replaces it
+  await page.fill('#exprs', '2d6');
+  await page.click('#show-dist');
+  await page.waitForSelector('#cancel', { state: 'visible' });
+  await ctx.unroute('**/worker.js', hang);
+  await submit(page, '3d6');
+  assert.equal((await tableColumns(page)).length, 16);
+  assert.equal(await page.textContent('#notice'), '');
+  await ctx.close();
+});
+
+test('a request the worker does not end in time is ended by the page', async () => {
+  const ctx = await browser.newContext({ serviceWorkers: 'block',
+    viewport: { width: 390, height: 844 }, isMobile: true });
+  await ctx.route('**/worker.js', (route) =>
+    route.fulfill({ contentType: 'text/javascript', body: HANG }));
+  // 500 ms, and a second of grace
+  const page = await openBusy('#e=3d6&v=dist&d=500', ctx);
+  await page.waitForSelector('#cancel', { state: 'visible' });
+  assert.equal((await page.innerText('#busy')).replace(/\s+/g, ' ').trim(),
+    'Computing… it stops after 0.5 s. Cancel');
+  await page.screenshot({ path: join(shots, 'busy-phone.png'), fullPage: true });
+  await page.waitForSelector('body[data-ready="1"]');
+  assert.deepEqual(await errorsShown(page), [{
+    message: 'stopped after 0.5 s: this expression takes too long to compute here',
+    hint: 'Simplify the expression, or Roll it to sample results instead.',
+  }]);
+  await ctx.close();
 });

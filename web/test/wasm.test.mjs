@@ -115,3 +115,84 @@ test('without a seed, rolls go on from the page\'s entropy', () => {
   const b = alea.roll('1d1000000000', { n: 1 }).rolls[0].total;
   assert.notEqual(a, b);
 });
+
+// ---- the bounds of a request: a link to the page is a stranger's text ----------
+
+// Faces near -2^63, 190 of them: each of best()'s 9999 repetitions prints
+// the whole list (the breakdown grows as repetitions x source).
+const FACES = Array.from({ length: 190 }, (_, i) => String(-9223372036854775000n + BigInt(i)));
+const AMPLIFY = `best(9999, 0d{${FACES.join(',')}})`;
+// Values 2^49 apart: keys that collided in the library's hash table.
+const FLOOD = '1d15000*562949953421312 + 1d480*562949953421312';
+
+test('a request past its deadline stops with a plain message', () => {
+  const got = alea.request(0).dist('8d1000');
+  assert.equal(got.error?.status, 'ALEA_ERR_INTERRUPTED');
+  assert.equal(got.error.message, 'stopped after 0 s: this expression takes too long to compute here');
+  assert.equal(alea.request(0).roll('8d1000', { n: 3 }).error?.status, 'ALEA_ERR_INTERRUPTED');
+  // and the next request has its own deadline
+  assert.equal(alea.dist('8d1000').outcomes.length, 7993);
+});
+
+test('the hash-flooding link ends by the deadline', () => {
+  assert.equal(alea.deadline, 2000);
+  const t = performance.now();
+  const got = alea.dist(FLOOD);
+  const ms = performance.now() - t;
+  // stopped at 2 s by a library whose hash table these keys flood (45 s
+  // without a deadline); refused at once since the hash was fixed
+  assert.ok([
+    'stopped after 2 s: this expression takes too long to compute here',
+    'too much work to compute at byte 0 (work limit is 30000000)',
+  ].includes(got.error?.message), got.error?.message);
+  // the bound is loose for a busy machine
+  assert.ok(ms < 15000, `${ms} ms`);
+});
+
+test('the amplifying link is refused before its breakdowns are written', () => {
+  for (const detail of [true, false]) {
+    const got = alea.roll(AMPLIFY, { n: 1000, detail });
+    assert.equal(got.error?.status, 'ALEA_ERR_LIMIT');
+    assert.equal(got.error.message,
+      'the rolls\' breakdowns are too long for this page (limit is 16 MiB in all)');
+  }
+  assert.ok(alea.memoryBytes() <= 64 << 20, `${alea.memoryBytes()} bytes`);
+});
+
+test('rolls: 1000 in one call, not 1001', () => {
+  assert.equal(alea.roll('1d6', { n: 1000 }).rolls.length, 1000);
+  assert.equal(alea.roll('1d6', { n: 1001 }).error?.message, 'too many rolls (limit is 1000)');
+});
+
+test('the calls of a request share 16 MiB of answers', () => {
+  // 1d100000's JSON is about 1.6 MB: ten fit, not eleven
+  const req = alea.request();
+  const got = Array.from({ length: 11 }, () => req.dist('1d100000'));
+  assert.ok(got.slice(0, 10).every((d) => d.outcomes?.length === 100000));
+  assert.equal(got[10].error?.message,
+    'the distribution is too long for this page (limit is 16 MiB in all)');
+  assert.equal(alea.dist('1d100000').outcomes.length, 100000);
+  assert.equal(alea.roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
+  // a request may ask for less (the page: 4 MiB), never more
+  const small = alea.request(undefined, 4 << 20);
+  assert.ok(small.dist('1d100000').outcomes && small.dist('1d100000').outcomes);
+  assert.equal(small.dist('1d100000').error?.message,
+    'the distribution is too long for this page (limit is 4 MiB in all)');
+  const odd = alea.request(undefined, 1000);
+  assert.equal(odd.roll('1d6', { n: 1000 }).error?.message,
+    'the rolls\' breakdowns are too long for this page (limit is 1000 bytes in all)');
+  const big = alea.request(undefined, 64 << 20);
+  assert.equal(Array.from({ length: 11 }, () => big.dist('1d100000')).at(-1).error?.message,
+    'the distribution is too long for this page (limit is 16 MiB in all)');
+});
+
+test('the module\'s memory stops at 128 MiB', async () => {
+  const stub = () => 52;
+  const { instance } = await WebAssembly.instantiate(
+    readFileSync(join(here, '..', 'dist', 'alea.wasm')),
+    { wasi_snapshot_preview1: { random_get: stub, clock_time_get: stub, fd_write: stub,
+      fd_seek: stub, fd_close: stub } });
+  const memory = instance.exports.memory;
+  memory.grow((128 << 20) / 65536 - memory.buffer.byteLength / 65536);
+  assert.throws(() => memory.grow(1), RangeError);
+});
