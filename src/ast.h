@@ -28,8 +28,8 @@ typedef enum node_kind {
     N_ABS,   /* abs(a): u.un.a */
     N_BEST,  /* best(n, a): roll a n times, keep the highest: u.rep */
     N_WORST, /* worst(n, a): keep the lowest: u.rep */
-    N_EVENT, /* seed 001 critical pool: u.event */
-    N_DD,    /* seed 002 double-down roll: u.dd; value is the tier 0..3 */
+    N_EVENT, /* critical pool (exploding criticals): u.event */
+    N_DD,    /* the Double Down roll: u.dd; value is the tier 0..3 */
     N__COUNT
 } node_kind;
 
@@ -93,13 +93,13 @@ typedef enum keep_op { KEEP_HIGH, KEEP_LOW, DROP_HIGH, DROP_LOW } keep_op;
 /* How extra dice were written after a term. */
 typedef enum extra_style {
     EXTRA_NONE,
-    EXTRA_BONUS,  /* "+1d -1d": seed 000 bonus and penalty dice */
-    EXTRA_BOON,   /* "+2B -1B": seed 003 boons and banes, at most 5 each */
-    EXTRA_DICE,   /* "+1 DICE": seed 004 */
-    EXTRA_INJURY  /* "+1 INJURY DICE": seed 004, injury rolls */
+    EXTRA_BONUS,  /* "+1d -1d": bonus and penalty dice */
+    EXTRA_BOON,   /* "+2B -1B": boons and banes, at most 5 each */
+    EXTRA_DICE,   /* "+1 DICE": +/- DICE on 2d6 */
+    EXTRA_INJURY  /* "+1 INJURY DICE": +/- DICE, injury rolls */
 } extra_style;
 
-/* Boons and banes each apply at most this many (seed 003: "up to five"). */
+/* Boons and banes each apply at most this many (the boons rule: "up to five"). */
 #define ALEA__BOON_CAP 5
 
 typedef struct keep_step {
@@ -160,7 +160,7 @@ typedef struct pool {
     cond success, failure;
 } pool;
 
-/* ---- seed 001: event pools ---- */
+/* ---- critical pools: event() ---- */
 
 /* One group of the pool: count dice with sides faces each ("3d4"). */
 typedef struct event_group {
@@ -175,7 +175,7 @@ typedef struct event_spec {
     uint8_t cancel_largest; /* 1s cancel the largest criticals first */
 } event_spec;
 
-/* ---- seed 002: the double-down roll ---- */
+/* ---- the Double Down roll: dd() ---- */
 
 typedef enum dd_tier { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS } dd_tier;
 typedef enum dd_policy { DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST } dd_policy;
@@ -257,7 +257,7 @@ ALEA__HIDDEN int64_t alea__die_face(const die_spec *d, uint64_t i);
 ALEA__HIDDEN void alea__pool_keep_range(const pool *p, int64_t n, int64_t *lo,
                                         int64_t *hi);
 
-/* ---- mech/tier.c: the seed 001 dice tier ladder ---- */
+/* ---- mech/tier.c: the dice tier ladder ---- */
 
 #define ALEA__TIER_COUNT 23
 /* The ladder position of count dX (0 = 1d4 ... 22 = 5d20), or -1. */

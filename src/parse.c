@@ -655,7 +655,7 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
 
 /*
  * passive = "passive" "(" expr [ "," ("proficient" | "expert" | "master") ] ")"
- * Seed 000's passive score: 10 + modifier, + 4 proficient, + 6 expert,
+ * The bonus-dice rules' passive score: 10 + modifier, + 4 proficient, + 6 expert,
  * + 7 master. Built as the sum it stands for.
  */
 static alea_status parse_passive(parser *p, const token *nt, const node **out)
@@ -1026,7 +1026,7 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
         break;
     }
     case NAME_STARS: {
-        /* Seed 002's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
+        /* The Double Down roll's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
          * or -1..-5 for an irrelevant tag of that many stars, which counts
          * one less), drive 0-5. */
         int64_t stat, stress, tag = 0, drive = 0;
@@ -1250,11 +1250,11 @@ static alea_status parse_product(parser *p, const node **out)
 
 typedef enum bonus_kind {
     BON_NONE,
-    BON_D,      /* +1d [label]          seed 000 */
+    BON_D,      /* +1d [label]          bonus and penalty dice */
     BON_TRAIN,  /* +proficient/expert/master: +1d/+2d/+3d [proficiency] */
-    BON_B,      /* +2B                  seed 003 */
-    BON_DICE,   /* +1 DICE              seed 004 */
-    BON_INJURY  /* +1 INJURY DICE       seed 004 */
+    BON_B,      /* +2B                  boons and banes */
+    BON_DICE,   /* +1 DICE              +/- DICE */
+    BON_INJURY  /* +1 INJURY DICE       +/- DICE, injury */
 } bonus_kind;
 
 /* At a '+' or '-': is what follows extra dice rather than a term? */

@@ -1,5 +1,5 @@
 /*
- * mech/dd.c -- seed 002's Double Down roll: one d20 + modifier against a
+ * mech/dd.c -- the Double Down roll: one d20 + modifier against a
  * difficulty, four outcome tiers, and the optional second roll that moves
  * the tier. The roller (roll.c) and the exact engine (exact.c) both use
  * these rules, so they cannot disagree.

@@ -1,5 +1,5 @@
 /*
- * mech/event.c -- seed 001's event pools: exploding criticals cancelled by
+ * mech/event.c -- critical pools (event()): exploding criticals cancelled by
  * 1s, and critical failure when more than half the pool shows 1.
  *
  *   1. Roll every die. ones = the dice showing 1.
