@@ -1,6 +1,6 @@
 /*
  * api.c -- the public entry points: argument checks, budgets, and calls into
- * the modules. Distribution accessors live with the distributions (dist.c).
+ * the modules. Distribution accessors live with the distribution object (dist.c).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 /*
- * dist.h -- the exact engine: discrete distributions (dist.c), order
- * statistics for keep/drop on pools (pool.c) and AST -> distribution
- * (exact.c).
+ * dist.h -- the exact engine: distributions under construction and their
+ * arithmetic (pmf.c, over the hash table of table.c), order statistics for
+ * keep/drop on pools (pool.c), AST -> distribution (exact.c), and the
+ * public distribution object (dist.c).
  *
  * A distribution under construction is an alea__pmf: outcomes with distinct
  * values in ascending order and positive probabilities, plus the mass that
@@ -66,7 +67,7 @@ ALEA__HIDDEN double alea__trunc_join(double a, double b);
 /* Truncated mass of n independent copies: 1 - (1 - t)^n. */
 ALEA__HIDDEN double alea__trunc_pow(double t, int64_t n);
 
-/* ---- dist.c: pmf basics ---- */
+/* ---- pmf.c: pmf basics ---- */
 
 /* Frees the outcomes of d (if any) and leaves it empty. */
 ALEA__HIDDEN void alea__pmf_free(alea_ctx *ctx, alea__pmf *d);
@@ -88,7 +89,7 @@ ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
  * polled). Units is a double so that estimates cannot overflow. */
 ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const node *at);
 
-/* ---- dist.c: the accumulator ---- */
+/* ---- table.c: the hash table; pmf.c: the accumulator ---- */
 
 /*
  * A hash table from int64 values to doubles: open addressing with linear
@@ -192,7 +193,7 @@ ALEA__HIDDEN alea_status alea__acc_finish(alea__acc *a, alea__pmf *out);
 /* Frees the buffers (after an error elsewhere). Safe to call twice. */
 ALEA__HIDDEN void alea__acc_free(alea__acc *a);
 
-/* ---- dist.c: arithmetic of independent distributions ----
+/* ---- pmf.c: arithmetic of independent distributions ----
  * Each writes a new pmf into *out (which must not alias an input) only on
  * success; `at` gives the span for errors. */
 
@@ -263,7 +264,7 @@ ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);
 
-/* ---- mech/: the seed mechanics' exact distributions ---- */
+/* ---- mech/: the game mechanics' exact distributions ---- */
 
 /* dd(): the tier 0..3 of a double-down roll (mech/dd.c). */
 ALEA__HIDDEN alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out);

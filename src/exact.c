@@ -2,7 +2,7 @@
  * exact.c -- AST -> exact distribution.
  *
  * The tree has no shared subtrees, so every node is an independent random
- * variable and an operator combines independent distributions (dist.c).
+ * variable and an operator combines independent distributions (pmf.c).
  * Dice pools are built in three steps: the distribution of one die (faces,
  * rerolls, the explosion chain followed until its remaining mass is below
  * the context's tail bound), then "ra" and keep/drop by order statistics

@@ -702,7 +702,7 @@ static alea_status parse_passive(parser *p, const token *nt, const node **out)
     return ALEA_OK;
 }
 
-/* ---- seed mechanics: tier, downgrade, event, dd, stars ---------------------- */
+/* ---- game mechanics: tier, downgrade, event, dd, stars ---------------------- */
 
 /* A plain dice term: literal count, faces 1..sides, no modifiers. */
 static int plain_dice(const node *n, int64_t *count, int64_t *sides)

@@ -1,7 +1,7 @@
 /*
  * tally.c -- Monte Carlo estimates: many samples of an expression counted
  * by value, for distributions past the exact engine's budget. A tally is
- * the exact engine's hash table (dist.c) of value -> hits, bounded by the
+ * the exact engine's hash table (table.c) of value -> hits, bounded by the
  * SUPPORT limit; alea_tally_dist turns it into an alea_dist that says
  * it is an estimate (alea_dist_samples) and gives each probability a 95%
  * interval (alea_dist_interval).
