@@ -1246,7 +1246,7 @@ static alea_status parse_product(parser *p, const node **out)
     }
 }
 
-/* ---- bonus dice, boons and banes (seeds 000, 003, 004) -------------------- */
+/* ---- bonus dice, boons and banes, +/- DICE ---------------------------------- */
 
 typedef enum bonus_kind {
     BON_NONE,
