@@ -12,6 +12,9 @@
 
 #include "ast.h"
 #include "lex.h"
+#include "mech/dd.h"
+#include "mech/event.h"
+#include "mech/tier.h"
 
 typedef struct parser {
     alea_ctx *ctx;
@@ -995,9 +998,10 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
                 return st;
             ev->cancel_largest = which == NAME_LARGEST;
         }
-        if ((st = new_node(p, N_EVENT, nt->start, peek(p)->end, &n)) != ALEA_OK)
+        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
             return st;
-        n->u.event = ev;
+        n->u.mech.ops = &alea__mech_event;
+        n->u.mech.spec = ev;
         break;
     }
     case NAME_DD: {
@@ -1020,9 +1024,10 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
                          : which == NAME_ONFAIL ? DD_ONFAIL
                                                 : DD_BEST;
         }
-        if ((st = new_node(p, N_DD, nt->start, peek(p)->end, &n)) != ALEA_OK)
+        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
             return st;
-        n->u.dd = dd;
+        n->u.mech.ops = &alea__mech_dd;
+        n->u.mech.spec = dd;
         break;
     }
     case NAME_STARS: {
