@@ -96,7 +96,7 @@ typedef struct options {
     int from_stdin; /* no EXPR: one per line of standard input */
     int repl;       /* no EXPR and a terminal: the interactive session */
     int color;      /* breakdowns in colour: stdout a terminal, NO_COLOR unset */
-    /* Seed 002 boons: the game's tables, given as data. */
+    /* Boons of the Double Down roll: the game's tables, given as data. */
     int boons_set;
     int64_t boon_diff[BOON_ROWS], boon_count[BOON_ROWS];
     alea_boon_table boons;
@@ -520,7 +520,7 @@ static void help_main(FILE *f)
 
 /* The boons options, shared by dist and compare. */
 static const char boon_help[] =
-    "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
+    "Boons and banes of a Double Down roll (dd()), from your game's tables:\n"
     "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
     "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
     "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"

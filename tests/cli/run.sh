@@ -641,7 +641,7 @@ expect "compare --csv --at-most" 0 "value,1d2,2d2
 
 expect "compare: a bad second expression" 1 "" "*" compare 1d6 2d+3
 
-# ---- seed 002 boons ------------------------------------------------------------
+# ---- the Double Down roll's boons ----------------------------------------------
 
 # dd(6, 14): 0.55 * (2 + 1) + 0.10 * (4 + 1) = 2.15 boons; 0.25 * 2 + 0.10 * 4 = 0.9 banes
 run dist --boons 10:1,14:2,16:6 --multipliers -2,-1,1,2 --drive 1 'dd(6, 14)'
