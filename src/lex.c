@@ -5,12 +5,6 @@
 
 #include <string.h>
 
-static const char *const name_strs[NAME__COUNT] = {
-    "min", "max", "abs", "best", "worst", "dice", "injury",
-    "proficient", "expert", "master", "passive", "event", "tier", "downgrade", "dd",
-    "stars", "never", "always", "onfail", "largest", "smallest",
-};
-
 /* Modifier letters, longest first: the splitter tries them in this order. */
 static const struct {
     const char *s;
@@ -20,11 +14,6 @@ static const struct {
     {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
 };
-
-const char *alea__name_str(name_id id)
-{
-    return id < NAME__COUNT ? name_strs[id] : "?";
-}
 
 const char *alea__tok_desc(tok_kind k)
 {
@@ -113,7 +102,6 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
     }
     token *t = &out->v[out->n++];
     t->kind = kind;
-    t->name = 0;
     t->start = (uint32_t)start;
     t->end = (uint32_t)end;
     t->num = 0;
@@ -124,14 +112,8 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
 static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
                             token_list *out)
 {
-    for (int id = 0; id < NAME__COUNT; id++) {
-        if (word_eq(src + s, e - s, name_strs[id])) {
-            alea_status st = push(ctx, out, T_NAME, s, e);
-            if (st == ALEA_OK)
-                out->v[out->n - 1].name = (uint8_t)id;
-            return st;
-        }
-    }
+    if (alea__lex_is_word(src + s, e - s))
+        return push(ctx, out, T_NAME, s, e);
     size_t i = s;
     while (i < e) {
         size_t m, nmods = sizeof mod_words / sizeof mod_words[0];

@@ -10,13 +10,12 @@
  */
 #include <string.h>
 
-#include "ast.h"
-#include "lex.h"
-#include "mech/dd.h"
-#include "mech/event.h"
-#include "mech/tier.h"
+#include "parse.h"
 
-typedef struct parser {
+#include "lex.h"
+#include "mech.h"
+
+struct alea__parser {
     alea_ctx *ctx;
     alea__arena *arena;
     const char *src;
@@ -26,7 +25,8 @@ typedef struct parser {
     int64_t depth, max_depth;
     uint32_t nodes;
     int64_t max_nodes;
-} parser;
+};
+typedef struct alea__parser parser;
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -654,49 +654,76 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
     return ALEA_OK;
 }
 
-/* ---- primaries ------------------------------------------------------------- */
+/* ---- what the mechanics use to parse their calls (parse.h) --------------- */
 
-/*
- * passive = "passive" "(" expr [ "," ("proficient" | "expert" | "master") ] ")"
- * The bonus-dice rules' passive score: 10 + modifier, + 4 proficient, + 6 expert,
- * + 7 master. Built as the sum it stands for.
- */
-static alea_status parse_passive(parser *p, const token *nt, const node **out)
+alea_ctx *alea__parse_ctx(const parser *p)
 {
-    alea_status st;
+    return p->ctx;
+}
+
+alea_status alea__parse_open(parser *p, const char *what)
+{
     const token *open = peek(p);
-    if ((st = expect(p, T_LPAREN, "'(' after passive")) != ALEA_OK)
-        return st;
-    if ((st = enter(p, open)) != ALEA_OK)
-        return st;
-    const node *mod;
-    if ((st = parse_expr(p, &mod)) != ALEA_OK)
-        return st;
-    int64_t bonus = 0;
-    if (accept(p, T_COMMA)) {
-        const token *t = peek(p);
-        if (t->kind != T_NAME ||
-            (t->name != NAME_PROFICIENT && t->name != NAME_EXPERT && t->name != NAME_MASTER))
-            return err_at(p, t, "proficient, expert or master");
-        advance(p);
-        bonus = t->name == NAME_PROFICIENT ? 4 : t->name == NAME_EXPERT ? 6 : 7;
-    }
+    alea_status st = expect(p, T_LPAREN, what);
+    return st == ALEA_OK ? enter(p, open) : st;
+}
+
+alea_status alea__parse_close(parser *p, const char *what, size_t *close_end)
+{
     const token *close = peek(p);
-    if ((st = expect(p, T_RPAREN, "')' after the passive score's arguments")) != ALEA_OK)
+    alea_status st = expect(p, T_RPAREN, what);
+    if (st != ALEA_OK)
         return st;
     leave(p);
-    node *ten, *b, *sum;
-    if ((st = new_node(p, N_NUM, nt->start, nt->end, &ten)) != ALEA_OK ||
-        (st = new_node(p, N_NUM, close->start, close->end, &b)) != ALEA_OK)
-        return st;
-    ten->u.num = 10;
-    b->u.num = bonus;
+    if (close_end)
+        *close_end = close->end;
+    return ALEA_OK;
+}
+
+alea_status alea__parse_arg(parser *p, const node **out)
+{
+    return parse_expr(p, out);
+}
+
+int alea__parse_comma(parser *p)
+{
+    return accept(p, T_COMMA);
+}
+
+alea_status alea__parse_expect_comma(parser *p, const char *what)
+{
+    return expect(p, T_COMMA, what);
+}
+
+size_t alea__parse_here(const parser *p)
+{
+    return peek(p)->end;
+}
+
+void *alea__parse_alloc(parser *p, size_t size)
+{
+    return alloc(p, size);
+}
+
+alea_status alea__parse_node(parser *p, node_kind kind, size_t start, size_t end, node **out)
+{
+    return new_node(p, kind, start, end, out);
+}
+
+alea_status alea__parse_sum(parser *p, const node *const *items, uint32_t n, size_t start,
+                            size_t end, const node **out)
+{
+    alea_status st;
     chainbuf c = {0};
-    if ((st = chain_push(p, &c, ten, OP_ADD)) != ALEA_OK ||
-        (st = chain_push(p, &c, mod, OP_ADD)) != ALEA_OK ||
-        (bonus && (st = chain_push(p, &c, b, OP_ADD)) != ALEA_OK))
-        return st;
-    if ((st = new_node(p, N_SUM, nt->start, close->end, &sum)) != ALEA_OK)
+    for (uint32_t i = 0; i < n; i++)
+        if ((st = chain_push(p, &c, items[i], OP_ADD)) != ALEA_OK)
+            return st;
+    if (n == 1) {
+        *out = items[0];
+        return ALEA_OK;
+    }
+    node *sum;
+    if ((st = new_node(p, N_SUM, start, end, &sum)) != ALEA_OK)
         return st;
     sum->u.chain.items = c.items;
     sum->u.chain.ops = c.ops;
@@ -705,10 +732,7 @@ static alea_status parse_passive(parser *p, const token *nt, const node **out)
     return ALEA_OK;
 }
 
-/* ---- game mechanics: tier, downgrade, event, dd, stars ---------------------- */
-
-/* A plain dice term: literal count, faces 1..sides, no modifiers. */
-static int plain_dice(const node *n, int64_t *count, int64_t *sides)
+int alea__parse_plain_dice(const node *n, int64_t *count, int64_t *sides)
 {
     *count = *sides = 0;
     if (n->kind != N_DICE)
@@ -723,12 +747,11 @@ static int plain_dice(const node *n, int64_t *count, int64_t *sides)
     return 1;
 }
 
-/* The plain dice terms of a pool "d12 + 2d14 + d18" (or one term). */
-static alea_status pool_terms(parser *p, const node *n, const char *fname,
-                              const node *const **items, uint32_t *nitems)
+alea_status alea__parse_pool_terms(parser *p, const node *n, const char *fname,
+                                   const node *const **items, uint32_t *nitems)
 {
     int64_t c, s;
-    if (n->kind == N_DICE && plain_dice(n, &c, &s)) {
+    if (n->kind == N_DICE && alea__parse_plain_dice(n, &c, &s)) {
         const node **one = alloc(p, sizeof *one);
         if (!one)
             return alea__nomem(p->ctx);
@@ -740,7 +763,7 @@ static alea_status pool_terms(parser *p, const node *n, const char *fname,
     if (n->kind == N_SUM) {
         uint32_t i;
         for (i = 0; i < n->u.chain.n; i++)
-            if (n->u.chain.ops[i] != OP_ADD || !plain_dice(n->u.chain.items[i], &c, &s))
+            if (n->u.chain.ops[i] != OP_ADD || !alea__parse_plain_dice(n->u.chain.items[i], &c, &s))
                 break;
         if (i == n->u.chain.n) {
             *items = n->u.chain.items;
@@ -754,9 +777,8 @@ static alea_status pool_terms(parser *p, const node *n, const char *fname,
                        fname, (unsigned)n->start);
 }
 
-/* A new plain dice node count dX, spanning [start, end). */
-static alea_status make_dice(parser *p, int64_t count, int64_t sides, size_t start,
-                             size_t end, const node **out)
+alea_status alea__parse_dice(parser *p, int64_t count, int64_t sides, size_t start, size_t end,
+                             const node **out)
 {
     pool *pl = alloc(p, sizeof *pl);
     node *n;
@@ -777,9 +799,7 @@ static alea_status make_dice(parser *p, int64_t count, int64_t sides, size_t sta
     return ALEA_OK;
 }
 
-/* The value of a dice-free expression, for arguments that must be known
- * before rolling (dd's modifier and difficulty). 0 if it has dice. */
-static int const_value(const node *n, int64_t *v)
+int alea__parse_const(const node *n, int64_t *v)
 {
     int64_t a, b;
     switch (n->kind) {
@@ -787,13 +807,13 @@ static int const_value(const node *n, int64_t *v)
         *v = n->u.num;
         return 1;
     case N_NEG:
-        return const_value(n->u.un.a, &a) && !alea__sub_ovf(0, a, v);
+        return alea__parse_const(n->u.un.a, &a) && !alea__sub_ovf(0, a, v);
     case N_SUM:
     case N_PROD:
-        if (!const_value(n->u.chain.items[0], &a))
+        if (!alea__parse_const(n->u.chain.items[0], &a))
             return 0;
         for (uint32_t i = 1; i < n->u.chain.n; i++) {
-            if (!const_value(n->u.chain.items[i], &b) ||
+            if (!alea__parse_const(n->u.chain.items[i], &b) ||
                 alea__arith(n->u.chain.ops[i], a, b, &a) != ARITH_OK)
                 return 0;
         }
@@ -804,16 +824,15 @@ static int const_value(const node *n, int64_t *v)
     }
 }
 
-/* A whole number argument in [lo, hi]: a dice-free expression. */
-static alea_status int_arg(parser *p, const char *fname, const char *what, int64_t lo,
-                           int64_t hi, int64_t *v)
+alea_status alea__parse_int(parser *p, const char *fname, const char *what, int64_t lo,
+                            int64_t hi, int64_t *v)
 {
     const node *n = NULL;
     alea_status st;
     *v = 0;
     if ((st = parse_expr(p, &n)) != ALEA_OK)
         return st;
-    if (!const_value(n, v))
+    if (!alea__parse_const(n, v))
         return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
                            "%s() needs a fixed number for its %s, not dice (byte %u)", fname,
                            what, (unsigned)n->start);
@@ -825,266 +844,98 @@ static alea_status int_arg(parser *p, const char *fname, const char *what, int64
     return ALEA_OK;
 }
 
-/* A name argument among `choices` (name ids, -1 terminated). */
-static alea_status name_arg(parser *p, const int *choices, const char *expected, int *out)
+/* Whether token t is the word w (matched without case). */
+static int same_word(const char *s, size_t n, const char *w);
+static int is_word(const parser *p, const token *t, const char *w)
+{
+    return t->kind == T_NAME && same_word(p->src + t->start, t->end - t->start, w);
+}
+
+alea_status alea__parse_word(parser *p, const char *const *choices, const char *expected,
+                             int *index)
 {
     const token *t = peek(p);
-    if (t->kind == T_NAME)
-        for (int i = 0; choices[i] >= 0; i++)
-            if (t->name == choices[i]) {
-                advance(p);
-                *out = choices[i];
-                return ALEA_OK;
-            }
+    for (int i = 0; choices[i]; i++)
+        if (is_word(p, t, choices[i])) {
+            advance(p);
+            *index = i;
+            return ALEA_OK;
+        }
     return err_at(p, t, expected);
 }
 
-/*
- * mech = "tier" "(" expr "," expr ")"          a ladder entry moved k steps
- *      | "downgrade" "(" expr "," expr ")"     a pool downgraded k times
- *      | "event" "(" expr [ "," ("smallest" | "largest") ] ")"
- *      | "dd" "(" expr "," expr [ "," ("never" | "always" | "onfail" | "best") ] ")"
- *      | "stars" "(" expr "," expr [ "," expr [ "," expr ] ] ")"
- */
-static alea_status parse_mech(parser *p, const token *nt, const node **out)
+/* ---- primaries ------------------------------------------------------------- */
+
+/* Training, as bonus dice: +proficient is +1d, +expert +2d, +master +3d. */
+static const char *const training[] = {"proficient", "expert", "master", NULL};
+/* The words of extra dice: "+1 DICE", "+1 INJURY DICE". */
+static const char *const extra_words[] = {"dice", "injury", NULL};
+
+/* The built-in calls: the node each makes and its number of arguments. */
+static const struct {
+    const char *name;
+    uint8_t kind, nargs;
+} builtins[] = {
+    {"min", N_MIN, 2}, {"max", N_MAX, 2}, {"abs", N_ABS, 1}, {"best", N_BEST, 2},
+    {"worst", N_WORST, 2},
+};
+
+/* Whether s[0..n) is the lowercase word w, matched without case. */
+static int same_word(const char *s, size_t n, const char *w)
 {
-    alea_status st;
-    const char *fname = alea__name_str((name_id)nt->name);
-    const token *open = peek(p);
-    if ((st = expect(p, T_LPAREN, "'(' after the function name")) != ALEA_OK)
-        return st;
-    if ((st = enter(p, open)) != ALEA_OK)
-        return st;
-    node *n = NULL;
-    const node *result = NULL;
-    switch (nt->name) {
-    case NAME_TIER: {
-        const node *term;
-        int64_t count, sides, k;
-        if ((st = parse_expr(p, &term)) != ALEA_OK)
-            return st;
-        int idx = plain_dice(term, &count, &sides) ? alea__tier_index(count, sides) : -1;
-        if (idx < 0)
-            return alea__error(p->ctx, ALEA_ERR_INVALID, term->start, term->end,
-                               "tier() takes a dice term on the tier ladder (%s) at byte %u",
-                               alea__tier_ladder_text(), (unsigned)term->start);
-        if ((st = expect(p, T_COMMA, "',' and the number of steps")) != ALEA_OK ||
-            (st = int_arg(p, fname, "number of steps", -ALEA__TIER_COUNT * 4,
-                          ALEA__TIER_COUNT * 4, &k)) != ALEA_OK)
-            return st;
-        /* Upgrades stop at 5d20, downgrades at d4. */
-        int64_t to = idx + k;
-        alea__tier_entry(to < 0 ? 0 : to >= ALEA__TIER_COUNT ? ALEA__TIER_COUNT - 1 : (int)to,
-                         &count, &sides);
-        if ((st = make_dice(p, count, sides, nt->start, peek(p)->end, &result)) != ALEA_OK)
-            return st;
-        break;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        if (w[i] == '\0' || c != w[i])
+            return 0;
     }
-    case NAME_DOWNGRADE: {
-        const node *pl;
-        const node *const *items;
-        uint32_t ni;
-        int64_t k;
-        if ((st = parse_expr(p, &pl)) != ALEA_OK ||
-            (st = pool_terms(p, pl, fname, &items, &ni)) != ALEA_OK)
-            return st;
-        if ((st = expect(p, T_COMMA, "',' and the number of dice lost")) != ALEA_OK ||
-            (st = int_arg(p, fname, "number of dice lost", 0, 1000, &k)) != ALEA_OK)
-            return st;
-        /* Ladder entries: a term on the ladder is one entry (2d12); another
-         * term NdX is N entries of 1dX (3d4). */
-        int *idx = alloc(p, (size_t)ALEA__TIER_COUNT * 8 * sizeof *idx);
-        uint32_t ne = 0;
-        if (!idx)
-            return alea__nomem(p->ctx);
-        for (uint32_t i = 0; i < ni; i++) {
-            int64_t c, s;
-            plain_dice(items[i], &c, &s);
-            int e = alea__tier_index(c, s);
-            int64_t reps = 1;
-            if (e < 0) {
-                e = alea__tier_index(1, s);
-                reps = c;
-            }
-            if (e < 0)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
-                                   "downgrade() needs dice on the tier ladder (%s) at byte %u",
-                                   alea__tier_ladder_text(), (unsigned)items[i]->start);
-            for (int64_t r = 0; r < reps; r++) {
-                if (ne == (uint32_t)ALEA__TIER_COUNT * 8)
-                    return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
-                                       "downgrade() takes at most %d dice",
-                                       ALEA__TIER_COUNT * 8);
-                idx[ne++] = e;
-            }
-        }
-        if (ne == 0)
-            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
-                               "downgrade() needs at least one die (byte %u)",
-                               (unsigned)pl->start);
-        /* Each die lost moves the highest entry one step down; d4 is the floor. */
-        for (int64_t step = 0; step < k; step++) {
-            uint32_t hi = 0;
-            for (uint32_t i = 1; i < ne; i++)
-                if (idx[i] >= idx[hi])
-                    hi = i;
-            if (idx[hi] == 0)
-                break;
-            idx[hi]--;
-        }
-        /* A pool is unordered: present it up the ladder, as in
-         * downgrade(d12 + d14 + d18 + d20, 2) = d12 + d14 + d16 + d18. */
-        for (uint32_t i = 1; i < ne; i++)
-            for (uint32_t j = i; j > 0 && idx[j - 1] > idx[j]; j--) {
-                int t = idx[j];
-                idx[j] = idx[j - 1];
-                idx[j - 1] = t;
-            }
-        chainbuf c = {0};
-        for (uint32_t i = 0; i < ne; i++) {
-            int64_t cc, ss;
-            const node *d;
-            alea__tier_entry(idx[i], &cc, &ss);
-            if ((st = make_dice(p, cc, ss, pl->start, pl->end, &d)) != ALEA_OK ||
-                (st = chain_push(p, &c, d, OP_ADD)) != ALEA_OK)
-                return st;
-        }
-        if ((st = finish_chain(p, N_SUM, &c, &result)) != ALEA_OK)
-            return st;
-        break;
-    }
-    case NAME_EVENT: {
-        const node *pl;
-        const node *const *items;
-        uint32_t ni;
-        if ((st = parse_expr(p, &pl)) != ALEA_OK)
-            return st;
-        if (pl->kind == N_NUM || const_value(pl, &(int64_t){0}))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
-                               "event() of a constant: it takes a pool of dice such as "
-                               "d12 + d14 + d18 + d20 (byte %u)",
-                               (unsigned)pl->start);
-        if ((st = pool_terms(p, pl, fname, &items, &ni)) != ALEA_OK)
-            return st;
-        event_spec *ev = alloc(p, sizeof *ev);
-        event_group *g = alloc(p, ni * sizeof *g);
-        if (!ev || !g)
-            return alea__nomem(p->ctx);
-        memset(ev, 0, sizeof *ev);
-        for (uint32_t i = 0; i < ni; i++) {
-            plain_dice(items[i], &g[i].count, &g[i].sides);
-            g[i].count_implicit = items[i]->u.pool->count_implicit;
-            if (g[i].sides < 2)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
-                                   "event() dice need at least 2 sides: on a d%lld every "
-                                   "roll is both a 1 and a critical (byte %u)",
-                                   (long long)g[i].sides, (unsigned)items[i]->start);
-            if (g[i].count > alea_limit_max(ALEA_LIMIT_DICE) - ev->ndice)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
-                                   "too many dice in event() (at most %lld)",
-                                   (long long)alea_limit_max(ALEA_LIMIT_DICE));
-            ev->ndice += g[i].count;
-        }
-        if (ev->ndice == 0)
-            return alea__error(p->ctx, ALEA_ERR_INVALID, pl->start, pl->end,
-                               "event() needs at least one die (byte %u)", (unsigned)pl->start);
-        ev->groups = g;
-        ev->ngroups = ni;
-        if (accept(p, T_COMMA)) {
-            static const int order[] = {NAME_SMALLEST, NAME_LARGEST, -1};
-            int which;
-            if ((st = name_arg(p, order, "smallest or largest (which criticals 1s cancel first)",
-                               &which)) != ALEA_OK)
-                return st;
-            ev->cancel_largest = which == NAME_LARGEST;
-        }
-        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
-            return st;
-        n->u.mech.ops = &alea__mech_event;
-        n->u.mech.spec = ev;
-        break;
-    }
-    case NAME_DD: {
-        dd_spec *dd = alloc(p, sizeof *dd);
-        if (!dd)
-            return alea__nomem(p->ctx);
-        memset(dd, 0, sizeof *dd);
-        if ((st = int_arg(p, fname, "modifier", 0, 18, &dd->mod)) != ALEA_OK ||
-            (st = expect(p, T_COMMA, "',' and the difficulty")) != ALEA_OK ||
-            (st = int_arg(p, fname, "difficulty", 1, 100, &dd->diff)) != ALEA_OK)
-            return st;
-        if (accept(p, T_COMMA)) {
-            static const int pol[] = {NAME_NEVER, NAME_ALWAYS, NAME_ONFAIL, NAME_BEST, -1};
-            int which;
-            if ((st = name_arg(p, pol, "a double-down policy: never, always, onfail or best",
-                               &which)) != ALEA_OK)
-                return st;
-            dd->policy = which == NAME_NEVER    ? DD_NEVER
-                         : which == NAME_ALWAYS ? DD_ALWAYS
-                         : which == NAME_ONFAIL ? DD_ONFAIL
-                                                : DD_BEST;
-        }
-        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
-            return st;
-        n->u.mech.ops = &alea__mech_dd;
-        n->u.mech.spec = dd;
-        break;
-    }
-    case NAME_STARS: {
-        /* The Double Down roll's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
-         * or -1..-5 for an irrelevant tag of that many stars, which counts
-         * one less), drive 0-5. */
-        int64_t stat, stress, tag = 0, drive = 0;
-        if ((st = int_arg(p, fname, "stat stars", 1, 5, &stat)) != ALEA_OK ||
-            (st = expect(p, T_COMMA, "',' and the stress stars")) != ALEA_OK ||
-            (st = int_arg(p, fname, "stress stars", 1, 3, &stress)) != ALEA_OK)
-            return st;
-        if (accept(p, T_COMMA) && (st = int_arg(p, fname, "tag stars", -5, 5, &tag)) != ALEA_OK)
-            return st;
-        if (accept(p, T_COMMA) && (st = int_arg(p, fname, "drive", 0, 5, &drive)) != ALEA_OK)
-            return st;
-        int64_t m = stat + stress + (tag > 0 ? tag : tag < 0 ? -tag - 1 : 0) + drive;
-        if ((st = new_node(p, N_NUM, nt->start, peek(p)->end, &n)) != ALEA_OK)
-            return st;
-        n->u.num = m; /* within +1..+18 by the ranges above */
-        break;
-    }
-    default:
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
-                           "'%s' cannot start a term (byte %u)", fname, (unsigned)nt->start);
-    }
-    if ((st = expect(p, T_RPAREN, "')'")) != ALEA_OK)
-        return st;
-    leave(p);
-    *out = n ? n : result;
-    return ALEA_OK;
+    return w[i] == '\0';
 }
 
-/* args for min/max/abs/best/worst: call = NAME "(" expr { "," expr } ")" */
+static int in_words(const char *s, size_t n, const char *const *words)
+{
+    for (size_t i = 0; words && words[i]; i++)
+        if (same_word(s, n, words[i]))
+            return 1;
+    return 0;
+}
+
+int alea__lex_is_word(const char *s, size_t n)
+{
+    for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
+        if (same_word(s, n, builtins[b].name))
+            return 1;
+    if (in_words(s, n, training) || in_words(s, n, extra_words))
+        return 1;
+    for (const alea__mech *const *m = alea__mechs; *m; m++)
+        if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
+            return 1;
+    return 0;
+}
+
+/*
+ * call = NAME "(" expr { "," expr } ")"
+ * A built-in (min/max/abs/best/worst), else a game mechanic of the list
+ * (mech/list.c), which parses its own arguments.
+ */
 static alea_status parse_call(parser *p, const node **out)
 {
     const token *nt = advance(p);
     alea_status st;
-    name_id id = (name_id)nt->name;
-    const char *nm = alea__name_str(id);
-    node_kind kind;
-    int nargs;
-    switch (id) {
-    case NAME_MIN: kind = N_MIN; nargs = 2; break;
-    case NAME_MAX: kind = N_MAX; nargs = 2; break;
-    case NAME_ABS: kind = N_ABS; nargs = 1; break;
-    case NAME_BEST: kind = N_BEST; nargs = 2; break;
-    case NAME_WORST: kind = N_WORST; nargs = 2; break;
-    case NAME_PASSIVE: return parse_passive(p, nt, out);
-    case NAME_TIER:
-    case NAME_DOWNGRADE:
-    case NAME_EVENT:
-    case NAME_DD:
-    case NAME_STARS: return parse_mech(p, nt, out);
-    default:
+    size_t b, nb = sizeof builtins / sizeof builtins[0];
+    for (b = 0; b < nb && !is_word(p, nt, builtins[b].name); b++)
+        ;
+    if (b == nb) {
+        for (const alea__mech *const *m = alea__mechs; *m; m++)
+            if (is_word(p, nt, (*m)->name))
+                return (*m)->parse(p, nt->start, nt->end, out);
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
-                           "'%s' cannot start a term (byte %u)", nm, (unsigned)nt->start);
+                           "'%.*s' cannot start a term (byte %u)", (int)(nt->end - nt->start),
+                           p->src + nt->start, (unsigned)nt->start);
     }
+    const char *nm = builtins[b].name;
+    node_kind kind = (node_kind)builtins[b].kind;
+    int nargs = builtins[b].nargs;
     if (!at(p, T_LPAREN))
         return err_at(p, peek(p), kind == N_ABS ? "'(' after abs" : "'(' after the function name");
     const token *open = advance(p);
@@ -1262,12 +1113,21 @@ typedef enum bonus_kind {
     BON_INJURY  /* +1 INJURY DICE       +/- DICE, injury */
 } bonus_kind;
 
+
+/* The index of word t among words (NULL-terminated), or -1. */
+static int word_index(const parser *p, const token *t, const char *const *words)
+{
+    for (int i = 0; words[i]; i++)
+        if (is_word(p, t, words[i]))
+            return i;
+    return -1;
+}
+
 /* At a '+' or '-': is what follows extra dice rather than a term? */
 static bonus_kind bonus_at(const parser *p)
 {
     const token *a = peek_at(p, 1), *b = peek_at(p, 2), *c = peek_at(p, 3);
-    if (a->kind == T_NAME &&
-        (a->name == NAME_PROFICIENT || a->name == NAME_EXPERT || a->name == NAME_MASTER))
+    if (word_index(p, a, training) >= 0)
         return BON_TRAIN;
     if (a->kind != T_NUM)
         return BON_NONE;
@@ -1275,9 +1135,9 @@ static bonus_kind bonus_at(const parser *p)
         return BON_D;
     if (b->kind == T_B)
         return BON_B;
-    if (b->kind == T_NAME && b->name == NAME_DICE)
+    if (is_word(p, b, "dice"))
         return BON_DICE;
-    if (b->kind == T_NAME && b->name == NAME_INJURY && c->kind == T_NAME && c->name == NAME_DICE)
+    if (is_word(p, b, "injury") && is_word(p, c, "dice"))
         return BON_INJURY;
     return BON_NONE;
 }
@@ -1403,12 +1263,12 @@ static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_ac
         return st;
     if (kind == BON_TRAIN) {
         const token *nt = advance(p);
-        int64_t k = nt->name == NAME_PROFICIENT ? 1 : nt->name == NAME_EXPERT ? 2 : 3;
+        int w = word_index(p, nt, training);
+        int64_t k = w + 1;
         if (neg)
             return alea__error(p->ctx, ALEA_ERR_SYNTAX, sign->start, nt->end,
                                "training only adds dice: write +%s, not -%s (byte %u)",
-                               alea__name_str((name_id)nt->name),
-                               alea__name_str((name_id)nt->name), (unsigned)sign->start);
+                               training[w], training[w], (unsigned)sign->start);
         if ((st = add_label(p, b, "proficiency", 11, k)) != ALEA_OK)
             return st;
         last = nt;
@@ -1491,7 +1351,7 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     if ((st = finish_chain(p, N_SUM, &left, &l)) != ALEA_OK)
         return st;
     int64_t fixed;
-    if (const_value(l, &fixed))
+    if (alea__parse_const(l, &fixed))
         return alea__error(p->ctx, ALEA_ERR_INVALID, l->start, b->end,
                            "bonus dice need dice to their left, as in d20 +1d; '%.*s' "
                            "has none (byte %u)",
