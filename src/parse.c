@@ -1,5 +1,7 @@
 /*
- * parse.c -- tokens -> AST, by hand-written recursive descent.
+ * parse.c -- tokens -> AST, by hand-written recursive descent: expressions
+ * (sums, products, signs, comparisons, extra dice) and the entry point; dice
+ * terms are parsed in parse_dice.c, calls in parse_call.c (parser.h).
  *
  * docs/grammar.md is the grammar; each function below carries its rule.
  * Depth is a counter that goes up and down (enter/leave), checked against
@@ -8,983 +10,8 @@
  * tree (an explosion that never ends, a reroll that matches every face) are
  * made here, so that they fail before anything is rolled.
  */
-#include <string.h>
-
-#include "parse.h"
-
-#include "lex.h"
-#include "mech.h"
-
-struct alea__parser {
-    alea_ctx *ctx;
-    alea__arena *arena;
-    const char *src;
-    size_t len;
-    const token *t; /* token array, ends with T_EOF */
-    size_t pos;
-    int64_t depth, max_depth;
-    uint32_t nodes;
-    int64_t max_nodes;
-};
-typedef struct alea__parser parser;
-
-/* ---- helpers ------------------------------------------------------------- */
-
-static const token *peek(const parser *p)
-{
-    return &p->t[p->pos];
-}
-
-static const token *peek_at(const parser *p, size_t k)
-{
-    size_t i = p->pos;
-    while (k-- > 0 && p->t[i].kind != T_EOF)
-        i++;
-    return &p->t[i];
-}
-
-static int at(const parser *p, tok_kind k)
-{
-    return p->t[p->pos].kind == k;
-}
-
-static const token *advance(parser *p)
-{
-    const token *t = &p->t[p->pos];
-    if (t->kind != T_EOF)
-        p->pos++;
-    return t;
-}
-
-static int accept(parser *p, tok_kind k)
-{
-    if (at(p, k)) {
-        advance(p);
-        return 1;
-    }
-    return 0;
-}
-
-/* "unexpected X" error at token t: message names what was expected. */
-static alea_status err_at(parser *p, const token *t, const char *expected)
-{
-    if (t->kind == T_EOF)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "expected %s at byte %u, found the end of the expression",
-                           expected, (unsigned)t->start);
-    int n = (int)(t->end - t->start);
-    if (n > 24)
-        n = 24;
-    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                       "expected %s at byte %u, found '%.*s'", expected,
-                       (unsigned)t->start, n, p->src + t->start);
-}
-
-static alea_status expect(parser *p, tok_kind k, const char *what)
-{
-    if (accept(p, k))
-        return ALEA_OK;
-    return err_at(p, peek(p), what);
-}
-
-static alea_status enter(parser *p, const token *t)
-{
-    if (++p->depth > p->max_depth)
-        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
-                           "expression nested too deeply at byte %u (depth limit is %lld)",
-                           (unsigned)t->start, (long long)p->max_depth);
-    return ALEA_OK;
-}
-
-static void leave(parser *p)
-{
-    p->depth--;
-}
-
-static alea_status count_nodes(parser *p, uint32_t k, size_t start, size_t end)
-{
-    if ((int64_t)p->nodes + k > p->max_nodes)
-        return alea__error(p->ctx, ALEA_ERR_LIMIT, start, end,
-                           "too many terms at byte %zu (node limit is %lld)",
-                           start, (long long)p->max_nodes);
-    p->nodes += k;
-    return ALEA_OK;
-}
-
-static void *alloc(parser *p, size_t size)
-{
-    return alea__arena_alloc(p->arena, size);
-}
-
-static alea_status new_node(parser *p, node_kind kind, size_t start, size_t end,
-                            node **out)
-{
-    *out = NULL;
-    alea_status st = count_nodes(p, 1, start, end);
-    if (st != ALEA_OK)
-        return st;
-    node *n = alloc(p, sizeof *n);
-    if (!n)
-        return alea__nomem(p->ctx);
-    memset(n, 0, sizeof *n);
-    n->kind = (uint8_t)kind;
-    n->start = (uint32_t)start;
-    n->end = (uint32_t)end;
-    *out = n;
-    return ALEA_OK;
-}
-
-/* A growable array of node pointers and ops, in the arena. */
-typedef struct chainbuf {
-    const node **items;
-    uint8_t *ops;
-    uint32_t n, cap;
-} chainbuf;
-
-static alea_status chain_push(parser *p, chainbuf *c, const node *item, uint8_t op)
-{
-    if (c->n == c->cap) {
-        uint32_t ncap = c->cap ? c->cap * 2 : 4;
-        const node **ni = alloc(p, ncap * sizeof *ni);
-        uint8_t *no = alloc(p, ncap);
-        if (!ni || !no)
-            return alea__nomem(p->ctx);
-        if (c->n) {
-            memcpy(ni, c->items, c->n * sizeof *ni);
-            memcpy(no, c->ops, c->n);
-        }
-        c->items = ni;
-        c->ops = no;
-        c->cap = ncap;
-    }
-    c->items[c->n] = item;
-    c->ops[c->n] = op;
-    c->n++;
-    return ALEA_OK;
-}
-
-static alea_status parse_expr(parser *p, const node **out);
-static alea_status finish_chain(parser *p, node_kind kind, chainbuf *c, const node **out);
-
-/*
- * The tree is immutable once published, but while parsing, the parser owns
- * every node it made and may still edit one (boons attach to the dice term
- * before them). These give back the writable pointer the parser allocated.
- */
-static pool *own_pool(const node *n)
-{
-    pool *pl;
-    const pool *c = n->u.pool;
-    memcpy(&pl, &c, sizeof pl);
-    return pl;
-}
-
-static node *own_node(const node *n)
-{
-    node *m;
-    memcpy(&m, &n, sizeof m);
-    return m;
-}
-
-/* ---- dice ------------------------------------------------------------------ */
-
-/* signed = ["-"] NUM */
-static alea_status parse_signed(parser *p, int64_t *v, const char *what)
-{
-    *v = 0;
-    int neg = accept(p, T_MINUS);
-    const token *t = peek(p);
-    if (t->kind != T_NUM)
-        return err_at(p, t, what);
-    advance(p);
-    *v = neg ? -t->num : t->num;
-    return ALEA_OK;
-}
-
-/* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed */
-static alea_status parse_cond(parser *p, cond *c, const char *what)
-{
-    const token *t = peek(p);
-    switch (t->kind) {
-    case T_EQ: c->op = CMP_EQ; advance(p); break;
-    case T_LT: c->op = CMP_LT; advance(p); break;
-    case T_LE: c->op = CMP_LE; advance(p); break;
-    case T_GT: c->op = CMP_GT; advance(p); break;
-    case T_GE: c->op = CMP_GE; advance(p); break;
-    case T_NUM:
-    case T_MINUS: c->op = CMP_EQ; break;
-    default: return err_at(p, t, what);
-    }
-    return parse_signed(p, &c->value, what);
-}
-
-/* faces = item { "," item } ; item = signed [ ".." signed ]   (inside braces) */
-static alea_status parse_faces(parser *p, die_spec *d, const token *open)
-{
-    int64_t *faces = NULL;
-    uint32_t n = 0, cap = 0;
-    int64_t first_lo = 0, first_hi = 0;
-    int single_range = 0;
-    alea_status st;
-    if (at(p, T_RBRACE))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, open->start, peek(p)->end,
-                           "a die needs at least one face: d{} has none (byte %u)",
-                           (unsigned)open->start);
-    for (;;) {
-        int64_t lo, hi;
-        const token *it = peek(p);
-        if ((st = parse_signed(p, &lo, "a face value")) != ALEA_OK)
-            return st;
-        hi = lo;
-        int is_range = 0;
-        if (accept(p, T_DOTDOT)) {
-            if ((st = parse_signed(p, &hi, "the end of the face range")) != ALEA_OK)
-                return st;
-            if (hi < lo)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, it->start, p->t[p->pos - 1].end,
-                                   "empty face range %lld..%lld at byte %u",
-                                   (long long)lo, (long long)hi, (unsigned)it->start);
-            is_range = 1;
-        }
-        if (n == 0 && is_range && at(p, T_RBRACE)) {
-            /* d{a..b}: a range die, never expanded. */
-            first_lo = lo;
-            first_hi = hi;
-            single_range = 1;
-            break;
-        }
-        /* Expanded faces count against the node limit. */
-        uint64_t span = (uint64_t)hi - (uint64_t)lo + 1;
-        if (span == 0 || span > (uint64_t)(p->max_nodes - p->nodes))
-            return alea__error(p->ctx, ALEA_ERR_LIMIT, it->start, p->t[p->pos - 1].end,
-                               "too many faces in a custom die at byte %u (node limit is "
-                               "%lld terms; write a single range d{a..b} for large dice)",
-                               (unsigned)it->start, (long long)p->max_nodes);
-        p->nodes += (uint32_t)span;
-        for (uint64_t k = 0; k < span; k++) {
-            if (n == cap) {
-                uint32_t ncap = cap ? cap * 2 : 8;
-                int64_t *nf = alloc(p, ncap * sizeof *nf);
-                if (!nf)
-                    return alea__nomem(p->ctx);
-                if (n)
-                    memcpy(nf, faces, n * sizeof *nf);
-                faces = nf;
-                cap = ncap;
-            }
-            faces[n++] = (int64_t)((uint64_t)lo + k);
-        }
-        if (!accept(p, T_COMMA))
-            break;
-    }
-    if ((st = expect(p, T_RBRACE, "',' or '}' in the face list")) != ALEA_OK)
-        return st;
-    if (single_range) {
-        d->kind = FACES_RANGE;
-        d->style = DIE_BRACE;
-        d->lo = first_lo;
-        d->hi = first_hi;
-        return ALEA_OK;
-    }
-    int64_t *sorted = alloc(p, n * sizeof *sorted);
-    if (!sorted)
-        return alea__nomem(p->ctx);
-    memcpy(sorted, faces, n * sizeof *sorted);
-    for (uint32_t i = 1; i < n; i++) { /* insertion sort: lists are short */
-        int64_t v = sorted[i];
-        uint32_t j = i;
-        while (j > 0 && sorted[j - 1] > v) {
-            sorted[j] = sorted[j - 1];
-            j--;
-        }
-        sorted[j] = v;
-    }
-    d->kind = FACES_LIST;
-    d->style = DIE_PLAIN;
-    d->faces = faces;
-    d->sorted = sorted;
-    d->nfaces = n;
-    d->lo = sorted[0];
-    d->hi = sorted[n - 1];
-    return ALEA_OK;
-}
-
-/* sides = NUM | "%" | "F" | "{" faces "}" */
-static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
-{
-    const token *t = peek(p);
-    d->kind = FACES_RANGE;
-    d->style = DIE_PLAIN;
-    switch (t->kind) {
-    case T_NUM:
-        advance(p);
-        d->lo = t->num == 0 ? 0 : 1; /* d0 is the null die: one face, 0 */
-        d->hi = t->num;
-        return ALEA_OK;
-    case T_PERCENT:
-        advance(p);
-        d->style = DIE_PCT;
-        d->lo = 1;
-        d->hi = 100;
-        return ALEA_OK;
-    case T_F:
-        advance(p);
-        d->style = DIE_FUDGE;
-        d->lo = -1;
-        d->hi = 1;
-        return ALEA_OK;
-    case T_LBRACE:
-        advance(p);
-        return parse_faces(p, d, t);
-    default:
-        (void)dtok;
-        return err_at(p, t, "the number of sides after 'd' (as in d6, d%, dF or d{1,2,3})");
-    }
-}
-
-/* Length of src[start, end) without trailing blanks, for hints. */
-static size_t trimmed_len(const parser *p, size_t start, size_t end)
-{
-    while (end > start && (p->src[end - 1] == ' ' || p->src[end - 1] == '\t'))
-        end--;
-    return end - start;
-}
-
-static int starts_sides(tok_kind k)
-{
-    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE;
-}
-
-/* Does cond c match every face in [a, b] (a <= b)? Conditions on a range
- * are intervals touching one end (or a point), so the ends decide. */
-static int cond_all_in(const cond *c, int64_t a, int64_t b)
-{
-    if (c->op == CMP_EQ)
-        return a == b && c->value == a;
-    return alea__cond_match(c, a) && alea__cond_match(c, b);
-}
-
-/* Does cond c match every face of die d, except those matching `except`
- * (faces a reroll "r" removes; NULL for none)? */
-static int cond_all(const die_spec *d, const cond *c, const cond *except)
-{
-    if (d->kind == FACES_LIST) {
-        for (uint32_t i = 0; i < d->nfaces; i++) {
-            int64_t v = d->sorted[i];
-            if (except && alea__cond_match(except, v))
-                continue;
-            if (!alea__cond_match(c, v))
-                return 0;
-        }
-        return 1;
-    }
-    if (!except)
-        return cond_all_in(c, d->lo, d->hi);
-    /* The faces left after removing `except` form at most two intervals. */
-    int64_t lo = d->lo, hi = d->hi, v = except->value;
-    int64_t a1 = lo, b1 = hi, a2 = 1, b2 = 0; /* [a2,b2] empty unless set */
-    switch (except->op) {
-    case CMP_EQ:
-        if (v < lo || v > hi)
-            break;
-        b1 = v - 1; /* v > lo here or the interval is empty: v >= lo > INT64_MIN */
-        if (v < hi) {
-            a2 = v + 1;
-            b2 = hi;
-        }
-        if (v == lo) { /* first interval empty */
-            a1 = 1;
-            b1 = 0;
-        }
-        break;
-    case CMP_LT: if (v > lo) a1 = v; break;       /* keep [v, hi] */
-    case CMP_LE: if (v >= lo) { if (v == INT64_MAX) { a1 = 1; b1 = 0; } else a1 = v + 1; } break;
-    case CMP_GT: if (v < hi) b1 = v; break;       /* keep [lo, v] */
-    case CMP_GE: if (v <= hi) { if (v == INT64_MIN) { a1 = 1; b1 = 0; } else b1 = v - 1; } break;
-    default: break;
-    }
-    if (a1 <= b1 && !cond_all_in(c, a1, b1))
-        return 0;
-    if (a2 <= b2 && !cond_all_in(c, a2, b2))
-        return 0;
-    return 1;
-}
-
-static int cond_any(const die_spec *d, const cond *c)
-{
-    if (d->kind == FACES_RANGE) {
-        switch (c->op) {
-        case CMP_EQ: return c->value >= d->lo && c->value <= d->hi;
-        case CMP_LT: return d->lo < c->value;
-        case CMP_LE: return d->lo <= c->value;
-        case CMP_GT: return d->hi > c->value;
-        case CMP_GE: return d->hi >= c->value;
-        default: return 1;
-        }
-    }
-    for (uint32_t i = 0; i < d->nfaces; i++)
-        if (alea__cond_match(c, d->sorted[i]))
-            return 1;
-    return 0;
-}
-
-static const char *cond_op_str(uint8_t op)
-{
-    switch (op) {
-    case CMP_EQ: return "=";
-    case CMP_LT: return "<";
-    case CMP_LE: return "<=";
-    case CMP_GT: return ">";
-    case CMP_GE: return ">=";
-    default: return "<>";
-    }
-}
-
-/* Checks that need the whole pool: run once its modifiers are parsed. */
-static alea_status check_pool(parser *p, const pool *pl, const node *n,
-                              const token *rtok, const token *etok,
-                              const token *stok)
-{
-    const die_spec *d = &pl->die;
-    if (pl->has_reroll && cond_all(d, &pl->reroll, NULL))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           pl->reroll_once
-                               ? "reroll condition %s%lld matches every face of the die, "
-                                 "so every die would be rerolled (byte %u)"
-                               : "reroll condition %s%lld matches every face of the die, "
-                                 "so no roll could be kept (byte %u)",
-                           cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
-                           (unsigned)rtok->start);
-    if (pl->explode != EXPLODE_NONE && !cond_any(d, &pl->trigger))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                           "the explosion trigger %s%lld matches no face of the die, so "
-                           "it would never explode (byte %u); to count successes on "
-                           "exploding dice, give the trigger first, as in 3d6!!6>=7",
-                           cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                           (unsigned)etok->start);
-    if (pl->explode != EXPLODE_NONE) {
-        /* With "r", rerolled faces never show; with "ro" they can. */
-        const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (cond_all(d, &pl->trigger, gone)) {
-            if (!pl->trigger_written)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                                   "explosion would never end: every roll of this die "
-                                   "shows its maximum %lld (byte %u)",
-                                   (long long)d->hi, (unsigned)etok->start);
-            return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                               "explosion would never end: the trigger %s%lld matches "
-                               "every face of the die (byte %u)",
-                               cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                               (unsigned)etok->start);
-        }
-    }
-    if (pl->has_success) {
-        if (pl->explode == EXPLODE_EACH && pl->nkeeps > 0)
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "success counting on '!' dice with keep or drop is "
-                               "ambiguous (byte %u): write '!!' to judge each die's "
-                               "total, or drop the keep",
-                               (unsigned)stok->start);
-        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate &&
-            !cond_any(d, &pl->success) &&
-            !(pl->has_failure && cond_any(d, &pl->failure)))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "no face of the die is %s %lld, so no die could count "
-                               "as a success (byte %u); to compare a total, put it in "
-                               "parentheses, as in (%.*s) %s %lld",
-                               cond_op_str(pl->success.op), (long long)pl->success.value,
-                               (unsigned)stok->start,
-                               (int)trimmed_len(p, n->start, stok->start), p->src + n->start,
-                               cond_op_str(pl->success.op), (long long)pl->success.value);
-    }
-    return ALEA_OK;
-}
-
-/*
- * dice_tail = "d" sides { modifier }
- * modifier  = keep | explode | reroll | success
- * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM]
- * explode   = "!" ["!"] ["p"] [cond]
- * reroll    = ("r" | "ro" | "ra") cond
- * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
- */
-static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t count,
-                                   int implicit, size_t start, const node **out)
-{
-    alea_status st;
-    const token *dtok = advance(p); /* 'd' */
-    pool *pl = alloc(p, sizeof *pl);
-    if (!pl)
-        return alea__nomem(p->ctx);
-    memset(pl, 0, sizeof *pl);
-    pl->count_expr = count_expr;
-    pl->count = count;
-    pl->count_implicit = (uint8_t)implicit;
-    if ((st = parse_sides(p, &pl->die, dtok)) != ALEA_OK)
-        return st;
-
-    keep_step *keeps = NULL;
-    uint32_t nkeeps = 0, kcap = 0;
-    const token *rtok = NULL, *etok = NULL, *stok = NULL;
-    for (;;) {
-        const token *t = peek(p);
-        uint8_t kop;
-        switch (t->kind) {
-        case T_KH: kop = KEEP_HIGH; goto keep;
-        case T_K: kop = KEEP_HIGH; goto keep;
-        case T_KL: kop = KEEP_LOW; goto keep;
-        case T_DH: kop = DROP_HIGH; goto keep;
-        case T_DL: kop = DROP_LOW; goto keep;
-        case T_D:
-            kop = DROP_LOW;
-        keep: {
-            advance(p);
-            int64_t k = 1;
-            if (at(p, T_NUM))
-                k = advance(p)->num;
-            if (nkeeps == kcap) {
-                uint32_t ncap = kcap ? kcap * 2 : 2;
-                keep_step *nk = alloc(p, ncap * sizeof *nk);
-                if (!nk)
-                    return alea__nomem(p->ctx);
-                if (nkeeps)
-                    memcpy(nk, keeps, nkeeps * sizeof *nk);
-                keeps = nk;
-                kcap = ncap;
-            }
-            if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK)
-                return st;
-            keeps[nkeeps].op = kop;
-            keeps[nkeeps].n = k;
-            nkeeps++;
-            continue;
-        }
-        case T_BANG:
-            if (etok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can explode only one way, second '!' "
-                                   "modifier at byte %u",
-                                   (unsigned)t->start);
-            etok = advance(p);
-            pl->explode = EXPLODE_EACH;
-            if (at(p, T_BANG) && peek(p)->start == etok->end) {
-                advance(p);
-                pl->explode = EXPLODE_COMPOUND;
-            }
-            if (accept(p, T_P))
-                pl->penetrate = 1;
-            pl->trigger.op = CMP_EQ;
-            pl->trigger.value = pl->die.hi;
-            switch (peek(p)->kind) {
-            case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
-                if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
-                    return st;
-                pl->trigger_written = 1;
-                break;
-            default:
-                break;
-            }
-            continue;
-        case T_R:
-        case T_RO:
-            if (rtok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can have only one reroll modifier, second "
-                                   "one at byte %u",
-                                   (unsigned)t->start);
-            rtok = advance(p);
-            pl->has_reroll = 1;
-            pl->reroll_once = t->kind == T_RO;
-            if ((st = parse_cond(p, &pl->reroll,
-                                 "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
-                return st;
-            continue;
-        case T_RA:
-            if (pl->has_reroll_one)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "'ra' given twice, second at byte %u", (unsigned)t->start);
-            advance(p);
-            pl->has_reroll_one = 1;
-            if ((st = parse_cond(p, &pl->reroll_one,
-                                 "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
-                return st;
-            continue;
-        case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
-            if (stok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "success counting given twice, second at byte %u "
-                                   "(to compare the total, put the dice in parentheses)",
-                                   (unsigned)t->start);
-            stok = t;
-            pl->has_success = 1;
-            if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
-                return st;
-            if (at(p, T_D) && starts_sides((tok_kind)peek_at(p, 1)->kind)) {
-                /* "1d20 >= 1d20": the threshold would become "1" and the rest
-                 * a drop. It is a comparison of two rolls. */
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
-                                   "a success threshold must be a number (byte %u); to "
-                                   "compare two rolls, put the first in parentheses: "
-                                   "(%.*s) %s ...",
-                                   (unsigned)t->start, (int)trimmed_len(p, start, t->start),
-                                   p->src + start, alea__cmp_str(pl->success.op));
-            }
-            if (accept(p, T_F)) {
-                pl->has_failure = 1;
-                if ((st = parse_cond(p, &pl->failure,
-                                     "a failure condition (as in f1, f<3)")) != ALEA_OK)
-                    return st;
-            }
-            continue;
-        default:
-            break;
-        }
-        break;
-    }
-    pl->keeps = keeps;
-    pl->nkeeps = nkeeps;
-    node *n;
-    size_t end = p->t[p->pos - 1].end;
-    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
-        return st;
-    n->u.pool = pl;
-    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK)
-        return st;
-    *out = n;
-    return ALEA_OK;
-}
-
-/* ---- what the mechanics use to parse their calls (parse.h) --------------- */
-
-alea_ctx *alea__parse_ctx(const parser *p)
-{
-    return p->ctx;
-}
-
-alea_status alea__parse_open(parser *p, const char *what)
-{
-    const token *open = peek(p);
-    alea_status st = expect(p, T_LPAREN, what);
-    return st == ALEA_OK ? enter(p, open) : st;
-}
-
-alea_status alea__parse_close(parser *p, const char *what, size_t *close_end)
-{
-    const token *close = peek(p);
-    alea_status st = expect(p, T_RPAREN, what);
-    if (st != ALEA_OK)
-        return st;
-    leave(p);
-    if (close_end)
-        *close_end = close->end;
-    return ALEA_OK;
-}
-
-alea_status alea__parse_arg(parser *p, const node **out)
-{
-    return parse_expr(p, out);
-}
-
-int alea__parse_comma(parser *p)
-{
-    return accept(p, T_COMMA);
-}
-
-alea_status alea__parse_expect_comma(parser *p, const char *what)
-{
-    return expect(p, T_COMMA, what);
-}
-
-size_t alea__parse_here(const parser *p)
-{
-    return peek(p)->end;
-}
-
-void *alea__parse_alloc(parser *p, size_t size)
-{
-    return alloc(p, size);
-}
-
-alea_status alea__parse_node(parser *p, node_kind kind, size_t start, size_t end, node **out)
-{
-    return new_node(p, kind, start, end, out);
-}
-
-alea_status alea__parse_sum(parser *p, const node *const *items, uint32_t n, size_t start,
-                            size_t end, const node **out)
-{
-    alea_status st;
-    chainbuf c = {0};
-    for (uint32_t i = 0; i < n; i++)
-        if ((st = chain_push(p, &c, items[i], OP_ADD)) != ALEA_OK)
-            return st;
-    if (n == 1) {
-        *out = items[0];
-        return ALEA_OK;
-    }
-    node *sum;
-    if ((st = new_node(p, N_SUM, start, end, &sum)) != ALEA_OK)
-        return st;
-    sum->u.chain.items = c.items;
-    sum->u.chain.ops = c.ops;
-    sum->u.chain.n = c.n;
-    *out = sum;
-    return ALEA_OK;
-}
-
-int alea__parse_plain_dice(const node *n, int64_t *count, int64_t *sides)
-{
-    *count = *sides = 0;
-    if (n->kind != N_DICE)
-        return 0;
-    const pool *pl = n->u.pool;
-    if (pl->count_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
-        pl->die.lo != 1 || pl->has_reroll || pl->explode || pl->nkeeps || pl->has_success ||
-        pl->extra_style != EXTRA_NONE)
-        return 0;
-    *count = pl->count;
-    *sides = pl->die.hi;
-    return 1;
-}
-
-alea_status alea__parse_pool_terms(parser *p, const node *n, const char *fname,
-                                   const node *const **items, uint32_t *nitems)
-{
-    int64_t c, s;
-    if (n->kind == N_DICE && alea__parse_plain_dice(n, &c, &s)) {
-        const node **one = alloc(p, sizeof *one);
-        if (!one)
-            return alea__nomem(p->ctx);
-        one[0] = n;
-        *items = one;
-        *nitems = 1;
-        return ALEA_OK;
-    }
-    if (n->kind == N_SUM) {
-        uint32_t i;
-        for (i = 0; i < n->u.chain.n; i++)
-            if (n->u.chain.ops[i] != OP_ADD || !alea__parse_plain_dice(n->u.chain.items[i], &c, &s))
-                break;
-        if (i == n->u.chain.n) {
-            *items = n->u.chain.items;
-            *nitems = n->u.chain.n;
-            return ALEA_OK;
-        }
-    }
-    return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
-                       "%s() takes a pool of plain dice added together, such as "
-                       "d12 + d14 + d18 + d20 (byte %u)",
-                       fname, (unsigned)n->start);
-}
-
-alea_status alea__parse_dice(parser *p, int64_t count, int64_t sides, size_t start, size_t end,
-                             const node **out)
-{
-    pool *pl = alloc(p, sizeof *pl);
-    node *n;
-    alea_status st;
-    if (!pl)
-        return alea__nomem(p->ctx);
-    memset(pl, 0, sizeof *pl);
-    pl->count = count;
-    pl->count_implicit = count == 1;
-    pl->die.kind = FACES_RANGE;
-    pl->die.style = DIE_PLAIN;
-    pl->die.lo = 1;
-    pl->die.hi = sides;
-    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
-        return st;
-    n->u.pool = pl;
-    *out = n;
-    return ALEA_OK;
-}
-
-int alea__parse_const(const node *n, int64_t *v)
-{
-    int64_t a, b;
-    switch (n->kind) {
-    case N_NUM:
-        *v = n->u.num;
-        return 1;
-    case N_NEG:
-        return alea__parse_const(n->u.un.a, &a) && !alea__sub_ovf(0, a, v);
-    case N_SUM:
-    case N_PROD:
-        if (!alea__parse_const(n->u.chain.items[0], &a))
-            return 0;
-        for (uint32_t i = 1; i < n->u.chain.n; i++) {
-            if (!alea__parse_const(n->u.chain.items[i], &b) ||
-                alea__arith(n->u.chain.ops[i], a, b, &a) != ARITH_OK)
-                return 0;
-        }
-        *v = a;
-        return 1;
-    default:
-        return 0;
-    }
-}
-
-alea_status alea__parse_int(parser *p, const char *fname, const char *what, int64_t lo,
-                            int64_t hi, int64_t *v)
-{
-    const node *n = NULL;
-    alea_status st;
-    *v = 0;
-    if ((st = parse_expr(p, &n)) != ALEA_OK)
-        return st;
-    if (!alea__parse_const(n, v))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
-                           "%s() needs a fixed number for its %s, not dice (byte %u)", fname,
-                           what, (unsigned)n->start);
-    if (*v < lo || *v > hi)
-        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
-                           "%s() %s must be between %lld and %lld, not %lld (byte %u)", fname,
-                           what, (long long)lo, (long long)hi, (long long)*v,
-                           (unsigned)n->start);
-    return ALEA_OK;
-}
-
-/* Whether token t is the word w (matched without case). */
-static int same_word(const char *s, size_t n, const char *w);
-static int is_word(const parser *p, const token *t, const char *w)
-{
-    return t->kind == T_NAME && same_word(p->src + t->start, t->end - t->start, w);
-}
-
-alea_status alea__parse_word(parser *p, const char *const *choices, const char *expected,
-                             int *index)
-{
-    const token *t = peek(p);
-    for (int i = 0; choices[i]; i++)
-        if (is_word(p, t, choices[i])) {
-            advance(p);
-            *index = i;
-            return ALEA_OK;
-        }
-    return err_at(p, t, expected);
-}
-
-/* ---- primaries ------------------------------------------------------------- */
-
-/* Training, as bonus dice: +proficient is +1d, +expert +2d, +master +3d. */
-static const char *const training[] = {"proficient", "expert", "master", NULL};
-/* The words of extra dice: "+1 DICE", "+1 INJURY DICE". */
-static const char *const extra_words[] = {"dice", "injury", NULL};
-
-/* The built-in calls: the node each makes and its number of arguments. */
-static const struct {
-    const char *name;
-    uint8_t kind, nargs;
-} builtins[] = {
-    {"min", N_MIN, 2}, {"max", N_MAX, 2}, {"abs", N_ABS, 1}, {"best", N_BEST, 2},
-    {"worst", N_WORST, 2},
-};
-
-/* Whether s[0..n) is the lowercase word w, matched without case. */
-static int same_word(const char *s, size_t n, const char *w)
-{
-    size_t i;
-    for (i = 0; i < n; i++) {
-        char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
-        if (w[i] == '\0' || c != w[i])
-            return 0;
-    }
-    return w[i] == '\0';
-}
-
-static int in_words(const char *s, size_t n, const char *const *words)
-{
-    for (size_t i = 0; words && words[i]; i++)
-        if (same_word(s, n, words[i]))
-            return 1;
-    return 0;
-}
-
-int alea__lex_is_word(const char *s, size_t n)
-{
-    for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
-        if (same_word(s, n, builtins[b].name))
-            return 1;
-    if (in_words(s, n, training) || in_words(s, n, extra_words))
-        return 1;
-    for (const alea__mech *const *m = alea__mechs; *m; m++)
-        if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
-            return 1;
-    return 0;
-}
-
-/*
- * call = NAME "(" expr { "," expr } ")"
- * A built-in (min/max/abs/best/worst), else a game mechanic of the list
- * (mech/list.c), which parses its own arguments.
- */
-static alea_status parse_call(parser *p, const node **out)
-{
-    const token *nt = advance(p);
-    alea_status st;
-    size_t b, nb = sizeof builtins / sizeof builtins[0];
-    for (b = 0; b < nb && !is_word(p, nt, builtins[b].name); b++)
-        ;
-    if (b == nb) {
-        for (const alea__mech *const *m = alea__mechs; *m; m++)
-            if (is_word(p, nt, (*m)->name))
-                return (*m)->parse(p, nt->start, nt->end, out);
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
-                           "'%.*s' cannot start a term (byte %u)", (int)(nt->end - nt->start),
-                           p->src + nt->start, (unsigned)nt->start);
-    }
-    const char *nm = builtins[b].name;
-    node_kind kind = (node_kind)builtins[b].kind;
-    int nargs = builtins[b].nargs;
-    if (!at(p, T_LPAREN))
-        return err_at(p, peek(p), kind == N_ABS ? "'(' after abs" : "'(' after the function name");
-    const token *open = advance(p);
-    if ((st = enter(p, open)) != ALEA_OK)
-        return st;
-    const node *args[2] = {NULL, NULL};
-    int64_t reps = 0;
-    for (int i = 0; i < nargs; i++) {
-        if (i > 0 && (st = expect(p, T_COMMA, "','")) != ALEA_OK)
-            return st;
-        if ((kind == N_BEST || kind == N_WORST) && i == 0) {
-            const token *t = peek(p);
-            if (t->kind != T_NUM || peek_at(p, 1)->kind != T_COMMA)
-                return err_at(p, t->kind == T_NUM ? peek_at(p, 1) : t,
-                              "a whole number of repetitions and ',', as in best(2, 1d20)");
-            advance(p);
-            if (t->num < 1 || t->num > alea_limit_max(ALEA_LIMIT_DICE))
-                return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, t->end,
-                                   "%s() needs between 1 and %lld repetitions, not %lld "
-                                   "(byte %u)",
-                                   nm, (long long)alea_limit_max(ALEA_LIMIT_DICE),
-                                   (long long)t->num, (unsigned)t->start);
-            reps = t->num;
-            continue;
-        }
-        if ((st = parse_expr(p, &args[i])) != ALEA_OK)
-            return st;
-    }
-    if (!at(p, T_RPAREN))
-        return err_at(p, peek(p),
-                      nargs == 1 ? "')' (abs takes one argument)"
-                                 : "')' (this function takes two arguments)");
-    const token *close = advance(p);
-    leave(p);
-    node *n;
-    if ((st = new_node(p, kind, nt->start, close->end, &n)) != ALEA_OK)
-        return st;
-    if (kind == N_BEST || kind == N_WORST) {
-        n->u.rep.a = args[1];
-        n->u.rep.n = reps;
-    } else if (kind == N_ABS) {
-        n->u.un.a = args[0];
-    } else {
-        n->u.bin.a = args[0];
-        n->u.bin.b = args[1];
-    }
-    *out = n;
-    return ALEA_OK;
-}
+#include "parser.h"
+/* ---- expressions ------------------------------------------------------------ */
 
 /*
  * postfix = NUM [dice_tail] | "(" expr ")" [dice_tail] | dice_tail | call
@@ -997,7 +24,7 @@ static alea_status parse_postfix(parser *p, const node **out)
     case T_NUM: {
         advance(p);
         if (at(p, T_D))
-            return parse_dice_tail(p, NULL, t->num, 0, t->start, out);
+            return alea__p_dice_tail(p, NULL, t->num, 0, t->start, out);
         node *n;
         if ((st = new_node(p, N_NUM, t->start, t->end, &n)) != ALEA_OK)
             return st;
@@ -1006,24 +33,24 @@ static alea_status parse_postfix(parser *p, const node **out)
         return ALEA_OK;
     }
     case T_D:
-        return parse_dice_tail(p, NULL, 1, 1, t->start, out);
+        return alea__p_dice_tail(p, NULL, 1, 1, t->start, out);
     case T_LPAREN: {
         advance(p);
         if ((st = enter(p, t)) != ALEA_OK)
             return st;
         const node *inner;
-        if ((st = parse_expr(p, &inner)) != ALEA_OK)
+        if ((st = alea__p_expr(p, &inner)) != ALEA_OK)
             return st;
         if ((st = expect(p, T_RPAREN, "')' or an operator")) != ALEA_OK)
             return st;
         leave(p);
         if (at(p, T_D))
-            return parse_dice_tail(p, inner, 0, 0, t->start, out);
+            return alea__p_dice_tail(p, inner, 0, 0, t->start, out);
         *out = inner;
         return ALEA_OK;
     }
     case T_NAME:
-        return parse_call(p, out);
+        return alea__p_call(p, out);
     default:
         return err_at(p, t, "a number, a die or '('");
     }
@@ -1104,6 +131,11 @@ static alea_status parse_product(parser *p, const node **out)
 
 /* ---- bonus dice, boons and banes, +/- DICE ---------------------------------- */
 
+/* Training, as bonus dice: +proficient is +1d, +expert +2d, +master +3d. */
+const char *const alea__p_training[] = {"proficient", "expert", "master", NULL};
+/* The words of extra dice: "+1 DICE", "+1 INJURY DICE". */
+const char *const alea__p_extra_words[] = {"dice", "injury", NULL};
+
 typedef enum bonus_kind {
     BON_NONE,
     BON_D,      /* +1d [label]          bonus and penalty dice */
@@ -1118,7 +150,7 @@ typedef enum bonus_kind {
 static int word_index(const parser *p, const token *t, const char *const *words)
 {
     for (int i = 0; words[i]; i++)
-        if (is_word(p, t, words[i]))
+        if (alea__p_is_word(p, t, words[i]))
             return i;
     return -1;
 }
@@ -1127,17 +159,17 @@ static int word_index(const parser *p, const token *t, const char *const *words)
 static bonus_kind bonus_at(const parser *p)
 {
     const token *a = peek_at(p, 1), *b = peek_at(p, 2), *c = peek_at(p, 3);
-    if (word_index(p, a, training) >= 0)
+    if (word_index(p, a, alea__p_training) >= 0)
         return BON_TRAIN;
     if (a->kind != T_NUM)
         return BON_NONE;
-    if (b->kind == T_D && !starts_sides((tok_kind)c->kind))
+    if (b->kind == T_D && !alea__p_starts_sides((tok_kind)c->kind))
         return BON_D;
     if (b->kind == T_B)
         return BON_B;
-    if (is_word(p, b, "dice"))
+    if (alea__p_is_word(p, b, "dice"))
         return BON_DICE;
-    if (is_word(p, b, "injury") && is_word(p, c, "dice"))
+    if (alea__p_is_word(p, b, "injury") && alea__p_is_word(p, c, "dice"))
         return BON_INJURY;
     return BON_NONE;
 }
@@ -1263,12 +295,12 @@ static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_ac
         return st;
     if (kind == BON_TRAIN) {
         const token *nt = advance(p);
-        int w = word_index(p, nt, training);
+        int w = word_index(p, nt, alea__p_training);
         int64_t k = w + 1;
         if (neg)
             return alea__error(p->ctx, ALEA_ERR_SYNTAX, sign->start, nt->end,
                                "training only adds dice: write +%s, not -%s (byte %u)",
-                               training[w], training[w], (unsigned)sign->start);
+                               alea__p_training[w], alea__p_training[w], (unsigned)sign->start);
         if ((st = add_label(p, b, "proficiency", 11, k)) != ALEA_OK)
             return st;
         last = nt;
@@ -1489,7 +521,7 @@ static alea_status parse_compare(parser *p, const node **out)
 }
 
 /* expr = compare */
-static alea_status parse_expr(parser *p, const node **out)
+alea_status alea__p_expr(parser *p, const node **out)
 {
     *out = NULL;
     return parse_compare(p, out);
@@ -1515,7 +547,7 @@ alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
             st = alea__error(ctx, ALEA_ERR_SYNTAX, 0, 0,
                              "empty expression: write dice such as 1d20 or 4d6kh3");
         } else {
-            st = parse_expr(&p, root);
+            st = alea__p_expr(&p, root);
             if (st == ALEA_OK && !at(&p, T_EOF)) {
                 const token *t = peek(&p);
                 if (t->kind == T_RPAREN)
