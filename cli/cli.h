@@ -4,8 +4,8 @@
  *
  * The pipeline, in the order a command runs:
  *   main.c      picks the command, runs it, maps the result to the exit status
- *   options.c   the options, and the parser that reads argv into them
- *   help.c      --help
+ *   options.c   the option table, and the parser that reads argv through it
+ *   help.c      --help, printed from the same table
  *   commands.c  roll, dist, compare: compile, evaluate within the limits
  *   sample.c    dist --sample: the estimate, on several threads
  *   table.c     distributions and comparisons as text tables, bars and CSV
@@ -68,7 +68,7 @@ typedef struct timer {
     struct timespec cmd_at;
 } timer;
 
-/* What the arguments asked for (options.c fills it). */
+/* What the arguments asked for (options.c fills it from the option table). */
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
     int limit_set[ALEA_LIMIT__COUNT];
@@ -93,9 +93,9 @@ typedef struct options {
     int64_t drive;
     int support;
     timer *timer; /* owned by run() */
-    /* dist --sample: a Monte Carlo estimate from this many rolls */
+    /* dist --sample: a Monte Carlo estimate from this many rolls, on this
+     * many threads (0: every core) */
     int64_t sample, threads;
-    int threads_set;
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -116,7 +116,7 @@ typedef struct column {
     char head[HEADER_MAX * 4 + 1]; /* room for UTF-8 */
 } column;
 
-/* ---- options.c ---------------------------------------------------------- */
+/* ---- options.c ----------------------------------------------------------- */
 
 /* Parses argv[0..argc) (the words after the command) into o, whose exprs
  * has room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported). */
@@ -126,15 +126,13 @@ int parse_u64(const char *s, uint64_t *out);
 /* Sets the limits and tail bound of o on ctx; 0 when the tail bound is out
  * of range. */
 int apply_limits(alea_ctx *ctx, const options *o);
-/* Whether a limit counts bytes (its option takes a k, M or G suffix). */
-int limit_is_bytes(alea_limit l);
 
-/* ---- help.c --------------------------------------------------------------- */
+/* ---- help.c -------------------------------------------------------------- */
 
 void help_main(FILE *f);
 void help_command(command cmd, FILE *f);
 
-/* ---- commands.c ----------------------------------------------------------- */
+/* ---- commands.c ---------------------------------------------------------- */
 
 int buffer_reserve(buffer *b, size_t need);
 /* Compiles every expression of o into ex (reports the first error). */
@@ -150,14 +148,14 @@ int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
 
-/* ---- sample.c ------------------------------------------------------------- */
+/* ---- sample.c ------------------------------------------------------------ */
 
 /* The distribution of e (compiled from the len bytes of src) estimated from
  * o->sample rolls on *threads threads, streams of *seed. */
 int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
              size_t len, uint64_t *seed, uint32_t *threads, alea_dist **out);
 
-/* ---- table.c -------------------------------------------------------------- */
+/* ---- table.c ------------------------------------------------------------- */
 
 /* most[i] = P(X <= v_i), least[i] = P(X >= v_i); 0 if out of memory. */
 int cumulate(const alea_dist *d, double **least, double **most);
@@ -169,19 +167,19 @@ void dist_csv(const alea_dist *d, const double *least, const double *most);
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,
                   const options *o);
 
-/* ---- input.c, session.c ----------------------------------------------------- */
+/* ---- input.c, session.c -------------------------------------------------- */
 
 int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd);
 int cmd_repl(alea_ctx *ctx, options *o);
 
-/* ---- timer.c ---------------------------------------------------------------- */
+/* ---- timer.c ------------------------------------------------------------- */
 
 int command_expired(const timer *t);
 int timer_expired(void *ud); /* the library's interrupt hook */
 void timer_arm(timer *t);   /* one expression's deadline (--timeout) */
 void command_arm(timer *t); /* a command's, or a line's (--time-limit) */
 
-/* ---- report.c --------------------------------------------------------------- */
+/* ---- report.c ------------------------------------------------------------ */
 
 /* "alea: <message>" and the pointer to --help; returns EXIT_USAGE. */
 int usage_error(command cmd, int has_cmd, const char *fmt, ...) PRINTF_LIKE(3, 4);

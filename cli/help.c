@@ -1,10 +1,62 @@
 /*
- * help.c -- alea --help and alea COMMAND --help.
+ * help.c -- alea --help and alea COMMAND --help. The commands' words are
+ * here; every option line is printed from the option table (options.c),
+ * so an option is listed wherever it is taken.
  */
-#include "cli.h"
+#include "options.h"
 
 #include <inttypes.h>
 #include <string.h>
+
+/* What the help says of each command. */
+static const struct command_text {
+    const char *usage;   /* after "alea " */
+    const char *summary; /* its line in alea --help */
+    const char *about;   /* its help, after its usage line */
+} command_text[CMD__COUNT] = {
+    [CMD_ROLL] = {
+        "roll [-n N] [--seed S] [--json] [EXPR...]",
+        "roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14",
+        "       alea EXPR...\n"
+        "\n"
+        "Rolls each expression N times, in order, one line per roll with\n"
+        "every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
+        "\n"
+        "With no EXPR and standard input not a terminal, rolls each line of\n"
+        "standard input in turn (blank lines are skipped). A bad line is\n"
+        "reported on stderr and the others still roll; exit status 1 if any\n"
+        "line failed.\n"},
+    [CMD_DIST] = {
+        "dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]",
+        "the exact distribution of an expression, as a table",
+        "\n"
+        "Prints the exact probability of every value of EXPR, with the odds\n"
+        "of at least and at most that value, a bar chart, and the mean,\n"
+        "standard deviation, min, max and median.\n"
+        "\n"
+        "With no EXPR and standard input not a terminal, does so for each\n"
+        "line of standard input in turn: one JSON object per line with\n"
+        "--json, else a blank line between tables. A bad line is reported\n"
+        "on stderr and the others go on; exit status 1 if any line failed.\n"},
+    [CMD_COMPARE] = {
+        "compare [--at-least | --at-most] [--csv] EXPR EXPR...",
+        "several distributions side by side",
+        "\n"
+        "Prints the distributions of several expressions side by side: one\n"
+        "column each, a row per value (blank where a value is impossible),\n"
+        "then their mean, sd, min, max and median.\n"},
+};
+
+/* The parts of a command's help that list options, in order: a title, and
+ * the width of the option column (a wider option takes two spaces more). */
+static const struct part_text {
+    const char *title;
+    size_t width;
+} part_text[PART__COUNT] = {
+    [PART_MAIN] = {NULL, 12},
+    [PART_SAMPLING] = {"Past the exact engine's limits, estimate instead:", 12},
+    [PART_BOONS] = {"Boons and banes of a dd() roll (seed 002), from your game's tables:", 21},
+};
 
 /* Writes text word-wrapped to end before column 80, continuation lines
  * indented to column indent (the first line starts there already). */
@@ -28,32 +80,46 @@ static void put_wrapped(FILE *f, size_t indent, const char *text)
     fputc('\n', f);
 }
 
+/* "--seed S": the option with its value's name. */
+static void option_words(const option_spec *s, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+}
+
+/* The rows of the Limits part, each library limit in place of the row of
+ * ARG_LIMIT: option, default, what it counts. */
 static void print_limits(FILE *f)
 {
     fprintf(f, "Limits (any command):\n  %-18s %9s  %s\n", "option", "default",
             "what it counts");
-    for (int i = 0; i < ALEA_LIMIT__COUNT; i++) {
-        alea_limit l = (alea_limit)i;
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
         char opt[48], def[32];
-        int64_t d = alea_limit_default(l);
-        snprintf(opt, sizeof opt, "--max-%s %s", alea_limit_name(l),
-                 limit_is_bytes(l) ? "BYTES" : "N");
-        if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
-            snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
-        else
-            snprintf(def, sizeof def, "%" PRId64, d);
-        fprintf(f, "  %-18s %9s  ", opt, def);
-        put_wrapped(f, 32, alea_limit_what(l));
+        if (s->part != PART_LIMITS)
+            continue;
+        if (s->kind != ARG_LIMIT) {
+            option_words(s, opt, sizeof opt);
+            if (s->shown_default == 0)
+                snprintf(def, sizeof def, "none");
+            else
+                snprintf(def, sizeof def, "%g", s->shown_default);
+            fprintf(f, "  %-18s %9s  ", opt, def);
+            put_wrapped(f, 32, s->help);
+            continue;
+        }
+        for (int k = 0; k < ALEA_LIMIT__COUNT; k++) {
+            alea_limit l = (alea_limit)k;
+            int64_t d = alea_limit_default(l);
+            snprintf(opt, sizeof opt, "%s%s %s", s->name, alea_limit_name(l),
+                     limit_is_bytes(l) ? "BYTES" : "N");
+            if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
+                snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
+            else
+                snprintf(def, sizeof def, "%" PRId64, d);
+            fprintf(f, "  %-18s %9s  ", opt, def);
+            put_wrapped(f, 32, alea_limit_what(l));
+        }
     }
-    fprintf(f, "  %-18s %9g  ", "--tail P", ALEA_TAIL_DEFAULT);
-    put_wrapped(f, 32, "probability left in an explosion tail when dist stops "
-                       "following it");
-    fprintf(f, "  %-18s %9s  ", "--timeout MS", "none");
-    put_wrapped(f, 32, "milliseconds one expression may take (all its rolls, or its "
-                       "distribution; each line of standard input)");
-    fprintf(f, "  %-18s %9d  ", "--time-limit S", TIME_LIMIT_DEFAULT);
-    put_wrapped(f, 32, "seconds the whole command may take (each line of standard "
-                       "input or of the session); 0: no limit");
     fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
           "  lowered to it.\n", f);
 }
@@ -64,18 +130,18 @@ void help_main(FILE *f)
             alea_version());
     fputs("Usage:\n"
           "  alea                          at a terminal: an interactive session\n"
-          "  alea EXPR...                  roll each expression (as 'alea roll')\n"
-          "  alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
-          "  alea dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]\n"
-          "  alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
-          "  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
+          "  alea EXPR...                  roll each expression (as 'alea roll')\n",
+          f);
+    for (int c = 0; c < CMD__COUNT; c++)
+        fprintf(f, "  alea %s\n", command_text[c].usage);
+    fputs("  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
           "  alea --version\n"
           "\n"
-          "Commands:\n"
-          "  roll      roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
-          "  dist      the exact distribution of an expression, as a table\n"
-          "  compare   several distributions side by side\n"
-          "\n"
+          "Commands:\n",
+          f);
+    for (int c = 0; c < CMD__COUNT; c++)
+        fprintf(f, "  %-9s %s\n", command_names[c], command_text[c].summary);
+    fputs("\n"
           "In the session each line is rolled (an empty line rolls it again); :dist,\n"
           ":compare, :seed and :help do the rest. Breakdowns are in colour on a\n"
           "terminal, unless NO_COLOR is set.\n"
@@ -101,83 +167,42 @@ void help_main(FILE *f)
           f);
 }
 
-
-/* The boons options, shared by dist and compare. */
-static const char boon_help[] =
-    "Boons and banes of a dd() roll (seed 002), from your game's tables:\n"
-    "  --boons D:N,...      boons or banes earned at each difficulty, as in\n"
-    "                       10:1,14:2,16:6 (the last row <= the roll's applies)\n"
-    "  --multipliers A,B,C,D  per tier (critical failure, failure, success,\n"
-    "                       critical success); negative means banes\n"
-    "                       (default 0,0,1,1)\n"
-    "  --drive N            drive spent: N boons on a success or better\n"
-    "  --support            a support roll: half boons\n"
-    "\n";
+/* One option's line (and its continuation lines) in part p of the help. */
+static void put_option(FILE *f, const option_spec *s, help_part p, const char *text)
+{
+    char words[48];
+    size_t width = part_text[p].width;
+    option_words(s, words, sizeof words);
+    size_t len = strlen(words);
+    fprintf(f, "  %s%*s", words, (int)(len < width ? width - len : 2), "");
+    for (const char *nl; (nl = strchr(text, '\n')) != NULL; text = nl + 1)
+        fprintf(f, "%.*s\n%*s", (int)(nl - text), text, (int)(width + 2), "");
+    fprintf(f, "%s\n", text);
+}
 
 void help_command(command cmd, FILE *f)
 {
-    switch (cmd) {
-    case CMD_ROLL:
-        fputs("Usage: alea roll [-n N] [--seed S] [--json] [EXPR...]\n"
-              "       alea EXPR...\n"
-              "\n"
-              "Rolls each expression N times, in order, one line per roll with\n"
-              "every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
-              "\n"
-              "With no EXPR and standard input not a terminal, rolls each line of\n"
-              "standard input in turn (blank lines are skipped). A bad line is\n"
-              "reported on stderr and the others still roll; exit status 1 if any\n"
-              "line failed.\n"
-              "\n"
-              "  -n N        roll each expression N times [1]\n"
-              "  --seed S    seed the generator with S (0 to 18446744073709551615)\n"
-              "              so the rolls are reproducible; default: from the OS\n"
-              "  --json      one JSON object per roll and line\n"
-              "\n",
-              f);
-        break;
-    case CMD_DIST:
-        fputs("Usage: alea dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]\n"
-              "\n"
-              "Prints the exact probability of every value of EXPR, with the odds\n"
-              "of at least and at most that value, a bar chart, and the mean,\n"
-              "standard deviation, min, max and median.\n"
-              "\n"
-              "With no EXPR and standard input not a terminal, does so for each\n"
-              "line of standard input in turn: one JSON object per line with\n"
-              "--json, else a blank line between tables. A bad line is reported\n"
-              "on stderr and the others go on; exit status 1 if any line failed.\n"
-              "\n"
-              "  --at-least  chart P(X >= value) instead of P(X = value)\n"
-              "  --at-most   chart P(X <= value)\n"
-              "  --json      the distribution as one JSON object\n"
-              "  --csv       value,probability,at_least,at_most rows\n"
-              "\n"
-              "Past the exact engine's limits, estimate instead:\n"
-              "  --sample N  roll N times (at most 10^12) and count: each probability\n"
-              "              with its 95% interval, marked as an estimate\n"
-              "  --threads T roll on T threads [every core, at most 64]\n"
-              "  --seed S    the streams' seed [from the OS, shown]: the same seed\n"
-              "              and threads give the same estimate\n"
-              "\n",
-              f);
-        fputs(boon_help, f);
-        break;
-    case CMD_COMPARE:
-    default:
-        fputs("Usage: alea compare [--at-least | --at-most] [--csv] EXPR EXPR...\n"
-              "\n"
-              "Prints the distributions of several expressions side by side: one\n"
-              "column each, a row per value (blank where a value is impossible),\n"
-              "then their mean, sd, min, max and median.\n"
-              "\n"
-              "  --at-least  show P(X >= value) in every cell\n"
-              "  --at-most   show P(X <= value)\n"
-              "  --csv       value,<expression>,... rows of probabilities\n"
-              "\n",
-              f);
-        fputs(boon_help, f);
-        break;
+    fprintf(f, "Usage: alea %s\n%s\n", command_text[cmd].usage, command_text[cmd].about);
+    for (int p = PART_MAIN; p < PART_LIMITS; p++) {
+        int listed = 0;
+        for (size_t i = 0; i < option_count; i++) {
+            const option_spec *s = &option_table[i];
+            help_part part = s->part;
+            const char *text = s->help;
+            if (!(s->commands & (1u << cmd)))
+                continue;
+            if (s->differs.text && s->differs.cmd == cmd) {
+                part = s->differs.part;
+                text = s->differs.text;
+            }
+            if (part != (help_part)p)
+                continue;
+            if (!listed++ && part_text[p].title)
+                fprintf(f, "%s\n", part_text[p].title);
+            put_option(f, s, part, text);
+        }
+        if (listed)
+            fputc('\n', f);
     }
     print_limits(f);
 }

@@ -1,10 +1,15 @@
 /*
- * options.c -- the command line's options: which command takes which, the
- * parser that reads argv into an options struct, and their values' forms.
+ * options.c -- the option table and the parser that reads argv through it.
+ *
+ * An option is one row of option_table: its name, the kind of its value,
+ * the commands that take it, what it sets, the message for a bad value
+ * and its help. The parser below and the help (help.c) never name an
+ * option; tests/cli/run.sh checks that each one the help lists is in the
+ * bash completion and the man page.
  */
 #define _POSIX_C_SOURCE 200809L /* isatty */
 
-#include "cli.h"
+#include "options.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -13,30 +18,7 @@
 #include <string.h>
 #include <unistd.h> /* isatty */
 
-int limit_is_bytes(alea_limit l)
-{
-    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
-}
-
-/* Whether arg is meant as an option rather than an expression: "--word",
- * "--", "-h", "-n", "-nDIGITS" or a lone "-x". Expressions may start with
- * '-' ("-1d6", "-d6", "-max(1,2)"); "--" ends the options. */
-static int looks_like_option(const char *a)
-{
-    if (a[0] != '-')
-        return 0;
-    if (a[1] == '-')
-        return a[2] == '\0' || (a[2] >= 'a' && a[2] <= 'z') ||
-               (a[2] >= 'A' && a[2] <= 'Z');
-    int letter = (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
-    if (!letter)
-        return 0;
-    if (a[2] == '\0')
-        return 1;
-    if (a[1] == 'n' && a[2] >= '0' && a[2] <= '9')
-        return 1;
-    return 0;
-}
+/* ---- values -------------------------------------------------------------- */
 
 /* Parses a decimal integer in [lo, hi] (a k/M/G suffix when bytes is set);
  * the whole string must be used. */
@@ -82,26 +64,77 @@ int parse_u64(const char *s, uint64_t *out)
     return 1;
 }
 
-/* Option flags: which command accepts which option. */
-enum {
-    ACCEPT_N = 1 << 0,
-    ACCEPT_SEED = 1 << 1,
-    ACCEPT_JSON = 1 << 2,
-    ACCEPT_CSV = 1 << 3,
-    ACCEPT_CUMUL = 1 << 4,
-    ACCEPT_BOONS = 1 << 5,
-    ACCEPT_SAMPLE = 1 << 6
-};
-
-static const int command_accepts[CMD__COUNT] = {
-    ACCEPT_N | ACCEPT_SEED | ACCEPT_JSON,
-    ACCEPT_SEED | ACCEPT_JSON | ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS | ACCEPT_SAMPLE,
-    ACCEPT_CSV | ACCEPT_CUMUL | ACCEPT_BOONS,
-};
-
-/* "10:1,14:2,16:6": difficulties ascending, each with its count. */
-static int parse_boon_table(const char *s, options *o)
+int limit_is_bytes(alea_limit l)
 {
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
+}
+
+/* ---- setters: the options that are more than a field --------------------- */
+
+static int set_seed(options *o, const option_value *v)
+{
+    if (!parse_u64(v->text, &o->seed))
+        return 0;
+    o->seed_set = 1;
+    return 1;
+}
+
+static int set_cumul(options *o, cumul_mode m)
+{
+    if (o->cumul != SHOW_EXACT && o->cumul != m)
+        return 0; /* --at-least and --at-most exclude each other */
+    o->cumul = m;
+    return 1;
+}
+
+static int set_at_least(options *o, const option_value *v)
+{
+    (void)v;
+    return set_cumul(o, SHOW_AT_LEAST);
+}
+
+static int set_at_most(options *o, const option_value *v)
+{
+    (void)v;
+    return set_cumul(o, SHOW_AT_MOST);
+}
+
+static int set_tail(options *o, const option_value *v)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(v->text, &end);
+    if (!*v->text || *end || errno == ERANGE || !(t > 0))
+        return 0;
+    o->tail = t;
+    o->tail_text = v->text;
+    o->tail_set = 1;
+    return 1;
+}
+
+static int set_timeout(options *o, const option_value *v)
+{
+    o->timer->ms = v->number;
+    return 1;
+}
+
+static int set_time_limit(options *o, const option_value *v)
+{
+    o->timer->cmd_s = v->number;
+    return 1;
+}
+
+static int set_limit(options *o, const option_value *v)
+{
+    o->limit[v->limit] = v->number;
+    o->limit_set[v->limit] = 1;
+    return 1;
+}
+
+/* --boons "10:1,14:2,16:6": difficulties ascending, each with its count. */
+static int set_boons(options *o, const option_value *v)
+{
+    const char *s = v->text;
     size_t n = 0;
     while (*s) {
         char *end;
@@ -127,12 +160,14 @@ static int parse_boon_table(const char *s, options *o)
     o->boons.difficulty = o->boon_diff;
     o->boons.count = o->boon_count;
     o->boons.n = n;
+    o->boons_set = 1;
     return 1;
 }
 
-/* "-2,-1,1,2": the multiplier of each tier. */
-static int parse_multipliers(const char *s, options *o)
+/* --multipliers "-2,-1,1,2": the multiplier of each tier. */
+static int set_multipliers(options *o, const option_value *v)
 {
+    const char *s = v->text;
     for (int t = 0; t < 4; t++) {
         char *end;
         errno = 0;
@@ -147,14 +182,157 @@ static int parse_multipliers(const char *s, options *o)
     return 1;
 }
 
+/* ---- the table ----------------------------------------------------------- */
+
+#define AT(field) offsetof(options, field)
+
 /*
- * Parses argv[0..argc) (the words after the command) into o. exprs must
- * have room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported).
+ * Every option. The order is the order of the help: each part of a
+ * command's help lists the rows that command takes, top to bottom.
  */
-int parse_args(command cmd, int has_cmd, int argc, char **argv,
-               options *o)
+const option_spec option_table[] = {
+    {.name = "-n", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = INT64_MAX, .commands = ROLL,
+     .at = AT(n), .bad = "a positive integer",
+     .part = PART_MAIN, .help = "roll each expression N times [1]"},
+    {.name = "--at-least", .commands = DIST | COMPARE, .set = set_at_least,
+     .bad = "--at-least and --at-most exclude each other",
+     .part = PART_MAIN, .help = "chart P(X >= value) instead of P(X = value)",
+     .differs = {CMD_COMPARE, PART_MAIN, "show P(X >= value) in every cell"}},
+    {.name = "--at-most", .commands = DIST | COMPARE, .set = set_at_most,
+     .bad = "--at-least and --at-most exclude each other",
+     .part = PART_MAIN, .help = "chart P(X <= value)",
+     .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
+    {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
+     .commands = DIST, .at = AT(sample),
+     .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),
+     .part = PART_SAMPLING, .help = "roll N times (at most 10^12) and count: each probability\n"
+                                    "with its 95% interval, marked as an estimate"},
+    {.name = "--threads", .arg = "T", .kind = ARG_INT, .lo = 1, .hi = THREADS_MAX,
+     .commands = DIST, .at = AT(threads), .bad = "a number from 1 to " STR(THREADS_MAX),
+     .part = PART_SAMPLING,
+     .help = "roll on T threads [every core, at most " STR(THREADS_MAX) "]"},
+    {.name = "--seed", .arg = "S", .kind = ARG_TEXT, .commands = ROLL | DIST,
+     .set = set_seed, .bad = "an integer from 0 to 18446744073709551615",
+     .part = PART_MAIN, .help = "seed the generator with S (0 to 18446744073709551615)\n"
+                                "so the rolls are reproducible; default: from the OS",
+     .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
+                                          "seed\nand threads give the same estimate"}},
+    {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
+     .part = PART_MAIN, .help = "one JSON object per roll and line",
+     .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
+    {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
+     .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
+     .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},
+    {.name = "--boons", .arg = "D:N,...", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_boons, .bad = "a table such as 10:1,14:2,16:6 (difficulties ascending, at "
+                              "most " STR(BOON_ROWS) ")",
+     .part = PART_BOONS, .help = "boons or banes earned at each difficulty, as in\n"
+                                 "10:1,14:2,16:6 (the last row <= the roll's applies)"},
+    {.name = "--multipliers", .arg = "A,B,C,D", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_multipliers,
+     .bad = "four finite numbers (each at most 1000000 in size) such as -2,-1,1,2 (critical "
+            "failure, failure, success, critical success)",
+     .part = PART_BOONS, .help = "per tier (critical failure, failure, success,\n"
+                                 "critical success); negative means banes\n"
+                                 "(default 0,0,1,1)"},
+    {.name = "--drive", .arg = "N", .kind = ARG_INT, .lo = 0, .hi = 1000,
+     .commands = DIST | COMPARE, .at = AT(drive), .bad = "a whole number from 0 to 1000",
+     .part = PART_BOONS, .help = "drive spent: N boons on a success or better"},
+    {.name = "--support", .commands = DIST | COMPARE, .at = AT(support),
+     .part = PART_BOONS, .help = "a support roll: half boons"},
+    {.name = "--max-", .kind = ARG_LIMIT, .lo = 0, .hi = INT64_MAX, .commands = ANY,
+     .set = set_limit, .bad = "a non-negative integer",
+     .part = PART_LIMITS /* the name, default and text of each limit: the library's */},
+    {.name = "--tail", .arg = "P", .kind = ARG_TEXT, .commands = ANY, .set = set_tail,
+     .bad = "a probability", .shown_default = ALEA_TAIL_DEFAULT,
+     .part = PART_LIMITS, .help = "probability left in an explosion tail when dist stops "
+                                  "following it"},
+    {.name = "--timeout", .arg = "MS", .kind = ARG_INT, .lo = 0, .hi = TIMEOUT_MAX_MS,
+     .commands = ANY, .set = set_timeout,
+     .bad = "a number of milliseconds from 0 (none) to " STR(TIMEOUT_MAX_MS),
+     .part = PART_LIMITS, .help = "milliseconds one expression may take (all its rolls, or "
+                                  "its distribution; each line of standard input)"},
+    {.name = "--time-limit", .arg = "S", .kind = ARG_INT, .lo = 0, .hi = TIME_LIMIT_MAX,
+     .commands = ANY, .set = set_time_limit, .shown_default = TIME_LIMIT_DEFAULT,
+     .bad = "a number of seconds from 0 (none) to " STR(TIME_LIMIT_MAX),
+     .part = PART_LIMITS, .help = "seconds the whole command may take (each line of "
+                                  "standard input or of the session); 0: no limit"},
+    {.name = "--help", .alias = "-h", .commands = ANY, .at = AT(help), .part = PART_NONE},
+};
+
+const size_t option_count = sizeof option_table / sizeof option_table[0];
+
+/* ---- the parser ---------------------------------------------------------- */
+
+/* Whether arg is meant as an option rather than an expression: "--word",
+ * "--", "-h", "-n", "-nDIGITS" or a lone "-x". Expressions may start with
+ * '-' ("-1d6", "-d6", "-max(1,2)"); "--" ends the options. */
+static int looks_like_option(const char *a)
 {
-    int accepts = command_accepts[cmd];
+    if (a[0] != '-')
+        return 0;
+    if (a[1] == '-')
+        return a[2] == '\0' || (a[2] >= 'a' && a[2] <= 'z') ||
+               (a[2] >= 'A' && a[2] <= 'Z');
+    int letter = (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
+    if (!letter)
+        return 0;
+    if (a[2] == '\0')
+        return 1;
+    if (a[1] == 'n' && a[2] >= '0' && a[2] <= '9')
+        return 1;
+    return 0;
+}
+
+/* The row that cmd takes under this name, and for ARG_LIMIT which limit;
+ * NULL when there is none. */
+static const option_spec *find_option(command cmd, const char *name, alea_limit *limit)
+{
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        if (!(s->commands & (1u << cmd)))
+            continue;
+        if (s->kind == ARG_LIMIT) {
+            size_t plen = strlen(s->name);
+            if (strncmp(name, s->name, plen) != 0)
+                continue;
+            for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+                if (!strcmp(name + plen, alea_limit_name((alea_limit)l))) {
+                    *limit = (alea_limit)l;
+                    return s;
+                }
+        } else if (!strcmp(name, s->name) || (s->alias && !strcmp(name, s->alias))) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Reads the value of option s (given as name) and does its action. */
+static int take_option(command cmd, int has_cmd, const option_spec *s, const char *name,
+                       option_value *v, options *o)
+{
+    int bytes = s->kind == ARG_LIMIT && limit_is_bytes(v->limit);
+    if ((s->kind == ARG_INT || s->kind == ARG_LIMIT) &&
+        !parse_int(v->text, bytes, s->lo, s->hi, &v->number))
+        return usage_error(cmd, has_cmd, "%s: '%s' is not %s%s", name, v->text, s->bad,
+                           bytes ? " (k, M, G allowed)" : "");
+    if (s->set) {
+        if (s->set(o, v))
+            return EXIT_OK;
+        if (s->kind == ARG_NONE)
+            return usage_error(cmd, has_cmd, "%s", s->bad);
+        return usage_error(cmd, has_cmd, "%s: '%s' is not %s", name, v->text, s->bad);
+    }
+    if (s->kind == ARG_NONE)
+        *(int *)(void *)((char *)o + s->at) = 1;
+    else
+        *(int64_t *)(void *)((char *)o + s->at) = v->number;
+    return EXIT_OK;
+}
+
+int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
+{
     int done = 0;
     const char *cname = command_names[cmd];
 
@@ -188,63 +366,15 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv,
         memcpy(name, a, nlen);
         name[nlen] = '\0';
 
-        /* Which option, and does it take a value? */
-        enum { O_HELP, O_N, O_SEED, O_JSON, O_CSV, O_LEAST, O_MOST, O_TAIL, O_TIMEOUT,
-               O_TIME_LIMIT, O_SAMPLE, O_THREADS,
-               O_LIMIT, O_BOONS, O_MULT, O_DRIVE, O_SUPPORT, O_UNKNOWN } which = O_UNKNOWN;
-        int limit = -1;
-        if (!strcmp(name, "-h") || !strcmp(name, "--help"))
-            which = O_HELP;
-        else if ((accepts & ACCEPT_N) && !strcmp(name, "-n"))
-            which = O_N;
-        else if ((accepts & ACCEPT_SEED) && !strcmp(name, "--seed"))
-            which = O_SEED;
-        else if ((accepts & ACCEPT_JSON) && !strcmp(name, "--json"))
-            which = O_JSON;
-        else if ((accepts & ACCEPT_CSV) && !strcmp(name, "--csv"))
-            which = O_CSV;
-        else if ((accepts & ACCEPT_CUMUL) && !strcmp(name, "--at-least"))
-            which = O_LEAST;
-        else if ((accepts & ACCEPT_CUMUL) && !strcmp(name, "--at-most"))
-            which = O_MOST;
-        else if (!strcmp(name, "--tail"))
-            which = O_TAIL;
-        else if (!strcmp(name, "--timeout"))
-            which = O_TIMEOUT;
-        else if (!strcmp(name, "--time-limit"))
-            which = O_TIME_LIMIT;
-        else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--sample"))
-            which = O_SAMPLE;
-        else if ((accepts & ACCEPT_SAMPLE) && !strcmp(name, "--threads"))
-            which = O_THREADS;
-        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--boons"))
-            which = O_BOONS;
-        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--multipliers"))
-            which = O_MULT;
-        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--drive"))
-            which = O_DRIVE;
-        else if ((accepts & ACCEPT_BOONS) && !strcmp(name, "--support"))
-            which = O_SUPPORT;
-        else if (!strncmp(name, "--max-", 6)) {
-            for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
-                if (!strcmp(name + 6, alea_limit_name((alea_limit)l)))
-                    limit = l;
-            if (limit >= 0)
-                which = O_LIMIT;
-        }
-        if (which == O_UNKNOWN) {
+        option_value v = {NULL, 0, ALEA_LIMIT_SOURCE};
+        const option_spec *s = find_option(cmd, name, &v.limit);
+        if (!s) {
             if (has_cmd)
                 return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
                                    cname, name);
             return usage_error(cmd, has_cmd, "unknown option '%s'", name);
         }
-
-        int wants_value = which == O_N || which == O_SEED || which == O_TAIL ||
-                          which == O_TIMEOUT || which == O_TIME_LIMIT || which == O_SAMPLE ||
-                          which == O_THREADS ||
-                          which == O_LIMIT || which == O_BOONS || which == O_MULT ||
-                          which == O_DRIVE;
-        if (!wants_value) {
+        if (s->kind == ARG_NONE) {
             if (value)
                 return usage_error(cmd, has_cmd, "option '%s' takes no value",
                                    name);
@@ -254,117 +384,17 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv,
                                    name);
             value = argv[++i];
         }
-
-        switch (which) {
-        case O_HELP:
-            o->help = 1;
-            return EXIT_OK;
-        case O_BOONS:
-            if (!parse_boon_table(value, o))
-                return usage_error(cmd, has_cmd,
-                                   "--boons: '%s' is not a table such as 10:1,14:2,16:6 "
-                                   "(difficulties ascending, at most %d)", value, BOON_ROWS);
-            o->boons_set = 1;
-            break;
-        case O_MULT:
-            if (!parse_multipliers(value, o))
-                return usage_error(cmd, has_cmd,
-                                   "--multipliers: '%s' is not four finite numbers (each at most 1000000 "
-                                   "in size) such as "
-                                   "-2,-1,1,2 (critical failure, failure, success, "
-                                   "critical success)", value);
-            break;
-        case O_DRIVE:
-            if (!parse_int(value, 0, 0, 1000, &o->drive))
-                return usage_error(cmd, has_cmd, "--drive: '%s' is not a whole number "
-                                   "from 0 to 1000", value);
-            break;
-        case O_SUPPORT:
-            o->support = 1;
-            break;
-        case O_N:
-            if (!parse_int(value, 0, 1, INT64_MAX, &o->n))
-                return usage_error(cmd, has_cmd,
-                                   "-n: '%s' is not a positive integer", value);
-            break;
-        case O_SEED:
-            if (!parse_u64(value, &o->seed))
-                return usage_error(cmd, has_cmd,
-                                   "--seed: '%s' is not an integer from 0 to "
-                                   "18446744073709551615", value);
-            o->seed_set = 1;
-            break;
-        case O_JSON:
-            o->json = 1;
-            break;
-        case O_CSV:
-            o->csv = 1;
-            break;
-        case O_LEAST:
-        case O_MOST: {
-            cumul_mode m = which == O_LEAST ? SHOW_AT_LEAST : SHOW_AT_MOST;
-            if (o->cumul != SHOW_EXACT && o->cumul != m)
-                return usage_error(cmd, has_cmd,
-                                   "--at-least and --at-most exclude each other");
-            o->cumul = m;
-            break;
-        }
-        case O_TAIL: {
-            char *end;
-            errno = 0;
-            double t = strtod(value, &end);
-            if (!*value || *end || errno == ERANGE || !(t > 0))
-                return usage_error(cmd, has_cmd,
-                                   "--tail: '%s' is not a probability", value);
-            o->tail = t;
-            o->tail_text = value;
-            o->tail_set = 1;
-            break;
-        }
-        case O_SAMPLE:
-            if (!parse_int(value, 0, 1, SAMPLE_MAX, &o->sample))
-                return usage_error(cmd, has_cmd,
-                                   "--sample: '%s' is not a number of rolls from 1 to %lld",
-                                   value, (long long)SAMPLE_MAX);
-            break;
-        case O_THREADS:
-            if (!parse_int(value, 0, 1, THREADS_MAX, &o->threads))
-                return usage_error(cmd, has_cmd,
-                                   "--threads: '%s' is not a number from 1 to %d", value,
-                                   THREADS_MAX);
-            o->threads_set = 1;
-            break;
-        case O_TIMEOUT:
-            if (!parse_int(value, 0, 0, TIMEOUT_MAX_MS, &o->timer->ms))
-                return usage_error(cmd, has_cmd,
-                                   "--timeout: '%s' is not a number of milliseconds from 0 "
-                                   "(none) to %d", value, TIMEOUT_MAX_MS);
-            break;
-        case O_TIME_LIMIT:
-            if (!parse_int(value, 0, 0, TIME_LIMIT_MAX, &o->timer->cmd_s))
-                return usage_error(cmd, has_cmd,
-                                   "--time-limit: '%s' is not a number of seconds from 0 "
-                                   "(none) to %d", value, TIME_LIMIT_MAX);
-            break;
-        case O_LIMIT: {
-            alea_limit l = (alea_limit)limit;
-            if (!parse_int(value, limit_is_bytes(l), 0, INT64_MAX, &o->limit[l]))
-                return usage_error(cmd, has_cmd,
-                                   "%s: '%s' is not a non-negative integer%s",
-                                   name, value,
-                                   limit_is_bytes(l) ? " (k, M, G allowed)" : "");
-            o->limit_set[l] = 1;
-            break;
-        }
-        case O_UNKNOWN:
-        default:
-            break;
-        }
+        v.text = value;
+        int rc = take_option(cmd, has_cmd, s, name, &v, o);
+        if (rc != EXIT_OK)
+            return rc;
+        if (o->help)
+            return EXIT_OK; /* the rest is not read */
     }
 
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
-    if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads_set))
+    if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads))
         return usage_error(cmd, has_cmd, "%s needs --sample: an exact distribution has no "
                                          "randomness", o->seed_set ? "--seed" : "--threads");
     if (o->nexprs == 0) {

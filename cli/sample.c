@@ -52,7 +52,7 @@ static void *sampler_run(void *arg)
 /* Cores to use: --threads, else those online (at most THREADS_MAX). */
 static uint32_t thread_count(const options *o)
 {
-    if (o->threads_set)
+    if (o->threads)
         return (uint32_t)o->threads;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (uint32_t)n;
