@@ -86,7 +86,7 @@ typedef struct options {
     int from_stdin; /* no EXPR: one per line of standard input */
     int repl;       /* no EXPR and a terminal: the interactive session */
     int color;      /* breakdowns in colour: stdout a terminal, NO_COLOR unset */
-    /* Seed 002 boons: the game's tables, given as data. */
+    /* Boons of the Double Down roll: the game's tables, given as data. */
     int boons_set;
     int64_t boon_diff[BOON_ROWS], boon_count[BOON_ROWS];
     alea_boon_table boons;

@@ -55,7 +55,8 @@ static const struct part_text {
 } part_text[PART__COUNT] = {
     [PART_MAIN] = {NULL, 12},
     [PART_SAMPLING] = {"Past the exact engine's limits, estimate instead:", 12},
-    [PART_BOONS] = {"Boons and banes of a dd() roll (seed 002), from your game's tables:", 21},
+    [PART_BOONS] = {"Boons and banes of a Double Down roll (dd()), from your game's tables:",
+                   21},
 };
 
 /* Writes text word-wrapped to end before column 80, continuation lines

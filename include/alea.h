@@ -436,7 +436,7 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *tally, const alea_e
                             alea_dist **out);
 
 /* ------------------------------------------------------------------------ */
-/* Seed 002: boons and banes of a Double Down roll                          */
+/* Boons and banes of a Double Down roll                                    */
 
 /*
  * The rule text leaves its Difficulty and Outcomes tables to the game's

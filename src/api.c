@@ -1,6 +1,6 @@
 /*
  * api.c -- the public entry points: argument checks, budgets, and calls into
- * the modules. Distribution accessors live with the distributions (dist.c).
+ * the modules. Distribution accessors live with the distribution object (dist.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -381,19 +381,3 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
     return st;
 }
 
-alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boon_table *table,
-                            int64_t drive, int support, double *boons, double *banes)
-{
-    if (!ctx)
-        return ALEA_ERR_ARGUMENT;
-    alea__clear_error(ctx);
-    if (!dist || !table || !boons || !banes)
-        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_dist_boons: NULL argument");
-    double b, n;
-    alea_status st = alea__dd_boons(ctx, dist, table, drive, support, &b, &n);
-    if (st == ALEA_OK) {
-        *boons = b;
-        *banes = n;
-    }
-    return st;
-}

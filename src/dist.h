@@ -1,7 +1,8 @@
 /*
- * dist.h -- the exact engine: discrete distributions (dist.c), order
- * statistics for keep/drop on pools (pool.c) and AST -> distribution
- * (exact.c).
+ * dist.h -- the exact engine: distributions under construction and their
+ * arithmetic (pmf.c, over the hash table of table.c), order statistics for
+ * keep/drop on pools (pool.c), AST -> distribution (exact.c), and the
+ * public distribution object (dist.c).
  *
  * A distribution under construction is an alea__pmf: outcomes with distinct
  * values in ascending order and positive probabilities, plus the mass that
@@ -34,16 +35,32 @@ typedef struct alea__pmf {
     double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
 } alea__pmf;
 
-enum { DIST_LABELS_NONE, DIST_LABELS_DD };
+/* Named probabilities a distribution reports beside its outcomes. */
+#define ALEA__FLAGS_MAX 4
+
+/*
+ * What a distribution says beyond its outcomes, filled by the mechanic of
+ * the expression's root (mech.h): names of its outcomes 0..nlabels-1 (a
+ * static table), named probabilities, and one parameter the mechanic keeps
+ * for its own functions (which it reads back from the distribution, with
+ * alea__dist_expect over the outcomes). The mechanic that filled them is
+ * named by `mech` (NULL: none), so that its functions can recognise it.
+ */
+typedef struct alea__notes {
+    const struct alea__mech *mech;
+    const char *const *labels;
+    uint32_t nlabels;
+    uint32_t nflags;
+    const char *flag_name[ALEA__FLAGS_MAX];
+    double flag_p[ALEA__FLAGS_MAX];
+    int64_t param;
+} alea__notes;
 
 struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
-    uint8_t labels;        /* DIST_LABELS_* */
-    uint8_t has_crit_fail; /* event(): crit_fail is reported */
-    double crit_fail;
-    int64_t dd_diff;       /* dd(): the difficulty, for boons */
+    alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
@@ -66,7 +83,7 @@ ALEA__HIDDEN double alea__trunc_join(double a, double b);
 /* Truncated mass of n independent copies: 1 - (1 - t)^n. */
 ALEA__HIDDEN double alea__trunc_pow(double t, int64_t n);
 
-/* ---- dist.c: pmf basics ---- */
+/* ---- pmf.c: pmf basics ---- */
 
 /* Frees the outcomes of d (if any) and leaves it empty. */
 ALEA__HIDDEN void alea__pmf_free(alea_ctx *ctx, alea__pmf *d);
@@ -88,7 +105,7 @@ ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
  * polled). Units is a double so that estimates cannot overflow. */
 ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const node *at);
 
-/* ---- dist.c: the accumulator ---- */
+/* ---- table.c: the hash table; pmf.c: the accumulator ---- */
 
 /*
  * A hash table from int64 values to doubles: open addressing with linear
@@ -192,7 +209,7 @@ ALEA__HIDDEN alea_status alea__acc_finish(alea__acc *a, alea__pmf *out);
 /* Frees the buffers (after an error elsewhere). Safe to call twice. */
 ALEA__HIDDEN void alea__acc_free(alea__acc *a);
 
-/* ---- dist.c: arithmetic of independent distributions ----
+/* ---- pmf.c: arithmetic of independent distributions ----
  * Each writes a new pmf into *out (which must not alias an input) only on
  * success; `at` gives the span for errors. */
 
@@ -263,17 +280,13 @@ ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);
 
-/* ---- mech/: the seed mechanics' exact distributions ---- */
+/* ---- the expectation of a function of the outcome (for a mechanic's own
+ * tables, kept with the mechanic) ---- */
 
-/* dd(): the tier 0..3 of a double-down roll (mech/dd.c). */
-ALEA__HIDDEN alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out);
-/* dd(): expected boons and banes (mech/dd.c; alea_dist_boons). */
-ALEA__HIDDEN alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d,
-                                        const alea_boon_table *table, int64_t drive,
-                                        int support, double *boons, double *banes);
-/* event(): the total of a critical pool (mech/event.c); *crit_fail (if not
- * NULL) gets the probability of a critical failure. */
-ALEA__HIDDEN alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
-                                           double *crit_fail);
+/* Sum of p(v) f(v, ud) over the outcomes, divided by their mass; ALEA_OK, or
+ * the first status f returns other than ALEA_OK. */
+ALEA__HIDDEN alea_status alea__dist_expect(const alea_dist *d,
+                                           alea_status (*f)(int64_t v, void *ud, double *x),
+                                           void *ud, double *mean);
 
 #endif /* ALEA_DIST_H */

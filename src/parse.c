@@ -12,6 +12,9 @@
 
 #include "ast.h"
 #include "lex.h"
+#include "mech/dd.h"
+#include "mech/event.h"
+#include "mech/tier.h"
 
 typedef struct parser {
     alea_ctx *ctx;
@@ -655,7 +658,7 @@ static alea_status parse_dice_tail(parser *p, const node *count_expr, int64_t co
 
 /*
  * passive = "passive" "(" expr [ "," ("proficient" | "expert" | "master") ] ")"
- * Seed 000's passive score: 10 + modifier, + 4 proficient, + 6 expert,
+ * The bonus-dice rules' passive score: 10 + modifier, + 4 proficient, + 6 expert,
  * + 7 master. Built as the sum it stands for.
  */
 static alea_status parse_passive(parser *p, const token *nt, const node **out)
@@ -702,7 +705,7 @@ static alea_status parse_passive(parser *p, const token *nt, const node **out)
     return ALEA_OK;
 }
 
-/* ---- seed mechanics: tier, downgrade, event, dd, stars ---------------------- */
+/* ---- game mechanics: tier, downgrade, event, dd, stars ---------------------- */
 
 /* A plain dice term: literal count, faces 1..sides, no modifiers. */
 static int plain_dice(const node *n, int64_t *count, int64_t *sides)
@@ -995,9 +998,10 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
                 return st;
             ev->cancel_largest = which == NAME_LARGEST;
         }
-        if ((st = new_node(p, N_EVENT, nt->start, peek(p)->end, &n)) != ALEA_OK)
+        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
             return st;
-        n->u.event = ev;
+        n->u.mech.ops = &alea__mech_event;
+        n->u.mech.spec = ev;
         break;
     }
     case NAME_DD: {
@@ -1020,13 +1024,14 @@ static alea_status parse_mech(parser *p, const token *nt, const node **out)
                          : which == NAME_ONFAIL ? DD_ONFAIL
                                                 : DD_BEST;
         }
-        if ((st = new_node(p, N_DD, nt->start, peek(p)->end, &n)) != ALEA_OK)
+        if ((st = new_node(p, N_MECH, nt->start, peek(p)->end, &n)) != ALEA_OK)
             return st;
-        n->u.dd = dd;
+        n->u.mech.ops = &alea__mech_dd;
+        n->u.mech.spec = dd;
         break;
     }
     case NAME_STARS: {
-        /* Seed 002's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
+        /* The Double Down roll's modifier: stat 1-5, stress 1-3, an optional tag (1-5,
          * or -1..-5 for an irrelevant tag of that many stars, which counts
          * one less), drive 0-5. */
         int64_t stat, stress, tag = 0, drive = 0;
@@ -1246,15 +1251,15 @@ static alea_status parse_product(parser *p, const node **out)
     }
 }
 
-/* ---- bonus dice, boons and banes (seeds 000, 003, 004) -------------------- */
+/* ---- bonus dice, boons and banes, +/- DICE ---------------------------------- */
 
 typedef enum bonus_kind {
     BON_NONE,
-    BON_D,      /* +1d [label]          seed 000 */
+    BON_D,      /* +1d [label]          bonus and penalty dice */
     BON_TRAIN,  /* +proficient/expert/master: +1d/+2d/+3d [proficiency] */
-    BON_B,      /* +2B                  seed 003 */
-    BON_DICE,   /* +1 DICE              seed 004 */
-    BON_INJURY  /* +1 INJURY DICE       seed 004 */
+    BON_B,      /* +2B                  boons and banes */
+    BON_DICE,   /* +1 DICE              +/- DICE */
+    BON_INJURY  /* +1 INJURY DICE       +/- DICE, injury */
 } bonus_kind;
 
 /* At a '+' or '-': is what follows extra dice rather than a term? */

@@ -27,12 +27,12 @@ const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at o
 
 const EXAMPLES = [
   { label: 'Ability score: 4d6, drop the lowest', exprs: ['4d6kh3'] },
-  { label: 'Bonus and penalty d20 (seed 000)', exprs: ['d20', 'd20 +1d', 'd20 -1d'] },
-  { label: '+/- DICE on 2d6 (seed 004)', exprs: ['2d6', '2d6 +1 DICE', '2d6 -1 DICE'] },
-  { label: 'Boons and banes (seed 003)', exprs: ['2d10 +3B -1B', 'd0 +1B'] },
-  { label: 'Exploding critical pool (seed 001)', exprs: ['event(d12 + d14 + d18 + d20)'] },
-  { label: 'Dice tier ladder (seed 001)', exprs: ['tier(d8, +2)', 'tier(d8, -1)'] },
-  { label: 'Double Down policies (seed 002)',
+  { label: 'Bonus and penalty d20', exprs: ['d20', 'd20 +1d', 'd20 -1d'] },
+  { label: '+/- DICE on 2d6', exprs: ['2d6', '2d6 +1 DICE', '2d6 -1 DICE'] },
+  { label: 'Boons and banes, and the null die', exprs: ['2d10 +3B -1B', 'd0 +1B'] },
+  { label: 'Exploding critical pool', exprs: ['event(d12 + d14 + d18 + d20)'] },
+  { label: 'Dice tier ladder', exprs: ['tier(d8, +2)', 'tier(d8, -1)'] },
+  { label: 'Double Down policies',
     exprs: ['dd(6, 14)', 'dd(6, 14, always)', 'dd(6, 14, onfail)', 'dd(6, 14, best)'] },
   { label: 'Success pool: 10d10, 8+ succeeds, 1 fails', exprs: ['10d10>=8f1'] },
   { label: 'Advantage against +5', exprs: ['2d20kh1', '1d20+5'] },

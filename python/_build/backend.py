@@ -12,12 +12,27 @@ import tarfile
 import zipfile
 
 NAME = 'alea'
-VERSION = '0.1.0'
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _version():
+    """The version, written once: ALEA_VERSION_STRING in include/alea.h (the
+    repository's, beside python/; a source distribution carries a copy)."""
+    for path in (os.path.join(HERE, '..', 'include', 'alea.h'),
+                 os.path.join(HERE, 'alea.h')):
+        if os.path.exists(path):
+            for line in open(path):
+                if line.startswith('#define ALEA_VERSION_STRING'):
+                    return line.split('"')[1]
+    raise RuntimeError('alea.h not found: build from the repository')
+
+
+VERSION = _version()
 
 METADATA = f'''Metadata-Version: 2.1
 Name: {NAME}
 Version: {VERSION}
+License: MIT
 Summary: Tabletop dice for Python: rolls with a per-die breakdown and exact distributions
 Requires-Python: >=3.8
 Description-Content-Type: text/markdown
@@ -77,6 +92,7 @@ def build_sdist(sdist_directory, config_settings=None):
     with tarfile.open(os.path.join(sdist_directory, name), 'w:gz') as t:
         for rel in ['pyproject.toml', 'README.md', '_build/backend.py']:
             t.add(os.path.join(HERE, rel), f'{base}/{rel}')
+        t.add(os.path.join(HERE, '..', 'include', 'alea.h'), f'{base}/alea.h')
         for path, arcname in _package_files():
             t.add(path, f'{base}/{arcname}')
         info = tarfile.TarInfo(f'{base}/PKG-INFO')

@@ -1,12 +1,12 @@
 /*
- * mech/tier.c -- seed 001's dice tier ladder:
+ * mech/tier.c -- the dice tier ladder:
  *   1d4 -> 1d6 -> 1d8 -> 1d10 -> 1d12 -> 1d14 -> 1d16 -> 1d18 -> 1d20 ->
  *   2d12 -> 2d14 -> 2d16 -> 2d18 -> 2d20 -> 3d14 -> 3d16 -> 3d18 -> 3d20 ->
  *   4d16 -> 4d18 -> 4d20 -> 5d18 -> 5d20
  * tier(), downgrade() and event() are parsed into ordinary dice terms with
- * the help of these functions (parse.c).
+ * the help of these functions (their parsers).
  */
-#include "../ast.h"
+#include "tier.h"
 
 static const struct {
     uint8_t count, sides;

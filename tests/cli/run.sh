@@ -98,7 +98,9 @@ for c in roll dist compare; do
 done
 expect "help with an unknown command" 2 "" \
     "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
-expect "--version" 0 "alea 0.1.0" "" --version
+version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' \
+    "$(dirname "$0")/../../include/alea.h")
+expect "--version: the one in alea.h" 0 "alea $version" "" --version
 
 # ---- usage errors: exit 2, a message, a pointer to --help, nothing on stdout -
 
@@ -639,7 +641,7 @@ expect "compare --csv --at-most" 0 "value,1d2,2d2
 
 expect "compare: a bad second expression" 1 "" "*" compare 1d6 2d+3
 
-# ---- seed 002 boons ------------------------------------------------------------
+# ---- the Double Down roll's boons ----------------------------------------------
 
 # dd(6, 14): 0.55 * (2 + 1) + 0.10 * (4 + 1) = 2.15 boons; 0.25 * 2 + 0.10 * 4 = 0.9 banes
 run dist --boons 10:1,14:2,16:6 --multipliers -2,-1,1,2 --drive 1 'dd(6, 14)'

@@ -13,6 +13,8 @@ if ! python3 -m pip --version >/dev/null 2>&1; then
     exit 77
 fi
 cp -r "$src/python" "$tmp/src" # pip builds in place: keep the sources clean
+mkdir "$tmp/include" # the version, read from alea.h beside python/
+cp "$src/include/alea.h" "$tmp/include/"
 python3 -m pip install --quiet --no-index --no-build-isolation --no-deps \
     --target "$tmp/site" "$tmp/src" >"$tmp/pip.log" 2>&1 || { cat "$tmp/pip.log" >&2; exit 1; }
 got=$(cd "$tmp" && ALEA_LIBRARY=$lib PYTHONPATH="$tmp/site" python3 -c '

@@ -17,7 +17,11 @@ libdir=$(find "$prefix" -name 'libalea.so.0' -exec dirname {} \; | head -n 1)
 for f in include/alea.h bin/alea share/man/man1/alea.1 share/bash-completion/completions/alea; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
-want="alea 0.1.0 (0.1.0): 3d6 [5, 2, 6] = 13, mean 10.5"
+# The version is written once, in alea.h; the man page must agree with it.
+version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' "$src/include/alea.h")
+want="alea $version ($version): 3d6 [5, 2, 6] = 13, mean 10.5"
+grep -q "\"alea $version\"" "$src/docs/alea.1" ||
+    { echo "FAIL: docs/alea.1 does not name version $version" >&2; exit 1; }
 
 # pkg-config
 PKG_CONFIG_PATH=$libdir/pkgconfig
@@ -48,6 +52,16 @@ if cmake --build "$tmp/subdir" --target help | grep -q lex_test; then
     echo "FAIL: alea's tests are built inside another project" >&2
     exit 1
 fi
+
+# the library and the command line alone: no test dependency is looked for
+cmake -S "$src" -B "$tmp/alone" -DALEA_TESTS=OFF -DCMAKE_BUILD_TYPE=Release >"$tmp/alone.log"
+if grep -qi "cmocka\|gsl" "$tmp/alone.log" "$tmp/alone/CMakeCache.txt"; then
+    echo "FAIL: a build without tests looks for cmocka or GSL" >&2
+    exit 1
+fi
+cmake --build "$tmp/alone" --target alea_cli -j2 >/dev/null
+[ "$("$tmp/alone/alea" --version)" = "alea $version" ] ||
+    { echo "FAIL: the build without tests" >&2; exit 1; }
 
 # the man page reads without a warning
 if command -v groff >/dev/null 2>&1; then

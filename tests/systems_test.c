@@ -1,5 +1,5 @@
 /*
- * seeds_test.c -- the worked examples of the five rule texts, reproduced
+ * systems_test.c -- the worked examples of the five rule texts, reproduced
  * with scripted dice: a custom random source returns, draw by draw, the
  * number that makes the next die show the face the example names.
  */
@@ -56,10 +56,10 @@ static void expect_roll(const char *src, const int64_t (*draws)[2], size_t n,
     alea_ctx_free(ctx);
 }
 
-/* Seed 000: "if you have 0 dice in your pool and roll a 17 and a 5, you use
+/* The bonus-dice rules: "if you have 0 dice in your pool and roll a 17 and a 5, you use
  * the 5. If you have 2 dice in your pool and roll those numbers, you use
  * the 17." */
-static void test_seed000_pool_of_dice(void **state)
+static void test_bonus_dice_pool_of_dice(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{17, 20}, {5, 20}};
@@ -68,9 +68,9 @@ static void test_seed000_pool_of_dice(void **state)
     expect_roll("d20 +1d -1d +1d", d, 2, "d20 +1d [17, 5 dropped] = 17", 17);
 }
 
-/* Seed 000: "if a halfling has +1d on a skill check and rolls a 1 and a 13,
+/* The bonus-dice rules: "if a halfling has +1d on a skill check and rolls a 1 and a 13,
  * the halfling could use the Lucky trait to reroll the 1." */
-static void test_seed000_lucky(void **state)
+static void test_bonus_dice_lucky(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{1, 20}, {13, 20}, {18, 20}};
@@ -83,11 +83,11 @@ static void test_seed000_lucky(void **state)
                 "best(2d6 [2, 3] + 3 = 8 dropped, 2d6 [6, 1] + 3 = 10) = 10", 10);
 }
 
-/* Seed 001: "You roll 3d4 + 3d6 + d18 ... 2, 3, 4 + 1, 6, 5 + 18. Three
+/* Critical pools: "You roll 3d4 + 3d6 + d18 ... 2, 3, 4 + 1, 6, 5 + 18. Three
  * criticals have been rolled but since a 1 has been rolled as well, you may
  * choose either to negate the d4, the d6 or the d18, and then re-roll the
  * non-canceled criticals." The roller negates the smallest (the d4). */
-static void test_seed001_event(void **state)
+static void test_critical_pool_event(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{2, 4},  {3, 4}, {4, 4},  {1, 6}, {6, 6},
@@ -125,10 +125,10 @@ static void test_seed001_event(void **state)
                 "event(5d12) [1, 1, 5 discarded, 8 discarded, 1] critical failure = 3", 3);
 }
 
-/* Seed 002: the bridge. Modifier +6 (3 Agility + 2 Rogue + 1 drive) against
+/* The Double Down roll: the bridge. Modifier +6 (3 Agility + 2 Rogue + 1 drive) against
  * difficulty 14: a 6 makes 12, a failure; doubling down, a natural 20
  * raises it two tiers, to a critical success. */
-static void test_seed002_bridge(void **state)
+static void test_double_down_bridge(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{6, 20}, {20, 20}};
@@ -140,13 +140,13 @@ static void test_seed002_bridge(void **state)
                 3);
 }
 
-/* Seed 002's boons and banes, from tables given as data. The rule text's
+/* The Double Down roll's boons and banes, from tables given as data. The rule text's
  * two worked examples: the bridge's critical success at difficulty 14
  * "results in four boons (plus one boon from the spent drive)", and "a
  * support roll with a difficulty of 16 with no drive gives you 3 boons
  * instead of 6". The tables themselves are the book's: these are made up
  * to fit the examples. */
-static void test_seed002_boons(void **state)
+static void test_double_down_boons(void **state)
 {
     (void)state;
     static const int64_t diff[] = {10, 14, 16}, count[] = {1, 2, 6};
@@ -204,9 +204,9 @@ static void test_seed002_boons(void **state)
     alea_ctx_free(ctx);
 }
 
-/* Seed 003: "when rolling 2d10 with +2B becomes 4d10. The lowest dice are
+/* Boons and banes: "when rolling 2d10 with +2B becomes 4d10. The lowest dice are
  * then dropped until only the original number of dice remain." */
-static void test_seed003_boons(void **state)
+static void test_boons_and_banes(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{3, 10}, {9, 10}, {1, 10}, {7, 10}};
@@ -221,10 +221,10 @@ static void test_seed003_boons(void **state)
     expect_roll("d0 +3B -3B", NULL, 0, "d0 +3B -3B [0] = 0", 0);
 }
 
-/* Seed 004: the Trench Pilgrim. "-1 DICE ... 3 dice are rolled ... 5, 5 and
+/* +/- DICE: the Trench Pilgrim. "-1 DICE ... 3 dice are rolled ... 5, 5 and
  * 1. The two lowest rolls are picked (a 5 and the 1) giving a Success Roll
  * of 6." */
-static void test_seed004_trench_pilgrim(void **state)
+static void test_plus_minus_dice_trench_pilgrim(void **state)
 {
     (void)state;
     static const int64_t d[][2] = {{5, 6}, {5, 6}, {1, 6}};
@@ -236,13 +236,13 @@ static void test_seed004_trench_pilgrim(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_seed000_pool_of_dice),
-        cmocka_unit_test(test_seed000_lucky),
-        cmocka_unit_test(test_seed001_event),
-        cmocka_unit_test(test_seed002_bridge),
-        cmocka_unit_test(test_seed002_boons),
-        cmocka_unit_test(test_seed003_boons),
-        cmocka_unit_test(test_seed004_trench_pilgrim),
+        cmocka_unit_test(test_bonus_dice_pool_of_dice),
+        cmocka_unit_test(test_bonus_dice_lucky),
+        cmocka_unit_test(test_critical_pool_event),
+        cmocka_unit_test(test_double_down_bridge),
+        cmocka_unit_test(test_double_down_boons),
+        cmocka_unit_test(test_boons_and_banes),
+        cmocka_unit_test(test_plus_minus_dice_trench_pilgrim),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

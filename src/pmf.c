@@ -1,0 +1,839 @@
+/*
+ * pmf.c -- distributions under construction (alea__pmf): the accumulator
+ * that builds them (dense, or over a hash table of table.c), and the
+ * arithmetic of independent distributions (convolution, powers, products,
+ * quotients, comparisons, max/min of copies).
+ *
+ * Costs (n, m: outcomes of the operands; s: the result's value range):
+ *   a + b            n * m additions (dense rows when the range is small)
+ *   n copies of a    O(log n) convolutions by repeated squaring
+ *   a * b, a / b     n * m pairs, merged densely or in a hash table
+ *   a < b, max(a, b) n + m
+ *   best(k, a)       n (powers of the distribution function)
+ */
+#include "dist.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Dense mode is used when the value range is at most this many values, or
+ * at most DENSE_RATIO times the expected number of additions. */
+#define DENSE_SMALL 65536u
+#define DENSE_RATIO 8.0
+
+
+/* ---- basics --------------------------------------------------------------- */
+
+static size_t outcome_bytes(size_t n)
+{
+    return alea__mul_size(n, sizeof(int64_t) + sizeof(double));
+}
+
+void alea__pmf_free(alea_ctx *ctx, alea__pmf *d)
+{
+    if (d->n)
+        alea__spare_free(ctx, d->v, d->bytes);
+    d->v = NULL;
+    d->p = NULL;
+    d->n = 0;
+    d->bytes = 0;
+}
+
+alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
+{
+    d->v = NULL;
+    d->p = NULL;
+    d->n = 0;
+    d->bytes = 0;
+    d->trunc = 0;
+    if (n == 0)
+        return ALEA_OK;
+    int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n), &d->bytes);
+    if (!block)
+        return alea__nomem(ctx);
+    d->v = block;
+    d->p = (double *)(void *)(block + n);
+    d->n = n;
+    return ALEA_OK;
+}
+
+/* Shrinks d (allocated for d->n outcomes, the first k filled) to k. The
+ * block stays (it is freed whole, by its size in d->bytes): a copy into a
+ * smaller one would cost more than the bytes it gives back. */
+static alea_status pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k)
+{
+    if (k == 0)
+        alea__pmf_free(ctx, d);
+    d->n = k;
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, double p, alea__pmf *d)
+{
+    alea_status st = alea__pmf_alloc(ctx, p > 0 ? 1 : 0, d);
+    if (st != ALEA_OK)
+        return st;
+    if (p > 0) {
+        d->v[0] = v;
+        d->p[0] = p;
+    }
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
+{
+    alea_status st = alea__pmf_alloc(ctx, a->n, d);
+    if (st != ALEA_OK)
+        return st;
+    if (a->n) {
+        memcpy(d->v, a->v, a->n * sizeof *d->v);
+        memcpy(d->p, a->p, a->n * sizeof *d->p);
+    }
+    d->trunc = a->trunc;
+    return ALEA_OK;
+}
+
+double alea__pmf_mass(const alea__pmf *d)
+{
+    double s = 0;
+    for (size_t i = 0; i < d->n; i++)
+        s += d->p[i];
+    return s;
+}
+
+alea_status alea__support_error(alea_ctx *ctx, const node *at)
+{
+    return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+                       "too many outcomes to compute at byte %u (support limit is %lld)",
+                       (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
+}
+
+alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
+{
+    return alea__error(ctx, ALEA_ERR_OVERFLOW, at->start, at->end,
+                       "integer overflow at byte %u: a possible value goes beyond %lld",
+                       (unsigned)at->start, (long long)INT64_MAX);
+}
+
+alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
+{
+    int64_t left = ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used;
+    if (!(units <= (double)left)) /* also catches NaN */
+        return alea__charge(ctx, left + 1, at->start, at->end);
+    return ALEA_OK;
+}
+
+static size_t support_limit(const alea_ctx *ctx)
+{
+    int64_t l = ctx->limits[ALEA_LIMIT_SUPPORT];
+    if (l < 1)
+        return 1;
+    return (uint64_t)l > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)l;
+}
+
+double alea__trunc_join(double a, double b)
+{
+    double t = a + b - a * b;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+double alea__trunc_pow(double t, int64_t n)
+{
+    if (t <= 0 || n <= 0)
+        return 0;
+    if (t >= 1)
+        return 1;
+    double r = -expm1((double)n * log1p(-t));
+    return r < 0 ? 0 : r > 1 ? 1 : r;
+}
+
+/* ---- the accumulator -------------------------------------------------------- */
+
+/* Slots of a table that still fits in a core's caches (1 MiB of keys and
+ * values): past it, additions cost ALEA__SPARSE_COST_BIG. */
+#define SPARSE_CACHED 65536u
+
+/* ---- the accumulator -------------------------------------------------------- */
+
+alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t lo,
+                           int64_t hi, double adds)
+{
+    memset(a, 0, sizeof *a);
+    a->ctx = ctx;
+    a->at = at;
+    a->limit = support_limit(ctx);
+    uint64_t diff = (uint64_t)hi - (uint64_t)lo; /* span - 1, no overflow */
+    if (diff < a->limit && (diff < DENSE_SMALL || (double)diff < DENSE_RATIO * adds)) {
+        size_t span = (size_t)diff + 1;
+        /* Clearing the array and reading it back: a quarter unit a value */
+        alea_status st = alea__charge(ctx, (int64_t)(span / 4 + 1), at->start, at->end);
+        if (st != ALEA_OK)
+            return st;
+        a->d = alea__spare_alloc(ctx, alea__mul_size(span, sizeof *a->d), &a->dbytes);
+        if (!a->d)
+            return alea__nomem(ctx);
+        memset(a->d, 0, span * sizeof *a->d);
+        a->lo = lo;
+        a->span = span;
+        return ALEA_OK;
+    }
+    return alea__table_init(ctx, &a->t, 0);
+}
+
+double alea__acc_unit(const alea__acc *a)
+{
+    return a->span ? 1.0 : (double)ALEA__SPARSE_COST;
+}
+
+void alea__acc_free(alea__acc *a)
+{
+    if (a->d)
+        alea__spare_free(a->ctx, a->d, a->dbytes);
+    a->d = NULL;
+    a->span = 0;
+    alea__table_free(a->ctx, &a->t);
+}
+
+/* Charges the sparse additions made so far (all but the 1 unit each that
+ * the caller charges) and every slot they probed past the first (a unit
+ * each: a read of the next slot, in the same cache line most of the time). */
+static alea_status charge_sparse(alea__acc *a)
+{
+    /* A table past the caches costs a memory access per addition. */
+    int64_t cost = a->t.cap > SPARSE_CACHED ? ALEA__SPARSE_COST_BIG : ALEA__SPARSE_COST;
+    uint64_t steps = alea__table_steps(&a->t);
+    double units = (double)a->uncharged * (double)(cost - 1) + (double)steps;
+    a->uncharged = 0;
+    alea_status st = alea__work_check(a->ctx, units, a->at);
+    if (st == ALEA_OK)
+        st = alea__charge(a->ctx, (int64_t)units, a->at->start, a->at->end);
+    if (st != ALEA_OK)
+        alea__acc_free(a);
+    return st;
+}
+
+/* Charged every this many additions or probe steps, so that a flooded table
+ * (long probe runs) is stopped within a few thousand steps of the limit. */
+#define SPARSE_CHARGE_EVERY 4096
+
+/* Adds to the table; past the support limit, the error and the buffers go. */
+static alea_status sparse_add(alea__acc *a, int64_t v, double p)
+{
+    int full;
+    alea_status st = alea__table_add(a->ctx, &a->t, v, p, a->limit, &full);
+    if (full)
+        st = alea__support_error(a->ctx, a->at);
+    if (st != ALEA_OK) {
+        alea__acc_free(a);
+        return st;
+    }
+    if (++a->uncharged >= SPARSE_CHARGE_EVERY || a->t.steps >= SPARSE_CHARGE_EVERY)
+        return charge_sparse(a);
+    return ALEA_OK;
+}
+
+alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
+{
+    if (a->span) {
+        a->d[(size_t)((uint64_t)v - (uint64_t)a->lo)] += p;
+        return ALEA_OK;
+    }
+    return sparse_add(a, v, p);
+}
+
+alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, double w)
+{
+    size_t n = d->n;
+    if (n == 0 || w == 0)
+        return ALEA_OK;
+    const int64_t *v = d->v;
+    const double *p = d->p;
+    if (a->span) {
+        uint64_t off = (uint64_t)shift - (uint64_t)a->lo;
+        if ((uint64_t)v[n - 1] - (uint64_t)v[0] == n - 1) {
+            /* consecutive values: a plain axpy the compiler vectorises */
+            double *dst = a->d + (size_t)((uint64_t)v[0] + off);
+            for (size_t i = 0; i < n; i++)
+                dst[i] += w * p[i];
+        } else {
+            for (size_t i = 0; i < n; i++)
+                a->d[(size_t)((uint64_t)v[i] + off)] += w * p[i];
+        }
+        return ALEA_OK;
+    }
+    alea_status st = ALEA_OK;
+    for (size_t i = 0; i < n && st == ALEA_OK; i++)
+        st = sparse_add(a, (int64_t)((uint64_t)v[i] + (uint64_t)shift), w * p[i]);
+    return st;
+}
+
+/* The sparse table's positive entries, sorted by value, into *r. The sort
+ * is charged (n log2 n comparisons at 2 units each) before it starts. */
+static alea_status sparse_finish(alea__acc *a, alea__pmf *r)
+{
+    alea_status st = charge_sparse(a);
+    if (st != ALEA_OK)
+        return st;
+    size_t k = alea__table_count(&a->t);
+    double lg = k > 1 ? ceil(log2((double)k)) : 1;
+    alea__pair *pr = NULL;
+    if ((st = alea__work_check(a->ctx, 2 * (double)k * lg, a->at)) != ALEA_OK ||
+        (st = alea__charge(a->ctx, (int64_t)(2 * (double)k * lg), a->at->start,
+                           a->at->end)) != ALEA_OK ||
+        (st = alea__table_sorted(a->ctx, &a->t, &pr, &k)) != ALEA_OK) {
+        alea__acc_free(a);
+        return st;
+    }
+    alea__acc_free(a); /* before the result: the table is done with */
+    if ((st = alea__pmf_alloc(a->ctx, k, r)) == ALEA_OK) {
+        for (size_t i = 0; i < k; i++) {
+            r->v[i] = pr[i].v;
+            r->p[i] = pr[i].p;
+        }
+    }
+    alea__mem_free(a->ctx, pr, (k ? k : 1) * sizeof *pr);
+    return st;
+}
+
+alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf r;
+    if (a->span) {
+        size_t k = 0;
+        for (size_t i = 0; i < a->span; i++)
+            k += a->d[i] > 0;
+        if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK) {
+            alea__acc_free(a);
+            return st;
+        }
+        k = 0;
+        for (size_t i = 0; i < a->span; i++) {
+            if (a->d[i] > 0) {
+                r.v[k] = (int64_t)((uint64_t)a->lo + i);
+                r.p[k] = a->d[i];
+                k++;
+            }
+        }
+        alea__acc_free(a);
+    } else if ((st = sparse_finish(a, &r)) != ALEA_OK) {
+        return st;
+    }
+    *out = r;
+    return ALEA_OK;
+}
+
+/* ---- sums ------------------------------------------------------------------ */
+
+alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
+                           const node *at, alea__pmf *out)
+{
+    alea_status st;
+    double trunc = alea__trunc_join(a->trunc, b->trunc);
+    if (a->n == 0 || b->n == 0) {
+        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    int64_t lo, hi;
+    if (alea__add_ovf(a->v[0], b->v[0], &lo) ||
+        alea__add_ovf(a->v[a->n - 1], b->v[b->n - 1], &hi))
+        return alea__overflow_error(ctx, at);
+    /* |A + B| >= |A| + |B| - 1 for sets of integers */
+    if ((uint64_t)a->n + b->n - 1 > support_limit(ctx))
+        return alea__support_error(ctx, at);
+    if (a->n > b->n) { /* rows over the smaller operand */
+        const alea__pmf *t = a;
+        a = b;
+        b = t;
+    }
+    double pairs = (double)a->n * (double)b->n;
+    alea__acc acc;
+    if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
+        return st;
+    if ((st = alea__work_check(ctx, pairs * alea__acc_unit(&acc), at)) != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK ||
+            (st = alea__acc_add_pmf(&acc, b, a->v[i], a->p[i])) != ALEA_OK) {
+            alea__acc_free(&acc);
+            return st;
+        }
+    }
+    if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
+        return st;
+    out->trunc = trunc;
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const node *at,
+                          alea__pmf *out)
+{
+    alea_status st;
+    if (n <= 0)
+        return alea__pmf_point(ctx, 0, 1.0, out);
+    double trunc = alea__trunc_pow(a->trunc, n);
+    if (a->n == 0) {
+        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    int64_t lo, hi;
+    if (alea__mul_ovf(a->v[0], n, &lo) || alea__mul_ovf(a->v[a->n - 1], n, &hi))
+        return alea__overflow_error(ctx, at);
+    if (a->n == 1) {
+        if ((st = alea__pmf_point(ctx, lo, pow(a->p[0], (double)n), out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    /* The n-fold sum has at least n * (|A| - 1) + 1 outcomes. */
+    if ((uint64_t)n > (support_limit(ctx) - 1) / (a->n - 1))
+        return alea__support_error(ctx, at);
+
+    /* Repeated squaring: base runs through a^(2^k), acc collects the bits. */
+    alea__pmf base = *a, res = {0}, t;
+    int own_base = 0, have = 0;
+    for (;;) {
+        if (n & 1) {
+            st = have ? alea__pmf_conv(ctx, &res, &base, at, &t)
+                      : alea__pmf_copy(ctx, &base, &t);
+            if (st != ALEA_OK)
+                goto fail;
+            alea__pmf_free(ctx, &res);
+            res = t;
+            have = 1;
+        }
+        n >>= 1;
+        if (!n)
+            break;
+        if ((st = alea__pmf_conv(ctx, &base, &base, at, &t)) != ALEA_OK)
+            goto fail;
+        if (own_base)
+            alea__pmf_free(ctx, &base);
+        base = t;
+        own_base = 1;
+    }
+    if (own_base)
+        alea__pmf_free(ctx, &base);
+    res.trunc = trunc;
+    *out = res;
+    return ALEA_OK;
+fail:
+    if (own_base)
+        alea__pmf_free(ctx, &base);
+    alea__pmf_free(ctx, &res);
+    return st;
+}
+
+/* ---- unary ----------------------------------------------------------------- */
+
+alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
+                          alea__pmf *out)
+{
+    if (a->n && a->v[0] == INT64_MIN)
+        return alea__overflow_error(ctx, at);
+    alea_status st = alea__pmf_alloc(ctx, a->n, out);
+    if (st != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < a->n; i++) {
+        out->v[i] = -a->v[a->n - 1 - i];
+        out->p[i] = a->p[a->n - 1 - i];
+    }
+    out->trunc = a->trunc;
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
+                          alea__pmf *out)
+{
+    if (a->n && a->v[0] == INT64_MIN)
+        return alea__overflow_error(ctx, at);
+    alea_status st = alea__pmf_alloc(ctx, a->n, out);
+    if (st != ALEA_OK)
+        return st;
+    /* Merge the non-negative part (ascending) with the negated negative
+     * part (descending in a). */
+    size_t z = 0;
+    while (z < a->n && a->v[z] < 0)
+        z++;
+    size_t i = z, j = z, k = 0; /* i: up from z; j: down from z - 1 */
+    while (i < a->n || j > 0) {
+        int64_t vi = i < a->n ? a->v[i] : INT64_MAX;
+        int64_t vj = j > 0 ? -a->v[j - 1] : INT64_MAX;
+        if (i < a->n && (j == 0 || vi < vj)) {
+            out->v[k] = vi;
+            out->p[k++] = a->p[i++];
+        } else if (i >= a->n || vj < vi) {
+            out->v[k] = vj;
+            out->p[k++] = a->p[--j];
+        } else {
+            out->v[k] = vi;
+            out->p[k++] = a->p[i++] + a->p[--j];
+        }
+    }
+    out->trunc = a->trunc;
+    return pmf_trim(ctx, out, k);
+}
+
+/*
+ * N when every p[i] is the double nearest k_i / N for whole numbers k_i and
+ * N <= 2^32 (the faces of a die, rerolls included); 0 otherwise.
+ */
+static double common_denominator(const double *p, size_t n)
+{
+    double pmin = 1;
+    for (size_t i = 0; i < n; i++)
+        pmin = p[i] < pmin ? p[i] : pmin;
+    if (!(pmin > 0x1p-32))
+        return 0;
+    double den = nearbyint(1 / pmin);
+    for (size_t i = 0; i < n; i++) {
+        double k = nearbyint(p[i] * den);
+        if (k < 1 || k / den != p[i])
+            return 0;
+    }
+    return den;
+}
+
+alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *map,
+                            const node *at, alea__pmf *out)
+{
+    alea_status st;
+    size_t n = a->n;
+    if (n == 0) {
+        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
+            out->trunc = a->trunc;
+        return st;
+    }
+    /*
+     * Sorted by the new value, each run summed exactly where it can be: a
+     * d5362 counted as <=3 adds 5359 probabilities of 1/5362 into one
+     * outcome, and a plain sum would be 1.4e-13 short, which 26151 such dice
+     * raise to 3.8e-9 (found by fuzzing). The faces of a die share one
+     * denominator, so a run is the sum of its numerators over it, rounded
+     * once; other probabilities are summed with Neumaier's compensation.
+     */
+    double den = common_denominator(a->p, n);
+    double lg = n > 1 ? ceil(log2((double)n)) : 1;
+    if ((st = alea__work_check(ctx, 2 * (double)n * lg, at)) != ALEA_OK ||
+        (st = alea__charge(ctx, (int64_t)(2 * (double)n * lg), at->start, at->end)) != ALEA_OK)
+        return st;
+    alea__pair *pr = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *pr));
+    if (!pr)
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < n; i++)
+        pr[i] = (alea__pair){map[i], a->p[i]};
+    alea__pairs_sort(pr, n);
+    size_t k = 0;
+    for (size_t i = 0; i < n;) {
+        int64_t v = pr[i].v;
+        double sum = 0, comp = 0, num = 0;
+        for (; i < n && pr[i].v == v; i++) {
+            double t = sum + pr[i].p;
+            comp += fabs(sum) >= fabs(pr[i].p) ? (sum - t) + pr[i].p : (pr[i].p - t) + sum;
+            sum = t;
+            num += nearbyint(pr[i].p * den); /* whole numbers: exact below 2^53 */
+        }
+        double p = den > 0 ? num / den : sum + comp;
+        if (p > 0)
+            pr[k++] = (alea__pair){v, p};
+    }
+    if ((st = alea__pmf_alloc(ctx, k, out)) == ALEA_OK) {
+        for (size_t i = 0; i < k; i++) {
+            out->v[i] = pr[i].v;
+            out->p[i] = pr[i].p;
+        }
+        out->trunc = a->trunc;
+    }
+    alea__mem_free(ctx, pr, n * sizeof *pr);
+    return st;
+}
+
+/* ---- products and quotients ---------------------------------------------------- */
+
+alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                            const alea__pmf *b, const node *at, const node *div_at,
+                            alea__pmf *out)
+{
+    alea_status st;
+    double trunc = alea__trunc_join(a->trunc, b->trunc);
+    if (op != OP_MUL) {
+        for (size_t j = 0; j < b->n; j++)
+            if (b->v[j] == 0)
+                return alea__error(ctx, ALEA_ERR_DOMAIN, div_at->start, div_at->end,
+                                   "division by zero is possible at byte %u: the "
+                                   "divisor can be 0",
+                                   (unsigned)div_at->start);
+    }
+    if (a->n == 0 || b->n == 0) {
+        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    /*
+     * The range of the result: x op y is monotone in x for fixed y, and in y
+     * on each side of 0 for fixed x (rounding keeps monotonicity), so its
+     * extremes are at the ends of a and at the ends of each sign of b. All
+     * candidates are attainable, so an overflow among them is real.
+     */
+    int64_t xs[2] = {a->v[0], a->v[a->n - 1]}, ys[4];
+    int ny = 0;
+    ys[ny++] = b->v[0];
+    ys[ny++] = b->v[b->n - 1];
+    size_t z = 0;
+    while (z < b->n && b->v[z] < 0)
+        z++;
+    if (z > 0)
+        ys[ny++] = b->v[z - 1]; /* negative closest to 0 */
+    if (z < b->n)
+        ys[ny++] = b->v[z]; /* smallest non-negative */
+    int64_t lo = 0, hi = 0;
+    int first = 1;
+    for (int i = 0; i < 2; i++) {
+        for (int j = 0; j < ny; j++) {
+            int64_t r;
+            if (alea__arith(op, xs[i], ys[j], &r) != ARITH_OK)
+                return alea__overflow_error(ctx, at);
+            if (first || r < lo)
+                lo = r;
+            if (first || r > hi)
+                hi = r;
+            first = 0;
+        }
+    }
+    /* Products of positive numbers (or of negative ones) are strictly
+     * monotone in each factor, so, as for sums, there are at least
+     * |a| + |b| - 1 distinct values: refuse an oversized result before any
+     * work (1d1000000 * 1d3). */
+    if (op == OP_MUL && ((a->v[0] > 0 && b->v[0] > 0) ||
+                         (a->v[a->n - 1] < 0 && b->v[b->n - 1] < 0)) &&
+        (double)a->n + (double)b->n - 1 > (double)support_limit(ctx))
+        return alea__support_error(ctx, at);
+    double pairs = (double)a->n * (double)b->n;
+    alea__acc acc;
+    if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
+        return st;
+    if ((st = alea__work_check(ctx, pairs * alea__acc_unit(&acc), at)) != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
+    for (size_t i = 0; i < a->n; i++) {
+        if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK) {
+            alea__acc_free(&acc);
+            return st;
+        }
+        for (size_t j = 0; j < b->n; j++) {
+            int64_t r;
+            if (alea__arith(op, a->v[i], b->v[j], &r) != ARITH_OK) {
+                alea__acc_free(&acc);
+                return alea__overflow_error(ctx, at);
+            }
+            if ((st = alea__acc_add(&acc, r, a->p[i] * b->p[j])) != ALEA_OK)
+                return st;
+        }
+    }
+    if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
+        return st;
+    out->trunc = trunc;
+    return ALEA_OK;
+}
+
+/* ---- comparisons, max and min ---------------------------------------------------- */
+
+alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                          const alea__pmf *b, alea__pmf *out)
+{
+    alea_status st;
+    double ptrue = 0, pfalse = 0;
+    if (a->n && b->n) {
+        /* below[j] = P(B < b.v[j]) summed from the bottom, above[j] =
+         * P(B >= b.v[j]) summed from the top: no cancellation. */
+        size_t nb = b->n;
+        double *below = alea__mem_alloc(ctx, alea__mul_size(2 * (nb + 1), sizeof *below));
+        if (!below)
+            return alea__nomem(ctx);
+        double *above = below + nb + 1;
+        below[0] = 0;
+        for (size_t j = 0; j < nb; j++)
+            below[j + 1] = below[j] + b->p[j];
+        above[nb] = 0;
+        for (size_t j = nb; j-- > 0;)
+            above[j] = above[j + 1] + b->p[j];
+        size_t j = 0;
+        for (size_t i = 0; i < a->n; i++) {
+            int64_t x = a->v[i];
+            while (j < nb && b->v[j] < x)
+                j++;
+            double lt = below[j], eq = 0, gt;
+            size_t g = j;
+            if (j < nb && b->v[j] == x) {
+                eq = b->p[j];
+                g = j + 1;
+            }
+            gt = above[g];
+            double t, f;
+            switch (op) { /* x op B */
+            case CMP_EQ: t = eq; f = lt + gt; break;
+            case CMP_NE: t = lt + gt; f = eq; break;
+            case CMP_LT: t = gt; f = lt + eq; break;
+            case CMP_LE: t = eq + gt; f = lt; break;
+            case CMP_GT: t = lt; f = eq + gt; break;
+            default: t = lt + eq; f = gt; break; /* CMP_GE */
+            }
+            ptrue += a->p[i] * t;
+            pfalse += a->p[i] * f;
+        }
+        alea__mem_free(ctx, below, 2 * (nb + 1) * sizeof *below);
+    }
+    size_t k = (size_t)(pfalse > 0) + (size_t)(ptrue > 0);
+    if ((st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
+        return st;
+    k = 0;
+    if (pfalse > 0) {
+        out->v[k] = 0;
+        out->p[k++] = pfalse;
+    }
+    if (ptrue > 0) {
+        out->v[k] = 1;
+        out->p[k] = ptrue;
+    }
+    out->trunc = alea__trunc_join(a->trunc, b->trunc);
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
+                             const alea__pmf *b, alea__pmf *out)
+{
+    /*
+     * max = v when one is v and the other at most v, without counting both
+     * twice: P(A = v) P(B <= v) + P(A < v) P(B = v). For min the mirror
+     * image, walking down from the top. Products only, no cancellation.
+     */
+    alea_status st = alea__pmf_alloc(ctx, a->n + b->n, out);
+    if (st != ALEA_OK)
+        return st;
+    size_t na = a->n, nb = b->n, i = 0, j = 0, k = 0;
+    double fa = 0, fb = 0; /* mass of A, B strictly before v in the walk */
+    while (i < na || j < nb) {
+        /* walk order: ascending for max, descending for min */
+        size_t ia = is_max ? i : na - 1 - i, jb = is_max ? j : nb - 1 - j;
+        int take_a, take_b;
+        if (i >= na) {
+            take_a = 0;
+            take_b = 1;
+        } else if (j >= nb) {
+            take_a = 1;
+            take_b = 0;
+        } else {
+            int64_t va = a->v[ia], vb = b->v[jb];
+            take_a = is_max ? va <= vb : va >= vb;
+            take_b = va == vb || !take_a;
+        }
+        double pa = take_a ? a->p[ia] : 0, pb = take_b ? b->p[jb] : 0;
+        double r = pa * (fb + pb) + fa * pb;
+        if (r > 0) {
+            out->v[k] = take_a ? a->v[ia] : b->v[jb];
+            out->p[k++] = r;
+        }
+        fa += pa;
+        fb += pb;
+        i += (size_t)take_a;
+        j += (size_t)take_b;
+    }
+    if (!is_max) { /* written descending */
+        for (size_t l = 0; l < k / 2; l++) {
+            int64_t tv = out->v[l];
+            double tp = out->p[l];
+            out->v[l] = out->v[k - 1 - l];
+            out->p[l] = out->p[k - 1 - l];
+            out->v[k - 1 - l] = tv;
+            out->p[k - 1 - l] = tp;
+        }
+    }
+    out->trunc = alea__trunc_join(a->trunc, b->trunc);
+    return pmf_trim(ctx, out, k);
+}
+
+/* hi^n - lo^n for 0 <= lo <= hi, accurate when they are close. */
+static double pow_diff(double hi, double lo, double n)
+{
+    if (lo <= 0)
+        return pow(hi, n);
+    double e = n * log1p((hi - lo) / lo);
+    if (e > 1)
+        return pow(hi, n) - pow(lo, n);
+    return pow(lo, n) * expm1(e);
+}
+
+alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int64_t n,
+                              alea__pmf *out)
+{
+    /*
+     * P(max = v) = F(v)^n - F(v-)^n with F the distribution function,
+     * normalised so that it ends at exactly 1 (rounding in the total would
+     * otherwise be raised to the n-th power), then scaled by the kept mass
+     * of n copies, (1 - trunc)^n.
+     */
+    alea_status st = alea__pmf_alloc(ctx, a->n, out);
+    if (st != ALEA_OK)
+        return st;
+    double dn = (double)n, total = alea__pmf_mass(a), run = 0, f = 0;
+    double scale = a->trunc > 0 ? exp(dn * log1p(-a->trunc)) : 1.0;
+    size_t k = 0;
+    for (size_t s = 0; s < a->n; s++) {
+        size_t i = is_max ? s : a->n - 1 - s;
+        run += a->p[i];
+        double nf = s + 1 == a->n ? 1.0 : run / total;
+        out->v[i] = a->v[i];
+        out->p[i] = scale * pow_diff(nf, f, dn);
+        f = nf;
+    }
+    for (size_t i = 0; i < a->n; i++) { /* drop underflowed outcomes */
+        if (out->p[i] > 0) {
+            out->v[k] = out->v[i];
+            out->p[k++] = out->p[i];
+        }
+    }
+    out->trunc = alea__trunc_pow(a->trunc, n);
+    return pmf_trim(ctx, out, k);
+}
+
+alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf *b,
+                                 double w, const node *at)
+{
+    alea__pmf r;
+    alea_status st;
+    if (b->n == 0 || w == 0)
+        return ALEA_OK;
+    if ((st = alea__charge(ctx, (int64_t)(sum->n + b->n), at->start, at->end)) != ALEA_OK ||
+        (st = alea__pmf_alloc(ctx, sum->n + b->n, &r)) != ALEA_OK)
+        return st;
+    size_t i = 0, j = 0, k = 0;
+    while (i < sum->n || j < b->n) {
+        if (j >= b->n || (i < sum->n && sum->v[i] < b->v[j])) {
+            r.v[k] = sum->v[i];
+            r.p[k++] = sum->p[i++];
+        } else if (i >= sum->n || b->v[j] < sum->v[i]) {
+            r.v[k] = b->v[j];
+            r.p[k] = w * b->p[j++];
+            k += r.p[k] > 0;
+        } else {
+            r.v[k] = sum->v[i];
+            r.p[k++] = sum->p[i++] + w * b->p[j++];
+        }
+    }
+    if (k > support_limit(ctx)) {
+        alea__pmf_free(ctx, &r);
+        return alea__support_error(ctx, at);
+    }
+    r.trunc = sum->trunc;
+    if ((st = pmf_trim(ctx, &r, k)) != ALEA_OK)
+        return st;
+    alea__pmf_free(ctx, sum);
+    *sum = r;
+    return ALEA_OK;
+}
