@@ -110,9 +110,9 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
 
 /* A run of letters src[s..e): one name token, or split into modifiers. */
 static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
-                            token_list *out)
+                            alea__word_fn is_word, token_list *out)
 {
-    if (alea__lex_is_word(src + s, e - s))
+    if (is_word && is_word(src + s, e - s))
         return push(ctx, out, T_NAME, s, e);
     size_t i = s;
     while (i < e) {
@@ -136,7 +136,8 @@ static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
     return ALEA_OK;
 }
 
-alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *out)
+alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                      token_list *out)
 {
     size_t i = 0;
     alea_status st;
@@ -177,7 +178,7 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *ou
         if (is_alpha(c)) {
             while (i < len && is_alpha(src[i]))
                 i++;
-            if ((st = lex_word(ctx, src, s, i, out)) != ALEA_OK)
+            if ((st = lex_word(ctx, src, s, i, is_word, out)) != ALEA_OK)
                 return st;
             continue;
         }

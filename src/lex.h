@@ -71,19 +71,24 @@ typedef struct token_list {
     size_t n, cap;
 } token_list;
 
+/* Whether the n letters at s are a word of the language, matched without
+ * case (a call's name, or a word its arguments take). */
+typedef int (*alea__word_fn)(const char *s, size_t n);
+
 /*
  * Tokenizes src[0..len) into out (grown through ctx's allocator; the caller
  * frees out->v with alea__mem_free(ctx, out->v, out->cap * sizeof(token))).
- * Ends with a T_EOF token. Errors: ALEA_ERR_SYNTAX with the offending span.
+ * is_word tells the language's words, which the lexer keeps whole: the
+ * parser knows them (alea__lex_is_word, parse_call.c). Ends with a T_EOF
+ * token. Errors: ALEA_ERR_SYNTAX with the offending span.
  */
 ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
-                                   token_list *out);
+                                   alea__word_fn is_word, token_list *out);
 
 /* Human-readable description of a token kind, for messages ("'kh'"). */
 ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);
-/* Whether the n letters at s are a word of the language, matched without
- * case: a call's name or a word its arguments take. The parser knows them
- * (parse.c: the built-in calls, and the mechanics' names and words). */
+/* The language's words (parse_call.c: the built-in calls, the words of
+ * extra dice, and the mechanics' names and words), for alea__lex. */
 ALEA__HIDDEN int alea__lex_is_word(const char *s, size_t n);
 
 #endif /* ALEA_LEX_H */

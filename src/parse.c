@@ -532,7 +532,7 @@ alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
                         size_t len, const node **root, uint32_t *nodes)
 {
     token_list toks;
-    alea_status st = alea__lex(ctx, src, len, &toks);
+    alea_status st = alea__lex(ctx, src, len, alea__lex_is_word, &toks);
     if (st == ALEA_OK) {
         parser p;
         memset(&p, 0, sizeof p);
