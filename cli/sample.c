@@ -58,19 +58,6 @@ static uint32_t thread_count(const options *o)
     return n < 1 ? 1 : n > THREADS_MAX ? THREADS_MAX : (uint32_t)n;
 }
 
-/* A seed from the main context's generator (seeded by the OS), shown so
- * that the estimate can be made again. */
-static uint64_t fresh_seed(alea_ctx *ctx)
-{
-    static const char src[] = "d{0..9223372036854775807}";
-    alea_expr *e;
-    int64_t v = 0;
-    if (alea_expr_compile(ctx, src, sizeof src - 1, &e) == ALEA_OK) {
-        alea_expr_sample(ctx, e, &v);
-        alea_expr_free(e);
-    }
-    return (uint64_t)v;
-}
 
 /*
  * The distribution of e (compiled from src) estimated from o->sample rolls
@@ -84,7 +71,7 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
     if ((uint64_t)nt > (uint64_t)o->sample)
         nt = (uint32_t)o->sample;
     *threads = nt;
-    *seed = o->seed_set ? o->seed : fresh_seed(ctx);
+    *seed = o->seed_set ? o->seed : alea_ctx_random(ctx);
     sampler *w = calloc(nt, sizeof *w);
     pthread_t *tid = calloc(nt, sizeof *tid);
     unsigned char *started = calloc(nt, 1);

@@ -54,12 +54,7 @@ int cumulate(const alea_dist *d, double **least, double **most)
         *least = *most = NULL;
         return 0;
     }
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        (*most)[i] = s += alea_dist_prob(d, i);
-    s = 0;
-    for (size_t i = n; i-- > 0;)
-        (*least)[i] = s += alea_dist_prob(d, i);
+    alea_dist_cumulate(d, *least, *most);
     return 1;
 }
 

@@ -165,6 +165,11 @@ void alea_ctx_seed_stream(alea_ctx *ctx, uint64_t seed, uint32_t stream)
         alea__rng_jump(ctx);
 }
 
+uint64_t alea_ctx_random(alea_ctx *ctx)
+{
+    return ctx ? alea__rng_next(ctx) : 0;
+}
+
 alea_status alea_ctx_seed_os(alea_ctx *ctx)
 {
     if (!ctx)
