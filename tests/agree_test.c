@@ -9,18 +9,9 @@
  * roller or the engine changes. A wrong distribution fails it with a
  * p-value near 0; the threshold is 1e-4.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
 #include <gsl/gsl_cdf.h>
 
-#include <alea.h>
+#include "support.h"
 
 #define ROLLS 100000
 #define P_MIN 1e-4
@@ -59,10 +50,8 @@ typedef struct bin {
 
 static void check_one(alea_ctx *ctx, const char *src, uint64_t seed)
 {
-    alea_expr *e = NULL;
+    alea_expr *e = compile(ctx, src);
     alea_dist *d = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
     if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
         fail_msg("'%s' dist: %s", src, alea_ctx_error(ctx));
     size_t n = alea_dist_count(d);

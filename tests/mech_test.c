@@ -5,17 +5,7 @@
  * depth, the probability of longer chains counted as "cut" and allowed as
  * the only difference.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 #define VMIN (-64)
 #define VMAX 4096
@@ -39,11 +29,7 @@ static void add(brute *b, int64_t v, double p)
 static void expect_dist(const char *src, const brute *b)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
-    alea_expr *e = NULL;
-    alea_dist *d = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK ||
-        alea_expr_dist(ctx, e, &d) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
+    alea_dist *d = dist_of(ctx, src);
     double tol = 1e-12 + b->cut + alea_dist_truncated(d);
     for (int64_t v = VMIN; v <= VMAX; v++) {
         double want = b->p[v - VMIN], got = alea_dist_p(d, v);
@@ -58,7 +44,6 @@ static void expect_dist(const char *src, const brute *b)
                      alea_dist_prob(d, i));
     }
     alea_dist_free(d);
-    alea_expr_free(e);
     alea_ctx_free(ctx);
 }
 
@@ -67,21 +52,18 @@ typedef void (*combo_fn)(const int64_t *faces, const int64_t *sides, int n, doub
 
 static void each_combo(const int64_t *sides, int n, combo_fn fn, void *ud)
 {
+    int digit[16] = {0}, radix[16];
     int64_t faces[16];
     double p = 1;
     for (int i = 0; i < n; i++) {
-        faces[i] = 1;
+        radix[i] = (int)sides[i];
         p /= (double)sides[i];
     }
-    for (;;) {
+    do {
+        for (int i = 0; i < n; i++)
+            faces[i] = digit[i] + 1;
         fn(faces, sides, n, p, ud);
-        int i = n - 1;
-        while (i >= 0 && faces[i] == sides[i])
-            faces[i--] = 1;
-        if (i < 0)
-            break;
-        faces[i]++;
-    }
+    } while (odometer_next(digit, radix, n));
 }
 
 /* ---- boons, banes, +/- DICE, +1d: keep n of n+|k| dice ---- */

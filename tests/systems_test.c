@@ -3,17 +3,7 @@
  * with scripted dice: a custom random source returns, draw by draw, the
  * number that makes the next die show the face the example names.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <math.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 /* A queue of (face, sides): draw i yields face i on a die of sides i. */
 typedef struct script {
@@ -40,9 +30,7 @@ static void expect_roll(const char *src, const int64_t (*draws)[2], size_t n,
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     script s = {draws, n, 0};
     alea_ctx_set_random(ctx, scripted, &s);
-    alea_expr *e = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
+    alea_expr *e = compile(ctx, src);
     alea_roll *r = alea_roll_new(ctx);
     if (alea_expr_roll(ctx, e, r) != ALEA_OK)
         fail_msg("'%s': %s", src, alea_ctx_error(ctx));
