@@ -13,6 +13,10 @@
  *                        other outcome may have probability
  *   p EXPR VALUE PROB    one probability (EXPR must not contain spaces here)
  *   mean EXPR MEAN [TOL] the mean (EXPR without spaces), to 1e-12 or TOL
+ *   flag EXPR PROB NAME  the flag NAME (the rest of the line) is reported
+ *                        beside the outcomes with probability PROB
+ *   label EXPR VALUE NAME  the name of VALUE is NAME, or none if NAME is
+ *                        "(none)" (EXPR without spaces in both)
  *   error EXPR           next line: "STATUS START END MESSAGE", the error of
  *                        compiling, or if it compiles, of rolling (seed 1)
  *   disterror EXPR       the same for computing the distribution
@@ -197,6 +201,47 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             if (!pok || fabs(want - got) > tol)
                 FAIL("%s of '%s': want %.17g, got %.17g", is_mean ? "mean" : "P", ebuf,
                      want, got);
+            else
+                passed++;
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "flag ", 5) == 0 || strncmp(cmd, "label ", 6) == 0) {
+        int is_flag = cmd[0] == 'f';
+        const char *args = cmd + (is_flag ? 5 : 6);
+        char ebuf[1024], xbuf[64];
+        int off = 0;
+        if (sscanf(args, "%1023s %63s %n", ebuf, xbuf, &off) < 2 || off == 0 ||
+            args[off] == '\0') {
+            FAIL("bad line '%s'", cmd);
+            return;
+        }
+        const char *name = args + off;
+        alea_expr *e = compile_block(ctx, ebuf);
+        alea_dist *d = NULL;
+        if (!e)
+            return;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+            FAIL("dist of '%s' failed: %s", ebuf, alea_ctx_error(ctx));
+        } else if (is_flag) {
+            size_t i = 0, nf = alea_dist_flag_count(d);
+            while (i < nf && strcmp(alea_dist_flag_name(d, i), name) != 0)
+                i++;
+            int pok;
+            double want = parse_prob(xbuf, &pok);
+            if (i == nf)
+                FAIL("'%s' reports no flag '%s'", ebuf, name);
+            else if (!pok || fabs(want - alea_dist_flag_prob(d, i)) > 1e-12)
+                FAIL("flag '%s' of '%s': want %.17g, got %.17g", name, ebuf, want,
+                     alea_dist_flag_prob(d, i));
+            else
+                passed++;
+        } else {
+            const char *got = alea_dist_label(d, strtoll(xbuf, NULL, 10));
+            const char *want = strcmp(name, "(none)") == 0 ? NULL : name;
+            if (want ? !got || strcmp(got, want) != 0 : got != NULL)
+                FAIL("label of %s in '%s'\n  want: %s\n  got:  %s", xbuf, ebuf, name,
+                     got ? got : "(none)");
             else
                 passed++;
         }
