@@ -1,7 +1,8 @@
 /* exact_test.c -- the exact engine end to end (alea_expr_compile +
  * alea_expr_dist): closed forms, hand-computed fractions, brute-force
  * enumeration of small pools, errors with their spans, limits at N and N+1,
- * and allocation failure at every step. */
+ * and allocation failure at every step. The game mechanics' values are in
+ * mech_test.c and their golden files. */
 #include "dist.h"
 #include "support.h"
 
@@ -41,16 +42,7 @@ static alea_dist *dist(const char *src)
     alea_dist *d = try_dist(src, &st);
     if (st != ALEA_OK)
         fail_msg("'%s': %s: %s", src, alea_status_name(st), alea_ctx_error(ctx));
-    /* every result: ascending values, positive probabilities, and the mass
-     * plus the truncated tail make 1 */
-    double mass = 0;
-    for (size_t i = 0; i < alea_dist_count(d); i++) {
-        assert_true(alea_dist_prob(d, i) > 0);
-        if (i)
-            assert_true(alea_dist_value(d, i - 1) < alea_dist_value(d, i));
-        mass += alea_dist_prob(d, i);
-    }
-    assert_double_equal(mass + alea_dist_truncated(d), 1, 1e-12);
+    dist_check(d); /* every result */
     return d;
 }
 
@@ -247,25 +239,6 @@ static void test_reroll_one(void **state)
     alea_dist_free(d);
     /* "!" success counting scores rolls, "ra" judges totals: refused */
     assert_int_equal(dist_error("3d10!10>=8ra1"), ALEA_ERR_INVALID);
-}
-
-/* The seed mechanics that have an exact form. */
-static void test_mechanics(void **state)
-{
-    (void)state;
-    alea_dist *d = dist("dd(5, 15)"); /* never doubles down */
-    assert_double_equal(alea_dist_p(d, 0), 0.10, EPS); /* natural 1-2 */
-    assert_double_equal(alea_dist_p(d, 1), 0.35, EPS); /* 3..9 */
-    assert_double_equal(alea_dist_p(d, 2), 0.45, EPS); /* 10..18 */
-    assert_double_equal(alea_dist_p(d, 3), 0.10, EPS); /* natural 19-20 */
-    alea_dist_free(d);
-    /* event(): a critical failure is two or three 1s on 3d6: 16/216. */
-    d = dist("event(3d6)");
-    assert_int_equal(alea_dist_flag_count(d), 1);
-    assert_string_equal(alea_dist_flag_name(d, 0), "critical failure");
-    assert_double_equal(alea_dist_flag_prob(d, 0), 16.0 / 216, EPS);
-    assert_double_equal(alea_dist_p(d, 3), 1.0 / 216, EPS); /* three 1s */
-    alea_dist_free(d);
 }
 
 static void test_reroll(void **state)
@@ -665,7 +638,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keep_bruteforce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll_one, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_mechanics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_success_counting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_best_worst, setup, teardown),
         cmocka_unit_test_setup_teardown(test_division, setup, teardown),

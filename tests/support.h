@@ -96,6 +96,20 @@ static inline alea_dist *dist_of(alea_ctx *ctx, const char *src)
     return d;
 }
 
+/* What every computed distribution satisfies: ascending values, positive
+ * probabilities, and the mass plus the truncated tail make 1. */
+static inline void dist_check(const alea_dist *d)
+{
+    double mass = 0;
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
+        assert_true(alea_dist_prob(d, i) > 0);
+        if (i)
+            assert_true(alea_dist_value(d, i - 1) < alea_dist_value(d, i));
+        mass += alea_dist_prob(d, i);
+    }
+    assert_double_equal(mass + alea_dist_truncated(d), 1, 1e-12);
+}
+
 /* The roll formatted in a new string, to free. */
 static inline char *roll_text(const alea_roll *r, alea_format f)
 {
