@@ -4,6 +4,8 @@
  */
 #include "ast.h"
 
+#include "mech.h"
+
 #include "out.h"
 
 int alea__cond_match(const cond *c, int64_t v)
@@ -323,32 +325,8 @@ void alea__node_print(alea__out *o, const node *n)
         alea__node_print(o, n->u.rep.a);
         alea__out_char(o, ')');
         break;
-    case N_EVENT: {
-        const event_spec *ev = n->u.event;
-        alea__out_str(o, "event(");
-        for (uint32_t i = 0; i < ev->ngroups; i++) {
-            if (i)
-                alea__out_str(o, " + ");
-            if (!ev->groups[i].count_implicit)
-                alea__out_i64(o, ev->groups[i].count);
-            alea__out_char(o, 'd');
-            alea__out_i64(o, ev->groups[i].sides);
-        }
-        if (ev->cancel_largest)
-            alea__out_str(o, ", largest");
-        alea__out_char(o, ')');
-        break;
-    }
-    case N_DD:
-        alea__out_str(o, "dd(");
-        alea__out_i64(o, n->u.dd->mod);
-        alea__out_str(o, ", ");
-        alea__out_i64(o, n->u.dd->diff);
-        if (n->u.dd->policy != DD_NEVER) {
-            alea__out_str(o, ", ");
-            alea__out_str(o, alea__dd_policy_name(n->u.dd->policy));
-        }
-        alea__out_char(o, ')');
+    case N_MECH:
+        n->u.mech.ops->print(o, n);
         break;
     default:
         alea__out_str(o, "?");

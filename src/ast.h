@@ -28,8 +28,7 @@ typedef enum node_kind {
     N_ABS,   /* abs(a): u.un.a */
     N_BEST,  /* best(n, a): roll a n times, keep the highest: u.rep */
     N_WORST, /* worst(n, a): keep the lowest: u.rep */
-    N_EVENT, /* critical pool (exploding criticals): u.event */
-    N_DD,    /* the Double Down roll: u.dd; value is the tier 0..3 */
+    N_MECH,  /* a game mechanic's node (mech.h): u.mech */
     N__COUNT
 } node_kind;
 
@@ -160,31 +159,6 @@ typedef struct pool {
     cond success, failure;
 } pool;
 
-/* ---- critical pools: event() ---- */
-
-/* One group of the pool: count dice with sides faces each ("3d4"). */
-typedef struct event_group {
-    int64_t count, sides;    /* count >= 1, sides >= 2 */
-    uint8_t count_implicit;  /* written "d18" */
-} event_group;
-
-typedef struct event_spec {
-    const event_group *groups;
-    uint32_t ngroups;
-    int64_t ndice;          /* sum of the counts */
-    uint8_t cancel_largest; /* 1s cancel the largest criticals first */
-} event_spec;
-
-/* ---- the Double Down roll: dd() ---- */
-
-typedef enum dd_tier { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS } dd_tier;
-typedef enum dd_policy { DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST } dd_policy;
-
-typedef struct dd_spec {
-    int64_t mod, diff; /* d20 + mod against diff */
-    uint8_t policy;    /* dd_policy */
-} dd_spec;
-
 typedef struct node {
     uint8_t kind; /* node_kind */
     uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
@@ -208,8 +182,10 @@ typedef struct node {
             const struct node *a;
             int64_t n; /* >= 1 */
         } rep;
-        const event_spec *event;
-        const dd_spec *dd;
+        struct {
+            const struct alea__mech *ops; /* the mechanic's table (mech.h) */
+            const void *spec;             /* its arguments, its own type */
+        } mech;
     } u;
 } node;
 
@@ -256,28 +232,6 @@ ALEA__HIDDEN int64_t alea__die_face(const die_spec *d, uint64_t i);
  */
 ALEA__HIDDEN void alea__pool_keep_range(const pool *p, int64_t n, int64_t *lo,
                                         int64_t *hi);
-
-/* ---- mech/tier.c: the dice tier ladder ---- */
-
-#define ALEA__TIER_COUNT 23
-/* The ladder position of count dX (0 = 1d4 ... 22 = 5d20), or -1. */
-ALEA__HIDDEN int alea__tier_index(int64_t count, int64_t sides);
-/* The dice of ladder position i. */
-ALEA__HIDDEN void alea__tier_entry(int i, int64_t *count, int64_t *sides);
-/* "1d4 -> 1d6 -> ... -> 5d20", for messages. */
-ALEA__HIDDEN const char *alea__tier_ladder_text(void);
-
-/* ---- mech/dd.c: tier arithmetic shared by the roller and the engine ---- */
-
-/* The tier of one d20 showing nat with modifier mod against diff. */
-ALEA__HIDDEN int alea__dd_tier(int64_t nat, int64_t mod, int64_t diff);
-/* The tier change of a double-down roll showing nat: -2, -1, +1 or +2. */
-ALEA__HIDDEN int alea__dd_shift(int64_t nat, int64_t mod, int64_t diff);
-/* Whether the "best" policy doubles down from tier t (the expected final
- * tier is higher than t). */
-ALEA__HIDDEN int alea__dd_best_doubles(int t, int64_t mod, int64_t diff);
-ALEA__HIDDEN const char *alea__dd_tier_name(int t);
-ALEA__HIDDEN const char *alea__dd_policy_name(int policy);
 
 /* Binding strength of a node when printed: a child printed inside a parent
  * needs parentheses when its precedence is below what the parent requires. */

@@ -22,10 +22,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
         return alea__nomem(ctx);
     d->ctx = ctx;
     d->pmf = *pmf;
-    d->labels = DIST_LABELS_NONE;
-    d->has_crit_fail = 0;
-    d->crit_fail = 0;
-    d->dd_diff = 0;
+    memset(&d->notes, 0, sizeof d->notes);
     d->samples = 0;
     memset(pmf, 0, sizeof *pmf);
     d->len = len;
@@ -225,7 +222,7 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
     alea__out_i64(&o, alea_dist_max(dist));
     alea__out_str(&o, ", \"truncated\": ");
     alea__out_double(&o, m->trunc);
-    if (dist->labels != DIST_LABELS_NONE) {
+    if (dist->notes.nlabels > 0) {
         alea__out_str(&o, ", \"labels\": [");
         for (size_t i = 0; i < m->n; i++) {
             alea__out_str(&o, i ? ", [" : "[");
@@ -268,22 +265,39 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
 
 const char *alea_dist_label(const alea_dist *dist, int64_t v)
 {
-    if (!dist || dist->labels != DIST_LABELS_DD || v < 0 || v > 3)
+    if (!dist || v < 0 || (uint64_t)v >= dist->notes.nlabels)
         return NULL;
-    return alea__dd_tier_name((int)v);
+    return dist->notes.labels[v];
 }
 
 size_t alea_dist_flag_count(const alea_dist *dist)
 {
-    return dist && dist->has_crit_fail ? 1 : 0;
+    return dist ? dist->notes.nflags : 0;
 }
 
 const char *alea_dist_flag_name(const alea_dist *dist, size_t i)
 {
-    return i < alea_dist_flag_count(dist) ? "critical failure" : NULL;
+    return i < alea_dist_flag_count(dist) ? dist->notes.flag_name[i] : NULL;
 }
 
 double alea_dist_flag_prob(const alea_dist *dist, size_t i)
 {
-    return i < alea_dist_flag_count(dist) ? dist->crit_fail : 0.0;
+    return i < alea_dist_flag_count(dist) ? dist->notes.flag_p[i] : 0.0;
+}
+
+alea_status alea__dist_expect(const alea_dist *d,
+                              alea_status (*f)(int64_t v, void *ud, double *x), void *ud,
+                              double *mean)
+{
+    double sum = 0, mass = 0;
+    for (size_t i = 0; i < d->pmf.n; i++) {
+        double x;
+        alea_status st = f(d->pmf.v[i], ud, &x);
+        if (st != ALEA_OK)
+            return st;
+        sum += d->pmf.p[i] * x;
+        mass += d->pmf.p[i];
+    }
+    *mean = mass > 0 ? sum / mass : 0;
+    return ALEA_OK;
 }

@@ -35,16 +35,32 @@ typedef struct alea__pmf {
     double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
 } alea__pmf;
 
-enum { DIST_LABELS_NONE, DIST_LABELS_DD };
+/* Named probabilities a distribution reports beside its outcomes. */
+#define ALEA__FLAGS_MAX 4
+
+/*
+ * What a distribution says beyond its outcomes, filled by the mechanic of
+ * the expression's root (mech.h): names of its outcomes 0..nlabels-1 (a
+ * static table), named probabilities, and one parameter the mechanic keeps
+ * for its own functions (which it reads back from the distribution, with
+ * alea__dist_expect over the outcomes). The mechanic that filled them is
+ * named by `mech` (NULL: none), so that its functions can recognise it.
+ */
+typedef struct alea__notes {
+    const struct alea__mech *mech;
+    const char *const *labels;
+    uint32_t nlabels;
+    uint32_t nflags;
+    const char *flag_name[ALEA__FLAGS_MAX];
+    double flag_p[ALEA__FLAGS_MAX];
+    int64_t param;
+} alea__notes;
 
 struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
-    uint8_t labels;        /* DIST_LABELS_* */
-    uint8_t has_crit_fail; /* event(): crit_fail is reported */
-    double crit_fail;
-    int64_t dd_diff;       /* dd(): the difficulty, for boons */
+    alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
@@ -264,17 +280,13 @@ ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);
 
-/* ---- mech/: the game mechanics' exact distributions ---- */
+/* ---- the expectation of a function of the outcome (for a mechanic's own
+ * tables, kept with the mechanic) ---- */
 
-/* dd(): the tier 0..3 of a double-down roll (mech/dd.c). */
-ALEA__HIDDEN alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out);
-/* dd(): expected boons and banes (mech/dd.c; alea_dist_boons). */
-ALEA__HIDDEN alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d,
-                                        const alea_boon_table *table, int64_t drive,
-                                        int support, double *boons, double *banes);
-/* event(): the total of a critical pool (mech/event.c); *crit_fail (if not
- * NULL) gets the probability of a critical failure. */
-ALEA__HIDDEN alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
-                                           double *crit_fail);
+/* Sum of p(v) f(v, ud) over the outcomes, divided by their mass; ALEA_OK, or
+ * the first status f returns other than ALEA_OK. */
+ALEA__HIDDEN alea_status alea__dist_expect(const alea_dist *d,
+                                           alea_status (*f)(int64_t v, void *ud, double *x),
+                                           void *ud, double *mean);
 
 #endif /* ALEA_DIST_H */

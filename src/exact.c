@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "mech.h"
 
 static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
@@ -549,10 +550,8 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
             st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
         alea__pmf_free(ctx, &a);
         return st;
-    case N_DD:
-        return alea__dd_exact(ctx, n, out);
-    case N_EVENT:
-        return alea__event_exact(ctx, n, out, NULL);
+    case N_MECH:
+        return n->u.mech.ops->exact(ctx, n, out, NULL);
     default:
         return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
                            "unknown node kind %u", (unsigned)n->kind);
@@ -563,11 +562,12 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
 {
     alea_status st;
     alea__pmf r;
-    double crit = 0;
-    int is_event = e->root->kind == N_EVENT;
-    /* An event() pool as the whole expression also reports its chance of a
-     * critical failure. */
-    st = is_event ? alea__event_exact(ctx, e->root, &r, &crit) : eval(ctx, e->root, &r);
+    alea__notes notes;
+    memset(&notes, 0, sizeof notes);
+    /* A mechanic as the whole expression also reports what it says beyond
+     * the outcomes (a chance of critical failure, the outcomes' names). */
+    st = e->root->kind == N_MECH ? e->root->u.mech.ops->exact(ctx, e->root, &r, &notes)
+                                 : eval(ctx, e->root, &r);
     if (st != ALEA_OK)
         return st;
     /* The tail bound is per die: a pool of 10^14 exploding dice, or a
@@ -586,9 +586,6 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         alea__pmf_free(ctx, &r);
         return st;
     }
-    (*out)->labels = e->root->kind == N_DD ? DIST_LABELS_DD : DIST_LABELS_NONE;
-    (*out)->has_crit_fail = (uint8_t)is_event;
-    (*out)->crit_fail = crit;
-    (*out)->dd_diff = e->root->kind == N_DD ? e->root->u.dd->diff : 0;
+    (*out)->notes = notes;
     return ALEA_OK;
 }

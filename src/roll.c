@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "rng.h"
+#include "mech.h"
 
 typedef alea__rstate rstate;
 
@@ -484,12 +485,8 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         }
         break;
     }
-    case N_EVENT:
-        if ((st = alea__event_roll(s, n, rc, &v)) != ALEA_OK)
-            return st;
-        break;
-    case N_DD:
-        if ((st = alea__dd_roll(s, n, rc, &v)) != ALEA_OK)
+    case N_MECH:
+        if ((st = n->u.mech.ops->roll(s, n, rc, &v)) != ALEA_OK)
             return st;
         break;
     case N_BEST:

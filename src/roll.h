@@ -28,8 +28,8 @@ enum {
     DIE_DROPPED = 1,   /* outside the kept range */
     DIE_SUCCESS = 2,   /* success counting on the die's total */
     DIE_FAILURE = 4,
-    DIE_CANCELLED = 8, /* event(): a critical cancelled by a 1 */
-    DIE_DISCARDED = 16 /* event(): not counted in a critical failure */
+    DIE_CANCELLED = 8, /* cancelled by another die: does not count */
+    DIE_DISCARDED = 16 /* set aside by the rule of its term: does not count */
 };
 
 typedef struct rdie {
@@ -52,13 +52,8 @@ typedef struct rec {
     const struct rec *const *kids;
     uint32_t nkids;
     uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
-    uint8_t flags; /* REC_* */
+    uint8_t flags; /* a mechanic's own marks (mech.h) */
 } rec;
-
-enum {
-    REC_CRIT_FAIL = 1,  /* event(): more than half the pool showed 1 */
-    REC_DOUBLED = 2     /* dd(): the roller doubled down */
-};
 
 struct alea_roll {
     alea_ctx *ctx;
@@ -93,12 +88,6 @@ ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *f
 ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
 ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
 ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
-
-/* mech/event.c and mech/dd.c: roll one N_EVENT / N_DD node. */
-ALEA__HIDDEN alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc,
-                                          int64_t *value);
-ALEA__HIDDEN alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc,
-                                       int64_t *value);
 
 /* Rolls e into r (r->ctx == ctx). Resets r first. */
 ALEA__HIDDEN alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r);

@@ -14,6 +14,7 @@
  */
 #include "out.h"
 #include "roll.h"
+#include "mech.h"
 
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
 
@@ -67,8 +68,9 @@ static void show_face(alea__out *o, const rface *f, int chained, const die_spec 
         sgr(o, "39");
 }
 
-/* One die; spec is its die's faces (NULL when they vary, as in event()). */
-static void show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
+/* One die; spec is its die's faces (NULL when they vary, as in a pool of
+ * several kinds of dice). */
+void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
 {
     int dim = (d->flags & (DIE_DROPPED | DIE_CANCELLED | DIE_DISCARDED)) != 0;
     if (dim)
@@ -93,54 +95,6 @@ static void show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_
         sgr(o, "22");
 }
 
-/* event(...) [2, 14!+5, 9, 20!+3], with " critical failure" when it was. */
-static void show_event(alea__out *o, const alea_roll *r, const rec *rc)
-{
-    alea__node_print(o, rc->n);
-    alea__out_str(o, " [");
-    for (uint32_t i = 0; i < rc->ndice; i++) {
-        if (i)
-            alea__out_str(o, ", ");
-        show_die(o, r, &r->dice[rc->die0 + i], NULL);
-    }
-    alea__out_char(o, ']');
-    if (rc->flags & REC_CRIT_FAIL)
-        alea__out_str(o, " critical failure");
-}
-
-/* One d20 of a dd() roll: "6 (12): failure". */
-static void show_dd_face(alea__out *o, const dd_spec *dd, int64_t nat)
-{
-    alea__out_i64(o, nat);
-    alea__out_str(o, " (");
-    alea__out_i64(o, nat + dd->mod);
-    alea__out_str(o, "): ");
-    alea__out_str(o, alea__dd_tier_name(alea__dd_tier(nat, dd->mod, dd->diff)));
-}
-
-/* dd(6, 14, always) [6 (12): failure; double down 20 (26): +2 -> critical success] */
-static void show_dd(alea__out *o, const alea_roll *r, const rec *rc)
-{
-    const dd_spec *dd = rc->n->u.dd;
-    const rdie *d = &r->dice[rc->die0];
-    alea__node_print(o, rc->n);
-    alea__out_str(o, " [");
-    show_dd_face(o, dd, r->faces[d->first].face);
-    if (d->nfaces > 1) {
-        int64_t nat2 = r->faces[d->first + 1].face;
-        int shift = alea__dd_shift(nat2, dd->mod, dd->diff);
-        alea__out_str(o, "; double down ");
-        alea__out_i64(o, nat2);
-        alea__out_str(o, " (");
-        alea__out_i64(o, nat2 + dd->mod);
-        alea__out_str(o, shift > 0 ? "): +" : "): ");
-        alea__out_i64(o, shift);
-        alea__out_str(o, " -> ");
-        alea__out_str(o, alea__dd_tier_name((int)d->value));
-    }
-    alea__out_char(o, ']');
-}
-
 static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
 {
     if (rc->count) {
@@ -155,7 +109,7 @@ static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");
-        show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die);
+        alea__show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die);
     }
     alea__out_char(o, ']');
 }
@@ -211,11 +165,9 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
     case N_DICE:
         show_dice(o, r, rc);
         break;
-    case N_EVENT:
-        show_event(o, r, rc);
-        break;
-    case N_DD:
-        show_dd(o, r, rc);
+    case N_MECH:
+        alea__node_print(o, rc->n);
+        rc->n->u.mech.ops->show(o, r, rc);
         break;
     case N_NEG:
         alea__out_char(o, '-');
@@ -279,7 +231,7 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
 
 /* ---- JSON ------------------------------------------------------------------ */
 
-static void json_flag(alea__out *o, const char *name, int on)
+void alea__show_json_flag(alea__out *o, const char *name, int on)
 {
     if (on) {
         alea__out_str(o, ", \"");
@@ -294,7 +246,7 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
     if (!rc)
         return;
     int kind = rc->n->kind;
-    if (kind == N_DICE || kind == N_EVENT || kind == N_DD) {
+    if (kind == N_DICE || kind == N_MECH) {
         if (kind == N_DICE)
             json_dice(o, r, rc->count, discarded, first);
         if (!*first)
@@ -308,34 +260,29 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         alea__out_i64(o, rc->n->end);
         alea__out_str(o, ", \"value\": ");
         alea__out_i64(o, rc->value);
-        json_flag(o, "discarded", discarded);
-        json_flag(o, "critical_failure", (rc->flags & REC_CRIT_FAIL) != 0);
-        json_flag(o, "doubled_down", (rc->flags & REC_DOUBLED) != 0);
-        if (kind == N_DD) {
-            alea__out_str(o, ", \"label\": \"");
-            alea__out_str(o, alea__dd_tier_name((int)rc->value));
-            alea__out_char(o, '"');
-        }
+        alea__show_json_flag(o, "discarded", discarded);
+        if (kind == N_MECH && rc->n->u.mech.ops->show_json)
+            rc->n->u.mech.ops->show_json(o, rc);
         alea__out_str(o, ", \"dice\": [");
         for (uint32_t i = 0; i < rc->ndice; i++) {
             const rdie *d = &r->dice[rc->die0 + i];
             alea__out_str(o, i ? ", {\"value\": " : "{\"value\": ");
             alea__out_i64(o, d->value);
-            json_flag(o, "dropped", (d->flags & DIE_DROPPED) != 0);
-            json_flag(o, "success", (d->flags & DIE_SUCCESS) != 0);
-            json_flag(o, "failure", (d->flags & DIE_FAILURE) != 0);
-            json_flag(o, "cancelled", (d->flags & DIE_CANCELLED) != 0);
-            json_flag(o, "discarded", (d->flags & DIE_DISCARDED) != 0);
+            alea__show_json_flag(o, "dropped", (d->flags & DIE_DROPPED) != 0);
+            alea__show_json_flag(o, "success", (d->flags & DIE_SUCCESS) != 0);
+            alea__show_json_flag(o, "failure", (d->flags & DIE_FAILURE) != 0);
+            alea__show_json_flag(o, "cancelled", (d->flags & DIE_CANCELLED) != 0);
+            alea__show_json_flag(o, "discarded", (d->flags & DIE_DISCARDED) != 0);
             alea__out_str(o, ", \"rolls\": [");
             for (uint32_t k = 0; k < d->nfaces; k++) {
                 const rface *f = &r->faces[d->first + k];
                 alea__out_str(o, k ? ", {\"face\": " : "{\"face\": ");
                 alea__out_i64(o, f->face);
-                json_flag(o, "rerolled", (f->flags & FACE_REROLLED) != 0);
-                json_flag(o, "exploded", (f->flags & FACE_EXPLODED) != 0);
-                json_flag(o, "penetrated", (f->flags & FACE_PENETRATED) != 0);
-                json_flag(o, "success", (f->flags & FACE_SUCCESS) != 0);
-                json_flag(o, "failure", (f->flags & FACE_FAILURE) != 0);
+                alea__show_json_flag(o, "rerolled", (f->flags & FACE_REROLLED) != 0);
+                alea__show_json_flag(o, "exploded", (f->flags & FACE_EXPLODED) != 0);
+                alea__show_json_flag(o, "penetrated", (f->flags & FACE_PENETRATED) != 0);
+                alea__show_json_flag(o, "success", (f->flags & FACE_SUCCESS) != 0);
+                alea__show_json_flag(o, "failure", (f->flags & FACE_FAILURE) != 0);
                 alea__out_char(o, '}');
             }
             alea__out_str(o, "]}");

@@ -16,6 +16,7 @@
 #include "ast.h"
 #include "dist.h"
 #include "roll.h"
+#include "mech.h"
 
 /* Samples between two calls of the interrupt hook: each sample is its own
  * evaluation, with its own budget, so the hook is polled here too. */
@@ -156,8 +157,9 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *t, const alea_expr 
             alea__pmf_free(ctx, &pmf);
         } else {
             (*out)->samples = t->total;
-            (*out)->labels = e->root->kind == N_DD ? DIST_LABELS_DD : DIST_LABELS_NONE;
-            (*out)->dd_diff = e->root->kind == N_DD ? e->root->u.dd->diff : 0;
+            const node *root = e->root;
+            if (root->kind == N_MECH && root->u.mech.ops->describe)
+                root->u.mech.ops->describe(root, &(*out)->notes);
         }
     }
     alea__mem_free(ctx, h, (k ? k : 1) * sizeof *h);

@@ -10,9 +10,31 @@
  * Doubling down: a natural 19-20 raises the tier by two, a success by one,
  * a failure lowers it by one, a natural 1-2 by two; clamped to the tiers.
  */
-#include "../ast.h"
+#include "../mech.h"
 
-int alea__dd_tier(int64_t nat, int64_t mod, int64_t diff)
+#include <math.h>
+#include <string.h>
+
+typedef enum dd_policy { DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST } dd_policy;
+
+typedef struct dd_spec {
+    int64_t mod, diff; /* d20 + mod against diff */
+    uint8_t policy;    /* dd_policy */
+} dd_spec;
+
+ALEA__HIDDEN extern const alea__mech alea__mech_dd, alea__mech_stars;
+
+enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the tiers */
+
+/* The mark on a rolled node's record (rec.flags): it doubled down. */
+#define DOUBLED 1
+
+static const char *const tier_names[] = {"critical failure", "failure", "success",
+                                         "critical success"};
+static const char *const policy_names[] = {"never", "always", "onfail", "best", NULL};
+
+/* The tier of one d20 showing nat with modifier mod against diff. */
+static int dd_tier(int64_t nat, int64_t mod, int64_t diff)
 {
     if (nat >= 19)
         return DD_CRIT_SUCCESS;
@@ -21,44 +43,43 @@ int alea__dd_tier(int64_t nat, int64_t mod, int64_t diff)
     return nat + mod >= diff ? DD_SUCCESS : DD_FAIL;
 }
 
-int alea__dd_shift(int64_t nat, int64_t mod, int64_t diff)
+/* The tier change of a double-down roll showing nat: -2, -1, +1 or +2. */
+static int dd_shift(int64_t nat, int64_t mod, int64_t diff)
 {
     static const int shift[] = {-2, -1, +1, +2};
-    return shift[alea__dd_tier(nat, mod, diff)];
+    return shift[dd_tier(nat, mod, diff)];
 }
 
-int alea__dd_best_doubles(int t, int64_t mod, int64_t diff)
+/* The tier after doubling down from t with a second d20 showing nat2. */
+static int dd_after(int t, int64_t nat2, const dd_spec *dd)
 {
-    /* Expected final tier after doubling down from t, times 20 (exact in
-     * integers): double down when it beats staying at t. */
+    int f = t + dd_shift(nat2, dd->mod, dd->diff);
+    return f < 0 ? 0 : f > 3 ? 3 : f;
+}
+
+/* Whether the "best" policy doubles down from tier t: the expected final
+ * tier (times 20, exact in integers) beats staying at t. */
+static int best_doubles(int t, const dd_spec *dd)
+{
     int64_t sum = 0;
-    for (int64_t nat = 1; nat <= 20; nat++) {
-        int f = t + alea__dd_shift(nat, mod, diff);
-        sum += f < 0 ? 0 : f > 3 ? 3 : f;
-    }
+    for (int64_t nat = 1; nat <= 20; nat++)
+        sum += dd_after(t, nat, dd);
     return sum > 20 * (int64_t)t;
 }
 
-const char *alea__dd_tier_name(int t)
+/* Whether the roller doubles down from tier t: the rule both the roller and
+ * the exact engine follow. */
+static int doubles_down(int t, const dd_spec *dd)
 {
-    static const char *const names[] = {"critical failure", "failure", "success",
-                                        "critical success"};
-    return t >= 0 && t <= 3 ? names[t] : "?";
-}
-
-const char *alea__dd_policy_name(int policy)
-{
-    static const char *const names[] = {"never", "always", "onfail", "best"};
-    return policy >= 0 && policy <= 3 ? names[policy] : "?";
+    return dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
+           (dd->policy == DD_BEST && best_doubles(t, dd));
 }
 
 /* ---- rolling ---- */
 
-#include "../roll.h"
-
-alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+static alea_status dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
-    const dd_spec *dd = n->u.dd;
+    const dd_spec *dd = n->u.mech.spec;
     alea_status st;
     size_t die0 = 0;
     if ((st = alea__roll_charge(s, n, 1)) != ALEA_OK ||
@@ -69,20 +90,17 @@ alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *valu
     d->flags = 0;
     d->score = 0;
     int64_t nat = alea__roll_d(s, 20);
-    int t = alea__dd_tier(nat, dd->mod, dd->diff);
+    int t = dd_tier(nat, dd->mod, dd->diff);
     if ((st = alea__roll_push(s, nat, 0)) != ALEA_OK)
         return st;
-    int doubles = dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
-                  (dd->policy == DD_BEST && alea__dd_best_doubles(t, dd->mod, dd->diff));
-    if (doubles) {
+    if (doubles_down(t, dd)) {
         if ((st = alea__roll_charge(s, n, 1)) != ALEA_OK)
             return st;
         int64_t nat2 = alea__roll_d(s, 20);
         if ((st = alea__roll_push(s, nat2, 0)) != ALEA_OK)
             return st;
-        t += alea__dd_shift(nat2, dd->mod, dd->diff);
-        t = t < 0 ? 0 : t > 3 ? 3 : t;
-        rc->flags |= REC_DOUBLED;
+        t = dd_after(t, nat2, dd);
+        rc->flags |= DOUBLED;
     }
     d->value = t;
     d->nfaces = (uint32_t)(s->r->nfaces - d->first);
@@ -96,44 +114,166 @@ alea_status alea__dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *valu
 
 /* ---- exact distribution ---- */
 
-#include "../dist.h"
-
-alea_status alea__dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
+static void dd_describe(const node *n, alea__notes *notes)
 {
-    const dd_spec *dd = n->u.dd;
+    notes->mech = &alea__mech_dd;
+    notes->labels = tier_names;
+    notes->nlabels = 4;
+    notes->param = ((const dd_spec *)n->u.mech.spec)->diff; /* for the boons */
+}
+
+static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__notes *notes)
+{
+    const dd_spec *dd = n->u.mech.spec;
     /* Count in units of 1/400 (two d20s), exactly, then divide once. */
     int64_t units[4] = {0, 0, 0, 0};
-    double p[4];
     for (int64_t nat = 1; nat <= 20; nat++) {
-        int t = alea__dd_tier(nat, dd->mod, dd->diff);
-        int doubles = dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
-                      (dd->policy == DD_BEST && alea__dd_best_doubles(t, dd->mod, dd->diff));
-        if (!doubles) {
+        int t = dd_tier(nat, dd->mod, dd->diff);
+        if (!doubles_down(t, dd)) {
             units[t] += 20;
             continue;
         }
-        for (int64_t nat2 = 1; nat2 <= 20; nat2++) {
-            int f = t + alea__dd_shift(nat2, dd->mod, dd->diff);
-            units[f < 0 ? 0 : f > 3 ? 3 : f]++;
-        }
+        for (int64_t nat2 = 1; nat2 <= 20; nat2++)
+            units[dd_after(t, nat2, dd)]++;
     }
-    for (int t = 0; t < 4; t++)
-        p[t] = (double)units[t] / 400.0;
     alea__acc acc;
     alea_status st = alea__acc_init(&acc, ctx, n, 0, 3, 4);
     for (int t = 0; st == ALEA_OK && t < 4; t++)
-        if (p[t] > 0)
-            st = alea__acc_add(&acc, t, p[t]);
+        if (units[t] > 0)
+            st = alea__acc_add(&acc, t, (double)units[t] / 400.0);
     if (st != ALEA_OK) {
         alea__acc_free(&acc);
         return st;
     }
+    if (notes)
+        dd_describe(n, notes);
     return alea__acc_finish(&acc, out);
 }
 
-/* ---- boons and banes from the game's tables (public API) ---- */
+/* ---- parsing ---- */
 
-#include <math.h>
+/* dd = "dd" "(" expr "," expr [ "," ("never" | "always" | "onfail" | "best") ] ")" */
+static alea_status dd_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    alea_status st;
+    (void)end;
+    dd_spec *dd = alea__parse_alloc(p, sizeof *dd);
+    if (!dd)
+        return alea__nomem(alea__parse_ctx(p));
+    memset(dd, 0, sizeof *dd);
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_int(p, "dd", "modifier", 0, 18, &dd->mod)) != ALEA_OK ||
+        (st = alea__parse_expect_comma(p, "',' and the difficulty")) != ALEA_OK ||
+        (st = alea__parse_int(p, "dd", "difficulty", 1, 100, &dd->diff)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p)) {
+        int which;
+        if ((st = alea__parse_word(p, policy_names,
+                                   "a double-down policy: never, always, onfail or best",
+                                   &which)) != ALEA_OK)
+            return st;
+        dd->policy = (uint8_t)which; /* in dd_policy's order */
+    }
+    if ((st = alea__mech_node(p, &alea__mech_dd, dd, start, alea__parse_here(p), out)) !=
+        ALEA_OK)
+        return st;
+    return alea__parse_close(p, "')'", NULL);
+}
+
+/*
+ * stars = "stars" "(" expr "," expr [ "," expr [ "," expr ] ] ")"
+ * The Double Down roll's modifier: stat 1-5, stress 1-3, an optional tag
+ * (1-5, or -1..-5 for an irrelevant tag of that many stars, which counts
+ * one less), drive 0-5. Parsed into the number it stands for.
+ */
+static alea_status stars_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    int64_t stat, stress, tag = 0, drive = 0;
+    alea_status st;
+    (void)end;
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_int(p, "stars", "stat stars", 1, 5, &stat)) != ALEA_OK ||
+        (st = alea__parse_expect_comma(p, "',' and the stress stars")) != ALEA_OK ||
+        (st = alea__parse_int(p, "stars", "stress stars", 1, 3, &stress)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p) &&
+        (st = alea__parse_int(p, "stars", "tag stars", -5, 5, &tag)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p) &&
+        (st = alea__parse_int(p, "stars", "drive", 0, 5, &drive)) != ALEA_OK)
+        return st;
+    node *n;
+    if ((st = alea__parse_node(p, N_NUM, start, alea__parse_here(p), &n)) != ALEA_OK)
+        return st;
+    n->u.num = stat + stress + (tag > 0 ? tag : tag < 0 ? -tag - 1 : 0) + drive; /* 1..18 */
+    *out = n;
+    return alea__parse_close(p, "')'", NULL);
+}
+
+const alea__mech alea__mech_stars = {"stars", stars_parse, NULL, NULL, NULL,
+                                     NULL,    NULL,        NULL, NULL};
+
+/* ---- printing and the breakdown ---- */
+
+static void dd_print(alea__out *o, const node *n)
+{
+    const dd_spec *dd = n->u.mech.spec;
+    alea__out_str(o, "dd(");
+    alea__out_i64(o, dd->mod);
+    alea__out_str(o, ", ");
+    alea__out_i64(o, dd->diff);
+    if (dd->policy != DD_NEVER) {
+        alea__out_str(o, ", ");
+        alea__out_str(o, policy_names[dd->policy]);
+    }
+    alea__out_char(o, ')');
+}
+
+/* One d20 of a dd() roll: "6 (12): failure". */
+static void show_face(alea__out *o, const dd_spec *dd, int64_t nat)
+{
+    alea__out_i64(o, nat);
+    alea__out_str(o, " (");
+    alea__out_i64(o, nat + dd->mod);
+    alea__out_str(o, "): ");
+    alea__out_str(o, tier_names[dd_tier(nat, dd->mod, dd->diff)]);
+}
+
+/* " [6 (12): failure; double down 20 (26): +2 -> critical success]" */
+static void dd_show(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    const dd_spec *dd = rc->n->u.mech.spec;
+    const rdie *d = &r->dice[rc->die0];
+    alea__out_str(o, " [");
+    show_face(o, dd, r->faces[d->first].face);
+    if (d->nfaces > 1) {
+        int64_t nat2 = r->faces[d->first + 1].face;
+        int shift = dd_shift(nat2, dd->mod, dd->diff);
+        alea__out_str(o, "; double down ");
+        alea__out_i64(o, nat2);
+        alea__out_str(o, " (");
+        alea__out_i64(o, nat2 + dd->mod);
+        alea__out_str(o, shift > 0 ? "): +" : "): ");
+        alea__out_i64(o, shift);
+        alea__out_str(o, " -> ");
+        alea__out_str(o, tier_names[d->value]);
+    }
+    alea__out_char(o, ']');
+}
+
+static void dd_show_json(alea__out *o, const rec *rc)
+{
+    alea__show_json_flag(o, "doubled_down", (rc->flags & DOUBLED) != 0);
+    alea__out_str(o, ", \"label\": \"");
+    alea__out_str(o, tier_names[rc->value]);
+    alea__out_char(o, '"');
+}
+
+const alea__mech alea__mech_dd = {
+    "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json,
+};
+
+/* ---- boons and banes from the game's tables (public API) ---- */
 
 alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
                                 int64_t drive, int support, int64_t *boons, int64_t *banes)
@@ -163,30 +303,50 @@ alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty
     return ALEA_OK;
 }
 
-alea_status alea__dd_boons(alea_ctx *ctx, const alea_dist *d, const alea_boon_table *table,
-                           int64_t drive, int support, double *boons, double *banes)
+/* The boons and banes of one outcome: the expectation's function. */
+typedef struct boons_of {
+    const alea_boon_table *table;
+    int64_t difficulty, drive;
+    int support, banes; /* which of the two */
+} boons_of;
+
+static alea_status one_outcome(int64_t tier, void *ud, double *x)
 {
-    if (d->labels != DIST_LABELS_DD)
+    const boons_of *b = ud;
+    int64_t boons, banes;
+    alea_status st = alea_boons_for_tier(b->table, b->difficulty, (int)tier, b->drive,
+                                         b->support, &boons, &banes);
+    *x = (double)(b->banes ? banes : boons);
+    return st;
+}
+
+alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boon_table *table,
+                            int64_t drive, int support, double *boons, double *banes)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea__clear_error(ctx);
+    if (!dist || !table || !boons || !banes)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_dist_boons: NULL argument");
+    if (dist->notes.mech != &alea__mech_dd)
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
                            "boons are computed for a dd() roll: the expression must be a dd() call");
-    double eb = 0, en = 0, mass = 0;
-    for (size_t i = 0; i < d->pmf.n; i++) {
-        int64_t b, n;
-        alea_status st = alea_boons_for_tier(table, d->dd_diff, (int)d->pmf.v[i], drive,
-                                             support, &b, &n);
-        if (st == ALEA_ERR_OVERFLOW)
-            return alea__error(ctx, st, 0, 0,
-                               "boons past %lld: a multiplier times a count, plus the drive, "
-                               "is too large", (long long)INT64_MAX);
-        if (st != ALEA_OK)
-            return alea__error(ctx, st, 0, 0,
-                               "invalid boon table: a multiplier that is not a finite number, "
-                               "or a NULL table");
-        eb += d->pmf.p[i] * (double)b;
-        en += d->pmf.p[i] * (double)n;
-        mass += d->pmf.p[i];
+    boons_of b = {table, dist->notes.param, drive, support, 0};
+    double eb, en;
+    alea_status st = alea__dist_expect(dist, one_outcome, &b, &eb);
+    if (st == ALEA_OK) {
+        b.banes = 1;
+        st = alea__dist_expect(dist, one_outcome, &b, &en);
     }
-    *boons = mass > 0 ? eb / mass : 0;
-    *banes = mass > 0 ? en / mass : 0;
+    if (st == ALEA_ERR_OVERFLOW)
+        return alea__error(ctx, st, 0, 0,
+                           "boons past %lld: a multiplier times a count, plus the drive, "
+                           "is too large", (long long)INT64_MAX);
+    if (st != ALEA_OK)
+        return alea__error(ctx, st, 0, 0,
+                           "invalid boon table: a multiplier that is not a finite number, "
+                           "or a NULL table");
+    *boons = eb;
+    *banes = en;
     return ALEA_OK;
 }

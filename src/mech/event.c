@@ -13,11 +13,28 @@
  *      without limit. 1s rolled on re-rolls cancel nothing.
  *   5. The total is every face plus every re-roll.
  */
+#include "../mech.h"
+
 #include <math.h>
 #include <string.h>
 
-#include "../dist.h"
-#include "../roll.h"
+/* One group of the pool: count dice with sides faces each ("3d4"). */
+typedef struct event_group {
+    int64_t count, sides;    /* count >= 1, sides >= 2 */
+    uint8_t count_implicit;  /* written "d18" */
+} event_group;
+
+typedef struct event_spec {
+    const event_group *groups;
+    uint32_t ngroups;
+    int64_t ndice;          /* sum of the counts */
+    uint8_t cancel_largest; /* 1s cancel the largest criticals first */
+} event_spec;
+
+ALEA__HIDDEN extern const alea__mech alea__mech_event;
+
+/* The mark on a rolled pool's record (rec.flags): a critical failure. */
+#define CRIT_FAIL 1
 
 /*
  * The group after group prev (UINT32_MAX: the first) in cancelling order:
@@ -54,9 +71,9 @@ static size_t group_first(const event_spec *ev, uint32_t g)
     return k;
 }
 
-alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+static alea_status event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
-    const event_spec *ev = n->u.event;
+    const event_spec *ev = n->u.mech.spec;
     alea_status st;
     size_t die0 = 0, nd = (size_t)ev->ndice;
     if ((st = alea__roll_charge(s, n, ev->ndice)) != ALEA_OK ||
@@ -75,7 +92,7 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
     }
     int64_t total = 0;
     if (2 * ones > ev->ndice) {
-        rc->flags |= REC_CRIT_FAIL;
+        rc->flags |= CRIT_FAIL;
         total = ones;
         for (size_t k = 0; k < nd; k++)
             if (dice[k].value != 1)
@@ -105,7 +122,7 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
         }
         rdie *d = &dice[k];
         int64_t sides = ev->groups[g].sides, face = d->value;
-        int live = !(rc->flags & REC_CRIT_FAIL) && face == sides && !(d->flags & DIE_CANCELLED);
+        int live = !(rc->flags & CRIT_FAIL) && face == sides && !(d->flags & DIE_CANCELLED);
         d->first = (uint32_t)s->r->nfaces;
         if ((st = alea__roll_push(s, face, live ? FACE_EXPLODED : 0)) != ALEA_OK)
             return st;
@@ -120,7 +137,7 @@ alea_status alea__event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
                 return alea__roll_overflow(s, n);
         }
         d->nfaces = (uint32_t)(s->r->nfaces - d->first);
-        if (!(rc->flags & REC_CRIT_FAIL) && alea__add_ovf(total, d->value, &total))
+        if (!(rc->flags & CRIT_FAIL) && alea__add_ovf(total, d->value, &total))
             return alea__roll_overflow(s, n);
     }
     rc->die0 = (uint32_t)die0;
@@ -224,9 +241,10 @@ static alea_status states_new(alea_ctx *ctx, size_t n, ev_state *st)
     return ALEA_OK;
 }
 
-alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, double *crit_fail)
+static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
+                               alea__notes *notes)
 {
-    const event_spec *ev = n->u.event;
+    const event_spec *ev = n->u.mech.spec;
     const uint32_t G = ev->ngroups;
     alea_status st = ALEA_OK;
     /* States: ones o in [0, N], criticals k_g in [0, c_g]: mixed radix. */
@@ -437,8 +455,12 @@ alea_status alea__event_exact(alea_ctx *ctx, const node *n, alea__pmf *out, doub
     sum.n = 0;
     sum.v = NULL;
     sum.p = NULL;
-    if (crit_fail)
-        *crit_fail = crit;
+    if (notes) { /* the whole expression: its chance of a critical failure too */
+        notes->mech = &alea__mech_event;
+        notes->flag_name[0] = "critical failure";
+        notes->flag_p[0] = crit;
+        notes->nflags = 1;
+    }
 done:
     alea__pmf_free(ctx, &other);
     alea__pmf_free(ctx, &tmp);
@@ -450,3 +472,108 @@ done:
     alea__mem_free(ctx, radix, scratch);
     return st;
 }
+
+/* ---- parsing ---- */
+
+static const char *const order[] = {"smallest", "largest", NULL};
+
+/* event = "event" "(" expr [ "," ("smallest" | "largest") ] ")" */
+static alea_status event_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    alea_ctx *ctx = alea__parse_ctx(p);
+    const node *pl;
+    const node *const *items;
+    uint32_t ni;
+    int64_t constant;
+    alea_status st;
+    (void)end;
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_arg(p, &pl)) != ALEA_OK)
+        return st;
+    if (pl->kind == N_NUM || alea__parse_const(pl, &constant))
+        return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                           "event() of a constant: it takes a pool of dice such as "
+                           "d12 + d14 + d18 + d20 (byte %u)",
+                           (unsigned)pl->start);
+    if ((st = alea__parse_pool_terms(p, pl, "event", &items, &ni)) != ALEA_OK)
+        return st;
+    event_spec *ev = alea__parse_alloc(p, sizeof *ev);
+    event_group *g = alea__parse_alloc(p, ni * sizeof *g);
+    if (!ev || !g)
+        return alea__nomem(ctx);
+    memset(ev, 0, sizeof *ev);
+    for (uint32_t i = 0; i < ni; i++) {
+        alea__parse_plain_dice(items[i], &g[i].count, &g[i].sides);
+        g[i].count_implicit = items[i]->u.pool->count_implicit;
+        if (g[i].sides < 2)
+            return alea__error(ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
+                               "event() dice need at least 2 sides: on a d%lld every "
+                               "roll is both a 1 and a critical (byte %u)",
+                               (long long)g[i].sides, (unsigned)items[i]->start);
+        if (g[i].count > alea_limit_max(ALEA_LIMIT_DICE) - ev->ndice)
+            return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                               "too many dice in event() (at most %lld)",
+                               (long long)alea_limit_max(ALEA_LIMIT_DICE));
+        ev->ndice += g[i].count;
+    }
+    if (ev->ndice == 0)
+        return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                           "event() needs at least one die (byte %u)", (unsigned)pl->start);
+    ev->groups = g;
+    ev->ngroups = ni;
+    if (alea__parse_comma(p)) {
+        int which;
+        if ((st = alea__parse_word(p, order,
+                                   "smallest or largest (which criticals 1s cancel first)",
+                                   &which)) != ALEA_OK)
+            return st;
+        ev->cancel_largest = which == 1;
+    }
+    if ((st = alea__mech_node(p, &alea__mech_event, ev, start, alea__parse_here(p), out)) !=
+        ALEA_OK)
+        return st;
+    return alea__parse_close(p, "')'", NULL);
+}
+
+/* ---- printing and the breakdown ---- */
+
+static void event_print(alea__out *o, const node *n)
+{
+    const event_spec *ev = n->u.mech.spec;
+    alea__out_str(o, "event(");
+    for (uint32_t i = 0; i < ev->ngroups; i++) {
+        if (i)
+            alea__out_str(o, " + ");
+        if (!ev->groups[i].count_implicit)
+            alea__out_i64(o, ev->groups[i].count);
+        alea__out_char(o, 'd');
+        alea__out_i64(o, ev->groups[i].sides);
+    }
+    if (ev->cancel_largest)
+        alea__out_str(o, ", largest");
+    alea__out_char(o, ')');
+}
+
+/* " [2, 14!+5, 9, 20!+3]", with " critical failure" when it was. */
+static void event_show(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    alea__out_str(o, " [");
+    for (uint32_t i = 0; i < rc->ndice; i++) {
+        if (i)
+            alea__out_str(o, ", ");
+        alea__show_die(o, r, &r->dice[rc->die0 + i], NULL);
+    }
+    alea__out_char(o, ']');
+    if (rc->flags & CRIT_FAIL)
+        alea__out_str(o, " critical failure");
+}
+
+static void event_show_json(alea__out *o, const rec *rc)
+{
+    alea__show_json_flag(o, "critical_failure", (rc->flags & CRIT_FAIL) != 0);
+}
+
+const alea__mech alea__mech_event = {
+    "event", event_parse, order, event_print, event_roll, event_exact, NULL, event_show,
+    event_show_json,
+};
