@@ -277,7 +277,7 @@ static inline int golden_read(const char *path, golden_fn fn, void *ud)
             memcpy(lines[n++], buf, len);
         }
     }
-    for (int i = 0; ok && i < n; i++)
+    for (int i = 0; i < n; i++) /* left by a failed malloc */
         free(lines[i]);
     fclose(f);
     return ok;
