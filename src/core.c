@@ -68,7 +68,9 @@ void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size)
 void *alea__spare_alloc(alea_ctx *ctx, size_t size, size_t *got)
 {
     int best = -1;
-    for (int i = 0; i < ALEA__SPARES; i++) {
+    /* Spares are SPARE_MIN bytes or more, and serve requests of half their
+     * size or more: a small request goes straight to the allocator. */
+    for (int i = 0; ctx->spare_bytes && size >= SPARE_MIN / 2 && i < ALEA__SPARES; i++) {
         size_t s = ctx->spare[i].size;
         if (ctx->spare[i].p && s >= size && s / 2 <= size &&
             (best < 0 || s < ctx->spare[best].size))
