@@ -1,13 +1,6 @@
 /* lex_test.c -- tokens, spans, the letter-splitting rule, lexical errors. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "lex.h"
+#include "support.h"
 
 static alea_ctx *ctx;
 
