@@ -279,9 +279,20 @@ alea_status alea__p_call(parser *p, const node **out)
         for (const alea__mech *const *m = alea__mechs; *m; m++)
             if (alea__p_is_word(p, nt, (*m)->name))
                 return (*m)->parse(p, nt->start, nt->end, out);
+    {
+        /* The word as the language spells it: in lower case (a word is at
+         * most as long as the longest of the language's words). */
+        char word[32];
+        size_t n = nt->end - nt->start < sizeof word - 1 ? nt->end - nt->start
+                                                         : sizeof word - 1;
+        for (size_t i = 0; i < n; i++) {
+            char c = p->src[nt->start + i];
+            word[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
+        word[n] = '\0';
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
-                           "'%.*s' cannot start a term (byte %u)", (int)(nt->end - nt->start),
-                           p->src + nt->start, (unsigned)nt->start);
+                           "'%s' cannot start a term (byte %u)", word, (unsigned)nt->start);
+    }
     }
     const char *nm = builtins[b].name;
     node_kind kind = (node_kind)builtins[b].kind;
