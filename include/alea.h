@@ -236,6 +236,11 @@ void alea_ctx_seed(alea_ctx *ctx, uint64_t seed);
  */
 void alea_ctx_seed_stream(alea_ctx *ctx, uint64_t seed, uint32_t stream);
 
+/* 64 random bits from the context's generator (or its custom source): a
+ * seed for another context or a stream, which the host can show so that
+ * what it rolls can be rolled again. */
+uint64_t alea_ctx_random(alea_ctx *ctx);
+
 /* Reseeds from the operating system. ALEA_ERR_ARGUMENT if it has no entropy
  * source (the generator is then left as it was). */
 alea_status alea_ctx_seed_os(alea_ctx *ctx);
@@ -346,6 +351,12 @@ double alea_dist_prob(const alea_dist *dist, size_t i);
 double alea_dist_p(const alea_dist *dist, int64_t v);
 double alea_dist_at_least(const alea_dist *dist, int64_t v);
 double alea_dist_at_most(const alea_dist *dist, int64_t v);
+
+/* Both cumulative columns at once, for a table: least[i] = P(X >= value i)
+ * and most[i] = P(X <= value i), each summed from its small end (no
+ * cancellation); least and most have room for alea_dist_count entries.
+ * Cost: two passes, where a call of alea_dist_at_least per row is one each. */
+void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
  * total mass. A truncated explosion tail holds the largest values, so they

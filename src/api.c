@@ -43,49 +43,13 @@ const char *alea_status_text(alea_status status)
 
 /* ---- limits ------------------------------------------------------------ */
 
-static const struct {
-    const char *name, *what;
-    int64_t def, max;
-} limit_info[] = {
-#define INFO(name, def, max, what) {#name, what, def, max},
-    ALEA_LIMIT_MAP(INFO)
-#undef INFO
-};
-
-const char *alea_limit_name(alea_limit limit)
-{
-    /* Lowercase names, kept beside the upper-case X-macro names. */
-    static const char *const lower[] = {"source", "depth", "nodes", "dice",
-                                        "support", "work", "memory", "breakdown"};
-    _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
-                   "one lowercase name per limit");
-    if ((unsigned)limit >= ALEA_LIMIT__COUNT)
-        return NULL;
-    return lower[limit];
-}
-
-int64_t alea_limit_default(alea_limit limit)
-{
-    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].def : -1;
-}
-
-int64_t alea_limit_max(alea_limit limit)
-{
-    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].max : -1;
-}
-
-const char *alea_limit_what(alea_limit limit)
-{
-    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].what : NULL;
-}
-
 int64_t alea_ctx_limit(alea_ctx *ctx, alea_limit limit, int64_t value)
 {
     if (!ctx || (unsigned)limit >= ALEA_LIMIT__COUNT)
         return -1;
     int64_t old = ctx->limits[limit];
     if (value >= 0)
-        ctx->limits[limit] = value > limit_info[limit].max ? limit_info[limit].max : value;
+        ctx->limits[limit] = value > alea_limit_max(limit) ? alea_limit_max(limit) : value;
     return old;
 }
 
@@ -114,7 +78,7 @@ alea_ctx *alea_ctx_new(alea_alloc_fn alloc, void *ud)
     ctx->alloc_ud = ud;
     ctx->mem_used = ctx->mem_peak = sizeof *ctx;
     for (int i = 0; i < ALEA_LIMIT__COUNT; i++)
-        ctx->limits[i] = limit_info[i].def;
+        ctx->limits[i] = alea_limit_default((alea_limit)i);
     ctx->tail = ALEA_TAIL_DEFAULT;
     if (alea__rng_seed_os(ctx) != 0) {
         /* No OS entropy: a seed from the clock and an address beats none. */
@@ -199,6 +163,11 @@ void alea_ctx_seed_stream(alea_ctx *ctx, uint64_t seed, uint32_t stream)
     alea__rng_seed(ctx, seed);
     for (uint32_t i = 0; i < stream; i++)
         alea__rng_jump(ctx);
+}
+
+uint64_t alea_ctx_random(alea_ctx *ctx)
+{
+    return ctx ? alea__rng_next(ctx) : 0;
 }
 
 alea_status alea_ctx_seed_os(alea_ctx *ctx)

@@ -68,7 +68,9 @@ void alea__mem_free(alea_ctx *ctx, void *ptr, size_t size)
 void *alea__spare_alloc(alea_ctx *ctx, size_t size, size_t *got)
 {
     int best = -1;
-    for (int i = 0; i < ALEA__SPARES; i++) {
+    /* Spares are SPARE_MIN bytes or more, and serve requests of half their
+     * size or more: a small request goes straight to the allocator. */
+    for (int i = 0; ctx->spare_bytes && size >= SPARE_MIN / 2 && i < ALEA__SPARES; i++) {
         size_t s = ctx->spare[i].size;
         if (ctx->spare[i].p && s >= size && s / 2 <= size &&
             (best < 0 || s < ctx->spare[best].size))
@@ -314,4 +316,42 @@ int alea__mul_ovf(int64_t a, int64_t b, int64_t *r)
     }
     *r = a * b;
     return 0;
+}
+
+/* ---- limits: the table of alea.h's ALEA_LIMIT_MAP --------------------------- */
+
+static const struct {
+    const char *name, *what;
+    int64_t def, max;
+} limit_info[] = {
+#define INFO(name, def, max, what) {#name, what, def, max},
+    ALEA_LIMIT_MAP(INFO)
+#undef INFO
+};
+
+const char *alea_limit_name(alea_limit limit)
+{
+    /* Lowercase names, kept beside the upper-case X-macro names. */
+    static const char *const lower[] = {"source", "depth", "nodes", "dice",
+                                        "support", "work", "memory", "breakdown"};
+    _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
+                   "one lowercase name per limit");
+    if ((unsigned)limit >= ALEA_LIMIT__COUNT)
+        return NULL;
+    return lower[limit];
+}
+
+int64_t alea_limit_default(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].def : -1;
+}
+
+int64_t alea_limit_max(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].max : -1;
+}
+
+const char *alea_limit_what(alea_limit limit)
+{
+    return (unsigned)limit < ALEA_LIMIT__COUNT ? limit_info[limit].what : NULL;
 }

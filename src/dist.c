@@ -187,6 +187,19 @@ double alea_dist_truncated(const alea_dist *dist)
     return dist ? dist->pmf.trunc : 0;
 }
 
+void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
+{
+    if (!dist)
+        return;
+    const alea__pmf *m = &dist->pmf;
+    double s = 0;
+    for (size_t i = 0; i < m->n; i++)
+        most[i] = s += m->p[i];
+    s = 0;
+    for (size_t i = m->n; i-- > 0;)
+        least[i] = s += m->p[i];
+}
+
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
 {
     alea__out o;

@@ -5,12 +5,6 @@
 
 #include <string.h>
 
-static const char *const name_strs[NAME__COUNT] = {
-    "min", "max", "abs", "best", "worst", "dice", "injury",
-    "proficient", "expert", "master", "passive", "event", "tier", "downgrade", "dd",
-    "stars", "never", "always", "onfail", "largest", "smallest",
-};
-
 /* Modifier letters, longest first: the splitter tries them in this order. */
 static const struct {
     const char *s;
@@ -20,11 +14,6 @@ static const struct {
     {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
 };
-
-const char *alea__name_str(name_id id)
-{
-    return id < NAME__COUNT ? name_strs[id] : "?";
-}
 
 const char *alea__tok_desc(tok_kind k)
 {
@@ -113,7 +102,6 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
     }
     token *t = &out->v[out->n++];
     t->kind = kind;
-    t->name = 0;
     t->start = (uint32_t)start;
     t->end = (uint32_t)end;
     t->num = 0;
@@ -122,16 +110,10 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
 
 /* A run of letters src[s..e): one name token, or split into modifiers. */
 static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
-                            token_list *out)
+                            alea__word_fn is_word, token_list *out)
 {
-    for (int id = 0; id < NAME__COUNT; id++) {
-        if (word_eq(src + s, e - s, name_strs[id])) {
-            alea_status st = push(ctx, out, T_NAME, s, e);
-            if (st == ALEA_OK)
-                out->v[out->n - 1].name = (uint8_t)id;
-            return st;
-        }
-    }
+    if (is_word && is_word(src + s, e - s))
+        return push(ctx, out, T_NAME, s, e);
     size_t i = s;
     while (i < e) {
         size_t m, nmods = sizeof mod_words / sizeof mod_words[0];
@@ -154,7 +136,8 @@ static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
     return ALEA_OK;
 }
 
-alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *out)
+alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                      token_list *out)
 {
     size_t i = 0;
     alea_status st;
@@ -195,7 +178,7 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, token_list *ou
         if (is_alpha(c)) {
             while (i < len && is_alpha(src[i]))
                 i++;
-            if ((st = lex_word(ctx, src, s, i, out)) != ALEA_OK)
+            if ((st = lex_word(ctx, src, s, i, is_word, out)) != ALEA_OK)
                 return st;
             continue;
         }

@@ -2,8 +2,8 @@
  * lex.h -- bytes -> tokens, each with its byte span.
  *
  * Letters are the subtle part: dice notation glues words together ("4dFkh1",
- * "1d20ro1"). A run of letters that is a known name (min, best, dice, ...) is
- * one T_NAME token; any other run is split, longest match first, into the
+ * "1d20ro1"). A run of letters that is a word of the language (min, best,
+ * and the words of the calls, which the parser knows) is one T_NAME token; any other run is split, longest match first, into the
  * modifier letters kh kl dh dl ro ra k d r f p b x. A run that neither is a name
  * nor splits is an error ("unknown name 'foo'").
  */
@@ -54,39 +54,14 @@ typedef enum tok_kind {
     T_P,
     T_B,
     T_X,
-    T_NAME, /* a known name; which one in tok.name */
+    T_NAME, /* a word of the language (alea__lex_is_word) */
     T_LABEL, /* "[text]": raw text, span includes the brackets */
     T__COUNT
 } tok_kind;
 
-typedef enum name_id {
-    NAME_MIN,
-    NAME_MAX,
-    NAME_ABS,
-    NAME_BEST,
-    NAME_WORST,
-    NAME_DICE,
-    NAME_INJURY,
-    NAME_PROFICIENT,
-    NAME_EXPERT,
-    NAME_MASTER,
-    NAME_PASSIVE,
-    NAME_EVENT,
-    NAME_TIER,
-    NAME_DOWNGRADE,
-    NAME_DD,
-    NAME_STARS,
-    NAME_NEVER,
-    NAME_ALWAYS,
-    NAME_ONFAIL,
-    NAME_LARGEST,
-    NAME_SMALLEST,
-    NAME__COUNT
-} name_id;
 
 typedef struct token {
     uint8_t kind;  /* tok_kind */
-    uint8_t name;  /* name_id for T_NAME */
     uint32_t start, end;
     int64_t num;   /* T_NUM value */
 } token;
@@ -96,17 +71,24 @@ typedef struct token_list {
     size_t n, cap;
 } token_list;
 
+/* Whether the n letters at s are a word of the language, matched without
+ * case (a call's name, or a word its arguments take). */
+typedef int (*alea__word_fn)(const char *s, size_t n);
+
 /*
  * Tokenizes src[0..len) into out (grown through ctx's allocator; the caller
  * frees out->v with alea__mem_free(ctx, out->v, out->cap * sizeof(token))).
- * Ends with a T_EOF token. Errors: ALEA_ERR_SYNTAX with the offending span.
+ * is_word tells the language's words, which the lexer keeps whole: the
+ * parser knows them (alea__lex_is_word, parse_call.c). Ends with a T_EOF
+ * token. Errors: ALEA_ERR_SYNTAX with the offending span.
  */
 ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
-                                   token_list *out);
+                                   alea__word_fn is_word, token_list *out);
 
 /* Human-readable description of a token kind, for messages ("'kh'"). */
 ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);
-/* The spelling of a name ("best"). */
-ALEA__HIDDEN const char *alea__name_str(name_id id);
+/* The language's words (parse_call.c: the built-in calls, the words of
+ * extra dice, and the mechanics' names and words), for alea__lex. */
+ALEA__HIDDEN int alea__lex_is_word(const char *s, size_t n);
 
 #endif /* ALEA_LEX_H */

@@ -12,10 +12,10 @@
  * Every mechanic is listed once, in mech/list.c, as Lua's linit.c lists its
  * libraries; docs/internals.md says how to add one.
  *
- * Dependencies point one way: the mechanics use the roller's interface
- * (roll.h), the distributions' (dist.h) and the writer (out.h); none of
- * those includes this file, and the engines include it only to call
- * through the table.
+ * Dependencies point one way: the mechanics use the parser's interface
+ * (parse.h), the roller's (roll.h), the distributions' (dist.h) and the
+ * writer (out.h); none of those includes this file, and the parser and the
+ * engines include it only to call through the table.
  */
 #ifndef ALEA_MECH_H
 #define ALEA_MECH_H
@@ -23,11 +23,24 @@
 #include "ast.h"
 #include "dist.h"
 #include "out.h"
+#include "parse.h"
 #include "roll.h"
 
 typedef struct alea__mech {
-    /* The call's name, as written: "dd" for dd(6, 14). */
+    /* The call's name, in lower case: "dd" for dd(6, 14). */
     const char *name;
+    /* Parses the call after its name (the name spans [start, end)): "("
+     * arguments ")", through the parser's interface (parse.h). Builds a new
+     * N_MECH node with this table and the mechanic's own arguments, or, for
+     * a mechanic that is a spelling of generic operators, ordinary nodes
+     * (then the operations below are NULL). */
+    alea_status (*parse)(alea__parser *p, size_t start, size_t end, const node **out);
+    /* The words its arguments take ("never", "always"; NULL-terminated, or
+     * NULL): words of the language, which the lexer keeps whole. */
+    const char *const *words;
+
+    /* The rest only for N_MECH nodes. */
+
     /* The canonical text of the node ("dd(6, 14, always)"). */
     void (*print)(alea__out *o, const node *n);
     /* Rolls the node into rc (dice, faces and flags of the trace) and *value. */
@@ -45,6 +58,15 @@ typedef struct alea__mech {
      * (", \"label\": \"success\""), or NULL. */
     void (*show_json)(alea__out *o, const rec *rc);
 } alea__mech;
+
+/* Every mechanic, NULL-terminated (mech/list.c): a call's name is looked up
+ * here after the built-in calls. */
+ALEA__HIDDEN extern const alea__mech *const alea__mechs[];
+
+/* A new N_MECH node of mechanic m with its arguments spec, spanning
+ * [start, end) (mech/list.c). */
+ALEA__HIDDEN alea_status alea__mech_node(alea__parser *p, const alea__mech *m, const void *spec,
+                                         size_t start, size_t end, const node **out);
 
 /* For the mechanics' breakdowns (show.c): one die as the breakdown shows
  * it ("14!+5", "1 cancelled"), plain dice styled by spec (NULL: none). */

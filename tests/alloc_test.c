@@ -5,20 +5,7 @@
  * message, write no output, leave the context holding what it held before,
  * and the context must still work afterwards; at the end the allocator
  * holds no block (Lua's ltests.c, SQLite's *fault.test). */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
-
-#include "heap.h"
-
+#include "support.h"
 
 static const char *const corpus[] = {
     "4d6kh3",
@@ -52,10 +39,9 @@ static long sweep(alea_ctx *ctx, heap *h, const char *what, const char *src, ste
     size_t base = alea_ctx_memory(ctx, NULL);
     long live = h->live;
     for (long n = 1; n < 1000000; n++) {
-        h->count = 0;
-        h->fail_at = n;
+        heap_fail_at(h, n);
         alea_status st = step(ctx, src, arg);
-        h->fail_at = 0;
+        heap_fail_at(h, 0);
         if (st == ALEA_OK)
             return n;
         if (st != ALEA_ERR_NOMEM)
@@ -149,10 +135,9 @@ static void test_ctx_new(void **state)
     (void)state;
     heap h = {0, 0, 0};
     for (long n = 1;; n++) {
-        h.count = 0;
-        h.fail_at = n;
+        heap_fail_at(&h, n);
         alea_ctx *ctx = alea_ctx_new(heap_alloc, &h);
-        h.fail_at = 0;
+        heap_fail_at(&h, 0);
         if (ctx) {
             alea_ctx_free(ctx);
             break;

@@ -2,57 +2,19 @@
  * sparse), convolution and powers, products and quotients, comparisons,
  * max/min of copies, the support limit at N and N+1, overflow, the public
  * accessors and the JSON formatter, and allocation failure at every step. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "dist.h"
+#include "support.h"
 
 #define EPS 1e-12
 
-/* cmocka 1.1 has no assert_double_equal: |a - b| <= eps, with the values
- * in the failure message. */
-#define assert_double_equal(a, b, eps) near_((a), (b), (eps), #a, __FILE__, __LINE__)
-static void near_(double a, double b, double eps, const char *what, const char *file,
-                  int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %s = %.17g, want %.17g (+-%g)", file, line, what, a, b, eps);
-}
-
-/* An allocator that fails the fail_at-th allocation (0: never). */
-typedef struct falloc {
-    long count, fail_at;
-} falloc;
-
-static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    falloc *f = ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    if (f && f->fail_at && ++f->count == f->fail_at)
-        return NULL;
-    return realloc(ptr, nsize);
-}
-
-static falloc fa;
+static heap fa;
 static alea_ctx *ctx;
 
 static int setup(void **state)
 {
     (void)state;
     memset(&fa, 0, sizeof fa);
-    ctx = alea_ctx_new(test_alloc, &fa);
+    ctx = alea_ctx_new(heap_alloc, &fa);
     return ctx ? 0 : -1;
 }
 
@@ -64,42 +26,6 @@ static int teardown(void **state)
 }
 
 static const node at = {.kind = N_NUM, .start = 3, .end = 7};
-
-/* A pmf from values and weights (normalised). */
-static alea__pmf mk(size_t n, const int64_t *v, const double *w)
-{
-    alea__pmf d;
-    double s = 0;
-    for (size_t i = 0; i < n; i++)
-        s += w[i];
-    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
-    for (size_t i = 0; i < n; i++) {
-        d.v[i] = v[i];
-        d.p[i] = w[i] / s;
-    }
-    return d;
-}
-
-/* A die lo..hi. */
-static alea__pmf die(int64_t lo, int64_t hi)
-{
-    alea__pmf d;
-    size_t n = (size_t)(hi - lo + 1);
-    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
-    for (size_t i = 0; i < n; i++) {
-        d.v[i] = lo + (int64_t)i;
-        d.p[i] = 1.0 / (double)n;
-    }
-    return d;
-}
-
-static double p_of(const alea__pmf *d, int64_t v)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (d->v[i] == v)
-            return d->p[i];
-    return 0;
-}
 
 static void check_sorted(const alea__pmf *d)
 {
@@ -113,14 +39,14 @@ static void check_sorted(const alea__pmf *d)
 static void test_conv_and_pow(void **state)
 {
     (void)state;
-    alea__pmf d6 = die(1, 6), two, three, p3;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), two, three, p3;
     assert_int_equal(alea__pmf_conv(ctx, &d6, &d6, &at, &two), ALEA_OK);
     assert_int_equal(alea__pmf_conv(ctx, &two, &d6, &at, &three), ALEA_OK);
     assert_int_equal(alea__pmf_pow(ctx, &d6, 3, &at, &p3), ALEA_OK);
     check_sorted(&three);
     assert_int_equal(three.n, 16);
-    assert_double_equal(p_of(&three, 10), 27.0 / 216, EPS);
-    assert_double_equal(p_of(&three, 3), 1.0 / 216, EPS);
+    assert_double_equal(pmf_p(&three, 10), 27.0 / 216, EPS);
+    assert_double_equal(pmf_p(&three, 3), 1.0 / 216, EPS);
     for (size_t i = 0; i < 16; i++) {
         assert_true(p3.v[i] == three.v[i]);
         assert_double_equal(p3.p[i], three.p[i], EPS);
@@ -133,7 +59,7 @@ static void test_conv_and_pow(void **state)
     assert_int_equal(alea__pmf_pow(ctx, &d6, 1, &at, &one), ALEA_OK);
     assert_int_equal(one.n, 6);
     /* 200d20 mean and extremes */
-    alea__pmf d20 = die(1, 20), big;
+    alea__pmf d20 = pmf_uniform(ctx, 1, 20), big;
     assert_int_equal(alea__pmf_pow(ctx, &d20, 200, &at, &big), ALEA_OK);
     assert_int_equal(big.n, 3801);
     double mean = 0, mass = 0;
@@ -156,7 +82,7 @@ static void test_sparse_conv(void **state)
     (void)state;
     int64_t v[] = {0, 1000000, 2000000000};
     double w[] = {1, 2, 3};
-    alea__pmf a = mk(3, v, w), r;
+    alea__pmf a = pmf_weighted(ctx, 3, v, w), r;
     assert_int_equal(alea__pmf_pow(ctx, &a, 40, &at, &r), ALEA_OK);
     check_sorted(&r);
     /* outcomes: i * 1e6 + j * 2e9 with i + j <= 40: 41 * 42 / 2 */
@@ -165,7 +91,7 @@ static void test_sparse_conv(void **state)
     for (size_t i = 0; i < r.n; i++)
         mass += r.p[i];
     assert_double_equal(mass, 1, 1e-12);
-    assert_double_equal(p_of(&r, 40 * 1000000), pow(2.0 / 6, 40), 1e-25);
+    assert_double_equal(pmf_p(&r, 40 * 1000000), pow(2.0 / 6, 40), 1e-25);
     /* many additions at few values: repeated merging */
     alea__acc acc;
     assert_int_equal(alea__acc_init(&acc, ctx, &at, 0, INT64_MAX, 1), ALEA_OK);
@@ -186,12 +112,6 @@ static void test_sparse_conv(void **state)
  * the empty-slot key, kept aside), growth through many distinct values with
  * repeats, the support limit at N and N + 1 while it grows, and its work
  * charges. */
-static int cmp_i64(const void *x, const void *y)
-{
-    int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
-    return (a > b) - (a < b);
-}
-
 /* The value whose splitmix64 finaliser (the table's hash, key 0) is i << 20:
  * every such value falls in slot 0 of any table of up to 2^20 slots. */
 static int64_t colliding(uint64_t i)
@@ -258,7 +178,7 @@ static void test_sparse_table(void **state)
      * sums, sorted at 2 * 6 * ceil(log2 6) units. */
     int64_t v[] = {0, 1000000, 2000000000};
     double w[] = {1, 1, 1};
-    alea__pmf a = mk(3, v, w);
+    alea__pmf a = pmf_weighted(ctx, 3, v, w);
     int64_t need = 9 * ALEA__SPARSE_COST + ALEA__TABLE_MIN / 4 + 2 * 6 * 3;
     for (int64_t lim = need - 1; lim <= need; lim++) {
         alea__budget_start(ctx);
@@ -301,7 +221,7 @@ static void test_sparse_table(void **state)
 static void test_remap(void **state)
 {
     (void)state;
-    alea__pmf d20 = die(1, 20), r;
+    alea__pmf d20 = pmf_uniform(ctx, 1, 20), r;
     int64_t map[20];
     for (int i = 0; i < 20; i++)
         map[i] = i + 1 >= 15;
@@ -311,7 +231,7 @@ static void test_remap(void **state)
     assert_true(r.v[1] == 1 && r.p[1] == 0.3);
     alea__pmf_free(ctx, &r);
     /* 5362 faces, 5359 of them counted as 0: the sum is 5359/5362 itself */
-    alea__pmf big = die(1, 5362);
+    alea__pmf big = pmf_uniform(ctx, 1, 5362);
     int64_t *m2 = malloc(5362 * sizeof *m2);
     assert_non_null(m2);
     for (int i = 0; i < 5362; i++)
@@ -340,24 +260,24 @@ static void test_remap(void **state)
 static void test_neg_abs(void **state)
 {
     (void)state;
-    alea__pmf d = die(-2, 3), n, a;
+    alea__pmf d = pmf_uniform(ctx, -2, 3), n, a;
     assert_int_equal(alea__pmf_neg(ctx, &d, &at, &n), ALEA_OK);
     check_sorted(&n);
     assert_true(n.v[0] == -3 && n.v[5] == 2);
     assert_int_equal(alea__pmf_abs(ctx, &d, &at, &a), ALEA_OK);
     check_sorted(&a);
     assert_int_equal(a.n, 4); /* 0 1 2 3 */
-    assert_double_equal(p_of(&a, 0), 1.0 / 6, EPS);
-    assert_double_equal(p_of(&a, 1), 2.0 / 6, EPS);
-    assert_double_equal(p_of(&a, 2), 2.0 / 6, EPS);
-    assert_double_equal(p_of(&a, 3), 1.0 / 6, EPS);
+    assert_double_equal(pmf_p(&a, 0), 1.0 / 6, EPS);
+    assert_double_equal(pmf_p(&a, 1), 2.0 / 6, EPS);
+    assert_double_equal(pmf_p(&a, 2), 2.0 / 6, EPS);
+    assert_double_equal(pmf_p(&a, 3), 1.0 / 6, EPS);
     alea__pmf_free(ctx, &d);
     alea__pmf_free(ctx, &n);
     alea__pmf_free(ctx, &a);
     /* -INT64_MIN overflows */
     int64_t v[] = {INT64_MIN, 0};
     double w[] = {1, 1};
-    alea__pmf m = mk(2, v, w), out;
+    alea__pmf m = pmf_weighted(ctx, 2, v, w), out;
     assert_int_equal(alea__pmf_neg(ctx, &m, &at, &out), ALEA_ERR_OVERFLOW);
     size_t s, e;
     assert_int_equal(alea_ctx_error_span(ctx, &s, &e), ALEA_ERR_OVERFLOW);
@@ -371,10 +291,10 @@ static void test_neg_abs(void **state)
 static void test_division(void **state)
 {
     (void)state;
-    alea__pmf a = die(-7, 7), b, r;
+    alea__pmf a = pmf_uniform(ctx, -7, 7), b, r;
     int64_t bv[] = {-3, -2, 2, 3};
     double bw[] = {1, 1, 1, 1};
-    b = mk(4, bv, bw);
+    b = pmf_weighted(ctx, 4, bv, bw);
     for (uint8_t op = OP_DIV; op <= OP_DIVNEAR; op++) {
         assert_int_equal(alea__pmf_arith(ctx, op, &a, &b, &at, &at, &r), ALEA_OK);
         check_sorted(&r);
@@ -392,17 +312,17 @@ static void test_division(void **state)
             }
         }
         for (int k = 0; k < 64; k++)
-            assert_double_equal(p_of(&r, k - 32), want[k], EPS);
+            assert_double_equal(pmf_p(&r, k - 32), want[k], EPS);
         alea__pmf_free(ctx, &r);
     }
     /* products */
     assert_int_equal(alea__pmf_arith(ctx, OP_MUL, &a, &b, &at, &at, &r), ALEA_OK);
-    assert_double_equal(p_of(&r, 21), 2.0 / 60, EPS); /* 7*3, -7*-3 */
-    assert_double_equal(p_of(&r, 0), 4.0 / 60, EPS);
+    assert_double_equal(pmf_p(&r, 21), 2.0 / 60, EPS); /* 7*3, -7*-3 */
+    assert_double_equal(pmf_p(&r, 0), 4.0 / 60, EPS);
     alea__pmf_free(ctx, &r);
     /* a divisor that can be 0 */
     const node div = {.kind = N_NUM, .start = 10, .end = 12};
-    alea__pmf z = die(0, 2);
+    alea__pmf z = pmf_uniform(ctx, 0, 2);
     assert_int_equal(alea__pmf_arith(ctx, OP_DIV, &a, &z, &at, &div, &r), ALEA_ERR_DOMAIN);
     size_t s, e;
     alea_ctx_error_span(ctx, &s, &e);
@@ -415,9 +335,9 @@ static void test_division(void **state)
     /* INT64_MIN / -1 and big products overflow */
     int64_t mv[] = {INT64_MIN, 1}, nv[] = {-1}, hv[] = {INT64_MAX / 2 + 1};
     double one[] = {1, 1};
-    alea__pmf m = mk(2, mv, one), n1 = mk(1, nv, one), h = mk(1, hv, one);
+    alea__pmf m = pmf_weighted(ctx, 2, mv, one), n1 = pmf_weighted(ctx, 1, nv, one), h = pmf_weighted(ctx, 1, hv, one);
     assert_int_equal(alea__pmf_arith(ctx, OP_DIV, &m, &n1, &at, &at, &r), ALEA_ERR_OVERFLOW);
-    alea__pmf two = die(1, 2);
+    alea__pmf two = pmf_uniform(ctx, 1, 2);
     assert_int_equal(alea__pmf_arith(ctx, OP_MUL, &h, &two, &at, &at, &r), ALEA_ERR_OVERFLOW);
     assert_int_equal(alea__pmf_conv(ctx, &h, &h, &at, &r), ALEA_ERR_OVERFLOW);
     assert_int_equal(alea__pmf_pow(ctx, &h, 2, &at, &r), ALEA_ERR_OVERFLOW);
@@ -429,7 +349,7 @@ static void test_division(void **state)
 static void test_cmp_minmax(void **state)
 {
     (void)state;
-    alea__pmf a = die(1, 6), b = die(3, 8), r;
+    alea__pmf a = pmf_uniform(ctx, 1, 6), b = pmf_uniform(ctx, 3, 8), r;
     double want[6] = {0};
     for (int x = 1; x <= 6; x++)
         for (int y = 3; y <= 8; y++) {
@@ -443,8 +363,8 @@ static void test_cmp_minmax(void **state)
     for (uint8_t op = CMP_EQ; op <= CMP_GE; op++) {
         assert_int_equal(alea__pmf_cmp(ctx, op, &a, &b, &r), ALEA_OK);
         check_sorted(&r);
-        assert_double_equal(p_of(&r, 1), want[op], EPS);
-        assert_double_equal(p_of(&r, 0), 1 - want[op], EPS);
+        assert_double_equal(pmf_p(&r, 1), want[op], EPS);
+        assert_double_equal(pmf_p(&r, 0), 1 - want[op], EPS);
         alea__pmf_free(ctx, &r);
     }
     for (int is_max = 0; is_max < 2; is_max++) {
@@ -455,7 +375,7 @@ static void test_cmp_minmax(void **state)
             for (int y = 3; y <= 8; y++)
                 w[is_max ? (x > y ? x : y) : (x < y ? x : y)] += 1 / 36.0;
         for (int v = 0; v < 10; v++)
-            assert_double_equal(p_of(&r, v), w[v], EPS);
+            assert_double_equal(pmf_p(&r, v), w[v], EPS);
         alea__pmf_free(ctx, &r);
     }
     alea__pmf_free(ctx, &a);
@@ -468,7 +388,7 @@ static void test_extreme(void **state)
     (void)state;
     int64_t v[] = {-1, 2, 5, 9};
     double w[] = {1, 2, 3, 4};
-    alea__pmf a = mk(4, v, w), r;
+    alea__pmf a = pmf_weighted(ctx, 4, v, w), r;
     for (int is_max = 0; is_max < 2; is_max++) {
         assert_int_equal(alea__pmf_extreme(ctx, is_max, &a, 3, &r), ALEA_OK);
         check_sorted(&r);
@@ -484,7 +404,7 @@ static void test_extreme(void **state)
                     want[e] += a.p[i] * a.p[j] * a.p[k];
                 }
         for (int i = 0; i < 4; i++)
-            assert_double_equal(p_of(&r, v[i]), want[i], EPS);
+            assert_double_equal(pmf_p(&r, v[i]), want[i], EPS);
         alea__pmf_free(ctx, &r);
     }
     /* deficient mass: the kept mass of 3 copies, truncation tracked */
@@ -504,7 +424,7 @@ static void test_extreme(void **state)
 static void test_support_limit(void **state)
 {
     (void)state;
-    alea__pmf d6 = die(1, 6), r;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), r;
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16); /* 3d6 has 16 outcomes */
     assert_int_equal(alea__pmf_pow(ctx, &d6, 3, &at, &r), ALEA_OK);
     alea__pmf_free(ctx, &r);
@@ -515,7 +435,7 @@ static void test_support_limit(void **state)
     /* sparse results are checked as they are merged */
     int64_t v[] = {0, 1000000, 2000000000};
     double w[] = {1, 1, 1};
-    alea__pmf a = mk(3, v, w);
+    alea__pmf a = pmf_weighted(ctx, 3, v, w);
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 861);
     assert_int_equal(alea__pmf_pow(ctx, &a, 40, &at, &r), ALEA_OK);
     alea__pmf_free(ctx, &r);
@@ -533,7 +453,7 @@ static void test_support_limit(void **state)
 static void test_work_limit(void **state)
 {
     (void)state;
-    alea__pmf d = die(1, 100), r;
+    alea__pmf d = pmf_uniform(ctx, 1, 100), r;
     alea__budget_start(ctx);
     /* 100 x 100 pairs, and a quarter unit per value of the dense result
      * array (199 / 4 + 1): 10050 */
@@ -547,7 +467,7 @@ static void test_work_limit(void **state)
     alea__pmf_free(ctx, &d);
 }
 
-static alea_dist *dist_of(alea__pmf *p, const char *src)
+static alea_dist *dist_made(alea__pmf *p, const char *src)
 {
     alea_dist *d = NULL;
     assert_int_equal(alea__dist_make(ctx, p, src, strlen(src), &d), ALEA_OK);
@@ -557,8 +477,8 @@ static alea_dist *dist_of(alea__pmf *p, const char *src)
 static void test_accessors_and_json(void **state)
 {
     (void)state;
-    alea__pmf d6 = die(1, 6);
-    alea_dist *d = dist_of(&d6, "1d6");
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6);
+    alea_dist *d = dist_made(&d6, "1d6");
     assert_int_equal(d6.n, 0); /* moved */
     assert_int_equal(alea_dist_count(d), 6);
     assert_true(alea_dist_value(d, 0) == 1);
@@ -579,8 +499,8 @@ static void test_accessors_and_json(void **state)
 
     int64_t v[] = {1, 2};
     double w[] = {1, 1};
-    alea__pmf two = mk(2, v, w);
-    d = dist_of(&two, "1d2 \"q\"");
+    alea__pmf two = pmf_weighted(ctx, 2, v, w);
+    d = dist_made(&two, "1d2 \"q\"");
     const char *want = "{\"expression\": \"1d2 \\\"q\\\"\", \"outcomes\": [[1, 0.5], "
                        "[2, 0.5]], \"mean\": 1.5, \"sd\": 0.5, \"min\": 1, \"max\": 2, "
                        "\"truncated\": 0}";
@@ -605,12 +525,11 @@ static void test_alloc_failures(void **state)
     (void)state;
     int64_t v[] = {0, 1000000, 2000000000};
     double w[] = {1, 2, 3};
-    alea__pmf sp = mk(3, v, w), d6 = die(1, 6), r;
+    alea__pmf sp = pmf_weighted(ctx, 3, v, w), d6 = pmf_uniform(ctx, 1, 6), r;
     size_t base = alea_ctx_memory(ctx, NULL);
     int ok = 0;
     for (long n = 1; n < 10000 && !ok; n++) {
-        fa.count = 0;
-        fa.fail_at = n;
+        heap_fail_at(&fa, n);
         alea_status st = alea__pmf_pow(ctx, &sp, 30, &at, &r);
         if (st == ALEA_OK) {
             ok = 1;
@@ -622,8 +541,7 @@ static void test_alloc_failures(void **state)
     }
     assert_true(ok);
     for (long n = 1; n < 10000; n++) {
-        fa.count = 0;
-        fa.fail_at = n;
+        heap_fail_at(&fa, n);
         alea__pmf a, b, c;
         alea_status st = alea__pmf_pow(ctx, &d6, 25, &at, &a);
         if (st == ALEA_OK) {
@@ -646,7 +564,7 @@ static void test_alloc_failures(void **state)
             break;
         assert_int_equal(st, ALEA_ERR_NOMEM);
     }
-    fa.fail_at = 0;
+    heap_fail_at(&fa, 0);
     alea__pmf_free(ctx, &sp);
     alea__pmf_free(ctx, &d6);
 }

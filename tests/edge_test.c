@@ -9,19 +9,9 @@
  * dist alike. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 #define EPS 1e-12
 
@@ -39,14 +29,6 @@ static int teardown(void **state)
     (void)state;
     alea_ctx_free(ctx);
     return 0;
-}
-
-static alea_expr *compile(const char *src)
-{
-    alea_expr *e = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s' does not compile: %s", src, alea_ctx_error(ctx));
-    return e;
 }
 
 /* The context holds an error of status want whose message contains part and
@@ -227,7 +209,7 @@ static void test_edge_table(void **state)
     (void)state;
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++) {
         const edge *t = &edges[i];
-        alea_expr *e = compile(t->src);
+        alea_expr *e = compile(ctx, t->src);
         for (uint64_t seed = 1; seed <= 5; seed++) {
             int64_t total = 0;
             alea_status st = roll_both(t->src, e, seed, &total, t->roll_msg);
@@ -299,7 +281,7 @@ static void test_division_by_a_die(void **state)
 {
     (void)state;
     const char *src = "1d6 / (1d2 - 1)";
-    alea_expr *e = compile(src);
+    alea_expr *e = compile(ctx, src);
     alea_dist *d = NULL;
     check_error("dist", src, alea_expr_dist(ctx, e, &d), ALEA_ERR_DOMAIN,
                 "division by zero is possible");
@@ -339,7 +321,7 @@ static void test_overflow_by_chance(void **state)
         {"-1d2 * 4611686018427387904 - 4611686018427387904", INT64_MIN},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        alea_expr *e = compile(cases[i].src);
+        alea_expr *e = compile(ctx, cases[i].src);
         int fits = 0, over = 0;
         for (uint64_t seed = 0; seed < 64; seed++) {
             int64_t total = 0;
@@ -360,21 +342,12 @@ static void test_overflow_by_chance(void **state)
     }
 }
 
-static alea_dist *dist_of(const char *src)
-{
-    alea_expr *e = compile(src);
-    alea_dist *d = NULL;
-    if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
-        fail_msg("dist '%s': %s", src, alea_ctx_error(ctx));
-    alea_expr_free(e);
-    return d;
-}
-
 /* Keeping more dice than rolled keeps them all; dropping more drops them all. */
 static void test_keep_more_than_rolled(void **state)
 {
     (void)state;
-    alea_dist *a = dist_of("2d6kh5"), *b = dist_of("2d6"), *c = dist_of("2d6kl3");
+    alea_dist *a = dist_of(ctx, "2d6kh5"), *b = dist_of(ctx, "2d6");
+    alea_dist *c = dist_of(ctx, "2d6kl3");
     assert_int_equal(alea_dist_count(a), 11);
     assert_int_equal(alea_dist_count(c), 11);
     for (size_t i = 0; i < 11; i++) {
@@ -388,7 +361,7 @@ static void test_keep_more_than_rolled(void **state)
     alea_dist_free(c);
 
     /* the breakdown shows every die kept, or every die dropped */
-    alea_expr *e = compile("2d6kh5");
+    alea_expr *e = compile(ctx, "2d6kh5");
     alea_roll *r = alea_roll_new(ctx);
     alea_ctx_seed(ctx, 3);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
@@ -396,7 +369,7 @@ static void test_keep_more_than_rolled(void **state)
     alea_roll_format(r, ALEA_FORMAT_TEXT, buf, sizeof buf);
     assert_null(strstr(buf, "dropped"));
     alea_expr_free(e);
-    e = compile("2d6dl5");
+    e = compile(ctx, "2d6dl5");
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
     alea_roll_format(r, ALEA_FORMAT_TEXT, buf, sizeof buf);
     assert_non_null(strstr(buf, "dropped, "));
@@ -427,7 +400,7 @@ static void test_tail_bound(void **state)
     static const char *const explode[] = {"1d6!", "1d2!", "1d2!!", "1d2!p", "3d6!",
                                           "1d6!>=2", "10d2!"};
     for (size_t i = 0; i < sizeof explode / sizeof explode[0]; i++) {
-        alea_expr *e = compile(explode[i]);
+        alea_expr *e = compile(ctx, explode[i]);
         alea_dist *d = NULL;
         alea_status st = alea_expr_dist(ctx, e, &d);
         if (st == ALEA_OK) {
@@ -460,7 +433,7 @@ static void test_truncated_at_most(void **state)
         src[0] = '\0';
         for (int i = 0; i < n; i++)
             strcat(src, i ? "+1d6!" : "1d6!");
-        alea_expr *e = compile(src);
+        alea_expr *e = compile(ctx, src);
         alea_dist *d = NULL;
         alea_status st = alea_expr_dist(ctx, e, &d);
         if (n == 13) {
@@ -488,7 +461,7 @@ static void test_counted_mass(void **state)
                                       /* 44600 links of explosion (fuzzing: 1 - 4e-10) */
                                       "3d13001!>8==8"};
     for (size_t i = 0; i < sizeof src / sizeof src[0]; i++) {
-        alea_expr *e = compile(src[i]);
+        alea_expr *e = compile(ctx, src[i]);
         alea_dist *d = NULL;
         assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
         double mass = alea_dist_truncated(d);
@@ -505,7 +478,7 @@ static void test_counted_mass(void **state)
 static void test_support_limit(void **state)
 {
     (void)state;
-    alea_expr *e = compile("3d6");
+    alea_expr *e = compile(ctx, "3d6");
     alea_dist *d = NULL;
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16);
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
@@ -530,7 +503,7 @@ static void test_support_limit(void **state)
 static void test_work_limit(void **state)
 {
     (void)state;
-    alea_expr *e = compile("1d100 + 1d100");
+    alea_expr *e = compile(ctx, "1d100 + 1d100");
     alea_dist *d = NULL;
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10253);
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
@@ -625,7 +598,7 @@ static void test_limit_settings(void **state)
 
     /* A limit of 0 refuses everything it counts, with a clear error. */
     alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 0);
-    alea_expr *e = compile("1d6"), *k = compile("7");
+    alea_expr *e = compile(ctx, "1d6"), *k = compile(ctx, "7");
     int64_t total;
     check_error("sample", "1d6", alea_expr_sample(ctx, e, &total), ALEA_ERR_LIMIT,
                 "dice limit is 0");
@@ -675,7 +648,7 @@ static void start_deadline(deadline *dl, long ms)
 static void test_deadline(void **state)
 {
     (void)state;
-    alea_expr *e = compile("200d1000");
+    alea_expr *e = compile(ctx, "200d1000");
     alea_dist *d = NULL;
     deadline dl;
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_max(ALEA_LIMIT_WORK));
@@ -687,7 +660,7 @@ static void test_deadline(void **state)
     assert_null(d);
     assert_true(dl.calls > 0);
     /* The hook stays installed and a cheap evaluation still succeeds. */
-    alea_expr *small = compile("3d6");
+    alea_expr *small = compile(ctx, "3d6");
     start_deadline(&dl, 60000);
     assert_int_equal(alea_expr_dist(ctx, small, &d), ALEA_OK);
     alea_dist_free(d);

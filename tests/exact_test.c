@@ -1,55 +1,21 @@
 /* exact_test.c -- the exact engine end to end (alea_expr_compile +
  * alea_expr_dist): closed forms, hand-computed fractions, brute-force
  * enumeration of small pools, errors with their spans, limits at N and N+1,
- * and allocation failure at every step. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
+ * and allocation failure at every step. The game mechanics' values are in
+ * mech_test.c and their golden files. */
 #include "dist.h"
+#include "support.h"
 
 #define EPS 1e-12
 
-#define assert_double_equal(a, b, eps) near_((a), (b), (eps), #a, __FILE__, __LINE__)
-static void near_(double a, double b, double eps, const char *what, const char *file,
-                  int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %s = %.17g, want %.17g (+-%g)", file, line, what, a, b, eps);
-}
-
-typedef struct falloc {
-    long count, fail_at;
-} falloc;
-
-static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    falloc *f = ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    if (f && f->fail_at && ++f->count == f->fail_at)
-        return NULL;
-    return realloc(ptr, nsize);
-}
-
-static falloc fa;
+static heap fa;
 static alea_ctx *ctx;
 
 static int setup(void **state)
 {
     (void)state;
     memset(&fa, 0, sizeof fa);
-    ctx = alea_ctx_new(test_alloc, &fa);
+    ctx = alea_ctx_new(heap_alloc, &fa);
     return ctx ? 0 : -1;
 }
 
@@ -63,10 +29,8 @@ static int teardown(void **state)
 /* The distribution of src, or NULL with *st set. */
 static alea_dist *try_dist(const char *src, alea_status *st)
 {
-    alea_expr *e = NULL;
+    alea_expr *e = compile(ctx, src);
     alea_dist *d = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s' does not compile: %s", src, alea_ctx_error(ctx));
     *st = alea_expr_dist(ctx, e, &d);
     alea_expr_free(e);
     return d;
@@ -78,16 +42,7 @@ static alea_dist *dist(const char *src)
     alea_dist *d = try_dist(src, &st);
     if (st != ALEA_OK)
         fail_msg("'%s': %s: %s", src, alea_status_name(st), alea_ctx_error(ctx));
-    /* every result: ascending values, positive probabilities, and the mass
-     * plus the truncated tail make 1 */
-    double mass = 0;
-    for (size_t i = 0; i < alea_dist_count(d); i++) {
-        assert_true(alea_dist_prob(d, i) > 0);
-        if (i)
-            assert_true(alea_dist_value(d, i - 1) < alea_dist_value(d, i));
-        mass += alea_dist_prob(d, i);
-    }
-    assert_double_equal(mass + alea_dist_truncated(d), 1, 1e-12);
+    dist_check(d); /* every result */
     return d;
 }
 
@@ -183,17 +138,12 @@ static void test_explode(void **state)
     alea_dist_free(d);
 }
 
-static int cmp_int(const void *a, const void *b)
-{
-    return *(const int *)a - *(const int *)b;
-}
-
 /* n dice of faces[nf] (n <= 5), sorted positions [lo, hi) summed. */
 static void check_keep(const char *src, const int *faces, int nf, int n, int lo, int hi)
 {
     double want[128] = {0}, each = pow(nf, -n);
     int idx[5] = {0}, vals[5];
-    for (;;) {
+    do {
         for (int i = 0; i < n; i++)
             vals[i] = faces[idx[i]];
         qsort(vals, (size_t)n, sizeof *vals, cmp_int);
@@ -201,12 +151,7 @@ static void check_keep(const char *src, const int *faces, int nf, int n, int lo,
         for (int i = lo; i < hi; i++)
             s += vals[i];
         want[s] += each;
-        int i = 0;
-        while (i < n && ++idx[i] == nf)
-            idx[i++] = 0;
-        if (i == n)
-            break;
-    }
+    } while (odometer_next_base(idx, n, nf));
     alea_dist *d = dist(src);
     for (int s = 0; s < 128; s++)
         if (fabs(alea_dist_p(d, s) - want[s]) > EPS)
@@ -245,7 +190,7 @@ static void check_ra(const char *src, const int *faces, const int *match, int nf
 {
     double want[128] = {0}, each = pow(nf, -n);
     int idx[5] = {0}, vals[5];
-    for (;;) {
+    do {
         int low = -1;
         for (int i = 0; i < n; i++)
             if (match[idx[i]] && (low < 0 || faces[idx[i]] < faces[idx[low]]))
@@ -261,12 +206,7 @@ static void check_ra(const char *src, const int *faces, const int *match, int nf
                 s += vals[i];
             want[s] += low < 0 ? each : each / nf;
         }
-        int i = 0;
-        while (i < n && ++idx[i] == nf)
-            idx[i++] = 0;
-        if (i == n)
-            break;
-    }
+    } while (odometer_next_base(idx, n, nf));
     alea_dist *d = dist(src);
     for (int s = 0; s < 128; s++)
         if (fabs(alea_dist_p(d, s) - want[s]) > EPS)
@@ -299,25 +239,6 @@ static void test_reroll_one(void **state)
     alea_dist_free(d);
     /* "!" success counting scores rolls, "ra" judges totals: refused */
     assert_int_equal(dist_error("3d10!10>=8ra1"), ALEA_ERR_INVALID);
-}
-
-/* The seed mechanics that have an exact form. */
-static void test_mechanics(void **state)
-{
-    (void)state;
-    alea_dist *d = dist("dd(5, 15)"); /* never doubles down */
-    assert_double_equal(alea_dist_p(d, 0), 0.10, EPS); /* natural 1-2 */
-    assert_double_equal(alea_dist_p(d, 1), 0.35, EPS); /* 3..9 */
-    assert_double_equal(alea_dist_p(d, 2), 0.45, EPS); /* 10..18 */
-    assert_double_equal(alea_dist_p(d, 3), 0.10, EPS); /* natural 19-20 */
-    alea_dist_free(d);
-    /* event(): a critical failure is two or three 1s on 3d6: 16/216. */
-    d = dist("event(3d6)");
-    assert_int_equal(alea_dist_flag_count(d), 1);
-    assert_string_equal(alea_dist_flag_name(d, 0), "critical failure");
-    assert_double_equal(alea_dist_flag_prob(d, 0), 16.0 / 216, EPS);
-    assert_double_equal(alea_dist_p(d, 3), 1.0 / 216, EPS); /* three 1s */
-    alea_dist_free(d);
 }
 
 static void test_reroll(void **state)
@@ -565,12 +486,6 @@ static void test_overflow(void **state)
     alea_dist_free(d);
 }
 
-static int stop_now(void *ud)
-{
-    (void)ud;
-    return 1;
-}
-
 static void test_work_and_interrupt(void **state)
 {
     (void)state;
@@ -579,7 +494,7 @@ static void test_work_and_interrupt(void **state)
     assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
     assert_int_equal(dist_error("100d6kh50"), ALEA_ERR_LIMIT);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 300000000);
-    alea_ctx_set_interrupt(ctx, stop_now, NULL);
+    alea_ctx_set_interrupt(ctx, interrupt_now, NULL);
     assert_int_equal(dist_error("200d20"), ALEA_ERR_INTERRUPTED);
     alea_ctx_set_interrupt(ctx, NULL, NULL);
     /* an explosion whose chain would need astronomically many links */
@@ -685,10 +600,9 @@ static void sweep(const char *src)
     long n;
     for (n = 1; n < 100000; n++) {
         alea_dist *d = NULL;
-        fa.count = 0;
-        fa.fail_at = n;
+        heap_fail_at(&fa, n);
         alea_status st = alea_expr_dist(ctx, e, &d);
-        fa.fail_at = 0;
+        heap_fail_at(&fa, 0);
         if (st == ALEA_OK) {
             alea_dist_free(d);
             assert_int_equal(alea_ctx_memory(ctx, NULL), base);
@@ -724,7 +638,6 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keep_bruteforce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll_one, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_mechanics, setup, teardown),
         cmocka_unit_test_setup_teardown(test_success_counting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_best_worst, setup, teardown),
         cmocka_unit_test_setup_teardown(test_division, setup, teardown),

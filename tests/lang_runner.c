@@ -1,4 +1,3 @@
-#define _POSIX_C_SOURCE 200809L /* strdup */
 /*
  * lang_runner.c -- golden tests for the language: the .test files in tests/lang.
  *
@@ -14,6 +13,10 @@
  *                        other outcome may have probability
  *   p EXPR VALUE PROB    one probability (EXPR must not contain spaces here)
  *   mean EXPR MEAN [TOL] the mean (EXPR without spaces), to 1e-12 or TOL
+ *   flag EXPR PROB NAME  the flag NAME (the rest of the line) is reported
+ *                        beside the outcomes with probability PROB
+ *   label EXPR VALUE NAME  the name of VALUE is NAME, or none if NAME is
+ *                        "(none)" (EXPR without spaces in both)
  *   error EXPR           next line: "STATUS START END MESSAGE", the error of
  *                        compiling, or if it compiles, of rolling (seed 1)
  *   disterror EXPR       the same for computing the distribution
@@ -21,11 +24,7 @@
  * EXPR is the rest of the line after the fixed words; write it as typed.
  * Usage: lang_runner FILE... ; prints "N passed, N failed".
  */
-#include <alea.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "support.h"
 
 static int passed, failed;
 static const char *cur_file;
@@ -63,7 +62,9 @@ static double parse_prob(const char *s, int *ok)
     return v;
 }
 
-static alea_expr *compile(alea_ctx *ctx, const char *src)
+/* src compiled, or NULL after a FAIL (the runner goes on to the next
+ * block, where a unit test would stop). */
+static alea_expr *compile_block(alea_ctx *ctx, const char *src)
 {
     alea_expr *e = NULL;
     if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK) {
@@ -71,15 +72,6 @@ static alea_expr *compile(alea_ctx *ctx, const char *src)
         return NULL;
     }
     return e;
-}
-
-static char *format_roll(alea_roll *r, alea_format f)
-{
-    size_t n = alea_roll_format(r, f, NULL, 0);
-    char *buf = malloc(n + 1);
-    if (buf)
-        alea_roll_format(r, f, buf, n + 1);
-    return buf;
 }
 
 /* Checks the error line "STATUS START END MESSAGE" against the context. */
@@ -109,7 +101,7 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
     char *cmd = lines[0];
     cur_line = line0;
     if (strncmp(cmd, "canon ", 6) == 0) {
-        alea_expr *e = compile(ctx, cmd + 6);
+        alea_expr *e = compile_block(ctx, cmd + 6);
         if (!e)
             return;
         char buf[4096];
@@ -123,7 +115,7 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         int json = cmd[0] == 'j';
         char *sp;
         unsigned long long seed = strtoull(cmd + 5, &sp, 10);
-        alea_expr *e = compile(ctx, sp + 1);
+        alea_expr *e = compile_block(ctx, sp + 1);
         if (!e)
             return;
         alea_roll *r = alea_roll_new(ctx);
@@ -135,10 +127,9 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
                 FAIL("roll of '%s' failed: %s", sp + 1, alea_ctx_error(ctx));
                 continue;
             }
-            char *got = format_roll(r, json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT);
-            if (!got || strcmp(got, lines[i]) != 0)
-                FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i],
-                     got ? got : "(null)");
+            char *got = roll_text(r, json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT);
+            if (strcmp(got, lines[i]) != 0)
+                FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i], got);
             else
                 passed++;
             free(got);
@@ -146,7 +137,7 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         alea_roll_free(r);
         alea_expr_free(e);
     } else if (strncmp(cmd, "dist ", 5) == 0) {
-        alea_expr *e = compile(ctx, cmd + 5);
+        alea_expr *e = compile_block(ctx, cmd + 5);
         alea_dist *d = NULL;
         if (!e)
             return;
@@ -197,7 +188,7 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             FAIL("bad line '%s'", cmd);
             return;
         }
-        alea_expr *e = compile(ctx, ebuf);
+        alea_expr *e = compile_block(ctx, ebuf);
         alea_dist *d = NULL;
         if (!e)
             return;
@@ -210,6 +201,47 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             if (!pok || fabs(want - got) > tol)
                 FAIL("%s of '%s': want %.17g, got %.17g", is_mean ? "mean" : "P", ebuf,
                      want, got);
+            else
+                passed++;
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "flag ", 5) == 0 || strncmp(cmd, "label ", 6) == 0) {
+        int is_flag = cmd[0] == 'f';
+        const char *args = cmd + (is_flag ? 5 : 6);
+        char ebuf[1024], xbuf[64];
+        int off = 0;
+        if (sscanf(args, "%1023s %63s %n", ebuf, xbuf, &off) < 2 || off == 0 ||
+            args[off] == '\0') {
+            FAIL("bad line '%s'", cmd);
+            return;
+        }
+        const char *name = args + off;
+        alea_expr *e = compile_block(ctx, ebuf);
+        alea_dist *d = NULL;
+        if (!e)
+            return;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+            FAIL("dist of '%s' failed: %s", ebuf, alea_ctx_error(ctx));
+        } else if (is_flag) {
+            size_t i = 0, nf = alea_dist_flag_count(d);
+            while (i < nf && strcmp(alea_dist_flag_name(d, i), name) != 0)
+                i++;
+            int pok;
+            double want = parse_prob(xbuf, &pok);
+            if (i == nf)
+                FAIL("'%s' reports no flag '%s'", ebuf, name);
+            else if (!pok || fabs(want - alea_dist_flag_prob(d, i)) > 1e-12)
+                FAIL("flag '%s' of '%s': want %.17g, got %.17g", name, ebuf, want,
+                     alea_dist_flag_prob(d, i));
+            else
+                passed++;
+        } else {
+            const char *got = alea_dist_label(d, strtoll(xbuf, NULL, 10));
+            const char *want = strcmp(name, "(none)") == 0 ? NULL : name;
+            if (want ? !got || strcmp(got, want) != 0 : got != NULL)
+                FAIL("label of %s in '%s'\n  want: %s\n  got:  %s", xbuf, ebuf, name,
+                     got ? got : "(none)");
             else
                 passed++;
         }
@@ -246,44 +278,20 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
     }
 }
 
+static void run_golden(const golden_block *b, void *ud)
+{
+    cur_file = b->file;
+    run_block(ud, b->lines, b->n, b->line);
+}
+
 static void run_file(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    if (!f) {
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    if (golden_read(path, run_golden, ctx) != 0) {
         cur_file = path;
         cur_line = 0;
-        FAIL("cannot open");
-        return;
+        FAIL("cannot read");
     }
-    cur_file = path;
-    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
-    char *lines[256];
-    int n = 0, lineno = 0, line0 = 0;
-    char buf[70000];
-    for (;;) {
-        char *got = fgets(buf, sizeof buf, f);
-        if (got) {
-            lineno++;
-            buf[strcspn(buf, "\n")] = '\0';
-            if (buf[0] == '#')
-                continue;
-        }
-        if (!got || buf[0] == '\0') {
-            if (n > 0)
-                run_block(ctx, lines, n, line0);
-            for (int i = 0; i < n; i++)
-                free(lines[i]);
-            n = 0;
-            if (!got)
-                break;
-            continue;
-        }
-        if (n == 0)
-            line0 = lineno;
-        if (n < 256)
-            lines[n++] = strdup(buf);
-    }
-    fclose(f);
     alea_ctx_free(ctx);
 }
 

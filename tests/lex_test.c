@@ -1,13 +1,6 @@
 /* lex_test.c -- tokens, spans, the letter-splitting rule, lexical errors. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "lex.h"
+#include "support.h"
 
 static alea_ctx *ctx;
 
@@ -29,7 +22,7 @@ static int teardown(void **state)
 static void expect_kinds(const char *src, const uint8_t *kinds)
 {
     token_list tl;
-    assert_int_equal(alea__lex(ctx, src, strlen(src), &tl), ALEA_OK);
+    assert_int_equal(alea__lex(ctx, src, strlen(src), alea__lex_is_word, &tl), ALEA_OK);
     size_t i = 0;
     for (; kinds[i] != T_EOF; i++) {
         assert_true(i < tl.n);
@@ -73,7 +66,7 @@ static void test_spans_and_numbers(void **state)
     (void)state;
     token_list tl;
     const char *src = "  12d6 + 9223372036854775807";
-    assert_int_equal(alea__lex(ctx, src, strlen(src), &tl), ALEA_OK);
+    assert_int_equal(alea__lex(ctx, src, strlen(src), alea__lex_is_word, &tl), ALEA_OK);
     assert_int_equal(tl.v[0].start, 2);
     assert_int_equal(tl.v[0].end, 4);
     assert_int_equal(tl.v[0].num, 12);
@@ -88,7 +81,7 @@ static void test_spans_and_numbers(void **state)
 static void expect_error(const char *src, size_t start, size_t end, const char *msg_part)
 {
     token_list tl;
-    alea_status st = alea__lex(ctx, src, strlen(src), &tl);
+    alea_status st = alea__lex(ctx, src, strlen(src), alea__lex_is_word, &tl);
     assert_int_equal(st, ALEA_ERR_SYNTAX);
     size_t s, e;
     alea_ctx_error_span(ctx, &s, &e);

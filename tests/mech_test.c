@@ -1,21 +1,16 @@
 /*
- * mech_test.c -- the seed mechanics' exact distributions against brute-force
- * enumeration written here, independently of the engine: every face
- * combination of small pools, and for event() every re-roll chain up to a
- * depth, the probability of longer chains counted as "cut" and allowed as
- * the only difference.
+ * mech_test.c -- the game mechanics (src/mech/, and the extra dice of
+ * parse.c): their exact distributions against brute-force enumeration
+ * written here, independently of the engine: every face combination of
+ * small pools, and for event() every re-roll chain up to a depth, the
+ * probability of longer chains counted as "cut" and allowed as the only
+ * difference; event()'s critical-failure flag; dd()'s boon arithmetic.
+ *
+ * Each mechanic also has a golden file, tests/lang/NAME.test (canonical
+ * forms, seeded rolls, values, errors), which agree_test.c rolls against
+ * the exact engine; the rule texts' worked examples are in systems_test.c.
  */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 #define VMIN (-64)
 #define VMAX 4096
@@ -39,11 +34,7 @@ static void add(brute *b, int64_t v, double p)
 static void expect_dist(const char *src, const brute *b)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
-    alea_expr *e = NULL;
-    alea_dist *d = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK ||
-        alea_expr_dist(ctx, e, &d) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
+    alea_dist *d = dist_of(ctx, src);
     double tol = 1e-12 + b->cut + alea_dist_truncated(d);
     for (int64_t v = VMIN; v <= VMAX; v++) {
         double want = b->p[v - VMIN], got = alea_dist_p(d, v);
@@ -58,7 +49,6 @@ static void expect_dist(const char *src, const brute *b)
                      alea_dist_prob(d, i));
     }
     alea_dist_free(d);
-    alea_expr_free(e);
     alea_ctx_free(ctx);
 }
 
@@ -67,21 +57,18 @@ typedef void (*combo_fn)(const int64_t *faces, const int64_t *sides, int n, doub
 
 static void each_combo(const int64_t *sides, int n, combo_fn fn, void *ud)
 {
+    int digit[16] = {0}, radix[16];
     int64_t faces[16];
     double p = 1;
     for (int i = 0; i < n; i++) {
-        faces[i] = 1;
+        radix[i] = (int)sides[i];
         p /= (double)sides[i];
     }
-    for (;;) {
+    do {
+        for (int i = 0; i < n; i++)
+            faces[i] = digit[i] + 1;
         fn(faces, sides, n, p, ud);
-        int i = n - 1;
-        while (i >= 0 && faces[i] == sides[i])
-            faces[i--] = 1;
-        if (i < 0)
-            break;
-        faces[i]++;
-    }
+    } while (odometer_next(digit, radix, n));
 }
 
 /* ---- boons, banes, +/- DICE, +1d: keep n of n+|k| dice ---- */
@@ -312,6 +299,22 @@ static void test_event(void **state)
     expect_dist("event(d4 + d6 + d8 + d10)", &b);
 }
 
+/* A whole event() reports its chance of a critical failure beside the
+ * outcomes: two or three 1s on 3d6, 16/216. */
+static void test_event_flag(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_dist *d = dist_of(ctx, "event(3d6)");
+    dist_check(d);
+    assert_int_equal(alea_dist_flag_count(d), 1);
+    assert_string_equal(alea_dist_flag_name(d, 0), "critical failure");
+    assert_double_equal(alea_dist_flag_prob(d, 0), 16.0 / 216, 1e-12);
+    assert_double_equal(alea_dist_p(d, 3), 1.0 / 216, 1e-12); /* three 1s */
+    alea_dist_free(d);
+    alea_ctx_free(ctx);
+}
+
 /* ---- dd(): two d20s, by the rule text ---- */
 
 static int tier(int nat, int mod, int diff)
@@ -381,6 +384,71 @@ static void test_dd_known(void **state)
     add(&b, 2, 0.1725);
     add(&b, 3, 0.4475);
     expect_dist("dd(6, 14, always)", &b);
+    /* +5 against 15 never doubles down. */
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_dist *d = dist_of(ctx, "dd(5, 15)");
+    dist_check(d);
+    assert_double_equal(alea_dist_p(d, 0), 0.10, 1e-12); /* natural 1-2 */
+    assert_double_equal(alea_dist_p(d, 1), 0.35, 1e-12); /* 3..9 */
+    assert_double_equal(alea_dist_p(d, 2), 0.45, 1e-12); /* 10..18 */
+    assert_double_equal(alea_dist_p(d, 3), 0.10, 1e-12); /* natural 19-20 */
+    alea_dist_free(d);
+    alea_ctx_free(ctx);
+}
+
+/* dd()'s boons and banes from tables given as data (alea_boons_for_tier,
+ * alea_dist_boons). The table is made up to fit the rule text's worked
+ * examples, which are in systems_test.c. */
+static void test_dd_boons(void **state)
+{
+    (void)state;
+    static const int64_t diff[] = {10, 14, 16}, count[] = {1, 2, 6};
+    alea_boon_table t = {diff, count, 3, {-2, -1, 1, 2}};
+    int64_t boons, banes;
+    assert_int_equal(alea_boons_for_tier(&t, 15, 0, 3, 1, &boons, &banes), ALEA_OK);
+    assert_true(boons == 0 && banes == 4); /* banes are not halved; no drive boons */
+    assert_int_equal(alea_boons_for_tier(&t, 9, 3, 0, 0, &boons, &banes), ALEA_OK);
+    assert_true(boons == 0 && banes == 0); /* below the table */
+    assert_int_equal(alea_boons_for_tier(&t, 14, 4, 0, 0, &boons, &banes), ALEA_ERR_ARGUMENT);
+    /* Tables from a stranger: no multiplier that is not a number, and no
+     * product or drive past int64 (it converted out of range before). */
+    static const int64_t huge[] = {INT64_MAX};
+    alea_boon_table bad = {diff, huge, 1, {NAN, INFINITY, -INFINITY, 2}};
+    for (int tier = 0; tier < 3; tier++)
+        assert_int_equal(alea_boons_for_tier(&bad, 10, tier, 0, 0, &boons, &banes),
+                         ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_boons_for_tier(&bad, 10, 3, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
+    alea_boon_table half = {diff, huge, 1, {-1, 0.5, 0.5, 1}};
+    assert_int_equal(alea_boons_for_tier(&half, 10, 1, 0, 0, &boons, &banes), ALEA_OK);
+    assert_true(boons == INT64_MAX / 2 + 1 && banes == 0); /* 2^62 exactly */
+    assert_int_equal(alea_boons_for_tier(&half, 10, 0, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea_boons_for_tier(&half, 10, 2, INT64_MAX, 0, &boons, &banes),
+                     ALEA_ERR_OVERFLOW);
+
+    /* Expected per policy: dd(6, 14) ends 0.10 / 0.25 / 0.55 / 0.10, so
+     * boons 0.55 * (2 + 1) + 0.10 * (4 + 1) = 2.15 and banes 0.25 * 2 +
+     * 0.10 * 4 = 0.9; always: 0.1725 * 3 + 0.4475 * 5 and 0.2025 * 2 +
+     * 0.1775 * 4. */
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    static const char *const src[] = {"dd(6, 14)", "dd(6, 14, always)", "1d20"};
+    static const double want[][2] = {{2.15, 0.9}, {0.1725 * 3 + 0.4475 * 5, 0.2025 * 2 + 0.1775 * 4}};
+    for (int i = 0; i < 3; i++) {
+        alea_expr *e = NULL;
+        alea_dist *d = NULL;
+        double b, n;
+        assert_int_equal(alea_expr_compile(ctx, src[i], strlen(src[i]), &e), ALEA_OK);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        if (i < 2) {
+            assert_int_equal(alea_dist_boons(ctx, d, &t, 1, 0, &b, &n), ALEA_OK);
+            assert_true(fabs(b - want[i][0]) < 1e-12);
+            assert_true(fabs(n - want[i][1]) < 1e-12);
+        } else {
+            assert_int_equal(alea_dist_boons(ctx, d, &t, 1, 0, &b, &n), ALEA_ERR_ARGUMENT);
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    }
+    alea_ctx_free(ctx);
 }
 
 int main(void)
@@ -388,8 +456,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_extra_dice), cmocka_unit_test(test_damage_twice),
         cmocka_unit_test(test_null_die),   cmocka_unit_test(test_reroll_one),
-        cmocka_unit_test(test_event),      cmocka_unit_test(test_dd),
-        cmocka_unit_test(test_dd_known),
+        cmocka_unit_test(test_event),      cmocka_unit_test(test_event_flag),
+        cmocka_unit_test(test_dd),         cmocka_unit_test(test_dd_known),
+        cmocka_unit_test(test_dd_boons),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

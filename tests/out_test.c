@@ -2,18 +2,7 @@
  * alea_format_double gives the shortest of "%.15g", "%.16g", "%.17g" that
  * reads back exactly, computed from one conversion (src/out.c); checked
  * against libc on special values and on random doubles of every kind. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 /* The definition, the slow way. */
 static void shortest(char tmp[32], double v)

@@ -1,16 +1,7 @@
 /* parse_test.c -- the canonical printer round-trips; parser limits at N and
  * N+1; hostile nesting fails fast. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "ast.h"
+#include "support.h"
 
 static alea_ctx *ctx;
 
@@ -30,10 +21,7 @@ static int teardown(void **state)
 
 static char *canon(const char *src)
 {
-    alea_expr *e = NULL;
-    alea_status st = alea_expr_compile(ctx, src, strlen(src), &e);
-    if (st != ALEA_OK)
-        fail_msg("'%s' does not compile: %s", src, alea_ctx_error(ctx));
+    alea_expr *e = compile(ctx, src);
     size_t n = alea_expr_format(e, NULL, 0);
     char *buf = malloc(n + 1);
     assert_non_null(buf);

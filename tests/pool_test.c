@@ -1,47 +1,12 @@
 /* pool_test.c -- keep/drop by order statistics (alea__pool_keep) against
  * brute-force enumeration of small pools, closed forms for large ones,
  * the limits, and allocation failure at every step. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "dist.h"
+#include "support.h"
 
 #define EPS 1e-12
 
-#define assert_double_equal(a, b, eps) near_((a), (b), (eps), #a, __FILE__, __LINE__)
-static void near_(double a, double b, double eps, const char *what, const char *file,
-                  int line)
-{
-    if (!(fabs(a - b) <= eps))
-        fail_msg("%s:%d: %s = %.17g, want %.17g (+-%g)", file, line, what, a, b, eps);
-}
-
-typedef struct falloc {
-    long count, fail_at;
-} falloc;
-
-static void *test_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    falloc *f = ud;
-    (void)osize;
-    if (nsize == 0) {
-        free(ptr);
-        return NULL;
-    }
-    if (f && f->fail_at && ++f->count == f->fail_at)
-        return NULL;
-    return realloc(ptr, nsize);
-}
-
-static falloc fa;
+static heap fa;
 static alea_ctx *ctx;
 static const node at = {.kind = N_DICE, .start = 0, .end = 6};
 
@@ -49,7 +14,7 @@ static int setup(void **state)
 {
     (void)state;
     memset(&fa, 0, sizeof fa);
-    ctx = alea_ctx_new(test_alloc, &fa);
+    ctx = alea_ctx_new(heap_alloc, &fa);
     return ctx ? 0 : -1;
 }
 
@@ -58,44 +23,6 @@ static int teardown(void **state)
     (void)state;
     alea_ctx_free(ctx);
     return 0;
-}
-
-/* A die from values and weights (weights are probabilities as given). */
-static alea__pmf mk(size_t n, const int64_t *v, const double *p)
-{
-    alea__pmf d;
-    assert_int_equal(alea__pmf_alloc(ctx, n, &d), ALEA_OK);
-    for (size_t i = 0; i < n; i++) {
-        d.v[i] = v[i];
-        d.p[i] = p[i];
-    }
-    return d;
-}
-
-static alea__pmf uniform(int64_t lo, int64_t hi)
-{
-    int64_t v[64];
-    double p[64];
-    size_t n = (size_t)(hi - lo + 1);
-    for (size_t i = 0; i < n; i++) {
-        v[i] = lo + (int64_t)i;
-        p[i] = 1.0 / (double)n;
-    }
-    return mk(n, v, p);
-}
-
-static double p_of(const alea__pmf *d, int64_t v)
-{
-    for (size_t i = 0; i < d->n; i++)
-        if (d->v[i] == v)
-            return d->p[i];
-    return 0;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 #define BF_OFF 1000
@@ -116,7 +43,7 @@ static void brute(const alea__pmf *die, const int64_t *g, int m, int lo, int hi,
     static long double comp[BF_SPAN];
     memset(want, 0, BF_SPAN * sizeof *want);
     memset(comp, 0, sizeof comp);
-    for (;;) {
+    do {
         long double pr = 1;
         for (int i = 0; i < m; i++) {
             vals[i] = (int64_t)idx[i]; /* sort by outcome index = by value */
@@ -129,12 +56,7 @@ static void brute(const alea__pmf *die, const int64_t *g, int m, int lo, int hi,
         long double *w = &want[s + BF_OFF], t = *w + pr;
         comp[s + BF_OFF] += fabsl(*w) >= fabsl(pr) ? (*w - t) + pr : (pr - t) + *w;
         *w = t;
-        int i = 0;
-        while (i < m && ++idx[i] == (int)die->n)
-            idx[i++] = 0;
-        if (i == m)
-            break;
-    }
+    } while (odometer_next_base(idx, m, (int)die->n));
     for (int s = 0; s < BF_SPAN; s++)
         want[s] += comp[s];
 }
@@ -156,7 +78,7 @@ static void check_all_ranges(const alea__pmf *die, const int64_t *g, int m)
             }
             assert_true(mass <= 1 + EPS);
             for (int s = 0; s < BF_SPAN; s++) {
-                double got = p_of(&r, s - BF_OFF);
+                double got = pmf_p(&r, s - BF_OFF);
                 if (fabs(got - (double)want[s]) > EPS)
                     fail_msg("m=%d [%d,%d) sum %d: got %.17g want %.17g", m, lo, hi,
                              s - BF_OFF, got, (double)want[s]);
@@ -169,7 +91,7 @@ static void check_all_ranges(const alea__pmf *die, const int64_t *g, int m)
 static void test_4d6_all_ranges(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6);
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6);
     check_all_ranges(&d6, NULL, 4);
     check_all_ranges(&d6, NULL, 6);
     alea__pmf_free(ctx, &d6);
@@ -181,13 +103,13 @@ static void test_uneven_die(void **state)
     (void)state;
     int64_t v[] = {1, 2, 5};
     double p[] = {0.5, 0.25, 0.25};
-    alea__pmf d = mk(3, v, p);
+    alea__pmf d = pmf_given(ctx, 3, v, p);
     check_all_ranges(&d, NULL, 3);
     check_all_ranges(&d, NULL, 5);
     alea__pmf_free(ctx, &d);
     int64_t v2[] = {-2, 0, 3, 7};
     double p2[] = {0.1, 0.2, 0.3, 0.4};
-    d = mk(4, v2, p2);
+    d = pmf_given(ctx, 4, v2, p2);
     check_all_ranges(&d, NULL, 5);
     alea__pmf_free(ctx, &d);
 }
@@ -196,7 +118,7 @@ static void test_uneven_die(void **state)
 static void test_counting_contributions(void **state)
 {
     (void)state;
-    alea__pmf d = uniform(1, 10);
+    alea__pmf d = pmf_uniform(ctx, 1, 10);
     int64_t g[10] = {-1, 0, 0, 0, 0, 0, 0, 1, 1, 1}; /* >=8 f1 */
     check_all_ranges(&d, g, 5);
     int64_t g2[10] = {0, 1, 0, 1, 0, 1, 0, 1, -1, 1}; /* arbitrary */
@@ -211,7 +133,7 @@ static void test_deficient_mass(void **state)
     (void)state;
     int64_t v[] = {1, 2, 3, 4};
     double p[] = {0.3, 0.25, 0.2, 0.15}; /* mass 0.9 */
-    alea__pmf d = mk(4, v, p);
+    alea__pmf d = pmf_given(ctx, 4, v, p);
     d.trunc = 0.1;
     check_all_ranges(&d, NULL, 4);
     alea__pmf r;
@@ -229,7 +151,7 @@ static void brute_ra(const alea__pmf *die, const int64_t *g, const uint8_t *matc
     int idx[8] = {0};
     int64_t vals[8];
     memset(want, 0, BF_SPAN * sizeof *want);
-    for (;;) {
+    do {
         long double pr = 1;
         int low = -1;
         for (int i = 0; i < m; i++) {
@@ -251,12 +173,7 @@ static void brute_ra(const alea__pmf *die, const int64_t *g, const uint8_t *matc
                 s += g ? g[vals[i]] : die->v[vals[i]];
             want[s + BF_OFF] += q;
         }
-        int i = 0;
-        while (i < m && ++idx[i] == (int)die->n)
-            idx[i++] = 0;
-        if (i == m)
-            break;
-    }
+    } while (odometer_next_base(idx, m, (int)die->n));
 }
 
 static void check_all_ranges_ra(const alea__pmf *die, const int64_t *g,
@@ -270,7 +187,7 @@ static void check_all_ranges_ra(const alea__pmf *die, const int64_t *g,
             assert_int_equal(alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, &at, &r),
                              ALEA_OK);
             for (int s = 0; s < BF_SPAN; s++) {
-                double got = p_of(&r, s - BF_OFF);
+                double got = pmf_p(&r, s - BF_OFF);
                 if (fabs(got - (double)want[s]) > EPS)
                     fail_msg("ra m=%d [%d,%d) sum %d: got %.17g want %.17g", m, lo, hi,
                              s - BF_OFF, got, (double)want[s]);
@@ -284,7 +201,7 @@ static void check_all_ranges_ra(const alea__pmf *die, const int64_t *g,
 static void test_reroll_one(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6);
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6);
     const uint8_t ones[6] = {1, 0, 0, 0, 0, 0}, low[6] = {1, 1, 0, 0, 0, 0},
                   high[6] = {0, 0, 0, 0, 1, 1}, all[6] = {1, 1, 1, 1, 1, 1},
                   mid[6] = {0, 1, 0, 1, 0, 0};
@@ -299,7 +216,7 @@ static void test_reroll_one(void **state)
     /* a deficient die: truncation counts the extra roll too */
     int64_t v[] = {1, 2, 3, 4};
     double p[] = {0.3, 0.25, 0.2, 0.15};
-    alea__pmf d = mk(4, v, p);
+    alea__pmf d = pmf_given(ctx, 4, v, p);
     d.trunc = 0.1;
     const uint8_t m2[4] = {1, 1, 0, 0};
     check_all_ranges_ra(&d, NULL, m2, 3);
@@ -325,7 +242,7 @@ static double mean_of(const alea__pmf *r)
 static void test_known_means(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6), d20 = uniform(1, 20), r;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), d20 = pmf_uniform(ctx, 1, 20), r;
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
     assert_double_equal(mean_of(&r), 15869.0 / 1296, EPS);
     alea__pmf_free(ctx, &r);
@@ -357,7 +274,7 @@ static double binom_at_least(int m, double p, int k)
 static void test_100d6kh50(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6), hi, lo;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), hi, lo;
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 50, 100, &at, &hi), ALEA_OK);
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 0, 50, &at, &lo), ALEA_OK);
     assert_int_equal(hi.n, 251);
@@ -374,10 +291,10 @@ static void test_100d6kh50(void **state)
         mass += hi.p[i];
     assert_double_equal(mass, 1, 1e-12);
     /* the extremes: all 50 kept dice are 6 / are 1 */
-    assert_double_equal(p_of(&hi, 300), binom_at_least(100, 1.0 / 6, 50),
-                        1e-12 * p_of(&hi, 300));
-    assert_double_equal(p_of(&lo, 50), binom_at_least(100, 1.0 / 6, 50),
-                        1e-12 * p_of(&lo, 50));
+    assert_double_equal(pmf_p(&hi, 300), binom_at_least(100, 1.0 / 6, 50),
+                        1e-12 * pmf_p(&hi, 300));
+    assert_double_equal(pmf_p(&lo, 50), binom_at_least(100, 1.0 / 6, 50),
+                        1e-12 * pmf_p(&lo, 50));
     alea__pmf_free(ctx, &hi);
     alea__pmf_free(ctx, &lo);
     alea__pmf_free(ctx, &d6);
@@ -387,14 +304,14 @@ static void test_100d6kh50(void **state)
 static void test_tiny_probabilities(void **state)
 {
     (void)state;
-    alea__pmf d2 = uniform(1, 2), d6 = uniform(1, 6), r;
+    alea__pmf d2 = pmf_uniform(ctx, 1, 2), d6 = pmf_uniform(ctx, 1, 6), r;
     assert_int_equal(alea__pool_keep(ctx, &d2, NULL, 1000, 999, 1000, &at, &r), ALEA_OK);
-    assert_double_equal(p_of(&r, 1), ldexp(1, -1000), 1e-12 * ldexp(1, -1000));
-    assert_double_equal(p_of(&r, 2), 1, EPS);
+    assert_double_equal(pmf_p(&r, 1), ldexp(1, -1000), 1e-12 * ldexp(1, -1000));
+    assert_double_equal(pmf_p(&r, 2), 1, EPS);
     alea__pmf_free(ctx, &r);
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 40, 39, 40, &at, &r), ALEA_OK);
-    assert_double_equal(p_of(&r, 1), pow(6, -40), 1e-12 * pow(6, -40));
-    assert_double_equal(p_of(&r, 2), pow(3, -40) - pow(6, -40), 1e-12 * pow(3, -40));
+    assert_double_equal(pmf_p(&r, 1), pow(6, -40), 1e-12 * pow(6, -40));
+    assert_double_equal(pmf_p(&r, 2), pow(3, -40) - pow(6, -40), 1e-12 * pow(3, -40));
     alea__pmf_free(ctx, &r);
     /* a million dice, keep the highest: nothing but 6 survives rounding */
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 1000000, 999999, 1000000, &at, &r),
@@ -409,7 +326,7 @@ static void test_tiny_probabilities(void **state)
 static void test_limits(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6), r;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), r;
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16); /* 4d6kh3: 3..18 */
     assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
     assert_int_equal(r.n, 16);
@@ -428,7 +345,7 @@ static void test_limits(void **state)
     /* sums that leave int64 */
     int64_t v[] = {1, INT64_MAX / 2};
     double p[] = {0.5, 0.5};
-    alea__pmf big = mk(2, v, p);
+    alea__pmf big = pmf_given(ctx, 2, v, p);
     assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 1, 4, &at, &r), ALEA_ERR_OVERFLOW);
     assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 2, 4, &at, &r), ALEA_OK);
     alea__pmf_free(ctx, &r);
@@ -439,17 +356,16 @@ static void test_limits(void **state)
 static void test_alloc_failures(void **state)
 {
     (void)state;
-    alea__pmf d6 = uniform(1, 6), r;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6), r;
     int64_t v[] = {1, 1000, 1000000000};
     double p[] = {0.5, 0.25, 0.25};
-    alea__pmf sp = mk(3, v, p); /* sparse sums */
+    alea__pmf sp = pmf_given(ctx, 3, v, p); /* sparse sums */
     size_t base = alea_ctx_memory(ctx, NULL);
     const alea__pmf *dice[] = {&d6, &sp};
     for (int k = 0; k < 2; k++) {
         long n;
         for (n = 1; n < 100000; n++) {
-            fa.count = 0;
-            fa.fail_at = n;
+            heap_fail_at(&fa, n);
             static const uint8_t ra[3] = {1, 0, 1};
             alea_status st = k == 0 ? alea__pool_keep(ctx, dice[k], NULL, 7, 2, 5, &at, &r)
                                     : alea__pool_keep_ra(ctx, dice[k], NULL, ra, 7, 2, 5,
@@ -464,7 +380,7 @@ static void test_alloc_failures(void **state)
         }
         assert_true(n > 3);
     }
-    fa.fail_at = 0;
+    heap_fail_at(&fa, 0);
     alea__pmf_free(ctx, &d6);
     alea__pmf_free(ctx, &sp);
 }

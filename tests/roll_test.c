@@ -1,17 +1,8 @@
 /* roll_test.c -- the generator, the roller's limits, reproducibility, the
  * custom random source, and allocation failure at every step. */
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
 #include "rng.h"
 #include "roll.h"
+#include "support.h"
 
 static alea_ctx *ctx;
 
@@ -27,14 +18,6 @@ static int teardown(void **state)
     (void)state;
     alea_ctx_free(ctx);
     return 0;
-}
-
-static alea_expr *compile(const char *src)
-{
-    alea_expr *e = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
-    return e;
 }
 
 /* xoshiro256** seeded by splitmix64(0): the first outputs are fixed
@@ -74,31 +57,22 @@ static void test_rng_below(void **state)
         assert_true(alea__rng_below(ctx, big) < big);
 }
 
-static char *text_of(alea_roll *r)
-{
-    size_t n = alea_roll_format(r, ALEA_FORMAT_TEXT, NULL, 0);
-    char *s = malloc(n + 1);
-    assert_non_null(s);
-    alea_roll_format(r, ALEA_FORMAT_TEXT, s, n + 1);
-    return s;
-}
-
 static void test_same_seed_same_rolls(void **state)
 {
     (void)state;
-    alea_expr *e = compile("4d6kh3 + 3d6! + 10d10>=8f1 + best(2, 1d20)");
+    alea_expr *e = compile(ctx, "4d6kh3 + 3d6! + 10d10>=8f1 + best(2, 1d20)");
     alea_roll *r = alea_roll_new(ctx);
     char *first[5];
     alea_ctx_seed(ctx, 99);
     for (int i = 0; i < 5; i++) {
         assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
-        first[i] = text_of(r);
+        first[i] = roll_text(r, ALEA_FORMAT_TEXT);
     }
     alea_ctx_seed(ctx, 99);
     for (int i = 0; i < 5; i++) {
         int64_t t;
         assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
-        char *again = text_of(r);
+        char *again = roll_text(r, ALEA_FORMAT_TEXT);
         assert_string_equal(first[i], again);
         free(again);
         free(first[i]);
@@ -193,8 +167,8 @@ static void test_dice_limit(void **state)
 {
     (void)state;
     int64_t old = alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 10);
-    alea_expr *ok = compile("10d6"), *over = compile("11d6");
-    alea_expr *reps_ok = compile("best(5, 1d6)"), *reps_over = compile("best(6, 1d6)");
+    alea_expr *ok = compile(ctx, "10d6"), *over = compile(ctx, "11d6");
+    alea_expr *reps_ok = compile(ctx, "best(5, 1d6)"), *reps_over = compile(ctx, "best(6, 1d6)");
     alea_roll *r = alea_roll_new(ctx);
     assert_int_equal(alea_expr_roll(ctx, ok, r), ALEA_OK);
     assert_int_equal(alea_expr_roll(ctx, over, r), ALEA_ERR_LIMIT);
@@ -227,7 +201,7 @@ static uint64_t always_max(void *ud)
 static void test_explosion_limit(void **state)
 {
     (void)state;
-    alea_expr *e = compile("1d6!");
+    alea_expr *e = compile(ctx, "1d6!");
     alea_roll *r = alea_roll_new(ctx);
     alea_ctx_set_random(ctx, always_max, NULL);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_ERR_LIMIT);
@@ -241,12 +215,12 @@ static void test_explosion_limit(void **state)
 static void test_custom_source(void **state)
 {
     (void)state;
-    alea_expr *e = compile("3d6");
+    alea_expr *e = compile(ctx, "3d6");
     alea_roll *r = alea_roll_new(ctx);
     alea_ctx_set_random(ctx, always_max, NULL);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
     assert_true(alea_roll_total(r) == 18);
-    char *s = text_of(r);
+    char *s = roll_text(r, ALEA_FORMAT_TEXT);
     assert_string_equal(s, "3d6 [6, 6, 6] = 18");
     free(s);
     alea_ctx_set_random(ctx, NULL, NULL);
@@ -254,20 +228,14 @@ static void test_custom_source(void **state)
     alea_expr_free(e);
 }
 
-static int stop_now(void *ud)
-{
-    (void)ud;
-    return 1;
-}
-
 static void test_interrupt(void **state)
 {
     (void)state;
     int64_t old = alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 100000);
     int64_t old_bytes = alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, 100000000);
-    alea_expr *e = compile("50000d6");
+    alea_expr *e = compile(ctx, "50000d6");
     alea_roll *r = alea_roll_new(ctx);
-    alea_ctx_set_interrupt(ctx, stop_now, NULL);
+    alea_ctx_set_interrupt(ctx, interrupt_now, NULL);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_ERR_INTERRUPTED);
     alea_ctx_set_interrupt(ctx, NULL, NULL);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
@@ -290,7 +258,7 @@ static size_t printed(alea_roll *r)
 static void test_breakdown_limit(void **state)
 {
     (void)state;
-    alea_expr *e = compile("3d6");
+    alea_expr *e = compile(ctx, "3d6");
     alea_roll *r = alea_roll_new(ctx);
     for (int64_t lim = 705; lim <= 706; lim++) {
         alea_ctx_limit(ctx, ALEA_LIMIT_BREAKDOWN, lim);
@@ -312,10 +280,10 @@ static void test_breakdown_limit(void **state)
         n += (size_t)snprintf(src + n, sizeof src - n, "%s%lld", i ? "," : "",
                               (long long)(-9223372036854775807LL + i));
     snprintf(src + n, sizeof src - n, "})");
-    e = compile(src);
+    e = compile(ctx, src);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
     assert_true(printed(r) < 200000);
-    char *t = text_of(r);
+    char *t = roll_text(r, ALEA_FORMAT_TEXT);
     assert_non_null(strstr(t, "; dropped 0, 0, 0"));
     free(t);
     alea_expr_free(e);
@@ -329,7 +297,7 @@ static void test_breakdown_limit(void **state)
         "1d{-9223372036854775807..-9223372036854775800}",
         "max(1d6, 1d8) * -abs(1d4 - 3)", "(2d6 + 3) >= 8", "d20ra1 +1d"};
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
-        e = compile(terms[i]);
+        e = compile(ctx, terms[i]);
         for (int k = 0; k < 20; k++) {
             assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
             if ((int64_t)printed(r) > r->bytes)
@@ -340,37 +308,13 @@ static void test_breakdown_limit(void **state)
     }
 
     /* Up to ALEA__REP_SHOWN repetitions, each is shown whole. */
-    e = compile("best(8, 1d6)");
+    e = compile(ctx, "best(8, 1d6)");
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
-    t = text_of(r);
+    t = roll_text(r, ALEA_FORMAT_TEXT);
     assert_null(strstr(t, "; dropped"));
     free(t);
     alea_expr_free(e);
     alea_roll_free(r);
-}
-
-/* An allocator that fails the n-th allocation (counting from 1). */
-typedef struct failing {
-    long countdown;
-    long live;
-} failing;
-
-static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    failing *f = ud;
-    (void)osize;
-    if (nsize == 0) {
-        if (ptr)
-            f->live--;
-        free(ptr);
-        return NULL;
-    }
-    if (f->countdown > 0 && --f->countdown == 0)
-        return NULL;
-    void *p = realloc(ptr, nsize);
-    if (p && !ptr)
-        f->live++;
-    return p;
 }
 
 /* Fails the 1st, 2nd, ... allocation of compile + roll + format until the
@@ -385,10 +329,10 @@ static void test_allocation_failure_sweep(void **state)
     for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
         int done = 0;
         for (long n = 1; n < 10000 && !done; n++) {
-            failing f = {0, 0};
-            alea_ctx *fc = alea_ctx_new(failing_alloc, &f);
+            heap f = {0, 0, 0};
+            alea_ctx *fc = alea_ctx_new(heap_alloc, &f);
             assert_non_null(fc);
-            f.countdown = n;
+            heap_fail_at(&f, n);
             alea_expr *e = NULL;
             alea_roll *r = NULL;
             alea_status st = alea_expr_compile(fc, corpus[c], strlen(corpus[c]), &e);
@@ -441,7 +385,7 @@ static void test_memory_limit(void **state)
 static void test_json_escapes_source(void **state)
 {
     (void)state;
-    alea_expr *e = compile("1d1 + 1\t");
+    alea_expr *e = compile(ctx, "1d1 + 1\t");
     alea_roll *r = alea_roll_new(ctx);
     assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
     char buf[512];

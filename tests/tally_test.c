@@ -3,29 +3,7 @@
  * counts; the estimate agrees with the exact distribution within its
  * intervals; the support limit at N and N + 1; the value INT64_MIN; the
  * interrupt hook; allocation failures; streams that differ and repeat. */
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include <cmocka.h>
-
-#include <alea.h>
-
-#include "heap.h"
-
-
-static alea_expr *compile(alea_ctx *ctx, const char *src)
-{
-    alea_expr *e = NULL;
-    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        fail_msg("'%s': %s", src, alea_ctx_error(ctx));
-    return e;
-}
+#include "support.h"
 
 static alea_dist *estimate(alea_ctx *ctx, const alea_expr *e, uint64_t n)
 {
@@ -179,12 +157,6 @@ static void test_support_limit_and_extremes(void **state)
     alea_ctx_free(ctx);
 }
 
-static int stop_now(void *ud)
-{
-    (*(int *)ud)++;
-    return 1;
-}
-
 /* The hook is polled every 4096 rolls; what was counted stays. */
 static void test_interrupt(void **state)
 {
@@ -192,7 +164,7 @@ static void test_interrupt(void **state)
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     alea_expr *e = compile(ctx, "1d6");
     int calls = 0;
-    alea_ctx_set_interrupt(ctx, stop_now, &calls);
+    alea_ctx_set_interrupt(ctx, interrupt_now, &calls);
     alea_tally *t = alea_tally_new(ctx);
     assert_int_equal(alea_tally_sample(ctx, e, t, 1000000), ALEA_ERR_INTERRUPTED);
     assert_int_equal(calls, 1);
@@ -236,8 +208,7 @@ static void test_alloc_failures(void **state)
     alea_expr *e = compile(ctx, "2d20kh1 * 100 + 1d100");
     long base = h.live;
     for (long n = 1;; n++) {
-        h.count = 0;
-        h.fail_at = n;
+        heap_fail_at(&h, n);
         alea_ctx_seed(ctx, 9);
         alea_status st = ALEA_ERR_NOMEM;
         alea_tally *t = alea_tally_new(ctx), *u = alea_tally_new(ctx);
@@ -246,7 +217,7 @@ static void test_alloc_failures(void **state)
             (st = alea_tally_sample(ctx, e, u, 500)) == ALEA_OK &&
             (st = alea_tally_merge(ctx, t, u)) == ALEA_OK)
             st = alea_tally_dist(ctx, t, e, &d);
-        h.fail_at = 0;
+        heap_fail_at(&h, 0);
         alea_dist_free(d);
         alea_tally_free(t);
         alea_tally_free(u);

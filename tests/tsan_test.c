@@ -10,17 +10,8 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include <cmocka.h>
-
-#include <alea.h>
+#include "support.h"
 
 #define THREADS 4
 #define ROLLS 10000 /* per thread, spread over the expressions below */
@@ -63,7 +54,7 @@ typedef struct result {
     size_t dist_count[NDIST];
     long interrupts;          /* calls of the interrupt hook */
     size_t mem_after;         /* bytes still allocated once all is freed */
-    long live_blocks;         /* blocks the allocator hook still holds */
+    heap alloc;               /* its allocator hook (alloc.live: blocks it holds) */
     char failure[256];        /* set when something failed outright */
 } result;
 
@@ -75,23 +66,6 @@ static uint64_t fnv(uint64_t h, const void *p, size_t n)
         h *= 0x100000001b3u;
     }
     return h;
-}
-
-/* A per-thread allocator: counts the blocks it holds in its own ud. */
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
-{
-    long *live = ud;
-    (void)osize;
-    if (nsize == 0) {
-        if (ptr)
-            (*live)--;
-        free(ptr);
-        return NULL;
-    }
-    void *p = realloc(ptr, nsize);
-    if (p && !ptr)
-        (*live)++;
-    return p;
 }
 
 static int count_polls(void *ud)
@@ -130,7 +104,7 @@ static void *work(void *arg)
     memset(r, 0, sizeof *r);
     r->roll_hash = 0xcbf29ce484222325u;
 
-    alea_ctx *ctx = alea_ctx_new(counting_alloc, &r->live_blocks);
+    alea_ctx *ctx = alea_ctx_new(heap_alloc, &r->alloc);
     if (!ctx) {
         snprintf(r->failure, sizeof r->failure, "alea_ctx_new failed");
         return NULL;
@@ -274,7 +248,7 @@ static void test_threads(void **state)
         if (ref[t].res.failure[0])
             fail_msg("reference %d: %s", t, ref[t].res.failure);
         assert_int_equal(ref[t].res.mem_after, base); /* everything given back */
-        assert_true(ref[t].res.live_blocks == 0);
+        assert_true(ref[t].res.alloc.live == 0);
         assert_true(ref[t].res.errors > 0); /* 1d6 / (1d2 - 1) failed sometimes */
         assert_true(ref[t].res.interrupts > 0);
     }
@@ -294,7 +268,7 @@ static void test_threads(void **state)
         assert_int_equal(pthread_join(tid[t], NULL), 0);
     for (int t = 0; t < THREADS; t++) {
         same_result(&run[t].res, &ref[t].res, t);
-        assert_true(run[t].res.live_blocks == 0);
+        assert_true(run[t].res.alloc.live == 0);
         assert_int_equal(run[t].res.mem_after, base);
     }
 }

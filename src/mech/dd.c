@@ -10,10 +10,19 @@
  * Doubling down: a natural 19-20 raises the tier by two, a success by one,
  * a failure lowers it by one, a natural 1-2 by two; clamped to the tiers.
  */
-#include "dd.h"
+#include "../mech.h"
 
 #include <math.h>
 #include <string.h>
+
+typedef enum dd_policy { DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST } dd_policy;
+
+typedef struct dd_spec {
+    int64_t mod, diff; /* d20 + mod against diff */
+    uint8_t policy;    /* dd_policy */
+} dd_spec;
+
+ALEA__HIDDEN extern const alea__mech alea__mech_dd, alea__mech_stars;
 
 enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the tiers */
 
@@ -22,7 +31,7 @@ enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the tiers */
 
 static const char *const tier_names[] = {"critical failure", "failure", "success",
                                          "critical success"};
-static const char *const policy_names[] = {"never", "always", "onfail", "best"};
+static const char *const policy_names[] = {"never", "always", "onfail", "best", NULL};
 
 /* The tier of one d20 showing nat with modifier mod against diff. */
 static int dd_tier(int64_t nat, int64_t mod, int64_t diff)
@@ -141,6 +150,69 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
     return alea__acc_finish(&acc, out);
 }
 
+/* ---- parsing ---- */
+
+/* dd = "dd" "(" expr "," expr [ "," ("never" | "always" | "onfail" | "best") ] ")" */
+static alea_status dd_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    alea_status st;
+    (void)end;
+    dd_spec *dd = alea__parse_alloc(p, sizeof *dd);
+    if (!dd)
+        return alea__nomem(alea__parse_ctx(p));
+    memset(dd, 0, sizeof *dd);
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_int(p, "dd", "modifier", 0, 18, &dd->mod)) != ALEA_OK ||
+        (st = alea__parse_expect_comma(p, "',' and the difficulty")) != ALEA_OK ||
+        (st = alea__parse_int(p, "dd", "difficulty", 1, 100, &dd->diff)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p)) {
+        int which;
+        if ((st = alea__parse_word(p, policy_names,
+                                   "a double-down policy: never, always, onfail or best",
+                                   &which)) != ALEA_OK)
+            return st;
+        dd->policy = (uint8_t)which; /* in dd_policy's order */
+    }
+    if ((st = alea__mech_node(p, &alea__mech_dd, dd, start, alea__parse_here(p), out)) !=
+        ALEA_OK)
+        return st;
+    return alea__parse_close(p, "')'", NULL);
+}
+
+/*
+ * stars = "stars" "(" expr "," expr [ "," expr [ "," expr ] ] ")"
+ * The Double Down roll's modifier: stat 1-5, stress 1-3, an optional tag
+ * (1-5, or -1..-5 for an irrelevant tag of that many stars, which counts
+ * one less), drive 0-5. Parsed into the number it stands for.
+ */
+static alea_status stars_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    int64_t stat, stress, tag = 0, drive = 0;
+    alea_status st;
+    (void)end;
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_int(p, "stars", "stat stars", 1, 5, &stat)) != ALEA_OK ||
+        (st = alea__parse_expect_comma(p, "',' and the stress stars")) != ALEA_OK ||
+        (st = alea__parse_int(p, "stars", "stress stars", 1, 3, &stress)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p) &&
+        (st = alea__parse_int(p, "stars", "tag stars", -5, 5, &tag)) != ALEA_OK)
+        return st;
+    if (alea__parse_comma(p) &&
+        (st = alea__parse_int(p, "stars", "drive", 0, 5, &drive)) != ALEA_OK)
+        return st;
+    node *n;
+    if ((st = alea__parse_node(p, N_NUM, start, alea__parse_here(p), &n)) != ALEA_OK)
+        return st;
+    n->u.num = stat + stress + (tag > 0 ? tag : tag < 0 ? -tag - 1 : 0) + drive; /* 1..18 */
+    *out = n;
+    return alea__parse_close(p, "')'", NULL);
+}
+
+const alea__mech alea__mech_stars = {"stars", stars_parse, NULL, NULL, NULL,
+                                     NULL,    NULL,        NULL, NULL};
+
 /* ---- printing and the breakdown ---- */
 
 static void dd_print(alea__out *o, const node *n)
@@ -198,7 +270,7 @@ static void dd_show_json(alea__out *o, const rec *rc)
 }
 
 const alea__mech alea__mech_dd = {
-    "dd", dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json,
+    "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json,
 };
 
 /* ---- boons and banes from the game's tables (public API) ---- */

@@ -13,10 +13,25 @@
  *      without limit. 1s rolled on re-rolls cancel nothing.
  *   5. The total is every face plus every re-roll.
  */
-#include "event.h"
+#include "../mech.h"
 
 #include <math.h>
 #include <string.h>
+
+/* One group of the pool: count dice with sides faces each ("3d4"). */
+typedef struct event_group {
+    int64_t count, sides;    /* count >= 1, sides >= 2 */
+    uint8_t count_implicit;  /* written "d18" */
+} event_group;
+
+typedef struct event_spec {
+    const event_group *groups;
+    uint32_t ngroups;
+    int64_t ndice;          /* sum of the counts */
+    uint8_t cancel_largest; /* 1s cancel the largest criticals first */
+} event_spec;
+
+ALEA__HIDDEN extern const alea__mech alea__mech_event;
 
 /* The mark on a rolled pool's record (rec.flags): a critical failure. */
 #define CRIT_FAIL 1
@@ -458,6 +473,68 @@ done:
     return st;
 }
 
+/* ---- parsing ---- */
+
+static const char *const order[] = {"smallest", "largest", NULL};
+
+/* event = "event" "(" expr [ "," ("smallest" | "largest") ] ")" */
+static alea_status event_parse(alea__parser *p, size_t start, size_t end, const node **out)
+{
+    alea_ctx *ctx = alea__parse_ctx(p);
+    const node *pl;
+    const node *const *items;
+    uint32_t ni;
+    int64_t constant;
+    alea_status st;
+    (void)end;
+    if ((st = alea__parse_open(p, "'(' after the function name")) != ALEA_OK ||
+        (st = alea__parse_arg(p, &pl)) != ALEA_OK)
+        return st;
+    if (pl->kind == N_NUM || alea__parse_const(pl, &constant))
+        return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                           "event() of a constant: it takes a pool of dice such as "
+                           "d12 + d14 + d18 + d20 (byte %u)",
+                           (unsigned)pl->start);
+    if ((st = alea__parse_pool_terms(p, pl, "event", &items, &ni)) != ALEA_OK)
+        return st;
+    event_spec *ev = alea__parse_alloc(p, sizeof *ev);
+    event_group *g = alea__parse_alloc(p, ni * sizeof *g);
+    if (!ev || !g)
+        return alea__nomem(ctx);
+    memset(ev, 0, sizeof *ev);
+    for (uint32_t i = 0; i < ni; i++) {
+        alea__parse_plain_dice(items[i], &g[i].count, &g[i].sides);
+        g[i].count_implicit = items[i]->u.pool->count_implicit;
+        if (g[i].sides < 2)
+            return alea__error(ctx, ALEA_ERR_INVALID, items[i]->start, items[i]->end,
+                               "event() dice need at least 2 sides: on a d%lld every "
+                               "roll is both a 1 and a critical (byte %u)",
+                               (long long)g[i].sides, (unsigned)items[i]->start);
+        if (g[i].count > alea_limit_max(ALEA_LIMIT_DICE) - ev->ndice)
+            return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                               "too many dice in event() (at most %lld)",
+                               (long long)alea_limit_max(ALEA_LIMIT_DICE));
+        ev->ndice += g[i].count;
+    }
+    if (ev->ndice == 0)
+        return alea__error(ctx, ALEA_ERR_INVALID, pl->start, pl->end,
+                           "event() needs at least one die (byte %u)", (unsigned)pl->start);
+    ev->groups = g;
+    ev->ngroups = ni;
+    if (alea__parse_comma(p)) {
+        int which;
+        if ((st = alea__parse_word(p, order,
+                                   "smallest or largest (which criticals 1s cancel first)",
+                                   &which)) != ALEA_OK)
+            return st;
+        ev->cancel_largest = which == 1;
+    }
+    if ((st = alea__mech_node(p, &alea__mech_event, ev, start, alea__parse_here(p), out)) !=
+        ALEA_OK)
+        return st;
+    return alea__parse_close(p, "')'", NULL);
+}
+
 /* ---- printing and the breakdown ---- */
 
 static void event_print(alea__out *o, const node *n)
@@ -497,5 +574,6 @@ static void event_show_json(alea__out *o, const rec *rc)
 }
 
 const alea__mech alea__mech_event = {
-    "event", event_print, event_roll, event_exact, NULL, event_show, event_show_json,
+    "event", event_parse, order, event_print, event_roll, event_exact, NULL, event_show,
+    event_show_json,
 };

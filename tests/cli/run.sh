@@ -660,5 +660,43 @@ expect "--boons: a bad table" 2 "" "*" dist --boons 14:x 'dd(6, 14)'
 expect "--boons: difficulties must ascend" 2 "" "*" dist --boons 14:2,10:1 'dd(6, 14)'
 expect "--multipliers: four numbers" 2 "" "*" dist --boons 14:2 --multipliers 1,2 'dd(6, 14)'
 
+# ---- every option is completed and in the man page ---------------------------
+
+# The help lists each option where it is taken (cli/help.c prints it from
+# the option table in cli/options.c), so an option added to the table
+# fails here until scripts/completion.bash offers it and docs/alea.1 names it.
+src=$(cd "$(dirname "$0")/../.." && pwd)
+if command -v bash >/dev/null 2>&1; then
+    all=""
+    for c in roll dist compare ""; do
+        run $c --help
+        where=${c:-alea}
+        taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'
+                  echo --help; [ -n "$c" ] || echo --version) | sort -u)
+        valued=$(printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\) [A-Z].*/\1/p')
+        offered=$(bash -c '. "$1"; COMP_WORDS=(alea $2 -); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+                           _alea; printf "%s\n" "${COMPREPLY[@]}"' \
+                       sh "$src/scripts/completion.bash" "$c" | sort -u)
+        [ "$taken" = "$offered" ]
+        check "completion: the options of $where" $? \
+            "$(printf 'taken:\n%s\noffered:\n%s' "$taken" "$offered")"
+        # After an option that takes a value there is nothing to complete.
+        completed=$(bash -c '. "$1"; c=$2; shift 2
+                             for w in "$@"; do
+                                 COMP_WORDS=(alea $c "$w" ""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+                                 COMPREPLY=(); _alea
+                                 [ ${#COMPREPLY[@]} -eq 0 ] || echo "$w"
+                             done' sh "$src/scripts/completion.bash" "$c" $valued)
+        [ -z "$completed" ]
+        check "completion: nothing after the values of $where" $? "$completed"
+        all="$all $taken"
+    done
+    for o in $(printf '%s\n' $all | sort -u); do
+        esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
+        grep -Eq "(^|[^a-z\\\\])$esc([^a-z\\\\]|\$)" "$src/docs/alea.1"
+        check "docs/alea.1 names $o" $?
+    done
+fi
+
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]

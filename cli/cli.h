@@ -1,0 +1,198 @@
+/*
+ * cli.h -- what the files of the command line share: the commands, the
+ * exit statuses, the parsed options, and each file's entry points.
+ *
+ * The pipeline, in the order a command runs:
+ *   main.c      picks the command, runs it, maps the result to the exit status
+ *   options.c   the option table, and the parser that reads argv through it
+ *   help.c      --help, printed from the same table
+ *   commands.c  roll, dist, compare: compile, evaluate within the limits
+ *   sample.c    dist --sample: the estimate, on several threads
+ *   table.c     distributions and comparisons as text tables, bars and CSV
+ *   input.c     one expression per line of standard input
+ *   session.c   the interactive session
+ *   timer.c     --timeout and --time-limit
+ *   report.c    every error: usage, the library's (with a caret), memory
+ * Like any other host, the command line uses only <alea.h> from the library.
+ */
+#ifndef ALEA_CLI_H
+#define ALEA_CLI_H
+
+#include <alea.h>
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#if defined(__GNUC__) || defined(__clang__)
+#define PRINTF_LIKE(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PRINTF_LIKE(f, a)
+#endif
+
+/* A macro's value as a string: STR(THREADS_MAX) is "64". */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD__COUNT } command;
+
+extern const char *const command_names[CMD__COUNT]; /* main.c */
+
+typedef enum cumul_mode { SHOW_EXACT, SHOW_AT_LEAST, SHOW_AT_MOST } cumul_mode;
+
+#define BOON_ROWS 64 /* rows of a --boons table */
+/* --timeout's largest value: a day, in milliseconds. */
+#define TIMEOUT_MAX_MS 86400000
+/* --time-limit's default and largest values, in seconds. */
+#define TIME_LIMIT_DEFAULT 60
+#define TIME_LIMIT_MAX 604800
+/* --sample: at most 10^12 rolls; --threads: at most 64. */
+#define SAMPLE_MAX 1000000000000
+#define THREADS_MAX 64
+
+/*
+ * --timeout: a deadline that the library polls through its interrupt hook
+ * (every few thousand steps). Armed afresh for each expression: all its
+ * rolls, or its distribution; on standard input, each line.
+ */
+typedef struct timer {
+    int64_t ms; /* 0: no deadline */
+    struct timespec at;
+    /* --time-limit: the whole command's (each line's, on standard input and
+     * in the session), so that a script's wrong count (roll -n 10^12) stops
+     * with a message instead of running for hours. */
+    int64_t cmd_s; /* 0: none */
+    struct timespec cmd_at;
+} timer;
+
+/* What the arguments asked for (options.c fills it from the option table). */
+typedef struct options {
+    int64_t limit[ALEA_LIMIT__COUNT];
+    int limit_set[ALEA_LIMIT__COUNT];
+    double tail;
+    int tail_set;
+    const char *tail_text;
+    int64_t n;
+    uint64_t seed;
+    int seed_set;
+    int json, csv;
+    cumul_mode cumul;
+    int help;
+    const char **exprs; /* borrowed from argv */
+    size_t nexprs;
+    int from_stdin; /* no EXPR: one per line of standard input */
+    int repl;       /* no EXPR and a terminal: the interactive session */
+    int color;      /* breakdowns in colour: stdout a terminal, NO_COLOR unset */
+    /* Boons of the Double Down roll: the game's tables, given as data. */
+    int boons_set;
+    int64_t boon_diff[BOON_ROWS], boon_count[BOON_ROWS];
+    alea_boon_table boons;
+    int64_t drive;
+    int support;
+    timer *timer; /* owned by run() */
+    /* dist --sample: a Monte Carlo estimate from this many rolls, on this
+     * many threads (0: every core) */
+    int64_t sample, threads;
+} options;
+
+/* A growing byte buffer for the library's snprintf-style formatters. */
+typedef struct buffer {
+    char *p;
+    size_t cap;
+} buffer;
+
+/* Widest expression header in the compare table. */
+#define HEADER_MAX 24
+
+/* One column of the comparison: a distribution and a cursor over it. */
+typedef struct column {
+    alea_dist *d;
+    double *least, *most;
+    size_t n, at;
+    int width;
+    char head[HEADER_MAX * 4 + 1]; /* room for UTF-8 */
+} column;
+
+/* ---- options.c ----------------------------------------------------------- */
+
+/* Parses argv[0..argc) (the words after the command) into o, whose exprs
+ * has room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported). */
+int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o);
+/* A decimal integer from 0 to 2^64 - 1, the whole string. */
+int parse_u64(const char *s, uint64_t *out);
+/* Sets the limits and tail bound of o on ctx; 0 when the tail bound is out
+ * of range. */
+int apply_limits(alea_ctx *ctx, const options *o);
+
+/* ---- help.c -------------------------------------------------------------- */
+
+void help_main(FILE *f);
+void help_command(command cmd, FILE *f);
+
+/* ---- commands.c ---------------------------------------------------------- */
+
+int buffer_reserve(buffer *b, size_t need);
+/* Compiles every expression of o into ex (reports the first error). */
+int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
+/* Rolls e (compiled from src) o->n times, a line per roll; roll and b are
+ * reused from call to call. */
+int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+             alea_roll *roll, buffer *b);
+/* Prints the distribution of e (compiled from src) as o asks. */
+int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+             buffer *b);
+int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
+int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
+int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
+
+/* ---- sample.c ------------------------------------------------------------ */
+
+/* The distribution of e (compiled from the len bytes of src) estimated from
+ * o->sample rolls on *threads threads, streams of *seed. */
+int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+             size_t len, uint64_t *seed, uint32_t *threads, alea_dist **out);
+
+/* ---- table.c ------------------------------------------------------------- */
+
+/* most[i] = P(X <= v_i), least[i] = P(X >= v_i); 0 if out of memory. */
+int cumulate(const alea_dist *d, double **least, double **most);
+void dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
+                const double *most);
+void dist_csv(const alea_dist *d, const double *least, const double *most);
+/* The comparison of ncols columns (their distributions cumulated), as a
+ * table or CSV; the headers are made from o->exprs. */
+int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,
+                  const options *o);
+
+/* ---- input.c, session.c -------------------------------------------------- */
+
+int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd);
+int cmd_repl(alea_ctx *ctx, options *o);
+
+/* ---- timer.c ------------------------------------------------------------- */
+
+int command_expired(const timer *t);
+int timer_expired(void *ud); /* the library's interrupt hook */
+void timer_arm(timer *t);   /* one expression's deadline (--timeout) */
+void command_arm(timer *t); /* a command's, or a line's (--time-limit) */
+
+/* ---- report.c ------------------------------------------------------------ */
+
+/* "alea: <message>" and the pointer to --help; returns EXIT_USAGE. */
+int usage_error(command cmd, int has_cmd, const char *fmt, ...) PRINTF_LIKE(3, 4);
+int out_of_memory(void);
+/* The context's last error, with the expression and a caret under its span
+ * (src may be NULL); returns EXIT_FAIL. */
+int report(const alea_ctx *ctx, const char *src);
+int report_len(const alea_ctx *ctx, const char *src, size_t len);
+int report_time_limit(const timer *t);
+/* The timer whose expiry explains an interrupted evaluation. */
+void report_use_timer(const timer *t);
+void put_excerpt(const char *src, size_t len, size_t start, size_t end);
+/* The bytes of the character at s[i]: a valid UTF-8 sequence, else 1. */
+size_t unit_len(const unsigned char *s, size_t len, size_t i);
+
+#endif

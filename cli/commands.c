@@ -1,0 +1,246 @@
+/*
+ * commands.c -- roll, dist and compare: compile the expressions, evaluate
+ * them within the limits and the time, and hand the results to the
+ * printers (the library's formatters, table.c).
+ */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+int buffer_reserve(buffer *b, size_t need)
+{
+    if (need <= b->cap)
+        return 1;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < need)
+        cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+    char *p = realloc(b->p, cap);
+    if (!p)
+        return 0;
+    b->p = p;
+    b->cap = cap;
+    return 1;
+}
+
+/* Formats a distribution as the library's JSON into b; returns its length,
+ * or SIZE_MAX when out of memory. */
+static size_t format_dist_json(const alea_dist *d, buffer *b)
+{
+    /* Room for a typical outcome ("[123, 0.0123456789012345], ") up front,
+     * so that a large distribution is formatted once, not twice. */
+    size_t n = alea_dist_count(d);
+    size_t guess = n < SIZE_MAX / 64 ? 32 * n + 1024 : SIZE_MAX;
+    if (b->cap < guess && !buffer_reserve(b, guess))
+        return SIZE_MAX;
+    size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+    if (len >= b->cap) {
+        if (!buffer_reserve(b, len + 1))
+            return SIZE_MAX;
+        len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+    }
+    return len;
+}
+
+/* ---- roll ---------------------------------------------------------------- */
+
+int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    for (size_t i = 0; i < o->nexprs; i++) {
+        const char *src = o->exprs[i];
+        if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK)
+            return report(ctx, src);
+    }
+    return EXIT_OK;
+}
+
+/*
+ * Rolls e (compiled from src) o->n times, a line per roll; roll and b are
+ * reused from call to call. Stops at the first error (reported after the
+ * rolls so far) or when stdout fails (main reports that).
+ */
+int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+             alea_roll *roll, buffer *b)
+{
+    alea_format fmt = o->json ? ALEA_FORMAT_JSON : o->color ? ALEA_FORMAT_ANSI : ALEA_FORMAT_TEXT;
+    timer_arm(o->timer);
+    for (int64_t k = 0; k < o->n; k++) {
+        if (k % 1024 == 1023 && command_expired(o->timer)) {
+            fflush(stdout);
+            return report_time_limit(o->timer);
+        }
+        if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
+            fflush(stdout); /* the rolls so far, then the error */
+            return report(ctx, src);
+        }
+        size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
+        if (len + 2 > b->cap) { /* room for '\n' and the NUL */
+            if (!buffer_reserve(b, len + 2))
+                return out_of_memory();
+            len = alea_roll_format(roll, fmt, b->p, b->cap);
+        }
+        b->p[len] = '\n';
+        if (fwrite(b->p, 1, len + 1, stdout) != len + 1)
+            break; /* a closed pipe: stop rolling; main reports */
+    }
+    return EXIT_OK;
+}
+
+int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    buffer b = {NULL, 0};
+    int rc = EXIT_OK;
+    alea_roll *roll = alea_roll_new(ctx);
+    if (!roll || !buffer_reserve(&b, 256)) {
+        alea_roll_free(roll);
+        free(b.p);
+        return out_of_memory();
+    }
+    for (size_t i = 0; i < o->nexprs && rc == EXIT_OK && !ferror(stdout); i++)
+        rc = roll_one(ctx, o, ex[i], o->exprs[i], roll, &b);
+    alea_roll_free(roll);
+    free(b.p);
+    return rc;
+}
+
+/* ---- dist ---------------------------------------------------------------- */
+
+/* Prints the distribution of e (compiled from src) in the format o asks for;
+ * b is reused from call to call. JSON is formatted whole before it is
+ * written: never a partial document. */
+int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
+             buffer *b)
+{
+    alea_dist *d;
+    uint64_t seed = 0;
+    uint32_t threads = 0;
+    timer_arm(o->timer);
+    if (o->sample) {
+        int erc = estimate(ctx, o, e, src, strlen(src), &seed, &threads, &d);
+        if (erc != EXIT_OK)
+            return erc;
+    } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+        return report(ctx, src);
+    }
+    double boons = 0, banes = 0;
+    if (o->boons_set &&
+        alea_dist_boons(ctx, d, &o->boons, o->drive, o->support, &boons, &banes) != ALEA_OK) {
+        alea_dist_free(d);
+        return report(ctx, src);
+    }
+
+    int rc = EXIT_OK;
+    if (o->json) {
+        size_t len = format_dist_json(d, b);
+        char extra[96] = "";
+        if (o->sample) /* how to make the estimate again, before the last '}' */
+            snprintf(extra, sizeof extra, ", \"seed\": %" PRIu64 ", \"threads\": %u}", seed,
+                     threads);
+        size_t xl = strlen(extra);
+        if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
+            rc = out_of_memory();
+        } else {
+            if (xl) {
+                memcpy(b->p + len - 1, extra, xl);
+                len += xl - 1;
+            }
+            b->p[len] = '\n';
+            fwrite(b->p, 1, len + 1, stdout);
+        }
+    } else {
+        double *least, *most;
+        if (!cumulate(d, &least, &most)) {
+            rc = out_of_memory();
+        } else {
+            if (o->csv) {
+                dist_csv(d, least, most);
+            } else {
+                if (o->sample)
+                    printf("estimate from %" PRIu64 " rolls on %u thread%s, seed %" PRIu64
+                           " (--seed %" PRIu64 " --threads %u to repeat it)\n",
+                           alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
+                           threads);
+                dist_table(d, src, o->cumul, least, most);
+            }
+            if (o->boons_set && !o->csv)
+                printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
+            free(least);
+            free(most);
+        }
+    }
+    alea_dist_free(d);
+    return rc;
+}
+
+int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    buffer b = {NULL, 0};
+    int rc = dist_one(ctx, o, ex[0], o->exprs[0], &b);
+    free(b.p);
+    return rc;
+}
+
+/* ---- compare ------------------------------------------------------------- */
+
+/* The distributions of every expression, side by side (table.c prints
+ * them), all within one set of limits. */
+int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
+{
+    size_t ncols = o->nexprs, total = 0;
+    int rc = EXIT_OK;
+    column *cols = calloc(ncols, sizeof *cols);
+    if (!cols)
+        return out_of_memory();
+
+    /* The limits bound the whole table: the columns share one work budget
+     * (each is given what the others left), and their outcomes together
+     * stay within the support limit, which bounds the table's memory and
+     * rows. The memory limit already covers them: every column is held in
+     * ctx until the table is printed. */
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1);
+    for (size_t j = 0; j < ncols; j++) {
+        timer_arm(o->timer);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent);
+        alea_status st = alea_expr_dist(ctx, ex[j], &cols[j].d);
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st != ALEA_OK) {
+            cols[j].d = NULL;
+            if (st == ALEA_ERR_LIMIT && j > 0 && strstr(alea_ctx_error(ctx), "work limit")) {
+                fprintf(stderr, "alea: compare: the columns need more work in all than the "
+                                "work limit (%" PRId64 ") allows; compare fewer expressions, "
+                                "or raise --max-work\n", work);
+                rc = EXIT_FAIL;
+            } else {
+                rc = report(ctx, o->exprs[j]);
+            }
+            goto done;
+        }
+        cols[j].n = alea_dist_count(cols[j].d);
+        total += cols[j].n;
+        if ((int64_t)total > support) {
+            fprintf(stderr, "alea: compare: the columns have more than %" PRId64 " outcomes in "
+                            "all (support limit, for the whole table); compare fewer "
+                            "expressions, or raise --max-support\n", support);
+            rc = EXIT_FAIL;
+            goto done;
+        }
+        if (!cumulate(cols[j].d, &cols[j].least, &cols[j].most)) {
+            rc = out_of_memory();
+            goto done;
+        }
+    }
+
+    rc = compare_table(ctx, cols, ncols, total, o);
+
+done:
+    for (size_t j = 0; j < ncols; j++) {
+        alea_dist_free(cols[j].d);
+        free(cols[j].least);
+        free(cols[j].most);
+    }
+    free(cols);
+    return rc;
+}

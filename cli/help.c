@@ -1,0 +1,209 @@
+/*
+ * help.c -- alea --help and alea COMMAND --help. The commands' words are
+ * here; every option line is printed from the option table (options.c),
+ * so an option is listed wherever it is taken.
+ */
+#include "options.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* What the help says of each command. */
+static const struct command_text {
+    const char *usage;   /* after "alea " */
+    const char *summary; /* its line in alea --help */
+    const char *about;   /* its help, after its usage line */
+} command_text[CMD__COUNT] = {
+    [CMD_ROLL] = {
+        "roll [-n N] [--seed S] [--json] [EXPR...]",
+        "roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14",
+        "       alea EXPR...\n"
+        "\n"
+        "Rolls each expression N times, in order, one line per roll with\n"
+        "every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14\n"
+        "\n"
+        "With no EXPR and standard input not a terminal, rolls each line of\n"
+        "standard input in turn (blank lines are skipped). A bad line is\n"
+        "reported on stderr and the others still roll; exit status 1 if any\n"
+        "line failed.\n"},
+    [CMD_DIST] = {
+        "dist [--at-least | --at-most] [--json | --csv] [--sample N] [EXPR]",
+        "the exact distribution of an expression, as a table",
+        "\n"
+        "Prints the exact probability of every value of EXPR, with the odds\n"
+        "of at least and at most that value, a bar chart, and the mean,\n"
+        "standard deviation, min, max and median.\n"
+        "\n"
+        "With no EXPR and standard input not a terminal, does so for each\n"
+        "line of standard input in turn: one JSON object per line with\n"
+        "--json, else a blank line between tables. A bad line is reported\n"
+        "on stderr and the others go on; exit status 1 if any line failed.\n"},
+    [CMD_COMPARE] = {
+        "compare [--at-least | --at-most] [--csv] EXPR EXPR...",
+        "several distributions side by side",
+        "\n"
+        "Prints the distributions of several expressions side by side: one\n"
+        "column each, a row per value (blank where a value is impossible),\n"
+        "then their mean, sd, min, max and median.\n"},
+};
+
+/* The parts of a command's help that list options, in order: a title, and
+ * the width of the option column (a wider option takes two spaces more). */
+static const struct part_text {
+    const char *title;
+    size_t width;
+} part_text[PART__COUNT] = {
+    [PART_MAIN] = {NULL, 12},
+    [PART_SAMPLING] = {"Past the exact engine's limits, estimate instead:", 12},
+    [PART_BOONS] = {"Boons and banes of a Double Down roll (dd()), from your game's tables:",
+                   21},
+};
+
+/* Writes text word-wrapped to end before column 80, continuation lines
+ * indented to column indent (the first line starts there already). */
+static void put_wrapped(FILE *f, size_t indent, const char *text)
+{
+    size_t col = indent;
+    while (*text) {
+        size_t w = strcspn(text, " ");
+        if (col > indent && col + 1 + w > 79) {
+            fprintf(f, "\n%*s", (int)indent, "");
+            col = indent;
+        } else if (col > indent) {
+            fputc(' ', f);
+            col++;
+        }
+        fwrite(text, 1, w, f);
+        col += w;
+        text += w;
+        text += strspn(text, " ");
+    }
+    fputc('\n', f);
+}
+
+/* "--seed S": the option with its value's name. */
+static void option_words(const option_spec *s, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
+}
+
+/* The rows of the Limits part, each library limit in place of the row of
+ * ARG_LIMIT: option, default, what it counts. */
+static void print_limits(FILE *f)
+{
+    fprintf(f, "Limits (any command):\n  %-18s %9s  %s\n", "option", "default",
+            "what it counts");
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        char opt[48], def[32];
+        if (s->part != PART_LIMITS)
+            continue;
+        if (s->kind != ARG_LIMIT) {
+            option_words(s, opt, sizeof opt);
+            if (s->shown_default == 0)
+                snprintf(def, sizeof def, "none");
+            else
+                snprintf(def, sizeof def, "%g", s->shown_default);
+            fprintf(f, "  %-18s %9s  ", opt, def);
+            put_wrapped(f, 32, s->help);
+            continue;
+        }
+        for (int k = 0; k < ALEA_LIMIT__COUNT; k++) {
+            alea_limit l = (alea_limit)k;
+            int64_t d = alea_limit_default(l);
+            snprintf(opt, sizeof opt, "%s%s %s", s->name, alea_limit_name(l),
+                     limit_is_bytes(l) ? "BYTES" : "N");
+            if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
+                snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
+            else
+                snprintf(def, sizeof def, "%" PRId64, d);
+            fprintf(f, "  %-18s %9s  ", opt, def);
+            put_wrapped(f, 32, alea_limit_what(l));
+        }
+    }
+    fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
+          "  lowered to it.\n", f);
+}
+
+void help_main(FILE *f)
+{
+    fprintf(f, "alea %s -- roll tabletop dice, or compute their exact odds\n\n",
+            alea_version());
+    fputs("Usage:\n"
+          "  alea                          at a terminal: an interactive session\n"
+          "  alea EXPR...                  roll each expression (as 'alea roll')\n",
+          f);
+    for (int c = 0; c < CMD__COUNT; c++)
+        fprintf(f, "  alea %s\n", command_text[c].usage);
+    fputs("  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
+          "  alea --version\n"
+          "\n"
+          "Commands:\n",
+          f);
+    for (int c = 0; c < CMD__COUNT; c++)
+        fprintf(f, "  %-9s %s\n", command_names[c], command_text[c].summary);
+    fputs("\n"
+          "In the session each line is rolled (an empty line rolls it again); :dist,\n"
+          ":compare, :seed and :help do the rest. Breakdowns are in colour on a\n"
+          "terminal, unless NO_COLOR is set.\n"
+          "\n"
+          "Without EXPR, roll and dist read standard input when it is not a terminal:\n"
+          "one expression per line, each answered in turn (blank lines are skipped).\n"
+          "A bad line is reported on stderr and the others go on; the exit status is\n"
+          "1 if any line failed. A line longer than the source limit gets its error.\n"
+          "\n",
+          f);
+    print_limits(f);
+    fputs("\n"
+          "Examples:\n"
+          "  alea 4d6kh3                      roll 4d6, keep the highest 3\n"
+          "  alea roll -n 6 --seed 7 4d6kh3   six rolls, the same every time\n"
+          "  alea '1d20 + 5' 2d6+3            attack, then damage\n"
+          "  alea dist 3d6                    the odds of every total\n"
+          "  alea dist --at-least '1d20+7'    the odds to reach each number\n"
+          "  alea compare 2d20kh1 1d20 2d20kl1\n"
+          "\n"
+          "Quote an expression with spaces or shell characters ('3d6!', '1d20 + 5').\n"
+          "The dice language: docs/language.md\n",
+          f);
+}
+
+/* One option's line (and its continuation lines) in part p of the help. */
+static void put_option(FILE *f, const option_spec *s, help_part p, const char *text)
+{
+    char words[48];
+    size_t width = part_text[p].width;
+    option_words(s, words, sizeof words);
+    size_t len = strlen(words);
+    fprintf(f, "  %s%*s", words, (int)(len < width ? width - len : 2), "");
+    for (const char *nl; (nl = strchr(text, '\n')) != NULL; text = nl + 1)
+        fprintf(f, "%.*s\n%*s", (int)(nl - text), text, (int)(width + 2), "");
+    fprintf(f, "%s\n", text);
+}
+
+void help_command(command cmd, FILE *f)
+{
+    fprintf(f, "Usage: alea %s\n%s\n", command_text[cmd].usage, command_text[cmd].about);
+    for (int p = PART_MAIN; p < PART_LIMITS; p++) {
+        int listed = 0;
+        for (size_t i = 0; i < option_count; i++) {
+            const option_spec *s = &option_table[i];
+            help_part part = s->part;
+            const char *text = s->help;
+            if (!(s->commands & (1u << cmd)))
+                continue;
+            if (s->differs.text && s->differs.cmd == cmd) {
+                part = s->differs.part;
+                text = s->differs.text;
+            }
+            if (part != (help_part)p)
+                continue;
+            if (!listed++ && part_text[p].title)
+                fprintf(f, "%s\n", part_text[p].title);
+            put_option(f, s, part, text);
+        }
+        if (listed)
+            fputc('\n', f);
+    }
+    print_limits(f);
+}

@@ -1,0 +1,432 @@
+/*
+ * options.c -- the option table and the parser that reads argv through it.
+ *
+ * An option is one row of option_table: its name, the kind of its value,
+ * the commands that take it, what it sets, the message for a bad value
+ * and its help. The parser below and the help (help.c) never name an
+ * option; tests/cli/run.sh checks that each one the help lists is in the
+ * bash completion and the man page.
+ */
+#define _POSIX_C_SOURCE 200809L /* isatty */
+
+#include "options.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h> /* isatty */
+
+/* ---- values -------------------------------------------------------------- */
+
+/* Parses a decimal integer in [lo, hi] (a k/M/G suffix when bytes is set);
+ * the whole string must be used. */
+static int parse_int(const char *s, int bytes, int64_t lo, int64_t hi,
+                     int64_t *out)
+{
+    if (!((s[0] >= '0' && s[0] <= '9') || (s[0] == '-' && s[1] >= '0' && s[1] <= '9')))
+        return 0;
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno == ERANGE)
+        return 0;
+    if (bytes && *end) {
+        long long mul = 0;
+        switch (*end) {
+        case 'k': case 'K': mul = 1024LL; break;
+        case 'm': case 'M': mul = 1024LL * 1024; break;
+        case 'g': case 'G': mul = 1024LL * 1024 * 1024; break;
+        default: return 0;
+        }
+        end++;
+        if (v > LLONG_MAX / mul || v < LLONG_MIN / mul)
+            return 0;
+        v *= mul;
+    }
+    if (*end || v < lo || v > hi)
+        return 0;
+    *out = (int64_t)v;
+    return 1;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+    if (!(s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno == ERANGE || *end)
+        return 0;
+    *out = (uint64_t)v;
+    return 1;
+}
+
+int limit_is_bytes(alea_limit l)
+{
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
+}
+
+/* ---- setters: the options that are more than a field --------------------- */
+
+static int set_seed(options *o, const option_value *v)
+{
+    if (!parse_u64(v->text, &o->seed))
+        return 0;
+    o->seed_set = 1;
+    return 1;
+}
+
+static int set_cumul(options *o, cumul_mode m)
+{
+    if (o->cumul != SHOW_EXACT && o->cumul != m)
+        return 0; /* --at-least and --at-most exclude each other */
+    o->cumul = m;
+    return 1;
+}
+
+static int set_at_least(options *o, const option_value *v)
+{
+    (void)v;
+    return set_cumul(o, SHOW_AT_LEAST);
+}
+
+static int set_at_most(options *o, const option_value *v)
+{
+    (void)v;
+    return set_cumul(o, SHOW_AT_MOST);
+}
+
+static int set_tail(options *o, const option_value *v)
+{
+    char *end;
+    errno = 0;
+    double t = strtod(v->text, &end);
+    if (!*v->text || *end || errno == ERANGE || !(t > 0))
+        return 0;
+    o->tail = t;
+    o->tail_text = v->text;
+    o->tail_set = 1;
+    return 1;
+}
+
+static int set_timeout(options *o, const option_value *v)
+{
+    o->timer->ms = v->number;
+    return 1;
+}
+
+static int set_time_limit(options *o, const option_value *v)
+{
+    o->timer->cmd_s = v->number;
+    return 1;
+}
+
+static int set_limit(options *o, const option_value *v)
+{
+    o->limit[v->limit] = v->number;
+    o->limit_set[v->limit] = 1;
+    return 1;
+}
+
+/* --boons "10:1,14:2,16:6": difficulties ascending, each with its count. */
+static int set_boons(options *o, const option_value *v)
+{
+    const char *s = v->text;
+    size_t n = 0;
+    while (*s) {
+        char *end;
+        if (n == BOON_ROWS)
+            return 0;
+        errno = 0;
+        long long d = strtoll(s, &end, 10);
+        if (end == s || *end != ':' || errno)
+            return 0;
+        s = end + 1;
+        long long c = strtoll(s, &end, 10);
+        if (end == s || (*end && *end != ',') || errno || c < 0)
+            return 0;
+        if (n > 0 && d <= o->boon_diff[n - 1])
+            return 0;
+        o->boon_diff[n] = d;
+        o->boon_count[n] = c;
+        n++;
+        s = *end ? end + 1 : end;
+    }
+    if (n == 0)
+        return 0;
+    o->boons.difficulty = o->boon_diff;
+    o->boons.count = o->boon_count;
+    o->boons.n = n;
+    o->boons_set = 1;
+    return 1;
+}
+
+/* --multipliers "-2,-1,1,2": the multiplier of each tier. */
+static int set_multipliers(options *o, const option_value *v)
+{
+    const char *s = v->text;
+    for (int t = 0; t < 4; t++) {
+        char *end;
+        errno = 0;
+        double m = strtod(s, &end);
+        /* finite, and small enough that a count times it stays a count */
+        if (end == s || errno || !isfinite(m) || fabs(m) > 1e6 || (t < 3 && *end != ',') ||
+            (t == 3 && *end))
+            return 0;
+        o->boons.multiplier[t] = m;
+        s = end + 1;
+    }
+    return 1;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define AT(field) offsetof(options, field)
+
+/*
+ * Every option. The order is the order of the help: each part of a
+ * command's help lists the rows that command takes, top to bottom.
+ */
+const option_spec option_table[] = {
+    {.name = "-n", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = INT64_MAX, .commands = ROLL,
+     .at = AT(n), .bad = "a positive integer",
+     .part = PART_MAIN, .help = "roll each expression N times [1]"},
+    {.name = "--at-least", .commands = DIST | COMPARE, .set = set_at_least,
+     .bad = "--at-least and --at-most exclude each other",
+     .part = PART_MAIN, .help = "chart P(X >= value) instead of P(X = value)",
+     .differs = {CMD_COMPARE, PART_MAIN, "show P(X >= value) in every cell"}},
+    {.name = "--at-most", .commands = DIST | COMPARE, .set = set_at_most,
+     .bad = "--at-least and --at-most exclude each other",
+     .part = PART_MAIN, .help = "chart P(X <= value)",
+     .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
+    {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
+     .commands = DIST, .at = AT(sample),
+     .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),
+     .part = PART_SAMPLING, .help = "roll N times (at most 10^12) and count: each probability\n"
+                                    "with its 95% interval, marked as an estimate"},
+    {.name = "--threads", .arg = "T", .kind = ARG_INT, .lo = 1, .hi = THREADS_MAX,
+     .commands = DIST, .at = AT(threads), .bad = "a number from 1 to " STR(THREADS_MAX),
+     .part = PART_SAMPLING,
+     .help = "roll on T threads [every core, at most " STR(THREADS_MAX) "]"},
+    {.name = "--seed", .arg = "S", .kind = ARG_TEXT, .commands = ROLL | DIST,
+     .set = set_seed, .bad = "an integer from 0 to 18446744073709551615",
+     .part = PART_MAIN, .help = "seed the generator with S (0 to 18446744073709551615)\n"
+                                "so the rolls are reproducible; default: from the OS",
+     .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
+                                          "seed\nand threads give the same estimate"}},
+    {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
+     .part = PART_MAIN, .help = "one JSON object per roll and line",
+     .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
+    {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
+     .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
+     .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},
+    {.name = "--boons", .arg = "D:N,...", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_boons, .bad = "a table such as 10:1,14:2,16:6 (difficulties ascending, at "
+                              "most " STR(BOON_ROWS) ")",
+     .part = PART_BOONS, .help = "boons or banes earned at each difficulty, as in\n"
+                                 "10:1,14:2,16:6 (the last row <= the roll's applies)"},
+    {.name = "--multipliers", .arg = "A,B,C,D", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_multipliers,
+     .bad = "four finite numbers (each at most 1000000 in size) such as -2,-1,1,2 (critical "
+            "failure, failure, success, critical success)",
+     .part = PART_BOONS, .help = "per tier (critical failure, failure, success,\n"
+                                 "critical success); negative means banes\n"
+                                 "(default 0,0,1,1)"},
+    {.name = "--drive", .arg = "N", .kind = ARG_INT, .lo = 0, .hi = 1000,
+     .commands = DIST | COMPARE, .at = AT(drive), .bad = "a whole number from 0 to 1000",
+     .part = PART_BOONS, .help = "drive spent: N boons on a success or better"},
+    {.name = "--support", .commands = DIST | COMPARE, .at = AT(support),
+     .part = PART_BOONS, .help = "a support roll: half boons"},
+    {.name = "--max-", .kind = ARG_LIMIT, .lo = 0, .hi = INT64_MAX, .commands = ANY,
+     .set = set_limit, .bad = "a non-negative integer",
+     .part = PART_LIMITS /* the name, default and text of each limit: the library's */},
+    {.name = "--tail", .arg = "P", .kind = ARG_TEXT, .commands = ANY, .set = set_tail,
+     .bad = "a probability", .shown_default = ALEA_TAIL_DEFAULT,
+     .part = PART_LIMITS, .help = "probability left in an explosion tail when dist stops "
+                                  "following it"},
+    {.name = "--timeout", .arg = "MS", .kind = ARG_INT, .lo = 0, .hi = TIMEOUT_MAX_MS,
+     .commands = ANY, .set = set_timeout,
+     .bad = "a number of milliseconds from 0 (none) to " STR(TIMEOUT_MAX_MS),
+     .part = PART_LIMITS, .help = "milliseconds one expression may take (all its rolls, or "
+                                  "its distribution; each line of standard input)"},
+    {.name = "--time-limit", .arg = "S", .kind = ARG_INT, .lo = 0, .hi = TIME_LIMIT_MAX,
+     .commands = ANY, .set = set_time_limit, .shown_default = TIME_LIMIT_DEFAULT,
+     .bad = "a number of seconds from 0 (none) to " STR(TIME_LIMIT_MAX),
+     .part = PART_LIMITS, .help = "seconds the whole command may take (each line of "
+                                  "standard input or of the session); 0: no limit"},
+    {.name = "--help", .alias = "-h", .commands = ANY, .at = AT(help), .part = PART_NONE},
+};
+
+const size_t option_count = sizeof option_table / sizeof option_table[0];
+
+/* ---- the parser ---------------------------------------------------------- */
+
+/* Whether arg is meant as an option rather than an expression: "--word",
+ * "--", "-h", "-n", "-nDIGITS" or a lone "-x". Expressions may start with
+ * '-' ("-1d6", "-d6", "-max(1,2)"); "--" ends the options. */
+static int looks_like_option(const char *a)
+{
+    if (a[0] != '-')
+        return 0;
+    if (a[1] == '-')
+        return a[2] == '\0' || (a[2] >= 'a' && a[2] <= 'z') ||
+               (a[2] >= 'A' && a[2] <= 'Z');
+    int letter = (a[1] >= 'a' && a[1] <= 'z') || (a[1] >= 'A' && a[1] <= 'Z');
+    if (!letter)
+        return 0;
+    if (a[2] == '\0')
+        return 1;
+    if (a[1] == 'n' && a[2] >= '0' && a[2] <= '9')
+        return 1;
+    return 0;
+}
+
+/* The row that cmd takes under this name, and for ARG_LIMIT which limit;
+ * NULL when there is none. */
+static const option_spec *find_option(command cmd, const char *name, alea_limit *limit)
+{
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        if (!(s->commands & (1u << cmd)))
+            continue;
+        if (s->kind == ARG_LIMIT) {
+            size_t plen = strlen(s->name);
+            if (strncmp(name, s->name, plen) != 0)
+                continue;
+            for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+                if (!strcmp(name + plen, alea_limit_name((alea_limit)l))) {
+                    *limit = (alea_limit)l;
+                    return s;
+                }
+        } else if (!strcmp(name, s->name) || (s->alias && !strcmp(name, s->alias))) {
+            return s;
+        }
+    }
+    return NULL;
+}
+
+/* Reads the value of option s (given as name) and does its action. */
+static int take_option(command cmd, int has_cmd, const option_spec *s, const char *name,
+                       option_value *v, options *o)
+{
+    int bytes = s->kind == ARG_LIMIT && limit_is_bytes(v->limit);
+    if ((s->kind == ARG_INT || s->kind == ARG_LIMIT) &&
+        !parse_int(v->text, bytes, s->lo, s->hi, &v->number))
+        return usage_error(cmd, has_cmd, "%s: '%s' is not %s%s", name, v->text, s->bad,
+                           bytes ? " (k, M, G allowed)" : "");
+    if (s->set) {
+        if (s->set(o, v))
+            return EXIT_OK;
+        if (s->kind == ARG_NONE)
+            return usage_error(cmd, has_cmd, "%s", s->bad);
+        return usage_error(cmd, has_cmd, "%s: '%s' is not %s", name, v->text, s->bad);
+    }
+    if (s->kind == ARG_NONE)
+        *(int *)(void *)((char *)o + s->at) = 1;
+    else
+        *(int64_t *)(void *)((char *)o + s->at) = v->number;
+    return EXIT_OK;
+}
+
+int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
+{
+    int done = 0;
+    const char *cname = command_names[cmd];
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (done || !looks_like_option(a)) {
+            o->exprs[o->nexprs++] = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            done = 1;
+            continue;
+        }
+
+        /* Split "--name=value"; "-nVALUE" is -n with an attached value. */
+        char name[32];
+        const char *value = NULL;
+        size_t nlen;
+        if (a[1] == '-') {
+            const char *eq = strchr(a, '=');
+            nlen = eq ? (size_t)(eq - a) : strlen(a);
+            if (eq)
+                value = eq + 1;
+        } else {
+            nlen = 2;
+            if (a[2])
+                value = a + 2;
+        }
+        if (nlen >= sizeof name)
+            return usage_error(cmd, has_cmd, "unknown option '%s'", a);
+        memcpy(name, a, nlen);
+        name[nlen] = '\0';
+
+        option_value v = {NULL, 0, ALEA_LIMIT_SOURCE};
+        const option_spec *s = find_option(cmd, name, &v.limit);
+        if (!s) {
+            if (has_cmd)
+                return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
+                                   cname, name);
+            return usage_error(cmd, has_cmd, "unknown option '%s'", name);
+        }
+        if (s->kind == ARG_NONE) {
+            if (value)
+                return usage_error(cmd, has_cmd, "option '%s' takes no value",
+                                   name);
+        } else if (!value) {
+            if (i + 1 >= argc)
+                return usage_error(cmd, has_cmd, "option '%s' needs a value",
+                                   name);
+            value = argv[++i];
+        }
+        v.text = value;
+        int rc = take_option(cmd, has_cmd, s, name, &v, o);
+        if (rc != EXIT_OK)
+            return rc;
+        if (o->help)
+            return EXIT_OK; /* the rest is not read */
+    }
+
+    if (o->json && o->csv)
+        return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads))
+        return usage_error(cmd, has_cmd, "%s needs --sample: an exact distribution has no "
+                                         "randomness", o->seed_set ? "--seed" : "--threads");
+    if (o->nexprs == 0) {
+        /* roll and dist read a piped standard input; compare's table needs
+         * all its expressions at once, so it takes arguments only. */
+        if (!has_cmd && isatty(STDIN_FILENO)) {
+            o->repl = 1; /* "alea" alone, at a terminal */
+        } else {
+            if (cmd == CMD_COMPARE || isatty(STDIN_FILENO))
+                return usage_error(cmd, has_cmd, "missing expression");
+            o->from_stdin = 1;
+        }
+    }
+    /* "alea --max-work 10 dist 3d6": a command after options. */
+    for (size_t i = 0; !has_cmd && i < o->nexprs; i++)
+        for (int c = 0; c < CMD__COUNT; c++)
+            if (!strcmp(o->exprs[i], command_names[c]))
+                return usage_error(cmd, has_cmd,
+                                   "'%s' is a command: put it first "
+                                   "(alea %s [OPTION]... EXPR)",
+                                   command_names[c], command_names[c]);
+    if (cmd == CMD_DIST && o->nexprs > 1)
+        return usage_error(cmd, has_cmd,
+                           "dist takes one expression (quote it if it has "
+                           "spaces; 'alea compare' takes several)");
+    return EXIT_OK;
+}
+
+int apply_limits(alea_ctx *ctx, const options *o)
+{
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        if (o->limit_set[l])
+            alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
+    return !o->tail_set || alea_ctx_set_tail(ctx, o->tail) == ALEA_OK;
+}

@@ -1,0 +1,205 @@
+/*
+ * report.c -- every message the command line writes to stderr: usage
+ * errors with their pointer to --help, the library's errors with the
+ * expression and a caret under the span (as jq does), out of memory, and
+ * the time limit.
+ */
+#include "cli.h"
+
+#include <stdarg.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* Error excerpts longer than this many characters are shown as a window of
+ * WINDOW characters around the error, so a 100 kB expression does not flood
+ * the terminal. */
+#define EXCERPT_MAX 76
+#define WINDOW 70
+#define WINDOW_BEFORE 20
+
+static void usage_hint(command cmd, int has_cmd)
+{
+    if (has_cmd)
+        fprintf(stderr, "Try 'alea %s --help' for more information.\n",
+                command_names[cmd]);
+    else
+        fputs("Try 'alea --help' for more information.\n", stderr);
+}
+
+int usage_error(command cmd, int has_cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fputs("alea: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    usage_hint(cmd, has_cmd);
+    return EXIT_USAGE;
+}
+
+int out_of_memory(void)
+{
+    fputs("alea: out of memory\n", stderr);
+    return EXIT_FAIL;
+}
+
+/* ---- error excerpt with a caret ------------------------------------------ */
+
+/*
+ * The expression is shown one character per column: printable ASCII as is,
+ * whitespace as a space, other control bytes and invalid UTF-8 as '?', and a
+ * valid UTF-8 sequence as itself (one column; wide characters are rare in
+ * dice). unit_len gives the bytes of the character at src[i].
+ */
+size_t unit_len(const unsigned char *s, size_t len, size_t i)
+{
+    unsigned c = s[i];
+    size_t n;
+    if (c < 0x80)
+        return 1;
+    if (c >= 0xC2 && c <= 0xDF)
+        n = 2;
+    else if (c >= 0xE0 && c <= 0xEF)
+        n = 3;
+    else if (c >= 0xF0 && c <= 0xF4)
+        n = 4;
+    else
+        return 1;
+    if (i + n > len)
+        return 1;
+    for (size_t k = 1; k < n; k++)
+        if ((s[i + k] & 0xC0) != 0x80)
+            return 1;
+    return n;
+}
+
+static void put_unit(const unsigned char *s, size_t i, size_t n)
+{
+    unsigned c = s[i];
+    if (n > 1)
+        fwrite(s + i, 1, n, stderr);
+    else if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
+        fputc(' ', stderr);
+    else if (c < 0x20 || c >= 0x7F)
+        fputc('?', stderr);
+    else
+        fputc((int)c, stderr);
+}
+
+void put_excerpt(const char *src, size_t len, size_t start, size_t end)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t units = 0, cs = 0, ce = 0, i;
+
+    if (start > len)
+        start = len;
+    if (end > len)
+        end = len;
+    /* Character index of the span's first byte, and one past its last. */
+    for (i = 0; i < len; i += unit_len(s, len, i)) {
+        if (i < start)
+            cs++;
+        if (i < end)
+            ce++;
+        units++;
+    }
+    if (start == len)
+        cs = units;
+    if (ce <= cs)
+        ce = cs + 1; /* at least one caret */
+
+    size_t ws = 0, we = units;
+    if (units > EXCERPT_MAX) {
+        ws = cs > WINDOW_BEFORE ? cs - WINDOW_BEFORE : 0;
+        we = ws + WINDOW < units ? ws + WINDOW : units;
+        if (we - ws < WINDOW)
+            ws = units - WINDOW;
+    }
+
+    fputs("  ", stderr);
+    if (ws > 0)
+        fputs("...", stderr);
+    size_t u = 0;
+    for (i = 0; i < len && u < we; u++) {
+        size_t n = unit_len(s, len, i);
+        if (u >= ws)
+            put_unit(s, i, n);
+        i += n;
+    }
+    if (we < units)
+        fputs("...", stderr);
+    fputc('\n', stderr);
+
+    size_t col = (ws > 0 ? 5u : 2u) + (cs - ws); /* indent, "..." */
+    size_t last = ce;
+    if (we < units && last > we) /* the span goes on past the window */
+        last = we;
+    if (last <= cs)
+        last = cs + 1;
+    for (size_t k = 0; k < col; k++)
+        fputc(' ', stderr);
+    for (size_t k = cs; k < last; k++)
+        fputc('^', stderr);
+    fputc('\n', stderr);
+}
+
+/* ---- the library's errors ------------------------------------------------ */
+
+int report_time_limit(const timer *t)
+{
+    fprintf(stderr,
+            "alea: stopped after %" PRId64 " s: the command's time limit (--time-limit "
+            "SECONDS sets it; 0 removes it)\n", t->cmd_s);
+    return EXIT_FAIL;
+}
+
+/* The timer of the command under way, for the message of an interrupted
+ * evaluation (set by run(); the process runs one command). */
+static const timer *command_timer;
+
+void report_use_timer(const timer *t)
+{
+    command_timer = t;
+}
+
+/*
+ * Prints the context's last error: "alea: <message>", then (when it concerns
+ * a place in the len bytes of src) the expression and a caret line under the
+ * span, as jq does. src may be NULL when no expression is involved.
+ */
+int report_len(const alea_ctx *ctx, const char *src, size_t len)
+{
+    size_t start = 0, end = 0;
+    alea_status st = alea_ctx_error_span(ctx, &start, &end);
+    const char *msg = alea_ctx_error(ctx);
+    const char *what = alea_status_text(st);
+
+    if (st == ALEA_ERR_INTERRUPTED) {
+        /* The CLI's only interrupt hook is the timer's: --timeout's deadline
+         * or the command's time limit. */
+        if (command_timer && command_expired(command_timer))
+            return report_time_limit(command_timer);
+        fprintf(stderr, "alea: timed out: the expression ran past --timeout and was "
+                        "stopped\n");
+        return EXIT_FAIL;
+    }
+    if (!msg || !*msg)
+        fprintf(stderr, "alea: %s\n", what);
+    else if (st == ALEA_ERR_LIMIT || st == ALEA_ERR_NOMEM ||
+             st == ALEA_ERR_INTERRUPTED || strstr(msg, what) != NULL)
+        fprintf(stderr, "alea: %s\n", msg); /* the message says it already */
+    else
+        fprintf(stderr, "alea: %s: %s\n", what, msg);
+
+    /* A span of [0, 0) means "no position", except in an empty source or
+     * for a syntax error at its very start. */
+    if (src && (end > start || start > 0 || len == 0 || st == ALEA_ERR_SYNTAX))
+        put_excerpt(src, len, start, end);
+    return EXIT_FAIL;
+}
+
+int report(const alea_ctx *ctx, const char *src)
+{
+    return report_len(ctx, src, src ? strlen(src) : 0);
+}

@@ -1,0 +1,215 @@
+/*
+ * session.c -- "alea" at a terminal: read a line, roll it or run its
+ * :command, print, again. Lines are edited and kept in a history with
+ * libedit when the build has it.
+ */
+#define _POSIX_C_SOURCE 200809L /* strdup */
+
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef ALEA_HAVE_EDITLINE
+#include <editline/readline.h> /* the interactive session's line editing */
+#endif
+
+static const char repl_help[] =
+    "Type an expression to roll it; an empty line rolls the last one again.\n"
+    "  :roll EXPR           roll (the same as typing EXPR)\n"
+    "  :dist EXPR           its exact distribution\n"
+    "  :compare E1 ; E2 ... distributions side by side (expressions split by ';')\n"
+    "  :seed S              seed the generator (the rolls after it repeat)\n"
+    "  :help                this text\n"
+    "  :quit                leave (or Ctrl-D)\n"
+    "The dice language: docs/language.md, or 'man alea'.\n";
+
+/* One line from the user, without its line end; NULL at the end of input.
+ * The caller frees it. */
+static char *repl_read(const char *prompt)
+{
+#ifdef ALEA_HAVE_EDITLINE
+    return readline(prompt);
+#else
+    fputs(prompt, stdout);
+    fflush(stdout);
+    size_t cap = 256, n = 0;
+    char *line = malloc(cap);
+    int c;
+    while (line && (c = getchar()) != EOF && c != '\n') {
+        if (n + 1 == cap) {
+            char *p = cap < 1048576 ? realloc(line, cap *= 2) : NULL;
+            if (!p) {
+                free(line);
+                return NULL;
+            }
+            line = p;
+        }
+        line[n++] = (char)c;
+    }
+    if (!line || (c == EOF && n == 0)) {
+        free(line);
+        return NULL;
+    }
+    line[n] = '\0';
+    return line;
+#endif
+}
+
+/* ~/.alea_history, or NULL without a HOME. */
+static char *history_path(void)
+{
+    const char *home = getenv("HOME");
+    if (!home || !*home)
+        return NULL;
+    size_t n = strlen(home) + sizeof "/.alea_history";
+    char *p = malloc(n);
+    if (p)
+        snprintf(p, n, "%s/.alea_history", home);
+    return p;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t' || *s == '\r')
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = '\0';
+    return s;
+}
+
+/* Compiles src and rolls it once, or prints its distribution. */
+static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_roll *roll,
+                     buffer *b)
+{
+    alea_expr *e;
+    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+        return report(ctx, src);
+    int rc = dist ? dist_one(ctx, o, e, src, b) : roll_one(ctx, o, e, src, roll, b);
+    alea_expr_free(e);
+    return rc;
+}
+
+/* :compare E1 ; E2 ... */
+static int repl_compare(alea_ctx *ctx, options *o, char *list)
+{
+    const char *parts[64];
+    size_t n = 0;
+    for (char *p = list, *semi; p && n < 64; p = semi) {
+        semi = strchr(p, ';');
+        if (semi)
+            *semi++ = '\0';
+        char *t = trim(p);
+        if (*t)
+            parts[n++] = t;
+    }
+    if (n < 1) {
+        fputs("alea: :compare needs expressions, as in :compare 2d20kh1 ; 1d20+5\n", stderr);
+        return EXIT_FAIL;
+    }
+    alea_expr *ex[64] = {NULL};
+    options c = *o;
+    c.exprs = parts;
+    c.nexprs = n;
+    int rc = compile_all(ctx, &c, ex);
+    if (rc == EXIT_OK)
+        rc = cmd_compare(ctx, &c, ex);
+    for (size_t i = 0; i < n; i++)
+        alea_expr_free(ex[i]);
+    return rc;
+}
+
+/*
+ * "alea" at a terminal: read a line, roll it or run its command, print,
+ * again, until :quit or the end of input. Errors are reported and the
+ * session goes on. With editline, lines can be edited and the history is
+ * kept in ~/.alea_history.
+ */
+int cmd_repl(alea_ctx *ctx, options *o)
+{
+    alea_roll *roll = alea_roll_new(ctx);
+    buffer b = {NULL, 0};
+    char *last = NULL, *hist = history_path();
+    if (!roll)
+        return out_of_memory();
+#ifdef ALEA_HAVE_EDITLINE
+    using_history();
+    stifle_history(1000);
+    if (hist)
+        read_history(hist);
+#endif
+    printf("alea %s: type an expression to roll it, :help for more, Ctrl-D to leave.\n",
+           alea_version());
+    o->n = 1;
+    for (;;) {
+        fflush(stdout);
+        char *line = repl_read("alea> ");
+        if (!line) {
+            putchar('\n');
+            break;
+        }
+        char *cmd = trim(line);
+        command_arm(o->timer); /* each line is a command of its own */
+#ifdef ALEA_HAVE_EDITLINE
+        if (*cmd)
+            add_history(cmd);
+#endif
+        int quit = 0;
+        if (!*cmd) {
+            if (last)
+                repl_eval(ctx, o, last, 0, roll, &b);
+        } else if (*cmd != ':') {
+            repl_eval(ctx, o, cmd, 0, roll, &b);
+            free(last);
+            last = strdup(cmd);
+        } else {
+            char *arg = cmd + 1 + strcspn(cmd + 1, " \t");
+            size_t wl = (size_t)(arg - cmd - 1);
+            arg = trim(arg);
+#define IS(w) (wl == sizeof w - 1 && !strncmp(cmd + 1, w, wl))
+            if (IS("quit") || IS("q") || IS("exit")) {
+                quit = 1;
+            } else if (IS("help") || IS("h") || IS("?")) {
+                fputs(repl_help, stdout);
+            } else if ((IS("roll") || IS("r") || IS("dist") || IS("d")) && *arg) {
+                repl_eval(ctx, o, arg, IS("dist") || IS("d"), roll, &b);
+                free(last);
+                last = strdup(arg);
+            } else if (IS("compare") || IS("c")) {
+                repl_compare(ctx, o, arg);
+            } else if ((IS("seed") || IS("s")) && *arg) {
+                uint64_t seed;
+                if (parse_u64(arg, &seed)) {
+                    alea_ctx_seed(ctx, seed);
+                    printf("seeded with %" PRIu64 "\n", seed);
+                } else {
+                    fprintf(stderr, "alea: :seed takes a number from 0 to "
+                                    "18446744073709551615, not '%s'\n", arg);
+                }
+            } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("seed") ||
+                       IS("s")) {
+                fprintf(stderr, "alea: %.*s needs %s, as in %.*s %s\n", (int)wl + 1, cmd,
+                        IS("seed") || IS("s") ? "a number" : "an expression", (int)wl + 1, cmd,
+                        IS("seed") || IS("s") ? "7" : "4d6kh3");
+            } else {
+                fprintf(stderr, "alea: unknown command '%s' (:help lists them)\n", cmd);
+            }
+#undef IS
+        }
+        free(line);
+        fflush(stderr);
+        if (quit)
+            break;
+    }
+#ifdef ALEA_HAVE_EDITLINE
+    if (hist)
+        write_history(hist);
+#endif
+    free(hist);
+    free(last);
+    free(b.p);
+    alea_roll_free(roll);
+    return EXIT_OK;
+}

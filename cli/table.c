@@ -1,0 +1,446 @@
+/*
+ * table.c -- distributions as text: dist's table (a row per value, its
+ * odds, a bar) and CSV, and compare's columns side by side, or as CSV.
+ */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Width of the longest '#' bar in the dist table. */
+#define BAR_WIDTH 40
+
+/* A probability in the fewest digits that read back exactly (as the
+ * library's JSON does): 0.1, not 0.10000000000000001. */
+static void put_exact(double v)
+{
+    char tmp[32];
+    alea_format_double(v, tmp, sizeof tmp);
+    fputs(tmp, stdout);
+}
+
+/* Percent with two decimals, never "-0.00". */
+static double pct(double p)
+{
+    double v = p * 100.0;
+    return fabs(v) < 0.005 ? 0.0 : v;
+}
+
+static double round2(double v)
+{
+    return fabs(v) < 0.005 ? 0.0 : v;
+}
+
+static int int_width(int64_t v)
+{
+    char tmp[24];
+    return snprintf(tmp, sizeof tmp, "%" PRId64, v);
+}
+
+/* ---- dist ---------------------------------------------------------------- */
+
+/* Cumulative sums of a distribution: most[i] = P(X <= v_i), least[i] =
+ * P(X >= v_i), each summed from its small end. Returns 0 if out of memory. */
+int cumulate(const alea_dist *d, double **least, double **most)
+{
+    size_t n = alea_dist_count(d);
+    *least = malloc((n ? n : 1) * sizeof **least);
+    *most = malloc((n ? n : 1) * sizeof **most);
+    if (!*least || !*most) {
+        free(*least);
+        free(*most);
+        *least = *most = NULL;
+        return 0;
+    }
+    alea_dist_cumulate(d, *least, *most);
+    return 1;
+}
+
+static void put_bar(double v, double vmax)
+{
+    long len = vmax > 0 ? lround(v / vmax * BAR_WIDTH) : 0;
+    if (len == 0 && pct(v) > 0) /* visible in the numbers: visible in the bar */
+        len = 1;
+    if (len <= 0)
+        return;
+    static const char hashes[] = "  ########################################";
+    _Static_assert(sizeof hashes - 3 >= BAR_WIDTH, "a bar fits in hashes");
+    fwrite(hashes, 1, 2 + (size_t)(len < BAR_WIDTH ? len : BAR_WIDTH), stdout);
+}
+
+static void put_summary(const alea_dist *d)
+{
+    printf("mean %.2f   sd %.2f   min %" PRId64 "   max %" PRId64
+           "   median %" PRId64 "\n",
+           round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), alea_dist_min(d),
+           alea_dist_max(d), alea_dist_median(d));
+    for (size_t i = 0; i < alea_dist_flag_count(d); i++)
+        printf("%s %.2f%%\n", alea_dist_flag_name(d, i), pct(alea_dist_flag_prob(d, i)));
+    double cut = alea_dist_truncated(d);
+    if (cut > 0)
+        printf("truncated %.2g (probability cut off by the explosion bound)\n",
+               cut);
+}
+
+/* Width of the label column (0 when the distribution names no value). */
+static int label_width(const alea_dist *d)
+{
+    int w = 0;
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
+        const char *l = alea_dist_label(d, alea_dist_value(d, i));
+        if (l && (int)strlen(l) > w)
+            w = (int)strlen(l);
+    }
+    return w;
+}
+
+void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
+                       const double *least, const double *most)
+{
+    size_t n = alea_dist_count(d);
+    int vw = 5; /* "value" */
+    if (n > 0) {
+        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        vw = w1 > vw ? w1 : vw;
+        vw = w2 > vw ? w2 : vw;
+    }
+
+    /* The charted column comes first after the value. */
+    double vmax = 0;
+    for (size_t i = 0; i < n; i++) {
+        double v = mode == SHOW_AT_LEAST ? least[i]
+                   : mode == SHOW_AT_MOST ? most[i] : alea_dist_prob(d, i);
+        if (v > vmax)
+            vmax = v;
+    }
+
+    int lw = label_width(d);
+    printf("%s\n", src);
+    printf("%*s", vw, "value");
+    if (lw)
+        printf("  %-*s", lw, "outcome");
+    vw = 0; /* the value header is out */
+    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    if (est)
+        printf("%*s%8s%17s%11s%11s\n", vw, "", "%", "95% interval", "at least", "at most");
+    else if (mode == SHOW_EXACT)
+        printf("%*s%8s%11s%11s\n", vw, "", "%", "at least", "at most");
+    else if (mode == SHOW_AT_LEAST)
+        printf("%*s%11s%8s%11s\n", vw, "", "at least", "%", "at most");
+    else
+        printf("%*s%11s%8s%11s\n", vw, "", "at most", "%", "at least");
+    vw = 5;
+    if (n > 0) {
+        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        vw = w1 > vw ? w1 : vw;
+        vw = w2 > vw ? w2 : vw;
+    }
+
+    for (size_t i = 0; i < n; i++) {
+        double p = alea_dist_prob(d, i), shown;
+        printf("%*" PRId64, vw, alea_dist_value(d, i));
+        if (lw) {
+            const char *l = alea_dist_label(d, alea_dist_value(d, i));
+            printf("  %-*s", lw, l ? l : "");
+        }
+        if (est) {
+            double lo, hi;
+            alea_dist_interval(d, i, &lo, &hi);
+            printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
+                   pct(most[i]));
+            shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
+        } else if (mode == SHOW_EXACT) {
+            printf("%8.2f%11.2f%11.2f", pct(p), pct(least[i]), pct(most[i]));
+            shown = p;
+        } else if (mode == SHOW_AT_LEAST) {
+            printf("%11.2f%8.2f%11.2f", pct(least[i]), pct(p), pct(most[i]));
+            shown = least[i];
+        } else {
+            printf("%11.2f%8.2f%11.2f", pct(most[i]), pct(p), pct(least[i]));
+            shown = most[i];
+        }
+        put_bar(shown, vmax);
+        putchar('\n');
+    }
+    put_summary(d);
+}
+
+void dist_csv(const alea_dist *d, const double *least,
+                     const double *most)
+{
+    size_t n = alea_dist_count(d);
+    int est = alea_dist_samples(d) > 0;
+    fputs(est ? "value,probability,at_least,at_most,low95,high95\n"
+              : "value,probability,at_least,at_most\n", stdout);
+    for (size_t i = 0; i < n; i++) {
+        printf("%" PRId64 ",", alea_dist_value(d, i));
+        put_exact(alea_dist_prob(d, i));
+        putchar(',');
+        put_exact(least[i]);
+        putchar(',');
+        put_exact(most[i]);
+        if (est) {
+            double lo, hi;
+            alea_dist_interval(d, i, &lo, &hi);
+            putchar(',');
+            put_exact(lo);
+            putchar(',');
+            put_exact(hi);
+        }
+        putchar('\n');
+    }
+}
+
+/* ---- compare ------------------------------------------------------------- */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/*
+ * The cell of column c for value v: sets *p and returns 1, or returns 0 when
+ * blank (an impossible value, exact mode). Advances c->at monotonically, so
+ * values must be asked in ascending order.
+ */
+static int cell(column *c, int64_t v, cumul_mode mode, double *p)
+{
+    while (c->at < c->n && alea_dist_value(c->d, c->at) < v)
+        c->at++;
+    int hit = c->at < c->n && alea_dist_value(c->d, c->at) == v;
+    switch (mode) {
+    case SHOW_AT_LEAST:
+        *p = c->at < c->n ? c->least[c->at] : 0.0;
+        return 1;
+    case SHOW_AT_MOST:
+        *p = hit ? c->most[c->at] : c->at > 0 ? c->most[c->at - 1] : 0.0;
+        return 1;
+    case SHOW_EXACT:
+    default:
+        if (!hit)
+            return 0;
+        *p = alea_dist_prob(c->d, c->at);
+        return 1;
+    }
+}
+
+/* Header text: the expression, cut to HEADER_MAX characters with "...". */
+static void make_head(column *c, const char *src)
+{
+    const unsigned char *s = (const unsigned char *)src;
+    size_t len = strlen(src), units = 0, i;
+    for (i = 0; i < len; i += unit_len(s, len, i))
+        units++;
+    size_t keep = units <= HEADER_MAX ? units : HEADER_MAX - 3, u = 0, o = 0;
+    for (i = 0; i < len && u < keep; u++) {
+        size_t n = unit_len(s, len, i);
+        unsigned ch = s[i];
+        if (n > 1) {
+            memcpy(c->head + o, s + i, n);
+            o += n;
+        } else {
+            c->head[o++] = ch < 0x20 || ch == 0x7F || ch >= 0x80 ? '?' : (char)ch;
+        }
+        i += n;
+    }
+    if (keep < units) {
+        memcpy(c->head + o, "...", 3);
+        o += 3;
+    }
+    c->head[o] = '\0';
+    c->width = (int)(keep < units ? HEADER_MAX : units);
+}
+
+static void put_csv_field(const char *s)
+{
+    if (strpbrk(s, ",\"\r\n") == NULL && s[0] != ' ' &&
+        (s[0] == '\0' || s[strlen(s) - 1] != ' ')) {
+        fputs(s, stdout);
+        return;
+    }
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+/* Prints a stat row: label, then one formatted value per column. */
+static void put_stat_row(const char *label, int lw, column *cols, size_t ncols,
+                         int which)
+{
+    printf("%*s", lw, label);
+    for (size_t j = 0; j < ncols; j++) {
+        const alea_dist *d = cols[j].d;
+        char tmp[64];
+        switch (which) {
+        case 0: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d))); break;
+        case 1: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d))); break;
+        case 2: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_min(d)); break;
+        case 3: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_max(d)); break;
+        default: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_median(d)); break;
+        }
+        printf("  %*s", cols[j].width, tmp);
+    }
+    putchar('\n');
+}
+
+static int stat_width(const alea_dist *d)
+{
+    char tmp[64];
+    int w = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d)));
+    int k = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d)));
+    w = k > w ? k : w;
+    k = int_width(alea_dist_min(d));
+    w = k > w ? k : w;
+    k = int_width(alea_dist_max(d));
+    return k > w ? k : w;
+}
+
+static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
+                          size_t nvals, const options *o)
+{
+    static const char *const titles[] = {
+        "% chance of each value", "% chance of at least each value",
+        "% chance of at most each value"};
+
+    if (o->csv) {
+        fputs("value", stdout);
+        for (size_t j = 0; j < ncols; j++) {
+            putchar(',');
+            put_csv_field(o->exprs[j]);
+        }
+        putchar('\n');
+        for (size_t r = 0; r < nvals; r++) {
+            printf("%" PRId64, vals[r]);
+            for (size_t j = 0; j < ncols; j++) {
+                double p;
+                putchar(',');
+                if (cell(&cols[j], vals[r], o->cumul, &p))
+                    put_exact(p);
+            }
+            putchar('\n');
+        }
+        return;
+    }
+
+    int lw = 6; /* "median" */
+    if (nvals > 0) {
+        int w1 = int_width(vals[0]), w2 = int_width(vals[nvals - 1]);
+        lw = w1 > lw ? w1 : lw;
+        lw = w2 > lw ? w2 : lw;
+    }
+    for (size_t j = 0; j < ncols; j++) {
+        int w = stat_width(cols[j].d);
+        if (w > cols[j].width)
+            cols[j].width = w;
+        if (cols[j].width < 6) /* "100.00" */
+            cols[j].width = 6;
+    }
+
+    int labw = 0; /* dd() compared with dd() only: name the tiers */
+    for (size_t j = 0; j < ncols; j++) {
+        int w = label_width(cols[j].d);
+        if (w == 0) {
+            labw = 0;
+            break;
+        }
+        labw = w > labw ? w : labw;
+    }
+    puts(titles[o->cumul]);
+    printf("%*s", lw, "value");
+    if (labw)
+        printf("  %-*s", labw, "outcome");
+    for (size_t j = 0; j < ncols; j++) {
+        /* %*s counts bytes; pad by characters so UTF-8 headers line up. */
+        size_t units = 0, len = strlen(cols[j].head);
+        const unsigned char *s = (const unsigned char *)cols[j].head;
+        for (size_t i = 0; i < len; i += unit_len(s, len, i))
+            units++;
+        fputs("  ", stdout);
+        for (size_t k = units; k < (size_t)cols[j].width; k++)
+            putchar(' ');
+        fputs(cols[j].head, stdout);
+    }
+    putchar('\n');
+    for (size_t r = 0; r < nvals; r++) {
+        printf("%*" PRId64, lw, vals[r]);
+        if (labw) {
+            const char *l = NULL;
+            for (size_t j = 0; j < ncols && !l; j++)
+                l = alea_dist_label(cols[j].d, vals[r]);
+            printf("  %-*s", labw, l ? l : "");
+        }
+        int blanks = 0; /* trailing blank cells are not padded */
+        for (size_t j = 0; j < ncols; j++) {
+            double p;
+            if (cell(&cols[j], vals[r], o->cumul, &p)) {
+                for (; blanks > 0; blanks--)
+                    printf("  %*s", cols[j - (size_t)blanks].width, "");
+                printf("  %*.2f", cols[j].width, pct(p));
+            } else {
+                blanks++;
+            }
+        }
+        putchar('\n');
+    }
+    static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
+    if (labw)
+        lw += 2 + labw; /* the statistics' names span the label column too */
+    for (int k = 0; k < 5; k++)
+        put_stat_row(stats[k], lw, cols, ncols, k);
+    if (o->boons_set) { /* expected boons and banes per column (dd() only) */
+        static const char *const names[] = {"boons", "banes"};
+        for (int k = 0; k < 2; k++) {
+            printf("%*s", lw, names[k]);
+            for (size_t j = 0; j < ncols; j++) {
+                double b, n;
+                if (alea_dist_boons(ctx, cols[j].d, &o->boons, o->drive, o->support, &b,
+                                    &n) == ALEA_OK)
+                    printf("  %*.2f", cols[j].width, k ? n : b);
+                else
+                    printf("  %*s", cols[j].width, "");
+            }
+            putchar('\n');
+        }
+    }
+    for (size_t j = 0; j < ncols; j++)
+        for (size_t i = 0; i < alea_dist_flag_count(cols[j].d); i++)
+            printf("%s %.2f%% in %s\n", alea_dist_flag_name(cols[j].d, i),
+                   pct(alea_dist_flag_prob(cols[j].d, i)), o->exprs[j]);
+    for (size_t j = 0; j < ncols; j++) {
+        double cut = alea_dist_truncated(cols[j].d);
+        if (cut > 0)
+            printf("truncated %.2g in %s (probability cut off by the explosion "
+                   "bound)\n", cut, o->exprs[j]);
+    }
+}
+
+int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total, const options *o)
+{
+    /* Rows: the union of every column's values. */
+    size_t nvals = 0;
+    int64_t *vals = malloc((total ? total : 1) * sizeof *vals);
+    if (!vals)
+        return out_of_memory();
+    for (size_t j = 0; j < ncols; j++)
+        for (size_t i = 0; i < cols[j].n; i++)
+            vals[nvals++] = alea_dist_value(cols[j].d, i);
+    qsort(vals, nvals, sizeof *vals, cmp_i64);
+    size_t u = 0;
+    for (size_t i = 0; i < nvals; i++)
+        if (u == 0 || vals[i] != vals[u - 1])
+            vals[u++] = vals[i];
+    nvals = u;
+
+    for (size_t j = 0; j < ncols; j++)
+        make_head(&cols[j], o->exprs[j]);
+    compare_print(ctx, cols, ncols, vals, nvals, o);
+    free(vals);
+    return EXIT_OK;
+}

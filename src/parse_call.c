@@ -1,0 +1,348 @@
+/*
+ * parse_call.c -- calls: the built-ins (min, max, abs, best, worst) and the
+ * game mechanics of mech/list.c, looked up by name in that order; the
+ * words of the language, which the lexer keeps whole; and the interface
+ * the mechanics parse their arguments with (parse.h).
+ */
+#include "parser.h"
+
+#include "mech.h"
+
+/* ---- what the mechanics use to parse their calls (parse.h) --------------- */
+
+alea_ctx *alea__parse_ctx(const parser *p)
+{
+    return p->ctx;
+}
+
+alea_status alea__parse_open(parser *p, const char *what)
+{
+    const token *open = peek(p);
+    alea_status st = expect(p, T_LPAREN, what);
+    return st == ALEA_OK ? enter(p, open) : st;
+}
+
+alea_status alea__parse_close(parser *p, const char *what, size_t *close_end)
+{
+    const token *close = peek(p);
+    alea_status st = expect(p, T_RPAREN, what);
+    if (st != ALEA_OK)
+        return st;
+    leave(p);
+    if (close_end)
+        *close_end = close->end;
+    return ALEA_OK;
+}
+
+alea_status alea__parse_arg(parser *p, const node **out)
+{
+    return alea__p_expr(p, out);
+}
+
+int alea__parse_comma(parser *p)
+{
+    return accept(p, T_COMMA);
+}
+
+alea_status alea__parse_expect_comma(parser *p, const char *what)
+{
+    return expect(p, T_COMMA, what);
+}
+
+size_t alea__parse_here(const parser *p)
+{
+    return peek(p)->end;
+}
+
+void *alea__parse_alloc(parser *p, size_t size)
+{
+    return alloc(p, size);
+}
+
+alea_status alea__parse_node(parser *p, node_kind kind, size_t start, size_t end, node **out)
+{
+    return new_node(p, kind, start, end, out);
+}
+
+alea_status alea__parse_sum(parser *p, const node *const *items, uint32_t n, size_t start,
+                            size_t end, const node **out)
+{
+    alea_status st;
+    chainbuf c = {0};
+    for (uint32_t i = 0; i < n; i++)
+        if ((st = chain_push(p, &c, items[i], OP_ADD)) != ALEA_OK)
+            return st;
+    if (n == 1) {
+        *out = items[0];
+        return ALEA_OK;
+    }
+    node *sum;
+    if ((st = new_node(p, N_SUM, start, end, &sum)) != ALEA_OK)
+        return st;
+    sum->u.chain.items = c.items;
+    sum->u.chain.ops = c.ops;
+    sum->u.chain.n = c.n;
+    *out = sum;
+    return ALEA_OK;
+}
+
+int alea__parse_plain_dice(const node *n, int64_t *count, int64_t *sides)
+{
+    *count = *sides = 0;
+    if (n->kind != N_DICE)
+        return 0;
+    const pool *pl = n->u.pool;
+    if (pl->count_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
+        pl->die.lo != 1 || pl->has_reroll || pl->explode || pl->nkeeps || pl->has_success ||
+        pl->extra_style != EXTRA_NONE)
+        return 0;
+    *count = pl->count;
+    *sides = pl->die.hi;
+    return 1;
+}
+
+alea_status alea__parse_pool_terms(parser *p, const node *n, const char *fname,
+                                   const node *const **items, uint32_t *nitems)
+{
+    int64_t c, s;
+    if (n->kind == N_DICE && alea__parse_plain_dice(n, &c, &s)) {
+        const node **one = alloc(p, sizeof *one);
+        if (!one)
+            return alea__nomem(p->ctx);
+        one[0] = n;
+        *items = one;
+        *nitems = 1;
+        return ALEA_OK;
+    }
+    if (n->kind == N_SUM) {
+        uint32_t i;
+        for (i = 0; i < n->u.chain.n; i++)
+            if (n->u.chain.ops[i] != OP_ADD || !alea__parse_plain_dice(n->u.chain.items[i], &c, &s))
+                break;
+        if (i == n->u.chain.n) {
+            *items = n->u.chain.items;
+            *nitems = n->u.chain.n;
+            return ALEA_OK;
+        }
+    }
+    return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                       "%s() takes a pool of plain dice added together, such as "
+                       "d12 + d14 + d18 + d20 (byte %u)",
+                       fname, (unsigned)n->start);
+}
+
+alea_status alea__parse_dice(parser *p, int64_t count, int64_t sides, size_t start, size_t end,
+                             const node **out)
+{
+    pool *pl = alloc(p, sizeof *pl);
+    node *n;
+    alea_status st;
+    if (!pl)
+        return alea__nomem(p->ctx);
+    memset(pl, 0, sizeof *pl);
+    pl->count = count;
+    pl->count_implicit = count == 1;
+    pl->die.kind = FACES_RANGE;
+    pl->die.style = DIE_PLAIN;
+    pl->die.lo = 1;
+    pl->die.hi = sides;
+    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
+        return st;
+    n->u.pool = pl;
+    *out = n;
+    return ALEA_OK;
+}
+
+int alea__parse_const(const node *n, int64_t *v)
+{
+    int64_t a, b;
+    switch (n->kind) {
+    case N_NUM:
+        *v = n->u.num;
+        return 1;
+    case N_NEG:
+        return alea__parse_const(n->u.un.a, &a) && !alea__sub_ovf(0, a, v);
+    case N_SUM:
+    case N_PROD:
+        if (!alea__parse_const(n->u.chain.items[0], &a))
+            return 0;
+        for (uint32_t i = 1; i < n->u.chain.n; i++) {
+            if (!alea__parse_const(n->u.chain.items[i], &b) ||
+                alea__arith(n->u.chain.ops[i], a, b, &a) != ARITH_OK)
+                return 0;
+        }
+        *v = a;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+alea_status alea__parse_int(parser *p, const char *fname, const char *what, int64_t lo,
+                            int64_t hi, int64_t *v)
+{
+    const node *n = NULL;
+    alea_status st;
+    *v = 0;
+    if ((st = alea__p_expr(p, &n)) != ALEA_OK)
+        return st;
+    if (!alea__parse_const(n, v))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "%s() needs a fixed number for its %s, not dice (byte %u)", fname,
+                           what, (unsigned)n->start);
+    if (*v < lo || *v > hi)
+        return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "%s() %s must be between %lld and %lld, not %lld (byte %u)", fname,
+                           what, (long long)lo, (long long)hi, (long long)*v,
+                           (unsigned)n->start);
+    return ALEA_OK;
+}
+
+static int same_word(const char *s, size_t n, const char *w);
+
+int alea__p_is_word(const parser *p, const token *t, const char *w)
+{
+    return t->kind == T_NAME && same_word(p->src + t->start, t->end - t->start, w);
+}
+
+alea_status alea__parse_word(parser *p, const char *const *choices, const char *expected,
+                             int *index)
+{
+    const token *t = peek(p);
+    for (int i = 0; choices[i]; i++)
+        if (alea__p_is_word(p, t, choices[i])) {
+            advance(p);
+            *index = i;
+            return ALEA_OK;
+        }
+    return err_at(p, t, expected);
+}
+
+/* ---- calls ----------------------------------------------------------------- */
+
+
+/* The built-in calls: the node each makes and its number of arguments. */
+static const struct {
+    const char *name;
+    uint8_t kind, nargs;
+} builtins[] = {
+    {"min", N_MIN, 2}, {"max", N_MAX, 2}, {"abs", N_ABS, 1}, {"best", N_BEST, 2},
+    {"worst", N_WORST, 2},
+};
+
+/* Whether s[0..n) is the lowercase word w, matched without case. */
+static int same_word(const char *s, size_t n, const char *w)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        char c = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] - 'A' + 'a') : s[i];
+        if (w[i] == '\0' || c != w[i])
+            return 0;
+    }
+    return w[i] == '\0';
+}
+
+static int in_words(const char *s, size_t n, const char *const *words)
+{
+    for (size_t i = 0; words && words[i]; i++)
+        if (same_word(s, n, words[i]))
+            return 1;
+    return 0;
+}
+
+int alea__lex_is_word(const char *s, size_t n)
+{
+    for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
+        if (same_word(s, n, builtins[b].name))
+            return 1;
+    if (in_words(s, n, alea__p_training) || in_words(s, n, alea__p_extra_words))
+        return 1;
+    for (const alea__mech *const *m = alea__mechs; *m; m++)
+        if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
+            return 1;
+    return 0;
+}
+
+/*
+ * call = NAME "(" expr { "," expr } ")"
+ * A built-in (min/max/abs/best/worst), else a game mechanic of the list
+ * (mech/list.c), which parses its own arguments.
+ */
+alea_status alea__p_call(parser *p, const node **out)
+{
+    const token *nt = advance(p);
+    alea_status st;
+    size_t b, nb = sizeof builtins / sizeof builtins[0];
+    for (b = 0; b < nb && !alea__p_is_word(p, nt, builtins[b].name); b++)
+        ;
+    if (b == nb) {
+        for (const alea__mech *const *m = alea__mechs; *m; m++)
+            if (alea__p_is_word(p, nt, (*m)->name))
+                return (*m)->parse(p, nt->start, nt->end, out);
+    {
+        /* The word as the language spells it: in lower case (a word is at
+         * most as long as the longest of the language's words). */
+        char word[32];
+        size_t n = nt->end - nt->start < sizeof word - 1 ? nt->end - nt->start
+                                                         : sizeof word - 1;
+        for (size_t i = 0; i < n; i++) {
+            char c = p->src[nt->start + i];
+            word[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+        }
+        word[n] = '\0';
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
+                           "'%s' cannot start a term (byte %u)", word, (unsigned)nt->start);
+    }
+    }
+    const char *nm = builtins[b].name;
+    node_kind kind = (node_kind)builtins[b].kind;
+    int nargs = builtins[b].nargs;
+    if (!at(p, T_LPAREN))
+        return err_at(p, peek(p), kind == N_ABS ? "'(' after abs" : "'(' after the function name");
+    const token *open = advance(p);
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    const node *args[2] = {NULL, NULL};
+    int64_t reps = 0;
+    for (int i = 0; i < nargs; i++) {
+        if (i > 0 && (st = expect(p, T_COMMA, "','")) != ALEA_OK)
+            return st;
+        if ((kind == N_BEST || kind == N_WORST) && i == 0) {
+            const token *t = peek(p);
+            if (t->kind != T_NUM || peek_at(p, 1)->kind != T_COMMA)
+                return err_at(p, t->kind == T_NUM ? peek_at(p, 1) : t,
+                              "a whole number of repetitions and ',', as in best(2, 1d20)");
+            advance(p);
+            if (t->num < 1 || t->num > alea_limit_max(ALEA_LIMIT_DICE))
+                return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, t->end,
+                                   "%s() needs between 1 and %lld repetitions, not %lld "
+                                   "(byte %u)",
+                                   nm, (long long)alea_limit_max(ALEA_LIMIT_DICE),
+                                   (long long)t->num, (unsigned)t->start);
+            reps = t->num;
+            continue;
+        }
+        if ((st = alea__p_expr(p, &args[i])) != ALEA_OK)
+            return st;
+    }
+    if (!at(p, T_RPAREN))
+        return err_at(p, peek(p),
+                      nargs == 1 ? "')' (abs takes one argument)"
+                                 : "')' (this function takes two arguments)");
+    const token *close = advance(p);
+    leave(p);
+    node *n;
+    if ((st = new_node(p, kind, nt->start, close->end, &n)) != ALEA_OK)
+        return st;
+    if (kind == N_BEST || kind == N_WORST) {
+        n->u.rep.a = args[1];
+        n->u.rep.n = reps;
+    } else if (kind == N_ABS) {
+        n->u.un.a = args[0];
+    } else {
+        n->u.bin.a = args[0];
+        n->u.bin.b = args[1];
+    }
+    *out = n;
+    return ALEA_OK;
+}

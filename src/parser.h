@@ -1,0 +1,208 @@
+/*
+ * parser.h -- the parser's own state and token helpers, shared by its files
+ * (and by nothing else: the mechanics use parse.h):
+ *   parse.c       expressions: sums, products, signs, extra dice, the entry
+ *   parse_dice.c  dice terms: faces, modifiers, conditions, their checks
+ *   parse_call.c  calls: the built-ins, the mechanics' table, their interface
+ */
+#ifndef ALEA_PARSER_H
+#define ALEA_PARSER_H
+
+#include <string.h>
+
+#include "lex.h"
+#include "parse.h"
+
+struct alea__parser {
+    alea_ctx *ctx;
+    alea__arena *arena;
+    const char *src;
+    size_t len;
+    const token *t; /* token array, ends with T_EOF */
+    size_t pos;
+    int64_t depth, max_depth;
+    uint32_t nodes;
+    int64_t max_nodes;
+};
+typedef struct alea__parser parser;
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static inline const token *peek(const parser *p)
+{
+    return &p->t[p->pos];
+}
+
+static inline const token *peek_at(const parser *p, size_t k)
+{
+    size_t i = p->pos;
+    while (k-- > 0 && p->t[i].kind != T_EOF)
+        i++;
+    return &p->t[i];
+}
+
+static inline int at(const parser *p, tok_kind k)
+{
+    return p->t[p->pos].kind == k;
+}
+
+static inline const token *advance(parser *p)
+{
+    const token *t = &p->t[p->pos];
+    if (t->kind != T_EOF)
+        p->pos++;
+    return t;
+}
+
+static inline int accept(parser *p, tok_kind k)
+{
+    if (at(p, k)) {
+        advance(p);
+        return 1;
+    }
+    return 0;
+}
+
+/* "unexpected X" error at token t: message names what was expected. */
+static inline alea_status err_at(parser *p, const token *t, const char *expected)
+{
+    if (t->kind == T_EOF)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "expected %s at byte %u, found the end of the expression",
+                           expected, (unsigned)t->start);
+    int n = (int)(t->end - t->start);
+    if (n > 24)
+        n = 24;
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "expected %s at byte %u, found '%.*s'", expected,
+                       (unsigned)t->start, n, p->src + t->start);
+}
+
+static inline alea_status expect(parser *p, tok_kind k, const char *what)
+{
+    if (accept(p, k))
+        return ALEA_OK;
+    return err_at(p, peek(p), what);
+}
+
+static inline alea_status enter(parser *p, const token *t)
+{
+    if (++p->depth > p->max_depth)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                           "expression nested too deeply at byte %u (depth limit is %lld)",
+                           (unsigned)t->start, (long long)p->max_depth);
+    return ALEA_OK;
+}
+
+static inline void leave(parser *p)
+{
+    p->depth--;
+}
+
+static inline alea_status count_nodes(parser *p, uint32_t k, size_t start, size_t end)
+{
+    if ((int64_t)p->nodes + k > p->max_nodes)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, start, end,
+                           "too many terms at byte %zu (node limit is %lld)",
+                           start, (long long)p->max_nodes);
+    p->nodes += k;
+    return ALEA_OK;
+}
+
+static inline void *alloc(parser *p, size_t size)
+{
+    return alea__arena_alloc(p->arena, size);
+}
+
+static inline alea_status new_node(parser *p, node_kind kind, size_t start, size_t end,
+                            node **out)
+{
+    *out = NULL;
+    alea_status st = count_nodes(p, 1, start, end);
+    if (st != ALEA_OK)
+        return st;
+    node *n = alloc(p, sizeof *n);
+    if (!n)
+        return alea__nomem(p->ctx);
+    memset(n, 0, sizeof *n);
+    n->kind = (uint8_t)kind;
+    n->start = (uint32_t)start;
+    n->end = (uint32_t)end;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* A growable array of node pointers and ops, in the arena. */
+typedef struct chainbuf {
+    const node **items;
+    uint8_t *ops;
+    uint32_t n, cap;
+} chainbuf;
+
+static inline alea_status chain_push(parser *p, chainbuf *c, const node *item, uint8_t op)
+{
+    if (c->n == c->cap) {
+        uint32_t ncap = c->cap ? c->cap * 2 : 4;
+        const node **ni = alloc(p, ncap * sizeof *ni);
+        uint8_t *no = alloc(p, ncap);
+        if (!ni || !no)
+            return alea__nomem(p->ctx);
+        if (c->n) {
+            memcpy(ni, c->items, c->n * sizeof *ni);
+            memcpy(no, c->ops, c->n);
+        }
+        c->items = ni;
+        c->ops = no;
+        c->cap = ncap;
+    }
+    c->items[c->n] = item;
+    c->ops[c->n] = op;
+    c->n++;
+    return ALEA_OK;
+}
+
+
+/*
+ * The tree is immutable once published, but while parsing, the parser owns
+ * every node it made and may still edit one (boons attach to the dice term
+ * before them). These give back the writable pointer the parser allocated.
+ */
+static inline pool *own_pool(const node *n)
+{
+    pool *pl;
+    const pool *c = n->u.pool;
+    memcpy(&pl, &c, sizeof pl);
+    return pl;
+}
+
+static inline node *own_node(const node *n)
+{
+    node *m;
+    memcpy(&m, &n, sizeof m);
+    return m;
+}
+
+
+/* Length of src[start, end) without trailing blanks, for hints. */
+static inline size_t trimmed_len(const parser *p, size_t start, size_t end)
+{
+    while (end > start && (p->src[end - 1] == ' ' || p->src[end - 1] == '\t'))
+        end--;
+    return end - start;
+}
+
+/* The grammar's rules that the files call across (docs/grammar.md). */
+ALEA__HIDDEN alea_status alea__p_expr(parser *p, const node **out);
+ALEA__HIDDEN alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
+                                           int implicit, size_t start, const node **out);
+ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
+/* Whether a token of kind k can start a die's sides (6, %, F, {). */
+ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
+/* Whether token t is the word w, matched without case. */
+ALEA__HIDDEN int alea__p_is_word(const parser *p, const token *t, const char *w);
+/* The words of extra dice (parse.c): training (+proficient, +expert,
+ * +master) and "+1 DICE", "+1 INJURY DICE". */
+ALEA__HIDDEN extern const char *const alea__p_training[];
+ALEA__HIDDEN extern const char *const alea__p_extra_words[];
+
+#endif /* ALEA_PARSER_H */
