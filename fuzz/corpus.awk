@@ -5,10 +5,11 @@
 #                       p, mean, error, disterror; see tests/lang_runner.c),
 #                       and the expected canonical form after a canon line
 #   docs/**/*.md        the expression arguments of each "$ alea ..." command
-#   tests/agree_test.c  the strings of its corpus[] table
+#   README.md           likewise, for "$ build/alea ..."
+# (the roller-vs-exact test takes its corpus from the golden files too)
 #
-# Files are named after their source (lang-explode-012, docs-cli-003,
-# agree-041); an expression seen before is not written again.
+# Files are named after their source (lang-explode-012, docs-cli-003); an
+# expression seen before is not written again.
 
 function emit(kind, s,    f) {
     if (s in seen)
@@ -58,7 +59,7 @@ function shell_words(line,    n, i, c, w, inword, q) {
 # The expressions of "$ alea [COMMAND] [OPTIONS] EXPR...".
 function alea_command(line, kind,    n, i, w) {
     n = shell_words(line)
-    if (n < 2 || words[1] != "$" || words[2] != "alea")
+    if (n < 2 || words[1] != "$" || (words[2] != "alea" && words[2] != "build/alea"))
         return
     i = 3
     if (words[i] == "roll" || words[i] == "dist" || words[i] == "compare")
@@ -68,7 +69,8 @@ function alea_command(line, kind,    n, i, w) {
     for (; i <= n; i++) {
         w = words[i]
         if (w == "-n" || w == "--seed" || w == "--tail" || w == "--boons" ||
-            w == "--multipliers" || w == "--drive" || w ~ /^--max-/)
+            w == "--multipliers" || w == "--drive" || w == "--sample" ||
+            w == "--threads" || w == "--timeout" || w == "--time-limit" || w ~ /^--max-/)
             i++          # an option and its value
         else if (w ~ /^--?[a-z][-a-z]*$/ && w != "-proficient")
             continue     # a flag: --json, --at-least, --support, --version
@@ -106,22 +108,8 @@ FILENAME ~ /\.test$/ {
 }
 
 FILENAME ~ /\.md$/ {
-    if ($0 ~ /^\$ alea /)
+    if ($0 ~ /^\$ (build\/)?alea /)
         alea_command($0, "docs-" base(FILENAME))
     next
 }
 
-FILENAME ~ /agree_test\.c$/ {
-    if ($0 ~ /corpus\[\] = \{/) { in_corpus = 1; next }
-    if (!in_corpus) next
-    if ($0 ~ /^\};/) { in_corpus = 0; next }
-    line = $0
-    while (match(line, /"([^"\\]|\\.)*"/)) {
-        s = substr(line, RSTART + 1, RLENGTH - 2)
-        gsub(/\\"/, "\"", s)
-        gsub(/\\\\/, "\\", s)
-        emit("agree", s)
-        line = substr(line, RSTART + RLENGTH)
-    }
-    next
-}
