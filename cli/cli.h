@@ -12,6 +12,7 @@
  *   input.c     one expression per line of standard input
  *   session.c   the interactive session
  *   timer.c     --timeout and --time-limit
+ *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
  * Like any other host, the command line uses only <alea.h> from the library.
  */
@@ -178,6 +179,10 @@ int command_expired(const timer *t);
 int timer_expired(void *ud); /* the library's interrupt hook */
 void timer_arm(timer *t);   /* one expression's deadline (--timeout) */
 void command_arm(timer *t); /* a command's, or a line's (--time-limit) */
+
+/* ---- heap.c -------------------------------------------------------------- */
+
+void heap_prepare(void); /* before the first evaluation; only a hint */
 
 /* ---- report.c ------------------------------------------------------------ */
 

@@ -126,6 +126,7 @@ int main(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN); /* a closed pipe is seen as EPIPE instead */
 #endif
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+    heap_prepare();
 
     if (argc < 2) {
         rc = run(CMD_ROLL, 0, 0, argv + 1); /* expressions on stdin, if piped */
