@@ -92,7 +92,7 @@ void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
 int alea__node_prec(const node *n)
 {
     /* "d20 +1d", "2d10 +2B" and "(2d6 + 3) +1d" bind like a sum. */
-    if ((n->kind == N_DICE && n->u.pool->extra_style != EXTRA_NONE) ||
+    if ((n->kind == N_DICE && n->u.pool->extra_kind) ||
         ((n->kind == N_BEST || n->kind == N_WORST) && n->op == 1))
         return PREC_SUM;
     switch (n->kind) {
@@ -181,25 +181,22 @@ static void print_signed(alea__out *o, int64_t k, const char *unit)
 
 static void print_extra(alea__out *o, const pool *p)
 {
-    int64_t net = p->extra_plus - p->extra_minus;
-    switch (p->extra_style) {
-    case EXTRA_BONUS:
-        if (net != 0)
-            print_signed(o, net, "d");
-        break;
-    case EXTRA_BOON:
-        /* Boons and banes are capped before netting: keep both sides. */
-        if (p->extra_plus)
-            print_signed(o, p->extra_plus, "B");
-        if (p->extra_minus)
-            print_signed(o, -p->extra_minus, "B");
-        if (!p->extra_plus && !p->extra_minus)
-            print_signed(o, 0, "B");
-        break;
-    case EXTRA_DICE: print_signed(o, net, " DICE"); break;
-    case EXTRA_INJURY: print_signed(o, net, " INJURY DICE"); break;
-    default: break;
+    const alea__extra *x = p->extra_kind;
+    if (!x)
+        return;
+    if (!x->split) {
+        int64_t net = p->extra_plus - p->extra_minus;
+        if (net != 0 || !x->on_left) /* dice on the left: a net 0 is nothing */
+            print_signed(o, net, x->unit);
+        return;
     }
+    /* Capped before netting: keep both sides. */
+    if (p->extra_plus)
+        print_signed(o, p->extra_plus, x->unit);
+    if (p->extra_minus)
+        print_signed(o, -p->extra_minus, x->unit);
+    if (!p->extra_plus && !p->extra_minus)
+        print_signed(o, 0, x->unit);
 }
 
 void alea__pool_print(alea__out *o, const node *n, int with_count)
@@ -258,9 +255,9 @@ static int ends_with_extra(const node *n)
     if (n->kind != N_DICE)
         return 0;
     const pool *p = n->u.pool;
-    if (p->extra_style == EXTRA_BONUS)
+    if (p->extra_kind && p->extra_kind->on_left && !p->extra_kind->split)
         return p->extra_plus != p->extra_minus; /* a net of 0 prints nothing */
-    return p->extra_style != EXTRA_NONE;
+    return p->extra_kind != NULL;
 }
 
 static void print_call(alea__out *o, const char *name, const node *a, const node *b)

@@ -89,17 +89,9 @@ typedef enum explode_kind {
 
 typedef enum keep_op { KEEP_HIGH, KEEP_LOW, DROP_HIGH, DROP_LOW } keep_op;
 
-/* How extra dice were written after a term. */
-typedef enum extra_style {
-    EXTRA_NONE,
-    EXTRA_BONUS,  /* "+1d -1d": bonus and penalty dice */
-    EXTRA_BOON,   /* "+2B -1B": boons and banes, at most 5 each */
-    EXTRA_DICE,   /* "+1 DICE": +/- DICE on 2d6 */
-    EXTRA_INJURY  /* "+1 INJURY DICE": +/- DICE, injury rolls */
-} extra_style;
-
-/* Boons and banes each apply at most this many (the boons rule: "up to five"). */
-#define ALEA__BOON_CAP 5
+/* How extra dice were written after a term: a row of the extra-dice table
+ * (mech.h, listed in mech/list.c). */
+struct alea__extra;
 
 typedef struct keep_step {
     uint8_t op; /* keep_op */
@@ -147,9 +139,10 @@ typedef struct pool {
     cond reroll_one;
 
     int64_t extra; /* net extra dice: > 0 keep the highest, < 0 the lowest */
-    /* How the extra dice were written, for printing: an extra_style, and
-     * the counts as written (boons before the cap of 5). */
-    uint8_t extra_style;
+    /* How the extra dice were written, for printing: their row of the
+     * extra-dice table (NULL: none), and the counts as written (before a
+     * cap, such as the boons' 5). */
+    const struct alea__extra *extra_kind;
     int64_t extra_plus, extra_minus;
 
     const keep_step *keeps;

@@ -59,6 +59,43 @@ typedef struct alea__mech {
     void (*show_json)(alea__out *o, const rec *rc);
 } alea__mech;
 
+/*
+ * Extra dice written after a term with a sign: "d20 +1d", "2d10 +2B",
+ * "2d6 +1 DICE". Whatever the spelling, they are the pool's generic rule
+ * (ast.h: |extra| more dice rolled, the highest or lowest kept), so the
+ * roller and the exact engine need nothing from a mechanic; a row of this
+ * table brings the spelling, what it applies to and how it prints.
+ */
+typedef struct alea__extra {
+    /* In messages: "boons and banes need a dice term to their left". */
+    const char *what;
+    /* The words after the count, NULL-terminated ({"injury", "dice"});
+     * NULL: the count is followed by 'd' and no sides ("+1d"). */
+    const char *const *after;
+    /* Printed after the signed count: "d", "B", " DICE". */
+    const char *unit;
+    /* An example for messages ("2d10 +1B"), or NULL. */
+    const char *example;
+    /* 1: the dice count over the whole sum to their left and may carry a
+     * label ("d20 +1 +1d[bless]"), the same label counting once; 0: they
+     * modify the last dice term to their left. */
+    uint8_t on_left;
+    /* 1: the plus and the minus print apart ("+2B -1B"), as the cap
+     * applies to each; 0: the net prints. */
+    uint8_t split;
+    /* At most this many of each sign count (0: no cap). */
+    int64_t cap;
+    /* 1: extra dice on a zero-sided die ("d0 +1B") make it the null die:
+     * 1 with any net plus, -1 with any net minus, else 0. */
+    uint8_t null_die;
+    /* Words that stand for +1, +2, ... of these dice ("+expert"),
+     * NULL-terminated, or NULL; they count under rank_label, and only add
+     * (a minus is an error that names rank_what). */
+    const char *const *ranks;
+    const char *rank_label, *rank_what;
+} alea__extra;
+/* Every kind of extra dice, NULL-terminated (mech/list.c). */
+ALEA__HIDDEN extern const alea__extra *const alea__extras[];
 /* Every mechanic, NULL-terminated (mech/list.c): a call's name is looked up
  * here after the built-in calls. */
 ALEA__HIDDEN extern const alea__mech *const alea__mechs[];

@@ -11,6 +11,7 @@
  * made here, so that they fail before anything is rolled.
  */
 #include "parser.h"
+#include "mech.h"
 /* ---- expressions ------------------------------------------------------------ */
 
 /*
@@ -129,49 +130,97 @@ static alea_status parse_product(parser *p, const node **out)
     }
 }
 
-/* ---- bonus dice, boons and banes, +/- DICE ---------------------------------- */
+/* ---- extra dice (their spellings: the table of mech.h) ------------------------ */
 
-/* Training, as bonus dice: +proficient is +1d, +expert +2d, +master +3d. */
-const char *const alea__p_training[] = {"proficient", "expert", "master", NULL};
-/* The words of extra dice: "+1 DICE", "+1 INJURY DICE". */
-const char *const alea__p_extra_words[] = {"dice", "injury", NULL};
-
-typedef enum bonus_kind {
-    BON_NONE,
-    BON_D,      /* +1d [label]          bonus and penalty dice */
-    BON_TRAIN,  /* +proficient/expert/master: +1d/+2d/+3d [proficiency] */
-    BON_B,      /* +2B                  boons and banes */
-    BON_DICE,   /* +1 DICE              +/- DICE */
-    BON_INJURY  /* +1 INJURY DICE       +/- DICE, injury */
-} bonus_kind;
-
+/* Extra dice at a '+' or '-': their row of the table and how they were
+ * written. */
+typedef struct extra_at {
+    const alea__extra *x; /* NULL: a term follows, not extra dice */
+    int rank;             /* >= 0: a rank word ("+expert"), worth rank + 1 */
+    size_t ntok;          /* tokens after the sign */
+} extra_at;
 
 /* The index of word t among words (NULL-terminated), or -1. */
 static int word_index(const parser *p, const token *t, const char *const *words)
 {
-    for (int i = 0; words[i]; i++)
+    for (int i = 0; words && words[i]; i++)
         if (alea__p_is_word(p, t, words[i]))
             return i;
     return -1;
 }
 
-/* At a '+' or '-': is what follows extra dice rather than a term? */
-static bonus_kind bonus_at(const parser *p)
+/* Whether token t is spelled w: a word of the language, or a modifier
+ * letter ("b" in "+2B"), without case. */
+static int spelled(const parser *p, const token *t, const char *w)
 {
-    const token *a = peek_at(p, 1), *b = peek_at(p, 2), *c = peek_at(p, 3);
-    if (word_index(p, a, alea__p_training) >= 0)
-        return BON_TRAIN;
+    size_t n = t->end - t->start;
+    if (t->kind == T_NUM || strlen(w) != n)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = p->src[t->start + i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != w[i])
+            return 0;
+    }
+    return 1;
+}
+
+/* At a '+' or '-': are extra dice what follows, rather than a term? */
+static extra_at extra_here(const parser *p)
+{
+    extra_at e = {NULL, -1, 0};
+    const token *a = peek_at(p, 1);
+    for (const alea__extra *const *x = alea__extras; *x; x++) {
+        int r = word_index(p, a, (*x)->ranks);
+        if (r >= 0)
+            return (extra_at){*x, r, 1};
+    }
     if (a->kind != T_NUM)
-        return BON_NONE;
-    if (b->kind == T_D && !alea__p_starts_sides((tok_kind)c->kind))
-        return BON_D;
-    if (b->kind == T_B)
-        return BON_B;
-    if (alea__p_is_word(p, b, "dice"))
-        return BON_DICE;
-    if (alea__p_is_word(p, b, "injury") && alea__p_is_word(p, c, "dice"))
-        return BON_INJURY;
-    return BON_NONE;
+        return e;
+    for (const alea__extra *const *x = alea__extras; *x; x++) {
+        if (!(*x)->after) { /* "+1d", not "+1d6" */
+            if (peek_at(p, 2)->kind == T_D &&
+                !alea__p_starts_sides((tok_kind)peek_at(p, 3)->kind))
+                return (extra_at){*x, -1, 2};
+            continue;
+        }
+        size_t k = 0;
+        while ((*x)->after[k] && spelled(p, peek_at(p, 2 + k), (*x)->after[k]))
+            k++;
+        if (!(*x)->after[k])
+            return (extra_at){*x, -1, 1 + k};
+    }
+    return e;
+}
+
+/* "as in 2d10 +1B or 2d6 +1 DICE": the examples of the extra dice that
+ * apply to the last dice term (on_left 0), or to anything (-1). */
+static void extra_examples(char *buf, size_t cap, int on_left)
+{
+    const char *ex[8];
+    size_t n = 0;
+    for (const alea__extra *const *x = alea__extras; *x && n < 8; x++)
+        if ((*x)->example && (on_left < 0 || (*x)->on_left == on_left))
+            ex[n++] = (*x)->example;
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    for (size_t i = 0; i < n; i++) {
+        alea__out_str(&o, i == 0 ? "" : i + 1 == n ? " or " : ", ");
+        alea__out_str(&o, ex[i]);
+    }
+    alea__out_finish(&o);
+}
+
+/* "+1d, +1B, +1 DICE or +1 INJURY DICE": every kind, spelled. */
+static void extra_spellings(char *buf, size_t cap)
+{
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    for (const alea__extra *const *x = alea__extras; *x; x++) {
+        alea__out_str(&o, x == alea__extras ? "" : !x[1] ? " or " : ", ");
+        alea__out_str(&o, "+1");
+        alea__out_str(&o, (*x)->unit);
+    }
+    alea__out_finish(&o);
 }
 
 /* Labelled bonus dice: the same label counts once (the largest count). */
@@ -182,6 +231,7 @@ typedef struct label_slot {
 } label_slot;
 
 typedef struct bonus_acc {
+    const alea__extra *kind; /* the row of the dice that count on the left */
     int seen;
     int64_t plain;      /* unlabelled, summed */
     label_slot *labels; /* in the arena */
@@ -248,17 +298,41 @@ static int is_null_die(const pool *pl)
             pl->die.hi == 0);
 }
 
-/* Recomputes a pool's extra dice from what was written (boons are capped). */
+/*
+ * The tree is immutable once made: extra dice that modify a dice term
+ * already in the sum's buffer (*slot) replace it by a new node and pool,
+ * copies of the old, which the caller edits before anything else sees them.
+ */
+static alea_status edit_dice(parser *p, const node **slot, node **nout, pool **out)
+{
+    node *n;
+    pool *pl = alloc(p, sizeof *pl);
+    if (!pl)
+        return alea__nomem(p->ctx);
+    alea_status st = new_node(p, N_DICE, (*slot)->start, (*slot)->end, &n);
+    if (st != ALEA_OK)
+        return st;
+    *n = **slot;
+    *pl = *(*slot)->u.pool;
+    n->u.pool = pl;
+    *slot = n;
+    *nout = n;
+    *out = pl;
+    return ALEA_OK;
+}
+
+/* Recomputes a pool's extra dice from what was written (capped first). */
 static alea_status settle_extra(parser *p, pool *pl, const token *at)
 {
+    const alea__extra *x = pl->extra_kind;
     int64_t plus = pl->extra_plus, minus = pl->extra_minus;
-    if (pl->extra_style == EXTRA_BOON) {
-        plus = plus > ALEA__BOON_CAP ? ALEA__BOON_CAP : plus;
-        minus = minus > ALEA__BOON_CAP ? ALEA__BOON_CAP : minus;
+    if (x->cap) {
+        plus = plus > x->cap ? x->cap : plus;
+        minus = minus > x->cap ? x->cap : minus;
     }
     int64_t net = plus - minus;
-    if (pl->extra_style == EXTRA_BOON && is_null_die(pl)) {
-        /* The null die: 0, or 1 with any net boon, or -1 with any net bane. */
+    if (x->null_die && is_null_die(pl)) {
+        /* The null die: 0, or 1 with any net plus, or -1 with any net minus. */
         pl->die.style = DIE_NULL;
         pl->die.lo = pl->die.hi = net > 0 ? 1 : net < 0 ? -1 : 0;
         pl->extra = 0;
@@ -279,13 +353,51 @@ static alea_status settle_extra(parser *p, pool *pl, const token *at)
     return ALEA_OK;
 }
 
+/* Extra dice that modify the last dice term to their left ("2d10 +1B"). */
+static alea_status extra_on_term(parser *p, const alea__extra *x, chainbuf *c, const token *sign,
+                                 const token *num, const token *last)
+{
+    int neg = sign->kind == T_MINUS;
+    uint32_t i = c->n;
+    while (i > 0 && c->items[i - 1]->kind != N_DICE)
+        i--;
+    if (i == 0) {
+        char ex[128];
+        extra_examples(ex, sizeof ex, 0);
+        return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                           "%s need a dice term to their left, as in %s (byte %u)", x->what,
+                           ex, (unsigned)sign->start);
+    }
+    const alea__extra *had = c->items[i - 1]->u.pool->extra_kind;
+    if (had && had != x) {
+        char all[128];
+        extra_spellings(all, sizeof all);
+        return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                           "this dice term already has extra dice of another kind "
+                           "(byte %u): use one kind per term (%s)",
+                           (unsigned)sign->start, all);
+    }
+    node *tn;
+    pool *target;
+    alea_status st = edit_dice(p, &c->items[i - 1], &tn, &target);
+    if (st != ALEA_OK)
+        return st;
+    target->extra_kind = x;
+    if (alea__add_ovf(neg ? target->extra_minus : target->extra_plus, num->num,
+                      neg ? &target->extra_minus : &target->extra_plus))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                           "too many extra dice at byte %u", (unsigned)sign->start);
+    return settle_extra(p, target, sign);
+}
+
 /*
  * bonus = ("+" | "-") NUM "d" [label]           bonus dice on everything to the left
- *       | "+" ("proficient" | "expert" | "master")
- *       | ("+" | "-") NUM "b"                   boons/banes on the last dice term
- *       | ("+" | "-") NUM ["injury"] "dice"     +/- DICE on the last dice term
+ *       | "+" RANK                              the same, a word for a count
+ *       | ("+" | "-") NUM WORDS                 extras on the last dice term
+ * The spellings are the extra-dice table's (mech.h): "+1d", "+expert",
+ * "+2B", "+1 DICE", "+1 INJURY DICE".
  */
-static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_acc *b)
+static alea_status parse_bonus(parser *p, extra_at e, chainbuf *c, bonus_acc *b)
 {
     const token *sign = advance(p);
     int neg = sign->kind == T_MINUS;
@@ -293,65 +405,37 @@ static alea_status parse_bonus(parser *p, bonus_kind kind, chainbuf *c, bonus_ac
     const token *last;
     if ((st = count_nodes(p, 1, sign->start, sign->end)) != ALEA_OK)
         return st;
-    if (kind == BON_TRAIN) {
+    if (e.rank >= 0) {
         const token *nt = advance(p);
-        int w = word_index(p, nt, alea__p_training);
-        int64_t k = w + 1;
+        const char *w = e.x->ranks[e.rank];
         if (neg)
             return alea__error(p->ctx, ALEA_ERR_SYNTAX, sign->start, nt->end,
-                               "training only adds dice: write +%s, not -%s (byte %u)",
-                               alea__p_training[w], alea__p_training[w], (unsigned)sign->start);
-        if ((st = add_label(p, b, "proficiency", 11, k)) != ALEA_OK)
+                               "%s only adds dice: write +%s, not -%s (byte %u)",
+                               e.x->rank_what, w, w, (unsigned)sign->start);
+        if ((st = add_label(p, b, e.x->rank_label, strlen(e.x->rank_label), e.rank + 1)) !=
+            ALEA_OK)
             return st;
         last = nt;
     } else {
         const token *num = advance(p);
         int64_t k = neg ? -num->num : num->num;
-        last = advance(p); /* d, b, dice or injury */
-        if (kind == BON_INJURY)
-            last = advance(p); /* dice */
-        if (kind == BON_D) {
-            if (at(p, T_LABEL)) {
-                const token *lt = advance(p);
-                if ((st = add_label(p, b, p->src + lt->start + 1, lt->end - lt->start - 2,
-                                    k)) != ALEA_OK)
-                    return st;
-                last = lt;
-            } else if (alea__add_ovf(b->plain, k, &b->plain)) {
-                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
-                                   "too many bonus dice at byte %u", (unsigned)sign->start);
-            }
-        } else {
-            /* Boons, banes and DICE modify the last dice term to the left. */
-            pool *target = NULL;
-            for (uint32_t i = c->n; i-- > 0;) {
-                if (c->items[i]->kind == N_DICE) {
-                    target = own_pool(c->items[i]);
-                    break;
-                }
-            }
-            static const char *const what[] = {"", "", "", "boons and banes",
-                                               "+/- DICE", "+/- INJURY DICE"};
-            if (!target)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
-                                   "%s need a dice term to their left, as in 2d10 +1B or "
-                                   "2d6 +1 DICE (byte %u)",
-                                   what[kind], (unsigned)sign->start);
-            uint8_t style = kind == BON_B ? EXTRA_BOON : kind == BON_DICE ? EXTRA_DICE
-                                                                           : EXTRA_INJURY;
-            if (target->extra_style != EXTRA_NONE && target->extra_style != style)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
-                                   "this dice term already has extra dice of another kind "
-                                   "(byte %u): use one kind per term (+1d, +1B, +1 DICE or +1 INJURY DICE)",
-                                   (unsigned)sign->start);
-            target->extra_style = style;
-            if (alea__add_ovf(neg ? target->extra_minus : target->extra_plus, num->num,
-                              neg ? &target->extra_minus : &target->extra_plus))
-                return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
-                                   "too many extra dice at byte %u", (unsigned)sign->start);
-            return settle_extra(p, target, sign);
+        last = num;
+        for (size_t i = 1; i < e.ntok; i++)
+            last = advance(p); /* 'd', or the words */
+        if (!e.x->on_left)
+            return extra_on_term(p, e.x, c, sign, num, last);
+        if (at(p, T_LABEL)) {
+            const token *lt = advance(p);
+            if ((st = add_label(p, b, p->src + lt->start + 1, lt->end - lt->start - 2, k)) !=
+                ALEA_OK)
+                return st;
+            last = lt;
+        } else if (alea__add_ovf(b->plain, k, &b->plain)) {
+            return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
+                               "too many %s at byte %u", e.x->what, (unsigned)sign->start);
         }
     }
+    b->kind = e.x;
     b->seen = 1;
     b->upto = c->n;
     b->end = last->end;
@@ -371,7 +455,7 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     /* INT64_MIN first: its magnitude is not an int64 (found by fuzzing). */
     if (k == INT64_MIN || (k < 0 ? -k : k) >= alea_limit_max(ALEA_LIMIT_DICE))
         return alea__error(p->ctx, ALEA_ERR_INVALID, c->items[0]->start, b->end,
-                           "too many bonus dice (at most %lld)",
+                           "too many %s (at most %lld)", b->kind->what,
                            (long long)alea_limit_max(ALEA_LIMIT_DICE) - 1);
     int64_t mag = k < 0 ? -k : k;
     /* The term to the left: items [0, upto) as one node. */
@@ -385,21 +469,24 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
     int64_t fixed;
     if (alea__parse_const(l, &fixed))
         return alea__error(p->ctx, ALEA_ERR_INVALID, l->start, b->end,
-                           "bonus dice need dice to their left, as in d20 +1d; '%.*s' "
-                           "has none (byte %u)",
-                           (int)trimmed_len(p, l->start, l->end), p->src + l->start,
+                           "%s need dice to their left, as in %s; '%.*s' has none (byte %u)",
+                           b->kind->what, b->kind->example, (int)trimmed_len(p, l->start, l->end), p->src + l->start,
                            (unsigned)l->start);
     const node *wrapped;
-    pool *pl = l->kind == N_DICE ? own_pool(l) : NULL;
-    if (pl && !pl->count_expr && pl->count == 1 && pl->nkeeps == 0 && !pl->has_success &&
-        pl->extra_style == EXTRA_NONE) {
+    const pool *lp = l->kind == N_DICE ? l->u.pool : NULL;
+    if (lp && !lp->count_expr && lp->count == 1 && lp->nkeeps == 0 && !lp->has_success &&
+        !lp->extra_kind) {
         /* One die: "d20 +1d" rolls 2d20 and keeps the highest. */
-        pl->extra_style = EXTRA_BONUS;
+        node *ln;
+        pool *pl;
+        if ((st = edit_dice(p, &l, &ln, &pl)) != ALEA_OK)
+            return st;
+        pl->extra_kind = b->kind;
         pl->extra_plus = k > 0 ? k : 0;
         pl->extra_minus = k < 0 ? -k : 0;
         if ((st = settle_extra(p, pl, &p->t[p->pos - 1])) != ALEA_OK)
             return st;
-        own_node(l)->end = (uint32_t)b->end;
+        ln->end = (uint32_t)b->end;
         wrapped = l;
     } else {
         /* Anything else is rolled 1+|k| times, keeping the best or worst. */
@@ -431,11 +518,12 @@ static alea_status parse_sum(parser *p, const node **out)
     const node *a;
     alea_status st;
     memset(&b, 0, sizeof b);
-    if ((at(p, T_PLUS) || at(p, T_MINUS)) && bonus_at(p) != BON_NONE) {
+    if ((at(p, T_PLUS) || at(p, T_MINUS)) && extra_here(p).x) {
         const token *t = peek(p);
+        char ex[128];
+        extra_examples(ex, sizeof ex, -1);
         return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, peek_at(p, 2)->end,
-                           "extra dice need something to their left, as in d20 +1d, "
-                           "2d10 +1B or 2d6 +1 DICE (byte %u)",
+                           "extra dice need something to their left, as in %s (byte %u)", ex,
                            (unsigned)t->start);
     }
     if ((st = parse_product(p, &a)) != ALEA_OK)
@@ -446,9 +534,9 @@ static alea_status parse_sum(parser *p, const node **out)
         const token *t = peek(p);
         if (t->kind != T_PLUS && t->kind != T_MINUS)
             break;
-        bonus_kind bk = bonus_at(p);
-        if (bk != BON_NONE) {
-            if ((st = parse_bonus(p, bk, &c, &b)) != ALEA_OK)
+        extra_at e = extra_here(p);
+        if (e.x) {
+            if ((st = parse_bonus(p, e, &c, &b)) != ALEA_OK)
                 return st;
             tok_kind next = (tok_kind)peek(p)->kind;
             if (next == T_STAR || next == T_SLASH || next == T_SLASHUP || next == T_SLASHNEAR)

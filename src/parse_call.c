@@ -94,7 +94,7 @@ int alea__parse_plain_dice(const node *n, int64_t *count, int64_t *sides)
     const pool *pl = n->u.pool;
     if (pl->count_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
         pl->die.lo != 1 || pl->has_reroll || pl->explode || pl->nkeeps || pl->has_success ||
-        pl->extra_style != EXTRA_NONE)
+        pl->extra_kind)
         return 0;
     *count = pl->count;
     *sides = pl->die.hi;
@@ -255,8 +255,11 @@ int alea__lex_is_word(const char *s, size_t n)
     for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
         if (same_word(s, n, builtins[b].name))
             return 1;
-    if (in_words(s, n, alea__p_training) || in_words(s, n, alea__p_extra_words))
-        return 1;
+    /* The extra dice's words; single letters ("+2B") stay the lexer's
+     * modifier letters, which the parser reads by their text. */
+    for (const alea__extra *const *x = alea__extras; *x; x++)
+        if ((n > 1 && in_words(s, n, (*x)->after)) || in_words(s, n, (*x)->ranks))
+            return 1;
     for (const alea__mech *const *m = alea__mechs; *m; m++)
         if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
             return 1;

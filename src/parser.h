@@ -162,27 +162,6 @@ static inline alea_status chain_push(parser *p, chainbuf *c, const node *item, u
 }
 
 
-/*
- * The tree is immutable once published, but while parsing, the parser owns
- * every node it made and may still edit one (boons attach to the dice term
- * before them). These give back the writable pointer the parser allocated.
- */
-static inline pool *own_pool(const node *n)
-{
-    pool *pl;
-    const pool *c = n->u.pool;
-    memcpy(&pl, &c, sizeof pl);
-    return pl;
-}
-
-static inline node *own_node(const node *n)
-{
-    node *m;
-    memcpy(&m, &n, sizeof m);
-    return m;
-}
-
-
 /* Length of src[start, end) without trailing blanks, for hints. */
 static inline size_t trimmed_len(const parser *p, size_t start, size_t end)
 {
@@ -200,9 +179,5 @@ ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */
 ALEA__HIDDEN int alea__p_is_word(const parser *p, const token *t, const char *w);
-/* The words of extra dice (parse.c): training (+proficient, +expert,
- * +master) and "+1 DICE", "+1 INJURY DICE". */
-ALEA__HIDDEN extern const char *const alea__p_training[];
-ALEA__HIDDEN extern const char *const alea__p_extra_words[];
 
 #endif /* ALEA_PARSER_H */

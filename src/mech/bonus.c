@@ -1,9 +1,11 @@
 /*
- * mech/bonus.c -- the bonus-dice rules' passive score:
+ * mech/bonus.c -- bonus and penalty dice: "d20 +1d" rolls one more d20 and
+ * keeps the highest, "-1d" the lowest; training, "+proficient", "+expert",
+ * "+master", is +1d, +2d, +3d under the label "proficiency". They are extra
+ * dice (mech.h), so this file holds their spelling. And the passive score:
  *   passive(MOD [, proficient | expert | master])
  * is 10 + MOD, + 4 proficient, + 6 expert, + 7 master: parsed into the sum
- * it stands for. (Bonus and penalty dice themselves, "d20 +1d", are a
- * spelling of the parser's extra dice.)
+ * it stands for.
  */
 #include "../mech.h"
 
@@ -43,3 +45,14 @@ static alea_status passive_parse(alea__parser *p, size_t start, size_t end, cons
 
 const alea__mech alea__mech_passive = {"passive", passive_parse, training, NULL, NULL,
                                        NULL,      NULL,          NULL,     NULL};
+
+const alea__extra alea__extra_bonus = {
+    .what = "bonus dice",
+    .after = NULL, /* "+1d" */
+    .unit = "d",
+    .example = "d20 +1d",
+    .on_left = 1,
+    .ranks = training,
+    .rank_label = "proficiency",
+    .rank_what = "training",
+};

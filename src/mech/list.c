@@ -24,6 +24,24 @@ const alea__mech *const alea__mechs[] = {
     NULL,
 };
 
+/* Extra dice written after a term: tried in this order after a '+' or '-'. */
+#define ALEA__EXTRA_LIST(X)                                                          \
+    X(bonus)     /* mech/bonus.c: bonus and penalty dice, "d20 +1d", "+expert" */  \
+    X(boon)      /* mech/boons.c: boons and banes, "2d10 +2B" */                   \
+    X(dice)      /* mech/dice.c: +/- DICE, "2d6 +1 DICE" */                        \
+    X(injury)    /* mech/dice.c: the same on injury rolls, "+1 INJURY DICE" */
+
+#define DECLARE_EXTRA(name) ALEA__HIDDEN extern const alea__extra alea__extra_##name;
+ALEA__EXTRA_LIST(DECLARE_EXTRA)
+#undef DECLARE_EXTRA
+
+const alea__extra *const alea__extras[] = {
+#define EXTRA_ENTRY(name) &alea__extra_##name,
+    ALEA__EXTRA_LIST(EXTRA_ENTRY)
+#undef EXTRA_ENTRY
+    NULL,
+};
+
 alea_status alea__mech_node(alea__parser *p, const alea__mech *m, const void *spec, size_t start,
                             size_t end, const node **out)
 {
