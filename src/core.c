@@ -225,6 +225,14 @@ alea_status alea__error(alea_ctx *ctx, alea_status status, size_t start,
     return status;
 }
 
+alea_status alea__broken(alea_ctx *ctx, size_t start, size_t end, const char *rule)
+{
+    return alea__error(ctx, ALEA_ERR_INVALID, start, end,
+                       "internal error at byte %zu: %s, which the parser refuses; please "
+                       "report the expression",
+                       start, rule);
+}
+
 alea_status alea__nomem(alea_ctx *ctx)
 {
     static const char limit_msg[] = "memory limit exceeded";

@@ -107,6 +107,12 @@ ALEA__HIDDEN void alea__arena_free(alea__arena *a);
 ALEA__HIDDEN alea_status alea__error(alea_ctx *ctx, alea_status status,
                                      size_t start, size_t end, const char *fmt,
                                      ...) ALEA__PRINTF(5, 6);
+/*
+ * A tree that breaks a rule the parser checks (the only place each rule is
+ * checked and worded for users): the engines return this rather than
+ * trusting a tree blindly, so a bug is an error, never a crash.
+ */
+ALEA__HIDDEN alea_status alea__broken(alea_ctx *ctx, size_t start, size_t end, const char *rule);
 /* Out of memory, or the memory limit: never allocates. */
 ALEA__HIDDEN alea_status alea__nomem(alea_ctx *ctx);
 /* Clears the error state (status OK, empty message). */

@@ -77,8 +77,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     const die_spec *d = &p->die;
     uint64_t nf = alea__die_nfaces(d);
     if (nf == 0)
-        return alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
-                           "a die without faces at byte %u", (unsigned)at->start);
+        return alea__broken(ctx, at->start, at->end, "a die without faces");
     uint64_t limit = (uint64_t)ctx->limits[ALEA_LIMIT_SUPPORT];
     const cond *rc = p->has_reroll ? &p->reroll : NULL;
     int until = rc && !p->reroll_once; /* matching faces never stay */
@@ -109,9 +108,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         }
     }
     if (distinct == 0 || cm >= dnf * (until ? 1 : 2))
-        return alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
-                           "the reroll condition matches every face of the die at byte %u",
-                           (unsigned)at->start);
+        return alea__broken(ctx, at->start, at->end, "a reroll that matches every face");
     if (distinct > limit)
         return alea__support_error(ctx, at);
     if ((st = alea__charge(ctx, (int64_t)distinct, at->start, at->end)) != ALEA_OK)
@@ -241,9 +238,7 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
         goto finish;
     }
     if (n0.n == 0) {
-        st = alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
-                         "explosion would never end at byte %u: every face explodes",
-                         (unsigned)at->start);
+        st = alea__broken(ctx, at->start, at->end, "an explosion on every face");
         goto done;
     }
     if ((st = part(ctx, &r, trig, 0, c1, at, &n1)) != ALEA_OK ||
@@ -308,10 +303,8 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
         return alea__overflow_error(ctx, n);
     alea__pool_keep_range(p, c, &lo, &hi);
     if (each && (lo != 0 || hi != m))
-        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
-                           "success counting on '!' dice with keep or drop is "
-                           "ambiguous (byte %u)",
-                           (unsigned)n->start);
+        return alea__broken(ctx, n->start, n->end,
+                            "success counting on '!' dice with keep, drop or extra dice");
     if (match)
         return alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, n, out);
     return alea__pool_keep(ctx, die, g, m, lo, hi, n, out);
@@ -554,9 +547,7 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     case N_BEST:
     case N_WORST:
         if (n->u.rep.n < 1)
-            return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
-                               "best/worst needs at least one repetition (byte %u)",
-                               (unsigned)n->start);
+            return alea__broken(ctx, n->start, n->end, "best/worst without repetitions");
         if ((st = eval(ctx, n->u.rep.a, &a)) != ALEA_OK)
             return st;
         if ((st = charge_pass(ctx, (double)a.n * POW_COST, n)) == ALEA_OK)
@@ -566,8 +557,7 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     case N_MECH:
         return n->u.mech.ops->exact(ctx, n, out, NULL);
     default:
-        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
-                           "unknown node kind %u", (unsigned)n->kind);
+        return alea__broken(ctx, n->start, n->end, "an unknown node kind");
     }
 }
 

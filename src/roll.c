@@ -514,8 +514,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         break;
     }
     default:
-        return alea__error(s->ctx, ALEA_ERR_INVALID, n->start, n->end,
-                           "internal: unknown node kind %d", n->kind);
+        return alea__broken(s->ctx, n->start, n->end, "an unknown node kind");
     }
 #undef KID
     rc->value = v;
