@@ -162,7 +162,6 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cumulate(const alea_dist *d, double **least, double **most);
 void dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
                 const double *most);
-void dist_csv(const alea_dist *d, const double *least, const double *most);
 /* The comparison of ncols columns (their distributions cumulated), as a
  * table or CSV; the headers are made from o->exprs. */
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,

@@ -24,23 +24,25 @@ int buffer_reserve(buffer *b, size_t need)
     return 1;
 }
 
-/* Formats a distribution as the library's JSON into b; returns its length,
- * or SIZE_MAX when out of memory. */
-static size_t format_dist_json(const alea_dist *d, buffer *b)
+/* Formats a distribution in the library's JSON or CSV into b; returns its
+ * length, or SIZE_MAX when out of memory. */
+static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
 {
-    /* Room for a typical outcome ("[123, 0.0123456789012345], ") up front,
-     * so that a large distribution is formatted once, not twice. */
+    /* Room for a typical outcome up front ("[123, 0.0123456789012345], ",
+     * or a CSV line of four or six numbers), so that a large distribution
+     * is formatted once, not twice. */
     size_t n = alea_dist_count(d);
-    size_t guess = n < SIZE_MAX / 64 ? 32 * n + 1024 : SIZE_MAX;
+    size_t row = fmt == ALEA_FORMAT_JSON ? 32 : alea_dist_samples(d) ? 160 : 96;
+    size_t guess = n < SIZE_MAX / 256 ? row * n + 1024 : SIZE_MAX;
     if (b->cap < guess && !buffer_reserve(b, guess))
         return SIZE_MAX;
-    size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+    size_t len = alea_dist_format(d, fmt, b->p, b->cap);
     if (len >= b->cap) {
         if (!buffer_reserve(b, len + 1))
             return SIZE_MAX;
-        len = alea_dist_format(d, ALEA_FORMAT_JSON, b->p, b->cap);
+        len = alea_dist_format(d, fmt, b->p, b->cap);
     }
-    return len;
+    return len == 0 ? SIZE_MAX : len; /* CSV: no memory for its columns */
 }
 
 /* ---- roll ---------------------------------------------------------------- */
@@ -132,7 +134,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 
     int rc = EXIT_OK;
     if (o->json) {
-        size_t len = format_dist_json(d, b);
+        size_t len = format_dist(d, ALEA_FORMAT_JSON, b);
         char extra[96] = "";
         if (o->sample) /* how to make the estimate again, before the last '}' */
             snprintf(extra, sizeof extra, ", \"seed\": %" PRIu64 ", \"threads\": %u}", seed,
@@ -148,22 +150,24 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
             b->p[len] = '\n';
             fwrite(b->p, 1, len + 1, stdout);
         }
+    } else if (o->csv) {
+        size_t len = format_dist(d, ALEA_FORMAT_CSV, b);
+        if (len == SIZE_MAX)
+            rc = out_of_memory();
+        else
+            fwrite(b->p, 1, len, stdout);
     } else {
         double *least, *most;
         if (!cumulate(d, &least, &most)) {
             rc = out_of_memory();
         } else {
-            if (o->csv) {
-                dist_csv(d, least, most);
-            } else {
-                if (o->sample)
-                    printf("estimate from %" PRIu64 " rolls on %u thread%s, seed %" PRIu64
-                           " (--seed %" PRIu64 " --threads %u to repeat it)\n",
-                           alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
-                           threads);
-                dist_table(d, src, o->cumul, least, most);
-            }
-            if (o->boons_set && !o->csv)
+            if (o->sample)
+                printf("estimate from %" PRIu64 " rolls on %u thread%s, seed %" PRIu64
+                       " (--seed %" PRIu64 " --threads %u to repeat it)\n",
+                       alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
+                       threads);
+            dist_table(d, src, o->cumul, least, most);
+            if (o->boons_set)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
             free(most);

@@ -167,32 +167,6 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
     put_summary(d);
 }
 
-void dist_csv(const alea_dist *d, const double *least,
-                     const double *most)
-{
-    size_t n = alea_dist_count(d);
-    int est = alea_dist_samples(d) > 0;
-    fputs(est ? "value,probability,at_least,at_most,low95,high95\n"
-              : "value,probability,at_least,at_most\n", stdout);
-    for (size_t i = 0; i < n; i++) {
-        printf("%" PRId64 ",", alea_dist_value(d, i));
-        put_exact(alea_dist_prob(d, i));
-        putchar(',');
-        put_exact(least[i]);
-        putchar(',');
-        put_exact(most[i]);
-        if (est) {
-            double lo, hi;
-            alea_dist_interval(d, i, &lo, &hi);
-            putchar(',');
-            put_exact(lo);
-            putchar(',');
-            put_exact(hi);
-        }
-        putchar('\n');
-    }
-}
-
 /* ---- compare ------------------------------------------------------------- */
 
 static int cmp_i64(const void *a, const void *b)

@@ -306,10 +306,14 @@ int64_t alea_roll_total(const alea_roll *roll);
 typedef enum alea_format {
     ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [5, 2 dropped, 6, 6] = 17" */
     ALEA_FORMAT_JSON, /* one JSON object, see docs/language.md */
-    ALEA_FORMAT_ANSI  /* the text with ANSI colours for a terminal (rolls only):
+    ALEA_FORMAT_ANSI, /* the text with ANSI colours for a terminal (rolls only):
                          dropped, cancelled and discarded dice dim, a die's
                          highest face and explosions green, a 1 on a die of
                          more than two faces red, the total bold */
+    ALEA_FORMAT_CSV   /* a distribution as CSV (distributions only): the
+                         header "value,probability,at_least,at_most" (and
+                         ",low95,high95" for an estimate), then a line per
+                         outcome, numbers as alea_format_double writes them */
 } alea_format;
 
 /*
@@ -479,7 +483,9 @@ alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boo
                             int64_t drive, int support, double *boons, double *banes);
 
 /*
- * Writes the distribution as JSON (the only format accepted):
+ * Writes the distribution as ALEA_FORMAT_CSV (above; the cumulative columns
+ * take 16 bytes an outcome from the context's allocator while it runs, and
+ * 0 is returned without them), or as ALEA_FORMAT_JSON:
  *   {"expression": "...", "outcomes": [[value, probability], ...],
  *    "mean": m, "sd": s, "min": a, "max": b, "truncated": t}
  * expression is the source text the expression was compiled from. Keys

@@ -200,10 +200,55 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
         least[i] = s += m->p[i];
 }
 
+/* "value,probability,at_least,at_most[,low95,high95]", a row per outcome.
+ * Returns 0 when the cumulative columns find no memory. */
+static size_t format_csv(const alea_dist *dist, alea__out *o)
+{
+    const alea__pmf *m = &dist->pmf;
+    size_t bytes = alea__mul_size(m->n ? m->n : 1, 2 * sizeof(double));
+    double *least = alea__mem_alloc(dist->ctx, bytes);
+    if (!least)
+        return 0;
+    double *most = least + (m->n ? m->n : 1);
+    alea_dist_cumulate(dist, least, most);
+    int est = dist->samples > 0;
+    alea__out_str(o, est ? "value,probability,at_least,at_most,low95,high95\n"
+                         : "value,probability,at_least,at_most\n");
+    char ptext[32];
+    size_t plen = 0;
+    double last = -1;
+    for (size_t i = 0; i < m->n; i++) {
+        alea__out_i64(o, m->v[i]);
+        alea__out_char(o, ',');
+        if (m->p[i] != last) { /* a uniform die: the same text again */
+            last = m->p[i];
+            plen = alea__fmt_double(ptext, last);
+        }
+        alea__out_mem(o, ptext, plen);
+        alea__out_char(o, ',');
+        alea__out_double(o, least[i]);
+        alea__out_char(o, ',');
+        alea__out_double(o, most[i]);
+        if (est) {
+            double lo, hi;
+            alea_dist_interval(dist, i, &lo, &hi);
+            alea__out_char(o, ',');
+            alea__out_double(o, lo);
+            alea__out_char(o, ',');
+            alea__out_double(o, hi);
+        }
+        alea__out_char(o, '\n');
+    }
+    alea__mem_free(dist->ctx, least, bytes);
+    return alea__out_finish(o);
+}
+
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
+    if (dist && format == ALEA_FORMAT_CSV)
+        return format_csv(dist, &o);
     if (!dist || format != ALEA_FORMAT_JSON)
         return alea__out_finish(&o);
     const alea__pmf *m = &dist->pmf;

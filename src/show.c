@@ -300,6 +300,8 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
+    if (fmt == ALEA_FORMAT_CSV) /* a format of distributions */
+        return alea__out_finish(&o);
     if (!r->root) {
         /* No successful roll: an empty line, or an empty JSON object. */
         if (fmt == ALEA_FORMAT_JSON)

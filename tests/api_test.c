@@ -91,12 +91,62 @@ static void test_work(void **state)
     alea_ctx_free(ctx);
 }
 
+/* ALEA_FORMAT_CSV: the header, a row per outcome with its cumulative
+ * columns, the snprintf contract; an estimate adds its interval; a roll has
+ * no CSV; without memory for the columns the answer is 0. */
+static void test_csv(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_dist *d = dist_of(ctx, "1d4");
+    const char *want = "value,probability,at_least,at_most\n"
+                       "1,0.25,1,0.25\n2,0.25,0.75,0.5\n3,0.25,0.5,0.75\n4,0.25,0.25,1\n";
+    char buf[256], small[8];
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), strlen(want));
+    assert_string_equal(buf, want);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, NULL, 0), strlen(want));
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, small, sizeof small), strlen(want));
+    assert_string_equal(small, "value,p");
+    /* no room under the memory limit for the two columns */
+    int64_t mem = alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, -1);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)alea_ctx_memory(ctx, NULL) + 8);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), 0);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, mem);
+    alea_dist_free(d);
+
+    /* an estimate: two more columns, each row's interval around its p */
+    alea_expr *e = NULL;
+    assert_int_equal(alea_expr_compile(ctx, "1d2", 3, &e), ALEA_OK);
+    alea_tally *t = alea_tally_new(ctx);
+    assert_non_null(t);
+    assert_int_equal(alea_tally_sample(ctx, e, t, 1000), ALEA_OK);
+    assert_int_equal(alea_tally_dist(ctx, t, e, &d), ALEA_OK);
+    size_t n = alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf);
+    assert_true(n > 0 && n < sizeof buf);
+    assert_true(strncmp(buf, "value,probability,at_least,at_most,low95,high95\n1,", 50) == 0);
+    double p, least, most, lo, hi;
+    assert_int_equal(sscanf(strchr(buf, '\n') + 3, "%lf,%lf,%lf,%lf,%lf", &p, &least, &most,
+                            &lo, &hi), 5);
+    assert_true(lo < p && p < hi && least == 1 && most == p);
+    alea_dist_free(d);
+
+    /* a roll has no CSV */
+    alea_roll *r = alea_roll_new(ctx);
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    assert_int_equal(alea_roll_format(r, ALEA_FORMAT_CSV, buf, sizeof buf), 0);
+    alea_roll_free(r);
+    alea_tally_free(t);
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cumulate),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_work),
+        cmocka_unit_test(test_csv),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
