@@ -172,8 +172,7 @@ int report_len(const alea_ctx *ctx, const char *src, size_t len)
 {
     size_t start = 0, end = 0;
     alea_status st = alea_ctx_error_span(ctx, &start, &end);
-    const char *msg = alea_ctx_error(ctx);
-    const char *what = alea_status_text(st);
+    char line[ALEA_ERROR_LINE_MAX];
 
     if (st == ALEA_ERR_INTERRUPTED) {
         /* The CLI's only interrupt hook is the timer's: --timeout's deadline
@@ -184,13 +183,8 @@ int report_len(const alea_ctx *ctx, const char *src, size_t len)
                         "stopped\n");
         return EXIT_FAIL;
     }
-    if (!msg || !*msg)
-        fprintf(stderr, "alea: %s\n", what);
-    else if (st == ALEA_ERR_LIMIT || st == ALEA_ERR_NOMEM ||
-             st == ALEA_ERR_INTERRUPTED || strstr(msg, what) != NULL)
-        fprintf(stderr, "alea: %s\n", msg); /* the message says it already */
-    else
-        fprintf(stderr, "alea: %s: %s\n", what, msg);
+    alea_ctx_error_line(ctx, line, sizeof line);
+    fprintf(stderr, "alea: %s\n", line);
 
     /* A span of [0, 0) means "no position", except in an empty source or
      * for a syntax error at its very start. */

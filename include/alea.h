@@ -120,6 +120,17 @@ void alea_ctx_free(alea_ctx *ctx);
  * valid until the next call that uses it. */
 const char *alea_ctx_error(const alea_ctx *ctx);
 
+/*
+ * The last error as one line for a person, without the "alea: " a program
+ * may put first: the message after its status's text ("syntax error:
+ * unknown name 's' at byte 3"), or the message alone where it already says
+ * it ("integer overflow at byte 0: ...", and the messages of limits, memory
+ * and interruptions, which name what stopped). "" after success. snprintf
+ * contract, as alea_roll_format; ALEA_ERROR_LINE_MAX bytes always suffice.
+ */
+#define ALEA_ERROR_LINE_MAX 288
+size_t alea_ctx_error_line(const alea_ctx *ctx, char *buf, size_t cap);
+
 /* The byte span [*start, *end) of the source that the last error concerns;
  * both 0 when it concerns no position. Returns the last status. */
 alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end);

@@ -101,6 +101,30 @@ const char *alea_ctx_error(const alea_ctx *ctx)
     return ctx ? ctx->errmsg : "no context";
 }
 
+/* A message, a status's text (at most 18 bytes), ": " and the NUL. */
+_Static_assert(ALEA__ERRMSG_CAP + 32 <= ALEA_ERROR_LINE_MAX, "error line room");
+
+size_t alea_ctx_error_line(const alea_ctx *ctx, char *buf, size_t cap)
+{
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    if (ctx && ctx->status != ALEA_OK) {
+        const char *what = alea_status_text(ctx->status), *msg = ctx->errmsg;
+        int says = ctx->status == ALEA_ERR_LIMIT || ctx->status == ALEA_ERR_NOMEM ||
+                   ctx->status == ALEA_ERR_INTERRUPTED || strstr(msg, what) != NULL;
+        if (!*msg) {
+            alea__out_str(&o, what);
+        } else {
+            if (!says) {
+                alea__out_str(&o, what);
+                alea__out_str(&o, ": ");
+            }
+            alea__out_str(&o, msg);
+        }
+    }
+    return alea__out_finish(&o);
+}
+
 alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
 {
     if (!ctx)

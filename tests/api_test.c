@@ -140,6 +140,44 @@ static void test_csv(void **state)
     alea_ctx_free(ctx);
 }
 
+/* alea_ctx_error_line: the status's text before a message that does not
+ * say it, the message alone where it does; "" after success. */
+static void test_error_line(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    char line[ALEA_ERROR_LINE_MAX], small[8];
+    alea_expr *e = NULL;
+    assert_int_equal(alea_expr_compile(ctx, "1d6s7", 5, &e), ALEA_ERR_SYNTAX);
+    size_t n = alea_ctx_error_line(ctx, line, sizeof line);
+    assert_string_equal(line, "syntax error: unknown name 's' at byte 3");
+    assert_int_equal(n, strlen(line));
+    assert_int_equal(alea_ctx_error_line(ctx, small, sizeof small), n);
+    assert_string_equal(small, "syntax ");
+    /* the message names its status already */
+    assert_int_equal(alea_expr_compile(ctx, "9223372036854775807 + 1d6", 25, &e), ALEA_OK);
+    alea_dist *d = NULL;
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_OVERFLOW);
+    alea_ctx_error_line(ctx, line, sizeof line);
+    assert_true(strncmp(line, "integer overflow at byte 0: ", 28) == 0);
+    /* a limit's message names the limit */
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 3);
+    alea_expr_free(e);
+    assert_int_equal(alea_expr_compile(ctx, "1d6", 3, &e), ALEA_OK);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    alea_ctx_error_line(ctx, line, sizeof line);
+    assert_string_equal(line, alea_ctx_error(ctx));
+    /* after success, nothing */
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 100);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    assert_int_equal(alea_ctx_error_line(ctx, line, sizeof line), 0);
+    assert_string_equal(line, "");
+    assert_int_equal(alea_ctx_error_line(NULL, line, sizeof line), 0);
+    alea_dist_free(d);
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -147,6 +185,7 @@ int main(void)
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_work),
         cmocka_unit_test(test_csv),
+        cmocka_unit_test(test_error_line),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,7 +69,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     const bytes = encoder.encode(src);
     const ptr = x.alea_web_alloc(bytes.length);
     if (!ptr) return { error: { status: 'ALEA_ERR_NOMEM', text: 'out of memory',
-      message: 'out of memory', start: 0, end: 0 } };
+      message: 'out of memory', line: 'out of memory', start: 0, end: 0 } };
     new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
     try {
       return JSON.parse(cstring(fn(ptr, bytes.length, ...rest)));

@@ -180,9 +180,11 @@ function caretLine(src, start, end) {
 const seconds = (ms) => `${+(ms / 1000).toFixed(3)} s`;
 
 // The error of a request that the page had to end from outside.
-const stoppedError = (ms) => ({ status: 'ALEA_ERR_INTERRUPTED', text: 'interrupted',
-  message: `stopped after ${seconds(ms)}: this expression takes too long to compute here`,
-  start: 0, end: 0 });
+function stoppedError(ms) {
+  const message = `stopped after ${seconds(ms)}: this expression takes too long to compute here`;
+  return { status: 'ALEA_ERR_INTERRUPTED', text: 'interrupted', message, line: message,
+    start: 0, end: 0 };
+}
 
 // What to try instead, for the errors of the page's own bounds.
 function hint(error, view) {
@@ -204,9 +206,7 @@ function showErrors(errors, view) {
     div.className = 'error';
     const msg = document.createElement('p');
     msg.className = 'message';
-    const bare = ['ALEA_ERR_LIMIT', 'ALEA_ERR_INTERRUPTED'].includes(error.status);
-    msg.textContent = error.message.includes(error.text) || bare
-      ? error.message : `${error.text}: ${error.message}`;
+    msg.textContent = error.line; // the library's line: never guessed here
     div.append(msg);
     if (src !== null) {
       const pre = document.createElement('pre');
@@ -470,17 +470,17 @@ async function update(view) {
       ({ errors } = view === 'dist' ? showDist(exprs, out.results) : showRoll(exprs, out.results));
       document.body.dataset.wasmMemory = String(out.memory);
     } else {
+      const message = `the calculator stopped (${out.failed}); it has been restarted`;
       const error = out.timedOut ? stoppedError(state.deadline) : { status: 'ALEA_ERR_INTERNAL',
-        text: 'internal error', message: `the calculator stopped (${out.failed}); it has been restarted`,
-        start: 0, end: 0 };
+        text: 'internal error', message, line: `internal error: ${message}`, start: 0, end: 0 };
       errors = [{ src: null, error }];
       $('dist-view').hidden = $('roll-view').hidden = true;
       if (view === 'roll') $('rolls').replaceChildren();
     }
     if (state.exprs.length > MAX_EXPRS) {
+      const message = `only the first ${MAX_EXPRS} expressions are computed (limit is ${MAX_EXPRS} at once)`;
       errors.push({ src: null, error: { status: 'ALEA_ERR_LIMIT', text: 'limit exceeded',
-        message: `only the first ${MAX_EXPRS} expressions are computed (limit is ${MAX_EXPRS} at once)`,
-        start: 0, end: 0 } });
+        message, line: message, start: 0, end: 0 } });
     }
     showErrors(errors, view);
     shown = { view, exprs: state.exprs.slice() };

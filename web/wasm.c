@@ -95,7 +95,8 @@ static int reserve(size_t n)
 
 static const char nomem[] =
     "{\"error\": {\"status\": \"ALEA_ERR_NOMEM\", \"text\": \"out of memory\", "
-    "\"message\": \"out of memory\", \"start\": 0, \"end\": 0}}";
+    "\"message\": \"out of memory\", \"line\": \"out of memory\", \"start\": 0, "
+    "\"end\": 0}}";
 
 /* Appends printf-style text at *len; 0 when out of memory or budget. */
 static int put(size_t *len, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -151,15 +152,18 @@ static int put_string(size_t *len, const char *s)
     return put_bytes(len, "\"", 1);
 }
 
-/* An error answer; error answers are small and always fit. */
+/* An error answer; error answers are small and always fit. line: what to
+ * show a person (alea_ctx_error_line), NULL: the message, which says it. */
 static const char *error_of(const char *status, const char *text, const char *message,
-                            size_t a, size_t b)
+                            const char *line, size_t a, size_t b)
 {
     size_t len = 0;
     answer_limit = ANSWER_MAX;
     if (put(&len, "{\"error\": {\"status\": \"%s\", \"text\": \"%s\", \"message\": ", status,
             text) &&
-        put_string(&len, message) && put(&len, ", \"start\": %zu, \"end\": %zu}}", a, b))
+        put_string(&len, message) && put(&len, ", \"line\": ") &&
+        put_string(&len, line ? line : message) &&
+        put(&len, ", \"start\": %zu, \"end\": %zu}}", a, b))
         return answer;
     return nomem;
 }
@@ -172,7 +176,7 @@ static const char *stopped(size_t a, size_t b)
     snprintf(msg, sizeof msg, "stopped after %g s: this expression takes too long to compute here",
              deadline_ms / 1e3);
     return error_of(alea_status_name(ALEA_ERR_INTERRUPTED), alea_status_text(ALEA_ERR_INTERRUPTED),
-                    msg, a, b);
+                    msg, NULL, a, b);
 }
 
 static const char *error_answer(void)
@@ -181,7 +185,9 @@ static const char *error_answer(void)
     alea_status st = alea_ctx_error_span(ctx, &a, &b);
     if (st == ALEA_ERR_INTERRUPTED)
         return stopped(a, b);
-    return error_of(alea_status_name(st), alea_status_text(st), alea_ctx_error(ctx), a, b);
+    char line[ALEA_ERROR_LINE_MAX];
+    alea_ctx_error_line(ctx, line, sizeof line);
+    return error_of(alea_status_name(st), alea_status_text(st), alea_ctx_error(ctx), line, a, b);
 }
 
 /* The request's answer budget ran out (the span: the whole expression). */
@@ -194,7 +200,7 @@ static const char *too_long_answer(const char *what, size_t len)
     else
         snprintf(msg, sizeof msg, "%s too long for this page (limit is %zu bytes in all)", what,
                  budget_max);
-    return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, 0,
+    return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, NULL, 0,
                     len);
 }
 
@@ -294,7 +300,7 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
     if (n > ROLLS_MAX) {
         char msg[64];
         snprintf(msg, sizeof msg, "too many rolls (limit is %d)", ROLLS_MAX);
-        return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg,
+        return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, NULL,
                         0, len);
     }
     alea_expr *e = NULL;

@@ -68,6 +68,8 @@ _status_text = _sig('alea_status_text', ctypes.c_char_p, ctypes.c_int)
 _ctx_new = _sig('alea_ctx_new', _p, _p, _p)
 _ctx_free = _sig('alea_ctx_free', None, _p)
 _ctx_error = _sig('alea_ctx_error', ctypes.c_char_p, _p)
+_ctx_error_line = _sig('alea_ctx_error_line', ctypes.c_size_t, _p, ctypes.c_char_p,
+                       ctypes.c_size_t)
 _ctx_error_span = _sig('alea_ctx_error_span', ctypes.c_int, _p,
                        ctypes.POINTER(ctypes.c_size_t), ctypes.POINTER(ctypes.c_size_t))
 _ctx_limit = _sig('alea_ctx_limit', ctypes.c_int64, _p, ctypes.c_int, ctypes.c_int64)
@@ -175,11 +177,14 @@ def version():
 class AleaError(Exception):
     """A bad expression or a limit reached. `status` is the library's name
     for it ('ALEA_ERR_SYNTAX', 'ALEA_ERR_LIMIT', ...), `start` and `end` the
-    byte span of the expression it concerns, `expression` the text."""
+    byte span of the expression it concerns, `expression` the text, and
+    `line` the whole error as one line for a person, as the command line
+    prints it after 'alea: ' ('syntax error: unknown name ...')."""
 
-    def __init__(self, message, status, start, end, expression):
+    def __init__(self, message, status, start, end, expression, line=None):
         super().__init__(message)
         self.message = message
+        self.line = line or message
         self.status = status
         self.start = start
         self.end = end
@@ -388,10 +393,12 @@ class Context:
         _ctx_error_span(self._ctx, ctypes.byref(start), ctypes.byref(end))
         message = (_ctx_error(self._ctx) or b'').decode(errors='replace')
         name = _status_name(status).decode()
+        line = _format(lambda c, _f, b, n: _ctx_error_line(c, b, n), self._ctx, 0).decode(
+            errors='replace')
         if name == 'ALEA_ERR_INTERRUPTED' and self._timeout is not None:
-            message = f'timed out after {self._timeout} s'
+            message = line = f'timed out after {self._timeout} s'
         return AleaError(message or _status_text(status).decode(), name, start.value,
-                         end.value, src)
+                         end.value, src, line)
 
     def _compile(self, src):
         ctx = self._live()
@@ -475,9 +482,9 @@ def _encode(src, limit):
         return src.encode('utf-8')
     except UnicodeEncodeError as e:
         at = len(src[:e.start].encode('utf-8', 'surrogatepass'))
-        raise AleaError(f'unexpected U+{ord(src[e.start]):04X} at byte {at} (a lone '
-                        'surrogate, which is not text; only ASCII dice notation is understood)',
-                        'ALEA_ERR_SYNTAX', at, at + 3, src) from None
+        msg = (f'unexpected U+{ord(src[e.start]):04X} at byte {at} (a lone surrogate, '
+               'which is not text; only ASCII dice notation is understood)')
+        raise AleaError(msg, 'ALEA_ERR_SYNTAX', at, at + 3, src, 'syntax error: ' + msg) from None
 
 
 def _format(fn, obj, fmt):

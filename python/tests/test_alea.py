@@ -62,6 +62,20 @@ class ErrorTest(unittest.TestCase):
         self.assertEqual(e.caret(), '2d+3\n  ^')
         lines = cli('roll', '2d+3').stderr.splitlines()
         self.assertEqual([l[2:] for l in lines[1:]], e.caret().split('\n'))
+        # the whole line, as the command line prints it
+        self.assertEqual('alea: ' + e.line, lines[0])
+        self.assertTrue(e.line.startswith('syntax error: '))
+
+    def test_error_lines_match_the_command_line(self):
+        for src in ('9223372036854775807 + 1d6', '1d6 / (1d2 - 1)', '1d6s7', '10001d6'):
+            with self.assertRaises(alea.AleaError) as c:
+                alea.dist(src)
+            first = cli('dist', src).stderr.splitlines()[0]
+            self.assertEqual('alea: ' + c.exception.line, first, src)
+        # not text at all, so no command line can be given it
+        with self.assertRaises(alea.AleaError) as c:
+            alea.dist('\ud800')
+        self.assertTrue(c.exception.line.startswith('syntax error: unexpected U+D800 '))
 
     def test_limits_and_timeout(self):
         with alea.Context(limits={'dice': 3}) as ctx:
