@@ -164,7 +164,7 @@ static int set_boons(options *o, const option_value *v)
     return 1;
 }
 
-/* --multipliers "-2,-1,1,2": the multiplier of each tier. */
+/* --multipliers "-2,-1,1,2": the multiplier of each outcome. */
 static int set_multipliers(options *o, const option_value *v)
 {
     const char *s = v->text;
@@ -232,7 +232,7 @@ const option_spec option_table[] = {
      .set = set_multipliers,
      .bad = "four finite numbers (each at most 1000000 in size) such as -2,-1,1,2 (critical "
             "failure, failure, success, critical success)",
-     .part = PART_BOONS, .help = "per tier (critical failure, failure, success,\n"
+     .part = PART_BOONS, .help = "per outcome (critical failure, failure, success,\n"
                                  "critical success); negative means banes\n"
                                  "(default 0,0,1,1)"},
     {.name = "--drive", .arg = "N", .kind = ARG_INT, .lo = 0, .hi = 1000,

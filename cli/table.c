@@ -317,7 +317,7 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
             cols[j].width = 6;
     }
 
-    int labw = 0; /* dd() compared with dd() only: name the tiers */
+    int labw = 0; /* dd() compared with dd() only: name the outcomes */
     for (size_t j = 0; j < ncols; j++) {
         int w = label_width(cols[j].d);
         if (w == 0) {

@@ -390,7 +390,7 @@ double alea_dist_truncated(const alea_dist *dist);
 
 /*
  * The name of value v, or NULL. Distributions whose expression is a dd()
- * roll name its tiers: 0 "critical failure", 1 "failure", 2 "success",
+ * roll name its outcomes: 0 "critical failure", 1 "failure", 2 "success",
  * 3 "critical success".
  */
 const char *alea_dist_label(const alea_dist *dist, int64_t v);
@@ -468,7 +468,7 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *tally, const alea_e
  * The rule text leaves its Difficulty and Outcomes tables to the game's
  * book, so alea takes them as data. A roll at difficulty D earns count[i]
  * for the last entry with difficulty[i] <= D (none: 0), times the
- * multiplier of its final tier (critical failure, failure, success,
+ * multiplier of its final outcome (critical failure, failure, success,
  * critical success): a positive product is boons, a negative one banes,
  * rounded up to whole ones. Drive spent adds that many boons on a success or
  * better, not multiplied. A support roll halves the boons (not the drive's).
@@ -477,15 +477,15 @@ typedef struct alea_boon_table {
     const int64_t *difficulty; /* ascending */
     const int64_t *count;      /* boons or banes at that difficulty */
     size_t n;
-    double multiplier[4];      /* per tier 0..3 */
+    double multiplier[4];      /* per outcome 0..3 */
 } alea_boon_table;
 
-/* Boons and banes earned by one roll ending in tier (0..3) at difficulty.
- * ALEA_ERR_ARGUMENT for a tier out of range, a NULL pointer, a negative
+/* Boons and banes earned by one roll ending in outcome (0..3) at difficulty.
+ * ALEA_ERR_ARGUMENT for an outcome out of range, a NULL pointer, a negative
  * drive or a multiplier that is not finite; ALEA_ERR_OVERFLOW when the
  * boons or banes (with the drive) would pass INT64_MAX. */
-alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
-                                int64_t drive, int support, int64_t *boons, int64_t *banes);
+alea_status alea_boons_for_outcome(const alea_boon_table *table, int64_t difficulty, int outcome,
+                                   int64_t drive, int support, int64_t *boons, int64_t *banes);
 
 /* Expected boons and banes of a dd() roll, from its distribution (which
  * must have been computed from an expression that is a dd() call: else
@@ -501,7 +501,7 @@ alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boo
  *    "mean": m, "sd": s, "min": a, "max": b, "truncated": t}
  * expression is the source text the expression was compiled from. Keys
  * that follow only when the distribution has them: "labels": [[value,
- * "name"], ...] (dd() tiers), "samples": n and "intervals": [[lo, hi], ...]
+ * "name"], ...] (dd() outcomes), "samples": n and "intervals": [[lo, hi], ...]
  * (an estimate, one interval per outcome), and "flags": {"critical
  * failure": p, ...} (event() pools).
  * snprintf contract, as alea_roll_format.

@@ -1,7 +1,7 @@
 /*
  * dist.h -- the exact engine: distributions under construction and their
  * arithmetic (pmf.c, over the hash table of table.c), order statistics for
- * keep/drop on pools (pool.c), AST -> distribution (exact.c), and the
+ * keep/drop on pools (keep.c), AST -> distribution (exact.c), and the
  * public distribution object (dist.c).
  *
  * A distribution under construction is an alea__pmf: outcomes with distinct
@@ -255,7 +255,7 @@ ALEA__HIDDEN alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a,
 ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src,
                                          size_t len, alea_dist **out);
 
-/* ---- pool.c ---- */
+/* ---- keep.c ---- */
 
 /*
  * The distribution of the sum of g over the dice at sorted (ascending)
@@ -266,7 +266,7 @@ ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const ch
  * (its probabilities sum to 1 - die->trunc) gives out->trunc =
  * 1 - (1 - die->trunc)^m.
  */
-ALEA__HIDDEN alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die,
+ALEA__HIDDEN alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die,
                                          const int64_t *g, int64_t m, int64_t lo,
                                          int64_t hi, const node *at, alea__pmf *out);
 
@@ -275,7 +275,7 @@ ALEA__HIDDEN alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die,
  * (match[i] for die outcome i) is rolled again and the new roll stands.
  * Walks from the bottom only, so it suits small pools.
  */
-ALEA__HIDDEN alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die,
+ALEA__HIDDEN alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             const int64_t *g, const uint8_t *match,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);

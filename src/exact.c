@@ -6,7 +6,7 @@
  * Dice pools are built in three steps: the distribution of one die (faces,
  * rerolls, the explosion chain followed until its remaining mass is below
  * the context's tail bound), then "ra" and keep/drop by order statistics
- * (pool.c), then, for a rolled count, the mixture over the count's values.
+ * (keep.c), then, for a rolled count, the mixture over the count's values.
  * Success counting on "!" dice judges every roll, so there the die's
  * distribution is built over scores instead of values.
  */
@@ -206,7 +206,7 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
     size_t scratch_size = 0;
     if ((st = roll_dist(ctx, p, at, &r)) != ALEA_OK)
         return st;
-    if (p->explode == EXPLODE_NONE) { /* counting judges the total (pool.c) */
+    if (p->explode == EXPLODE_NONE) { /* counting judges the total (keep.c) */
         *out = r;
         return ALEA_OK;
     }
@@ -306,8 +306,8 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
         return alea__broken(ctx, n->start, n->end,
                             "success counting on '!' dice with keep, drop or extra dice");
     if (match)
-        return alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, n, out);
-    return alea__pool_keep(ctx, die, g, m, lo, hi, n, out);
+        return alea__keep_ra(ctx, die, g, match, m, lo, hi, n, out);
+    return alea__keep(ctx, die, g, m, lo, hi, n, out);
 }
 
 /* Work units of one pool of a rolled count, beyond its own steps (about

@@ -396,7 +396,7 @@ static void test_dd_known(void **state)
     alea_ctx_free(ctx);
 }
 
-/* dd()'s boons and banes from tables given as data (alea_boons_for_tier,
+/* dd()'s boons and banes from tables given as data (alea_boons_for_outcome,
  * alea_dist_boons). The table is made up to fit the rule text's worked
  * examples, which are in systems_test.c. */
 static void test_dd_boons(void **state)
@@ -405,24 +405,24 @@ static void test_dd_boons(void **state)
     static const int64_t diff[] = {10, 14, 16}, count[] = {1, 2, 6};
     alea_boon_table t = {diff, count, 3, {-2, -1, 1, 2}};
     int64_t boons, banes;
-    assert_int_equal(alea_boons_for_tier(&t, 15, 0, 3, 1, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&t, 15, 0, 3, 1, &boons, &banes), ALEA_OK);
     assert_true(boons == 0 && banes == 4); /* banes are not halved; no drive boons */
-    assert_int_equal(alea_boons_for_tier(&t, 9, 3, 0, 0, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&t, 9, 3, 0, 0, &boons, &banes), ALEA_OK);
     assert_true(boons == 0 && banes == 0); /* below the table */
-    assert_int_equal(alea_boons_for_tier(&t, 14, 4, 0, 0, &boons, &banes), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_boons_for_outcome(&t, 14, 4, 0, 0, &boons, &banes), ALEA_ERR_ARGUMENT);
     /* Tables from a stranger: no multiplier that is not a number, and no
      * product or drive past int64 (it converted out of range before). */
     static const int64_t huge[] = {INT64_MAX};
     alea_boon_table bad = {diff, huge, 1, {NAN, INFINITY, -INFINITY, 2}};
     for (int tier = 0; tier < 3; tier++)
-        assert_int_equal(alea_boons_for_tier(&bad, 10, tier, 0, 0, &boons, &banes),
+        assert_int_equal(alea_boons_for_outcome(&bad, 10, tier, 0, 0, &boons, &banes),
                          ALEA_ERR_ARGUMENT);
-    assert_int_equal(alea_boons_for_tier(&bad, 10, 3, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea_boons_for_outcome(&bad, 10, 3, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
     alea_boon_table half = {diff, huge, 1, {-1, 0.5, 0.5, 1}};
-    assert_int_equal(alea_boons_for_tier(&half, 10, 1, 0, 0, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&half, 10, 1, 0, 0, &boons, &banes), ALEA_OK);
     assert_true(boons == INT64_MAX / 2 + 1 && banes == 0); /* 2^62 exactly */
-    assert_int_equal(alea_boons_for_tier(&half, 10, 0, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
-    assert_int_equal(alea_boons_for_tier(&half, 10, 2, INT64_MAX, 0, &boons, &banes),
+    assert_int_equal(alea_boons_for_outcome(&half, 10, 0, 0, 0, &boons, &banes), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea_boons_for_outcome(&half, 10, 2, INT64_MAX, 0, &boons, &banes),
                      ALEA_ERR_OVERFLOW);
 
     /* Expected per policy: dd(6, 14) ends 0.10 / 0.25 / 0.55 / 0.10, so

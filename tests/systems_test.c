@@ -140,11 +140,11 @@ static void test_double_down_boons(void **state)
     static const int64_t diff[] = {10, 14, 16}, count[] = {1, 2, 6};
     alea_boon_table t = {diff, count, 3, {-2, -1, 1, 2}};
     int64_t boons, banes;
-    assert_int_equal(alea_boons_for_tier(&t, 14, 3, 1, 0, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&t, 14, 3, 1, 0, &boons, &banes), ALEA_OK);
     assert_true(boons == 5 && banes == 0); /* 2 x 2, plus 1 from drive */
-    assert_int_equal(alea_boons_for_tier(&t, 16, 2, 0, 0, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&t, 16, 2, 0, 0, &boons, &banes), ALEA_OK);
     assert_true(boons == 6 && banes == 0);
-    assert_int_equal(alea_boons_for_tier(&t, 16, 2, 0, 1, &boons, &banes), ALEA_OK);
+    assert_int_equal(alea_boons_for_outcome(&t, 16, 2, 0, 1, &boons, &banes), ALEA_OK);
     assert_true(boons == 3 && banes == 0); /* a support roll: half */
 }
 

@@ -262,7 +262,7 @@ class Roll:
 class Dist:
     """An exact distribution: `outcomes` maps each value to its probability
     (ascending); mean, sd, min, max, and the mass cut from explosion tails
-    (`truncated`). `labels` names values (dd() tiers), `flags` holds named
+    (`truncated`). `labels` names values (dd() outcomes), `flags` holds named
     probabilities (an event() pool's 'critical failure')."""
 
     def __init__(self, data):

@@ -1,14 +1,14 @@
 /*
  * mech/dd.c -- the Double Down roll: one d20 + modifier against a
- * difficulty, four outcome tiers, and the optional second roll that moves
- * the tier. The roller (roll.c) and the exact engine (exact.c) both use
+ * difficulty, four outcomes, and the optional second roll that moves
+ * the outcome up or down the table. The roller (roll.c) and the exact engine (exact.c) both use
  * these rules, so they cannot disagree.
  *
- * Tiers: a natural 1 or 2 is a critical failure and a natural 19 or 20 a
+ * Outcomes: a natural 1 or 2 is a critical failure and a natural 19 or 20 a
  * critical success, whatever the total (critical outcomes take priority);
  * otherwise total >= difficulty is a success, else a failure.
- * Doubling down: a natural 19-20 raises the tier by two, a success by one,
- * a failure lowers it by one, a natural 1-2 by two; clamped to the tiers.
+ * Doubling down: a natural 19-20 raises the outcome by two, a success by one,
+ * a failure lowers it by one, a natural 1-2 by two; clamped to the table.
  */
 #include "../mech.h"
 
@@ -24,17 +24,17 @@ typedef struct dd_spec {
 
 ALEA__HIDDEN extern const alea__mech alea__mech_dd, alea__mech_stars;
 
-enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the tiers */
+enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the outcomes, worst first */
 
 /* The mark on a rolled node's record (rec.flags): it doubled down. */
 #define DOUBLED 1
 
-static const char *const tier_names[] = {"critical failure", "failure", "success",
+static const char *const outcome_names[] = {"critical failure", "failure", "success",
                                          "critical success"};
 static const char *const policy_names[] = {"never", "always", "onfail", "best", NULL};
 
-/* The tier of one d20 showing nat with modifier mod against diff. */
-static int dd_tier(int64_t nat, int64_t mod, int64_t diff)
+/* The outcome of one d20 showing nat with modifier mod against diff. */
+static int dd_outcome(int64_t nat, int64_t mod, int64_t diff)
 {
     if (nat >= 19)
         return DD_CRIT_SUCCESS;
@@ -43,22 +43,22 @@ static int dd_tier(int64_t nat, int64_t mod, int64_t diff)
     return nat + mod >= diff ? DD_SUCCESS : DD_FAIL;
 }
 
-/* The tier change of a double-down roll showing nat: -2, -1, +1 or +2. */
+/* The change of outcome of a double-down roll showing nat: -2, -1, +1 or +2. */
 static int dd_shift(int64_t nat, int64_t mod, int64_t diff)
 {
     static const int shift[] = {-2, -1, +1, +2};
-    return shift[dd_tier(nat, mod, diff)];
+    return shift[dd_outcome(nat, mod, diff)];
 }
 
-/* The tier after doubling down from t with a second d20 showing nat2. */
+/* The outcome after doubling down from t with a second d20 showing nat2. */
 static int dd_after(int t, int64_t nat2, const dd_spec *dd)
 {
     int f = t + dd_shift(nat2, dd->mod, dd->diff);
     return f < 0 ? 0 : f > 3 ? 3 : f;
 }
 
-/* Whether the "best" policy doubles down from tier t: the expected final
- * tier (times 20, exact in integers) beats staying at t. */
+/* Whether the "best" policy doubles down from outcome t: the expected final
+ * outcome (times 20, exact in integers) beats staying at t. */
 static int best_doubles(int t, const dd_spec *dd)
 {
     int64_t sum = 0;
@@ -67,7 +67,7 @@ static int best_doubles(int t, const dd_spec *dd)
     return sum > 20 * (int64_t)t;
 }
 
-/* Whether the roller doubles down from tier t: the rule both the roller and
+/* Whether the roller doubles down from outcome t: the rule both the roller and
  * the exact engine follow. */
 static int doubles_down(int t, const dd_spec *dd)
 {
@@ -90,7 +90,7 @@ static alea_status dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *val
     d->flags = 0;
     d->score = 0;
     int64_t nat = alea__roll_d(s, 20);
-    int t = dd_tier(nat, dd->mod, dd->diff);
+    int t = dd_outcome(nat, dd->mod, dd->diff);
     if ((st = alea__roll_push(s, nat, 0)) != ALEA_OK)
         return st;
     if (doubles_down(t, dd)) {
@@ -117,7 +117,7 @@ static alea_status dd_roll(alea__rstate *s, const node *n, rec *rc, int64_t *val
 static void dd_describe(const node *n, alea__notes *notes)
 {
     notes->mech = &alea__mech_dd;
-    notes->labels = tier_names;
+    notes->labels = outcome_names;
     notes->nlabels = 4;
     notes->param = ((const dd_spec *)n->u.mech.spec)->diff; /* for the boons */
 }
@@ -128,7 +128,7 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
     /* Count in units of 1/400 (two d20s), exactly, then divide once. */
     int64_t units[4] = {0, 0, 0, 0};
     for (int64_t nat = 1; nat <= 20; nat++) {
-        int t = dd_tier(nat, dd->mod, dd->diff);
+        int t = dd_outcome(nat, dd->mod, dd->diff);
         if (!doubles_down(t, dd)) {
             units[t] += 20;
             continue;
@@ -236,7 +236,7 @@ static void show_face(alea__out *o, const dd_spec *dd, int64_t nat)
     alea__out_str(o, " (");
     alea__out_i64(o, nat + dd->mod);
     alea__out_str(o, "): ");
-    alea__out_str(o, tier_names[dd_tier(nat, dd->mod, dd->diff)]);
+    alea__out_str(o, outcome_names[dd_outcome(nat, dd->mod, dd->diff)]);
 }
 
 /* " [6 (12): failure; double down 20 (26): +2 -> critical success]" */
@@ -256,7 +256,7 @@ static void dd_show(alea__out *o, const alea_roll *r, const rec *rc)
         alea__out_str(o, shift > 0 ? "): +" : "): ");
         alea__out_i64(o, shift);
         alea__out_str(o, " -> ");
-        alea__out_str(o, tier_names[d->value]);
+        alea__out_str(o, outcome_names[d->value]);
     }
     alea__out_char(o, ']');
 }
@@ -265,7 +265,7 @@ static void dd_show_json(alea__out *o, const rec *rc)
 {
     alea__show_json_flag(o, "doubled_down", (rc->flags & DOUBLED) != 0);
     alea__out_str(o, ", \"label\": \"");
-    alea__out_str(o, tier_names[rc->value]);
+    alea__out_str(o, outcome_names[rc->value]);
     alea__out_char(o, '"');
 }
 
@@ -275,18 +275,18 @@ const alea__mech alea__mech_dd = {
 
 /* ---- boons and banes from the game's tables (public API) ---- */
 
-alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty, int tier,
+alea_status alea_boons_for_outcome(const alea_boon_table *table, int64_t difficulty, int outcome,
                                 int64_t drive, int support, int64_t *boons, int64_t *banes)
 {
-    if (!table || !boons || !banes || tier < 0 || tier > 3 || drive < 0 ||
+    if (!table || !boons || !banes || outcome < 0 || outcome > 3 || drive < 0 ||
         (table->n && (!table->difficulty || !table->count)))
         return ALEA_ERR_ARGUMENT;
-    if (!isfinite(table->multiplier[tier]))
+    if (!isfinite(table->multiplier[outcome]))
         return ALEA_ERR_ARGUMENT;
     int64_t base = 0;
     for (size_t i = 0; i < table->n && table->difficulty[i] <= difficulty; i++)
         base = table->count[i];
-    double m = table->multiplier[tier] * (double)base;
+    double m = table->multiplier[outcome] * (double)base;
     if (m > 0 && support)
         m /= 2;
     /* Whole boons, rounded up (the text does not say; half a boon is not
@@ -296,7 +296,7 @@ alea_status alea_boons_for_tier(const alea_boon_table *table, int64_t difficulty
     if (!(up < 0x1p63))
         return ALEA_ERR_OVERFLOW;
     int64_t b = m > 0 ? (int64_t)up : 0, n = m < 0 ? (int64_t)up : 0;
-    if (tier >= DD_SUCCESS && alea__add_ovf(b, drive, &b))
+    if (outcome >= DD_SUCCESS && alea__add_ovf(b, drive, &b))
         return ALEA_ERR_OVERFLOW;
     *boons = b;
     *banes = n;
@@ -310,11 +310,11 @@ typedef struct boons_of {
     int support, banes; /* which of the two */
 } boons_of;
 
-static alea_status one_outcome(int64_t tier, void *ud, double *x)
+static alea_status one_outcome(int64_t outcome, void *ud, double *x)
 {
     const boons_of *b = ud;
     int64_t boons, banes;
-    alea_status st = alea_boons_for_tier(b->table, b->difficulty, (int)tier, b->drive,
+    alea_status st = alea_boons_for_outcome(b->table, b->difficulty, (int)outcome, b->drive,
                                          b->support, &boons, &banes);
     *x = (double)(b->banes ? banes : boons);
     return st;

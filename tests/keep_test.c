@@ -1,4 +1,4 @@
-/* pool_test.c -- keep/drop by order statistics (alea__pool_keep) against
+/* keep_test.c -- keep/drop by order statistics (alea__keep) against
  * brute-force enumeration of small pools, closed forms for large ones,
  * the limits, and allocation failure at every step. */
 #include "dist.h"
@@ -68,7 +68,7 @@ static void check_all_ranges(const alea__pmf *die, const int64_t *g, int m)
         for (int hi = lo; hi <= m; hi++) {
             alea__pmf r;
             brute(die, g, m, lo, hi, want);
-            assert_int_equal(alea__pool_keep(ctx, die, g, m, lo, hi, &at, &r), ALEA_OK);
+            assert_int_equal(alea__keep(ctx, die, g, m, lo, hi, &at, &r), ALEA_OK);
             double mass = 0;
             for (size_t i = 0; i < r.n; i++) {
                 assert_true(r.p[i] > 0);
@@ -137,7 +137,7 @@ static void test_deficient_mass(void **state)
     d.trunc = 0.1;
     check_all_ranges(&d, NULL, 4);
     alea__pmf r;
-    assert_int_equal(alea__pool_keep(ctx, &d, NULL, 4, 1, 3, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d, NULL, 4, 1, 3, &at, &r), ALEA_OK);
     assert_double_equal(r.trunc, 1 - pow(0.9, 4), EPS);
     alea__pmf_free(ctx, &r);
     alea__pmf_free(ctx, &d);
@@ -184,7 +184,7 @@ static void check_all_ranges_ra(const alea__pmf *die, const int64_t *g,
         for (int hi = lo; hi <= m; hi++) {
             alea__pmf r;
             brute_ra(die, g, match, m, lo, hi, want);
-            assert_int_equal(alea__pool_keep_ra(ctx, die, g, match, m, lo, hi, &at, &r),
+            assert_int_equal(alea__keep_ra(ctx, die, g, match, m, lo, hi, &at, &r),
                              ALEA_OK);
             for (int s = 0; s < BF_SPAN; s++) {
                 double got = pmf_p(&r, s - BF_OFF);
@@ -221,7 +221,7 @@ static void test_reroll_one(void **state)
     const uint8_t m2[4] = {1, 1, 0, 0};
     check_all_ranges_ra(&d, NULL, m2, 3);
     alea__pmf r;
-    assert_int_equal(alea__pool_keep_ra(ctx, &d, NULL, m2, 3, 1, 3, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep_ra(ctx, &d, NULL, m2, 3, 1, 3, &at, &r), ALEA_OK);
     double mass = 0;
     for (size_t i = 0; i < r.n; i++)
         mass += r.p[i];
@@ -243,13 +243,13 @@ static void test_known_means(void **state)
 {
     (void)state;
     alea__pmf d6 = pmf_uniform(ctx, 1, 6), d20 = pmf_uniform(ctx, 1, 20), r;
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
     assert_double_equal(mean_of(&r), 15869.0 / 1296, EPS);
     alea__pmf_free(ctx, &r);
-    assert_int_equal(alea__pool_keep(ctx, &d20, NULL, 2, 1, 2, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d20, NULL, 2, 1, 2, &at, &r), ALEA_OK);
     assert_double_equal(mean_of(&r), 13.825, EPS);
     alea__pmf_free(ctx, &r);
-    assert_int_equal(alea__pool_keep(ctx, &d20, NULL, 2, 0, 1, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d20, NULL, 2, 0, 1, &at, &r), ALEA_OK);
     assert_double_equal(mean_of(&r), 7.175, EPS);
     alea__pmf_free(ctx, &r);
     alea__pmf_free(ctx, &d6);
@@ -275,8 +275,8 @@ static void test_100d6kh50(void **state)
 {
     (void)state;
     alea__pmf d6 = pmf_uniform(ctx, 1, 6), hi, lo;
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 50, 100, &at, &hi), ALEA_OK);
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100, 0, 50, &at, &lo), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 100, 50, 100, &at, &hi), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 100, 0, 50, &at, &lo), ALEA_OK);
     assert_int_equal(hi.n, 251);
     double want = 0;
     for (int i = 50; i < 100; i++) {
@@ -305,16 +305,16 @@ static void test_tiny_probabilities(void **state)
 {
     (void)state;
     alea__pmf d2 = pmf_uniform(ctx, 1, 2), d6 = pmf_uniform(ctx, 1, 6), r;
-    assert_int_equal(alea__pool_keep(ctx, &d2, NULL, 1000, 999, 1000, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d2, NULL, 1000, 999, 1000, &at, &r), ALEA_OK);
     assert_double_equal(pmf_p(&r, 1), ldexp(1, -1000), 1e-12 * ldexp(1, -1000));
     assert_double_equal(pmf_p(&r, 2), 1, EPS);
     alea__pmf_free(ctx, &r);
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 40, 39, 40, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 40, 39, 40, &at, &r), ALEA_OK);
     assert_double_equal(pmf_p(&r, 1), pow(6, -40), 1e-12 * pow(6, -40));
     assert_double_equal(pmf_p(&r, 2), pow(3, -40) - pow(6, -40), 1e-12 * pow(3, -40));
     alea__pmf_free(ctx, &r);
     /* a million dice, keep the highest: nothing but 6 survives rounding */
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 1000000, 999999, 1000000, &at, &r),
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 1000000, 999999, 1000000, &at, &r),
                      ALEA_OK);
     assert_int_equal(r.n, 1);
     assert_double_equal(r.p[0], 1, EPS);
@@ -328,17 +328,17 @@ static void test_limits(void **state)
     (void)state;
     alea__pmf d6 = pmf_uniform(ctx, 1, 6), r;
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 16); /* 4d6kh3: 3..18 */
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_OK);
     assert_int_equal(r.n, 16);
     alea__pmf_free(ctx, &r);
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 15);
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_ERR_LIMIT);
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 4, 1, 4, &at, &r), ALEA_ERR_LIMIT);
     assert_non_null(strstr(alea_ctx_error(ctx), "support limit is 15"));
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 1000000);
     /* the median die of 100001: too much work, refused before starting */
     alea__budget_start(ctx);
     size_t before = alea_ctx_memory(ctx, NULL);
-    assert_int_equal(alea__pool_keep(ctx, &d6, NULL, 100001, 50000, 50001, &at, &r),
+    assert_int_equal(alea__keep(ctx, &d6, NULL, 100001, 50000, 50001, &at, &r),
                      ALEA_ERR_LIMIT);
     assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
     assert_int_equal(alea_ctx_memory(ctx, NULL), before);
@@ -346,8 +346,8 @@ static void test_limits(void **state)
     int64_t v[] = {1, INT64_MAX / 2};
     double p[] = {0.5, 0.5};
     alea__pmf big = pmf_given(ctx, 2, v, p);
-    assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 1, 4, &at, &r), ALEA_ERR_OVERFLOW);
-    assert_int_equal(alea__pool_keep(ctx, &big, NULL, 4, 2, 4, &at, &r), ALEA_OK);
+    assert_int_equal(alea__keep(ctx, &big, NULL, 4, 1, 4, &at, &r), ALEA_ERR_OVERFLOW);
+    assert_int_equal(alea__keep(ctx, &big, NULL, 4, 2, 4, &at, &r), ALEA_OK);
     alea__pmf_free(ctx, &r);
     alea__pmf_free(ctx, &big);
     alea__pmf_free(ctx, &d6);
@@ -367,8 +367,8 @@ static void test_alloc_failures(void **state)
         for (n = 1; n < 100000; n++) {
             heap_fail_at(&fa, n);
             static const uint8_t ra[3] = {1, 0, 1};
-            alea_status st = k == 0 ? alea__pool_keep(ctx, dice[k], NULL, 7, 2, 5, &at, &r)
-                                    : alea__pool_keep_ra(ctx, dice[k], NULL, ra, 7, 2, 5,
+            alea_status st = k == 0 ? alea__keep(ctx, dice[k], NULL, 7, 2, 5, &at, &r)
+                                    : alea__keep_ra(ctx, dice[k], NULL, ra, 7, 2, 5,
                                                          &at, &r);
             assert_int_equal(alea_ctx_memory(ctx, NULL), base + (st == ALEA_OK ?
                              r.bytes : 0));

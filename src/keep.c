@@ -1,5 +1,5 @@
 /*
- * pool.c -- order statistics for keep/drop on pools of iid dice, without
+ * keep.c -- order statistics for keep/drop on pools of iid dice, without
  * enumerating rolls (the method of the Python library icepool).
  *
  * The m dice are sorted; positions [lo, hi) are kept. Walk the die's
@@ -142,7 +142,7 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* alea__pool_keep with contributions gmin + step * k: computed on the
+/* alea__keep with contributions gmin + step * k: computed on the
  * indices k, each sum s mapped back to K * gmin + step * s. That value lies
  * between K * gmin and K * gmax, which the caller checked for overflow, so
  * unsigned (wrapping) arithmetic gives it exactly. */
@@ -156,7 +156,7 @@ static alea_status keep_on_lattice(alea_ctx *ctx, const alea__pmf *die, const in
         return alea__nomem(ctx);
     for (size_t i = 0; i < n; i++)
         k[i] = (int64_t)(((uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin) / step);
-    alea_status st = alea__pool_keep(ctx, die, k, m, lo, hi, at, out);
+    alea_status st = alea__keep(ctx, die, k, m, lo, hi, at, out);
     alea__mem_free(ctx, k, n * sizeof *k);
     if (st != ALEA_OK)
         return st;
@@ -166,7 +166,7 @@ static alea_status keep_on_lattice(alea_ctx *ctx, const alea__pmf *die, const in
     return ALEA_OK;
 }
 
-alea_status alea__pool_keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                             int64_t m, int64_t lo, int64_t hi, const node *at,
                             alea__pmf *out)
 {
@@ -514,7 +514,7 @@ fail:
     return st;
 }
 
-alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                                const uint8_t *match, int64_t m, int64_t lo, int64_t hi,
                                const node *at, alea__pmf *out)
 {
@@ -523,7 +523,7 @@ alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_
     for (size_t i = 0; i < F; i++)
         nm += !match[i];
     if (m == 0 || nm == F) /* nothing can be rerolled */
-        return alea__pool_keep(ctx, die, g, m, lo, hi, at, out);
+        return alea__keep(ctx, die, g, m, lo, hi, at, out);
 
     int64_t K = hi - lo;
     double t = die->trunc, pnm = 0;
@@ -591,7 +591,7 @@ alea_status alea__pool_keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_
                 gs[k] = g[i];
             k++;
         }
-        if ((st = alea__pool_keep(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
+        if ((st = alea__keep(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
             goto done;
     }
     /* Part B */
