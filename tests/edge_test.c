@@ -15,21 +15,7 @@
 
 #define EPS 1e-12
 
-static alea_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = alea_ctx_new(NULL, NULL);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_CONTEXT(NULL, NULL)
 
 /* The context holds an error of status want whose message contains part and
  * whose span lies inside src. */

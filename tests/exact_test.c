@@ -8,23 +8,7 @@
 
 #define EPS 1e-12
 
-static heap fa;
-static alea_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&fa, 0, sizeof fa);
-    ctx = alea_ctx_new(heap_alloc, &fa);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_HEAP_CONTEXT
 
 /* The distribution of src, or NULL with *st set. */
 static alea_dist *try_dist(const char *src, alea_status *st)

@@ -6,24 +6,9 @@
 
 #define EPS 1e-12
 
-static heap fa;
-static alea_ctx *ctx;
 static const node at = {.kind = N_DICE, .start = 0, .end = 6};
 
-static int setup(void **state)
-{
-    (void)state;
-    memset(&fa, 0, sizeof fa);
-    ctx = alea_ctx_new(heap_alloc, &fa);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_HEAP_CONTEXT
 
 #define BF_OFF 1000
 #define BF_SPAN 2001

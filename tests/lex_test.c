@@ -2,21 +2,7 @@
 #include "lex.h"
 #include "support.h"
 
-static alea_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = alea_ctx_new(NULL, NULL);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_CONTEXT(NULL, NULL)
 
 /* Lexes src and checks the kinds (terminated by T_EOF). */
 static void expect_kinds(const char *src, const uint8_t *kinds)

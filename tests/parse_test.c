@@ -3,21 +3,7 @@
 #include "ast.h"
 #include "support.h"
 
-static alea_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = alea_ctx_new(NULL, NULL);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_CONTEXT(NULL, NULL)
 
 static char *canon(const char *src)
 {

@@ -4,21 +4,7 @@
 #include "roll.h"
 #include "support.h"
 
-static alea_ctx *ctx;
-
-static int setup(void **state)
-{
-    (void)state;
-    ctx = alea_ctx_new(NULL, NULL);
-    return ctx ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    alea_ctx_free(ctx);
-    return 0;
-}
+TEST_CONTEXT(NULL, NULL)
 
 /* xoshiro256** seeded by splitmix64(0): the first outputs are fixed
  * forever (same seed, same rolls, on every platform). */

@@ -53,6 +53,30 @@ static inline void *heap_alloc(void *ud, void *ptr, size_t osize, size_t nsize)
     return p;
 }
 
+/*
+ * The fixture most unit tests use: a context ctx on the counting heap fa,
+ * made before each test and freed after it (cmocka's setup and teardown).
+ * TEST_CONTEXT(NULL, NULL) gives one on the C library's allocator instead.
+ */
+#define TEST_CONTEXT(hook, ud)                                                             \
+    static heap fa;                                                                      \
+    static alea_ctx *ctx;                                                                \
+    static int setup(void **state)                                                       \
+    {                                                                                    \
+        (void)state;                                                                     \
+        (void)&fa; /* used by the heap hook only */                                     \
+        memset(&fa, 0, sizeof fa);                                                       \
+        ctx = alea_ctx_new(hook, ud);                                                    \
+        return ctx ? 0 : -1;                                                             \
+    }                                                                                    \
+    static int teardown(void **state)                                                    \
+    {                                                                                    \
+        (void)state;                                                                     \
+        alea_ctx_free(ctx);                                                              \
+        return 0;                                                                        \
+    }
+#define TEST_HEAP_CONTEXT TEST_CONTEXT(heap_alloc, &fa)
+
 /* Arms the hook to fail its n-th request from now (0: never). */
 static inline void heap_fail_at(heap *h, long n)
 {
