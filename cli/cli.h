@@ -75,6 +75,7 @@ typedef struct options {
     int limit_set[ALEA_LIMIT__COUNT];
     double tail;
     int tail_set;
+    int dialect; /* --dialect: an alea_dialect */
     const char *tail_text;
     int64_t n;
     uint64_t seed;
@@ -193,6 +194,8 @@ int out_of_memory(void);
 int report(const alea_ctx *ctx, const char *src);
 int report_len(const alea_ctx *ctx, const char *src, size_t len);
 int report_time_limit(const timer *t);
+/* A compiled expression's hint about a likely mistake, if it has one. */
+void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */
 void report_use_timer(const timer *t);
 void put_excerpt(const char *src, size_t len, size_t start, size_t end);

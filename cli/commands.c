@@ -53,6 +53,7 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
         const char *src = o->exprs[i];
         if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK)
             return report(ctx, src);
+        report_hint(ex[i]);
     }
     return EXIT_OK;
 }

@@ -144,7 +144,7 @@ int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd)
             r = report_too_long(line, kept, full, limit);
         } else if (alea_expr_compile(ctx, line, kept, &e) != ALEA_OK) {
             r = report_len(ctx, line, kept);
-        } else if (cmd == CMD_ROLL) {
+        } else if (report_hint(e), cmd == CMD_ROLL) {
             r = roll_one(ctx, o, e, line, roll, &b);
         } else {
             if (printed && !o->json)

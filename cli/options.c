@@ -112,6 +112,15 @@ static int set_tail(options *o, const option_value *v)
     return 1;
 }
 
+static int set_dialect(options *o, const option_value *v)
+{
+    int d = alea_dialect_find(v->text);
+    if (d < 0)
+        return 0;
+    o->dialect = d;
+    return 1;
+}
+
 static int set_timeout(options *o, const option_value *v)
 {
     o->timer->ms = v->number;
@@ -217,6 +226,10 @@ const option_spec option_table[] = {
                                 "so the rolls are reproducible; default: from the OS",
      .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
                                           "seed\nand threads give the same estimate"}},
+    {.name = "--dialect", .arg = "NAME", .kind = ARG_TEXT, .commands = ANY,
+     .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
+     .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
+                                "foundry, rpgdr (rpg-dice-roller), d20 (Avrae) [alea]"},
     {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
@@ -368,6 +381,11 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
 
         option_value v = {NULL, 0, ALEA_LIMIT_SOURCE};
         const option_spec *s = find_option(cmd, name, &v.limit);
+        if (!s && strpbrk(a + 1, "0123456789<>+*/(){}!%[")) /* "-1d6", "--dF<=-1" */
+            return usage_error(cmd, has_cmd,
+                               "unknown option '%s': an expression that starts with '-' goes "
+                               "after --, as in: alea %s -- '%s'",
+                               name, has_cmd ? cname : "roll", a);
         if (!s) {
             if (has_cmd)
                 return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
@@ -428,5 +446,6 @@ int apply_limits(alea_ctx *ctx, const options *o)
     for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
         if (o->limit_set[l])
             alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
+    alea_ctx_set_dialect(ctx, (alea_dialect)o->dialect);
     return !o->tail_set || alea_ctx_set_tail(ctx, o->tail) == ALEA_OK;
 }

@@ -197,3 +197,10 @@ int report(const alea_ctx *ctx, const char *src)
 {
     return report_len(ctx, src, src ? strlen(src) : 0);
 }
+
+void report_hint(const alea_expr *e)
+{
+    const char *h = alea_expr_hint(e);
+    if (h)
+        fprintf(stderr, "alea: hint: %s\n", h);
+}

@@ -115,6 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint64_t h = fz_hash(data, size);
     fz_heap heap;
     alea_ctx *ctx = fz_ctx_new(&heap);
+    alea_ctx_set_dialect(ctx, fz_dialect(h));
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, FZ_WORK);
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, FZ_SUPPORT);
     alea_expr *e = fz_compile(ctx, &heap, data, size);

@@ -54,6 +54,13 @@ alea_expr *fz_compile(alea_ctx *ctx, fz_heap *h, const uint8_t *data, size_t siz
 
 /* FNV-1a of the input: the seed of a target's rolls and its choices. */
 uint64_t fz_hash(const uint8_t *data, size_t size);
+/* The dialect an input is read in: alea's own for half the inputs, each
+ * other tool's for an eighth, chosen by bits of the input's hash. */
+static inline alea_dialect fz_dialect(uint64_t h)
+{
+    unsigned d = (unsigned)((h >> 40) % 8);
+    return d < ALEA_DIALECT__COUNT ? (alea_dialect)d : ALEA_DIALECT_ALEA;
+}
 
 /* The status is a known one, the message says something, and the error
  * span lies inside the len bytes of source. For a failed call. */

@@ -222,6 +222,32 @@ alea_status alea_ctx_set_tail(alea_ctx *ctx, double bound);
 double alea_ctx_tail(const alea_ctx *ctx);
 
 /*
+ * Dialects: the dice notation of another tool, read as that tool means it.
+ * A context's dialect applies to the expressions it compiles from then on;
+ * what they mean is fixed at compile time, and their canonical text (in
+ * breakdowns) is alea's own notation for it ("3d6>3" in roll20 prints as
+ * "3d6>=3"). docs/dialects.md lists every difference.
+ */
+typedef enum alea_dialect {
+    ALEA_DIALECT_ALEA,    /* "alea": alea's own notation (the default) */
+    ALEA_DIALECT_ROLL20,  /* "roll20": Roll20 */
+    ALEA_DIALECT_FOUNDRY, /* "foundry": Foundry VTT */
+    ALEA_DIALECT_RPGDR,   /* "rpgdr": rpg-dice-roller (JavaScript bots) */
+    ALEA_DIALECT_D20,     /* "d20": Avrae's d20 (Python bots) */
+    ALEA_DIALECT__COUNT
+} alea_dialect;
+
+/* Sets the dialect (ALEA_ERR_ARGUMENT out of range, the dialect unchanged). */
+alea_status alea_ctx_set_dialect(alea_ctx *ctx, alea_dialect dialect);
+alea_dialect alea_ctx_dialect(const alea_ctx *ctx);
+/* The dialect's name ("roll20") and the tool it follows ("Roll20"); NULL
+ * out of range. alea_dialect_find: the dialect named name (without case),
+ * or -1. */
+const char *alea_dialect_name(alea_dialect dialect);
+const char *alea_dialect_tool(alea_dialect dialect);
+int alea_dialect_find(const char *name);
+
+/*
  * Interrupt hook: the roller and the exact engine call it now and then
  * (every few thousand steps); a non-zero return stops the evaluation with
  * ALEA_ERR_INTERRUPTED. Use it for deadlines. NULL removes it.
@@ -310,6 +336,15 @@ alea_status alea_expr_roll(alea_ctx *ctx, const alea_expr *expr, alea_roll *roll
 /* Rolls expr once without recording a breakdown: the fast path for
  * sampling. Same errors as alea_expr_roll. */
 alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *total);
+
+/*
+ * A hint about a compiled expression that is valid but likely means
+ * something else than its writer meant: a spelling that another tool reads
+ * otherwise ("2d10!<>8": in rpg-dice-roller, explode on anything but 8;
+ * try --dialect rpgdr), or a success count where a comparison of the total
+ * is likely meant ("3d6 >= 5"). NULL when there is none. Owned by expr.
+ */
+const char *alea_expr_hint(const alea_expr *expr);
 
 /* The total of the last successful roll. */
 int64_t alea_roll_total(const alea_roll *roll);

@@ -12,14 +12,17 @@ _alea() {
     case $prev in
         -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive)
             return 0 ;; # a value: nothing to complete
+        --dialect)
+            mapfile -t COMPREPLY < <(compgen -W "alea roll20 foundry rpgdr d20" -- "$cur")
+            return 0 ;;
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
-            roll) words="-n --seed --json --help $limits" ;;
+            roll) words="-n --seed --json --dialect --help $limits" ;;
             dist) words="--at-least --at-most --json --csv --sample --threads --seed --boons
-                --multipliers --drive --support --help $limits" ;;
+                --multipliers --drive --support --dialect --help $limits" ;;
             compare) words="--at-least --at-most --csv --boons --multipliers --drive --support
-                --help $limits" ;;
+                --dialect --help $limits" ;;
             *) words="--help --version $limits" ;;
         esac
         mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")

@@ -246,7 +246,7 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     copy[len] = '\0';
     e->src = copy;
     e->len = len;
-    alea_status st = alea__parse(ctx, &e->arena, copy, len, &e->root, &e->nodes);
+    alea_status st = alea__parse(ctx, &e->arena, copy, len, &e->root, &e->nodes, &e->hint);
     if (st != ALEA_OK) {
         alea__arena_free(&e->arena);
         alea__mem_free(ctx, e, sizeof *e);
@@ -254,6 +254,27 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     }
     *out = e;
     return ALEA_OK;
+}
+
+const char *alea_expr_hint(const alea_expr *expr)
+{
+    return expr ? expr->hint : NULL;
+}
+
+alea_status alea_ctx_set_dialect(alea_ctx *ctx, alea_dialect dialect)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    if ((unsigned)dialect >= ALEA_DIALECT__COUNT)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "alea_ctx_set_dialect: no dialect %d", (int)dialect);
+    ctx->dialect = (uint8_t)dialect;
+    return ALEA_OK;
+}
+
+alea_dialect alea_ctx_dialect(const alea_ctx *ctx)
+{
+    return ctx ? (alea_dialect)ctx->dialect : ALEA_DIALECT_ALEA;
 }
 
 void alea_expr_free(alea_expr *expr)

@@ -34,6 +34,8 @@ int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r)
     if (a == INT64_MIN && b == -1)
         return ARITH_OVERFLOW;
     int64_t q = a / b, rem = a % b;
+    if (rem != 0 && op == OP_DIVWHOLE)
+        return ARITH_INEXACT;
     if (rem != 0) {
         int neg = (a < 0) != (b < 0); /* the true quotient is negative */
         if (op == OP_DIV && neg)
@@ -98,7 +100,8 @@ int alea__node_prec(const node *n)
     switch (n->kind) {
     case N_CMP: return PREC_CMP;
     case N_SUM: return PREC_SUM;
-    case N_PROD: return PREC_PROD;
+    case N_PROD: /* "trunc(a / b)" is whole when it ends the chain */
+        return n->u.chain.ops[n->u.chain.n - 1] == OP_DIVTRUNC ? PREC_ATOM : PREC_PROD;
     case N_NEG: return PREC_NEG;
     default: return PREC_ATOM;
     }
@@ -116,8 +119,23 @@ static void print_at(alea__out *o, const node *n, int min_prec)
 
 const char *alea__arith_str(uint8_t op)
 {
-    static const char *const op_str[] = {" + ", " - ", " * ", " / ", " /^ ", " /~ "};
-    return op <= OP_DIVNEAR ? op_str[op] : " ? ";
+    static const char *const op_str[] = {" + ", " - ", " * ", " / ", " /^ ", " /~ ", " / ",
+                                         " / "};
+    return op <= OP_DIVWHOLE ? op_str[op] : " ? ";
+}
+
+void alea__chain_open(alea__out *o, const node *n)
+{
+    if (n->kind == N_PROD)
+        for (uint32_t i = 1; i < n->u.chain.n; i++)
+            if (n->u.chain.ops[i] == OP_DIVTRUNC)
+                alea__out_str(o, "trunc(");
+}
+
+void alea__chain_close(alea__out *o, const node *n, uint32_t i)
+{
+    if (n->kind == N_PROD && i > 0 && n->u.chain.ops[i] == OP_DIVTRUNC)
+        alea__out_char(o, ')');
 }
 
 const char *alea__cmp_str(uint8_t op)
@@ -288,10 +306,12 @@ void alea__node_print(alea__out *o, const node *n)
     case N_SUM:
     case N_PROD: {
         int child_min = n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
+        alea__chain_open(o, n);
         for (uint32_t i = 0; i < n->u.chain.n; i++) {
             if (i)
                 alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
             print_at(o, n->u.chain.items[i], child_min);
+            alea__chain_close(o, n, i);
         }
         break;
     }

@@ -38,7 +38,10 @@ typedef enum arith_op {
     OP_MUL,
     OP_DIV,    /* "/"  : rounds down (towards minus infinity) */
     OP_DIVUP,  /* "/^" : rounds up (towards plus infinity) */
-    OP_DIVNEAR /* "/~" : rounds to nearest, halves away from zero */
+    OP_DIVNEAR, /* "/~" : rounds to nearest, halves away from zero */
+    OP_DIVTRUNC, /* "trunc(a / b)": rounds towards zero (d20's "/") */
+    OP_DIVWHOLE  /* a real division that must be whole (rpg-dice-roller's
+                    "/"): prints as "/", which it equals whenever it holds */
 } arith_op;
 
 typedef enum cmp_op {
@@ -190,14 +193,17 @@ struct alea_expr {
     const char *src; /* NUL-terminated copy of the source */
     size_t len;
     uint32_t nodes;  /* number of nodes */
+    const char *hint; /* alea_expr_hint, in the arena, or NULL */
 };
 
 /* ---- parse.c ---- */
 
-/* Parses src into an AST allocated from arena. On error records it in ctx. */
+/* Parses src, in the context's dialect, into an AST allocated from arena,
+ * with a hint about a likely mistake (*hint, in the arena, or NULL). On
+ * error records it in ctx. */
 ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, alea__arena *arena,
                                      const char *src, size_t len,
-                                     const node **root, uint32_t *nodes);
+                                     const node **root, uint32_t *nodes, const char **hint);
 
 /* ---- ast.c ---- */
 
@@ -208,9 +214,10 @@ ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
  * The arithmetic of the language, shared by both evaluators: op is an
  * arith_op. Returns ARITH_OK and *r, ARITH_OVERFLOW, or ARITH_DIV0.
  * Division: OP_DIV rounds down, OP_DIVUP up, OP_DIVNEAR to nearest with
- * halves away from zero.
+ * halves away from zero, OP_DIVTRUNC towards zero; OP_DIVWHOLE returns
+ * ARITH_INEXACT when the quotient is not whole.
  */
-enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0 };
+enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT };
 ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
 
 /* Number of faces of the die (with multiplicity), and face i (0-based,
@@ -232,6 +239,11 @@ enum { PREC_CMP = 1, PREC_SUM = 2, PREC_PROD = 3, PREC_NEG = 4, PREC_ATOM = 5 };
 ALEA__HIDDEN int alea__node_prec(const node *n);
 ALEA__HIDDEN const char *alea__cmp_str(uint8_t op);
 ALEA__HIDDEN const char *alea__arith_str(uint8_t op); /* " + ", " /^ ", ... */
+/* A chain's truncating divisions print as "trunc(a / b)": the opening
+ * "trunc(" for each, before its first item, and the ")" after item i. */
+struct alea__out;
+ALEA__HIDDEN void alea__chain_open(struct alea__out *o, const node *n);
+ALEA__HIDDEN void alea__chain_close(struct alea__out *o, const node *n, uint32_t i);
 
 /* Writes the canonical text of a node through the writer. pool_print
  * writes an N_DICE node, with its count when with_count is set. */

@@ -233,6 +233,15 @@ alea_status alea__broken(alea_ctx *ctx, size_t start, size_t end, const char *ru
                        start, rule);
 }
 
+alea_status alea__inexact_error(alea_ctx *ctx, size_t start, size_t end, int possible)
+{
+    return alea__error(ctx, ALEA_ERR_DOMAIN, start, end,
+                       "a division %s a remainder at byte %zu: this dialect divides as "
+                       "real numbers, and alea's values are whole numbers; write / to round "
+                       "down, /^ up or /~ to the nearest",
+                       possible ? "can leave" : "left", start);
+}
+
 alea_status alea__nomem(alea_ctx *ctx)
 {
     static const char limit_msg[] = "memory limit exceeded";

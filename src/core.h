@@ -57,6 +57,8 @@ struct alea_ctx {
     /* Budget of the evaluation under way (reset by alea__budget_start). */
     int64_t work_used, work_poll, dice_used;
 
+    uint8_t dialect; /* alea_dialect of the expressions compiled next */
+
     alea_status status;
     size_t err_start, err_end;
     char errmsg[ALEA__ERRMSG_CAP];
@@ -113,6 +115,10 @@ ALEA__HIDDEN alea_status alea__error(alea_ctx *ctx, alea_status status,
  * trusting a tree blindly, so a bug is an error, never a crash.
  */
 ALEA__HIDDEN alea_status alea__broken(alea_ctx *ctx, size_t start, size_t end, const char *rule);
+/* A real division (rpg-dice-roller's "/") whose quotient is not whole, over
+ * [start, end): alea's values are integers, so it says how to round. */
+ALEA__HIDDEN alea_status alea__inexact_error(alea_ctx *ctx, size_t start, size_t end,
+                                             int possible);
 /* Out of memory, or the memory limit: never allocates. */
 ALEA__HIDDEN alea_status alea__nomem(alea_ctx *ctx);
 /* Clears the error state (status OK, empty message). */

@@ -12,6 +12,9 @@
  */
 #include "parser.h"
 #include "mech.h"
+
+#include <stdarg.h>
+#include <stdio.h>
 /* ---- expressions ------------------------------------------------------------ */
 
 /*
@@ -117,7 +120,7 @@ static alea_status parse_product(parser *p, const node **out)
         uint8_t op;
         switch (peek(p)->kind) {
         case T_STAR: op = OP_MUL; break;
-        case T_SLASH: op = OP_DIV; break;
+        case T_SLASH: op = p->dl->slash; break;
         case T_SLASHUP: op = OP_DIVUP; break;
         case T_SLASHNEAR: op = OP_DIVNEAR; break;
         default: return finish_chain(p, N_PROD, &c, out);
@@ -510,8 +513,19 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
 
 static alea_status extra_then_product(parser *p, const token *t);
 
+static alea_status parse_sum_items(parser *p, const node **out);
+
 /* sum = product { ("+" | "-") product | bonus } */
 static alea_status parse_sum(parser *p, const node **out)
+{
+    size_t outer = p->sum_start;
+    p->sum_start = peek(p)->start;
+    alea_status st = parse_sum_items(p, out);
+    p->sum_start = outer;
+    return st;
+}
+
+static alea_status parse_sum_items(parser *p, const node **out)
 {
     chainbuf c = {0};
     bonus_acc b;
@@ -584,7 +598,7 @@ static alea_status parse_compare(parser *p, const node **out)
         *out = a;
         return ALEA_OK;
     }
-    advance(p);
+    const token *opt = advance(p);
     if ((st = parse_sum(p, &b)) != ALEA_OK)
         return st;
     switch (peek(p)->kind) {
@@ -598,6 +612,12 @@ static alea_status parse_compare(parser *p, const node **out)
     default:
         break;
     }
+    if (op == CMP_NE && a->kind == N_DICE && a->end == opt->start)
+        alea__p_hint(p, "'%.*s' compares the total with %.*s (1 when they differ); in "
+                        "rpg-dice-roller '<>' right after dice is a condition on each die, "
+                        "\"not equal\" (--dialect rpgdr)",
+                     (int)(b->end - a->start), p->src + a->start,
+                     (int)(b->end - b->start), p->src + b->start);
     node *n;
     if ((st = new_node(p, N_CMP, a->start, b->end, &n)) != ALEA_OK)
         return st;
@@ -616,9 +636,20 @@ alea_status alea__p_expr(parser *p, const node **out)
 }
 
 /* program = expr EOF */
-alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
-                        size_t len, const node **root, uint32_t *nodes)
+void alea__p_hint(parser *p, const char *fmt, ...)
 {
+    if (p->hint[0])
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->hint, sizeof p->hint, fmt, ap);
+    va_end(ap);
+}
+
+alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
+                        size_t len, const node **root, uint32_t *nodes, const char **hint)
+{
+    *hint = NULL;
     token_list toks;
     alea_status st = alea__lex(ctx, src, len, alea__lex_is_word, &toks);
     if (st == ALEA_OK) {
@@ -631,6 +662,7 @@ alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
         p.t = toks.v;
         p.max_depth = ctx->limits[ALEA_LIMIT_DEPTH];
         p.max_nodes = ctx->limits[ALEA_LIMIT_NODES];
+        p.dl = &alea__dialects[ctx->dialect];
         if (toks.n == 1) {
             st = alea__error(ctx, ALEA_ERR_SYNTAX, 0, 0,
                              "empty expression: write dice such as 1d20 or 4d6kh3");
@@ -641,10 +673,27 @@ alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
                 if (t->kind == T_RPAREN)
                     st = alea__error(ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                      "unmatched ')' at byte %u", (unsigned)t->start);
+                else if (t->kind == T_NAME && p.pos > 0 && p.t[p.pos - 1].end == t->start &&
+                         (src[t->start] == 'd' || src[t->start] == 'D'))
+                    /* "4d6dd1": the letters read as a word, Double Down's "dd" */
+                    st = alea__error(ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                     "'%.*s' right after dice at byte %u is a word of the "
+                                     "language, not a modifier: to drop dice write dl or dh, "
+                                     "as in 4d6dl1",
+                                     (int)(t->end - t->start), src + t->start,
+                                     (unsigned)t->start);
                 else
                     st = err_at(&p, t, "an operator or the end of the expression");
             }
             *nodes = p.nodes;
+            if (st == ALEA_OK && p.hint[0]) {
+                size_t n = strlen(p.hint) + 1;
+                char *h = alea__arena_alloc(arena, n);
+                if (!h)
+                    st = alea__nomem(ctx);
+                else
+                    *hint = memcpy(h, p.hint, n);
+            }
         }
     }
     alea__mem_free(ctx, toks.v, alea__mul_size(toks.cap, sizeof(token)));

@@ -230,6 +230,15 @@ static const struct {
     {"worst", N_WORST, 2},
 };
 
+/* Roundings of a division: floor(a / b) is a / b, ceil a /^ b, round
+ * a /~ b, trunc (towards zero) a division of its own. */
+static const struct {
+    const char *name;
+    uint8_t op;
+} rounders[] = {
+    {"floor", OP_DIV}, {"ceil", OP_DIVUP}, {"round", OP_DIVNEAR}, {"trunc", OP_DIVTRUNC},
+};
+
 /* Whether s[0..n) is the lowercase word w, matched without case. */
 static int same_word(const char *s, size_t n, const char *w)
 {
@@ -255,6 +264,9 @@ int alea__lex_is_word(const char *s, size_t n)
     for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
         if (same_word(s, n, builtins[b].name))
             return 1;
+    for (size_t r = 0; r < sizeof rounders / sizeof rounders[0]; r++)
+        if (same_word(s, n, rounders[r].name))
+            return 1;
     /* The extra dice's words; single letters ("+2B") stay the lexer's
      * modifier letters, which the parser reads by their text. */
     for (const alea__extra *const *x = alea__extras; *x; x++)
@@ -264,6 +276,47 @@ int alea__lex_is_word(const char *s, size_t n)
         if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
             return 1;
     return 0;
+}
+
+/*
+ * round = ("floor" | "ceil" | "round" | "trunc") "(" expr ")"
+ * The expression is a division, whose last '/' takes the rounding
+ * ("trunc(1d6 * 3 / 2)"); anything else is whole already and stays as is.
+ */
+static alea_status parse_rounding(parser *p, const token *nt, uint8_t op, const node **out)
+{
+    alea_status st;
+    if (!at(p, T_LPAREN))
+        return err_at(p, peek(p), "'(' after the function name");
+    const token *open = advance(p);
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    const node *a;
+    if ((st = alea__p_expr(p, &a)) != ALEA_OK)
+        return st;
+    if (!at(p, T_RPAREN))
+        return err_at(p, peek(p), "')' (this function takes one division)");
+    const token *close = advance(p);
+    leave(p);
+    uint32_t k = a->kind == N_PROD ? a->u.chain.n - 1 : 0;
+    if (k == 0 || a->u.chain.ops[k] == OP_MUL) {
+        *out = a; /* a whole number: nothing to round */
+        return ALEA_OK;
+    }
+    node *n;
+    uint8_t *ops = alloc(p, a->u.chain.n);
+    if (!ops)
+        return alea__nomem(p->ctx);
+    if ((st = new_node(p, N_PROD, nt->start, close->end, &n)) != ALEA_OK)
+        return st;
+    memcpy(ops, a->u.chain.ops, a->u.chain.n);
+    ops[k] = op;
+    *n = *a;
+    n->start = (uint32_t)nt->start;
+    n->end = (uint32_t)close->end;
+    n->u.chain.ops = ops;
+    *out = n;
+    return ALEA_OK;
 }
 
 /*
@@ -278,6 +331,9 @@ alea_status alea__p_call(parser *p, const node **out)
     size_t b, nb = sizeof builtins / sizeof builtins[0];
     for (b = 0; b < nb && !alea__p_is_word(p, nt, builtins[b].name); b++)
         ;
+    for (size_t r = 0; b == nb && r < sizeof rounders / sizeof rounders[0]; r++)
+        if (alea__p_is_word(p, nt, rounders[r].name))
+            return parse_rounding(p, nt, rounders[r].op, out);
     if (b == nb) {
         for (const alea__mech *const *m = alea__mechs; *m; m++)
             if (alea__p_is_word(p, nt, (*m)->name))

@@ -21,21 +21,116 @@ static alea_status parse_signed(parser *p, int64_t *v, const char *what)
     return ALEA_OK;
 }
 
-/* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed */
+/*
+ * cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed
+ * In Roll20's dialect "<" and ">" are "at most" and "at least"; in
+ * rpg-dice-roller's "<>" is "not equal" too (dialect.h).
+ */
 static alea_status parse_cond(parser *p, cond *c, const char *what)
 {
     const token *t = peek(p);
     switch (t->kind) {
     case T_EQ: c->op = CMP_EQ; advance(p); break;
-    case T_LT: c->op = CMP_LT; advance(p); break;
+    case T_LT:
+    case T_GT:
+        if (p->dl->inclusive)
+            c->op = t->kind == T_GT ? CMP_GE : CMP_LE;
+        else
+            c->op = t->kind == T_GT ? CMP_GT : CMP_LT;
+        advance(p);
+        break;
     case T_LE: c->op = CMP_LE; advance(p); break;
-    case T_GT: c->op = CMP_GT; advance(p); break;
     case T_GE: c->op = CMP_GE; advance(p); break;
+    case T_NE:
+        if (!p->dl->not_equal)
+            return err_at(p, t, what);
+        c->op = CMP_NE;
+        advance(p);
+        break;
     case T_NUM:
     case T_MINUS: c->op = CMP_EQ; break;
     default: return err_at(p, t, what);
     }
     return parse_signed(p, &c->value, what);
+}
+
+/* Whether a condition starts here (the dialect's comparisons, or a number). */
+static int starts_cond(const parser *p)
+{
+    switch (peek(p)->kind) {
+    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
+    case T_NE: return p->dl->not_equal;
+    default: return 0;
+    }
+}
+
+/*
+ * After "r1": "r1=1" is, in Foundry VTT, a reroll of at most one die showing
+ * 1. alea has no such reroll yet: in that dialect it is an error that says
+ * so; in the others it is a reroll of every 1 and a success count, which a
+ * Foundry user would not expect, so it gets a hint.
+ */
+static alea_status reroll_count(parser *p, const token *r)
+{
+    const token *t = peek(p);
+    if (p->t[p->pos - 1].end != t->start || !(t->kind == T_EQ || t->kind == T_LT ||
+                                              t->kind == T_LE || t->kind == T_GT ||
+                                              t->kind == T_GE))
+        return ALEA_OK;
+    size_t end = peek_at(p, 1)->end; /* "r1=1": through the condition's value */
+    if (p->dl->reroll_once)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
+                           "'%.*s', a reroll of at most that many dice, is not supported yet "
+                           "(byte %u): 'r' and a condition reroll each matching die once",
+                           (int)(end - r->start), p->src + r->start, (unsigned)r->start);
+    alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in Foundry "
+                    "VTT it rerolls at most that many dice (not supported yet)",
+                 (int)(end - r->start), p->src + r->start);
+    return ALEA_OK;
+}
+
+/* A meaning of the dialect's tool that alea does not have yet: refused,
+ * rather than read in alea's meaning. */
+static alea_status unsupported(parser *p, const token *t, const char *what)
+{
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "%s: %s is not supported yet in this dialect (byte %u); "
+                       "docs/dialects.md lists what is",
+                       p->dl->tool, what, (unsigned)t->start);
+}
+
+/*
+ * rpg-dice-roller's keep and drop: every step chooses from the whole pool
+ * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
+ * unless it is also the lowest). The dice kept are the sorted positions all
+ * the steps keep, [lo, hi): written as alea's "dl lo kl (hi - lo)".
+ */
+static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *nkeeps,
+                              size_t start)
+{
+    if (pl->count_expr)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, p->t[p->pos - 1].end,
+                           "%s: several keep and drop steps on a rolled number of dice "
+                           "are not supported yet in this dialect (byte %zu)",
+                           p->dl->tool, start);
+    int64_t m = pl->count, lo = 0, hi = m;
+    for (uint32_t i = 0; i < *nkeeps; i++) {
+        int64_t k = keeps[i].n > m ? m : keeps[i].n;
+        switch (keeps[i].op) {
+        case KEEP_HIGH: lo = lo > m - k ? lo : m - k; break;
+        case KEEP_LOW: hi = hi < k ? hi : k; break;
+        case DROP_HIGH: hi = hi < m - k ? hi : m - k; break;
+        default: lo = lo > k ? lo : k; break; /* DROP_LOW */
+        }
+    }
+    if (hi < lo)
+        hi = lo;
+    keeps[0].op = DROP_LOW;
+    keeps[0].n = lo;
+    keeps[1].op = KEEP_LOW;
+    keeps[1].n = hi - lo;
+    *nkeeps = 2;
+    return ALEA_OK;
 }
 
 /* faces = item { "," item } ; item = signed [ ".." signed ]   (inside braces) */
@@ -143,6 +238,15 @@ static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
         return ALEA_OK;
     case T_PERCENT:
         advance(p);
+        if (p->dl->pct_tens) { /* the tens die: d{0,10,...,90} */
+            static const int64_t tens[] = {0, 10, 20, 30, 40, 50, 60, 70, 80, 90};
+            d->kind = FACES_LIST;
+            d->faces = d->sorted = tens;
+            d->nfaces = 10;
+            d->lo = 0;
+            d->hi = 90;
+            return ALEA_OK;
+        }
         d->style = DIE_PCT;
         d->lo = 1;
         d->hi = 100;
@@ -174,6 +278,8 @@ static int cond_all_in(const cond *c, int64_t a, int64_t b)
 {
     if (c->op == CMP_EQ)
         return a == b && c->value == a;
+    if (c->op == CMP_NE)
+        return c->value < a || c->value > b;
     return alea__cond_match(c, a) && alea__cond_match(c, b);
 }
 
@@ -214,6 +320,12 @@ static int cond_all(const die_spec *d, const cond *c, const cond *except)
     case CMP_LE: if (v >= lo) { if (v == INT64_MAX) { a1 = 1; b1 = 0; } else a1 = v + 1; } break;
     case CMP_GT: if (v < hi) b1 = v; break;       /* keep [lo, v] */
     case CMP_GE: if (v <= hi) { if (v == INT64_MIN) { a1 = 1; b1 = 0; } else b1 = v - 1; } break;
+    case CMP_NE: /* keep [v, v] */
+        if (v >= lo && v <= hi)
+            a1 = b1 = v;
+        else
+            a1 = 1, b1 = 0;
+        break;
     default: break;
     }
     if (a1 <= b1 && !cond_all_in(c, a1, b1))
@@ -232,6 +344,7 @@ static int cond_any(const die_spec *d, const cond *c)
         case CMP_LE: return d->lo <= c->value;
         case CMP_GT: return d->hi > c->value;
         case CMP_GE: return d->hi >= c->value;
+        case CMP_NE: return !(d->lo == d->hi && d->hi == c->value);
         default: return 1;
         }
     }
@@ -298,6 +411,8 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                "ambiguous (byte %u): write '!!' to judge each die's "
                                "total, or drop the keep",
                                (unsigned)stok->start);
+        /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
+        size_t from = p->sum_start < n->start ? p->sum_start : n->start;
         if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate &&
             !cond_any(d, &pl->success) &&
             !(pl->has_failure && cond_any(d, &pl->failure)))
@@ -307,7 +422,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                "parentheses, as in (%.*s) %s %lld",
                                cond_op_str(pl->success.op), (long long)pl->success.value,
                                (unsigned)stok->start,
-                               (int)trimmed_len(p, n->start, stok->start), p->src + n->start,
+                               (int)trimmed_len(p, from, stok->start), p->src + from,
                                cond_op_str(pl->success.op), (long long)pl->success.value);
     }
     return ALEA_OK;
@@ -338,7 +453,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
 
     keep_step *keeps = NULL;
     uint32_t nkeeps = 0, kcap = 0;
-    const token *rtok = NULL, *etok = NULL, *stok = NULL;
+    const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL;
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
@@ -351,6 +466,13 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         case T_D:
             kop = DROP_LOW;
         keep: {
+            if (p->dl->no_d20_select && (t->kind == T_K || nkeeps > 0))
+                return unsupported(p, t, t->kind == T_K
+                                             ? "'k' with a value selector (k3: the dice "
+                                               "showing 3; k>3, k<3)"
+                                             : "several selections, which add up there");
+            if (!ktok)
+                ktok = t;
             advance(p);
             int64_t k = 1;
             if (at(p, T_NUM))
@@ -389,6 +511,10 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             pl->trigger.op = CMP_EQ;
             pl->trigger.value = pl->die.hi;
             switch (peek(p)->kind) {
+            case T_NE:
+                if (!p->dl->not_equal)
+                    break;
+                /* fall through */
             case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
                 if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
                     return st;
@@ -408,11 +534,26 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             rtok = advance(p);
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
+            if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
+                rtok = advance(p); /* "rr": until no match, as alea's "r" */
+            } else if (t->kind == T_R && p->dl->reroll_once) {
+                /* Foundry: "r" rerolls once; bare, the lowest face */
+                pl->reroll_once = 1;
+                if (!starts_cond(p)) {
+                    pl->reroll.op = CMP_EQ;
+                    pl->reroll.value = pl->die.lo;
+                    continue;
+                }
+            }
             if ((st = parse_cond(p, &pl->reroll,
                                  "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
                 return st;
+            if ((st = reroll_count(p, rtok)) != ALEA_OK)
+                return st;
             continue;
         case T_RA:
+            if (p->dl->no_d20_select)
+                return unsupported(p, t, "'ra', reroll and add");
             if (pl->has_reroll_one)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "'ra' given twice, second at byte %u", (unsigned)t->start);
@@ -422,6 +563,10 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                  "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
                 return st;
             continue;
+        case T_NE:
+            if (!p->dl->not_equal)
+                break;
+            /* fall through */
         case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
             if (stok)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
@@ -430,6 +575,26 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                    (unsigned)t->start);
             stok = t;
             pl->has_success = 1;
+            if (t->start > p->t[p->pos - 1].end && p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
+                /* "3d6 >= 5", as AnyDice or icepool write a comparison */
+                alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
+                                "as Roll20 does); to compare the total, write (%.*s) %.*s",
+                             (int)(peek_at(p, 1)->end - start), p->src + start,
+                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start,
+                             (int)trimmed_len(p, p->sum_start < start ? p->sum_start : start,
+                                              t->start),
+                             p->src + (p->sum_start < start ? p->sum_start : start),
+                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start);
+            if ((t->kind == T_GT || t->kind == T_LT) && !p->hint[0] &&
+                p->dl == &alea__dialects[ALEA_DIALECT_ALEA] && peek_at(p, 1)->kind == T_NUM &&
+                peek_at(p, 1)->num < INT64_MAX) {
+                long long v = (long long)peek_at(p, 1)->num; /* "<3": 2 or less here */
+                int gt = t->kind == T_GT;
+                alea__p_hint(p, "'%c%lld' on dice counts %lld or %s; Roll20 reads it as %lld or "
+                                "%s (--dialect roll20)",
+                             gt ? '>' : '<', v, gt ? v + 1 : v - 1, gt ? "more" : "less", v,
+                             gt ? "more" : "less");
+            }
             if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
                 return st;
             if (at(p, T_D) && alea__p_starts_sides((tok_kind)peek_at(p, 1)->kind)) {
@@ -454,6 +619,12 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         }
         break;
     }
+    if (nkeeps > 0 && pl->explode != EXPLODE_NONE && p->dl->no_keep_explode)
+        return unsupported(p, ktok,
+                           "keep and drop on exploding dice, which choose single rolls");
+    if (nkeeps > 1 && p->dl->keep_whole &&
+        (st = keep_whole(p, pl, keeps, &nkeeps, start)) != ALEA_OK)
+        return st;
     pl->keeps = keeps;
     pl->nkeeps = nkeeps;
     node *n;

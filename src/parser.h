@@ -10,17 +10,21 @@
 
 #include <string.h>
 
+#include "dialect.h"
 #include "lex.h"
 #include "parse.h"
 
 struct alea__parser {
     alea_ctx *ctx;
+    const alea__dialect *dl; /* the context's dialect */
+    char hint[192];          /* the first hint (alea__p_hint), or "" */
     alea__arena *arena;
     const char *src;
     size_t len;
     const token *t; /* token array, ends with T_EOF */
     size_t pos;
     int64_t depth, max_depth;
+    size_t sum_start; /* where the sum being parsed starts, for hints */
     uint32_t nodes;
     int64_t max_nodes;
 };
@@ -161,6 +165,10 @@ static inline alea_status chain_push(parser *p, chainbuf *c, const node *item, u
     return ALEA_OK;
 }
 
+
+/* Records a hint about a likely mistake (alea_expr_hint); the first one
+ * stays. */
+ALEA__HIDDEN void alea__p_hint(parser *p, const char *fmt, ...) ALEA__PRINTF(2, 3);
 
 /* Length of src[start, end) without trailing blanks, for hints. */
 static inline size_t trimmed_len(const parser *p, size_t start, size_t end)

@@ -595,8 +595,8 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
     int first = 1;
     for (int i = 0; i < 2; i++) {
         for (int j = 0; j < ny; j++) {
-            int64_t r;
-            if (alea__arith(op, xs[i], ys[j], &r) != ARITH_OK)
+            int64_t r; /* a whole division's range is the floor's */
+            if (alea__arith(op == OP_DIVWHOLE ? OP_DIV : op, xs[i], ys[j], &r) != ARITH_OK)
                 return alea__overflow_error(ctx, at);
             if (first || r < lo)
                 lo = r;
@@ -628,9 +628,11 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         }
         for (size_t j = 0; j < b->n; j++) {
             int64_t r;
-            if (alea__arith(op, a->v[i], b->v[j], &r) != ARITH_OK) {
+            int ar = alea__arith(op, a->v[i], b->v[j], &r);
+            if (ar != ARITH_OK) {
                 alea__acc_free(&acc);
-                return alea__overflow_error(ctx, at);
+                return ar == ARITH_INEXACT ? alea__inexact_error(ctx, at->start, div_at->end, 1)
+                                           : alea__overflow_error(ctx, at);
             }
             if ((st = alea__acc_add(&acc, r, a->p[i] * b->p[j])) != ALEA_OK)
                 return st;

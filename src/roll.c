@@ -463,6 +463,8 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
             case ARITH_DIV0:
                 return alea__error(s->ctx, ALEA_ERR_DOMAIN, item->start, item->end,
                                    "division by zero at byte %u", (unsigned)item->start);
+            case ARITH_INEXACT:
+                return alea__inexact_error(s->ctx, n->start, item->end, 0);
             default: return overflow(s, n);
             }
         }

@@ -51,7 +51,10 @@ static int npaths;
 
 typedef struct corpus {
     char **expr; /* as written, in the order found */
+    int *dialect; /* the dialect each is read in */
     size_t n, cap;
+    const char *file; /* the file being read, and its dialect so far */
+    int cur;
 } corpus;
 
 static void corpus_add(corpus *c, const char *s, size_t len)
@@ -59,8 +62,11 @@ static void corpus_add(corpus *c, const char *s, size_t len)
     if (c->n == c->cap) {
         c->cap = c->cap ? 2 * c->cap : 256;
         c->expr = realloc(c->expr, c->cap * sizeof *c->expr);
+        c->dialect = realloc(c->dialect, c->cap * sizeof *c->dialect);
         assert_non_null(c->expr);
+        assert_non_null(c->dialect);
     }
+    c->dialect[c->n] = c->cur;
     char *e = malloc(len + 1);
     assert_non_null(e);
     memcpy(e, s, len);
@@ -74,6 +80,16 @@ static void corpus_add(corpus *c, const char *s, size_t len)
 static void take_block(const golden_block *b, void *ud)
 {
     const char *cmd = b->lines[0];
+    corpus *c = ud;
+    if (c->file != b->file) { /* a file starts in alea's own dialect */
+        c->file = b->file;
+        c->cur = ALEA_DIALECT_ALEA;
+    }
+    if (strncmp(cmd, "dialect ", 8) == 0) {
+        c->cur = alea_dialect_find(cmd + 8);
+        assert_true(c->cur >= 0);
+        return;
+    }
     static const char *const rest[] = {"canon ", "dist "};
     static const char *const word[] = {"p ", "mean ", "flag ", "label "};
     for (size_t i = 0; i < sizeof rest / sizeof *rest; i++)
@@ -217,7 +233,7 @@ static void check_one(alea_ctx *ctx, const char *src, const alea_expr *e, const 
 static void test_roller_agrees_with_exact(void **state)
 {
     (void)state;
-    corpus c = {NULL, 0, 0};
+    corpus c = {NULL, NULL, 0, 0, NULL, 0};
     if (npaths == 0)
         list_lang_dir();
     assert_true(npaths >= 10); /* the golden files were found */
@@ -233,6 +249,7 @@ static void test_roller_agrees_with_exact(void **state)
     for (size_t i = 0; i < c.n; i++) {
         alea_expr *e = NULL;
         alea_dist *d = NULL;
+        alea_ctx_set_dialect(ctx, (alea_dialect)c.dialect[i]);
         if (alea_expr_compile(ctx, c.expr[i], strlen(c.expr[i]), &e) != ALEA_OK)
             continue; /* lang_runner reports it */
         size_t len = alea_expr_format(e, NULL, 0);
@@ -283,6 +300,7 @@ static void test_roller_agrees_with_exact(void **state)
     for (size_t k = 0; k < c.n; k++)
         free(c.expr[k]);
     free(c.expr);
+    free(c.dialect);
     alea_ctx_free(ctx);
 }
 

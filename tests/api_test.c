@@ -178,6 +178,39 @@ static void test_error_line(void **state)
     alea_ctx_free(ctx);
 }
 
+/* Dialects: the names, finding one, refusing one out of range, the same
+ * text read two ways, and the hint alea's own dialect gives. */
+static void test_dialects(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    assert_string_equal(alea_dialect_name(ALEA_DIALECT_ROLL20), "roll20");
+    assert_string_equal(alea_dialect_tool(ALEA_DIALECT_RPGDR), "rpg-dice-roller");
+    assert_null(alea_dialect_name(ALEA_DIALECT__COUNT));
+    assert_int_equal(alea_dialect_find("D20"), ALEA_DIALECT_D20);
+    assert_int_equal(alea_dialect_find("anydice"), -1);
+    assert_int_equal(alea_dialect_find(NULL), -1);
+    assert_int_equal(alea_ctx_dialect(ctx), ALEA_DIALECT_ALEA);
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT__COUNT), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_ctx_dialect(ctx), ALEA_DIALECT_ALEA);
+
+    alea_expr *e = NULL;
+    char text[64];
+    assert_int_equal(alea_expr_compile(ctx, "3d6>3", 5, &e), ALEA_OK);
+    alea_expr_format(e, text, sizeof text);
+    assert_string_equal(text, "3d6>3");
+    assert_non_null(strstr(alea_expr_hint(e), "--dialect roll20"));
+    alea_expr_free(e);
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ROLL20), ALEA_OK);
+    assert_int_equal(alea_expr_compile(ctx, "3d6>3", 5, &e), ALEA_OK);
+    alea_expr_format(e, text, sizeof text);
+    assert_string_equal(text, "3d6>=3");
+    assert_null(alea_expr_hint(e));
+    alea_expr_free(e);
+    assert_null(alea_expr_hint(NULL));
+    alea_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -186,6 +219,7 @@ int main(void)
         cmocka_unit_test(test_work),
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_error_line),
+        cmocka_unit_test(test_dialects),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -20,6 +20,9 @@
  *   error EXPR           next line: "STATUS START END MESSAGE", the error of
  *                        compiling, or if it compiles, of rolling (seed 1)
  *   disterror EXPR       the same for computing the distribution
+ *   hint EXPR            next line: the hint of compiling EXPR, or "(none)"
+ *   dialect NAME         the blocks after it, to the end of the file, are read
+ *                        in that dialect (a file starts in alea's own)
  *
  * EXPR is the rest of the line after the fixed words; write it as typed.
  * Usage: lang_runner FILE... ; prints "N passed, N failed".
@@ -273,6 +276,23 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             FAIL("'%s' succeeded, expected: %s", src, lines[1]);
         else
             check_error(ctx, st, lines[1]);
+    } else if (strncmp(cmd, "hint ", 5) == 0) {
+        alea_expr *e = compile_block(ctx, cmd + 5);
+        if (!e)
+            return;
+        const char *h = alea_expr_hint(e);
+        if (n < 2 || strcmp(h ? h : "(none)", lines[1]) != 0)
+            FAIL("hint of '%s'\n  want: %s\n  got:  %s", cmd + 5, n > 1 ? lines[1] : "",
+                 h ? h : "(none)");
+        else
+            passed++;
+        alea_expr_free(e);
+    } else if (strncmp(cmd, "dialect ", 8) == 0) {
+        int d = alea_dialect_find(cmd + 8);
+        if (d < 0 || alea_ctx_set_dialect(ctx, (alea_dialect)d) != ALEA_OK)
+            FAIL("unknown dialect '%s'", cmd + 8);
+        else
+            passed++;
     } else {
         FAIL("unknown block '%s'", cmd);
     }

@@ -75,6 +75,9 @@ _ctx_error_span = _sig('alea_ctx_error_span', ctypes.c_int, _p,
 _ctx_limit = _sig('alea_ctx_limit', ctypes.c_int64, _p, ctypes.c_int, ctypes.c_int64)
 _limit_name = _sig('alea_limit_name', ctypes.c_char_p, ctypes.c_int)
 _limit_max = _sig('alea_limit_max', ctypes.c_int64, ctypes.c_int)
+_ctx_set_dialect = _sig('alea_ctx_set_dialect', ctypes.c_int, _p, ctypes.c_int)
+_dialect_name = _sig('alea_dialect_name', ctypes.c_char_p, ctypes.c_int)
+_expr_hint = _sig('alea_expr_hint', ctypes.c_char_p, _p)
 _ctx_set_tail = _sig('alea_ctx_set_tail', ctypes.c_int, _p, ctypes.c_double)
 _ctx_set_interrupt = _sig('alea_ctx_set_interrupt', None, _p, _INTERRUPT, _p)
 _ctx_seed = _sig('alea_ctx_seed', None, _p, ctypes.c_uint64)
@@ -243,13 +246,15 @@ def _column(ch):
 
 
 class Roll:
-    """One roll: its total, the breakdown line, and every die (the JSON
-    breakdown, parsed)."""
+    """One roll: its total, the breakdown line, every die (the JSON
+    breakdown, parsed), and `hint`: what the expression likely meant, when
+    another tool reads it otherwise (alea_expr_hint), or None."""
 
-    def __init__(self, total, text, detail):
+    def __init__(self, total, text, detail, hint=None):
         self.total = total
         self.text = text
         self.detail = detail
+        self.hint = hint
 
     @property
     def dice(self):
@@ -263,9 +268,11 @@ class Dist:
     """An exact distribution: `outcomes` maps each value to its probability
     (ascending); mean, sd, min, max, and the mass cut from explosion tails
     (`truncated`). `labels` names values (dd() outcomes), `flags` holds named
-    probabilities (an event() pool's 'critical failure')."""
+    probabilities (an event() pool's 'critical failure'), `hint` what the
+    expression likely meant (as Roll's), or None."""
 
-    def __init__(self, data):
+    def __init__(self, data, hint=None):
+        self.hint = hint
         self.expression = data['expression']
         self.outcomes = {v: p for v, p in data['outcomes']}
         self.mean = data['mean']
@@ -308,13 +315,15 @@ class Context:
     """A context of the library: limits (keyword `limits`, a mapping from
     names in LIMITS to integers of 0 or more; above LIMIT_MAX, the maximum),
     an explosion tail bound (`tail`, from 1e-300 to 1e-3), a deadline per
-    evaluation (`timeout`, seconds above 0), and a generator (`seed`, from 0
-    to 2**64 - 1; else seeded from the OS). Not to be shared between
-    threads; close() frees it (or use `with`)."""
+    evaluation (`timeout`, seconds above 0), a generator (`seed`, from 0
+    to 2**64 - 1; else seeded from the OS), and the notation expressions are
+    read in (`dialect`, one of DIALECTS: 'roll20' reads '3d6>3' as Roll20
+    does). Not to be shared between threads; close() frees it (or use
+    `with`)."""
 
     _ctx = None
 
-    def __init__(self, limits=None, tail=None, timeout=None, seed=None):
+    def __init__(self, limits=None, tail=None, timeout=None, seed=None, dialect='alea'):
         # Every argument is checked before the library sees any.
         if limits is None:
             limits = {}
@@ -334,12 +343,14 @@ class Context:
                 raise ValueError(f'alea: timeout must be {accepted}, not {seconds!r}')
         if seed is not None:
             seed = _seed_value(seed)
+        dialect_index = _dialect_index(dialect)
 
         self._ctx = _ctx_new(None, None)
         if not self._ctx:
             raise MemoryError('alea: out of memory')
         for index, value in settings:
             _ctx_limit(self._ctx, index, value)
+        _ctx_set_dialect(self._ctx, dialect_index)
         if tail is not None and _ctx_set_tail(self._ctx, tail) != 0:
             self.close()
             raise ValueError(f'alea: tail must be {_TAIL_RANGE}, not {tail!r}')
@@ -439,7 +450,8 @@ class Context:
                     raise AleaError(f'{n} rolls: their breakdowns come to more than the '
                                     f'memory limit ({memory} bytes); roll fewer at a time',
                                     'ALEA_ERR_LIMIT', 0, 0, expression)
-                rolls.append(Roll(_roll_total(r), text.decode(), json.loads(detail.decode())))
+                rolls.append(Roll(_roll_total(r), text.decode(), json.loads(detail.decode()),
+                                  _hint(expr)))
             return rolls[0] if n is None else rolls
         finally:
             _roll_free(r)
@@ -455,11 +467,17 @@ class Context:
             if st != 0:
                 raise self._error(st, expression)
             try:
-                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()))
+                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()),
+                            _hint(expr))
             finally:
                 _dist_free(d)
         finally:
             _expr_free(expr)
+
+
+def _hint(expr):
+    h = _expr_hint(expr)
+    return h.decode(errors='replace') if h else None
 
 
 def _encode(src, limit):
@@ -499,23 +517,39 @@ def _format(fn, obj, fmt):
 _local = threading.local()
 
 
-def _default():
-    ctx = getattr(_local, 'ctx', None)
-    if ctx is None:
-        ctx = _local.ctx = Context()
-    return ctx
+DIALECTS = tuple(_dialect_name(i).decode() for i in range(5))
 
 
-def roll(expression, seed=None, n=None):
+def _dialect_index(dialect):
+    if not isinstance(dialect, str):
+        raise TypeError(f'alea: dialect must be a str (one of {", ".join(DIALECTS)}), '
+                        f'not {type(dialect).__name__}')
+    if dialect.lower() not in DIALECTS:
+        raise ValueError(f'alea: no dialect {dialect!r}: one of {", ".join(DIALECTS)}')
+    return DIALECTS.index(dialect.lower())
+
+
+def _default(dialect='alea'):
+    """The thread's context for each dialect the module functions use."""
+    ctxs = getattr(_local, 'ctxs', None)
+    if ctxs is None:
+        ctxs = _local.ctxs = {}
+    index = _dialect_index(dialect)
+    if index not in ctxs:
+        ctxs[index] = Context(dialect=DIALECTS[index])
+    return ctxs[index]
+
+
+def roll(expression, seed=None, n=None, dialect='alea'):
     """Rolls the expression once (a Roll), or n times (a list). With `seed`,
-    the rolls are those of `alea roll --seed SEED`."""
-    ctx = _default()
+    the rolls are those of `alea roll --seed SEED`; `dialect` as Context's."""
+    ctx = _default(dialect)
     if seed is not None:
         ctx.seed(seed)
     return ctx.roll(expression, n)
 
 
-def dist(expression):
+def dist(expression, dialect='alea'):
     """The exact distribution of the expression (a Dist), with the default
-    limits."""
-    return _default().dist(expression)
+    limits; `dialect` as Context's."""
+    return _default(dialect).dist(expression)

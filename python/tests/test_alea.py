@@ -51,6 +51,33 @@ class DistTest(unittest.TestCase):
         self.assertIn('critical failure', alea.dist('event(3d4 + 3d6 + d18)').flags)
 
 
+class DialectTest(unittest.TestCase):
+    def test_each_dialect_reads_as_its_tool(self):
+        self.assertEqual(alea.DIALECTS, ('alea', 'roll20', 'foundry', 'rpgdr', 'd20'))
+        # Roll20: '>3' is 3 or more; alea: 4 or more
+        self.assertAlmostEqual(alea.dist('3d6>3', dialect='roll20').mean, 2.0)
+        self.assertAlmostEqual(alea.dist('3d6>3').mean, 1.5)
+        # d20: '/' truncates towards zero, as the CLI's d20 dialect
+        r = alea.roll('-7/2', dialect='d20')
+        self.assertEqual((r.total, r.text), (-3, 'trunc(-7 / 2) = -3'))
+        want = cli('roll', '--dialect', 'foundry', '--seed', '4', '1d10r1').stdout.strip()
+        with alea.Context(dialect='Foundry', seed=4) as ctx:
+            self.assertEqual(ctx.roll('1d10r1').text, want)
+        with self.assertRaises(ValueError):
+            alea.Context(dialect='anydice')
+        with self.assertRaises(TypeError):
+            alea.dist('1d6', dialect=1)
+
+    def test_hints(self):
+        self.assertIn('--dialect roll20', alea.dist('3d6>3').hint)
+        self.assertIsNone(alea.dist('3d6>3', dialect='roll20').hint)
+        self.assertIn('(3d6) >= 5', alea.roll('3d6 >= 5').hint)
+        self.assertIsNone(alea.roll('4d6kh3').hint)
+        # the same line as the command line's
+        err = cli('dist', '3d6>3').stderr.strip()
+        self.assertEqual(err, 'alea: hint: ' + alea.dist('3d6>3').hint)
+
+
 class ErrorTest(unittest.TestCase):
     def test_a_syntax_error_has_its_position(self):
         with self.assertRaises(alea.AleaError) as c:

@@ -660,6 +660,24 @@ expect "--boons: a bad table" 2 "" "*" dist --boons 14:x 'dd(6, 14)'
 expect "--boons: difficulties must ascend" 2 "" "*" dist --boons 14:2,10:1 'dd(6, 14)'
 expect "--multipliers: four numbers" 2 "" "*" dist --boons 14:2 --multipliers 1,2 'dd(6, 14)'
 
+# ---- dialects -----------------------------------------------------------------
+
+expect "--dialect: a bad name" 2 "" "*" roll --dialect anydice 1d6
+has "$err" "one of alea, roll20, foundry, rpgdr, d20"
+check "--dialect: a bad name lists the dialects" $? "$err"
+expect "--dialect roll20: >3 is at least 3" 0 "3d6>=3 [5*, 4*, 4*] = 3" "" \
+    roll --dialect roll20 --seed 1 '3d6>3'
+expect "--dialect: the hint names it" 0 "3d6>3 [5*, 4*, 4*] = 3" \
+    "alea: hint: '>3' on dice counts 4 or more; Roll20 reads it as 3 or more (--dialect roll20)" \
+    roll --seed 1 '3d6>3'
+run dist --dialect d20 --csv 'd%'
+has "$out" '^90,0\.1,0\.1,'
+check "dist --dialect d20: d% is a tens die" $? "$out"
+printf '3d6>3\n' > "$tmp/r20"
+run_from "$tmp/r20" roll --dialect roll20 --seed 1
+[ "$rc" -eq 0 ] && [ "$out" = "3d6>=3 [5*, 4*, 4*] = 3" ]
+check "--dialect on standard input" $? "$rc$nl$out$nl$err"
+
 # ---- every option is completed and in the man page ---------------------------
 
 # The help lists each option where it is taken (cli/help.c prints it from
@@ -680,7 +698,9 @@ if command -v bash >/dev/null 2>&1; then
         [ "$taken" = "$offered" ]
         check "completion: the options of $where" $? \
             "$(printf 'taken:\n%s\noffered:\n%s' "$taken" "$offered")"
-        # After an option that takes a value there is nothing to complete.
+        # After an option that takes a value there is nothing to complete,
+        # but the names of --dialect.
+        valued=$(printf '%s\n' $valued | grep -v '^--dialect$')
         completed=$(bash -c '. "$1"; c=$2; shift 2
                              for w in "$@"; do
                                  COMP_WORDS=(alea $c "$w" ""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
@@ -689,6 +709,12 @@ if command -v bash >/dev/null 2>&1; then
                              done' sh "$src/scripts/completion.bash" "$c" $valued)
         [ -z "$completed" ]
         check "completion: nothing after the values of $where" $? "$completed"
+        if [ -n "$c" ]; then
+            names=$(bash -c '. "$1"; COMP_WORDS=(alea $2 --dialect ""); COMP_CWORD=3; _alea
+                             printf "%s " "${COMPREPLY[@]}"' sh "$src/scripts/completion.bash" "$c")
+            [ "$names" = "alea roll20 foundry rpgdr d20 " ]
+            check "completion: the dialects after $c --dialect" $? "$names"
+        fi
         all="$all $taken"
     done
     for o in $(printf '%s\n' $all | sort -u); do

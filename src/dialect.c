@@ -1,0 +1,43 @@
+/*
+ * dialect.c -- the table of dialects (dialect.h), and their public names.
+ * Each row was checked against the tool's own documentation or tests;
+ * docs/dialects.md cites what each difference rests on.
+ */
+#include "dialect.h"
+
+#include "ast.h"
+
+const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
+    [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .slash = OP_DIV},
+    [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1, .slash = OP_DIV},
+    [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
+                              .rr = 1, .slash = OP_DIV},
+    [ALEA_DIALECT_RPGDR] = {.name = "rpgdr", .tool = "rpg-dice-roller", .not_equal = 1,
+                            .keep_whole = 1, .slash = OP_DIVWHOLE, .no_keep_explode = 1},
+    [ALEA_DIALECT_D20] = {.name = "d20", .tool = "Avrae's d20", .rr = 1, .slash = OP_DIVTRUNC,
+                          .pct_tens = 1, .no_d20_select = 1},
+};
+
+const char *alea_dialect_name(alea_dialect d)
+{
+    return (unsigned)d < ALEA_DIALECT__COUNT ? alea__dialects[d].name : NULL;
+}
+
+const char *alea_dialect_tool(alea_dialect d)
+{
+    return (unsigned)d < ALEA_DIALECT__COUNT ? alea__dialects[d].tool : NULL;
+}
+
+int alea_dialect_find(const char *name)
+{
+    for (int d = 0; name && d < ALEA_DIALECT__COUNT; d++) {
+        const char *a = name, *b = alea__dialects[d].name;
+        while (*a && (*a >= 'A' && *a <= 'Z' ? *a - 'A' + 'a' : *a) == *b) {
+            a++;
+            b++;
+        }
+        if (!*a && !*b)
+            return d;
+    }
+    return -1;
+}
