@@ -134,12 +134,12 @@ static size_t render_g(char tmp[32], int neg, const char *d, int prec, int x)
  * of 'alea dist --csv' on 100,000 outcomes.
  *
  * The integers are 32-bit limbs so that a product of two fits uint64_t on
- * every target (WebAssembly included), without __int128. The largest is a
- * midpoint of DBL_MAX times 2^971 before the division by 5^291 (x = 307):
- * below 2^55 * 2^971 = 2^1026, 33 limbs. The longest product, 5^340 times a
- * midpoint of the smallest subnormal, is below 2^790 * 2^55: 27 limbs.
+ * every target (WebAssembly included), without __int128. The longest is
+ * 5^340 (below 2^790, 25 limbs) times a midpoint of the smallest subnormal:
+ * 27 limbs. Above 10^17, a * 2^sh before the division by 5^-s takes at
+ * most 24 (DBL_MAX: 2^55 * 2^681, then 5^291).
  */
-#define BIG_LIMBS 33
+#define BIG_LIMBS 27
 
 typedef struct {
     int n;                 /* limbs in use; w[n - 1] may be zero */
