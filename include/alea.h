@@ -548,7 +548,8 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
  * Writes v in the fewest significant digits (15, 16 or 17) that read back
  * as exactly v ("0.1", not "0.10000000000000001"), as the JSON above does;
  * "null" for NaN and infinities. snprintf contract; 32 bytes always
- * suffice. About 0.3 us a number.
+ * suffice. About 0.06 us a number from 1e-11 to 1e17, 0.2 us below, and up
+ * to 2 us near the largest doubles.
  */
 size_t alea_format_double(double v, char *buf, size_t cap);
 
