@@ -2,7 +2,7 @@
  * heap.c -- asks Linux for transparent huge pages on the heap the
  * evaluations will use, before the first expression is read.
  *
- * Why: a large evaluation touches up to its memory limit (32 MiB by
+ * Why: a large evaluation touches up to its memory limit (16 MiB by
  * default) of fresh memory, and each fresh 4 KiB page is a page fault. On
  * the virtual machines this project is measured on a fault has cost 5 to
  * 15 us, so touching 32 MiB cost 40 to 120 ms in the kernel alone, more than
@@ -33,7 +33,7 @@
 #ifdef MADV_HUGEPAGE
 enum {
     HUGE_PAGE = 2 << 20,  /* x86-64's and arm64's usual huge page */
-    HEAP_PAD = 40 << 20,  /* the default memory limit, 32 MiB, and room */
+    HEAP_PAD = 24 << 20,  /* the default memory limit, 16 MiB, and room */
     HEAP_ONLY = 64 << 20, /* blocks up to this come from the heap */
 };
 

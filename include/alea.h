@@ -171,8 +171,12 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
  *            convolution (about 2 ns here; an addition into a sparse table
  *            counts 4 to 24 steps, as it costs), so the default stops an
  *            evaluation within about 60 ms.
- *   MEMORY   32 MiB: what the context may hold at once; with the program's
- *            own, the process stays under 64 MiB.
+ *   MEMORY   16 MiB: what the context may hold at once; with the program's
+ *            own, the process stays under 64 MiB. Every input of
+ *            docs/security.md that succeeds needs under 15 MB, and each
+ *            fresh page costs a page fault: on the virtual machines
+ *            measured, touching 32 MiB cost more than the whole time
+ *            budget before an input was refused.
  *   BREAKDOWN 4 MiB: what one roll's breakdown may print, its text and its
  *            JSON together, charged while the roll records its terms (an
  *            upper bound of what they print: 80 bytes a die and a face,
@@ -186,7 +190,7 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
     X(DICE, 10000, 100000000, "dice rolled in one roll, rerolls and explosions included") \
     X(SUPPORT, 100000, 100000000, "distinct outcomes in one distribution")     \
     X(WORK, 30000000, 1000000000000, "elementary steps of one evaluation")     \
-    X(MEMORY, 33554432, 17179869184, "bytes allocated by the context")        \
+    X(MEMORY, 16777216, 17179869184, "bytes allocated by the context")        \
     X(BREAKDOWN, 4194304, 1073741824, "bytes of one roll's breakdown, text and JSON")
 
 typedef enum alea_limit {

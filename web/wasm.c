@@ -32,8 +32,8 @@
  *             and shows more than this stops being usable anyway.
  * ROLLS_MAX   1000 rolls in one call: what the page's "times" field allows.
  *
- * With the library's memory limit (32 MiB) these size the module's linear
- * memory, whose maximum scripts/web sets (--max-memory): 32 MiB for the
+ * With the library's memory limit (16 MiB) these size the module's linear
+ * memory, whose maximum scripts/web sets (--max-memory): 16 MiB for the
  * context, the answer (16 MiB, 24 while it doubles), one roll's text before
  * it is escaped (at most 16 MiB), the stack and the allocator's slack.
  */

@@ -77,7 +77,7 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
-    '--max-memory BYTES +32M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
+    '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
     '--timeout MS +none ' '--time-limit S +60 ' 'docs/language.md'; do
     has "$out" "$word"
     check "--help mentions $word" $?
@@ -354,7 +354,7 @@ has "$err" '^alea: expression too long: 4097 bytes \(source limit is 4096\)$'
 check "stdin: 4097 bytes is too long" $? "$(printf '%s\n' "$err" | cut -c1-80)"
 has "$err" '^alea: expression too long: 1000000 bytes \(source limit is 4096\)$'
 check "stdin: a 1 MB line gets the limit error" $? "$(printf '%s\n' "$err" | cut -c1-80)"
-run_from "$tmp/in" roll --max-nodes 100000 --max-source 1M
+run_from "$tmp/in" roll --max-nodes 100000 --max-source 1M --max-memory 64M
 has "$err" '^alea: expression nested too deeply at byte 64 \(depth limit is 64\)$'
 check "stdin: --max-source makes room for longer lines" $? "$(printf '%s\n' "$err" | cut -c1-80)"
 
@@ -481,9 +481,9 @@ expect "compare: both fit a larger work limit" 0 "*" "" \
     compare --max-work 250000 --max-support 1000000 1d100000 1d100000
 
 # dist --sample: the threads share the memory limit (the command's, not each
-# thread's): 64 threads of 1/65 of 32 MiB cannot each hold 100000 values.
+# thread's): 64 threads of 1/65 of 16 MiB cannot each hold 100000 values.
 expect "--sample: threads share the memory limit" 1 "" "alea: the 64 sampling threads \
-share the memory limit (33554432 bytes), 516222 bytes each, and one ran out; use fewer \
+share the memory limit (16777216 bytes), 258111 bytes each, and one ran out; use fewer \
 --threads, or raise --max-memory" dist --sample 2000000 --threads 64 --seed 1 '1d100000*7'
 expect "--sample: fewer threads fit" 0 "*" "" \
     dist --sample 200000 --threads 2 --seed 1 '1d100000*7'
