@@ -76,6 +76,7 @@ typedef struct options {
     double tail;
     int tail_set;
     int dialect; /* --dialect: an alea_dialect */
+    int markdown; /* --format markdown: rolls as chat Markdown */
     const char *tail_text;
     int64_t n;
     uint64_t seed;

@@ -66,7 +66,9 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
 int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
              alea_roll *roll, buffer *b)
 {
-    alea_format fmt = o->json ? ALEA_FORMAT_JSON : o->color ? ALEA_FORMAT_ANSI : ALEA_FORMAT_TEXT;
+    alea_format fmt = o->json ? ALEA_FORMAT_JSON
+                      : o->markdown ? ALEA_FORMAT_MARKDOWN
+                      : o->color ? ALEA_FORMAT_ANSI : ALEA_FORMAT_TEXT;
     timer_arm(o->timer);
     for (int64_t k = 0; k < o->n; k++) {
         if (k % 1024 == 1023 && command_expired(o->timer)) {

@@ -121,6 +121,19 @@ static int set_dialect(options *o, const option_value *v)
     return 1;
 }
 
+static int set_format(options *o, const option_value *v)
+{
+    static const char *const names[] = {"text", "ansi", "json", "markdown"};
+    for (int i = 0; i < 4; i++)
+        if (!strcmp(v->text, names[i])) {
+            o->color = i == 1;
+            o->json = i == 2;
+            o->markdown = i == 3;
+            return 1;
+        }
+    return 0;
+}
+
 static int set_timeout(options *o, const option_value *v)
 {
     o->timer->ms = v->number;
@@ -230,6 +243,11 @@ const option_spec option_table[] = {
      .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
      .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
                                 "foundry, rpgdr (rpg-dice-roller), d20 (Avrae) [alea]"},
+    {.name = "--format", .arg = "F", .kind = ARG_TEXT, .commands = ROLL, .set = set_format,
+     .bad = "one of text, ansi, json, markdown",
+     .part = PART_MAIN, .help = "text, ansi (colours, the default on a terminal), json\n"
+                                "(as --json), or markdown: for a chat, dropped dice\n"
+                                "~~struck~~, criticals **bold**, the total `in code`"},
     {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},

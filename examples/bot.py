@@ -2,7 +2,7 @@
 """A Discord-style dice bot's handler, without the network: a function from
 a message's text to the reply's text, for a chat full of strangers.
 
-    !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, 1 dropped] = 14
+    !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, ~~1~~] = `14`
     !dist 2d6 +1 DICE     -> the chances of each total, in a code block
     !roll 999999d6        -> a polite refusal that says which limit
 
@@ -49,8 +49,8 @@ def reply(message, user='player'):
     try:
         if command == '!roll':
             r = CTX.roll(expr)
-            out = f'@{user} rolled {r.text}'
-            return out if len(out) <= MAX_REPLY else f'@{user} rolled {expr}: {r.total}'
+            out = f'@{user} rolled {r.markdown}'  # chat Markdown, its markup escaped
+            return out if len(out) <= MAX_REPLY else f'@{user} rolled `{r.total}`'
         if command == '!dist':
             return f'```\n{expr}\n{table(CTX.dist(expr))}\n```'
         return None

@@ -163,7 +163,7 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
  *            costs a few dozen bytes of tree.
  *   DICE     10000: every die rolled, rerolls, explosions and best()
  *            repetitions included; a roll's breakdown keeps each die, so
- *            this bounds its memory (about 80 bytes a die) and time.
+ *            this bounds its memory (about 96 bytes a die) and time.
  *   SUPPORT  100000: distinct outcomes of any distribution built on the way;
  *            a result's JSON or table is proportional to it: 100000
  *            outcomes print in about 7 ms as JSON, 80 ms as a table.
@@ -179,7 +179,7 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
  *            budget before an input was refused.
  *   BREAKDOWN 4 MiB: what one roll's breakdown may print, its text and its
  *            JSON together, charged while the roll records its terms (an
- *            upper bound of what they print: 80 bytes a die and a face,
+ *            upper bound of what they print: 96 bytes a die and a face,
  *            so that the DICE limit's 10000 dice of any size fit): a 4 KB
  *            expression repeated 9999 times printed 80 MB before it.
  */
@@ -360,10 +360,16 @@ typedef enum alea_format {
                          dropped, cancelled and discarded dice dim, a die's
                          highest face and explosions green, a 1 on a die of
                          more than two faces red, the total bold */
-    ALEA_FORMAT_CSV   /* a distribution as CSV (distributions only): the
+    ALEA_FORMAT_CSV,  /* a distribution as CSV (distributions only): the
                          header "value,probability,at_least,at_most" (and
                          ",low95,high95" for an estimate), then a line per
                          outcome, numbers as alea_format_double writes them */
+    ALEA_FORMAT_MARKDOWN /* the text as chat Markdown renders it (rolls only,
+                         Discord's flavour): dropped, cancelled and discarded
+                         dice struck through (~~2~~, without "dropped"), the
+                         same criticals as ALEA_FORMAT_ANSI in bold, the total
+                         in code (`17`), and every other *, _, ~, `, | and
+                         backslash escaped so a label cannot start markup */
 } alea_format;
 
 /*

@@ -15,10 +15,13 @@ _alea() {
         --dialect)
             mapfile -t COMPREPLY < <(compgen -W "alea roll20 foundry rpgdr d20" -- "$cur")
             return 0 ;;
+        --format)
+            mapfile -t COMPREPLY < <(compgen -W "text ansi json markdown" -- "$cur")
+            return 0 ;;
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
-            roll) words="-n --seed --json --dialect --help $limits" ;;
+            roll) words="-n --seed --json --format --dialect --help $limits" ;;
             dist) words="--at-least --at-most --json --csv --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
             compare) words="--at-least --at-most --csv --boons --multipliers --drive --support

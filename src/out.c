@@ -12,6 +12,33 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->cap = cap;
     o->len = 0;
     o->ansi = 0;
+    o->md = 0;
+}
+
+/* Markdown's characters that would start markup in a chat (Discord's
+ * flavour): a backslash before each keeps them text. */
+static int md_special(char c)
+{
+    return c == '\\' || c == '*' || c == '_' || c == '~' || c == '`' || c == '|';
+}
+
+static void out_md(alea__out *o, const char *s, size_t n)
+{
+    o->md = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (md_special(s[i]))
+            alea__out_char(o, '\\');
+        alea__out_char(o, s[i]);
+    }
+    o->md = 1;
+}
+
+void alea__out_raw(alea__out *o, const char *s)
+{
+    int md = o->md;
+    o->md = 0;
+    alea__out_str(o, s);
+    o->md = md;
 }
 
 size_t alea__out_finish(alea__out *o)
@@ -23,6 +50,10 @@ size_t alea__out_finish(alea__out *o)
 
 void alea__out_mem(alea__out *o, const char *s, size_t n)
 {
+    if (o->md) {
+        out_md(o, s, n);
+        return;
+    }
     if (o->len < o->cap) {
         size_t room = o->cap - o->len - 1; /* keep one byte for the NUL */
         size_t k = n < room ? n : room;
@@ -41,6 +72,10 @@ void alea__out_str(alea__out *o, const char *s)
 {
     /* One pass, no strlen: the pieces are short ("kh", ", ", " dropped"). */
     size_t n = 0;
+    if (o->md) {
+        out_md(o, s, strlen(s));
+        return;
+    }
     if (o->len < o->cap) {
         size_t room = o->cap - o->len - 1;
         char *d = o->buf + o->len;
@@ -54,6 +89,10 @@ void alea__out_str(alea__out *o, const char *s)
 
 void alea__out_char(alea__out *o, char c)
 {
+    if (o->md) {
+        out_md(o, &c, 1);
+        return;
+    }
     if (o->len + 1 < o->cap)
         o->buf[o->len] = c;
     o->len++;

@@ -350,7 +350,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
  * canonical text is at most 3 bytes a source byte and 16 more), its words, and each
  * die and face, their numbers of up to 20 digits and their flags. */
 #define REC_BYTES 48
-#define DIE_BYTES 80
+#define DIE_BYTES 96 /* a face's flags: up to six, "critical" among them */
 #define TERM_BYTES(n) (2 * (3 * (int64_t)((n)->end - (n)->start) + 16) + TERM_WORDS)
 /* A mechanic's words in a term's breakdown ("doubled down", "critical
  * failure"), in the text and the JSON. */

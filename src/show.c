@@ -28,25 +28,44 @@ static void sgr(alea__out *o, const char *code)
     }
 }
 
-/* The colour of a face: green for the die's highest face or an explosion
- * (a critical), red for a 1 on a die that can show more than 2 (a fumble),
- * none otherwise. */
+/* Markdown markup ("~~", "**", "`"), in ALEA_FORMAT_MARKDOWN only. */
+static void md(alea__out *o, const char *mark)
+{
+    if (o->md)
+        alea__out_raw(o, mark);
+}
+
+/* What a face is worth marking: a critical (the die's highest face, on a
+ * die that can show more than 2), a fumble (a 1 on such a die), or none. */
+enum { MARK_NONE, MARK_CRITICAL, MARK_FUMBLE };
+static int face_mark(const rface *f, const die_spec *spec)
+{
+    if (!spec || spec->hi - spec->lo < 2)
+        return MARK_NONE;
+    return f->face == spec->hi ? MARK_CRITICAL
+           : f->face == 1 && spec->lo == 1 ? MARK_FUMBLE : MARK_NONE;
+}
+
+/* The colour of a face: green for a critical, an explosion or a success,
+ * red for a fumble or a failure, none otherwise. */
 static const char *face_colour(const rface *f, const die_spec *spec)
 {
     if (f->flags & (FACE_EXPLODED | FACE_SUCCESS))
         return "32";
     if (f->flags & FACE_FAILURE)
         return "31";
-    if (!spec || spec->hi - spec->lo < 2)
-        return NULL;
-    return f->face == spec->hi ? "32" : f->face == 1 && spec->lo == 1 ? "31" : NULL;
+    int m = face_mark(f, spec);
+    return m == MARK_CRITICAL ? "32" : m == MARK_FUMBLE ? "31" : NULL;
 }
 
 static void show_face(alea__out *o, const rface *f, int chained, const die_spec *spec)
 {
-    const char *colour = o->ansi && !(f->flags & FACE_REROLLED) ? face_colour(f, spec) : NULL;
-    if (colour)
+    const char *colour = (o->ansi || o->md) && !(f->flags & FACE_REROLLED)
+                             ? face_colour(f, spec) : NULL;
+    if (colour) { /* a critical: green or red, or bold */
         sgr(o, colour);
+        md(o, "**");
+    }
     if (chained && f->face < 0 && !(f->flags & FACE_PENETRATED)) {
         alea__out_char(o, '('); /* "1!+(-1)", not "1!+-1" */
         alea__out_i64(o, f->face);
@@ -64,8 +83,10 @@ static void show_face(alea__out *o, const rface *f, int chained, const die_spec 
         alea__out_char(o, '*');
     if (f->flags & FACE_FAILURE)
         alea__out_char(o, 'x');
-    if (colour)
+    if (colour) {
         sgr(o, "39");
+        md(o, "**");
+    }
 }
 
 /* One die; spec is its die's faces (NULL when they vary, as in a pool of
@@ -73,8 +94,10 @@ static void show_face(alea__out *o, const rface *f, int chained, const die_spec 
 void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
 {
     int dim = (d->flags & (DIE_DROPPED | DIE_CANCELLED | DIE_DISCARDED)) != 0;
-    if (dim)
+    if (dim) { /* dimmed, or struck through */
         sgr(o, "2");
+        md(o, "~~");
+    }
     for (uint32_t k = 0; k < d->nfaces; k++) {
         const rface *f = &r->faces[d->first + k];
         if (k > 0)
@@ -85,14 +108,16 @@ void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_s
         alea__out_char(o, '*');
     if (d->flags & DIE_FAILURE)
         alea__out_char(o, 'x');
-    if (d->flags & DIE_DROPPED)
+    if ((d->flags & DIE_DROPPED) && !o->md) /* struck through says it */
         alea__out_str(o, " dropped");
     if (d->flags & DIE_CANCELLED)
         alea__out_str(o, " cancelled");
     if (d->flags & DIE_DISCARDED)
         alea__out_str(o, " discarded");
-    if (dim)
+    if (dim) {
         sgr(o, "22");
+        md(o, "~~");
+    }
 }
 
 static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
@@ -262,6 +287,15 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         alea__out_i64(o, rc->n->end);
         alea__out_str(o, ", \"value\": ");
         alea__out_i64(o, rc->value);
+        const die_spec *spec = kind == N_DICE ? &rc->n->u.pool->die : NULL;
+        if (spec) { /* the die, so that a bot need not read the term */
+            alea__out_str(o, ", \"sides\": ");
+            alea__out_i64(o, (int64_t)alea__die_nfaces(spec));
+            alea__out_str(o, ", \"min\": ");
+            alea__out_i64(o, spec->lo);
+            alea__out_str(o, ", \"max\": ");
+            alea__out_i64(o, spec->hi);
+        }
         alea__show_json_flag(o, "discarded", discarded);
         if (kind == N_MECH && rc->n->u.mech.ops->show_json)
             rc->n->u.mech.ops->show_json(o, rc);
@@ -285,6 +319,9 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
                 alea__show_json_flag(o, "penetrated", (f->flags & FACE_PENETRATED) != 0);
                 alea__show_json_flag(o, "success", (f->flags & FACE_SUCCESS) != 0);
                 alea__show_json_flag(o, "failure", (f->flags & FACE_FAILURE) != 0);
+                int mark = face_mark(f, spec); /* as the colours and Markdown */
+                alea__show_json_flag(o, "critical", mark == MARK_CRITICAL);
+                alea__show_json_flag(o, "fumble", mark == MARK_FUMBLE);
                 alea__out_char(o, '}');
             }
             alea__out_str(o, "]}");
@@ -327,10 +364,15 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         return alea__out_finish(&o);
     }
     o.ansi = fmt == ALEA_FORMAT_ANSI;
+    o.md = fmt == ALEA_FORMAT_MARKDOWN;
     show_rec(&o, r, r->root);
     alea__out_str(&o, " = ");
     sgr(&o, "1");
+    md(&o, "`");
+    o.md = 0; /* a number in code: nothing to escape */
     alea__out_i64(&o, r->total);
+    o.md = fmt == ALEA_FORMAT_MARKDOWN;
+    md(&o, "`");
     sgr(&o, "22");
     return alea__out_finish(&o);
 }

@@ -211,6 +211,61 @@ static void test_dialects(void **state)
     alea_ctx_free(ctx);
 }
 
+/* ALEA_FORMAT_MARKDOWN: dropped dice struck through, criticals bold, the
+ * total in code, other markup characters escaped; the same text as
+ * ALEA_FORMAT_TEXT once the markup is taken away. */
+static void test_markdown(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    static const struct {
+        const char *src, *want;
+        uint64_t seed;
+    } cases[] = {
+        {"4d6kh3", "4d6kh3 [5, 4, ~~2~~, 4] = `13`", 3},
+        {"2d6 * 2", "2d6 [2, **1**] \\* 2 = `6`", 11},
+        {"1d6 /~ 2 + 1d20", "1d6 [5] /\\~ 2 + 1d20 [11] = `14`", 1},
+        {"10d10>=8", "10d10>=8 [8\\*, 6, 6, 4, 7, 2, **1**, 4, 9\\*, 6] = `2`", 1},
+    };
+    char buf[256], text[256];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        alea_expr *e = NULL;
+        alea_roll *r = alea_roll_new(ctx);
+        assert_int_equal(alea_expr_compile(ctx, cases[i].src, strlen(cases[i].src), &e),
+                         ALEA_OK);
+        alea_ctx_seed(ctx, cases[i].seed);
+        assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+        size_t n = alea_roll_format(r, ALEA_FORMAT_MARKDOWN, buf, sizeof buf);
+        assert_string_equal(buf, cases[i].want);
+        assert_int_equal(n, strlen(buf));
+        /* without the markup, the text */
+        alea_roll_format(r, ALEA_FORMAT_TEXT, text, sizeof text);
+        char plain[256];
+        size_t k = 0;
+        for (const char *c = buf; *c; c++) {
+            if (*c == '\\') {
+                plain[k++] = *++c;
+            } else if ((c[0] == '~' && c[1] == '~') || (c[0] == '*' && c[1] == '*')) {
+                c++;
+            } else if (*c != '`') {
+                plain[k++] = *c;
+            }
+        }
+        plain[k] = '\0';
+        char *dropped;
+        while ((dropped = strstr(text, " dropped")) != NULL) /* struck through instead */
+            memmove(dropped, dropped + 8, strlen(dropped + 8) + 1);
+        assert_string_equal(plain, text);
+        alea_roll_free(r);
+        alea_expr_free(e);
+    }
+    /* a format of rolls only */
+    alea_dist *d = dist_of(ctx, "1d6");
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_MARKDOWN, buf, sizeof buf), 0);
+    alea_dist_free(d);
+    alea_ctx_free(ctx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -220,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_csv),
         cmocka_unit_test(test_error_line),
         cmocka_unit_test(test_dialects),
+        cmocka_unit_test(test_markdown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

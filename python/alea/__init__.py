@@ -96,7 +96,7 @@ _dist_free = _sig('alea_dist_free', None, _p)
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
 
-_FORMAT_TEXT, _FORMAT_JSON = 0, 1
+_FORMAT_TEXT, _FORMAT_JSON, _FORMAT_MARKDOWN = 0, 1, 4
 
 #: The limits a Context takes, by name: the library's, in its order (a limit
 #: added to the library needs no change here).
@@ -246,15 +246,18 @@ def _column(ch):
 
 
 class Roll:
-    """One roll: its total, the breakdown line, every die (the JSON
-    breakdown, parsed), and `hint`: what the expression likely meant, when
-    another tool reads it otherwise (alea_expr_hint), or None."""
+    """One roll: its total, the breakdown line (`text`, and `markdown` for a
+    chat: dropped dice struck through, criticals bold, the total in code,
+    other markup escaped), every die (the JSON breakdown, parsed), and
+    `hint`: what the expression likely meant, when another tool reads it
+    otherwise (alea_expr_hint), or None."""
 
-    def __init__(self, total, text, detail, hint=None):
+    def __init__(self, total, text, detail, hint=None, markdown=None):
         self.total = total
         self.text = text
         self.detail = detail
         self.hint = hint
+        self.markdown = markdown if markdown is not None else text
 
     @property
     def dice(self):
@@ -445,13 +448,14 @@ class Context:
                     raise self._error(st, expression)
                 text = _format(_roll_format, r, _FORMAT_TEXT)
                 detail = _format(_roll_format, r, _FORMAT_JSON)
-                held += len(text) + len(detail)
+                markdown = _format(_roll_format, r, _FORMAT_MARKDOWN)
+                held += len(text) + len(detail) + len(markdown)
                 if n is not None and held > memory:
                     raise AleaError(f'{n} rolls: their breakdowns come to more than the '
                                     f'memory limit ({memory} bytes); roll fewer at a time',
                                     'ALEA_ERR_LIMIT', 0, 0, expression)
                 rolls.append(Roll(_roll_total(r), text.decode(), json.loads(detail.decode()),
-                                  _hint(expr)))
+                                  _hint(expr), markdown.decode()))
             return rolls[0] if n is None else rolls
         finally:
             _roll_free(r)

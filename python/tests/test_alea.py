@@ -51,6 +51,16 @@ class DistTest(unittest.TestCase):
         self.assertIn('critical failure', alea.dist('event(3d4 + 3d6 + d18)').flags)
 
 
+class MarkdownTest(unittest.TestCase):
+    def test_markdown_is_the_command_line_s(self):
+        r = alea.roll('4d6kh3 + 2d6 * 2', seed=3)
+        want = cli('roll', '--format', 'markdown', '--seed', '3', '4d6kh3 + 2d6 * 2').stdout
+        self.assertEqual(r.markdown, want.strip())
+        self.assertIn('~~', r.markdown)
+        self.assertIn('\\*', r.markdown)  # the product's star, escaped
+        self.assertTrue(r.markdown.endswith(f'`{r.total}`'))
+
+
 class DialectTest(unittest.TestCase):
     def test_each_dialect_reads_as_its_tool(self):
         self.assertEqual(alea.DIALECTS, ('alea', 'roll20', 'foundry', 'rpgdr', 'd20'))
@@ -296,7 +306,7 @@ class BotTest(unittest.TestCase):
         b = self.bot
         self.assertIsNone(b.reply('hello there'))
         b.CTX.seed(7)
-        self.assertEqual(b.reply('!roll 4d6kh3', 'ann'), '@ann rolled 4d6kh3 [5, 2 dropped, 6, 6] = 17')
+        self.assertEqual(b.reply('!roll 4d6kh3', 'ann'), '@ann rolled 4d6kh3 [5, ~~2~~, **6**, **6**] = `17`')
         self.assertIn('mean 7.00', b.reply('!dist 2d6'))
         no = b.reply('!roll 99999d6', 'bob')
         self.assertTrue(no.startswith('@bob I could not do that: too many dice'), no)
@@ -344,7 +354,7 @@ class BotTest(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stderr)
         lines = out.stdout.decode().splitlines()
         self.assertIn('unexpected U+DCFF at byte 4', lines[0])
-        self.assertEqual(lines[-1], '@player rolled 1d1 [1] = 1')
+        self.assertEqual(lines[-1], '@player rolled 1d1 [1] = `1`')
 
 
 if __name__ == '__main__':

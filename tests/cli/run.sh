@@ -700,7 +700,7 @@ if command -v bash >/dev/null 2>&1; then
             "$(printf 'taken:\n%s\noffered:\n%s' "$taken" "$offered")"
         # After an option that takes a value there is nothing to complete,
         # but the names of --dialect.
-        valued=$(printf '%s\n' $valued | grep -v '^--dialect$')
+        valued=$(printf '%s\n' $valued | grep -v '^--dialect$' | grep -v '^--format$')
         completed=$(bash -c '. "$1"; c=$2; shift 2
                              for w in "$@"; do
                                  COMP_WORDS=(alea $c "$w" ""); COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
