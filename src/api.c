@@ -246,7 +246,7 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     copy[len] = '\0';
     e->src = copy;
     e->len = len;
-    alea_status st = alea__parse(ctx, &e->arena, copy, len, &e->root, &e->nodes, &e->hint);
+    alea_status st = alea__parse(ctx, e);
     if (st != ALEA_OK) {
         alea__arena_free(&e->arena);
         alea__mem_free(ctx, e, sizeof *e);
@@ -290,8 +290,13 @@ size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (expr)
+    if (expr) {
         alea__node_print(&o, expr->root);
+        if (expr->comment) {
+            alea__out_str(&o, " # ");
+            alea__out_mem(&o, expr->comment, expr->comment_len);
+        }
+    }
     return alea__out_finish(&o);
 }
 

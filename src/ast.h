@@ -194,16 +194,17 @@ struct alea_expr {
     size_t len;
     uint32_t nodes;  /* number of nodes */
     const char *hint; /* alea_expr_hint, in the arena, or NULL */
+    const char *comment; /* "4d6 # fire": "fire", within src, or NULL */
+    size_t comment_len;
 };
 
 /* ---- parse.c ---- */
 
-/* Parses src, in the context's dialect, into an AST allocated from arena,
- * with a hint about a likely mistake (*hint, in the arena, or NULL). On
- * error records it in ctx. */
-ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, alea__arena *arena,
-                                     const char *src, size_t len,
-                                     const node **root, uint32_t *nodes, const char **hint);
+/* Parses e->src (e->len bytes), in the context's dialect, into an AST
+ * allocated from e->arena: sets e->root and e->nodes, e->hint (a likely
+ * mistake, in the arena, or NULL) and e->comment (the first comment's
+ * text, within e->src, or NULL). On error records it in ctx. */
+ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, struct alea_expr *e);
 
 /* ---- ast.c ---- */
 

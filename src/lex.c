@@ -2,8 +2,40 @@
  * lex.c -- bytes -> tokens. See lex.h for the letter-splitting rule.
  */
 #include "lex.h"
+#include "out.h"
 
 #include <string.h>
+
+/*
+ * A comment from s, whose text runs over [from, to) ("# text" and "// text"
+ * to the end of the line, "/ * text * /" to its end): text for a person,
+ * UTF-8 without control characters, which a breakdown shows as it is. The
+ * first one with text is kept in out. Returns where the input goes on.
+ */
+static alea_status comment(alea_ctx *ctx, const char *src, size_t s, size_t from, size_t to,
+                           token_list *out)
+{
+    for (size_t i = from; i < to;) {
+        unsigned char c = (unsigned char)src[i];
+        size_t k = c < 0x80 ? 1 : alea__utf8_len((const unsigned char *)src + i, to - i);
+        if ((c < 0x20 && c != '\t') || c == 0x7F || k == 0)
+            return alea__error(ctx, ALEA_ERR_SYNTAX, i, i + 1,
+                               "a comment holds text: byte 0x%02X at byte %zu is not "
+                               "(a control character, or not UTF-8)",
+                               c, i);
+        i += k;
+    }
+    while (from < to && (src[from] == ' ' || src[from] == '\t'))
+        from++;
+    while (to > from && (src[to - 1] == ' ' || src[to - 1] == '\t' || src[to - 1] == '\r'))
+        to--;
+    if (to > from && out->comment_end == out->comment_start) {
+        out->comment_start = from;
+        out->comment_end = to;
+    }
+    (void)s;
+    return ALEA_OK;
+}
 
 /* Modifier letters, longest first: the splitter tries them in this order. */
 static const struct {
@@ -143,6 +175,7 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
     alea_status st;
     out->v = NULL;
     out->n = out->cap = 0;
+    out->comment_start = out->comment_end = 0;
     while (i < len) {
         char c = src[i];
         size_t s = i;
@@ -185,6 +218,25 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         uint8_t k;
         size_t w = 1;
         char n1 = i + 1 < len ? src[i + 1] : '\0';
+        if (c == '#' || (c == '/' && (n1 == '/' || n1 == '*'))) {
+            /* a comment: "# text", "// text" or "/ * text * /" */
+            size_t from = i + (c == '#' ? 1 : 2), e = from;
+            if (c == '/' && n1 == '*') {
+                while (e + 1 < len && !(src[e] == '*' && src[e + 1] == '/'))
+                    e++;
+                if (e + 1 >= len)
+                    return alea__error(ctx, ALEA_ERR_SYNTAX, s, len,
+                                       "unclosed comment '/*' at byte %zu (close it with */)",
+                                       s);
+            } else {
+                while (e < len && src[e] != '\n')
+                    e++;
+            }
+            if ((st = comment(ctx, src, s, from, e, out)) != ALEA_OK)
+                return st;
+            i = c == '/' && n1 == '*' ? e + 2 : e;
+            continue;
+        }
         switch (c) {
         case '+': k = T_PLUS; break;
         case '-': k = T_MINUS; break;

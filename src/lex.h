@@ -69,6 +69,9 @@ typedef struct token {
 typedef struct token_list {
     token *v;
     size_t n, cap;
+    /* The first comment's text, trimmed ("4d6 # fire damage": "fire
+     * damage"); an empty span when there is none. */
+    size_t comment_start, comment_end;
 } token_list;
 
 /* Whether the n letters at s are a word of the language, matched without

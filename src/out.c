@@ -460,8 +460,7 @@ void alea__out_double(alea__out *o, double v)
     alea__out_mem(o, tmp, n);
 }
 
-/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
+size_t alea__utf8_len(const unsigned char *s, size_t n)
 {
     unsigned c = s[0];
     size_t need;
@@ -513,7 +512,7 @@ void alea__out_json_str(alea__out *o, const char *s, size_t n)
             alea__out_char(o, (char)c);
             i++;
         } else {
-            size_t k = utf8_len(u + i, n - i);
+            size_t k = alea__utf8_len(u + i, n - i);
             if (k == 0) {
                 alea__out_str(o, "\\ufffd");
                 i++;

@@ -32,6 +32,8 @@ ALEA__HIDDEN void alea__out_i64(alea__out *o, int64_t v);
 ALEA__HIDDEN void alea__out_double(alea__out *o, double v);
 /* The same text into tmp (NUL-terminated); returns its length. */
 ALEA__HIDDEN size_t alea__fmt_double(char tmp[32], double v);
+/* Length of the valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+ALEA__HIDDEN size_t alea__utf8_len(const unsigned char *s, size_t n);
 /* A JSON string literal of n bytes, with quotes, escapes, and invalid UTF-8
  * replaced by U+FFFD. */
 ALEA__HIDDEN void alea__out_json_str(alea__out *o, const char *s, size_t n);

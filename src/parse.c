@@ -646,12 +646,19 @@ void alea__p_hint(parser *p, const char *fmt, ...)
     va_end(ap);
 }
 
-alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
-                        size_t len, const node **root, uint32_t *nodes, const char **hint)
+alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
 {
-    *hint = NULL;
+    alea__arena *arena = &e->arena;
+    const char *src = e->src;
+    size_t len = e->len;
+    const node **root = &e->root;
+    e->hint = NULL;
     token_list toks;
     alea_status st = alea__lex(ctx, src, len, alea__lex_is_word, &toks);
+    if (st == ALEA_OK && toks.comment_end > toks.comment_start) {
+        e->comment = src + toks.comment_start;
+        e->comment_len = toks.comment_end - toks.comment_start;
+    }
     if (st == ALEA_OK) {
         parser p;
         memset(&p, 0, sizeof p);
@@ -685,14 +692,14 @@ alea_status alea__parse(alea_ctx *ctx, alea__arena *arena, const char *src,
                 else
                     st = err_at(&p, t, "an operator or the end of the expression");
             }
-            *nodes = p.nodes;
+            e->nodes = p.nodes;
             if (st == ALEA_OK && p.hint[0]) {
                 size_t n = strlen(p.hint) + 1;
                 char *h = alea__arena_alloc(arena, n);
                 if (!h)
                     st = alea__nomem(ctx);
                 else
-                    *hint = memcpy(h, p.hint, n);
+                    e->hint = memcpy(h, p.hint, n);
             }
         }
     }

@@ -549,7 +549,12 @@ alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
     int64_t total;
     const rec *root = NULL;
     reset(r);
-    alea_status st = eval(&s, e->root, &root, &total);
+    /* The comment, once in the text and once in the JSON (escaped, at most
+     * twice as long), and twice escaped as Markdown. */
+    alea_status st = e->comment ? charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32)
+                                : ALEA_OK;
+    if (st == ALEA_OK)
+        st = eval(&s, e->root, &root, &total);
     if (st != ALEA_OK) {
         reset(r);
         return st;

@@ -358,7 +358,13 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         show_rec(&o, r, r->root);
         alea__out_str(&o, " = ");
         alea__out_i64(&o, r->total);
-        alea__out_str(&o, "\", \"dice\": [");
+        alea__out_str(&o, "\", ");
+        if (r->expr->comment) {
+            alea__out_str(&o, "\"comment\": ");
+            alea__out_json_str(&o, r->expr->comment, r->expr->comment_len);
+            alea__out_str(&o, ", ");
+        }
+        alea__out_str(&o, "\"dice\": [");
         json_dice(&o, r, r->root, 0, &first);
         alea__out_str(&o, "]}");
         return alea__out_finish(&o);
@@ -374,5 +380,9 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
     o.md = fmt == ALEA_FORMAT_MARKDOWN;
     md(&o, "`");
     sgr(&o, "22");
+    if (r->expr->comment) { /* "= 12 # fire damage" */
+        alea__out_str(&o, " # ");
+        alea__out_mem(&o, r->expr->comment, r->expr->comment_len);
+    }
     return alea__out_finish(&o);
 }

@@ -77,11 +77,27 @@ static void expect_error(const char *src, size_t start, size_t end, const char *
     alea__mem_free(ctx, tl.v, tl.cap * sizeof(token));
 }
 
+/* Comments: skipped, the first one's trimmed text kept. */
+static void test_comments(void **state)
+{
+    (void)state;
+    token_list tl;
+    const char *src = "1d6 /**/ + 2 // bonus \n+ 1 # x";
+    assert_int_equal(alea__lex(ctx, src, strlen(src), alea__lex_is_word, &tl), ALEA_OK);
+    assert_int_equal(tl.n, 8); /* 1 d 6 + 2 + 1 EOF */
+    assert_int_equal(tl.comment_end - tl.comment_start, 5);
+    assert_true(strncmp(src + tl.comment_start, "bonus", 5) == 0);
+    alea__mem_free(ctx, tl.v, tl.cap * sizeof(token));
+}
+
 static void test_errors(void **state)
 {
     (void)state;
     expect_error("1d6 + foo", 6, 9, "unknown name 'foo'");
-    expect_error("1d6#", 3, 4, "unexpected character '#'");
+    expect_error("1d6@", 3, 4, "unexpected character '@'");
+    expect_error("1d6 /* x", 4, 8, "unclosed comment");
+    expect_error("1d6 # a\x01", 7, 8, "a comment holds text: byte 0x01");
+    expect_error("1d6 # \xC3(", 6, 7, "byte 0xC3");
     expect_error("9223372036854775808", 0, 19, "number too large");
     expect_error("1.5", 0, 2, "decimal numbers are not supported");
     expect_error("1 . 2", 2, 3, "unexpected '.'");
@@ -95,6 +111,7 @@ int main(void)
         cmocka_unit_test(test_dice_words_split),
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_spans_and_numbers),
+        cmocka_unit_test(test_comments),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
