@@ -6,6 +6,7 @@
 //                                             // or compiled WebAssembly.Module
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
+//   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //
 // Each call is a request of its own: it stops after the deadline
 // (DEADLINE_MS unless loadAlea's options say otherwise) with the error
@@ -91,15 +92,20 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
     },
   };
+  // The dialects' names, in the library's order ('alea', 'roll20', ...).
+  const dialects = [];
+  for (let d = 0; x.alea_web_dialect_name(d); d++) dialects.push(cstring(x.alea_web_dialect_name(d)));
   // Starts a request; its calls share the deadline (ms from now) and the
-  // answer budget (bytes), until the next request starts.
-  const request = (ms = deadline, bytes = answerBytes) => {
-    x.alea_web_begin(ms, bytes);
+  // answer budget (bytes), until the next request starts, and read their
+  // expressions in the dialect named (alea's own by default).
+  const request = (ms = deadline, bytes = answerBytes, dialect = 'alea') => {
+    x.alea_web_begin(ms, bytes, Math.max(0, dialects.indexOf(dialect)));
     return calls;
   };
 
   return {
     version: cstring(x.alea_web_version()),
+    dialects,
     deadline,
     request,
     dist: (src) => request().dist(src),

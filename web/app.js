@@ -40,7 +40,8 @@ const EXAMPLES = [
 
 const $ = (id) => document.getElementById(id);
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS };
+  deadline: DEADLINE_MS, dialect: 'alea' };
+const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 let calc = null;
 let plot = null;
 let lastDists = []; // [{src, dist}] of the distribution view, for the CSV
@@ -85,7 +86,7 @@ class Calculator {
 
   get busy() { return this.pending !== null; }
 
-  run(calls, deadline) {
+  run(calls, deadline, dialect) {
     this.cancel();
     if (this.dead) {
       this.worker.terminate();
@@ -94,7 +95,7 @@ class Calculator {
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending = { id, deadline, resolve, timer: 0 };
-      this.worker.postMessage({ id, deadline, bytes: ANSWER_BYTES, calls });
+      this.worker.postMessage({ id, deadline, bytes: ANSWER_BYTES, dialect, calls });
     });
   }
 
@@ -142,6 +143,7 @@ function readHash() {
   const n = parseInt(h.get('n'), 10);
   if (n >= 1 && n <= MAX_ROLLS) state.n = n;
   if (/^[0-9]{1,20}$/.test(h.get('s') || '')) state.seed = h.get('s');
+  if (DIALECTS.includes(h.get('dl'))) state.dialect = h.get('dl');
   // a shorter deadline (ms), for tests; never a longer one
   const d = parseInt(h.get('d'), 10);
   if (d >= 1 && d <= DEADLINE_MS) state.deadline = d;
@@ -151,6 +153,7 @@ function writeHash() {
   const h = new URLSearchParams();
   h.set('e', state.exprs.join('\n'));
   h.set('v', state.view);
+  if (state.dialect !== 'alea') h.set('dl', state.dialect);
   if (state.view === 'dist') h.set('m', state.mode);
   if (state.view === 'roll') {
     h.set('n', String(state.n));
@@ -456,7 +459,7 @@ async function update(view) {
   const calls = view === 'dist' ? dists : [...exprs.map((src, k) => ({ op: 'roll', src,
     n: state.n, seed: k === 0 ? state.seed : '' })), ...dists];
   setBusy(true);
-  const out = await calc.run(calls, state.deadline);
+  const out = await calc.run(calls, state.deadline, state.dialect);
   if (my !== updates) return;
   setBusy(false);
   if (out.cancelled) {
@@ -518,6 +521,7 @@ function readForm() {
   const n = parseInt($('roll-n').value, 10);
   state.n = n >= 1 && n <= MAX_ROLLS ? n : 1;
   state.seed = /^[0-9]{1,20}$/.test($('roll-seed').value) ? $('roll-seed').value : '';
+  state.dialect = DIALECTS.includes($('dialect').value) ? $('dialect').value : 'alea';
 }
 
 function fillForm() {
@@ -525,6 +529,7 @@ function fillForm() {
   $('exprs').rows = Math.max(3, Math.min(state.exprs.length + 1, 12));
   $('roll-n').value = String(state.n);
   $('roll-seed').value = state.seed;
+  $('dialect').value = state.dialect;
   for (const r of document.querySelectorAll('input[name=mode]')) r.checked = r.value === state.mode;
 }
 

@@ -204,6 +204,9 @@ static const char *too_long_answer(const char *what, size_t len)
                     len);
 }
 
+/* The request's dialect (alea_dialect), applied by ready(). */
+static int dialect;
+
 /* Before each call: the context, and this call's share of the budget. */
 static int ready(void)
 {
@@ -212,6 +215,8 @@ static int ready(void)
         if (ctx)
             alea_ctx_set_interrupt(ctx, past_deadline, NULL);
     }
+    if (ctx)
+        alea_ctx_set_dialect(ctx, (alea_dialect)dialect);
     answer_limit = budget;
     too_long = 0;
     return ctx != NULL;
@@ -228,10 +233,12 @@ static const char *charged(size_t len)
  * Starts a request: its calls stop with ALEA_ERR_INTERRUPTED ("stopped
  * after 2 s: ...") once ms milliseconds have passed (INFINITY: never; 0 or
  * less: at the first poll), and share bytes of answers (at most, and if
- * not above 0, ANSWER_MAX).
+ * not above 0, ANSWER_MAX); expressions are read in dialect d (an
+ * alea_dialect; another number: alea's own).
  */
-EXPORT("alea_web_begin") void web_begin(double ms, double bytes)
+EXPORT("alea_web_begin") void web_begin(double ms, double bytes, int d)
 {
+    dialect = d >= 0 && d < ALEA_DIALECT__COUNT ? d : ALEA_DIALECT_ALEA;
     deadline_ms = ms;
     deadline_at = now_ms() + ms;
     budget = bytes > 0 && bytes < (double)ANSWER_MAX ? (size_t)bytes : ANSWER_MAX;
@@ -252,6 +259,12 @@ EXPORT("alea_web_free") void web_free(char *p)
 EXPORT("alea_web_version") const char *web_version(void)
 {
     return alea_version();
+}
+
+/* The name of dialect d ("roll20"), or NULL past the last. */
+EXPORT("alea_web_dialect_name") const char *web_dialect_name(int d)
+{
+    return alea_dialect_name((alea_dialect)d);
 }
 
 /*

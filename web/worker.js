@@ -6,7 +6,7 @@
 //
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
-//   -> {id, deadline, bytes, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed}]}
+//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -33,7 +33,7 @@ self.onmessage = async (ev) => {
   }
   self.postMessage({ id: m.id, started: true });
   try {
-    const req = alea.request(m.deadline, m.bytes);
+    const req = alea.request(m.deadline, m.bytes, m.dialect);
     // The page shows each roll's text, never its JSON detail: not made.
     const results = m.calls.map((c) => (c.op === 'roll'
       ? req.roll(c.src, { n: c.n, seed: c.seed, detail: false })

@@ -188,6 +188,19 @@ test('a bad expression shows the CLI\'s error and a caret under it', async () =>
   await page.close();
 });
 
+test('the notation selector: Roll20 reads 3d6>3 as 3 or more, and the link keeps it', async () => {
+  const page = await open(link({ e: '3d6>3', v: 'dist', dl: 'roll20' }));
+  assert.equal(await page.inputValue('#dialect'), 'roll20');
+  const mean = await page.$eval('#dist-table tr.summary td', (td) => td.textContent);
+  assert.equal(mean, '2.00');
+  await page.selectOption('#dialect', 'alea');
+  await page.click('#show-dist');
+  await settled(page);
+  assert.equal(await page.$eval('#dist-table tr.summary td', (td) => td.textContent), '1.50');
+  assert.doesNotMatch(page.url(), /dl=/);
+  await page.close();
+});
+
 test('a shared link restores the view', async () => {
   const page = await open();
   await submit(page, 'dd(6, 14)\ndd(6, 14, best)');

@@ -121,6 +121,18 @@ const AMPLIFY = `best(9999, 0d{${FACES.join(',')}})`;
 // Values 2^49 apart: keys that collided in the library's hash table.
 const FLOOD = '1d15000*562949953421312 + 1d480*562949953421312';
 
+test('each dialect reads as its tool, as `alea --dialect`', () => {
+  assert.deepEqual(alea.dialects, ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']);
+  for (const [dialect, src] of [['roll20', '3d6>3'], ['d20', '(1d6-7)/2'], ['foundry', '1d10r1'],
+    ['rpgdr', '3d10k1d1'], ['alea', '3d6>3']]) {
+    const got = alea.request(undefined, undefined, dialect).dist(src);
+    const r = spawnSync(ALEA, ['dist', '--json', '--dialect', dialect, src], { encoding: 'utf8' });
+    assert.deepEqual(got, JSON.parse(r.stdout), `${dialect}: ${src}`);
+  }
+  // a request without one is alea's own, whatever came before
+  assert.equal(alea.dist('3d6>3').mean, 1.5);
+});
+
 test('a request past its deadline stops with a plain message', () => {
   const got = alea.request(0).dist('8d1000');
   assert.equal(got.error?.status, 'ALEA_ERR_INTERRUPTED');
