@@ -261,6 +261,11 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
             print_cond(o, &p->failure);
         }
     }
+    if (n->label) { /* before extra dice, which a label after would join */
+        alea__out_str(o, " [");
+        alea__out_mem(o, n->label, n->label_len);
+        alea__out_char(o, ']');
+    }
     print_extra(o, p);
 }
 
@@ -295,6 +300,11 @@ void alea__node_print(alea__out *o, const node *n)
     switch (n->kind) {
     case N_NUM:
         alea__out_i64(o, n->u.num);
+        if (n->label) {
+            alea__out_str(o, " [");
+            alea__out_mem(o, n->label, n->label_len);
+            alea__out_char(o, ']');
+        }
         break;
     case N_DICE:
         alea__pool_print(o, n, 1);

@@ -160,6 +160,10 @@ typedef struct node {
     uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
                      bonus dice "expr +1d" */
     uint32_t start, end;
+    /* An inline label after a dice term or a number ("3d6 [fire]"): its
+     * text, within the expression's source, or NULL. */
+    const char *label;
+    uint32_t label_len;
     union {
         int64_t num;
         const pool *pool;

@@ -6,25 +6,35 @@
 
 #include <string.h>
 
-/*
- * A comment from s, whose text runs over [from, to) ("# text" and "// text"
- * to the end of the line, "/ * text * /" to its end): text for a person,
- * UTF-8 without control characters, which a breakdown shows as it is. The
- * first one with text is kept in out. Returns where the input goes on.
- */
-static alea_status comment(alea_ctx *ctx, const char *src, size_t s, size_t from, size_t to,
-                           token_list *out)
+/* Text for a person over [from, to) (a comment, a label), which a
+ * breakdown shows as it is: UTF-8 without control characters. */
+static alea_status check_text(alea_ctx *ctx, const char *src, size_t from, size_t to,
+                              const char *what)
 {
     for (size_t i = from; i < to;) {
         unsigned char c = (unsigned char)src[i];
         size_t k = c < 0x80 ? 1 : alea__utf8_len((const unsigned char *)src + i, to - i);
         if ((c < 0x20 && c != '\t') || c == 0x7F || k == 0)
             return alea__error(ctx, ALEA_ERR_SYNTAX, i, i + 1,
-                               "a comment holds text: byte 0x%02X at byte %zu is not "
+                               "%s holds text: byte 0x%02X at byte %zu is not "
                                "(a control character, or not UTF-8)",
-                               c, i);
+                               what, c, i);
         i += k;
     }
+    return ALEA_OK;
+}
+
+/*
+ * A comment from s, whose text runs over [from, to) ("# text" and "// text"
+ * to the end of the line, "/ * text * /" to its end). The first one with
+ * text is kept in out.
+ */
+static alea_status comment(alea_ctx *ctx, const char *src, size_t s, size_t from, size_t to,
+                           token_list *out)
+{
+    alea_status st = check_text(ctx, src, from, to, "a comment");
+    if (st != ALEA_OK)
+        return st;
     while (from < to && (src[from] == ' ' || src[from] == '\t'))
         from++;
     while (to > from && (src[to - 1] == ' ' || src[to - 1] == '\t' || src[to - 1] == '\r'))
@@ -266,7 +276,8 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
                                    "unclosed label '[' at byte %zu (labels are "
                                    "written [text])",
                                    s);
-            if ((st = push(ctx, out, T_LABEL, s, e + 1)) != ALEA_OK)
+            if ((st = check_text(ctx, src, s + 1, e, "a label")) != ALEA_OK ||
+                (st = push(ctx, out, T_LABEL, s, e + 1)) != ALEA_OK)
                 return st;
             i = e + 1;
             continue;

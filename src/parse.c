@@ -60,7 +60,7 @@ static alea_status parse_postfix(parser *p, const node **out)
     }
 }
 
-/* unary = ("-" | "+") unary | postfix */
+/* unary = ("-" | "+") unary | postfix [ LABEL ]   (a label: on dice or a number) */
 static alea_status parse_unary(parser *p, const node **out)
 {
     const token *t = peek(p);
@@ -85,7 +85,27 @@ static alea_status parse_unary(parser *p, const node **out)
         *out = n;
         return ALEA_OK;
     }
-    return parse_postfix(p, out);
+    if ((st = parse_postfix(p, out)) != ALEA_OK || !at(p, T_LABEL))
+        return st;
+    /* "3d6 [fire]": an inline label, on dice or a number */
+    const token *lt = advance(p);
+    const node *a = *out;
+    if (a->kind != N_DICE && a->kind != N_NUM)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, lt->start, lt->end,
+                           "a label follows dice or a number (byte %u), as in "
+                           "2d6 [fire] + 3 [strength]",
+                           (unsigned)lt->start);
+    if (a->label)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, lt->start, lt->end,
+                           "a second label at byte %u: a term takes one", (unsigned)lt->start);
+    node *n;
+    if ((st = new_node(p, (node_kind)a->kind, a->start, a->end, &n)) != ALEA_OK)
+        return st;
+    *n = *a; /* a copy: the tree is never edited */
+    n->label = p->src + lt->start + 1;
+    n->label_len = lt->end - lt->start - 2;
+    *out = n;
+    return ALEA_OK;
 }
 
 /* Wraps the items of a chain into one n-ary node (or returns the single item). */

@@ -185,7 +185,7 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
     const node *n = rc->n;
     switch (n->kind) {
     case N_NUM:
-        alea__out_i64(o, n->u.num);
+        alea__node_print(o, n); /* the number, and its label */
         break;
     case N_DICE:
         show_dice(o, r, rc);
@@ -295,6 +295,10 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
             alea__out_i64(o, spec->lo);
             alea__out_str(o, ", \"max\": ");
             alea__out_i64(o, spec->hi);
+        }
+        if (rc->n->label) {
+            alea__out_str(o, ", \"label\": ");
+            alea__out_json_str(o, rc->n->label, rc->n->label_len);
         }
         alea__show_json_flag(o, "discarded", discarded);
         if (kind == N_MECH && rc->n->u.mech.ops->show_json)
