@@ -34,10 +34,15 @@ static char *check_formats(const alea_roll *r, uint64_t h)
     char *text = fz_format(fz_fmt_roll, r, ALEA_FORMAT_TEXT, &tn, h);
     char *json = fz_format(fz_fmt_roll, r, ALEA_FORMAT_JSON, &jn, h >> 7);
     FZ_CHECK(fz_json_valid(json, jn), "invalid JSON:\n%s", json);
-    char tail[32];
+    char tail[40];
     int k = snprintf(tail, sizeof tail, " = %" PRId64, alea_roll_total(r));
-    FZ_CHECK(tn >= (size_t)k && strcmp(text + tn - (size_t)k, tail) == 0,
-             "the text does not end in '%s': %s", tail, text);
+    /* " = total", then the comment if there is one: " = 4 # fire" */
+    int ends = tn >= (size_t)k && strcmp(text + tn - (size_t)k, tail) == 0;
+    if (!ends && strstr(json, "\"comment\": ")) {
+        snprintf(tail + k, sizeof tail - (size_t)k, " # ");
+        ends = strstr(text, tail) != NULL;
+    }
+    FZ_CHECK(ends, "the text does not end in '%s' (and its comment): %s", tail, text);
     free(json);
     return text;
 }
