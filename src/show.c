@@ -40,7 +40,7 @@ static void md(alea__out *o, const char *mark)
 enum { MARK_NONE, MARK_CRITICAL, MARK_FUMBLE };
 static int face_mark(const rface *f, const die_spec *spec)
 {
-    if (!spec || spec->hi - spec->lo < 2)
+    if (!spec || (uint64_t)spec->hi - (uint64_t)spec->lo < 2) /* hi >= lo */
         return MARK_NONE;
     return f->face == spec->hi ? MARK_CRITICAL
            : f->face == 1 && spec->lo == 1 ? MARK_FUMBLE : MARK_NONE;
