@@ -34,6 +34,11 @@ typedef struct alea__dialect {
     uint8_t slash;
     /* "d%" is a tens die, 0 to 90 (d20); else 1 to 100. */
     uint8_t pct_tens;
+    /* "//" is division rounding down, as Python's (d20); else a comment. */
+    uint8_t slash_slash;
+    /* "!=" is "not equal" (d20, which has no "!"); else an explosion
+     * triggered on a face equal to what follows. */
+    uint8_t bang_ne;
     /* The tool's own meanings that alea does not have yet, refused with an
      * error that says so rather than read in alea's meaning:
      * keep and drop on exploding dice, which choose single rolls

@@ -2,6 +2,7 @@
  * lex.c -- bytes -> tokens. See lex.h for the letter-splitting rule.
  */
 #include "lex.h"
+#include "dialect.h"
 #include "out.h"
 
 #include <string.h>
@@ -68,6 +69,7 @@ const char *alea__tok_desc(tok_kind k)
     case T_SLASH: return "'/'";
     case T_SLASHUP: return "'/^'";
     case T_SLASHNEAR: return "'/~'";
+    case T_SLASHSLASH: return "'//'";
     case T_LPAREN: return "'('";
     case T_RPAREN: return "')'";
     case T_LBRACE: return "'{'";
@@ -228,6 +230,12 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         uint8_t k;
         size_t w = 1;
         char n1 = i + 1 < len ? src[i + 1] : '\0';
+        if (c == '/' && n1 == '/' && alea__dialects[ctx->dialect].slash_slash) {
+            if ((st = push(ctx, out, T_SLASHSLASH, s, s + 2)) != ALEA_OK)
+                return st;
+            i += 2;
+            continue;
+        }
         if (c == '#' || (c == '/' && (n1 == '/' || n1 == '*'))) {
             /* a comment: "# text", "// text" or "/ * text * /" */
             size_t from = i + (c == '#' ? 1 : 2), e = from;

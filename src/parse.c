@@ -141,6 +141,7 @@ static alea_status parse_product(parser *p, const node **out)
         switch (peek(p)->kind) {
         case T_STAR: op = OP_MUL; break;
         case T_SLASH: op = p->dl->slash; break;
+        case T_SLASHSLASH: op = OP_DIV; break; /* d20's "//", as Python's */
         case T_SLASHUP: op = OP_DIVUP; break;
         case T_SLASHNEAR: op = OP_DIVNEAR; break;
         default: return finish_chain(p, N_PROD, &c, out);
@@ -614,6 +615,13 @@ static alea_status parse_compare(parser *p, const node **out)
     case T_LE: op = CMP_LE; break;
     case T_GT: op = CMP_GT; break;
     case T_GE: op = CMP_GE; break;
+    case T_BANG: /* d20's "!=" */
+        if (p->dl->bang_ne && peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == peek(p)->end) {
+            advance(p);
+            op = CMP_NE;
+            break;
+        }
+        /* fall through */
     default:
         *out = a;
         return ALEA_OK;
@@ -632,7 +640,8 @@ static alea_status parse_compare(parser *p, const node **out)
     default:
         break;
     }
-    if (op == CMP_NE && a->kind == N_DICE && a->end == opt->start)
+    if (op == CMP_NE && a->kind == N_DICE && a->end == opt->start &&
+        p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
         alea__p_hint(p, "'%.*s' compares the total with %.*s (1 when they differ); in "
                         "rpg-dice-roller '<>' right after dice is a condition on each die, "
                         "\"not equal\" (--dialect rpgdr)",

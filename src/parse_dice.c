@@ -495,6 +495,14 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             continue;
         }
         case T_BANG:
+            if (peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == t->end) {
+                if (p->dl->bang_ne)
+                    break; /* d20's "!=": a comparison, not an explosion */
+                if (p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
+                    alea__p_hint(p, "'!=' after dice explodes each die on the face that "
+                                    "follows; to compare the total write <> (in Avrae's d20 "
+                                    "'!=' is \"not equal\": --dialect d20)");
+            }
             if (etok)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "a die can explode only one way, second '!' "
