@@ -21,12 +21,43 @@ int alea__cond_match(const cond *c, int64_t v)
     }
 }
 
+/* a ^ b in whole numbers, by squaring; every step checked. */
+static int power(int64_t a, int64_t b, int64_t *r)
+{
+    if (b < 0) {
+        if (a == 0)
+            return ARITH_DIV0;
+        if (a != 1 && a != -1)
+            return ARITH_NEGPOW;
+        *r = a == 1 || b % 2 == 0 ? 1 : -1;
+        return ARITH_OK;
+    }
+    int64_t acc = 1, base = a;
+    for (;;) { /* at most 63 rounds: b has at most 63 bits */
+        if ((b & 1) && alea__mul_ovf(acc, base, &acc))
+            return ARITH_OVERFLOW;
+        b >>= 1;
+        if (!b)
+            break;
+        if (alea__mul_ovf(base, base, &base))
+            return ARITH_OVERFLOW;
+    }
+    *r = acc;
+    return ARITH_OK;
+}
+
 int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r)
 {
     switch (op) {
     case OP_ADD: return alea__add_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
     case OP_SUB: return alea__sub_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
     case OP_MUL: return alea__mul_ovf(a, b, r) ? ARITH_OVERFLOW : ARITH_OK;
+    case OP_POW: return power(a, b, r);
+    case OP_MOD:
+        if (b == 0)
+            return ARITH_DIV0;
+        *r = b == -1 ? 0 : a % b; /* INT64_MIN % -1 is undefined in C */
+        return ARITH_OK;
     default: break;
     }
     if (b == 0)
@@ -120,8 +151,15 @@ static void print_at(alea__out *o, const node *n, int min_prec)
 const char *alea__arith_str(uint8_t op)
 {
     static const char *const op_str[] = {" + ", " - ", " * ", " / ", " /^ ", " /~ ", " / ",
-                                         " / "};
-    return op <= OP_DIVWHOLE ? op_str[op] : " ? ";
+                                         " / ", " % ", " ^ "};
+    return op <= OP_POW ? op_str[op] : " ? ";
+}
+
+int alea__chain_min(const node *n, uint32_t i)
+{
+    if (n->kind == N_PROD && n->u.chain.ops[n->u.chain.n - 1] == OP_POW)
+        return i == 0 ? PREC_ATOM : PREC_NEG;
+    return n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
 }
 
 void alea__chain_open(alea__out *o, const node *n)
@@ -315,12 +353,11 @@ void alea__node_print(alea__out *o, const node *n)
         break;
     case N_SUM:
     case N_PROD: {
-        int child_min = n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
         alea__chain_open(o, n);
         for (uint32_t i = 0; i < n->u.chain.n; i++) {
             if (i)
                 alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
-            print_at(o, n->u.chain.items[i], child_min);
+            print_at(o, n->u.chain.items[i], alea__chain_min(n, i));
             alea__chain_close(o, n, i);
         }
         break;

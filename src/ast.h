@@ -40,8 +40,11 @@ typedef enum arith_op {
     OP_DIVUP,  /* "/^" : rounds up (towards plus infinity) */
     OP_DIVNEAR, /* "/~" : rounds to nearest, halves away from zero */
     OP_DIVTRUNC, /* "trunc(a / b)": rounds towards zero (d20's "/") */
-    OP_DIVWHOLE  /* a real division that must be whole (rpg-dice-roller's
+    OP_DIVWHOLE, /* a real division that must be whole (rpg-dice-roller's
                     "/"): prints as "/", which it equals whenever it holds */
+    OP_MOD,      /* "%" : the remainder of "/" rounded towards zero, the sign
+                    of the dividend (as C and JavaScript) */
+    OP_POW       /* "^", "**": a power, in a node of its own (two items) */
 } arith_op;
 
 typedef enum cmp_op {
@@ -220,9 +223,10 @@ ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
  * arith_op. Returns ARITH_OK and *r, ARITH_OVERFLOW, or ARITH_DIV0.
  * Division: OP_DIV rounds down, OP_DIVUP up, OP_DIVNEAR to nearest with
  * halves away from zero, OP_DIVTRUNC towards zero; OP_DIVWHOLE returns
- * ARITH_INEXACT when the quotient is not whole.
+ * ARITH_INEXACT when the quotient is not whole. OP_POW returns ARITH_NEGPOW
+ * for a negative power that is not whole (2 ^ -1), ARITH_DIV0 for 0 ^ -1.
  */
-enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT };
+enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT, ARITH_NEGPOW };
 ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
 
 /* Number of faces of the die (with multiplicity), and face i (0-based,
@@ -249,6 +253,9 @@ ALEA__HIDDEN const char *alea__arith_str(uint8_t op); /* " + ", " /^ ", ... */
 struct alea__out;
 ALEA__HIDDEN void alea__chain_open(struct alea__out *o, const node *n);
 ALEA__HIDDEN void alea__chain_close(struct alea__out *o, const node *n, uint32_t i);
+/* The precedence item i of a chain must have to print without parentheses
+ * (a power's base is an atom; its exponent may be negated). */
+ALEA__HIDDEN int alea__chain_min(const node *n, uint32_t i);
 
 /* Writes the canonical text of a node through the writer. pool_print
  * writes an N_DICE node, with its count when with_count is set. */

@@ -39,6 +39,9 @@ typedef struct alea__dialect {
     /* "!=" is "not equal" (d20, which has no "!"); else an explosion
      * triggered on a face equal to what follows. */
     uint8_t bang_ne;
+    /* "%" is Python's modulo, which takes the divisor's sign (d20): not
+     * alea's yet, so refused. */
+    uint8_t no_mod;
     /* The tool's own meanings that alea does not have yet, refused with an
      * error that says so rather than read in alea's meaning:
      * keep and drop on exploding dice, which choose single rolls

@@ -70,6 +70,7 @@ const char *alea__tok_desc(tok_kind k)
     case T_SLASHUP: return "'/^'";
     case T_SLASHNEAR: return "'/~'";
     case T_SLASHSLASH: return "'//'";
+    case T_POW: return "'^'";
     case T_LPAREN: return "'('";
     case T_RPAREN: return "')'";
     case T_LBRACE: return "'{'";
@@ -258,7 +259,11 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         switch (c) {
         case '+': k = T_PLUS; break;
         case '-': k = T_MINUS; break;
-        case '*': k = T_STAR; break;
+        case '*':
+            k = n1 == '*' ? T_POW : T_STAR; /* "**" */
+            w = n1 == '*' ? 2 : 1;
+            break;
+        case '^': k = T_POW; break;
         case '/':
             if (n1 == '^') {
                 k = T_SLASHUP;

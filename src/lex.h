@@ -24,7 +24,8 @@ typedef enum tok_kind {
     T_SLASH,    /* /  */
     T_SLASHUP,  /* /^ */
     T_SLASHNEAR,
-    T_SLASHSLASH, /* "//" in a dialect where it divides (d20) *//* /~ */
+    T_SLASHSLASH, /* "//" in a dialect where it divides (d20) */
+    T_POW,        /* "^" or "**" *//* /~ */
     T_LPAREN,
     T_RPAREN,
     T_LBRACE,

@@ -60,7 +60,33 @@ static alea_status parse_postfix(parser *p, const node **out)
     }
 }
 
-/* unary = ("-" | "+") unary | postfix [ LABEL ]   (a label: on dice or a number) */
+static alea_status parse_unary(parser *p, const node **out);
+static alea_status finish_chain(parser *p, node_kind kind, chainbuf *c, const node **out);
+
+/*
+ * power = "^" unary     after a postfix: right-associative, and tighter
+ * than a sign on its left (-2 ^ 2 is -4), as in Python; "**" is "^".
+ */
+static alea_status parse_power(parser *p, const node **out)
+{
+    if (!at(p, T_POW))
+        return ALEA_OK;
+    const token *t = advance(p);
+    alea_status st;
+    if ((st = enter(p, t)) != ALEA_OK)
+        return st;
+    const node *e;
+    if ((st = parse_unary(p, &e)) != ALEA_OK)
+        return st;
+    leave(p);
+    chainbuf c = {0};
+    if ((st = chain_push(p, &c, *out, OP_MUL)) != ALEA_OK ||
+        (st = chain_push(p, &c, e, OP_POW)) != ALEA_OK)
+        return st;
+    return finish_chain(p, N_PROD, &c, out);
+}
+
+/* unary = ("-" | "+") unary | postfix [ LABEL ] [ power ]   (a label: on dice or a number) */
 static alea_status parse_unary(parser *p, const node **out)
 {
     const token *t = peek(p);
@@ -85,8 +111,10 @@ static alea_status parse_unary(parser *p, const node **out)
         *out = n;
         return ALEA_OK;
     }
-    if ((st = parse_postfix(p, out)) != ALEA_OK || !at(p, T_LABEL))
+    if ((st = parse_postfix(p, out)) != ALEA_OK)
         return st;
+    if (!at(p, T_LABEL))
+        return parse_power(p, out);
     /* "3d6 [fire]": an inline label, on dice or a number */
     const token *lt = advance(p);
     const node *a = *out;
@@ -105,7 +133,7 @@ static alea_status parse_unary(parser *p, const node **out)
     n->label = p->src + lt->start + 1;
     n->label_len = lt->end - lt->start - 2;
     *out = n;
-    return ALEA_OK;
+    return parse_power(p, out);
 }
 
 /* Wraps the items of a chain into one n-ary node (or returns the single item). */
@@ -126,7 +154,7 @@ static alea_status finish_chain(parser *p, node_kind kind, chainbuf *c, const no
     return ALEA_OK;
 }
 
-/* product = unary { ("*" | "/" | "/^" | "/~") unary } */
+/* product = unary { ("*" | "/" | "/^" | "/~" | "%") unary } */
 static alea_status parse_product(parser *p, const node **out)
 {
     chainbuf c = {0};
@@ -142,6 +170,14 @@ static alea_status parse_product(parser *p, const node **out)
         case T_STAR: op = OP_MUL; break;
         case T_SLASH: op = p->dl->slash; break;
         case T_SLASHSLASH: op = OP_DIV; break; /* d20's "//", as Python's */
+        case T_PERCENT:
+            if (p->dl->no_mod)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, peek(p)->start, peek(p)->end,
+                                   "%s: '%%' (a modulo that takes the divisor's sign) is "
+                                   "not supported yet in this dialect (byte %u)",
+                                   p->dl->tool, (unsigned)peek(p)->start);
+            op = OP_MOD;
+            break;
         case T_SLASHUP: op = OP_DIVUP; break;
         case T_SLASHNEAR: op = OP_DIVNEAR; break;
         default: return finish_chain(p, N_PROD, &c, out);

@@ -561,7 +561,7 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
 {
     alea_status st;
     double trunc = alea__trunc_join(a->trunc, b->trunc);
-    if (op != OP_MUL) {
+    if (op != OP_MUL && op != OP_POW) {
         for (size_t j = 0; j < b->n; j++)
             if (b->v[j] == 0)
                 return alea__error(ctx, ALEA_ERR_DOMAIN, div_at->start, div_at->end,
@@ -580,6 +580,36 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
      * extremes are at the ends of a and at the ends of each sign of b. All
      * candidates are attainable, so an overflow among them is real.
      */
+    int64_t lo = 0, hi = 0;
+    if (op == OP_MOD || op == OP_POW) {
+        /* Not monotone: the range from every pair (and every error found
+         * before any memory is taken), charged as the pairs below are. */
+        if ((st = alea__work_check(ctx, (double)a->n * (double)b->n, at)) != ALEA_OK)
+            return st;
+        int first = 1;
+        for (size_t i = 0; i < a->n; i++) {
+            if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK)
+                return st;
+            for (size_t j = 0; j < b->n; j++) {
+                int64_t r;
+                int ar = alea__arith(op, a->v[i], b->v[j], &r);
+                if (ar == ARITH_NEGPOW || ar == ARITH_DIV0)
+                    return alea__error(ctx, ALEA_ERR_DOMAIN, at->start, at->end,
+                                       "a negative power that is not a whole number is "
+                                       "possible at byte %u (%lld ^ %lld)",
+                                       (unsigned)at->start, (long long)a->v[i],
+                                       (long long)b->v[j]);
+                if (ar != ARITH_OK)
+                    return alea__overflow_error(ctx, at);
+                if (first || r < lo)
+                    lo = r;
+                if (first || r > hi)
+                    hi = r;
+                first = 0;
+            }
+        }
+        goto ranged;
+    }
     int64_t xs[2] = {a->v[0], a->v[a->n - 1]}, ys[4];
     int ny = 0;
     ys[ny++] = b->v[0];
@@ -591,7 +621,6 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         ys[ny++] = b->v[z - 1]; /* negative closest to 0 */
     if (z < b->n)
         ys[ny++] = b->v[z]; /* smallest non-negative */
-    int64_t lo = 0, hi = 0;
     int first = 1;
     for (int i = 0; i < 2; i++) {
         for (int j = 0; j < ny; j++) {
@@ -613,6 +642,7 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                          (a->v[a->n - 1] < 0 && b->v[b->n - 1] < 0)) &&
         (double)a->n + (double)b->n - 1 > (double)support_limit(ctx))
         return alea__support_error(ctx, at);
+ranged:;
     double pairs = (double)a->n * (double)b->n;
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)

@@ -465,6 +465,11 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
                                    "division by zero at byte %u", (unsigned)item->start);
             case ARITH_INEXACT:
                 return alea__inexact_error(s->ctx, n->start, item->end, 0);
+            case ARITH_NEGPOW:
+                return alea__error(s->ctx, ALEA_ERR_DOMAIN, n->start, item->end,
+                                   "a negative power is not a whole number at byte %u "
+                                   "(only 1 and -1 have whole negative powers)",
+                                   (unsigned)n->start);
             default: return overflow(s, n);
             }
         }

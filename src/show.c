@@ -200,12 +200,11 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
         break;
     case N_SUM:
     case N_PROD: {
-        int min = n->kind == N_SUM ? PREC_SUM + 1 : PREC_PROD + 1;
         alea__chain_open(o, n);
         for (uint32_t i = 0; i < rc->nkids; i++) {
             if (i)
                 alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
-            show_operand(o, r, rc->kids[i], min);
+            show_operand(o, r, rc->kids[i], alea__chain_min(n, i));
             alea__chain_close(o, n, i);
         }
         break;
