@@ -555,6 +555,16 @@ alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *ma
 
 /* ---- products and quotients ---------------------------------------------------- */
 
+/* [*lo, *hi] grown to hold r (*first: nothing held yet). */
+static void widen(int64_t *lo, int64_t *hi, int *first, int64_t r)
+{
+    if (*first || r < *lo)
+        *lo = r;
+    if (*first || r > *hi)
+        *hi = r;
+    *first = 0;
+}
+
 alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                             const alea__pmf *b, const node *at, const node *div_at,
                             alea__pmf *out)
@@ -601,11 +611,7 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                                        (long long)b->v[j]);
                 if (ar != ARITH_OK)
                     return alea__overflow_error(ctx, at);
-                if (first || r < lo)
-                    lo = r;
-                if (first || r > hi)
-                    hi = r;
-                first = 0;
+                widen(&lo, &hi, &first, r);
             }
         }
         goto ranged;
@@ -627,11 +633,7 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
             int64_t r; /* a whole division's range is the floor's */
             if (alea__arith(op == OP_DIVWHOLE ? OP_DIV : op, xs[i], ys[j], &r) != ARITH_OK)
                 return alea__overflow_error(ctx, at);
-            if (first || r < lo)
-                lo = r;
-            if (first || r > hi)
-                hi = r;
-            first = 0;
+            widen(&lo, &hi, &first, r);
         }
     }
     /* Products of positive numbers (or of negative ones) are strictly
