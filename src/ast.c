@@ -24,16 +24,16 @@ int alea__cond_match(const cond *c, int64_t v)
 /* a ^ b in whole numbers, by squaring; every step checked. */
 static int power(int64_t a, int64_t b, int64_t *r)
 {
-    if (b < 0) {
-        if (a == 0)
-            return ARITH_DIV0;
-        if (a != 1 && a != -1)
-            return ARITH_NEGPOW;
-        *r = a == 1 || b % 2 == 0 ? 1 : -1;
+    if (b < 0 && a == 0)
+        return ARITH_DIV0;
+    if (b < 0 && a != 1 && a != -1)
+        return ARITH_NEGPOW;
+    if (a >= -1 && a <= 1) { /* 0, 1, -1: at once, whatever b's size */
+        *r = b == 0 ? 1 : a == 0 ? 0 : a == 1 || b % 2 == 0 ? 1 : -1;
         return ARITH_OK;
     }
     int64_t acc = 1, base = a;
-    for (;;) { /* at most 63 rounds: b has at most 63 bits */
+    for (;;) { /* |a| >= 2: base overflows after 6 squarings, so 7 rounds */
         if ((b & 1) && alea__mul_ovf(acc, base, &acc))
             return ARITH_OVERFLOW;
         b >>= 1;

@@ -593,12 +593,16 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
     int64_t lo = 0, hi = 0;
     if (op == OP_MOD || op == OP_POW) {
         /* Not monotone: the range from every pair (and every error found
-         * before any memory is taken), charged as the pairs below are. */
-        if ((st = alea__work_check(ctx, (double)a->n * (double)b->n, at)) != ALEA_OK)
+         * before any memory is taken). A power takes up to 7 squarings a
+         * pair (bases of 2 or more overflow past that; 0, 1 and -1 take
+         * none), done again below: 16 units a pair. */
+        int64_t unit = op == OP_POW ? 16 : 1;
+        if ((st = alea__work_check(ctx, (double)a->n * (double)b->n * (double)unit, at)) !=
+            ALEA_OK)
             return st;
         int first = 1;
         for (size_t i = 0; i < a->n; i++) {
-            if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK)
+            if ((st = alea__charge(ctx, (int64_t)b->n * unit, at->start, at->end)) != ALEA_OK)
                 return st;
             for (size_t j = 0; j < b->n; j++) {
                 int64_t r;

@@ -283,13 +283,19 @@ static void test_breakdown_limit(void **state)
         "1d{-9223372036854775807..-9223372036854775800}",
         "max(1d6, 1d8) * -abs(1d4 - 3)", "(2d6 + 3) >= 8", "d20ra1 +1d",
         "3d{1,99999999999}!>1>=2", "3d{1..99999999999}!>=99999999999>=2",
-        "1d6 # \"\"\"\\\\\\\\**__~~``||", "2d6 [\"\"\"\\\\] + 3 [\"\"]"};
+        "1d6 # \"\"\"\\\\\\\\**__~~``||", "2d6 [\"\"\"\\\\] + 3 [\"\"]",
+        "4d6 [**__~~] * 2 /~ 1 # ********", "(1d2-1) ^ 92233720368547 % 7 [||]"};
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
         e = compile(ctx, terms[i]);
         for (int k = 0; k < 20; k++) {
             assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
             if ((int64_t)printed(r) > r->bytes)
                 fail_msg("%s prints %zu bytes, charged %lld", terms[i], printed(r),
+                         (long long)r->bytes);
+            /* Markdown (escaped text and markup) stays within the charge too */
+            size_t md = alea_roll_format(r, ALEA_FORMAT_MARKDOWN, NULL, 0);
+            if ((int64_t)md > r->bytes)
+                fail_msg("%s prints %zu bytes of Markdown, charged %lld", terms[i], md,
                          (long long)r->bytes);
         }
         alea_expr_free(e);
