@@ -142,6 +142,23 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* What one die contributes, [*gmin, *gmax] (its g, or its face when g is
+ * NULL), and the sums K kept dice can make, [*smin, *smax]. */
+static alea_status kept_range(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int64_t K,
+                              const node *at, int64_t *gmin, int64_t *gmax, int64_t *smin,
+                              int64_t *smax)
+{
+    *gmin = *gmax = g ? g[0] : die->v[0];
+    for (size_t i = 0; i < die->n; i++) {
+        int64_t x = g ? g[i] : die->v[i];
+        *gmin = x < *gmin ? x : *gmin;
+        *gmax = x > *gmax ? x : *gmax;
+    }
+    if (alea__mul_ovf(K, *gmin, smin) || alea__mul_ovf(K, *gmax, smax))
+        return alea__overflow_error(ctx, at);
+    return ALEA_OK;
+}
+
 /* alea__keep with contributions gmin + step * k: computed on the
  * indices k, each sum s mapped back to K * gmin + step * s. That value lies
  * between K * gmin and K * gmax, which the caller checked for overflow, so
@@ -183,15 +200,9 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
             out->trunc = trunc;
         return st;
     }
-    int64_t gmin = g ? g[0] : die->v[0], gmax = gmin;
-    for (size_t i = 0; i < die->n; i++) {
-        int64_t x = g ? g[i] : die->v[i];
-        gmin = x < gmin ? x : gmin;
-        gmax = x > gmax ? x : gmax;
-    }
-    int64_t smin, smax;
-    if (alea__mul_ovf(K, gmin, &smin) || alea__mul_ovf(K, gmax, &smax))
-        return alea__overflow_error(ctx, at);
+    int64_t gmin, gmax, smin, smax;
+    if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
+        return st;
     if (K == 0 || gmin == gmax) { /* one possible sum */
         if ((st = alea__pmf_point(ctx, smin, scale, out)) == ALEA_OK)
             out->trunc = trunc;
@@ -538,15 +549,9 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
     double scale = t > 0 ? exp((double)m1 * log1p(-t)) : 1.0;
 
-    int64_t gmin = g ? g[0] : die->v[0], gmax = gmin;
-    for (size_t i = 0; i < F; i++) {
-        int64_t x = g ? g[i] : die->v[i];
-        gmin = x < gmin ? x : gmin;
-        gmax = x > gmax ? x : gmax;
-    }
-    int64_t smin, smax;
-    if (alea__mul_ovf(K, gmin, &smin) || alea__mul_ovf(K, gmax, &smax))
-        return alea__overflow_error(ctx, at);
+    int64_t gmin, gmax, smin, smax;
+    if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
+        return st;
     if (K == 0 || gmin == gmax) { /* one possible sum */
         if ((st = alea__pmf_point(ctx, smin, 1 - trunc, out)) == ALEA_OK)
             out->trunc = trunc;
