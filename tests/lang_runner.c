@@ -77,6 +77,19 @@ static alea_expr *compile_block(alea_ctx *ctx, const char *src)
     return e;
 }
 
+/* The distribution of src, or NULL after a failure is recorded. */
+static alea_dist *dist_block(alea_ctx *ctx, const char *src)
+{
+    alea_expr *e = compile_block(ctx, src);
+    alea_dist *d = NULL;
+    if (e && alea_expr_dist(ctx, e, &d) != ALEA_OK) {
+        FAIL("dist of '%s' failed: %s", src, alea_ctx_error(ctx));
+        d = NULL;
+    }
+    alea_expr_free(e);
+    return d;
+}
+
 /* Checks the error line "STATUS START END MESSAGE" against the context. */
 static void check_error(alea_ctx *ctx, alea_status st, const char *want)
 {
@@ -140,15 +153,9 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         alea_roll_free(r);
         alea_expr_free(e);
     } else if (strncmp(cmd, "dist ", 5) == 0) {
-        alea_expr *e = compile_block(ctx, cmd + 5);
-        alea_dist *d = NULL;
-        if (!e)
+        alea_dist *d = dist_block(ctx, cmd + 5);
+        if (!d)
             return;
-        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-            FAIL("dist of '%s' failed: %s", cmd + 5, alea_ctx_error(ctx));
-            alea_expr_free(e);
-            return;
-        }
         int ok = 1;
         double listed = 0;
         for (int i = 1; i < n; i++) {
@@ -179,7 +186,6 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         if (ok)
             passed++;
         alea_dist_free(d);
-        alea_expr_free(e);
     } else if (strncmp(cmd, "p ", 2) == 0 || strncmp(cmd, "mean ", 5) == 0) {
         int is_mean = cmd[0] == 'm';
         char ebuf[1024], vbuf[64], pbuf[64];
@@ -191,13 +197,8 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             FAIL("bad line '%s'", cmd);
             return;
         }
-        alea_expr *e = compile_block(ctx, ebuf);
-        alea_dist *d = NULL;
-        if (!e)
-            return;
-        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-            FAIL("dist of '%s' failed: %s", ebuf, alea_ctx_error(ctx));
-        } else {
+        alea_dist *d = dist_block(ctx, ebuf);
+        if (d) {
             double want = parse_prob(pbuf, &pok);
             double got = is_mean ? alea_dist_mean(d)
                                  : alea_dist_p(d, strtoll(vbuf, NULL, 10));
@@ -208,7 +209,6 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
                 passed++;
         }
         alea_dist_free(d);
-        alea_expr_free(e);
     } else if (strncmp(cmd, "flag ", 5) == 0 || strncmp(cmd, "label ", 6) == 0) {
         int is_flag = cmd[0] == 'f';
         const char *args = cmd + (is_flag ? 5 : 6);
@@ -220,12 +220,9 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
             return;
         }
         const char *name = args + off;
-        alea_expr *e = compile_block(ctx, ebuf);
-        alea_dist *d = NULL;
-        if (!e)
+        alea_dist *d = dist_block(ctx, ebuf);
+        if (!d) {
             return;
-        if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-            FAIL("dist of '%s' failed: %s", ebuf, alea_ctx_error(ctx));
         } else if (is_flag) {
             size_t i = 0, nf = alea_dist_flag_count(d);
             while (i < nf && strcmp(alea_dist_flag_name(d, i), name) != 0)
@@ -249,7 +246,6 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
                 passed++;
         }
         alea_dist_free(d);
-        alea_expr_free(e);
     } else if (strncmp(cmd, "error ", 6) == 0 || strncmp(cmd, "disterror ", 10) == 0) {
         int dist = cmd[0] == 'd';
         const char *src = cmd + (dist ? 10 : 6);
