@@ -677,7 +677,7 @@ static alea_status parse_compare(parser *p, const node **out)
         break;
     }
     if (op == CMP_NE && a->kind == N_DICE && a->end == opt->start &&
-        p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
+        p->dl->hints)
         alea__p_hint(p, "'%.*s' compares the total with %.*s (1 when they differ); in "
                         "rpg-dice-roller '<>' right after dice is a condition on each die, "
                         "\"not equal\" (--dialect rpgdr)",

@@ -83,7 +83,8 @@ static alea_status reroll_count(parser *p, const token *r)
                            "'%.*s', a reroll of at most that many dice, is not supported yet "
                            "(byte %u): 'r' and a condition reroll each matching die once",
                            (int)(end - r->start), p->src + r->start, (unsigned)r->start);
-    alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in Foundry "
+    if (p->dl->hints)
+        alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in Foundry "
                     "VTT it rerolls at most that many dice (not supported yet)",
                  (int)(end - r->start), p->src + r->start);
     return ALEA_OK;
@@ -498,7 +499,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             if (peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == t->end) {
                 if (p->dl->bang_ne)
                     break; /* d20's "!=": a comparison, not an explosion */
-                if (p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
+                if (p->dl->hints)
                     alea__p_hint(p, "'!=' after dice explodes each die on the face that "
                                     "follows; to compare the total write <> (in Avrae's d20 "
                                     "'!=' is \"not equal\": --dialect d20)");
@@ -583,7 +584,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                    (unsigned)t->start);
             stok = t;
             pl->has_success = 1;
-            if (t->start > p->t[p->pos - 1].end && p->dl == &alea__dialects[ALEA_DIALECT_ALEA])
+            if (t->start > p->t[p->pos - 1].end && p->dl->hints)
                 /* "3d6 >= 5", as AnyDice or icepool write a comparison */
                 alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
                                 "as Roll20 does); to compare the total, write (%.*s) %.*s",
@@ -594,7 +595,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                              p->src + (p->sum_start < start ? p->sum_start : start),
                              (int)(peek_at(p, 1)->end - t->start), p->src + t->start);
             if ((t->kind == T_GT || t->kind == T_LT) && !p->hint[0] &&
-                p->dl == &alea__dialects[ALEA_DIALECT_ALEA] && peek_at(p, 1)->kind == T_NUM &&
+                p->dl->hints && peek_at(p, 1)->kind == T_NUM &&
                 peek_at(p, 1)->num < INT64_MAX) {
                 long long v = (long long)peek_at(p, 1)->num; /* "<3": 2 or less here */
                 int gt = t->kind == T_GT;

@@ -377,10 +377,8 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
     show_rec(&o, r, r->root);
     alea__out_str(&o, " = ");
     sgr(&o, "1");
-    md(&o, "`");
-    o.md = 0; /* a number in code: nothing to escape */
+    md(&o, "`"); /* a number in code: nothing in it to escape */
     alea__out_i64(&o, r->total);
-    o.md = fmt == ALEA_FORMAT_MARKDOWN;
     md(&o, "`");
     sgr(&o, "22");
     if (r->expr->comment) { /* "= 12 # fire damage" */
