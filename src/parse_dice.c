@@ -84,9 +84,9 @@ static alea_status reroll_count(parser *p, const token *r)
                            "(byte %u): 'r' and a condition reroll each matching die once",
                            (int)(end - r->start), p->src + r->start, (unsigned)r->start);
     if (p->dl->hints)
-        alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in Foundry "
-                    "VTT it rerolls at most that many dice (not supported yet)",
-                 (int)(end - r->start), p->src + r->start);
+        alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in "
+                        "Foundry VTT it rerolls at most that many dice (not supported yet)",
+                     (int)(end - r->start), p->src + r->start);
     return ALEA_OK;
 }
 
