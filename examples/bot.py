@@ -3,6 +3,8 @@
 a message's text to the reply's text, for a chat full of strangers.
 
     !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, ~~1~~] = `14`
+    !roll 2d6+3 fire dmg  -> @player rolled 2d6 [4, 1] + 3 = `8` # fire dmg
+    !roll 1d20 [str] + 4  -> labels and comments (# ..., // ...) as typed
     !dist 2d6 +1 DICE     -> the chances of each total, in a code block
     !roll 999999d6        -> a polite refusal that says which limit
 
@@ -36,6 +38,28 @@ def table(d):
     return text
 
 
+def described(expr, e):
+    """What chat users type: '2d6+3 fire damage', words after the roll.
+    alea refuses them with an error that covers every word to the end (it
+    shows the comment to write); the bot writes that comment itself, and
+    keeps the first error when that does not compile either."""
+    try:
+        raw = expr.encode('utf-8')
+    except UnicodeEncodeError:  # not text: the first error stands
+        return None
+    if e.status != 'ALEA_ERR_SYNTAX' or e.end != len(raw) or raw[e.start - 1:e.start] != b' ':
+        return None
+    return (raw[:e.start] + b'# ' + raw[e.start:]).decode('utf-8')
+
+
+def answer(command, expr, user):
+    if command == '!roll':
+        r = CTX.roll(expr)
+        out = f'@{user} rolled {r.markdown}'  # chat Markdown, its markup escaped
+        return out if len(out) <= MAX_REPLY else f'@{user} rolled `{r.total}`'
+    return f'```\n{expr}\n{table(CTX.dist(expr))}\n```'
+
+
 def reply(message, user='player'):
     """The bot's answer to one message, or None when it is not for the bot."""
     text = message.strip()
@@ -43,17 +67,22 @@ def reply(message, user='player'):
         return None
     command, _, expr = text.partition(' ')
     expr = expr.strip()
+    if command not in ('!roll', '!dist', '!help'):
+        return None
     if command == '!help' or not expr:
         return ('`!roll EXPR` rolls dice (4d6kh3, d20 +1d, 2d6 -1 DICE...), '
                 '`!dist EXPR` gives the odds of each total.')
     try:
-        if command == '!roll':
-            r = CTX.roll(expr)
-            out = f'@{user} rolled {r.markdown}'  # chat Markdown, its markup escaped
-            return out if len(out) <= MAX_REPLY else f'@{user} rolled `{r.total}`'
-        if command == '!dist':
-            return f'```\n{expr}\n{table(CTX.dist(expr))}\n```'
-        return None
+        try:
+            return answer(command, expr, user)
+        except alea.AleaError as e:
+            fixed = described(expr, e)
+            if fixed is None:
+                raise
+            try:
+                return answer(command, fixed, user)
+            except alea.AleaError:
+                raise e from None
     except alea.AleaError as e:
         return f'@{user} I could not do that: {e.message}\n```\n{e.caret()}\n```'
     except MemoryError:
@@ -65,6 +94,6 @@ if __name__ == '__main__':
     # alea refuses at its position, instead of stopping the loop here.
     sys.stdin.reconfigure(errors='surrogateescape')
     for line in sys.stdin:
-        answer = reply(line)
-        if answer:
-            print(answer)
+        said = reply(line)
+        if said:
+            print(said)

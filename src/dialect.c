@@ -9,7 +9,8 @@
 
 const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV},
-    [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1, .slash = OP_DIV},
+    [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1,
+                             .trailing_text = 1, .slash = OP_DIV},
     [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
                               .rr = 1, .slash = OP_DIV},
     [ALEA_DIALECT_RPGDR] = {.name = "rpgdr", .tool = "rpg-dice-roller", .not_equal = 1,

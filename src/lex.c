@@ -7,10 +7,8 @@
 
 #include <string.h>
 
-/* Text for a person over [from, to) (a comment, a label), which a
- * breakdown shows as it is: UTF-8 without control characters. */
-static alea_status check_text(alea_ctx *ctx, const char *src, size_t from, size_t to,
-                              const char *what)
+alea_status alea__lex_text(alea_ctx *ctx, const char *src, size_t from, size_t to,
+                           const char *what)
 {
     for (size_t i = from; i < to;) {
         unsigned char c = (unsigned char)src[i];
@@ -33,7 +31,7 @@ static alea_status check_text(alea_ctx *ctx, const char *src, size_t from, size_
 static alea_status comment(alea_ctx *ctx, const char *src, size_t s, size_t from, size_t to,
                            token_list *out)
 {
-    alea_status st = check_text(ctx, src, from, to, "a comment");
+    alea_status st = alea__lex_text(ctx, src, from, to, "a comment");
     if (st != ALEA_OK)
         return st;
     while (from < to && (src[from] == ' ' || src[from] == '\t'))
@@ -289,7 +287,7 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
                                    "unclosed label '[' at byte %zu (labels are "
                                    "written [text])",
                                    s);
-            if ((st = check_text(ctx, src, s + 1, e, "a label")) != ALEA_OK ||
+            if ((st = alea__lex_text(ctx, src, s + 1, e, "a label")) != ALEA_OK ||
                 (st = push(ctx, out, T_LABEL, s, e + 1)) != ALEA_OK)
                 return st;
             i = e + 1;

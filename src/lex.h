@@ -80,6 +80,12 @@ typedef struct token_list {
  * case (a call's name, or a word its arguments take). */
 typedef int (*alea__word_fn)(const char *s, size_t n);
 
+/* Text for a person over [from, to) of src (a comment, a label, a
+ * description), which a breakdown shows as it is: UTF-8 without control
+ * characters, else an error that names `what`. */
+ALEA__HIDDEN alea_status alea__lex_text(alea_ctx *ctx, const char *src, size_t from, size_t to,
+                                        const char *what);
+
 /*
  * Tokenizes src[0..len) into out (grown through ctx's allocator; the caller
  * frees out->v with alea__mem_free(ctx, out->v, out->cap * sizeof(token))).

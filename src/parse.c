@@ -711,11 +711,11 @@ void alea__p_hint(parser *p, const char *fmt, ...)
     va_end(ap);
 }
 
-alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+/* Parses the first len bytes of e->src (alea__parse, below). */
+static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len)
 {
     alea__arena *arena = &e->arena;
     const char *src = e->src;
-    size_t len = e->len;
     const node **root = &e->root;
     e->hint = NULL;
     token_list toks;
@@ -770,4 +770,60 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
     }
     alea__mem_free(ctx, toks.v, alea__mul_size(toks.cap, sizeof(token)));
     return st;
+}
+
+static int is_letter(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/*
+ * Words after a whole expression, "2d6 fire damage": the syntax error falls
+ * in a word that follows a space, is not a word of the language, and what
+ * comes before that word compiles. Roll20 reads such words as the roll's
+ * description; the other dialects give an error that says how to write
+ * one. Costs two more passes over the source at most.
+ */
+alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+{
+    alea_status st = parse_prefix(ctx, e, e->len);
+    size_t w = ctx->err_start;
+    const char *src = e->src;
+    if (st != ALEA_ERR_SYNTAX || w >= e->len || !is_letter(src[w]))
+        return st;
+    size_t wend = w;
+    while (w > 0 && is_letter(src[w - 1]))
+        w--;
+    while (wend < e->len && is_letter(src[wend]))
+        wend++;
+    /* "2d6 +1 INJURY": a word of the language is not a description */
+    if (w == 0 || !(src[w - 1] == ' ' || src[w - 1] == '\t') ||
+        alea__lex_is_word(src + w, wend - w))
+        return st;
+    size_t end = e->len, pre = w; /* the description and the expression, trimmed */
+    while (end > w && (src[end - 1] == ' ' || src[end - 1] == '\t' || src[end - 1] == '\n' ||
+                       src[end - 1] == '\r'))
+        end--;
+    while (pre > 0 && (src[pre - 1] == ' ' || src[pre - 1] == '\t'))
+        pre--;
+    e->comment = NULL;
+    e->comment_len = 0;
+    if (alea__lex_text(ctx, src, w, end, "a description") != ALEA_OK ||
+        parse_prefix(ctx, e, w) != ALEA_OK)
+        return parse_prefix(ctx, e, e->len); /* its own error, again */
+    if (alea__dialects[ctx->dialect].trailing_text) {
+        if (!e->comment) { /* else the first comment stays the description */
+            e->comment = src + w;
+            e->comment_len = end - w;
+        }
+        return ALEA_OK;
+    }
+    size_t shown = end - w > 40 ? 40 : end - w;
+    const char *more = shown < end - w ? "..." : "";
+    return alea__error(ctx, ALEA_ERR_SYNTAX, w, end,
+                       "'%.*s%s' after the expression (byte %zu) is not part of it: to "
+                       "describe the roll, write a comment, as in %.*s # %.*s%s (in Roll20's "
+                       "dialect, words after a roll describe it)",
+                       (int)shown, src + w, more, w, (int)(pre > 60 ? 60 : pre), src,
+                       (int)shown, src + w, more);
 }

@@ -315,6 +315,21 @@ class BotTest(unittest.TestCase):
         self.assertIn('```\n2d+3\n  ^\n```', bad)
         self.assertIn('too many to list', b.reply('!dist 1d1000'))
         self.assertIn('!roll EXPR', b.reply('!help'))
+        self.assertIsNone(b.reply('!rolling 4d6'))
+
+    def test_what_chat_users_type(self):
+        # comments, labels and words after the roll, as typed in a chat
+        b = self.bot
+        b.CTX.seed(1)
+        self.assertEqual(b.reply('!roll 2d6+3 fire damage', 'ann'),
+                         '@ann rolled 2d6 [5, 4] + 3 = `12` # fire damage')
+        self.assertEqual(b.reply('!roll 1d20 [str] + 4 // to hit', 'ann'),
+                         '@ann rolled 1d20 [str] [12] + 4 = `16` # to hit')
+        self.assertIn('fire damage\n', b.reply('!dist 2d6 fire damage'))
+        # a misspelt word inside the roll is still an error, with its caret
+        bad = b.reply('!roll 1d20 + str', 'ann')
+        self.assertIn("unknown name 'str'", bad)
+        self.assertIn('```\n1d20 + str\n       ^^^\n```', bad)
         # whatever a stranger types, a reply and never an exception
         for junk in ['!roll ' + '(' * 5000, '!roll \x00\xff', '!dist 1d6!' * 50, '!roll d{}',
                      '!dist 9223372036854775807 + 1']:
