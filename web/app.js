@@ -413,7 +413,13 @@ function showRoll(exprs, results) {
       const text = document.createElement('span');
       text.className = 'breakdown';
       text.textContent = r.text;
-      li.append(text);
+      const copy = document.createElement('button');
+      copy.type = 'button';
+      copy.className = 'secondary copy-md';
+      copy.textContent = 'Copy for chat';
+      copy.dataset.markdown = r.markdown;
+      copy.setAttribute('aria-label', `Copy for chat: ${r.text}`);
+      li.append(text, ' ', copy);
       if (lucky) {
         const l = document.createElement('div');
         l.className = 'luck';
@@ -425,6 +431,33 @@ function showRoll(exprs, results) {
   });
   $('roll-view').hidden = list.children.length === 0;
   return { errors };
+}
+
+// Copies a roll's Markdown (its button's data) for a chat, and says so.
+async function copyMarkdown(button) {
+  let said = 'Copied for chat.';
+  try {
+    await navigator.clipboard.writeText(button.dataset.markdown);
+  } catch {
+    said = 'Could not copy: select the roll and copy it.';
+  }
+  $('notice').textContent = said;
+}
+
+// A spelling another tool reads otherwise, for each expression that has
+// one: the library's hint, under the expression.
+function showHints(exprs, results) {
+  const list = $('hints');
+  list.replaceChildren();
+  exprs.forEach((src, k) => {
+    const hint = results && results[k] && results[k].hint;
+    if (!hint) return;
+    const li = document.createElement('li');
+    const code = document.createElement('code');
+    code.textContent = src;
+    li.append('Note on ', code, `: ${hint}`);
+    list.append(li);
+  });
 }
 
 // ---- updates: one request to the worker each ------------------------------------
@@ -486,6 +519,7 @@ async function update(view) {
         message, line: message, start: 0, end: 0 } });
     }
     showErrors(errors, view);
+    showHints(exprs, out.results);
     shown = { view, exprs: state.exprs.slice() };
   }
   writeHash();
@@ -574,6 +608,10 @@ async function main() {
     r.addEventListener('change', () => changeMode(r.value));
   $('cancel').addEventListener('click', () => calc.cancel());
   $('csv').addEventListener('click', downloadCsv);
+  $('rolls').addEventListener('click', (ev) => {
+    const b = ev.target.closest('button.copy-md');
+    if (b) copyMarkdown(b);
+  });
   $('share').addEventListener('click', async () => {
     writeHash();
     try {

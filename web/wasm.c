@@ -268,8 +268,20 @@ EXPORT("alea_web_dialect_name") const char *web_dialect_name(int d)
 }
 
 /*
+ * A hint about the expression (alea_expr_hint: a spelling another tool
+ * reads otherwise) as the answer's first field, "{\"hint\": \"...\", ":
+ * nothing without one. 0 when out of memory or budget.
+ */
+static int put_hint(size_t *pos, const alea_expr *e)
+{
+    const char *h = alea_expr_hint(e);
+    return !h || (put(pos, "{\"hint\": ") && put_string(pos, h) && put(pos, ", "));
+}
+
+/*
  * The exact distribution of the len bytes at src: the library's JSON
- * (alea_dist_format), or {"error": {status, text, message, start, end}}.
+ * (alea_dist_format), with the expression's hint first when it has one, or
+ * {"error": {status, text, message, start, end}}.
  */
 EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
 {
@@ -284,10 +296,15 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
         return error_answer();
     }
     const char *out = nomem;
-    size_t n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
-    if (reserve(n + 1)) {
-        alea_dist_format(d, ALEA_FORMAT_JSON, answer, answer_cap);
-        out = charged(n);
+    size_t pos = 0, n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
+    /* {"hint": "...", then the library's object after its "{" */
+    if (put_hint(&pos, e) && reserve(pos + n + 1)) {
+        char *at = answer + pos - (pos ? 1 : 0);
+        char keep = pos ? at[0] : 0;
+        alea_dist_format(d, ALEA_FORMAT_JSON, at, answer_cap - (size_t)(at - answer));
+        if (pos)
+            at[0] = keep; /* the library's "{" over the hint's "," */
+        out = charged(pos + n - (pos ? 1 : 0));
     } else if (too_long) {
         out = too_long_answer("the distribution is", len);
     }
@@ -300,9 +317,10 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
  * Rolls the expression n times (at most ROLLS_MAX): with seeded set, first
  * seeds the generator with seed_hi * 2^32 + seed_lo, as `alea roll --seed`;
  * else the generator goes on where it was (seeded from the page's entropy at
- * first). {"rolls": [{"text": "4d6kh3 [...] = 17", "total": 17, "detail":
- * <the library's JSON>}, ...]} ("detail" only when detail is set), or an
- * error as web_dist's.
+ * first). {"hint": "...", "rolls": [{"text": "4d6kh3 [...] = 17",
+ * "markdown": "4d6kh3 [...] = `17`", "total": 17, "detail": <the library's
+ * JSON>}, ...]} ("hint" only when the expression has one, "detail" only when
+ * detail is set), or an error as web_dist's.
  */
 EXPORT("alea_web_roll")
 const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t seed_hi,
@@ -328,7 +346,9 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
     }
     /* The answer grows as it goes: its address is taken at the end. */
     size_t pos = 0;
-    const char *fail = put(&pos, "{\"rolls\": [") ? NULL : nomem;
+    const char *fail = put_hint(&pos, e) && put(&pos, pos ? "\"rolls\": [" : "{\"rolls\": [")
+                           ? NULL
+                           : nomem;
     for (int i = 0; i < n && !fail; i++) {
         /* The library polls the deadline while it rolls; the breakdowns
          * are written here, so the time they take is checked here too. */
@@ -342,16 +362,21 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
         }
         /* Sized first: a roll's breakdown can be far larger than the roll. */
         size_t tl = alea_roll_format(r, ALEA_FORMAT_TEXT, NULL, 0);
+        size_t ml = alea_roll_format(r, ALEA_FORMAT_MARKDOWN, NULL, 0);
         size_t jl = detail ? alea_roll_format(r, ALEA_FORMAT_JSON, NULL, 0) : 0;
-        if (tl >= answer_limit - pos || jl >= answer_limit - pos - tl) {
+        if (tl >= answer_limit - pos || ml >= answer_limit - pos - tl ||
+            jl >= answer_limit - pos - tl - ml) {
             fail = too_long_answer("the rolls' breakdowns are", len);
             break;
         }
-        char *text = malloc(tl + 1);
-        if (text)
+        char *text = malloc(tl + ml + 2), *md = text ? text + tl + 1 : NULL;
+        if (text) {
             alea_roll_format(r, ALEA_FORMAT_TEXT, text, tl + 1);
+            alea_roll_format(r, ALEA_FORMAT_MARKDOWN, md, ml + 1);
+        }
         int ok = text && put(&pos, i ? ", {\"text\": " : "{\"text\": ") &&
-                 put_string(&pos, text) &&
+                 put_string(&pos, text) && put(&pos, ", \"markdown\": ") &&
+                 put_string(&pos, md) &&
                  put(&pos, ", \"total\": %lld", (long long)alea_roll_total(r));
         free(text);
         if (ok && detail) {

@@ -201,6 +201,30 @@ test('the notation selector: Roll20 reads 3d6>3 as 3 or more, and the link keeps
   await page.close();
 });
 
+test('a spelling another tool reads otherwise gets a note; a roll copies as Markdown', async () => {
+  const page = await open();
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.fill('#exprs', '3d6>3\n4d6kh3');
+  await page.fill('#roll-seed', '1');
+  await page.click('#show-roll');
+  await settled(page);
+  const notes = await page.$$eval('#hints li', (l) => l.map((x) => x.textContent));
+  const r = spawnSync(ALEA, ['roll', '--seed', '1', '3d6>3'], { encoding: 'utf8' });
+  assert.deepEqual(notes, [`Note on 3d6>3: ${r.stderr.trim().replace(/^alea: hint: /, '')}`]);
+  await page.click('#rolls li:nth-child(2) button.copy-md');
+  await page.waitForFunction(() => document.getElementById('notice').textContent !== '');
+  assert.equal(await page.textContent('#notice'), 'Copied for chat.');
+  const md = spawnSync(ALEA, ['roll', '--format', 'markdown', '--seed', '1', '3d6>3', '4d6kh3'],
+    { encoding: 'utf8' }).stdout.trimEnd().split('\n')[1];
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), md);
+  // a clean expression has no note
+  await page.fill('#exprs', '4d6kh3');
+  await page.click('#show-dist');
+  await settled(page);
+  assert.equal(await page.$$eval('#hints li', (l) => l.length), 0);
+  await page.close();
+});
+
 test('a shared link restores the view', async () => {
   const page = await open();
   await submit(page, 'dd(6, 14)\ndd(6, 14, best)');

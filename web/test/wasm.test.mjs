@@ -65,8 +65,14 @@ test('the corpus is the language', () => {
   assert.ok(exprs.length > 300, `only ${exprs.length} expressions`);
 });
 
+// The hint the CLI writes on stderr ("alea: hint: ..."), or undefined.
+const cliHint = (stderr) => {
+  const line = stderr.split('\n').find((l) => l.startsWith('alea: hint: '));
+  return line === undefined ? undefined : line.slice('alea: hint: '.length);
+};
+
 test('dist: the same JSON as `alea dist --json`, or the same error', () => {
-  let ok = 0, failed = 0;
+  let ok = 0, failed = 0, hints = 0;
   for (const src of exprs) {
     const got = alea.dist(src);
     const r = cli(['dist', '--json', '--', src]);
@@ -76,11 +82,15 @@ test('dist: the same JSON as `alea dist --json`, or the same error', () => {
       failed++;
     } else {
       assert.equal(r.status, 0, `${src}: the CLI failed: ${r.stderr}`);
-      near(got, JSON.parse(r.stdout), src);
+      const { hint, ...dist } = got;
+      near(dist, JSON.parse(r.stdout), src);
+      assert.equal(hint, cliHint(r.stderr), src);
+      hints += hint !== undefined;
       ok++;
     }
   }
   assert.ok(ok > 200 && failed > 30, `${ok} distributions, ${failed} errors`);
+  assert.ok(hints > 5, `${hints} hints`);
 });
 
 test('roll: the same breakdowns as `alea roll --seed 7 -n 3`', () => {
@@ -95,7 +105,20 @@ test('roll: the same breakdowns as `alea roll --seed 7 -n 3`', () => {
     assert.equal(r.status, 0, `${src}: ${r.stderr}`);
     assert.deepEqual(got.rolls.map((x) => x.text), r.stdout.trimEnd().split('\n'), src);
     for (const x of got.rolls) assert.equal(x.detail.total, x.total, src);
+    assert.equal(got.hint, cliHint(r.stderr), src);
   }
+});
+
+test('roll: Markdown for a chat, as `alea roll --format markdown`', () => {
+  for (const src of exprs.slice(0, 120)) {
+    const got = alea.roll(src, { n: 2, seed: '3' });
+    if (got.error) continue;
+    const r = cli(['roll', '--format', 'markdown', '--seed', '3', '-n', '2', '--', src]);
+    assert.deepEqual(got.rolls.map((x) => x.markdown), r.stdout.trimEnd().split('\n'), src);
+  }
+  const struck = alea.roll('4d6kh3', { seed: '1' }).rolls[0].markdown;
+  assert.match(struck, /~~\d~~/);
+  assert.match(struck, /= `\d+`$/);
 });
 
 test('seeds up to 2^64 - 1 reach the generator whole', () => {
@@ -125,9 +148,10 @@ test('each dialect reads as its tool, as `alea --dialect`', () => {
   assert.deepEqual(alea.dialects, ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']);
   for (const [dialect, src] of [['roll20', '3d6>3'], ['d20', '(1d6-7)/2'], ['foundry', '1d10r1'],
     ['rpgdr', '3d10k1d1'], ['alea', '3d6>3']]) {
-    const got = alea.request(undefined, undefined, dialect).dist(src);
+    const { hint, ...got } = alea.request(undefined, undefined, dialect).dist(src);
     const r = spawnSync(ALEA, ['dist', '--json', '--dialect', dialect, src], { encoding: 'utf8' });
     assert.deepEqual(got, JSON.parse(r.stdout), `${dialect}: ${src}`);
+    assert.equal(hint, cliHint(r.stderr), `${dialect}: ${src}`);
   }
   // a request without one is alea's own, whatever came before
   assert.equal(alea.dist('3d6>3').mean, 1.5);
