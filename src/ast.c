@@ -122,7 +122,15 @@ void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
 
 /* ---- printer ------------------------------------------------------------- */
 
-int alea__node_prec(const node *n)
+/* A label on a term other than dice or a number follows the term, in
+ * parentheses unless it is an atom: "(2d6 + 3) [fire]". */
+static int wraps_label(const node *n)
+{
+    return n->label && n->kind != N_NUM && n->kind != N_DICE;
+}
+
+/* The precedence of the term itself, without its label. */
+static int body_prec(const node *n)
 {
     /* "d20 +1d", "2d10 +2B" and "(2d6 + 3) +1d" bind like a sum. */
     if ((n->kind == N_DICE && n->u.pool->extra_kind) ||
@@ -136,6 +144,11 @@ int alea__node_prec(const node *n)
     case N_NEG: return PREC_NEG;
     default: return PREC_ATOM;
     }
+}
+
+int alea__node_prec(const node *n)
+{
+    return wraps_label(n) ? PREC_ATOM : body_prec(n);
 }
 
 static void print_at(alea__out *o, const node *n, int min_prec)
@@ -333,7 +346,33 @@ static void print_call(alea__out *o, const char *name, const node *a, const node
     alea__out_char(o, ')');
 }
 
+static void print_body(alea__out *o, const node *n);
+
+void alea__label_open(alea__out *o, const node *n)
+{
+    if (wraps_label(n) && body_prec(n) < PREC_ATOM)
+        alea__out_char(o, '(');
+}
+
+void alea__label_close(alea__out *o, const node *n)
+{
+    if (!wraps_label(n))
+        return;
+    if (body_prec(n) < PREC_ATOM)
+        alea__out_char(o, ')');
+    alea__out_str(o, " [");
+    alea__out_mem(o, n->label, n->label_len);
+    alea__out_char(o, ']');
+}
+
 void alea__node_print(alea__out *o, const node *n)
+{
+    alea__label_open(o, n);
+    print_body(o, n);
+    alea__label_close(o, n);
+}
+
+static void print_body(alea__out *o, const node *n)
 {
     switch (n->kind) {
     case N_NUM:

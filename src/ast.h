@@ -163,8 +163,8 @@ typedef struct node {
     uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
                      bonus dice "expr +1d" */
     uint32_t start, end;
-    /* An inline label after a dice term or a number ("3d6 [fire]"): its
-     * text, within the expression's source, or NULL. */
+    /* An inline label after a term ("3d6 [fire]", "(2d6 + 3) [fire]"):
+     * its text, within the expression's source, or NULL. */
     const char *label;
     uint32_t label_len;
     union {
@@ -202,6 +202,7 @@ struct alea_expr {
     uint32_t nodes;  /* number of nodes */
     const char *hint; /* alea_expr_hint, in the arena, or NULL */
     const char *comment; /* "4d6 # fire": "fire", within src, or NULL */
+    uint8_t has_labels;  /* a term has an inline label ("3d6 [fire]") */
     size_t comment_len;
 };
 
@@ -261,6 +262,11 @@ ALEA__HIDDEN int alea__chain_min(const node *n, uint32_t i);
  * writes an N_DICE node, with its count when with_count is set. */
 struct alea__out;
 ALEA__HIDDEN void alea__node_print(struct alea__out *o, const node *n);
+/* A label on a term other than dice or a number, printed around the term
+ * (by node_print, and by the breakdown): "(" before it when it is not an
+ * atom, then ") [label]" after it. Nothing for other nodes. */
+ALEA__HIDDEN void alea__label_open(struct alea__out *o, const node *n);
+ALEA__HIDDEN void alea__label_close(struct alea__out *o, const node *n);
 ALEA__HIDDEN void alea__pool_print(struct alea__out *o, const node *n, int with_count);
 
 #endif /* ALEA_AST_H */

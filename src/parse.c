@@ -86,7 +86,7 @@ static alea_status parse_power(parser *p, const node **out)
     return finish_chain(p, N_PROD, &c, out);
 }
 
-/* unary = ("-" | "+") unary | postfix [ LABEL ] [ power ]   (a label: on dice or a number) */
+/* unary = ("-" | "+") unary | postfix [ LABEL ] [ power ] */
 static alea_status parse_unary(parser *p, const node **out)
 {
     const token *t = peek(p);
@@ -115,14 +115,9 @@ static alea_status parse_unary(parser *p, const node **out)
         return st;
     if (!at(p, T_LABEL))
         return parse_power(p, out);
-    /* "3d6 [fire]": an inline label, on dice or a number */
+    /* "3d6 [fire]", "(2d6 + 3) [fire]": an inline label, on any term */
     const token *lt = advance(p);
     const node *a = *out;
-    if (a->kind != N_DICE && a->kind != N_NUM)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, lt->start, lt->end,
-                           "a label follows dice or a number (byte %u), as in "
-                           "2d6 [fire] + 3 [strength]",
-                           (unsigned)lt->start);
     if (a->label)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, lt->start, lt->end,
                            "a second label at byte %u: a term takes one", (unsigned)lt->start);
@@ -132,6 +127,7 @@ static alea_status parse_unary(parser *p, const node **out)
     *n = *a; /* a copy: the tree is never edited */
     n->label = p->src + lt->start + 1;
     n->label_len = lt->end - lt->start - 2;
+    p->has_labels = 1;
     *out = n;
     return parse_power(p, out);
 }
@@ -758,6 +754,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len)
                     st = err_at(&p, t, "an operator or the end of the expression");
             }
             e->nodes = p.nodes;
+            e->has_labels = p.has_labels;
             if (st == ALEA_OK && p.hint[0]) {
                 size_t n = strlen(p.hint) + 1;
                 char *h = alea__arena_alloc(arena, n);

@@ -26,6 +26,7 @@ struct alea__parser {
     int64_t depth, max_depth;
     size_t sum_start; /* where the sum being parsed starts, for hints */
     uint32_t nodes;
+    uint8_t has_labels; /* a term was given an inline label */
     int64_t max_nodes;
 };
 typedef struct alea__parser parser;

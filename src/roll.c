@@ -527,8 +527,9 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     rc->value = v;
     if (s->trace) {
         int64_t bytes = REC_BYTES;
-        if (n->label) /* in the text, the JSON's term, and its label (escaped) */
-            bytes += 5 * (int64_t)n->label_len + 16;
+        if (n->label) /* in the text, the JSON's term, its label and its entry
+                         in "labels" (escaped), and Markdown (escaped) */
+            bytes += 7 * (int64_t)n->label_len + 96;
         if (!structural(n))
             bytes += TERM_BYTES(n) +
                      DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);

@@ -180,7 +180,18 @@ static void show_operand(alea__out *o, const alea_roll *r, const rec *rc, int mi
         alea__out_char(o, ')');
 }
 
+static void show_body(alea__out *o, const alea_roll *r, const rec *rc);
+
+/* A rolled term: its breakdown, inside its label when it has one that
+ * wraps it ("(2d6 [5, 4] + 3) [fire]"). */
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    alea__label_open(o, rc->n);
+    show_body(o, r, rc);
+    alea__label_close(o, rc->n);
+}
+
+static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
 {
     const node *n = rc->n;
     switch (n->kind) {
@@ -191,7 +202,7 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
         show_dice(o, r, rc);
         break;
     case N_MECH:
-        alea__node_print(o, rc->n);
+        rc->n->u.mech.ops->print(o, rc->n); /* its label, if any, around */
         rc->n->u.mech.ops->show(o, r, rc);
         break;
     case N_NEG:
@@ -338,6 +349,35 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
             json_dice(o, r, rc->kids[i], discarded || (rep && i != rc->kept), first);
 }
 
+/* Every labelled term, as the text shows it: {"label", "start", "end",
+ * "value"}; the dropped repetitions of a long best()/worst() are left out,
+ * as json_dice leaves them. */
+static void json_labels(alea__out *o, const rec *rc, int *first)
+{
+    if (!rc)
+        return;
+    if (rc->n->label) {
+        alea__out_str(o, *first ? "{\"label\": " : ", {\"label\": ");
+        *first = 0;
+        alea__out_json_str(o, rc->n->label, rc->n->label_len);
+        alea__out_str(o, ", \"start\": ");
+        alea__out_i64(o, rc->n->start);
+        alea__out_str(o, ", \"end\": ");
+        alea__out_i64(o, rc->n->end);
+        alea__out_str(o, ", \"value\": ");
+        alea__out_i64(o, rc->value);
+        alea__out_char(o, '}');
+    }
+    if (rc->n->kind == N_DICE) {
+        json_labels(o, rc->count, first);
+        return;
+    }
+    int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
+    for (uint32_t i = 0; i < rc->nkids; i++)
+        if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept)
+            json_labels(o, rc->kids[i], first);
+}
+
 size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
 {
     alea__out o;
@@ -369,7 +409,14 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         }
         alea__out_str(&o, "\"dice\": [");
         json_dice(&o, r, r->root, 0, &first);
-        alea__out_str(&o, "]}");
+        alea__out_char(&o, ']');
+        if (r->expr->has_labels) {
+            alea__out_str(&o, ", \"labels\": [");
+            first = 1;
+            json_labels(&o, r->root, &first);
+            alea__out_char(&o, ']');
+        }
+        alea__out_char(&o, '}');
         return alea__out_finish(&o);
     }
     o.ansi = fmt == ALEA_FORMAT_ANSI;
