@@ -263,6 +263,17 @@ class Roll:
     def dice(self):
         return self.detail['dice']
 
+    @property
+    def labels(self):
+        """Each labelled term's (label, value), in the order written:
+        '(2d6 + 3) [fire] + 1d4 [cold]' -> [('fire', 12), ('cold', 3)]."""
+        return [(x['label'], x['value']) for x in self.detail.get('labels', [])]
+
+    @property
+    def comment(self):
+        """The expression's description ('4d6 # fire damage'), or None."""
+        return self.detail.get('comment')
+
     def __repr__(self):
         return f'Roll({self.text!r})'
 

@@ -295,6 +295,18 @@ class ArgumentTest(unittest.TestCase):
         ctx.close()  # twice: nothing
 
 
+class LabelTest(unittest.TestCase):
+    def test_labels_and_comment(self):
+        ctx = alea.Context()
+        ctx.seed(1)
+        r = ctx.roll('(2d6 + 3) [fire] + 1d4 [cold] # breath')
+        self.assertEqual(r.labels, [('fire', r.total - r.labels[1][1]), ('cold', r.labels[1][1])])
+        self.assertEqual(r.comment, 'breath')
+        plain = ctx.roll('2d6')
+        self.assertEqual((plain.labels, plain.comment), ([], None))
+        ctx.close()
+
+
 class BotTest(unittest.TestCase):
     def setUp(self):
         path = os.path.join(HERE, '..', '..', 'examples', 'bot.py')
