@@ -66,11 +66,14 @@ static int starts_cond(const parser *p)
 
 /*
  * After "r1": "r1=1" is, in Foundry VTT, a reroll of at most one die showing
- * 1. alea has no such reroll yet: in that dialect it is an error that says
- * so; in the others it is a reroll of every 1 and a success count, which a
- * Foundry user would not expect, so it gets a hint.
+ * 1: the number after "r" is how many dice, the condition after it which.
+ * With one die and an equality, every matching die shows the same face, so
+ * which one is rerolled does not matter: it is alea's "ra1" (the new face
+ * stands). Other counts and conditions are refused; in the other dialects
+ * it is a reroll of every 1 and a success count, which a Foundry user would
+ * not expect, so it gets a hint.
  */
-static alea_status reroll_count(parser *p, const token *r)
+static alea_status reroll_count(parser *p, const token *r, pool *pl)
 {
     const token *t = peek(p);
     if (p->t[p->pos - 1].end != t->start || !(t->kind == T_EQ || t->kind == T_LT ||
@@ -78,14 +81,31 @@ static alea_status reroll_count(parser *p, const token *r)
                                               t->kind == T_GE))
         return ALEA_OK;
     size_t end = peek_at(p, 1)->end; /* "r1=1": through the condition's value */
-    if (p->dl->reroll_once)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
-                           "'%.*s', a reroll of at most that many dice, is not supported yet "
-                           "(byte %u): 'r' and a condition reroll each matching die once",
-                           (int)(end - r->start), p->src + r->start, (unsigned)r->start);
+    if (p->dl->reroll_once) {
+        cond which;
+        int64_t count = pl->reroll.value;
+        alea_status st = parse_cond(p, &which, "the face to reroll (as in r1=1)");
+        if (st != ALEA_OK)
+            return st;
+        end = p->t[p->pos - 1].end;
+        if (count != 1 || pl->reroll.op != CMP_EQ || which.op != CMP_EQ)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
+                               "'%.*s', a reroll of at most that many dice, is supported for "
+                               "one die and one face only, as in r1=1 (byte %u)",
+                               (int)(end - r->start), p->src + r->start, (unsigned)r->start);
+        if (pl->has_reroll_one)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
+                               "a reroll of one die given twice, second at byte %u",
+                               (unsigned)r->start);
+        pl->has_reroll = 0;
+        pl->reroll_once = 0;
+        pl->has_reroll_one = 1;
+        pl->reroll_one = which;
+        return ALEA_OK;
+    }
     if (p->dl->hints)
         alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in "
-                        "Foundry VTT it rerolls at most that many dice (not supported yet)",
+                        "Foundry VTT it rerolls at most that many dice (--dialect foundry)",
                      (int)(end - r->start), p->src + r->start);
     return ALEA_OK;
 }
@@ -557,7 +577,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             if ((st = parse_cond(p, &pl->reroll,
                                  "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
                 return st;
-            if ((st = reroll_count(p, rtok)) != ALEA_OK)
+            if ((st = reroll_count(p, rtok, pl)) != ALEA_OK)
                 return st;
             continue;
         case T_RA:
