@@ -27,6 +27,12 @@
 /* How often (in work units) evaluations poll the interrupt hook. */
 #define ALEA__POLL_EVERY 4096
 
+/* A chosen face for each die (alea__rng_set_faces): the index, below n, of
+ * the face a die of n faces shows; its faces are lo, lo + 1, ... or, when
+ * faces is not NULL, faces[0..n) in ascending order. For tests that state
+ * the faces a tool's documentation rolls. */
+typedef uint64_t (*alea__face_fn)(void *ud, uint64_t n, int64_t lo, const int64_t *faces);
+
 struct alea_ctx {
     alea_alloc_fn alloc;
     void *alloc_ud;
@@ -39,6 +45,8 @@ struct alea_ctx {
     uint64_t rng[4];          /* xoshiro256** state */
     alea_random_fn random_fn; /* custom source, or NULL */
     void *random_ud;
+    alea__face_fn face_fn; /* chosen faces, or NULL */
+    void *face_ud;
 
     alea_interrupt_fn interrupt_fn;
     void *interrupt_ud;

@@ -103,6 +103,20 @@ uint64_t alea__rng_below(alea_ctx *ctx, uint64_t n)
     return hi;
 }
 
+uint64_t alea__rng_face(alea_ctx *ctx, uint64_t n, int64_t lo, const int64_t *faces)
+{
+    if (!ctx->face_fn)
+        return alea__rng_below(ctx, n);
+    uint64_t i = ctx->face_fn(ctx->face_ud, n, lo, faces);
+    return n ? i % n : i; /* a source's slip stays a face */
+}
+
+void alea__rng_set_faces(alea_ctx *ctx, alea__face_fn fn, void *ud)
+{
+    ctx->face_fn = fn;
+    ctx->face_ud = ud;
+}
+
 /*
  * The sum of k draws below n (n >= 2): the sampler's inner loop, with the
  * state in registers and the generator inlined, the same draws in the same

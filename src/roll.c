@@ -81,7 +81,8 @@ static alea_status reserve_dice(rstate *s, size_t k, size_t *first)
 
 static int64_t draw(rstate *s, const die_spec *d)
 {
-    uint64_t i = alea__rng_below(s->ctx, alea__die_nfaces(d));
+    uint64_t i = alea__rng_face(s->ctx, alea__die_nfaces(d), d->lo,
+                                d->kind == FACES_LIST ? d->sorted : NULL);
     return alea__die_face(d, i);
 }
 
@@ -99,7 +100,7 @@ alea_status alea__roll_reserve(rstate *s, size_t k, size_t *first)
 
 int64_t alea__roll_d(rstate *s, int64_t sides)
 {
-    return 1 + (int64_t)alea__rng_below(s->ctx, (uint64_t)sides);
+    return 1 + (int64_t)alea__rng_face(s->ctx, (uint64_t)sides, 1, NULL);
 }
 
 alea_status alea__roll_push(rstate *s, int64_t face, uint8_t flags)
@@ -199,14 +200,15 @@ static alea_status sum_plain(rstate *s, const node *n, const pool *p, int64_t to
     uint64_t nf = alea__die_nfaces(d);
     int64_t sum = 0, edge = d->hi > -d->lo ? d->hi : -d->lo; /* lo > INT64_MIN */
     int safe = d->lo > INT64_MIN && (edge == 0 || total <= INT64_MAX / edge);
-    if (d->kind == FACES_RANGE && safe && nf >= 2 && (uint64_t)total <= UINT64_MAX / (nf - 1)) {
+    if (d->kind == FACES_RANGE && safe && nf >= 2 && (uint64_t)total <= UINT64_MAX / (nf - 1) &&
+        !s->ctx->face_fn) {
         /* lo * total + the draws, modulo 2^64: the true sum lies between
          * total dice at either end, so it is an int64 */
         uint64_t u = (uint64_t)d->lo * (uint64_t)total + alea__rng_sum_below(s->ctx, nf, total);
         sum = u <= INT64_MAX ? (int64_t)u : -(int64_t)(~u) - 1;
     } else {
         for (int64_t i = 0; i < total; i++)
-            if (alea__add_ovf(sum, alea__die_face(d, alea__rng_below(s->ctx, nf)), &sum))
+            if (alea__add_ovf(sum, draw(s, d), &sum))
                 return overflow(s, n);
     }
     *value = sum;

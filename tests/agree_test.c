@@ -76,7 +76,7 @@ static void corpus_add(corpus *c, const char *s, size_t len)
 
 /* The expression of a block (format in lang_runner.c): the rest of the
  * line after canon, dist, or roll/json and the seed; the first word after
- * p, mean, flag and label. Error blocks have none worth rolling. */
+ * p, mean, flag and label; the rest after the colon of faces. Error blocks have none worth rolling. */
 static void take_block(const golden_block *b, void *ud)
 {
     const char *cmd = b->lines[0];
@@ -101,6 +101,12 @@ static void take_block(const golden_block *b, void *ud)
         const char *sp = strchr(cmd + 5, ' ');
         if (sp)
             corpus_add(ud, sp + 1, strlen(sp + 1));
+        return;
+    }
+    if (strncmp(cmd, "faces ", 6) == 0) { /* "faces F... : EXPR" */
+        const char *colon = strchr(cmd, ':');
+        if (colon)
+            corpus_add(ud, colon + 1 + strspn(colon + 1, " "), strlen(colon + 1 + strspn(colon + 1, " ")));
         return;
     }
     for (size_t i = 0; i < sizeof word / sizeof *word; i++)

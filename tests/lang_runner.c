@@ -8,6 +8,14 @@
  *   roll SEED EXPR       next lines: the text breakdowns of consecutive rolls
  *                        from a context seeded once with SEED
  *   json SEED EXPR       next line: the JSON of one roll
+ *   faces F... : EXPR    EXPR rolled once with each die showing the faces
+ *                        F..., in the order the dice are drawn (a die's
+ *                        rerolls and explosions right after it); each F is
+ *                        the face's value, which must be one of the die's
+ *                        faces. Next line: the total; an optional line after
+ *                        it: the text breakdown. Every face listed must be
+ *                        drawn, and no more (as a tool's documentation states
+ *                        the faces of an example and its total)
  *   dist EXPR            next lines: "VALUE PROB" for every outcome, PROB a
  *                        fraction a/b or a decimal; checked to 1e-12, and no
  *                        other outcome may have probability
@@ -28,6 +36,8 @@
  * Usage: lang_runner FILE... ; prints "N passed, N failed".
  */
 #include "support.h"
+
+#include "rng.h" /* alea__rng_set_faces */
 
 static int passed, failed;
 static const char *cur_file;
@@ -111,6 +121,98 @@ static void check_error(alea_ctx *ctx, alea_status st, const char *want)
     passed++;
 }
 
+/* ---- chosen faces ---- */
+
+#define MAX_FACES 64
+
+typedef struct chosen {
+    int64_t want[MAX_FACES];
+    int n, next;
+    char why[160]; /* the first face that could not be shown, or "" */
+} chosen;
+
+/* The source of faces: the next wanted value, as an index of the die's
+ * faces (alea__face_fn). A value the die does not have, or a draw past
+ * the list, is recorded and shows the lowest face. */
+static uint64_t chosen_face(void *ud, uint64_t n, int64_t lo, const int64_t *faces)
+{
+    chosen *c = ud;
+    int k = c->next++;
+    if (k >= c->n) {
+        if (!c->why[0])
+            snprintf(c->why, sizeof c->why, "more than the %d faces listed were drawn", c->n);
+        return 0;
+    }
+    int64_t v = c->want[k];
+    if (!faces && (uint64_t)v - (uint64_t)lo < n)
+        return (uint64_t)v - (uint64_t)lo;
+    for (uint64_t i = 0; faces && i < n; i++)
+        if (faces[i] == v)
+            return i;
+    if (!c->why[0])
+        snprintf(c->why, sizeof c->why,
+                 "face %d (%lld) is not a face of the die drawn (%llu faces from %lld)", k + 1,
+                 (long long)v, (unsigned long long)n, (long long)(faces ? faces[0] : lo));
+    return 0;
+}
+
+/* "faces F... : EXPR": rolls EXPR on the faces listed; lines[1] is the
+ * total, lines[2] (optional) the text breakdown. */
+static void faces_block(alea_ctx *ctx, char **lines, int n)
+{
+    chosen c = {.n = 0};
+    char *p = lines[0] + 6, *end;
+    while (*p == ' ')
+        p++;
+    while (*p && *p != ':') {
+        if (c.n == MAX_FACES) {
+            FAIL("more than %d faces", MAX_FACES);
+            return;
+        }
+        c.want[c.n++] = strtoll(p, &end, 10);
+        if (end == p || (*end != ' ' && *end != ':')) {
+            FAIL("bad face in '%s'", lines[0]);
+            return;
+        }
+        for (p = end; *p == ' '; p++)
+            ;
+    }
+    if (*p != ':' || c.n == 0 || n < 2 || n > 3) {
+        FAIL("bad faces block '%s': want 'faces F... : EXPR', the total, the breakdown", lines[0]);
+        return;
+    }
+    const char *src = p + 1 + strspn(p + 1, " ");
+    char *tend;
+    long long want = strtoll(lines[1], &tend, 10);
+    if (*tend || tend == lines[1]) {
+        FAIL("bad total '%s'", lines[1]);
+        return;
+    }
+    alea_expr *e = compile_block(ctx, src);
+    if (!e)
+        return;
+    alea_roll *r = alea_roll_new(ctx);
+    alea__rng_set_faces(ctx, chosen_face, &c);
+    alea_status st = alea_expr_roll(ctx, e, r);
+    alea__rng_set_faces(ctx, NULL, NULL);
+    char *got = st == ALEA_OK ? roll_text(r, ALEA_FORMAT_TEXT) : NULL;
+    if (st != ALEA_OK)
+        FAIL("roll of '%s' failed: %s", src, alea_ctx_error(ctx));
+    else if (c.why[0] || c.next < c.n)
+        FAIL("'%s' on the faces listed: %s\n  got:  %s", src,
+             c.why[0] ? c.why : "fewer faces were drawn than listed", got);
+    else if (alea_roll_total(r) != want)
+        FAIL("total of '%s' on the faces listed\n  want: %lld\n  got:  %s", src, want, got);
+    else if (n > 2 && strcmp(got, lines[2]) != 0)
+        FAIL("breakdown of '%s' on the faces listed\n  want: %s\n  got:  %s", src, lines[2],
+             got);
+    else
+        passed++;
+    free(got);
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
 /* Runs one block: lines[0] is the command, lines[1..n) the expectations. */
 static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
 {
@@ -152,6 +254,8 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         }
         alea_roll_free(r);
         alea_expr_free(e);
+    } else if (strncmp(cmd, "faces ", 6) == 0) {
+        faces_block(ctx, lines, n);
     } else if (strncmp(cmd, "dist ", 5) == 0) {
         alea_dist *d = dist_block(ctx, cmd + 5);
         if (!d)
