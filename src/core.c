@@ -237,8 +237,8 @@ alea_status alea__inexact_error(alea_ctx *ctx, size_t start, size_t end, int pos
 {
     return alea__error(ctx, ALEA_ERR_DOMAIN, start, end,
                        "a division %s a remainder at byte %zu: this dialect divides as "
-                       "real numbers, and alea's values are whole numbers; write / to round "
-                       "down, /^ up or /~ to the nearest",
+                       "real numbers, and alea's values are whole numbers; round it with "
+                       "floor(a / b), ceil(a / b) or round(a / b)",
                        possible ? "can leave" : "left", start);
 }
 

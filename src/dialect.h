@@ -35,10 +35,17 @@ typedef struct alea__dialect {
      * either drops are dropped (rpg-dice-roller); else each step chooses
      * from the dice the one before kept. */
     uint8_t keep_whole;
-    /* What "/" is: OP_DIV (rounds down), OP_DIVTRUNC (towards zero, as
-     * Python's int() of a quotient) or OP_DIVWHOLE (a real division, which
-     * alea's integer values hold only when it is whole). */
+    /* What "/" is: OP_DIV (rounds down) or OP_DIVWHOLE (a real division,
+     * as Roll20, Foundry VTT, rpg-dice-roller and d20 divide, which alea's
+     * integer values hold only when it is whole). */
     uint8_t slash;
+    /* A comparison after dice compares the total ("3d6>3" is 1 or 0): the
+     * tool has no success counts (d20). */
+    uint8_t cmp_total;
+    /* "/" is a real division whose whole expression is truncated towards
+     * zero at the end (d20): a "/" that ends the expression's product is
+     * OP_DIVTRUNC, any other is `slash`. */
+    uint8_t trunc_total;
     /* "d%" is a tens die, 0 to 90 (d20); else 1 to 100. */
     uint8_t pct_tens;
     /* "//" is division rounding down, as Python's (d20); else a comment. */

@@ -736,6 +736,9 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len)
                              "empty expression: write dice such as 1d20 or 4d6kh3");
         } else {
             st = alea__p_expr(&p, root);
+            if (st == ALEA_OK && p.dl->trunc_total) /* d20: the total, truncated */
+                st = alea__p_round_last(&p, *root, OP_DIVTRUNC, (*root)->start, (*root)->end,
+                                        root);
             if (st == ALEA_OK && !at(&p, T_EOF)) {
                 const token *t = peek(&p);
                 if (t->kind == T_RPAREN)

@@ -278,10 +278,36 @@ int alea__lex_is_word(const char *s, size_t n)
     return 0;
 }
 
+alea_status alea__p_round_last(parser *p, const node *a, uint8_t op, size_t start, size_t end,
+                               const node **out)
+{
+    uint32_t k = a->kind == N_PROD ? a->u.chain.n - 1 : 0;
+    if (k == 0 || a->u.chain.ops[k] != p->dl->slash) {
+        *out = a; /* a whole number: nothing to round */
+        return ALEA_OK;
+    }
+    node *n;
+    uint8_t *ops = alloc(p, a->u.chain.n);
+    if (!ops)
+        return alea__nomem(p->ctx);
+    alea_status st = new_node(p, N_PROD, start, end, &n);
+    if (st != ALEA_OK)
+        return st;
+    memcpy(ops, a->u.chain.ops, a->u.chain.n);
+    ops[k] = op;
+    *n = *a; /* a copy: the tree is never edited */
+    n->start = (uint32_t)start;
+    n->end = (uint32_t)end;
+    n->u.chain.ops = ops;
+    *out = n;
+    return ALEA_OK;
+}
+
 /*
  * round = ("floor" | "ceil" | "round" | "trunc") "(" expr ")"
  * The expression is a division, whose last '/' takes the rounding
- * ("trunc(1d6 * 3 / 2)"); anything else is whole already and stays as is.
+ * ("trunc(1d6 * 3 / 2)"); anything else is whole already and stays as is
+ * ("floor(2 ^ 3)", "floor(7 % 3)", "floor(7 /^ 2)").
  */
 static alea_status parse_rounding(parser *p, const token *nt, uint8_t op, const node **out)
 {
@@ -298,25 +324,7 @@ static alea_status parse_rounding(parser *p, const token *nt, uint8_t op, const 
         return err_at(p, peek(p), "')' (this function takes one division)");
     const token *close = advance(p);
     leave(p);
-    uint32_t k = a->kind == N_PROD ? a->u.chain.n - 1 : 0;
-    if (k == 0 || a->u.chain.ops[k] == OP_MUL) {
-        *out = a; /* a whole number: nothing to round */
-        return ALEA_OK;
-    }
-    node *n;
-    uint8_t *ops = alloc(p, a->u.chain.n);
-    if (!ops)
-        return alea__nomem(p->ctx);
-    if ((st = new_node(p, N_PROD, nt->start, close->end, &n)) != ALEA_OK)
-        return st;
-    memcpy(ops, a->u.chain.ops, a->u.chain.n);
-    ops[k] = op;
-    *n = *a;
-    n->start = (uint32_t)nt->start;
-    n->end = (uint32_t)close->end;
-    n->u.chain.ops = ops;
-    *out = n;
-    return ALEA_OK;
+    return alea__p_round_last(p, a, op, nt->start, close->end, out);
 }
 
 /*

@@ -597,6 +597,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 break;
             /* fall through */
         case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
+            if (p->dl->cmp_total)
+                break; /* d20: no success counts; "3d6>3" compares the total */
             if (stok)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "success counting given twice, second at byte %u "

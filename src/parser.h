@@ -184,6 +184,11 @@ ALEA__HIDDEN alea_status alea__p_expr(parser *p, const node **out);
 ALEA__HIDDEN alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                            int implicit, size_t start, const node **out);
 ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
+/* a, with the "/" that ends it (the last operation of a product is the
+ * dialect's "/") rounded by op instead, spanning [start, end): "floor(a /
+ * b)", and d20's truncated total. Anything else is returned as it is. */
+ALEA__HIDDEN alea_status alea__p_round_last(parser *p, const node *a, uint8_t op, size_t start,
+                                            size_t end, const node **out);
 /* Whether a token of kind k can start a die's sides (6, %, F, {). */
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */
