@@ -812,6 +812,7 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
         parse_prefix(ctx, e, w) != ALEA_OK)
         return parse_prefix(ctx, e, e->len); /* its own error, again */
     if (alea__dialects[ctx->dialect].trailing_text) {
+        alea__clear_error(ctx); /* the first pass's */
         if (!e->comment) { /* else the first comment stays the description */
             e->comment = src + w;
             e->comment_len = end - w;

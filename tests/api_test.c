@@ -207,6 +207,14 @@ static void test_dialects(void **state)
     assert_string_equal(text, "3d6>=3");
     assert_null(alea_expr_hint(e));
     alea_expr_free(e);
+    /* Words after the roll describe it: a success, with no error left from
+     * reading them as notation first. */
+    assert_int_equal(alea_expr_compile(ctx, "2d6 fire damage", 15, &e), ALEA_OK);
+    size_t s = 9, end = 9;
+    assert_int_equal(alea_ctx_error_span(ctx, &s, &end), ALEA_OK);
+    assert_int_equal(s + end, 0);
+    assert_string_equal(alea_ctx_error(ctx), "");
+    alea_expr_free(e);
     assert_null(alea_expr_hint(NULL));
     alea_ctx_free(ctx);
 }
