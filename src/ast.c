@@ -98,6 +98,15 @@ int64_t alea__die_face(const die_spec *d, uint64_t i)
     return (int64_t)((uint64_t)d->lo + i);
 }
 
+int64_t alea__pool_clamp(const pool *p, int64_t v)
+{
+    if (p->has_clamp_lo && v < p->clamp_lo)
+        return p->clamp_lo;
+    if (p->has_clamp_hi && v > p->clamp_hi)
+        return p->clamp_hi;
+    return v;
+}
+
 void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
 {
     int64_t extra = p->extra < 0 ? -p->extra : p->extra;
@@ -211,6 +220,55 @@ static void print_cond(alea__out *o, const cond *c)
     alea__out_i64(o, c->value);
 }
 
+/* "min3max5": the clamps, where the pool's clamp_all says (before or after
+ * the explosion). */
+static void print_clamps(alea__out *o, const pool *p)
+{
+    if (p->has_clamp_lo) {
+        alea__out_str(o, "min");
+        alea__out_i64(o, p->clamp_lo);
+    }
+    if (p->has_clamp_hi) {
+        alea__out_str(o, "max");
+        alea__out_i64(o, p->clamp_hi);
+    }
+}
+
+/* The explosion: "!", "!!p>4", or, once only or capped, Foundry's "xo=6"
+ * and "x5=10", which alea reads in every dialect. */
+static void print_explode(alea__out *o, const pool *p)
+{
+    if (p->explode_once || p->explode_cap) {
+        alea__out_str(o, p->explode_once ? "xo" : "x");
+        if (p->explode_cap)
+            alea__out_i64(o, p->explode_cap);
+        alea__out_str(o, alea__cmp_str(p->trigger.op));
+        alea__out_i64(o, p->trigger.value);
+        return;
+    }
+    alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
+    if (p->penetrate)
+        alea__out_char(o, 'p');
+    /* A success count right after a bare "!" would read back as its
+     * trigger ("d6!<3"): then spell the default trigger out. */
+    if (p->trigger_written || (p->has_success && !p->has_reroll_one && !p->nkeeps &&
+                               !(p->clamp_all && ALEA__CLAMPED(p))))
+        print_cond(o, &p->trigger);
+}
+
+/* The critical markers: "cs>=19cf<3" (display only). */
+static void print_marks(alea__out *o, const pool *p)
+{
+    if (p->has_crit) {
+        alea__out_str(o, "cs");
+        print_cond(o, &p->crit);
+    }
+    if (p->has_fumble) {
+        alea__out_str(o, "cf");
+        print_cond(o, &p->fumble);
+    }
+}
+
 static void print_sides(alea__out *o, const die_spec *d)
 {
     switch (d->style) {
@@ -287,15 +345,12 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
         alea__out_str(o, p->reroll_once ? "ro" : "r");
         print_cond(o, &p->reroll);
     }
-    if (p->explode != EXPLODE_NONE) {
-        alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
-        if (p->penetrate)
-            alea__out_char(o, 'p');
-        /* A success count right after a bare "!" would read back as its
-         * trigger ("d6!<3"): then spell the default trigger out. */
-        if (p->trigger_written || (p->has_success && !p->has_reroll_one && !p->nkeeps))
-            print_cond(o, &p->trigger);
-    }
+    if (!p->clamp_all || p->explode == EXPLODE_NONE)
+        print_clamps(o, p);
+    if (p->explode != EXPLODE_NONE)
+        print_explode(o, p);
+    if (p->clamp_all && p->explode != EXPLODE_NONE)
+        print_clamps(o, p);
     if (p->has_reroll_one) {
         alea__out_str(o, "ra");
         print_cond(o, &p->reroll_one);
@@ -312,6 +367,7 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
             print_cond(o, &p->failure);
         }
     }
+    print_marks(o, p);
     if (n->label) { /* before extra dice, which a label after would join */
         alea__out_str(o, " [");
         alea__out_mem(o, n->label, n->label_len);

@@ -58,7 +58,7 @@ typedef enum cmp_op {
 
 /* A condition on one die face: "face <op> value". */
 typedef struct cond {
-    uint8_t op; /* cmp_op; CMP_NE is not used for dice conditions */
+    uint8_t op; /* cmp_op; CMP_NE ("<>") in rerolls, failures and markers */
     int64_t value;
 } cond;
 
@@ -112,9 +112,17 @@ typedef struct keep_step {
  * Per-die pipeline, in this order:
  *   1. roll a face;
  *   2. reroll: while the face matches (once only if reroll_once), roll again;
+ *   2b. clamp: a face below clamp_lo counts as clamp_lo, above clamp_hi as
+ *      clamp_hi: the first roll only, and the trigger sees the clamped
+ *      value (clamp_all 0), or every roll of the chain after the trigger
+ *      saw its face (clamp_all 1);
  *   3. explode: while the latest face matches the trigger, roll another face
  *      (itself rerolled as in 2) and add it (minus 1 per extra roll when
- *      penetrate). The die's value is the sum of its chain.
+ *      penetrate). The die's value is the sum of its chain. With
+ *      explode_once only the first roll can explode; with explode_cap > 0
+ *      the whole pool explodes at most that many times, the dice in order
+ *      (each die's chain before the next die), and a roll made once the
+ *      cap is reached is not tested.
  * Pool:
  *   3b. reroll one ("ra"): the lowest die whose value matches is rolled
  *      again (steps 1-3) and the new die stands;
@@ -138,6 +146,12 @@ typedef struct pool {
     uint8_t penetrate;  /* "!p" / "!!p" */
     cond trigger;       /* default: CMP_EQ max face */
     uint8_t trigger_written; /* a condition was written after "!" */
+    uint8_t explode_once;    /* "xo": an extra roll never explodes */
+    int64_t explode_cap;     /* "x5=10": at most 5 in the pool; 0: no cap */
+
+    /* Clamps ("4d6min3", "4d6max5", d20's "mi"/"ma"): step 2b above. */
+    uint8_t has_clamp_lo, has_clamp_hi, clamp_all;
+    int64_t clamp_lo, clamp_hi;
 
     /* "ra<cond>": after the pool is rolled, the lowest die matching the
      * condition (if any) is rerolled once and the new roll stands. */
@@ -156,6 +170,12 @@ typedef struct pool {
 
     uint8_t has_success, has_failure;
     cond success, failure;
+
+    /* Critical markers ("cs>=19", "cf<3"): which faces the breakdown marks
+     * as a critical success or failure, instead of the die's highest and
+     * lowest faces. Display only. */
+    uint8_t has_crit, has_fumble;
+    cond crit, fumble;
 } pool;
 
 typedef struct node {
@@ -229,6 +249,11 @@ ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
  */
 enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT, ARITH_NEGPOW };
 ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
+
+/* The value of face v of pool p's die once clamped (pool step 2b). */
+ALEA__HIDDEN int64_t alea__pool_clamp(const pool *p, int64_t v);
+/* Whether the pool has a clamp. */
+#define ALEA__CLAMPED(p) ((p)->has_clamp_lo || (p)->has_clamp_hi)
 
 /* Number of faces of the die (with multiplicity), and face i (0-based,
  * ascending order). */

@@ -62,8 +62,28 @@ typedef struct alea__dialect {
      * (rpg-dice-roller); */
     uint8_t no_keep_explode;
     /* "k"/"p" with a selector of values ("k3": the dice showing 3; "k>3"),
-     * several selections that add up, "p", and "ra" (d20). */
+     * several selections that add up, and "p" (d20). */
     uint8_t no_d20_select;
+    /* ---- per-die modifiers ---- */
+    /* "cs", "cf" and "df" count successes and failures (Foundry); else
+     * "cs" and "cf" only mark critical faces in the breakdown. */
+    uint8_t cs_counts;
+    /* "e" explodes, with d20's selectors "e6", "e>5", "e<2" (d20). */
+    uint8_t e_explode;
+    /* "ra" rolls one more die when a die matches and adds it, once in the
+     * pool (d20); else "ra" is the Lucky reroll. */
+    uint8_t ra_adds;
+    /* Clamps act first, before explosions and rerolls, whatever the order
+     * written (rpg-dice-roller); else they act where written (below). */
+    uint8_t clamp_first;
+    /* Modifiers act in the order written, and the tool's explosions add
+     * dice to the pool that earlier modifiers never see (Foundry, d20): a
+     * clamp before a reroll, and rerolls or keep and drop with such an
+     * explosion, are refused as not supported yet. */
+    uint8_t written_order;
+    /* A clamp changes only what a roll counts: explosions and success
+     * counting still see its face (Foundry). */
+    uint8_t clamp_count_only;
 } alea__dialect;
 
 ALEA__HIDDEN extern const alea__dialect alea__dialects[ALEA_DIALECT__COUNT];

@@ -192,79 +192,162 @@ static alea_status part(alea_ctx *ctx, const alea__pmf *r, const uint8_t *trig, 
 }
 
 /*
+ * The parts of one roll of the pool's die: what a first roll (n0, t0) and
+ * an extra roll of the chain (n1, t1) contribute, split by whether the roll
+ * explodes (t) or not (n). A contribution is the roll's value (clamped,
+ * minus 1 when penetrating), or with count_mode its success score. r is the
+ * face after rerolls.
+ */
+typedef struct parts {
+    alea__pmf n0, t0, n1, t1;
+} parts;
+
+static void parts_free(alea_ctx *ctx, parts *q)
+{
+    alea__pmf_free(ctx, &q->n0);
+    alea__pmf_free(ctx, &q->t0);
+    alea__pmf_free(ctx, &q->n1);
+    alea__pmf_free(ctx, &q->t1);
+}
+
+static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
+                               const node *at, int count_mode, parts *q)
+{
+    alea_status st;
+    size_t size = alea__mul_size(r->n, 2 * sizeof(int64_t) + 2);
+    void *scratch = alea__mem_alloc(ctx, size);
+    if (!scratch)
+        return alea__nomem(ctx);
+    int64_t *c0 = scratch, *c1 = c0 + r->n;
+    uint8_t *trig0 = (uint8_t *)(c1 + r->n), *trig1 = trig0 + r->n;
+    int clamped = ALEA__CLAMPED(p);
+    for (size_t i = 0; i < r->n; i++) {
+        int64_t f = r->v[i];
+        /* A clamp on the first roll is seen by the trigger; on every roll
+         * (clamp_all), after the trigger saw the face (pool step 2b). */
+        int64_t v0 = clamped ? alea__pool_clamp(p, f) : f;
+        int64_t v1 = clamped && p->clamp_all ? v0 : f, f1 = v1;
+        trig0[i] = (uint8_t)alea__cond_match(&p->trigger, p->clamp_all ? f : v0);
+        trig1[i] = (uint8_t)(!p->explode_once && alea__cond_match(&p->trigger, f));
+        if (p->penetrate && alea__sub_ovf(v1, 1, &f1)) {
+            alea__mem_free(ctx, scratch, size);
+            return alea__overflow_error(ctx, at);
+        }
+        c0[i] = count_mode ? score(p, v0) : v0;
+        c1[i] = count_mode ? score(p, f1) : f1;
+    }
+    memset(q, 0, sizeof *q);
+    if ((st = part(ctx, r, trig0, 0, c0, at, &q->n0)) != ALEA_OK ||
+        (st = part(ctx, r, trig0, 1, c0, at, &q->t0)) != ALEA_OK ||
+        (st = part(ctx, r, trig1, 0, c1, at, &q->n1)) != ALEA_OK ||
+        (st = part(ctx, r, trig1, 1, c1, at, &q->t1)) != ALEA_OK)
+        parts_free(ctx, q);
+    alea__mem_free(ctx, scratch, size);
+    return st;
+}
+
+/* *acc += a (+) b (+) c, where b and c may be NULL; a convolution is charged
+ * by the product of its sizes. */
+static alea_status add_conv(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
+                            const alea__pmf *b, const alea__pmf *c, const node *at)
+{
+    alea_status st;
+    alea__pmf x = {0}, y = {0};
+    const alea__pmf *cur = a;
+    const alea__pmf *more[2] = {b, c};
+    for (int k = 0; k < 2; k++) {
+        if (!more[k])
+            continue;
+        if ((st = alea__charge(ctx, (int64_t)(cur->n * more[k]->n) + 1, at->start,
+                               at->end)) != ALEA_OK ||
+            (st = alea__pmf_conv(ctx, cur, more[k], at, &y)) != ALEA_OK) {
+            alea__pmf_free(ctx, &x);
+            return st;
+        }
+        alea__pmf_free(ctx, &x);
+        x = y;
+        y.n = 0;
+        cur = &x;
+    }
+    st = alea__pmf_add_scaled(ctx, acc, cur, 1.0, at);
+    alea__pmf_free(ctx, &x);
+    return st;
+}
+
+/*
  * The distribution of one die: its value (the sum of its chain), or with
  * count_mode its success score judged on every roll of the chain (what
  * "!" with success counting means). The chain is followed while the mass
- * still rolling is at least ctx->tail; what is left is out->trunc.
+ * still rolling is at least ctx->tail; what is left is out->trunc. An
+ * explosion once ("xo") has at most one extra roll, and is exact.
  */
 static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int count_mode,
                             alea__pmf *out)
 {
     alea_status st;
-    alea__pmf r, n0 = {0}, t0 = {0}, n1 = {0}, t1 = {0}, total = {0}, cur = {0}, x;
-    void *scratch = NULL;
-    size_t scratch_size = 0;
+    alea__pmf r, total = {0}, cur = {0}, x, one = {0};
+    parts q;
+    int64_t *map = NULL;
+    memset(&q, 0, sizeof q);
     if ((st = roll_dist(ctx, p, at, &r)) != ALEA_OK)
         return st;
     if (p->explode == EXPLODE_NONE) { /* counting judges the total (keep.c) */
-        *out = r;
-        return ALEA_OK;
-    }
-    /* Per face: does it explode, its contribution as the first roll (c0)
-     * and as an extra roll (c1: minus 1 when penetrating). */
-    scratch_size = alea__mul_size(r.n, 2 * sizeof(int64_t) + 1);
-    if (!(scratch = alea__mem_alloc(ctx, scratch_size))) {
-        st = alea__nomem(ctx);
-        goto done;
-    }
-    int64_t *c0 = scratch, *c1 = c0 + r.n;
-    uint8_t *trig = (uint8_t *)(c1 + r.n);
-    for (size_t i = 0; i < r.n; i++) {
-        int64_t f = r.v[i], f1 = f;
-        trig[i] = (uint8_t)alea__cond_match(&p->trigger, f);
-        if (p->penetrate && alea__sub_ovf(f, 1, &f1)) {
-            st = alea__overflow_error(ctx, at);
-            goto done;
+        if (!ALEA__CLAMPED(p)) {
+            *out = r;
+            return ALEA_OK;
         }
-        c0[i] = count_mode ? score(p, f) : f;
-        c1[i] = count_mode ? score(p, f1) : f1;
+        if (!(map = alea__mem_alloc(ctx, alea__mul_size(r.n, sizeof *map)))) {
+            alea__pmf_free(ctx, &r);
+            return alea__nomem(ctx);
+        }
+        for (size_t i = 0; i < r.n; i++)
+            map[i] = alea__pool_clamp(p, r.v[i]);
+        st = alea__pmf_remap(ctx, &r, map, at, out);
+        alea__mem_free(ctx, map, r.n * sizeof *map);
+        alea__pmf_free(ctx, &r);
+        return st;
     }
-    if ((st = part(ctx, &r, trig, 0, c0, at, &n0)) != ALEA_OK ||
-        (st = part(ctx, &r, trig, 1, c0, at, &t0)) != ALEA_OK)
+    if ((st = split_parts(ctx, p, &r, at, count_mode, &q)) != ALEA_OK)
         goto done;
-    if (t0.n == 0) { /* no face explodes */
-        total = n0;
-        n0.n = 0;
+    if (q.t0.n == 0) { /* no face explodes */
+        total = q.n0;
+        q.n0.n = 0;
         goto finish;
     }
-    if (n0.n == 0) {
+    if (p->explode_once) { /* n0 + t0 (+) (any extra roll) */
+        total = q.n0;
+        q.n0.n = 0;
+        if ((st = alea__pmf_add_scaled(ctx, &one, &q.n1, 1.0, at)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &one, &q.t1, 1.0, at)) != ALEA_OK ||
+            (st = add_conv(ctx, &total, &q.t0, &one, NULL, at)) != ALEA_OK)
+            goto done;
+        goto finish;
+    }
+    if (q.n0.n == 0 || q.n1.n == 0) {
         st = alea__broken(ctx, at->start, at->end, "an explosion on every face");
         goto done;
     }
-    if ((st = part(ctx, &r, trig, 0, c1, at, &n1)) != ALEA_OK ||
-        (st = part(ctx, &r, trig, 1, c1, at, &t1)) != ALEA_OK)
-        goto done;
     {
         /* Links needed: pT^k < tail. A trigger mass near 1 would take
          * forever: check the budget first. */
         double tail = ctx->tail > 0 ? ctx->tail : ALEA_TAIL_DEFAULT;
-        double pt = alea__pmf_mass(&t1), pn = alea__pmf_mass(&n1);
+        double pt = alea__pmf_mass(&q.t1), pn = alea__pmf_mass(&q.n1);
         double links = pt <= 0 ? 1 : log(tail) / log1p(-pn / (pt + pn)) + 1;
-        if ((st = alea__work_check(ctx, links * ((double)(n1.n + t1.n) + LINK_COST), at)) !=
-            ALEA_OK)
+        if ((st = alea__work_check(ctx, links * ((double)(q.n1.n + q.t1.n) + LINK_COST),
+                                   at)) != ALEA_OK)
             goto done;
-        total = n0;
-        n0.n = 0;
-        cur = t0;
-        t0.n = 0;
+        total = q.n0;
+        q.n0.n = 0;
+        cur = q.t0;
+        q.t0.n = 0;
         while (cur.n && alea__pmf_mass(&cur) >= tail) {
             if ((st = alea__charge(ctx, LINK_COST, at->start, at->end)) != ALEA_OK ||
-                (st = alea__pmf_conv(ctx, &cur, &n1, at, &x)) != ALEA_OK)
+                (st = alea__pmf_conv(ctx, &cur, &q.n1, at, &x)) != ALEA_OK)
                 goto done;
             st = alea__pmf_add_scaled(ctx, &total, &x, 1.0, at);
             alea__pmf_free(ctx, &x);
             if (st != ALEA_OK ||
-                (st = alea__pmf_conv(ctx, &cur, &t1, at, &x)) != ALEA_OK)
+                (st = alea__pmf_conv(ctx, &cur, &q.t1, at, &x)) != ALEA_OK)
                 goto done;
             alea__pmf_free(ctx, &cur);
             cur = x;
@@ -278,14 +361,112 @@ finish:
     st = ALEA_OK;
 done:
     alea__pmf_free(ctx, &r);
-    alea__pmf_free(ctx, &n0);
-    alea__pmf_free(ctx, &t0);
-    alea__pmf_free(ctx, &n1);
-    alea__pmf_free(ctx, &t1);
+    parts_free(ctx, &q);
+    alea__pmf_free(ctx, &one);
     alea__pmf_free(ctx, &cur);
     alea__pmf_free(ctx, &total);
-    if (scratch)
-        alea__mem_free(ctx, scratch, scratch_size);
+    return st;
+}
+
+/*
+ * A pool of c dice whose explosions are capped ("x5=10"): at most M =
+ * explode_cap in the whole pool, given to the dice in order, each die's
+ * chain before the next die's. Exact, with no truncated mass: the state
+ * after each die is the number e <= M of explosions used; at[e] is the
+ * distribution of the sum so far with e used. Within a die, a roll made
+ * when e < M is tested (n: it ends the die; t: e + 1 and another roll);
+ * once e reaches M the pending roll and every later die count plainly
+ * (f0 a first roll, f1 an extra roll, of any face).
+ */
+static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
+                               int count_mode, int64_t c, alea__pmf *out)
+{
+    const pool *p = n->u.pool;
+    alea_status st;
+    int64_t m = p->explode_cap;
+    parts q;
+    alea__pmf f0 = {0}, f1 = {0}, tmp = {0};
+    alea__pmf *at = NULL, *nx = NULL, *chain = NULL;
+    size_t k = 0, bytes = 0;
+    if (c < 0)
+        return alea__error(ctx, ALEA_ERR_DOMAIN, n->start, n->end,
+                           "dice count can be negative at byte %u", (unsigned)n->start);
+    memset(&q, 0, sizeof q);
+    /* Each die passes over M + 1 states with a few convolutions each, of
+     * a sum over up to c + M rolls by one roll. */
+    double rolls = (double)c + (double)m + 1;
+    if ((st = alea__work_check(ctx, (double)c * (double)(m + 1) * 4 * (double)r->n *
+                                        (double)r->n * rolls, n)) != ALEA_OK)
+        return st;
+    k = (size_t)m + 1;
+    bytes = alea__mul_size(k, 3 * sizeof(alea__pmf));
+    if (!(at = alea__mem_alloc(ctx, bytes)))
+        return alea__nomem(ctx);
+    memset(at, 0, bytes);
+    nx = at + k;
+    chain = nx + k;
+    if ((st = split_parts(ctx, p, r, n, count_mode, &q)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f0, &q.n0, 1.0, n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f0, &q.t0, 1.0, n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f1, &q.n1, 1.0, n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f1, &q.t1, 1.0, n)) != ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, 1.0, &at[0])) != ALEA_OK)
+        goto done;
+    for (int64_t d = 0; d < c; d++) {
+        /* chain[j]: the sum with j used and an extra roll pending */
+        for (size_t e = 0; e < k; e++) {
+            if (!at[e].n)
+                continue;
+            if (e == (size_t)m) { /* no explosions left: a plain die */
+                if ((st = add_conv(ctx, &nx[e], &at[e], &f0, NULL, n)) != ALEA_OK)
+                    goto done;
+                continue;
+            }
+            if ((st = add_conv(ctx, &nx[e], &at[e], &q.n0, NULL, n)) != ALEA_OK ||
+                (q.t0.n && (st = add_conv(ctx, &chain[e + 1], &at[e], &q.t0, NULL, n)) !=
+                               ALEA_OK))
+                goto done;
+        }
+        for (size_t j = 1; j < k; j++) { /* ascending: chain[j] feeds chain[j + 1] */
+            if (!chain[j].n)
+                continue;
+            if (j == (size_t)m || p->explode_once) { /* the pending roll is not tested */
+                st = add_conv(ctx, &nx[j], &chain[j], &f1, NULL, n);
+            } else {
+                st = add_conv(ctx, &nx[j], &chain[j], &q.n1, NULL, n);
+                if (st == ALEA_OK && q.t1.n)
+                    st = add_conv(ctx, &chain[j + 1], &chain[j], &q.t1, NULL, n);
+            }
+            alea__pmf_free(ctx, &chain[j]);
+            if (st != ALEA_OK)
+                goto done;
+        }
+        for (size_t e = 0; e < k; e++) { /* the next die starts from nx */
+            alea__pmf_free(ctx, &at[e]);
+            at[e] = nx[e];
+            nx[e].n = 0;
+            nx[e].v = NULL;
+            nx[e].p = NULL;
+        }
+    }
+    for (size_t e = 0; e < k; e++)
+        if ((st = alea__pmf_add_scaled(ctx, &tmp, &at[e], 1.0, n)) != ALEA_OK)
+            goto done;
+    *out = tmp;
+    tmp.n = 0;
+    st = ALEA_OK;
+done:
+    parts_free(ctx, &q);
+    alea__pmf_free(ctx, &f0);
+    alea__pmf_free(ctx, &f1);
+    alea__pmf_free(ctx, &tmp);
+    for (size_t e = 0; at && e < k; e++) {
+        alea__pmf_free(ctx, &at[e]);
+        alea__pmf_free(ctx, &nx[e]);
+        alea__pmf_free(ctx, &chain[e]);
+    }
+    if (at)
+        alea__mem_free(ctx, at, bytes);
     return st;
 }
 
@@ -328,6 +509,18 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     if (!p->count_expr && p->count < 0)
         return alea__error(ctx, ALEA_ERR_DOMAIN, n->start, n->end,
                            "dice count can be negative at byte %u", (unsigned)n->start);
+    if (p->explode_cap) { /* the parser allows no keep, "ra" or rolled count */
+        if (p->extra)
+            return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                               "extra dice with a capped explosion are not supported yet "
+                               "(byte %u)", (unsigned)n->start);
+        alea__pmf r;
+        if ((st = roll_dist(ctx, p, n, &r)) != ALEA_OK)
+            return st;
+        st = capped_pool(ctx, n, &r, each, p->count, out);
+        alea__pmf_free(ctx, &r);
+        return st;
+    }
     if ((st = die_dist(ctx, p, n, each, &die)) != ALEA_OK)
         return st;
     if (counting && !each) { /* "!!" and plain dice: judge each die's total */

@@ -51,9 +51,12 @@ static const struct {
     const char *s;
     uint8_t len, kind;
 } mod_words[] = {
+    {"min", 3, T_MIN}, {"max", 3, T_MAX},
     {"kh", 2, T_KH}, {"kl", 2, T_KL}, {"dh", 2, T_DH}, {"dl", 2, T_DL},
-    {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
+    {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"mi", 2, T_MIN}, {"ma", 2, T_MAX},
+    {"cs", 2, T_CS}, {"cf", 2, T_CF}, {"xo", 2, T_XO}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
+    {"e", 1, T_E},
 };
 
 const char *alea__tok_desc(tok_kind k)
@@ -98,6 +101,12 @@ const char *alea__tok_desc(tok_kind k)
     case T_P: return "'p'";
     case T_B: return "'b'";
     case T_X: return "'x'";
+    case T_XO: return "'xo'";
+    case T_E: return "'e'";
+    case T_MIN: return "'min'";
+    case T_MAX: return "'max'";
+    case T_CS: return "'cs'";
+    case T_CF: return "'cf'";
     case T_NAME: return "name";
     case T_LABEL: return "label";
     case T__COUNT: break;

@@ -22,11 +22,12 @@ static alea_status parse_signed(parser *p, int64_t *v, const char *what)
 }
 
 /*
- * cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed
- * In Roll20's dialect "<" and ">" are "at most" and "at least"; in
- * rpg-dice-roller's "<>" is "not equal" too (dialect.h).
+ * cond = [ "=" | "<>" | "<" | "<=" | ">" | ">=" ] signed
+ * In Roll20's dialect "<" and ">" are "at most" and "at least". "<>" is
+ * "not equal" where ne_ok says (rerolls, failures, markers: where it would
+ * otherwise be an error), and in rpg-dice-roller's dialect everywhere.
  */
-static alea_status parse_cond(parser *p, cond *c, const char *what)
+static alea_status parse_cond_in(parser *p, cond *c, const char *what, int ne_ok)
 {
     const token *t = peek(p);
     switch (t->kind) {
@@ -42,7 +43,7 @@ static alea_status parse_cond(parser *p, cond *c, const char *what)
     case T_LE: c->op = CMP_LE; advance(p); break;
     case T_GE: c->op = CMP_GE; advance(p); break;
     case T_NE:
-        if (!p->dl->not_equal)
+        if (!p->dl->not_equal && !ne_ok)
             return err_at(p, t, what);
         c->op = CMP_NE;
         advance(p);
@@ -54,14 +55,33 @@ static alea_status parse_cond(parser *p, cond *c, const char *what)
     return parse_signed(p, &c->value, what);
 }
 
-/* Whether a condition starts here (the dialect's comparisons, or a number). */
-static int starts_cond(const parser *p)
+/* A condition where "<>" would read as a comparison of the total in alea
+ * ("2d10!<>8", "3d6<>3"): not equal only in rpg-dice-roller's dialect. */
+static alea_status parse_cond(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 0);
+}
+
+/* A condition where "<>" is "not equal" in every dialect ("r<>3"). */
+static alea_status parse_cond_ne(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 1);
+}
+
+/* Whether a condition starts here (the dialect's comparisons, or a number;
+ * "<>" when ne_ok). */
+static int starts_cond_in(const parser *p, int ne_ok)
 {
     switch (peek(p)->kind) {
     case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
-    case T_NE: return p->dl->not_equal;
+    case T_NE: return p->dl->not_equal || ne_ok;
     default: return 0;
     }
+}
+
+static int starts_cond(const parser *p)
+{
+    return starts_cond_in(p, 1); /* after "r", where "<>" is not equal */
 }
 
 /*
@@ -387,6 +407,194 @@ static const char *cond_op_str(uint8_t op)
     }
 }
 
+
+/* ---- per-die modifiers: clamps, other tools' explosions, markers ---------- */
+
+/* "min"/"max" as a whole run of letters is a name (the calls min(a, b));
+ * right after a dice term, glued to it and before a number, it is a clamp
+ * ("4d6min3"). */
+static int clamp_word(const parser *p, const token *t)
+{
+    if (t->end - t->start != 3 || t->start != p->t[p->pos - 1].end)
+        return 0;
+    const char *w = p->src + t->start;
+    int lo = (w[0] | 0x20) == 'm' && (w[1] | 0x20) == 'i' && (w[2] | 0x20) == 'n';
+    int hi = (w[0] | 0x20) == 'm' && (w[1] | 0x20) == 'a' && (w[2] | 0x20) == 'x';
+    tok_kind next = (tok_kind)peek_at(p, 1)->kind;
+    return (lo || hi) && (next == T_NUM || next == T_MINUS);
+}
+
+/*
+ * clamp = ("min" | "max" | "mi" | "ma") signed
+ * Written after the explosion, a clamp acts on every roll of the chain
+ * after the trigger saw its face; before it (or in rpg-dice-roller's
+ * dialect, anywhere), on the first roll, which the trigger then sees.
+ */
+static alea_status parse_clamp(parser *p, pool *pl, const token *t, int after_explode,
+                               const token **ctok)
+{
+    alea_status st;
+    int hi = t->kind == T_MAX || (t->kind == T_NAME && (p->src[t->start + 1] | 0x20) == 'a');
+    advance(p);
+    int64_t v;
+    if ((st = parse_signed(p, &v, "the clamp's value (as in min3, max5)")) != ALEA_OK)
+        return st;
+    if (hi ? pl->has_clamp_hi : pl->has_clamp_lo)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, p->t[p->pos - 1].end,
+                           "'%s' given twice, second at byte %u", hi ? "max" : "min",
+                           (unsigned)t->start);
+    uint8_t all = (uint8_t)(after_explode && !p->dl->clamp_first);
+    if (ALEA__CLAMPED(pl) && pl->clamp_all != all)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, p->t[p->pos - 1].end,
+                           "clamps on both sides of the explosion are not supported yet "
+                           "(byte %u): write 'min' and 'max' together",
+                           (unsigned)t->start);
+    pl->clamp_all = all;
+    *(hi ? &pl->has_clamp_hi : &pl->has_clamp_lo) = 1;
+    *(hi ? &pl->clamp_hi : &pl->clamp_lo) = v;
+    if (pl->has_clamp_lo && pl->has_clamp_hi && pl->clamp_lo > pl->clamp_hi)
+        return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, p->t[p->pos - 1].end,
+                           "the clamps min%lld and max%lld leave no value (byte %u)",
+                           (long long)pl->clamp_lo, (long long)pl->clamp_hi,
+                           (unsigned)t->start);
+    if (!*ctok)
+        *ctok = t;
+    return ALEA_OK;
+}
+
+/* Whether a comparison (not a bare number) starts here. */
+static int at_comparison(const parser *p)
+{
+    tok_kind k = (tok_kind)peek(p)->kind;
+    return k == T_EQ || k == T_LT || k == T_LE || k == T_GT || k == T_GE;
+}
+
+/*
+ * Foundry's explosions, read in every dialect:
+ * xplode = ("x" | "xo") [NUM] [cond]
+ * "x6" and "x>=5" give the trigger; "x5=10" (a number, then a condition)
+ * explodes on 10 at most 5 times in the whole pool; "xo" explodes each die
+ * once at most. d20's "e" takes a selector: "e6", "e>5", "e<2".
+ */
+static alea_status parse_xplode(parser *p, pool *pl, const token *t)
+{
+    alea_status st;
+    pl->explode = EXPLODE_EACH;
+    pl->explode_once = t->kind == T_XO;
+    pl->trigger.op = CMP_EQ;
+    pl->trigger.value = pl->die.hi;
+    if (t->kind == T_E) {
+        if (!starts_cond_in(p, 0))
+            return err_at(p, peek(p), "a selector after 'e' (as in e6, e>5, e<2)");
+        pl->trigger_written = 1;
+        return parse_cond(p, &pl->trigger, "a selector after 'e' (as in e6, e>5, e<2)");
+    }
+    if (at(p, T_NUM) && (peek_at(p, 1)->kind == T_EQ || peek_at(p, 1)->kind == T_LT ||
+                         peek_at(p, 1)->kind == T_LE || peek_at(p, 1)->kind == T_GT ||
+                         peek_at(p, 1)->kind == T_GE)) {
+        const token *n = advance(p);
+        if (n->num < 1 || n->num > p->ctx->limits[ALEA_LIMIT_DICE])
+            return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
+                               "the number of explosions %lld at byte %u must be from 1 to "
+                               "the dice limit %lld",
+                               (long long)n->num, (unsigned)n->start,
+                               (long long)p->ctx->limits[ALEA_LIMIT_DICE]);
+        pl->explode_cap = n->num;
+    }
+    if (at(p, T_NUM) || at_comparison(p)) {
+        pl->trigger_written = 1;
+        if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
+            return st;
+    }
+    return ALEA_OK;
+}
+
+/*
+ * mark = ("cs" | "cf") [cond]
+ * Critical markers: which faces the breakdown marks (Roll20,
+ * rpg-dice-roller, alea). In Foundry's dialect "cs" counts the dice that
+ * match (the highest face without a condition), "cf" counts failures (the
+ * lowest face), and "df" after "cs" takes one off for each failure (the
+ * dice that are not successes, without a condition).
+ */
+static alea_status parse_mark(parser *p, pool *pl, const token *t, const token **stok)
+{
+    alea_status st;
+    int fail = t->kind == T_CF;
+    int deduct = t->kind == T_D; /* Foundry's "df" */
+    advance(p);
+    if (deduct)
+        advance(p); /* the "f" */
+    cond c = {CMP_EQ, fail || deduct ? pl->die.lo : pl->die.hi};
+    int written = starts_cond_in(p, 1);
+    if (written && (st = parse_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
+        return st;
+    if (!p->dl->cs_counts) {
+        if (fail ? pl->has_fumble : pl->has_crit)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                               "'%s' given twice, second at byte %u", fail ? "cf" : "cs",
+                               (unsigned)t->start);
+        *(fail ? &pl->has_fumble : &pl->has_crit) = 1;
+        *(fail ? &pl->fumble : &pl->crit) = c;
+        return ALEA_OK;
+    }
+    if (deduct) {
+        if (!pl->has_success || pl->has_failure || !*stok || (*stok)->kind != T_CS)
+            return unsupported(p, t, "'df' other than once after 'cs'");
+        if (!written) { /* the dice that are not successes */
+            static const uint8_t negate[] = {[CMP_EQ] = CMP_NE, [CMP_NE] = CMP_EQ,
+                                             [CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT,
+                                             [CMP_GT] = CMP_LE, [CMP_GE] = CMP_LT};
+            c.op = negate[pl->success.op];
+            c.value = pl->success.value;
+        }
+        pl->has_failure = 1;
+        pl->failure = c;
+        return ALEA_OK;
+    }
+    if (pl->has_success)
+        return unsupported(p, t, "a second count, which there replaces the first");
+    pl->has_success = 1;
+    pl->success = c;
+    *stok = t;
+    return ALEA_OK;
+}
+
+/* The dialect's refusals of modifier orders alea does not have yet
+ * (dialect.h); ctok the first clamp, xtok the tool's own explosion. */
+static alea_status check_order(parser *p, const pool *pl, const token *ctok,
+                               const token *rtok, const token *etok, const token *xtok)
+{
+    const alea__dialect *dl = p->dl;
+    if (ctok && rtok && (dl->clamp_first || (dl->written_order && ctok->start < rtok->start)))
+        return unsupported(p, ctok, dl->clamp_first ? "a clamp with a reroll, which there "
+                                                      "rerolls the clamped value"
+                                                    : "a clamp before a reroll, which there "
+                                                      "rerolls the clamped value");
+    if (xtok && rtok && dl->written_order)
+        return unsupported(p, rtok, "a reroll with an explosion, whose extra dice there "
+                                    "are never rerolled");
+    if (xtok && pl->nkeeps && dl->written_order)
+        return unsupported(p, xtok, "keep and drop on exploding dice, which choose single "
+                                    "rolls");
+    if (ctok && dl->clamp_count_only && ((etok && !pl->clamp_all) || pl->has_success))
+        return unsupported(p, ctok, etok && !pl->clamp_all
+                                        ? "a clamp before the explosion, which there still "
+                                          "explodes on the face"
+                                        : "a clamp with success counting, which there "
+                                          "still counts the face");
+    if (pl->explode_cap && (pl->count_expr || pl->nkeeps || pl->has_reroll_one))
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
+                           "%s is not supported yet (byte %u)",
+                           pl->count_expr ? "a capped explosion on a rolled number of dice"
+                           : pl->nkeeps   ? "keep and drop with a capped explosion"
+                                          : "the Lucky reroll 'ra' with a capped explosion",
+                           (unsigned)etok->start);
+    if (ctok && xtok && dl->ra_adds && pl->explode_cap)
+        return unsupported(p, ctok, "a clamp with 'ra'");
+    return ALEA_OK;
+}
+
 /* Checks that need the whole pool: run once its modifiers are parsed. */
 static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *rtok, const token *etok,
@@ -409,7 +617,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                            "exploding dice, give the trigger first, as in 3d6!!6>=7",
                            cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
                            (unsigned)etok->start);
-    if (pl->explode != EXPLODE_NONE) {
+    if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
         /* With "r", rerolled faces never show; with "ro" they can. */
         const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
         if (cond_all(d, &pl->trigger, gone)) {
@@ -434,7 +642,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                (unsigned)stok->start);
         /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
         size_t from = p->sum_start < n->start ? p->sum_start : n->start;
-        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate &&
+        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
             !cond_any(d, &pl->success) &&
             !(pl->has_failure && cond_any(d, &pl->failure)))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
@@ -475,10 +683,50 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     keep_step *keeps = NULL;
     uint32_t nkeeps = 0, kcap = 0;
     const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL;
+    const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
+        if (t->kind == T_D && p->dl->cs_counts && peek_at(p, 1)->kind == T_F &&
+            peek_at(p, 1)->start == t->end) { /* Foundry's "df" */
+            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
+                return st;
+            continue;
+        }
         switch (t->kind) {
+        case T_NAME:
+            if (!clamp_word(p, t))
+                break;
+            /* fall through */
+        case T_MIN:
+        case T_MAX:
+            if ((st = parse_clamp(p, pl, t, etok != NULL, &ctok)) != ALEA_OK)
+                return st;
+            continue;
+        case T_CS:
+        case T_CF:
+            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
+                return st;
+            continue;
+        case T_X:
+        case T_XO:
+        case T_E:
+            if (t->kind == T_X && t->start != p->t[p->pos - 1].end)
+                break; /* "x" apart from the dice is not theirs */
+            if (t->kind == T_E && !p->dl->e_explode)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
+                                   "alea writes '!' (as in 4d6!)",
+                                   (unsigned)t->start);
+            if (etok)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "a die can explode only one way, second explosion "
+                                   "at byte %u",
+                                   (unsigned)t->start);
+            etok = xtok = advance(p);
+            if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
+                return st;
+            continue;
         case T_KH: kop = KEEP_HIGH; goto keep;
         case T_K: kop = KEEP_HIGH; goto keep;
         case T_KL: kop = KEEP_LOW; goto keep;
@@ -574,22 +822,35 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                     continue;
                 }
             }
-            if ((st = parse_cond(p, &pl->reroll,
-                                 "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
+            if ((st = parse_cond_ne(p, &pl->reroll,
+                                    "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
                 return st;
             if ((st = reroll_count(p, rtok, pl)) != ALEA_OK)
                 return st;
             continue;
         case T_RA:
-            if (p->dl->no_d20_select)
-                return unsupported(p, t, "'ra', reroll and add");
+            if (p->dl->ra_adds) { /* d20: one more die, once in the pool */
+                if (etok)
+                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                       "a die can explode only one way, 'ra' at byte %u",
+                                       (unsigned)t->start);
+                etok = xtok = advance(p);
+                pl->explode = EXPLODE_EACH;
+                pl->explode_once = 1;
+                pl->explode_cap = 1;
+                pl->trigger_written = 1;
+                if ((st = parse_cond(p, &pl->trigger,
+                                     "a selector after 'ra' (as in ra1, ra<3)")) != ALEA_OK)
+                    return st;
+                continue;
+            }
             if (pl->has_reroll_one)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "'ra' given twice, second at byte %u", (unsigned)t->start);
             advance(p);
             pl->has_reroll_one = 1;
-            if ((st = parse_cond(p, &pl->reroll_one,
-                                 "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
+            if ((st = parse_cond_ne(p, &pl->reroll_one,
+                                    "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
                 return st;
             continue;
         case T_NE:
@@ -640,8 +901,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             }
             if (accept(p, T_F)) {
                 pl->has_failure = 1;
-                if ((st = parse_cond(p, &pl->failure,
-                                     "a failure condition (as in f1, f<3)")) != ALEA_OK)
+                if ((st = parse_cond_ne(p, &pl->failure,
+                                        "a failure condition (as in f1, f<3)")) != ALEA_OK)
                     return st;
             }
             continue;
@@ -650,6 +911,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         }
         break;
     }
+    pl->nkeeps = nkeeps; /* for check_order */
+    if ((st = check_order(p, pl, ctok, rtok, etok, xtok)) != ALEA_OK)
+        return st;
     if (nkeeps > 0 && pl->explode != EXPLODE_NONE && p->dl->no_keep_explode)
         return unsupported(p, ktok,
                            "keep and drop on exploding dice, which choose single rolls");

@@ -128,9 +128,12 @@ static int score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag, uint8_
     return sc;
 }
 
-/* Rolls one die of the pool: reroll, then explode. The first face has been
- * charged by the caller; rerolls and explosions charge themselves. */
-static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
+/* Rolls one die of the pool: reroll, clamp, then explode. The first face
+ * has been charged by the caller; rerolls and explosions charge
+ * themselves. budget: the explosions the pool has left ("x5=10"), or NULL
+ * for no cap. */
+static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *budget,
+                            rdie *die)
 {
     alea_status st;
     int64_t total = 0;
@@ -151,9 +154,13 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
             }
         }
         uint8_t flags = 0;
-        int64_t counted = f;
+        /* A clamp on the first roll is seen by the trigger; on every roll
+         * (clamp_all), after the trigger saw the face. */
+        int64_t v = ALEA__CLAMPED(p) && (p->clamp_all || !extra) ? alea__pool_clamp(p, f) : f;
+        int64_t seen = p->clamp_all ? f : v;
+        int64_t counted = v;
         if (extra && p->penetrate) {
-            if (alea__sub_ovf(f, 1, &counted))
+            if (alea__sub_ovf(v, 1, &counted))
                 return overflow(s, n);
             flags |= FACE_PENETRATED;
         }
@@ -163,10 +170,16 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
          * kept: the parser rejects keep/drop here). */
         if (p->has_success && p->explode == EXPLODE_EACH)
             die->score += score(p, counted, &flags, FACE_SUCCESS, FACE_FAILURE);
-        int boom = p->explode != EXPLODE_NONE && alea__cond_match(&p->trigger, f);
-        if (boom)
+        int boom = p->explode != EXPLODE_NONE && !(extra && p->explode_once) &&
+                   (!budget || *budget > 0) && alea__cond_match(&p->trigger, seen);
+        if (boom) {
             flags |= FACE_EXPLODED;
-        if ((st = push_face(s, f, flags)) != ALEA_OK)
+            if (budget)
+                --*budget;
+        }
+        if (v != f && (st = push_face(s, f, FACE_CLAMPED)) != ALEA_OK)
+            return st;
+        if ((st = push_face(s, v, flags)) != ALEA_OK)
             return st;
         if (!boom)
             break;
@@ -185,7 +198,7 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, rdie *die)
 static int plain_die(const pool *p)
 {
     return !p->has_reroll && p->explode == EXPLODE_NONE && !p->has_success &&
-           !p->has_failure;
+           !p->has_failure && !ALEA__CLAMPED(p);
 }
 
 /*
@@ -268,8 +281,9 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
             dice[i].nfaces = (uint32_t)(s->r->nfaces - dice[i].first); /* 0 untraced */
         }
     } else {
+        int64_t left = p->explode_cap; /* explosions the pool has left */
         for (int64_t i = 0; i < total; i++)
-            if ((st = roll_die(s, n, p, &dice[i])) != ALEA_OK)
+            if ((st = roll_die(s, n, p, p->explode_cap ? &left : NULL, &dice[i])) != ALEA_OK)
                 return st;
     }
 
@@ -292,7 +306,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
                     return st;
             }
             if ((st = charge_dice(s, n, 1)) != ALEA_OK ||
-                (st = roll_die(s, n, p, &dice[pick])) != ALEA_OK)
+                (st = roll_die(s, n, p, NULL, &dice[pick])) != ALEA_OK)
                 return st;
             dice[pick].first = (uint32_t)first;
             dice[pick].nfaces = (uint32_t)(s->r->nfaces - first);

@@ -15,7 +15,9 @@ enum {
     FACE_EXPLODED = 2,  /* matched the trigger: the next face adds */
     FACE_PENETRATED = 4,/* an extra roll of "!p": counts face - 1 */
     FACE_SUCCESS = 8,   /* counted as a success (EXPLODE_EACH: per face) */
-    FACE_FAILURE = 16   /* counted as a failure */
+    FACE_FAILURE = 16,  /* counted as a failure */
+    FACE_CLAMPED = 32   /* raised or lowered by a clamp: the next face is
+                           what it counts ("1=>3") */
 };
 
 typedef struct rface {

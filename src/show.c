@@ -6,6 +6,7 @@
  * with these marks on a die (docs/language.md, "Reading a breakdown"):
  *   6!+4       6 exploded, then a 4 was added
  *   1->5       1 was rerolled, the 5 stands
+ *   1=>3       a clamp ("min3") made the 1 count as 3
  *   6!+(4-1)   penetrating: each extra roll counts one less
  *   9*  1x     a success, a failure (success counting)
  *   3 dropped  not kept
@@ -36,10 +37,18 @@ static void md(alea__out *o, const char *mark)
 }
 
 /* What a face is worth marking: a critical (the die's highest face, on a
- * die that can show more than 2), a fumble (a 1 on such a die), or none. */
+ * die that can show more than 2), a fumble (a 1 on such a die), or none.
+ * A pool's critical markers ("cs>=19", "cf<3") replace either rule. */
 enum { MARK_NONE, MARK_CRITICAL, MARK_FUMBLE };
-static int face_mark(const rface *f, const die_spec *spec)
+static int face_mark(const rface *f, const die_spec *spec, const pool *pl)
 {
+    if (pl && (pl->has_crit || pl->has_fumble)) {
+        int crit = pl->has_crit ? alea__cond_match(&pl->crit, f->face)
+                                : face_mark(f, spec, NULL) == MARK_CRITICAL;
+        int fumble = pl->has_fumble ? alea__cond_match(&pl->fumble, f->face)
+                                    : face_mark(f, spec, NULL) == MARK_FUMBLE;
+        return crit ? MARK_CRITICAL : fumble ? MARK_FUMBLE : MARK_NONE;
+    }
     if (!spec || (uint64_t)spec->hi - (uint64_t)spec->lo < 2) /* hi >= lo */
         return MARK_NONE;
     return f->face == spec->hi ? MARK_CRITICAL
@@ -48,20 +57,21 @@ static int face_mark(const rface *f, const die_spec *spec)
 
 /* The colour of a face: green for a critical, an explosion or a success,
  * red for a fumble or a failure, none otherwise. */
-static const char *face_colour(const rface *f, const die_spec *spec)
+static const char *face_colour(const rface *f, const die_spec *spec, const pool *pl)
 {
     if (f->flags & (FACE_EXPLODED | FACE_SUCCESS))
         return "32";
     if (f->flags & FACE_FAILURE)
         return "31";
-    int m = face_mark(f, spec);
+    int m = face_mark(f, spec, pl);
     return m == MARK_CRITICAL ? "32" : m == MARK_FUMBLE ? "31" : NULL;
 }
 
-static void show_face(alea__out *o, const rface *f, int chained, const die_spec *spec)
+static void show_face(alea__out *o, const rface *f, int chained, const die_spec *spec,
+                      const pool *pl)
 {
-    const char *colour = (o->ansi || o->md) && !(f->flags & FACE_REROLLED)
-                             ? face_colour(f, spec) : NULL;
+    const char *colour = (o->ansi || o->md) && !(f->flags & (FACE_REROLLED | FACE_CLAMPED))
+                             ? face_colour(f, spec, pl) : NULL;
     if (colour) { /* a critical: green or red, or bold */
         sgr(o, colour);
         md(o, "**");
@@ -90,8 +100,9 @@ static void show_face(alea__out *o, const rface *f, int chained, const die_spec 
 }
 
 /* One die; spec is its die's faces (NULL when they vary, as in a pool of
- * several kinds of dice). */
-void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
+ * several kinds of dice); pl its pool, for its critical markers, or NULL. */
+static void show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec,
+                     const pool *pl)
 {
     int dim = (d->flags & (DIE_DROPPED | DIE_CANCELLED | DIE_DISCARDED)) != 0;
     if (dim) { /* dimmed, or struck through */
@@ -101,8 +112,10 @@ void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_s
     for (uint32_t k = 0; k < d->nfaces; k++) {
         const rface *f = &r->faces[d->first + k];
         if (k > 0)
-            alea__out_str(o, (f[-1].flags & FACE_REROLLED) ? "->" : "+");
-        show_face(o, f, k > 0, spec);
+            alea__out_str(o, (f[-1].flags & FACE_REROLLED)  ? "->"
+                             : (f[-1].flags & FACE_CLAMPED) ? "=>"
+                                                            : "+");
+        show_face(o, f, k > 0 && !(f[-1].flags & FACE_CLAMPED), spec, pl);
     }
     if (d->flags & DIE_SUCCESS)
         alea__out_char(o, '*');
@@ -120,6 +133,11 @@ void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_s
     }
 }
 
+void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_spec *spec)
+{
+    show_die(o, r, d, spec, NULL);
+}
+
 static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
 {
     if (rc->count) {
@@ -134,7 +152,7 @@ static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");
-        alea__show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die);
+        show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die, rc->n->u.pool);
     }
     alea__out_char(o, ']');
 }
@@ -298,6 +316,7 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         alea__out_str(o, ", \"value\": ");
         alea__out_i64(o, rc->value);
         const die_spec *spec = kind == N_DICE ? &rc->n->u.pool->die : NULL;
+        const pool *pl = kind == N_DICE ? rc->n->u.pool : NULL;
         if (spec) { /* the die, so that a bot need not read the term */
             alea__out_str(o, ", \"sides\": ");
             alea__out_i64(o, (int64_t)alea__die_nfaces(spec));
@@ -329,11 +348,14 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
                 alea__out_str(o, k ? ", {\"face\": " : "{\"face\": ");
                 alea__out_i64(o, f->face);
                 alea__show_json_flag(o, "rerolled", (f->flags & FACE_REROLLED) != 0);
+                alea__show_json_flag(o, "clamped", (f->flags & FACE_CLAMPED) != 0);
                 alea__show_json_flag(o, "exploded", (f->flags & FACE_EXPLODED) != 0);
                 alea__show_json_flag(o, "penetrated", (f->flags & FACE_PENETRATED) != 0);
                 alea__show_json_flag(o, "success", (f->flags & FACE_SUCCESS) != 0);
                 alea__show_json_flag(o, "failure", (f->flags & FACE_FAILURE) != 0);
-                int mark = face_mark(f, spec); /* as the colours and Markdown */
+                int mark = f->flags & FACE_CLAMPED
+                               ? MARK_NONE
+                               : face_mark(f, spec, pl); /* as the colours and Markdown */
                 alea__show_json_flag(o, "critical", mark == MARK_CRITICAL);
                 alea__show_json_flag(o, "fumble", mark == MARK_FUMBLE);
                 alea__out_char(o, '}');
