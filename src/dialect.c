@@ -17,7 +17,7 @@ const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
                             .keep_whole = 1, .slash = OP_DIVWHOLE, .no_keep_explode = 1},
     [ALEA_DIALECT_D20] = {.name = "d20", .tool = "Avrae's d20", .rr = 1, .slash = OP_DIVTRUNC,
                           .pct_tens = 1, .slash_slash = 1, .bang_ne = 1, .no_mod = 1,
-                          .no_d20_select = 1},
+                          .no_d20_select = 1, .d20_select = 1},
 };
 
 const char *alea_dialect_name(alea_dialect d)

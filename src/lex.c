@@ -54,6 +54,8 @@ static const struct {
     {"kh", 2, T_KH}, {"kl", 2, T_KL}, {"dh", 2, T_DH}, {"dl", 2, T_DL},
     {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
+    {"sa", 2, T_SA}, {"sd", 2, T_SD}, {"uo", 2, T_UO}, {"s", 1, T_S},
+    {"u", 1, T_U},   {"h", 1, T_H},   {"l", 1, T_L},
 };
 
 const char *alea__tok_desc(tok_kind k)
@@ -98,6 +100,13 @@ const char *alea__tok_desc(tok_kind k)
     case T_P: return "'p'";
     case T_B: return "'b'";
     case T_X: return "'x'";
+    case T_S: return "'s'";
+    case T_SA: return "'sa'";
+    case T_SD: return "'sd'";
+    case T_U: return "'u'";
+    case T_UO: return "'uo'";
+    case T_H: return "'h'";
+    case T_L: return "'l'";
     case T_NAME: return "name";
     case T_LABEL: return "label";
     case T__COUNT: break;
