@@ -326,6 +326,29 @@ static void print_extra(alea__out *o, const pool *p)
         print_signed(o, 0, x->unit);
 }
 
+/* The selection steps ("k{1,2,3}", "p{h1,l1}") and the sorting ("sa"). */
+static void print_selects(alea__out *o, const pool *p)
+{
+    for (uint32_t i = 0; i < p->nselects; i++) {
+        const select_op *op = &p->selects[i];
+        alea__out_str(o, op->drop ? "p{" : "k{");
+        for (uint32_t j = 0; j < op->n; j++) {
+            const select_item *it = &p->sel_items[op->first + j];
+            if (j)
+                alea__out_char(o, ',');
+            if (it->kind == SEL_VALUE) {
+                print_cond(o, &it->c);
+            } else {
+                alea__out_char(o, it->kind == SEL_HIGH ? 'h' : 'l');
+                alea__out_i64(o, it->n);
+            }
+        }
+        alea__out_char(o, '}');
+    }
+    if (p->sort)
+        alea__out_str(o, p->sort == SORT_DESC ? "sd" : "sa");
+}
+
 void alea__pool_print(alea__out *o, const node *n, int with_count)
 {
     static const char *const keep_str[] = {"kh", "kl", "dh", "dl"};
@@ -359,6 +382,7 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
         alea__out_str(o, keep_str[p->keeps[i].op]);
         alea__out_i64(o, p->keeps[i].n);
     }
+    print_selects(o, p);
     if (p->has_success) {
         alea__out_str(o, alea__cmp_str(p->success.op));
         alea__out_i64(o, p->success.value);

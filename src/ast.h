@@ -104,6 +104,26 @@ typedef struct keep_step {
     int64_t n;  /* >= 0 */
 } keep_step;
 
+/* A selection of dice (Avrae's d20 "k3", "kh3", "p<3"; alea's "k{3}",
+ * "p{h1,l1}"): the dice still kept that a value condition matches, or the
+ * n highest or lowest of them. */
+typedef enum sel_kind { SEL_VALUE, SEL_HIGH, SEL_LOW } sel_kind;
+
+typedef struct select_item {
+    uint8_t kind; /* sel_kind */
+    cond c;       /* SEL_VALUE */
+    int64_t n;    /* SEL_HIGH, SEL_LOW: >= 0 */
+} select_item;
+
+/* One step: the union of its items' selections is kept (every other die
+ * still kept is dropped), or dropped. */
+typedef struct select_op {
+    uint8_t drop;
+    uint32_t first, n; /* items[first .. first + n) of the pool's sel_items */
+} select_op;
+
+enum { SORT_NONE, SORT_ASC, SORT_DESC };
+
 /*
  * A dice pool: count dice of one kind, each rolled (and rerolled, exploded)
  * independently; then the keep steps pick a contiguous range of the sorted
@@ -129,6 +149,7 @@ typedef struct keep_step {
  *   4. boons (extra > 0): extra more dice are rolled and the count highest
  *      are kept; banes (extra < 0): |extra| more, the count lowest kept.
  *   5. keep steps, each on the dice still kept, in order.
+ *   5b. selection steps (selects), each on the dice still kept, in order.
  *   6. value: sum of the kept dice, or with success counting the number of
  *      kept dice (rolls, for EXPLODE_EACH) matching success minus those
  *      matching failure.
@@ -167,6 +188,15 @@ typedef struct pool {
 
     const keep_step *keeps;
     uint32_t nkeeps;
+
+    /* Pool-level selection, after the keep steps (5b): each step of
+     * selects[] in order, on the dice still kept (select.c). */
+    const select_op *selects;
+    const select_item *sel_items;
+    uint32_t nselects;
+    /* "s"/"sa", "sd": the breakdown lists the dice sorted ascending or
+     * descending; the value is unchanged. */
+    uint8_t sort;
 
     uint8_t has_success, has_failure;
     cond success, failure;
@@ -267,6 +297,18 @@ ALEA__HIDDEN int64_t alea__die_face(const die_spec *d, uint64_t i);
  */
 ALEA__HIDDEN void alea__pool_keep_range(const pool *p, int64_t n, int64_t *lo,
                                         int64_t *hi);
+
+/* ---- select.c ---- */
+
+/*
+ * Applies the pool's selection steps to m values sorted ascending: kept[i]
+ * is 1 for the dice still kept on entry, and is cleared for the dice a step
+ * drops. Of a group of equal values that the n highest or lowest take in
+ * part, both take its first dice (d20 sorts stably both ways), so "kh1kl1"
+ * of three equal dice keeps one.
+ */
+ALEA__HIDDEN void alea__select_apply(const pool *p, const int64_t *sorted, size_t m,
+                                     uint8_t *kept);
 
 /* Binding strength of a node when printed: a child printed inside a parent
  * needs parentheses when its precedence is below what the parent requires. */

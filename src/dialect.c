@@ -20,7 +20,7 @@ const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_D20] = {.name = "d20", .tool = "Avrae's d20", .rr = 1, .slash = OP_DIVWHOLE,
                           .trunc_total = 1, .cmp_total = 1,
                           .pct_tens = 1, .slash_slash = 1, .bang_ne = 1, .no_mod = 1,
-                          .no_d20_select = 1, .e_explode = 1, .ra_adds = 1,
+                          .d20_select = 1, .e_explode = 1, .ra_adds = 1,
                           .written_order = 1},
 };
 

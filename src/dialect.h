@@ -61,9 +61,10 @@ typedef struct alea__dialect {
      * keep and drop on exploding dice, which choose single rolls
      * (rpg-dice-roller); */
     uint8_t no_keep_explode;
-    /* "k"/"p" with a selector of values ("k3": the dice showing 3; "k>3"),
-     * several selections that add up, and "p" (d20). */
-    uint8_t no_d20_select;
+    /* "k" and "p" take Avrae's d20 selectors ("k3": the dice showing 3;
+     * "k>3", "k<3", "kh3", "pl1"), and consecutive steps of the same kind
+     * add up ("10d6k1k2k3"): alea's "k{1,2,3}". */
+    uint8_t d20_select;
     /* ---- per-die modifiers ---- */
     /* "cs", "cf" and "df" count successes and failures (Foundry); else
      * "cs" and "cf" only mark critical faces in the breakdown. */

@@ -271,6 +271,15 @@ ALEA__HIDDEN alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die,
                                          int64_t hi, const node *at, alea__pmf *out);
 
 /*
+ * The distribution of the pool node `at` of m dice distributed as die (g as
+ * in alea__keep) with its selection steps (select.c) after its keep steps.
+ * Errors: ALEA_ERR_LIMIT when the pool needs more work than the limit.
+ */
+ALEA__HIDDEN alea_status alea__select_dist(alea_ctx *ctx, const node *at,
+                                           const alea__pmf *die, const int64_t *g,
+                                           int64_t m, alea__pmf *out);
+
+/*
  * The same with "ra": before keeping, the lowest die whose value matches
  * (match[i] for die outcome i) is rolled again and the new roll stands.
  * Walks from the bottom only, so it suits small pools.

@@ -486,6 +486,8 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
     if (each && (lo != 0 || hi != m))
         return alea__broken(ctx, n->start, n->end,
                             "success counting on '!' dice with keep, drop or extra dice");
+    if (p->nselects)
+        return alea__select_dist(ctx, n, die, g, m, out);
     if (match)
         return alea__keep_ra(ctx, die, g, match, m, lo, hi, n, out);
     return alea__keep(ctx, die, g, m, lo, hi, n, out);
@@ -576,7 +578,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     double per_pool = MIX_COST + 2.0 * (double)die.n;
     if ((st = alea__work_check(ctx, (double)cnt.n * per_pool, n)) != ALEA_OK)
         goto done;
-    if (p->nkeeps == 0 && p->extra == 0 && !match) {
+    if (p->nkeeps == 0 && p->extra == 0 && !match && !p->nselects) {
         /* Plain sums: each count's sum from the previous one. */
         alea__pmf mapped = {0};
         const alea__pmf *unit = &die;

@@ -57,6 +57,8 @@ static const struct {
     {"cs", 2, T_CS}, {"cf", 2, T_CF}, {"xo", 2, T_XO}, {"k", 1, T_K},   {"d", 1, T_D},   {"r", 1, T_R},
     {"f", 1, T_F},   {"p", 1, T_P},   {"b", 1, T_B},   {"x", 1, T_X},
     {"e", 1, T_E},
+    {"sa", 2, T_SA}, {"sd", 2, T_SD}, {"uo", 2, T_UO}, {"s", 1, T_S},
+    {"u", 1, T_U},   {"h", 1, T_H},   {"l", 1, T_L},
 };
 
 const char *alea__tok_desc(tok_kind k)
@@ -107,6 +109,13 @@ const char *alea__tok_desc(tok_kind k)
     case T_MAX: return "'max'";
     case T_CS: return "'cs'";
     case T_CF: return "'cf'";
+    case T_S: return "'s'";
+    case T_SA: return "'sa'";
+    case T_SD: return "'sd'";
+    case T_U: return "'u'";
+    case T_UO: return "'uo'";
+    case T_H: return "'h'";
+    case T_L: return "'l'";
     case T_NAME: return "name";
     case T_LABEL: return "label";
     case T__COUNT: break;

@@ -4,7 +4,7 @@
  * Letters are the subtle part: dice notation glues words together ("4dFkh1",
  * "1d20ro1"). A run of letters that is a word of the language (min, best,
  * and the words of the calls, which the parser knows) is one T_NAME token; any other run is split, longest match first, into the
- * modifier letters min max kh kl dh dl ro ra mi ma cs cf xo k d r f p b x e. A run that neither is a name
+ * modifier letters min max kh kl dh dl ro ra mi ma cs cf xo sa sd uo k d r f p b x e s u h l. A run that neither is a name
  * nor splits is an error ("unknown name 'foo'").
  */
 #ifndef ALEA_LEX_H
@@ -62,6 +62,13 @@ typedef enum tok_kind {
     T_MAX,  /* "max" inside a run, or d20's "ma" */
     T_CS,   /* "cs": critical success marker (Foundry: count successes) */
     T_CF,   /* "cf": critical failure marker (Foundry: count failures) */
+    T_S,  /* "s": sort ascending */
+    T_SA, /* "sa": sort ascending */
+    T_SD, /* "sd": sort descending */
+    T_U,  /* "u": unique */
+    T_UO, /* "uo": unique, rerolled once */
+    T_H,  /* "h": a selection of the highest (d20's "ph1", alea's "k{h1}") */
+    T_L,  /* "l": of the lowest */
     T_NAME, /* a word of the language (alea__lex_is_word) */
     T_LABEL, /* "[text]": raw text, span includes the brackets */
     T__COUNT

@@ -401,6 +401,11 @@ static alea_status settle_extra(parser *p, pool *pl, const token *at)
                            "too many extra dice at byte %u (at most %lld)",
                            (unsigned)at->start, (long long)alea_limit_max(ALEA_LIMIT_DICE));
     pl->extra = net;
+    if (pl->nselects && net != 0)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, at->start, at->end,
+                           "a selection of dice ('k{...}', 'p{...}') with extra dice is "
+                           "not supported yet (byte %u)",
+                           (unsigned)at->start);
     if (pl->has_success && pl->explode == EXPLODE_EACH && net != 0)
         return alea__error(p->ctx, ALEA_ERR_INVALID, at->start, at->end,
                            "success counting on '!' dice with extra dice is ambiguous "
@@ -782,7 +787,7 @@ static int is_letter(char c)
  * in a word that follows a space, is not a word of the language, and what
  * comes before that word compiles. Roll20 reads such words as the roll's
  * description; the other dialects give an error that says how to write
- * one. Costs two more passes over the source at most.
+ * one. Costs three more passes over the source at most.
  */
 alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
 {
@@ -800,17 +805,40 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
     if (w == 0 || !(src[w - 1] == ' ' || src[w - 1] == '\t') ||
         alea__lex_is_word(src + w, wend - w))
         return st;
-    size_t end = e->len, pre = w; /* the description and the expression, trimmed */
+    /* "1d20+5 Roll for Initiative": the error is in "for", and "Roll" read
+     * as modifier letters; the description starts at the first of the
+     * words, each after a space, that run up to the error's. */
+    size_t w0 = w; /* tried second */
+    for (size_t k = w - 1;;) {
+        while (k > 0 && (src[k] == ' ' || src[k] == '\t'))
+            k--;
+        size_t ws = k + 1;
+        while (ws > 0 && is_letter(src[ws - 1]))
+            ws--;
+        if (ws > k || ws == 0 || !(src[ws - 1] == ' ' || src[ws - 1] == '\t') ||
+            alea__lex_is_word(src + ws, k + 1 - ws))
+            break;
+        w = ws;
+        k = ws - 1;
+    }
+    size_t end = e->len; /* the description, trimmed */
     while (end > w && (src[end - 1] == ' ' || src[end - 1] == '\t' || src[end - 1] == '\n' ||
                        src[end - 1] == '\r'))
         end--;
-    while (pre > 0 && (src[pre - 1] == ' ' || src[pre - 1] == '\t'))
-        pre--;
+    if (alea__lex_text(ctx, src, w, end, "a description") != ALEA_OK)
+        return parse_prefix(ctx, e, e->len); /* its own error, again */
     e->comment = NULL;
     e->comment_len = 0;
-    if (alea__lex_text(ctx, src, w, end, "a description") != ALEA_OK ||
-        parse_prefix(ctx, e, w) != ALEA_OK)
-        return parse_prefix(ctx, e, e->len); /* its own error, again */
+    if (parse_prefix(ctx, e, w) != ALEA_OK) {
+        e->comment = NULL;
+        e->comment_len = 0;
+        if (w == w0 || parse_prefix(ctx, e, w0) != ALEA_OK)
+            return parse_prefix(ctx, e, e->len); /* its own error, again */
+        w = w0;
+    }
+    size_t pre = w; /* the expression, trimmed */
+    while (pre > 0 && (src[pre - 1] == ' ' || src[pre - 1] == '\t'))
+        pre--;
     if (alea__dialects[ctx->dialect].trailing_text) {
         alea__clear_error(ctx); /* the first pass's */
         if (!e->comment) { /* else the first comment stays the description */

@@ -174,6 +174,169 @@ static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *n
     return ALEA_OK;
 }
 
+/* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
+
+/* The selection steps of one dice term while it is parsed. */
+typedef struct sel_buf {
+    select_op *ops;
+    select_item *items;
+    uint32_t nops, opcap, nitems, itemcap;
+    int last_was_select; /* the modifier before was a selection step */
+} sel_buf;
+
+/* Grows an arena array of `size`-byte elements to hold one more. */
+static alea_status grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size)
+{
+    if (n < *cap)
+        return ALEA_OK;
+    uint32_t ncap = *cap ? *cap * 2 : 4;
+    void *nv = alloc(p, alea__mul_size(ncap, size));
+    if (!nv)
+        return alea__nomem(p->ctx);
+    if (n)
+        memcpy(nv, *v, n * size);
+    *v = nv;
+    *cap = ncap;
+    return ALEA_OK;
+}
+
+/* item = ("h" | "l") NUM | cond */
+static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
+{
+    alea_status st;
+    if ((st = count_nodes(p, 1, t->start, peek(p)->end)) != ALEA_OK ||
+        (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
+            ALEA_OK)
+        return st;
+    select_item *it = &b->items[b->nitems];
+    memset(it, 0, sizeof *it);
+    if (at(p, T_H) || at(p, T_L)) {
+        it->kind = advance(p)->kind == T_H ? SEL_HIGH : SEL_LOW;
+        if (!at(p, T_NUM))
+            return err_at(p, peek(p), "how many dice to select (as in h3)");
+        it->n = advance(p)->num;
+    } else {
+        it->kind = SEL_VALUE;
+        if ((st = parse_cond(p, &it->c, "a selection (as in 3, >3, <3, h3 or l1)")) != ALEA_OK)
+            return st;
+    }
+    b->ops[b->nops - 1].n++;
+    b->nitems++;
+    return ALEA_OK;
+}
+
+/* Starts a step (keep, or drop), or joins the one before (d20: steps of
+ * one kind in a row add up). */
+static alea_status sel_step(parser *p, sel_buf *b, int drop, int join)
+{
+    if (join && b->last_was_select && b->ops[b->nops - 1].drop == drop)
+        return ALEA_OK;
+    alea_status st = grow(p, (void **)&b->ops, b->nops, &b->opcap, sizeof *b->ops);
+    if (st != ALEA_OK)
+        return st;
+    b->ops[b->nops].drop = (uint8_t)drop;
+    b->ops[b->nops].first = b->nitems;
+    b->ops[b->nops].n = 0;
+    b->nops++;
+    return ALEA_OK;
+}
+
+/*
+ * select = ("k" | "p") "{" item { "," item } "}"
+ * In Avrae's d20 dialect also: ("k" | "p") selector, as "k3", "k>3", "kh3"
+ * ("kh" and "kl" are one token), "pl1"; consecutive steps of one kind add up.
+ * Returns 0 (nothing consumed) when the "k" is alea's keep.
+ */
+static alea_status parse_select(parser *p, sel_buf *b, int *taken)
+{
+    alea_status st;
+    const token *t = peek(p);
+    int drop = t->kind == T_P;
+    *taken = 0;
+    if (peek_at(p, 1)->kind == T_LBRACE && peek_at(p, 1)->start == t->end &&
+        (t->kind == T_K || t->kind == T_P)) {
+        advance(p);
+        const token *open = advance(p);
+        if ((st = sel_step(p, b, drop, 0)) != ALEA_OK)
+            return st;
+        do {
+            if ((st = parse_sel_item(p, b, t)) != ALEA_OK)
+                return st;
+        } while (accept(p, T_COMMA));
+        if ((st = expect(p, T_RBRACE, "',' or '}' after a selection")) != ALEA_OK)
+            return st;
+        (void)open;
+        *taken = 1;
+        b->last_was_select = 0; /* braces are a step of their own */
+        return ALEA_OK;
+    }
+    if (!p->dl->d20_select)
+        return ALEA_OK;
+    if ((st = sel_step(p, b, drop, 1)) != ALEA_OK)
+        return st;
+    advance(p);
+    if (t->kind == T_KH || t->kind == T_KL) {
+        /* "kh3": the token holds the selector's letter */
+        if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
+            (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
+                ALEA_OK)
+            return st;
+        select_item *it = &b->items[b->nitems];
+        memset(it, 0, sizeof *it);
+        it->kind = t->kind == T_KH ? SEL_HIGH : SEL_LOW;
+        if (!at(p, T_NUM))
+            return err_at(p, peek(p), "how many dice to keep (as in kh3)");
+        it->n = advance(p)->num;
+        b->ops[b->nops - 1].n++;
+        b->nitems++;
+    } else if ((st = parse_sel_item(p, b, t)) != ALEA_OK) {
+        return st;
+    }
+    *taken = 1;
+    b->last_was_select = 1;
+    return ALEA_OK;
+}
+
+/* Stores the selection steps in the pool; refuses what alea cannot do with
+ * them yet. */
+static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first)
+{
+    if (!b->nops)
+        return ALEA_OK;
+    if (pl->extra || pl->has_reroll_one)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
+                           "a selection of dice ('k{...}', 'p{...}') with %s is not "
+                           "supported yet (byte %u)",
+                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
+    if (pl->explode != EXPLODE_NONE && p->dl->d20_select)
+        return unsupported(p, first, "keep and drop on exploding dice, which choose "
+                                     "single rolls");
+    /* Leading steps of one highest or lowest item are alea's keep steps
+     * ("4d6kh3", "4d6pl1"): written so, they print so. */
+    uint32_t lead = 0;
+    while (!pl->nkeeps && lead < b->nops && b->ops[lead].n == 1 &&
+           b->items[b->ops[lead].first].kind != SEL_VALUE)
+        lead++;
+    if (lead) {
+        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
+        if (!ks)
+            return alea__nomem(p->ctx);
+        for (uint32_t i = 0; i < lead; i++) {
+            const select_item *it = &b->items[b->ops[i].first];
+            int high = it->kind == SEL_HIGH;
+            ks[i].op = b->ops[i].drop ? (high ? DROP_HIGH : DROP_LOW)
+                                      : (high ? KEEP_HIGH : KEEP_LOW);
+            ks[i].n = it->n;
+        }
+        pl->keeps = ks;
+        pl->nkeeps = lead;
+    }
+    pl->selects = b->ops + lead;
+    pl->sel_items = b->items;
+    pl->nselects = b->nops - lead;
+    return ALEA_OK;
+}
+
 /* faces = item { "," item } ; item = signed [ ".." signed ]   (inside braces) */
 static alea_status parse_faces(parser *p, die_spec *d, const token *open)
 {
@@ -634,7 +797,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
         }
     }
     if (pl->has_success) {
-        if (pl->explode == EXPLODE_EACH && pl->nkeeps > 0)
+        if (pl->explode == EXPLODE_EACH && (pl->nkeeps > 0 || pl->nselects > 0))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
                                "success counting on '!' dice with keep or drop is "
                                "ambiguous (byte %u): write '!!' to judge each die's "
@@ -660,7 +823,8 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
 /*
  * dice_tail = "d" sides { modifier }
  * modifier  = keep | explode | reroll | success
- * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM]
+ * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM] | select
+ * sort      = "s" | "sa" | "sd"
  * explode   = "!" ["!"] ["p"] [cond]
  * reroll    = ("r" | "ro" | "ra") cond
  * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
@@ -682,11 +846,25 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
 
     keep_step *keeps = NULL;
     uint32_t nkeeps = 0, kcap = 0;
-    const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL;
+    const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL, *seltok = NULL;
     const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
+    sel_buf sel;
+    memset(&sel, 0, sizeof sel);
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
+        int taken = 0;
+        if (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P) {
+            if (!seltok)
+                seltok = t;
+            if ((st = parse_select(p, &sel, &taken)) != ALEA_OK)
+                return st;
+            if (taken)
+                continue;
+            if (seltok == t)
+                seltok = NULL;
+        }
+        sel.last_was_select = 0;
         if (t->kind == T_D && p->dl->cs_counts && peek_at(p, 1)->kind == T_F &&
             peek_at(p, 1)->start == t->end) { /* Foundry's "df" */
             if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
@@ -727,6 +905,20 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
                 return st;
             continue;
+        case T_S:
+        case T_SA:
+        case T_SD:
+            if (pl->sort)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                   "sorting given twice, second at byte %u", (unsigned)t->start);
+            pl->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
+            continue;
+        case T_U:
+        case T_UO:
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                               "'%s', rerolling dice that show the same face, is not "
+                               "supported yet (byte %u)",
+                               t->kind == T_U ? "u" : "uo", (unsigned)t->start);
         case T_KH: kop = KEEP_HIGH; goto keep;
         case T_K: kop = KEEP_HIGH; goto keep;
         case T_KL: kop = KEEP_LOW; goto keep;
@@ -735,11 +927,6 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         case T_D:
             kop = DROP_LOW;
         keep: {
-            if (p->dl->no_d20_select && (t->kind == T_K || nkeeps > 0))
-                return unsupported(p, t, t->kind == T_K
-                                             ? "'k' with a value selector (k3: the dice "
-                                               "showing 3; k>3, k<3)"
-                                             : "several selections, which add up there");
             if (!ktok)
                 ktok = t;
             advance(p);
@@ -922,6 +1109,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         return st;
     pl->keeps = keeps;
     pl->nkeeps = nkeeps;
+    if ((st = finish_select(p, pl, &sel, seltok)) != ALEA_OK)
+        return st;
     node *n;
     size_t end = p->t[p->pos - 1].end;
     if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)

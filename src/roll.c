@@ -241,6 +241,74 @@ static int order_cmp(const void *a, const void *b)
     return x->i < y->i ? -1 : (x->i > y->i);
 }
 
+/* The n dice in ascending order of value (ties in roll order), in the
+ * roll's arena. */
+static alea_status sorted_dice(rstate *s, const rdie *dice, size_t n, order **out)
+{
+    order *ord = alea__arena_alloc(&s->r->arena, alea__mul_size(n, sizeof(order)));
+    if (!ord)
+        return alea__nomem(s->ctx);
+    for (size_t i = 0; i < n; i++) {
+        ord[i].v = dice[i].value;
+        ord[i].i = i;
+    }
+    if (n <= 32) { /* insertion sort: a handful of dice, no calls */
+        for (size_t i = 1; i < n; i++)
+            for (size_t j = i; j > 0 && order_cmp(&ord[j - 1], &ord[j]) > 0; j--) {
+                order t = ord[j];
+                ord[j] = ord[j - 1];
+                ord[j - 1] = t;
+            }
+    } else {
+        qsort(ord, n, sizeof *ord, order_cmp);
+    }
+    *out = ord;
+    return ALEA_OK;
+}
+
+/* The selection steps (select.c) on the dice still kept, in sorted order
+ * ord; the dice they drop are marked. Charged a unit a die and item. */
+static alea_status select_dice(rstate *s, const node *n, rdie *dice, const order *ord,
+                               size_t total)
+{
+    const pool *p = n->u.pool;
+    int64_t items = 0;
+    for (uint32_t i = 0; i < p->nselects; i++)
+        items += p->selects[i].n;
+    alea_status st = alea__charge(s->ctx, (int64_t)total * (items + 1), n->start, n->end);
+    if (st != ALEA_OK)
+        return st;
+    int64_t *vals = alea__arena_alloc(&s->r->arena, alea__mul_size(total, sizeof *vals));
+    uint8_t *kept = alea__arena_alloc(&s->r->arena, total ? total : 1);
+    if (!vals || !kept)
+        return alea__nomem(s->ctx);
+    for (size_t k = 0; k < total; k++) {
+        vals[k] = ord[k].v;
+        kept[k] = !(dice[ord[k].i].flags & DIE_DROPPED);
+    }
+    alea__select_apply(p, vals, total, kept);
+    for (size_t k = 0; k < total; k++)
+        if (!kept[k])
+            dice[ord[k].i].flags |= DIE_DROPPED;
+    return ALEA_OK;
+}
+
+/* "s", "sd": the dice records in order of value, for the breakdown. */
+static alea_status sort_dice(rstate *s, rdie *dice, size_t total, uint8_t sort)
+{
+    order *ord;
+    alea_status st = sorted_dice(s, dice, total, &ord);
+    if (st != ALEA_OK)
+        return st;
+    rdie *copy = alea__arena_alloc(&s->r->arena, alea__mul_size(total, sizeof *copy));
+    if (!copy)
+        return alea__nomem(s->ctx);
+    memcpy(copy, dice, total * sizeof *copy);
+    for (size_t k = 0; k < total; k++)
+        dice[k] = copy[ord[sort == SORT_DESC ? total - 1 - k : k].i];
+    return ALEA_OK;
+}
+
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value);
 
 static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
@@ -263,7 +331,8 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     int64_t total = count + extra;
     if ((st = charge_dice(s, n, total)) != ALEA_OK)
         return st;
-    if (!s->trace && plain_die(p) && !p->nkeeps && !p->extra && !p->has_reroll_one)
+    if (!s->trace && plain_die(p) && !p->nkeeps && !p->nselects && !p->extra &&
+        !p->has_reroll_one)
         return sum_plain(s, n, p, total, value);
     size_t die0 = 0;
     if ((st = reserve_dice(s, (size_t)total, &die0)) != ALEA_OK)
@@ -314,28 +383,15 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     }
     int64_t lo, hi;
     alea__pool_keep_range(p, count, &lo, &hi);
-    if (lo > 0 || hi < total) {
-        size_t bytes = alea__mul_size((size_t)total, sizeof(order));
-        order *ord = alea__arena_alloc(&s->r->arena, bytes);
-        if (!ord)
-            return alea__nomem(s->ctx);
-        for (size_t i = 0; i < (size_t)total; i++) {
-            ord[i].v = dice[i].value;
-            ord[i].i = i;
-        }
-        if (total <= 32) { /* insertion sort: a handful of dice, no calls */
-            for (size_t i = 1; i < (size_t)total; i++)
-                for (size_t j = i; j > 0 && order_cmp(&ord[j - 1], &ord[j]) > 0; j--) {
-                    order t = ord[j];
-                    ord[j] = ord[j - 1];
-                    ord[j - 1] = t;
-                }
-        } else {
-            qsort(ord, (size_t)total, sizeof *ord, order_cmp);
-        }
+    if (lo > 0 || hi < total || p->nselects) {
+        order *ord;
+        if ((st = sorted_dice(s, dice, (size_t)total, &ord)) != ALEA_OK)
+            return st;
         for (size_t k = 0; k < (size_t)total; k++)
             if ((int64_t)k < lo || (int64_t)k >= hi)
                 dice[ord[k].i].flags |= DIE_DROPPED;
+        if (p->nselects && (st = select_dice(s, n, dice, ord, (size_t)total)) != ALEA_OK)
+            return st;
     }
 
     int64_t sum = 0;
@@ -353,6 +409,8 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
             sum += score(p, d->value, &d->flags, DIE_SUCCESS, DIE_FAILURE);
         }
     }
+    if (p->sort && s->trace && (st = sort_dice(s, dice, (size_t)total, p->sort)) != ALEA_OK)
+        return st;
     rc->die0 = (uint32_t)die0;
     rc->ndice = (uint32_t)total;
     if (!s->trace)

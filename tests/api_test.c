@@ -148,9 +148,9 @@ static void test_error_line(void **state)
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     char line[ALEA_ERROR_LINE_MAX], small[8];
     alea_expr *e = NULL;
-    assert_int_equal(alea_expr_compile(ctx, "1d6s7", 5, &e), ALEA_ERR_SYNTAX);
+    assert_int_equal(alea_expr_compile(ctx, "1d6q7", 5, &e), ALEA_ERR_SYNTAX);
     size_t n = alea_ctx_error_line(ctx, line, sizeof line);
-    assert_string_equal(line, "syntax error: unknown name 's' at byte 3");
+    assert_string_equal(line, "syntax error: unknown name 'q' at byte 3");
     assert_int_equal(n, strlen(line));
     assert_int_equal(alea_ctx_error_line(ctx, small, sizeof small), n);
     assert_string_equal(small, "syntax ");
