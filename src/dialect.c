@@ -14,6 +14,7 @@ const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
                               .rr = 1, .slash = OP_DIV},
     [ALEA_DIALECT_RPGDR] = {.name = "rpgdr", .tool = "rpg-dice-roller", .not_equal = 1,
+                              .no_group_dice_count = 1,
                             .keep_whole = 1, .slash = OP_DIVWHOLE, .no_keep_explode = 1},
     [ALEA_DIALECT_D20] = {.name = "d20", .tool = "Avrae's d20", .rr = 1, .slash = OP_DIVTRUNC,
                           .pct_tens = 1, .slash_slash = 1, .bang_ne = 1, .no_mod = 1,

@@ -57,6 +57,10 @@ typedef struct alea__dialect {
     /* "k"/"p" with a selector of values ("k3": the dice showing 3; "k>3"),
      * several selections that add up, "p", and "ra" (d20). */
     uint8_t no_d20_select;
+    /* A group of one expression with a success count judges its total
+     * (rpg-dice-roller), not each die plus its numbers (Roll20, alea):
+     * refused until alea has it. */
+    uint8_t no_group_dice_count;
 } alea__dialect;
 
 ALEA__HIDDEN extern const alea__dialect alea__dialects[ALEA_DIALECT__COUNT];

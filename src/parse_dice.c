@@ -54,6 +54,11 @@ static alea_status parse_cond(parser *p, cond *c, const char *what)
     return parse_signed(p, &c->value, what);
 }
 
+alea_status alea__p_cond(parser *p, cond *c, const char *what)
+{
+    return parse_cond(p, c, what);
+}
+
 /* Whether a condition starts here (the dialect's comparisons, or a number). */
 static int starts_cond(const parser *p)
 {

@@ -184,6 +184,9 @@ ALEA__HIDDEN alea_status alea__p_expr(parser *p, const node **out);
 ALEA__HIDDEN alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                            int implicit, size_t start, const node **out);
 ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
+/* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed, in the dialect's
+ * meaning of "<" and ">" (what: the message's expected text). */
+ALEA__HIDDEN alea_status alea__p_cond(parser *p, cond *c, const char *what);
 /* Whether a token of kind k can start a die's sides (6, %, F, {). */
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */
