@@ -5,6 +5,7 @@
 #include "ast.h"
 
 #include "mech.h"
+#include "group.h"
 
 #include "out.h"
 
@@ -510,6 +511,9 @@ static void print_body(alea__out *o, const node *n)
         break;
     case N_MECH:
         n->u.mech.ops->print(o, n);
+        break;
+    case N_GROUP:
+        alea__group_print(o, n);
         break;
     default:
         alea__out_str(o, "?");

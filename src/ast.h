@@ -29,6 +29,7 @@ typedef enum node_kind {
     N_BEST,  /* best(n, a): roll a n times, keep the highest: u.rep */
     N_WORST, /* worst(n, a): keep the lowest: u.rep */
     N_MECH,  /* a game mechanic's node (mech.h): u.mech */
+    N_GROUP, /* a group "{a, b}kh1" (group.c): u.group */
     N__COUNT
 } node_kind;
 
@@ -208,6 +209,23 @@ typedef struct pool {
     cond crit, fumble;
 } pool;
 
+/*
+ * A group "{4d6 + 3, 2d8}kh1" (group.c): each member is rolled to a total;
+ * a keep or drop chooses among the totals (the value is the kept ones'
+ * sum), or a success count judges each total. With one member and a keep
+ * or a count ("dice" set), the dice of its pools form one pool instead: the
+ * keep chooses among the dice, the count judges each die plus the member's
+ * numbers (Roll20's single sub-roll).
+ */
+typedef struct group {
+    const struct node *const *items;
+    uint32_t n; /* >= 1 */
+    uint8_t has_keep, dice;
+    keep_step keep;
+    uint8_t has_success, has_failure;
+    cond success, failure;
+} group;
+
 typedef struct node {
     uint8_t kind; /* node_kind */
     uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
@@ -220,6 +238,7 @@ typedef struct node {
     union {
         int64_t num;
         const pool *pool;
+        const group *group;
         struct {
             const struct node *a;
         } un;

@@ -85,6 +85,10 @@ typedef struct alea__dialect {
     /* A clamp changes only what a roll counts: explosions and success
      * counting still see its face (Foundry). */
     uint8_t clamp_count_only;
+    /* A group of one expression with a success count judges its total
+     * (rpg-dice-roller), not each die plus its numbers (Roll20, alea):
+     * refused until alea has it. */
+    uint8_t no_group_dice_count;
 } alea__dialect;
 
 ALEA__HIDDEN extern const alea__dialect alea__dialects[ALEA_DIALECT__COUNT];

@@ -78,6 +78,11 @@ struct alea_dist {
  * a new alea_dist (allocated through ctx) owned by the caller. */
 ALEA__HIDDEN alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out);
 
+/* The distribution of node n (group.c). */
+ALEA__HIDDEN alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out);
+/* The distribution of one die of the pool of N_DICE node n: rerolled and
+ * exploded, without keep, extra dice or success counting (group.c). */
+ALEA__HIDDEN alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out);
 /* Truncated mass of two independent parts: 1 - (1 - a)(1 - b). */
 ALEA__HIDDEN double alea__trunc_join(double a, double b);
 /* Truncated mass of n independent copies: 1 - (1 - t)^n. */

@@ -15,6 +15,7 @@
 
 #include "dist.h"
 #include "mech.h"
+#include "group.h"
 
 /* Work units of one link of an explosion chain beyond its pairs: two
  * convolutions and a merge, each a distribution allocated and freed, about
@@ -751,9 +752,21 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         return st;
     case N_MECH:
         return n->u.mech.ops->exact(ctx, n, out, NULL);
+    case N_GROUP:
+        return alea__group_exact(ctx, n, out);
     default:
         return alea__broken(ctx, n->start, n->end, "an unknown node kind");
     }
+}
+
+alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    return eval(ctx, n, out);
+}
+
+alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    return die_dist(ctx, n->u.pool, n, 0, out);
 }
 
 alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)

@@ -12,6 +12,7 @@
  */
 #include "parser.h"
 #include "mech.h"
+#include "group.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +20,7 @@
 
 /*
  * postfix = NUM [dice_tail] | "(" expr ")" [dice_tail] | dice_tail | call
+ *         | group
  */
 static alea_status parse_postfix(parser *p, const node **out)
 {
@@ -55,6 +57,8 @@ static alea_status parse_postfix(parser *p, const node **out)
     }
     case T_NAME:
         return alea__p_call(p, out);
+    case T_LBRACE:
+        return alea__group_parse(p, out);
     default:
         return err_at(p, t, "a number, a die or '('");
     }

@@ -68,6 +68,11 @@ static alea_status parse_cond_ne(parser *p, cond *c, const char *what)
     return parse_cond_in(p, c, what, 1);
 }
 
+alea_status alea__p_cond(parser *p, cond *c, const char *what)
+{
+    return parse_cond(p, c, what);
+}
+
 /* Whether a condition starts here (the dialect's comparisons, or a number;
  * "<>" when ne_ok). */
 static int starts_cond_in(const parser *p, int ne_ok)

@@ -189,6 +189,9 @@ ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
  * b)", and d20's truncated total. Anything else is returned as it is. */
 ALEA__HIDDEN alea_status alea__p_round_last(parser *p, const node *a, uint8_t op, size_t start,
                                             size_t end, const node **out);
+/* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed, in the dialect's
+ * meaning of "<" and ">" (what: the message's expected text). */
+ALEA__HIDDEN alea_status alea__p_cond(parser *p, cond *c, const char *what);
 /* Whether a token of kind k can start a die's sides (6, %, F, {). */
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */

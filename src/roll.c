@@ -12,6 +12,7 @@
 
 #include "rng.h"
 #include "mech.h"
+#include "group.h"
 
 typedef alea__rstate rstate;
 
@@ -331,7 +332,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     int64_t total = count + extra;
     if ((st = charge_dice(s, n, total)) != ALEA_OK)
         return st;
-    if (!s->trace && plain_die(p) && !p->nkeeps && !p->nselects && !p->extra &&
+    if (!s->trace && !s->keep_dice && plain_die(p) && !p->nkeeps && !p->nselects && !p->extra &&
         !p->has_reroll_one)
         return sum_plain(s, n, p, total, value);
     size_t die0 = 0;
@@ -413,7 +414,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
         return st;
     rc->die0 = (uint32_t)die0;
     rc->ndice = (uint32_t)total;
-    if (!s->trace)
+    if (!s->trace && !s->keep_dice)
         s->r->ndice = die0; /* values are no longer needed */
     *value = sum;
     return ALEA_OK;
@@ -570,6 +571,10 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         if ((st = n->u.mech.ops->roll(s, n, rc, &v)) != ALEA_OK)
             return st;
         break;
+    case N_GROUP:
+        if ((st = alea__group_roll(s, n, rc, &v)) != ALEA_OK)
+            return st;
+        break;
     case N_BEST:
     case N_WORST: {
         /* Past ALEA__REP_SHOWN, a dropped repetition prints its total only:
@@ -615,6 +620,11 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     return ALEA_OK;
 }
 
+alea_status alea__roll_eval(rstate *s, const node *n, const rec **out, int64_t *value)
+{
+    return eval(s, n, out, value);
+}
+
 static void reset(alea_roll *r)
 {
     alea__arena_reset(&r->arena);
@@ -627,7 +637,7 @@ static void reset(alea_roll *r)
 
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0};
     int64_t total;
     const rec *root = NULL;
     reset(r);
@@ -666,7 +676,7 @@ void alea__scratch_free(alea_roll *scratch)
 alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
                               int64_t *total)
 {
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0};
     const rec *root = NULL;
     reset(scratch);
     return eval(&s, e->root, &root, total);

@@ -54,6 +54,8 @@ typedef struct rec {
     const struct rec *const *kids;
     uint32_t nkids;
     uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
+    /* N_GROUP: per member, DIE_DROPPED, DIE_SUCCESS, DIE_FAILURE; or NULL */
+    const uint8_t *marks;
     uint8_t flags; /* a mechanic's own marks (mech.h) */
 } rec;
 
@@ -77,6 +79,9 @@ typedef struct alea__rstate {
     int trace;    /* record faces and nodes */
     int64_t dice_limit;
     int64_t bytes; /* what the breakdown recorded so far may print, at most */
+    /* Dice pools leave their dice in r->dice even without a trace (a group
+     * that keeps among the dice of its member, group.c). */
+    int keep_dice;
 } alea__rstate;
 
 /* best()/worst() of more repetitions than this show the dropped ones by
@@ -90,6 +95,9 @@ ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *f
 ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
 ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
 ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
+/* Rolls node n into *value; with a trace, *out is its record (group.c). */
+ALEA__HIDDEN alea_status alea__roll_eval(alea__rstate *s, const node *n, const rec **out,
+                                         int64_t *value);
 
 /* Rolls e into r (r->ctx == ctx). Resets r first. */
 ALEA__HIDDEN alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r);

@@ -16,6 +16,7 @@
 #include "out.h"
 #include "roll.h"
 #include "mech.h"
+#include "group.h"
 
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
 
@@ -209,6 +210,32 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
     alea__label_close(o, rc->n);
 }
 
+/* A group: its members, each with its total when not plain, and marks:
+ * "{4d6 [6, 4, 3, 1] + 3 = 17, 2d8 [2, 5] = 7 dropped}kh1". With one
+ * member whose dice form the pool, the dice carry the marks. */
+static void show_group(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    const group *g = rc->n->u.group;
+    alea__out_char(o, '{');
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        if (i)
+            alea__out_str(o, ", ");
+        if (g->dice || (!g->has_keep && !g->has_success))
+            show_rec(o, r, rc->kids[i]);
+        else
+            show_valued(o, r, rc->kids[i], 0);
+        uint8_t m = rc->marks ? rc->marks[i] : 0;
+        if (m & DIE_SUCCESS)
+            alea__out_char(o, '*');
+        if (m & DIE_FAILURE)
+            alea__out_char(o, 'x');
+        if (m & DIE_DROPPED)
+            alea__out_str(o, " dropped");
+    }
+    alea__out_char(o, '}');
+    alea__group_print_mods(o, g);
+}
+
 static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
 {
     const node *n = rc->n;
@@ -222,6 +249,9 @@ static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
     case N_MECH:
         rc->n->u.mech.ops->print(o, rc->n); /* its label, if any, around */
         rc->n->u.mech.ops->show(o, r, rc);
+        break;
+    case N_GROUP:
+        show_group(o, r, rc);
         break;
     case N_NEG:
         alea__out_char(o, '-');
@@ -366,9 +396,12 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         return;
     }
     int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
-    for (uint32_t i = 0; i < rc->nkids; i++)
+    for (uint32_t i = 0; i < rc->nkids; i++) /* a group's dropped members: discarded */
         if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept) /* see show_rec */
-            json_dice(o, r, rc->kids[i], discarded || (rep && i != rc->kept), first);
+            json_dice(o, r, rc->kids[i],
+                      discarded || (rep && i != rc->kept) ||
+                          (rc->marks && (rc->marks[i] & DIE_DROPPED)),
+                      first);
 }
 
 /* Every labelled term, as the text shows it: {"label", "start", "end",

@@ -1,0 +1,729 @@
+/*
+ * group.c -- group rolls, as Roll20 and Foundry VTT write them:
+ *
+ *   {4d6 + 3, 2d8}kh1     each member rolled to a total; keep or drop among
+ *                         the totals; the value is the sum of those kept
+ *   {2d6, 1d12}>=7f1      a success count: each total judged
+ *   {4d6 + 3d8}k4         one member: its dice form one pool, the keep
+ *                         chooses among the dice, numbers add as written
+ *   {3d20 + 5}>=21        one member: each die plus the member's numbers
+ *                         judged (Roll20's single sub-roll)
+ *
+ * Exact: the sum of the K highest of independent, differently distributed
+ * values is a dynamic programme over the value t of the K-th highest (see
+ * top_dp); K = 1 is a maximum, by products of distribution functions; the
+ * lowest are the highest of the negated values. Success counts convolve
+ * each member's (or die's) score.
+ */
+#include "group.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "parser.h"
+
+/* ---- parsing ---------------------------------------------------------------- */
+
+/* The dice of the one member of a group that keeps or counts them: a sum of
+ * dice pools of a literal count (rerolled or exploding allowed) and numbers. */
+static int dice_item(const node *it, uint8_t op)
+{
+    if (it->kind == N_NUM)
+        return op == OP_ADD || op == OP_SUB;
+    if (it->kind != N_DICE || op != OP_ADD)
+        return 0;
+    const pool *pl = it->u.pool;
+    return !pl->count_expr && !pl->nkeeps && !pl->extra && !pl->has_reroll_one &&
+           !pl->has_success && !pl->has_failure;
+}
+
+static alea_status check_dice_member(parser *p, const node *m)
+{
+    int ok = 1;
+    if (m->kind == N_SUM) {
+        for (uint32_t i = 0; i < m->u.chain.n && ok; i++)
+            ok = dice_item(m->u.chain.items[i], m->u.chain.ops[i]);
+    } else {
+        ok = m->kind == N_DICE && dice_item(m, OP_ADD);
+    }
+    if (ok)
+        return ALEA_OK;
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, m->start, m->end,
+                       "keeping or counting the dice of one expression: only plain dice "
+                       "pools and numbers added are supported yet (byte %u); for totals, "
+                       "give several, as in {2d6, 1d12}kh1",
+                       (unsigned)m->start);
+}
+
+static alea_status parse_mods(parser *p, group *g, const token *open)
+{
+    alea_status st;
+    const token *t = peek(p);
+    switch (t->kind) {
+    case T_KH: case T_K: g->keep.op = KEEP_HIGH; break;
+    case T_KL: g->keep.op = KEEP_LOW; break;
+    case T_DH: g->keep.op = DROP_HIGH; break;
+    case T_DL: case T_D: g->keep.op = DROP_LOW; break;
+    default: t = NULL; break;
+    }
+    if (t) {
+        advance(p);
+        g->has_keep = 1;
+        g->keep.n = at(p, T_NUM) ? advance(p)->num : 1;
+    }
+    t = peek(p);
+    switch (t->kind) {
+    case T_NE:
+        if (!p->dl->not_equal)
+            break;
+        /* fall through */
+    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
+        if (g->has_keep)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                               "a success count after a group's keep or drop is not "
+                               "supported yet (byte %u)", (unsigned)t->start);
+        g->has_success = 1;
+        if ((st = alea__p_cond(p, &g->success, "a success threshold")) != ALEA_OK)
+            return st;
+        if (accept(p, T_F)) {
+            g->has_failure = 1;
+            if ((st = alea__p_cond(p, &g->failure, "a failure condition (as in f1, f<3)")) !=
+                ALEA_OK)
+                return st;
+        }
+        break;
+    default:
+        break;
+    }
+    t = peek(p);
+    if (t->kind == T_KH || t->kind == T_K || t->kind == T_KL || t->kind == T_DH ||
+        t->kind == T_DL || t->kind == T_D)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "a group takes one keep or drop, before any success count; "
+                           "another at byte %u (group at byte %u)",
+                           (unsigned)t->start, (unsigned)open->start);
+    return ALEA_OK;
+}
+
+/* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ] */
+alea_status alea__group_parse(parser *p, const node **out)
+{
+    const token *open = advance(p);
+    alea_status st;
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    if (at(p, T_RBRACE))
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, open->start, peek(p)->end,
+                           "a group needs at least one expression: {} has none (byte %u)",
+                           (unsigned)open->start);
+    chainbuf c = {0};
+    for (;;) {
+        const node *e;
+        if ((st = alea__p_expr(p, &e)) != ALEA_OK ||
+            (st = chain_push(p, &c, e, OP_ADD)) != ALEA_OK)
+            return st;
+        if (!accept(p, T_COMMA))
+            break;
+    }
+    if ((st = expect(p, T_RBRACE, "',' or '}' to close the group")) != ALEA_OK)
+        return st;
+    leave(p);
+    group *g = alloc(p, sizeof *g);
+    if (!g)
+        return alea__nomem(p->ctx);
+    memset(g, 0, sizeof *g);
+    g->items = c.items;
+    g->n = c.n;
+    if ((st = parse_mods(p, g, open)) != ALEA_OK)
+        return st;
+    g->dice = g->n == 1 && (g->has_keep || g->has_success);
+    if (g->dice && g->has_success && p->dl->no_group_dice_count)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, open->start, p->t[p->pos - 1].end,
+                           "%s: a success count on a group of one expression, which judges "
+                           "its total there, is not supported yet in this dialect (byte %u)",
+                           p->dl->tool, (unsigned)open->start);
+    if (g->dice && (st = check_dice_member(p, g->items[0])) != ALEA_OK)
+        return st;
+    node *n;
+    if ((st = new_node(p, N_GROUP, open->start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
+        return st;
+    n->u.group = g;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* ---- printing ---------------------------------------------------------------- */
+
+static void print_cond(alea__out *o, const cond *c, int eq_implied)
+{
+    if (!eq_implied || c->op != CMP_EQ || c->value < 0)
+        alea__out_str(o, alea__cmp_str(c->op));
+    alea__out_i64(o, c->value);
+}
+
+void alea__group_print_mods(alea__out *o, const group *g)
+{
+    static const char *const keep_str[] = {"kh", "kl", "dh", "dl"};
+    if (g->has_keep) {
+        alea__out_str(o, keep_str[g->keep.op]);
+        alea__out_i64(o, g->keep.n);
+    }
+    if (g->has_success) {
+        print_cond(o, &g->success, 0);
+        if (g->has_failure) {
+            alea__out_char(o, 'f');
+            print_cond(o, &g->failure, 1);
+        }
+    }
+}
+
+void alea__group_print(alea__out *o, const node *n)
+{
+    const group *g = n->u.group;
+    alea__out_char(o, '{');
+    for (uint32_t i = 0; i < g->n; i++) {
+        if (i)
+            alea__out_str(o, ", ");
+        alea__node_print(o, g->items[i]);
+    }
+    alea__out_char(o, '}');
+    alea__group_print_mods(o, g);
+}
+
+/* ---- what is kept, judged ------------------------------------------------------ */
+
+/* The sorted positions [lo, hi) of m values that the keep step keeps. */
+static void keep_range(const keep_step *k, int64_t m, int64_t *lo, int64_t *hi)
+{
+    int64_t n = k->n < m ? k->n : m;
+    *lo = 0;
+    *hi = m;
+    switch (k->op) {
+    case KEEP_HIGH: *lo = m - n; break;
+    case KEEP_LOW: *hi = n; break;
+    case DROP_HIGH: *hi = m - n; break;
+    default: *lo = n; break; /* DROP_LOW */
+    }
+}
+
+/* +1 a success, -1 a failure, 0 neither (or both), with their marks. */
+static int judge(const group *g, int64_t v, uint8_t *mark)
+{
+    int sc = 0;
+    if (alea__cond_match(&g->success, v)) {
+        sc++;
+        *mark |= DIE_SUCCESS;
+    }
+    if (g->has_failure && alea__cond_match(&g->failure, v)) {
+        sc--;
+        *mark |= DIE_FAILURE;
+    }
+    return sc;
+}
+
+/* ---- rolling ------------------------------------------------------------------- */
+
+typedef struct ranked {
+    int64_t v;
+    size_t i;
+} ranked;
+
+/* By value, then by position: ties keep the earlier member lower, as pools do. */
+static int ranked_cmp(const void *a, const void *b)
+{
+    const ranked *x = a, *y = b;
+    if (x->v != y->v)
+        return x->v < y->v ? -1 : 1;
+    return (x->i > y->i) - (x->i < y->i);
+}
+
+/* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
+static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
+                                uint8_t *drop)
+{
+    int64_t lo, hi;
+    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
+    if (lo == 0 && hi == (int64_t)m)
+        return ALEA_OK;
+    ranked *r = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *r));
+    if (!r)
+        return alea__nomem(s->ctx);
+    alea_status st = alea__charge(s->ctx, (int64_t)m, n->start, n->end); /* the sort */
+    if (st != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < m; i++) {
+        r[i].v = v[i];
+        r[i].i = i;
+    }
+    qsort(r, m, sizeof *r, ranked_cmp);
+    for (size_t k = 0; k < m; k++)
+        if ((int64_t)k < lo || (int64_t)k >= hi)
+            drop[r[k].i] |= DIE_DROPPED;
+    return ALEA_OK;
+}
+
+/* One member whose dice form the pool: the keep drops dice, the count
+ * judges each die plus the member's numbers. */
+static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+{
+    const group *g = n->u.group;
+    alea_status st;
+    size_t dice0 = s->r->ndice;
+    int64_t mv, dsum = 0, c, sum = 0;
+    const rec *kid = NULL;
+    int saved = s->keep_dice;
+    s->keep_dice = 1;
+    st = alea__roll_eval(s, g->items[0], &kid, &mv);
+    s->keep_dice = saved;
+    if (st != ALEA_OK)
+        return st;
+    size_t nd = s->r->ndice - dice0;
+    rdie *dice = s->r->dice + dice0;
+    int64_t *vals = alea__arena_alloc(&s->r->arena, alea__mul_size(nd ? nd : 1, sizeof *vals));
+    uint8_t *flags = alea__arena_alloc(&s->r->arena, nd ? nd : 1);
+    if (!vals || !flags)
+        return alea__nomem(s->ctx);
+    memset(flags, 0, nd ? nd : 1);
+    for (size_t i = 0; i < nd; i++) {
+        vals[i] = dice[i].value;
+        if (alea__add_ovf(dsum, vals[i], &dsum))
+            return alea__roll_overflow(s, n);
+    }
+    if (alea__sub_ovf(mv, dsum, &c)) /* the member's numbers */
+        return alea__roll_overflow(s, n);
+    if (g->has_keep && (st = mark_dropped(s, n, vals, nd, flags)) != ALEA_OK)
+        return st;
+    if (g->has_keep)
+        sum = c;
+    for (size_t i = 0; i < nd; i++) {
+        if (g->has_success) {
+            int64_t jv;
+            if (alea__add_ovf(vals[i], c, &jv))
+                return alea__roll_overflow(s, n);
+            sum += judge(g, jv, &flags[i]);
+        } else if (!(flags[i] & DIE_DROPPED) && alea__add_ovf(sum, vals[i], &sum)) {
+            return alea__roll_overflow(s, n);
+        }
+        dice[i].flags |= flags[i];
+    }
+    if (s->trace) {
+        const rec **kids = alea__arena_alloc(&s->r->arena, sizeof *kids);
+        if (!kids)
+            return alea__nomem(s->ctx);
+        kids[0] = kid;
+        rc->kids = kids;
+        rc->nkids = 1;
+    } else {
+        s->r->ndice = dice0;
+    }
+    *value = sum;
+    return ALEA_OK;
+}
+
+alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+{
+    const group *g = n->u.group;
+    alea_status st;
+    if (g->dice)
+        return roll_dice(s, n, rc, value);
+    size_t m = g->n;
+    int64_t *vals = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *vals));
+    uint8_t *marks = alea__arena_alloc(&s->r->arena, m);
+    const rec **kids = s->trace ? alea__arena_alloc(&s->r->arena,
+                                                    alea__mul_size(m, sizeof *kids))
+                                : NULL;
+    if (!vals || !marks || (s->trace && !kids))
+        return alea__nomem(s->ctx);
+    memset(marks, 0, m);
+    for (size_t i = 0; i < m; i++) {
+        const rec *dummy;
+        if ((st = alea__roll_eval(s, g->items[i], kids ? &kids[i] : &dummy, &vals[i])) !=
+            ALEA_OK)
+            return st;
+    }
+    if (g->has_keep && (st = mark_dropped(s, n, vals, m, marks)) != ALEA_OK)
+        return st;
+    int64_t sum = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (g->has_success)
+            sum += judge(g, vals[i], &marks[i]);
+        else if (!(marks[i] & DIE_DROPPED) && alea__add_ovf(sum, vals[i], &sum))
+            return alea__roll_overflow(s, n);
+    }
+    rc->kids = kids;
+    rc->nkids = kids ? (uint32_t)m : 0;
+    rc->marks = marks;
+    *value = sum;
+    return ALEA_OK;
+}
+
+/* ---- exact --------------------------------------------------------------------- */
+
+/* Independent values: count copies of each distribution d. */
+typedef struct kind {
+    alea__pmf d;
+    int64_t count;
+} kind;
+
+typedef struct kinds {
+    kind *k;
+    uint32_t n, cap;
+    int64_t m; /* sum of the counts */
+    int64_t c; /* the numbers of a dice member */
+} kinds;
+
+static void kinds_free(alea_ctx *ctx, kinds *ks)
+{
+    for (uint32_t i = 0; i < ks->n; i++)
+        alea__pmf_free(ctx, &ks->k[i].d);
+    if (ks->k)
+        alea__mem_free(ctx, ks->k, ks->cap * sizeof *ks->k);
+}
+
+/* The members' distributions, or the dice of a dice member and its numbers. */
+static alea_status kinds_of(alea_ctx *ctx, const node *n, kinds *ks)
+{
+    const group *g = n->u.group;
+    const node *const *items = g->items;
+    const uint8_t *ops = NULL;
+    uint32_t cnt = g->n;
+    if (g->dice && g->items[0]->kind == N_SUM) {
+        items = g->items[0]->u.chain.items;
+        ops = g->items[0]->u.chain.ops;
+        cnt = g->items[0]->u.chain.n;
+    }
+    memset(ks, 0, sizeof *ks);
+    ks->cap = cnt;
+    if (!(ks->k = alea__mem_alloc(ctx, alea__mul_size(cnt, sizeof *ks->k))))
+        return alea__nomem(ctx);
+    alea_status st;
+    for (uint32_t i = 0; i < cnt; i++) {
+        const node *it = items[i];
+        if (g->dice && it->kind == N_NUM) {
+            int64_t v = ops && ops[i] == OP_SUB ? -it->u.num : it->u.num;
+            if (it->u.num == INT64_MIN || alea__add_ovf(ks->c, v, &ks->c))
+                return alea__overflow_error(ctx, n);
+            continue;
+        }
+        kind *k = &ks->k[ks->n];
+        k->count = g->dice ? it->u.pool->count : 1;
+        st = g->dice ? alea__exact_die(ctx, it, &k->d) : alea__exact_eval(ctx, it, &k->d);
+        if (st != ALEA_OK)
+            return st;
+        ks->n++;
+        if (alea__add_ovf(ks->m, k->count, &ks->m))
+            return alea__overflow_error(ctx, n);
+    }
+    return ALEA_OK;
+}
+
+/* The truncated mass of all the values together. */
+static double kinds_trunc(const kinds *ks)
+{
+    double t = 0;
+    for (uint32_t i = 0; i < ks->n; i++)
+        t = alea__trunc_join(t, alea__trunc_pow(ks->k[i].d.trunc, ks->k[i].count));
+    return t;
+}
+
+/* The sum of every value, or (is_max) the highest of them, by products of
+ * distribution functions: folded kind by kind. */
+static alea_status fold_all(alea_ctx *ctx, const node *n, const kinds *ks, int is_max,
+                            alea__pmf *out)
+{
+    alea__pmf acc = {0}, x, y;
+    alea_status st = ALEA_OK;
+    int have = 0;
+    for (uint32_t i = 0; st == ALEA_OK && i < ks->n; i++) {
+        const kind *k = &ks->k[i];
+        if (k->count == 0)
+            continue;
+        st = is_max ? alea__pmf_extreme(ctx, 1, &k->d, k->count, &x)
+                    : alea__pmf_pow(ctx, &k->d, k->count, n, &x);
+        if (st != ALEA_OK)
+            break;
+        if (!have) {
+            acc = x;
+            have = 1;
+            continue;
+        }
+        st = is_max ? alea__pmf_minmax(ctx, 1, &acc, &x, &y)
+                    : alea__pmf_conv(ctx, &acc, &x, n, &y);
+        alea__pmf_free(ctx, &x);
+        if (st == ALEA_OK) {
+            alea__pmf_free(ctx, &acc);
+            acc = y;
+        }
+    }
+    if (st != ALEA_OK) {
+        alea__pmf_free(ctx, &acc);
+        return st;
+    }
+    if (!have) /* no value: the empty sum */
+        return alea__pmf_point(ctx, 0, 1.0, out);
+    *out = acc;
+    return ALEA_OK;
+}
+
+/* Work units of one cell of the programme's table, per value it adds to. */
+#define CELL_COST 1
+
+static int i64_cmp(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* One value of distribution d joins the table cur (states (a, c) of len
+ * cells each) at threshold t, into nxt. */
+static void dp_step(const alea__pmf *d, int64_t t, int64_t lo, int64_t K, size_t len,
+                    const double *cur, double *nxt)
+{
+    size_t w = (size_t)K + 1, first = 0;
+    double pb = 0, pt = 0;
+    while (first < d->n && d->v[first] <= t) {
+        if (d->v[first] < t)
+            pb += d->p[first];
+        else
+            pt += d->p[first];
+        first++;
+    }
+    memset(nxt, 0, (size_t)K * w * len * sizeof *nxt);
+    for (int64_t a = 0; a < K; a++)
+        for (size_t c = 0; c < w; c++) {
+            const double *row = cur + ((size_t)a * w + c) * len;
+            double *same = nxt + ((size_t)a * w + c) * len;
+            double *at = nxt + ((size_t)a * w + (c + 1 < w ? c + 1 : c)) * len;
+            double *up = a + 1 < K ? nxt + ((size_t)(a + 1) * w + c) * len : NULL;
+            for (size_t s = 0; s < len; s++) {
+                double x = row[s];
+                if (x == 0)
+                    continue;
+                same[s] += x * pb;
+                at[s] += x * pt;
+                if (up)
+                    for (size_t j = first; j < d->n; j++)
+                        up[s + (size_t)((uint64_t)d->v[j] - (uint64_t)lo)] += x * d->p[j];
+            }
+        }
+}
+
+/*
+ * The sum of the K highest of the values (1 < K < m), by the value t of the
+ * K-th highest: for each t of the support, a pass over the values keeps,
+ * in state (a, c) = (how many are above t, below K; how many equal t,
+ * counted up to K), the distribution of the sum of those above t. The
+ * states with a + c >= K are the rolls whose K-th highest is t, worth that
+ * sum plus (K - a) t; every roll has one K-th highest, so the passes add
+ * up to the distribution. Sums are kept shifted by the lowest value, lo:
+ * a values above t sum to a lo plus an index below (K - 1) (hi - lo) + 1.
+ */
+static alea_status top_dp(alea_ctx *ctx, const node *n, const kinds *ks, int64_t K,
+                          alea__pmf *out)
+{
+    int64_t lo = INT64_MAX, hi = INT64_MIN, vmin, vmax, span;
+    size_t nt = 0;
+    for (uint32_t i = 0; i < ks->n; i++) {
+        const alea__pmf *d = &ks->k[i].d;
+        if (d->n == 0 || ks->k[i].count == 0)
+            continue;
+        lo = d->v[0] < lo ? d->v[0] : lo;
+        hi = d->v[d->n - 1] > hi ? d->v[d->n - 1] : hi;
+        nt += d->n;
+    }
+    if (nt == 0) /* every value was cut off */
+        return alea__pmf_alloc(ctx, 0, out);
+    if (alea__mul_ovf(K, lo, &vmin) || alea__mul_ovf(K, hi, &vmax) ||
+        alea__sub_ovf(hi, lo, &span))
+        return alea__overflow_error(ctx, n);
+    double S = (double)K * (double)(K + 1), L = (double)(K - 1) * (double)span + 1;
+    if (S * L > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+        return alea__support_error(ctx, n);
+    double step = S * L * ((double)nt / ks->n + 2) * CELL_COST;
+    alea_status st = alea__work_check(ctx, (double)nt * (double)ks->m * step, n);
+    if (st != ALEA_OK)
+        return st;
+    size_t cells = (size_t)(S * L), len = (size_t)L, w = (size_t)K + 1;
+    size_t tbytes = alea__mul_size(nt, sizeof(int64_t));
+    size_t bytes = alea__mul_size(cells, 2 * sizeof(double));
+    int64_t *ts = alea__mem_alloc(ctx, tbytes);
+    double *buf = alea__mem_alloc(ctx, bytes);
+    alea__acc acc;
+    int acc_on = 0;
+    if (!ts || !buf) {
+        st = alea__nomem(ctx);
+        goto done;
+    }
+    nt = 0;
+    for (uint32_t i = 0; i < ks->n; i++)
+        for (size_t j = 0; ks->k[i].count && j < ks->k[i].d.n; j++)
+            ts[nt++] = ks->k[i].d.v[j];
+    qsort(ts, nt, sizeof *ts, i64_cmp);
+    if ((st = alea__acc_init(&acc, ctx, n, vmin, vmax, (double)nt * S * L)) != ALEA_OK)
+        goto done;
+    acc_on = 1;
+    for (size_t ti = 0; ti < nt; ti++) {
+        if (ti && ts[ti] == ts[ti - 1])
+            continue;
+        int64_t t = ts[ti];
+        double *cur = buf, *nxt = buf + cells;
+        memset(cur, 0, cells * sizeof *cur);
+        cur[0] = 1;
+        for (uint32_t i = 0; i < ks->n; i++)
+            for (int64_t r = 0; r < ks->k[i].count; r++) {
+                if ((st = alea__charge(ctx, (int64_t)step, n->start, n->end)) != ALEA_OK)
+                    goto done;
+                dp_step(&ks->k[i].d, t, lo, K, len, cur, nxt);
+                double *x = cur;
+                cur = nxt;
+                nxt = x;
+            }
+        for (int64_t a = 0; a < K; a++)
+            for (size_t c = (size_t)(K - a); c < w; c++) {
+                const double *row = cur + ((size_t)a * w + c) * len;
+                /* a values above t, at least K - a at t: a lo + s + (K - a) t,
+                 * within [K lo, K hi] */
+                int64_t base = a * lo + (K - a) * t;
+                for (size_t s = 0; s < len; s++)
+                    if (row[s] != 0 &&
+                        (st = alea__acc_add(&acc, base + (int64_t)s, row[s])) != ALEA_OK)
+                        goto done;
+            }
+    }
+    acc_on = 0;
+    st = alea__acc_finish(&acc, out);
+done:
+    if (acc_on)
+        alea__acc_free(&acc);
+    if (ts)
+        alea__mem_free(ctx, ts, tbytes);
+    if (buf)
+        alea__mem_free(ctx, buf, bytes);
+    return st;
+}
+
+/* The sum of the K highest values (0 <= K <= m). */
+static alea_status top_sum(alea_ctx *ctx, const node *n, const kinds *ks, int64_t K,
+                           alea__pmf *out)
+{
+    if (K == 0)
+        return alea__pmf_point(ctx, 0, 1.0, out);
+    if (K == ks->m)
+        return fold_all(ctx, n, ks, 0, out);
+    if (K == 1)
+        return fold_all(ctx, n, ks, 1, out);
+    return top_dp(ctx, n, ks, K, out);
+}
+
+/* The kept values' sum: the K highest, or the K lowest as the highest of
+ * the negated values. */
+static alea_status keep_exact(alea_ctx *ctx, const node *n, kinds *ks, alea__pmf *out)
+{
+    const keep_step *k = &n->u.group->keep;
+    int64_t cnt = k->n < ks->m ? k->n : ks->m;
+    int low = k->op == KEEP_LOW || k->op == DROP_HIGH;
+    int64_t K = k->op == KEEP_HIGH || k->op == KEEP_LOW ? cnt : ks->m - cnt;
+    alea_status st;
+    alea__pmf x;
+    for (uint32_t i = 0; low && i < ks->n; i++) {
+        if ((st = alea__pmf_neg(ctx, &ks->k[i].d, n, &x)) != ALEA_OK)
+            return st;
+        alea__pmf_free(ctx, &ks->k[i].d);
+        ks->k[i].d = x;
+    }
+    if ((st = top_sum(ctx, n, ks, K, low ? &x : out)) != ALEA_OK || !low)
+        return st;
+    st = alea__pmf_neg(ctx, &x, n, out);
+    alea__pmf_free(ctx, &x);
+    return st;
+}
+
+/* The success count: each value (plus the numbers c) scores +1, -1 or 0;
+ * the scores of independent values convolve. */
+static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, alea__pmf *out)
+{
+    const group *g = n->u.group;
+    int64_t m = ks->m;
+    alea_status st = alea__work_check(ctx, 3.0 * (double)m * (double)m, n);
+    if (st != ALEA_OK)
+        return st;
+    size_t len = (size_t)(2 * m + 1), bytes = alea__mul_size(len, 2 * sizeof(double));
+    double *cur = alea__mem_alloc(ctx, bytes);
+    if (!cur)
+        return alea__nomem(ctx);
+    double *nxt = cur + len;
+    memset(cur, 0, len * sizeof *cur);
+    cur[m] = 1; /* index m is a score of 0 */
+    for (uint32_t i = 0; i < ks->n; i++) {
+        const alea__pmf *d = &ks->k[i].d;
+        double pp = 0, pm = 0, p0 = 0;
+        for (size_t j = 0; j < d->n; j++) {
+            int64_t v;
+            uint8_t mark = 0;
+            if (alea__add_ovf(d->v[j], ks->c, &v)) {
+                st = alea__overflow_error(ctx, n);
+                goto done;
+            }
+            int sc = judge(g, v, &mark);
+            *(sc > 0 ? &pp : sc < 0 ? &pm : &p0) += d->p[j];
+        }
+        for (int64_t r = 0; r < ks->k[i].count; r++) {
+            if ((st = alea__charge(ctx, 3 * (int64_t)len, n->start, n->end)) != ALEA_OK)
+                goto done;
+            memset(nxt, 0, len * sizeof *nxt);
+            for (size_t s = 0; s < len; s++) {
+                if (cur[s] == 0)
+                    continue;
+                nxt[s] += cur[s] * p0;
+                if (s + 1 < len)
+                    nxt[s + 1] += cur[s] * pp;
+                if (s > 0)
+                    nxt[s - 1] += cur[s] * pm;
+            }
+            double *x = cur;
+            cur = nxt;
+            nxt = x;
+        }
+    }
+    alea__acc acc;
+    if ((st = alea__acc_init(&acc, ctx, n, -m, m, (double)len)) != ALEA_OK)
+        goto done;
+    for (size_t s = 0; s < len && st == ALEA_OK; s++)
+        if (cur[s] != 0)
+            st = alea__acc_add(&acc, (int64_t)s - m, cur[s]);
+    if (st == ALEA_OK)
+        st = alea__acc_finish(&acc, out);
+    else
+        alea__acc_free(&acc);
+done:
+    alea__mem_free(ctx, cur < nxt ? cur : nxt, bytes);
+    return st;
+}
+
+alea_status alea__group_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    const group *g = n->u.group;
+    kinds ks;
+    alea__pmf x, c;
+    alea_status st = kinds_of(ctx, n, &ks);
+    if (st == ALEA_OK) {
+        if (g->has_success) {
+            st = count_exact(ctx, n, &ks, out);
+        } else if (g->has_keep) {
+            if ((st = keep_exact(ctx, n, &ks, &x)) == ALEA_OK) {
+                /* a dice member's numbers add to the kept dice */
+                if ((st = alea__pmf_point(ctx, ks.c, 1.0, &c)) == ALEA_OK) {
+                    st = alea__pmf_conv(ctx, &x, &c, n, out);
+                    alea__pmf_free(ctx, &c);
+                }
+                alea__pmf_free(ctx, &x);
+            }
+        } else {
+            st = fold_all(ctx, n, &ks, 0, out);
+        }
+        if (st == ALEA_OK)
+            out->trunc = kinds_trunc(&ks);
+    }
+    kinds_free(ctx, &ks);
+    return st;
+}
