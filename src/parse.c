@@ -833,10 +833,16 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
         return parse_prefix(ctx, e, e->len); /* its own error, again */
     e->comment = NULL;
     e->comment_len = 0;
-    if (parse_prefix(ctx, e, w) != ALEA_OK) {
+    alea_status again = parse_prefix(ctx, e, w);
+    if (again != ALEA_OK && again != ALEA_ERR_SYNTAX)
+        return again; /* out of memory: no other reading */
+    if (again != ALEA_OK) {
         e->comment = NULL;
         e->comment_len = 0;
-        if (w == w0 || parse_prefix(ctx, e, w0) != ALEA_OK)
+        again = w == w0 ? again : parse_prefix(ctx, e, w0);
+        if (again != ALEA_OK && again != ALEA_ERR_SYNTAX)
+            return again;
+        if (again != ALEA_OK)
             return parse_prefix(ctx, e, e->len); /* its own error, again */
         w = w0;
     }
