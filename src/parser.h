@@ -184,6 +184,10 @@ ALEA__HIDDEN alea_status alea__p_expr(parser *p, const node **out);
 ALEA__HIDDEN alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                            int implicit, size_t start, const node **out);
 ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
+/* The whole expression, a repeat "6 x 4d6kh3" or not; and the error for
+ * "N x" found inside an expression (num: the count's token, 'x' next). */
+ALEA__HIDDEN alea_status alea__p_program(parser *p, const node **out);
+ALEA__HIDDEN alea_status alea__p_repeat_x(parser *p, const token *num);
 /* Whether a token of kind k can start a die's sides (6, %, F, {). */
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */
