@@ -346,6 +346,10 @@ static void test_repeat_limit(void **state)
         at = eq + 3;
     }
     assert_int_equal(alea_roll_total(r), sum);
+    assert_int_equal(alea_roll_count(r), 3);
+    assert_int_equal(alea_roll_total_at(r, 0) + alea_roll_total_at(r, 1) +
+                         alea_roll_total_at(r, 2), sum);
+    assert_int_equal(alea_roll_total_at(r, 3), 0);
     free(t);
     for (int i = 0; i < 200; i++) { /* a sample is one roll */
         int64_t v;
