@@ -84,8 +84,9 @@ typedef struct options {
     int json, csv;
     cumul_mode cumul;
     int help;
-    const char **exprs; /* borrowed from argv */
+    const char **exprs; /* borrowed from argv, or from joined */
     size_t nexprs;
+    char *joined; /* the repeats "6 x 4d6kh3" written as three words, or NULL */
     int from_stdin; /* no EXPR: one per line of standard input */
     int repl;       /* no EXPR and a terminal: the interactive session */
     int color;      /* breakdowns in colour: stdout a terminal, NO_COLOR unset */

@@ -50,10 +50,12 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     if (rc == EXIT_OK && o.help) {
         help_command(cmd, stdout);
         free(o.exprs);
+        free(o.joined);
         return EXIT_OK;
     }
     if (rc != EXIT_OK) {
         free(o.exprs);
+        free(o.joined);
         return rc;
     }
 
@@ -91,6 +93,7 @@ done:
     free(ex);
     alea_ctx_free(ctx);
     free(o.exprs);
+    free(o.joined);
     return rc;
 }
 

@@ -362,6 +362,42 @@ static int take_option(command cmd, int has_cmd, const option_spec *s, const cha
     return EXIT_OK;
 }
 
+static int all_digits(const char *s)
+{
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+/* "alea 6 x 4d6kh3": a repeat the shell split into three words is one
+ * expression again, "6 x 4d6kh3" (written into o->joined). 0 when out of
+ * memory. */
+static int join_repeats(options *o)
+{
+    size_t need = 1;
+    for (size_t i = 0; i < o->nexprs; i++)
+        need += strlen(o->exprs[i]) + 2;
+    size_t at = 0, k = 0;
+    for (size_t i = 0; i < o->nexprs; i++) {
+        const char *x = i + 2 < o->nexprs ? o->exprs[i + 1] : "";
+        if (!all_digits(o->exprs[i]) || (strcmp(x, "x") != 0 && strcmp(x, "X") != 0)) {
+            o->exprs[k++] = o->exprs[i];
+            continue;
+        }
+        if (!o->joined && !(o->joined = malloc(need)))
+            return 0;
+        char *s = o->joined + at;
+        at += (size_t)sprintf(s, "%s x %s", o->exprs[i], o->exprs[i + 2]) + 1;
+        o->exprs[k++] = s;
+        i += 2;
+    }
+    o->nexprs = k;
+    return 1;
+}
+
 int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
 {
     int done = 0;
@@ -428,6 +464,8 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
             return EXIT_OK; /* the rest is not read */
     }
 
+    if (!join_repeats(o))
+        return out_of_memory();
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
     if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads))

@@ -350,8 +350,15 @@ alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *tota
  */
 const char *alea_expr_hint(const alea_expr *expr);
 
-/* The total of the last successful roll. */
+/* The total of the last successful roll (of a repeat, "6 x 4d6kh3", the
+ * sum of its rolls' totals). */
 int64_t alea_roll_total(const alea_roll *roll);
+
+/* The rolls of the last successful roll: a repeat's N (each a line of the
+ * text breakdown), else 1; 0 when there is none. alea_roll_total_at gives
+ * roll i's total (0 for i out of range). */
+size_t alea_roll_count(const alea_roll *roll);
+int64_t alea_roll_total_at(const alea_roll *roll, size_t i);
 
 typedef enum alea_format {
     ALEA_FORMAT_TEXT, /* one line: "4d6kh3 [5, 2 dropped, 6, 6] = 17" */

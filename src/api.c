@@ -372,6 +372,21 @@ int64_t alea_roll_total(const alea_roll *roll)
     return roll ? roll->total : 0;
 }
 
+/* A repeat's rolls are the root's records; any other roll is one. */
+size_t alea_roll_count(const alea_roll *roll)
+{
+    if (!roll || !roll->root)
+        return 0;
+    return roll->root->n->kind == N_REPEAT ? roll->root->nkids : 1;
+}
+
+int64_t alea_roll_total_at(const alea_roll *roll, size_t i)
+{
+    if (i >= alea_roll_count(roll))
+        return 0;
+    return roll->root->n->kind == N_REPEAT ? roll->root->kids[i]->value : roll->total;
+}
+
 size_t alea_roll_format(const alea_roll *roll, alea_format format, char *buf, size_t cap)
 {
     if (!roll) {

@@ -352,6 +352,12 @@ static void print_selects(alea__out *o, const pool *p)
 
 void alea__pool_print(alea__out *o, const node *n, int with_count)
 {
+    alea__pool_print_as(o, n, with_count, NULL, NULL);
+}
+
+void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__sides_fn *sides,
+                         const void *ud)
+{
     static const char *const keep_str[] = {"kh", "kl", "dh", "dl"};
     const pool *p = n->u.pool;
     if (!with_count) {
@@ -364,7 +370,16 @@ void alea__pool_print(alea__out *o, const node *n, int with_count)
         alea__out_i64(o, p->count);
     }
     alea__out_char(o, 'd');
-    print_sides(o, &p->die);
+    if (p->sides_expr) { /* "d(1d20)" */
+        alea__out_char(o, '(');
+        if (sides)
+            sides(o, ud);
+        else
+            alea__node_print(o, p->sides_expr);
+        alea__out_char(o, ')');
+    } else {
+        print_sides(o, &p->die);
+    }
     if (p->has_reroll) {
         alea__out_str(o, p->reroll_once ? "ro" : "r");
         print_cond(o, &p->reroll);
@@ -514,6 +529,13 @@ static void print_body(alea__out *o, const node *n)
         break;
     case N_GROUP:
         alea__group_print(o, n);
+        break;
+    case N_REPEAT:
+        alea__out_str(o, "repeat(");
+        alea__node_print(o, n->u.rep.a);
+        alea__out_str(o, ", ");
+        alea__out_i64(o, n->u.rep.n);
+        alea__out_char(o, ')');
         break;
     default:
         alea__out_str(o, "?");

@@ -30,6 +30,8 @@ typedef enum node_kind {
     N_WORST, /* worst(n, a): keep the lowest: u.rep */
     N_MECH,  /* a game mechanic's node (mech.h): u.mech */
     N_GROUP, /* a group "{a, b}kh1" (group.c): u.group */
+    N_REPEAT, /* "6 x 4d6kh3", "repeat(4d6kh3, 6)": u.rep, the whole
+                 expression only; op 1 when written "N x" */
     N__COUNT
 } node_kind;
 
@@ -157,6 +159,10 @@ enum { SORT_NONE, SORT_ASC, SORT_DESC };
  */
 typedef struct pool {
     const struct node *count_expr; /* rolled count "(1d4)d6", or NULL */
+    /* Rolled sides "1d(1d20)", or NULL: then die is a placeholder 1 to
+     * INT64_MAX (the parser's checks ask what any die could do), and each
+     * roll uses alea__pool_at_sides. */
+    const struct node *sides_expr;
     int64_t count;                 /* literal count when count_expr is NULL */
     uint8_t count_implicit;        /* "d20" written without a count */
     die_spec die;
@@ -354,5 +360,25 @@ ALEA__HIDDEN void alea__node_print(struct alea__out *o, const node *n);
 ALEA__HIDDEN void alea__label_open(struct alea__out *o, const node *n);
 ALEA__HIDDEN void alea__label_close(struct alea__out *o, const node *n);
 ALEA__HIDDEN void alea__pool_print(struct alea__out *o, const node *n, int with_count);
+/* The same, with rolled sides written by sides(o, ud) (the breakdown's
+ * "d(1d20 [13])"); NULL: their text. */
+typedef void alea__sides_fn(struct alea__out *o, const void *ud);
+ALEA__HIDDEN void alea__pool_print_as(struct alea__out *o, const node *n, int with_count,
+                                      alea__sides_fn *sides, const void *ud);
+
+/* ---- parse_dice.c ---- */
+
+/*
+ * A pool with rolled sides ("1d(1d20)", n an N_DICE node with sides_expr)
+ * at one value of its sides: *out is the pool with the die 1..sides (0:
+ * the null die, as d0 is), its default explosion on that maximum. Refuses,
+ * over the span of the sides (ALEA_ERR_DOMAIN, ALEA_ERR_INVALID), a value
+ * below 0 and modifiers that would never end at that value (a reroll "r"
+ * of every face, an explosion on every face), as the parser refuses them
+ * for written sides; possible: the value is one the distribution can take
+ * (the exact engine's wording) rather than one rolled.
+ */
+ALEA__HIDDEN alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides,
+                                             int possible, pool *out);
 
 #endif /* ALEA_AST_H */

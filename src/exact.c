@@ -475,11 +475,10 @@ done:
 
 /* The pool with c dice (before boons and banes). match: the die outcomes
  * that "ra" rerolls, or NULL. */
-static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
+static alea_status pool_of(alea_ctx *ctx, const node *n, const pool *p, const alea__pmf *die,
                            const int64_t *g, const uint8_t *match, int each, int64_t c,
                            alea__pmf *out)
 {
-    const pool *p = n->u.pool;
     int64_t extra = p->extra, m, lo, hi;
     if (extra == INT64_MIN || alea__add_ovf(c, extra < 0 ? -extra : extra, &m))
         return alea__overflow_error(ctx, n);
@@ -498,9 +497,9 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const alea__pmf *die,
  * 3 us of allocations and merging, measured with callgrind). */
 #define MIX_COST 1000
 
-static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
+/* The pool p of node n (n's own, or at one value of its rolled sides). */
+static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__pmf *out)
 {
-    const pool *p = n->u.pool;
     alea_status st;
     int counting = p->has_success || p->has_failure;
     int each = counting && p->explode == EXPLODE_EACH;
@@ -554,7 +553,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
             match[i] = (uint8_t)alea__cond_match(&p->reroll_one, die.v[i]);
     }
     if (!p->count_expr) {
-        st = pool_of(ctx, n, &die, g, match, each, p->count, out);
+        st = pool_of(ctx, n, p, &die, g, match, each, p->count, out);
         goto done;
     }
 
@@ -616,7 +615,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     } else {
         for (size_t i = 0; i < cnt.n; i++) {
             if ((st = alea__charge(ctx, (int64_t)per_pool, n->start, n->end)) != ALEA_OK ||
-                (st = pool_of(ctx, n, &die, g, match, each, cnt.v[i], &cur)) != ALEA_OK)
+                (st = pool_of(ctx, n, p, &die, g, match, each, cnt.v[i], &cur)) != ALEA_OK)
                 goto done;
             if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
                 goto done;
@@ -637,6 +636,44 @@ done:
         alea__mem_free(ctx, g, g_size);
     if (match)
         alea__mem_free(ctx, match, match_size);
+    return st;
+}
+
+/*
+ * "1d(1d20)": the mixture over the sides' values of the pool at each, the
+ * count (if rolled) mixed within each. Each value is a pool of its own, as
+ * each value of a rolled count is (MIX_COST).
+ */
+static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    const pool *p = n->u.pool;
+    if (!p->sides_expr)
+        return eval_pool(ctx, n, p, out);
+    const node *se = p->sides_expr;
+    alea__pmf sides = {0}, sum = {0}, cur = {0};
+    alea_status st = eval(ctx, se, &sides);
+    if (st != ALEA_OK)
+        return st;
+    double trunc = sides.trunc;
+    if ((st = alea__work_check(ctx, (double)sides.n * MIX_COST, n)) != ALEA_OK)
+        goto done;
+    for (size_t i = 0; i < sides.n; i++) {
+        pool at;
+        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
+            (st = alea__pool_at_sides(ctx, n, sides.v[i], 1, &at)) != ALEA_OK ||
+            (st = eval_pool(ctx, n, &at, &cur)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &sum, &cur, sides.p[i], n)) != ALEA_OK)
+            goto done;
+        trunc += sides.p[i] * cur.trunc;
+        alea__pmf_free(ctx, &cur);
+    }
+    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
+    *out = sum;
+    sum.n = 0;
+done:
+    alea__pmf_free(ctx, &sides);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &cur);
     return st;
 }
 
@@ -754,6 +791,8 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         return n->u.mech.ops->exact(ctx, n, out, NULL);
     case N_GROUP:
         return alea__group_exact(ctx, n, out);
+    case N_REPEAT: /* "6 x 4d6kh3": the distribution of one roll */
+        return eval(ctx, n->u.rep.a, out);
     default:
         return alea__broken(ctx, n->start, n->end, "an unknown node kind");
     }
@@ -777,8 +816,9 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     memset(&notes, 0, sizeof notes);
     /* A mechanic as the whole expression also reports what it says beyond
      * the outcomes (a chance of critical failure, the outcomes' names). */
-    st = e->root->kind == N_MECH ? e->root->u.mech.ops->exact(ctx, e->root, &r, &notes)
-                                 : eval(ctx, e->root, &r);
+    const node *root = e->root->kind == N_REPEAT ? e->root->u.rep.a : e->root; /* one roll */
+    st = root->kind == N_MECH ? root->u.mech.ops->exact(ctx, root, &r, &notes)
+                              : eval(ctx, root, &r);
     if (st != ALEA_OK)
         return st;
     /* The tail bound is per die: a pool of 10^14 exploding dice, or a

@@ -31,6 +31,8 @@ static alea_status parse_postfix(parser *p, const node **out)
         advance(p);
         if (at(p, T_D))
             return alea__p_dice_tail(p, NULL, t->num, 0, t->start, out);
+        if (at(p, T_X)) /* "1 + 6 x 4d6": a repeat is the whole expression */
+            return alea__p_repeat_x(p, t);
         node *n;
         if ((st = new_node(p, N_NUM, t->start, t->end, &n)) != ALEA_OK)
             return st;
@@ -744,7 +746,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len)
             st = alea__error(ctx, ALEA_ERR_SYNTAX, 0, 0,
                              "empty expression: write dice such as 1d20 or 4d6kh3");
         } else {
-            st = alea__p_expr(&p, root);
+            st = alea__p_program(&p, root);
             if (st == ALEA_OK && p.dl->trunc_total) /* d20: the total, truncated */
                 st = alea__p_round_last(&p, *root, OP_DIVTRUNC, (*root)->start, (*root)->end,
                                         root);

@@ -92,7 +92,7 @@ int alea__parse_plain_dice(const node *n, int64_t *count, int64_t *sides)
     if (n->kind != N_DICE)
         return 0;
     const pool *pl = n->u.pool;
-    if (pl->count_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
+    if (pl->count_expr || pl->sides_expr || pl->die.kind != FACES_RANGE || pl->die.style != DIE_PLAIN ||
         pl->die.lo != 1 || pl->has_reroll || pl->explode || pl->nkeeps || pl->has_success ||
         pl->extra_kind)
         return 0;
@@ -261,6 +261,8 @@ static int in_words(const char *s, size_t n, const char *const *words)
 
 int alea__lex_is_word(const char *s, size_t n)
 {
+    if (same_word(s, n, "repeat"))
+        return 1;
     for (size_t b = 0; b < sizeof builtins / sizeof builtins[0]; b++)
         if (same_word(s, n, builtins[b].name))
             return 1;
@@ -327,6 +329,95 @@ static alea_status parse_rounding(parser *p, const token *nt, uint8_t op, const 
     return alea__p_round_last(p, a, op, nt->start, close->end, out);
 }
 
+/* ---- repeat: the whole expression rolled again ------------------------------ */
+
+/* A repeat node of n rolls of a, spanning [start, end). n was checked to be
+ * between 1 and the most the DICE limit allows: each roll counts as a die
+ * (roll.c), so the context's limit bounds it when rolled. */
+static alea_status repeat_node(parser *p, const node *a, int64_t n, int x, size_t start,
+                               size_t end, const node **out)
+{
+    node *r;
+    alea_status st = new_node(p, N_REPEAT, start, end, &r);
+    if (st != ALEA_OK)
+        return st;
+    r->op = (uint8_t)x;
+    r->u.rep.a = a;
+    r->u.rep.n = n;
+    *out = r;
+    return ALEA_OK;
+}
+
+/* "the whole expression": what a repeat written elsewhere is told. */
+static alea_status repeat_inside(parser *p, size_t start, size_t end)
+{
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, end,
+                       "a repeat rolls the whole expression again, so it cannot be part of "
+                       "another (byte %zu): write it alone, as in 6 x 4d6kh3 or "
+                       "repeat(4d6kh3, 6)",
+                       start);
+}
+
+/* A count of repeats in [1, the DICE limit's maximum]. */
+static alea_status repeat_count(parser *p, const token *t, int64_t n)
+{
+    if (n >= 1 && n <= alea_limit_max(ALEA_LIMIT_DICE))
+        return ALEA_OK;
+    return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, t->end,
+                       "a repeat needs between 1 and %lld rolls, not %lld (byte %u)",
+                       (long long)alea_limit_max(ALEA_LIMIT_DICE), (long long)n,
+                       (unsigned)t->start);
+}
+
+/* repeat = "repeat" "(" expr "," NUM ")"     the whole expression only */
+static alea_status parse_repeat(parser *p, const token *nt, const node **out)
+{
+    alea_status st;
+    int whole = nt == p->t && p->depth == 0;
+    const node *a;
+    if ((st = alea__parse_open(p, "'(' after repeat")) != ALEA_OK ||
+        (st = alea__p_expr(p, &a)) != ALEA_OK)
+        return st;
+    if ((st = expect(p, T_COMMA, "',' and the number of rolls, as in repeat(4d6kh3, 6)")) !=
+        ALEA_OK)
+        return st;
+    const token *t = peek(p);
+    if (t->kind != T_NUM || peek_at(p, 1)->kind != T_RPAREN)
+        return err_at(p, t->kind == T_NUM ? peek_at(p, 1) : t,
+                      "a whole number of rolls and ')', as in repeat(4d6kh3, 6)");
+    advance(p);
+    const token *close = advance(p);
+    leave(p);
+    if (!whole || !at(p, T_EOF))
+        return repeat_inside(p, nt->start, close->end);
+    if ((st = repeat_count(p, t, t->num)) != ALEA_OK)
+        return st;
+    return repeat_node(p, a, t->num, 0, nt->start, close->end, out);
+}
+
+/* "6 x" where it is not the whole expression's start: refused, by name. */
+alea_status alea__p_repeat_x(parser *p, const token *num)
+{
+    return repeat_inside(p, num->start, peek(p)->end);
+}
+
+/*
+ * program = NUM "x" expr | expr     "6 x 4d6kh3" (or "6x4d6"): the whole
+ * expression rolled NUM times; "x" after dice ("4d6x") is a modifier's.
+ */
+alea_status alea__p_program(parser *p, const node **out)
+{
+    if (!at(p, T_NUM) || peek_at(p, 1)->kind != T_X)
+        return alea__p_expr(p, out);
+    const token *num = advance(p);
+    advance(p); /* 'x' */
+    alea_status st;
+    const node *a;
+    if ((st = repeat_count(p, num, num->num)) != ALEA_OK || (st = alea__p_expr(p, &a)) != ALEA_OK)
+        return st;
+    return repeat_node(p, a, num->num, 1, num->start, a->end, out);
+}
+
 /*
  * call = NAME "(" expr { "," expr } ")"
  * A built-in (min/max/abs/best/worst), else a game mechanic of the list
@@ -337,6 +428,8 @@ alea_status alea__p_call(parser *p, const node **out)
     const token *nt = advance(p);
     alea_status st;
     size_t b, nb = sizeof builtins / sizeof builtins[0];
+    if (alea__p_is_word(p, nt, "repeat"))
+        return parse_repeat(p, nt, out);
     for (b = 0; b < nb && !alea__p_is_word(p, nt, builtins[b].name); b++)
         ;
     for (size_t r = 0; b == nb && r < sizeof rounders / sizeof rounders[0]; r++)

@@ -478,7 +478,31 @@ static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
 
 int alea__p_starts_sides(tok_kind k)
 {
-    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE;
+    return k == T_NUM || k == T_PERCENT || k == T_F || k == T_LBRACE || k == T_LPAREN;
+}
+
+/*
+ * sides = "(" expr ")"     rolled sides: "1d(1d20)", "3d(2*4)"
+ * The die is 1..value when rolled (0: the null die); until then the pool
+ * holds a placeholder die 1..INT64_MAX, so that the checks of its modifiers
+ * ask what any die could do ("r>0" rerolls every face of any die).
+ */
+static alea_status parse_rolled_sides(parser *p, pool *pl)
+{
+    const token *open = advance(p);
+    alea_status st;
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    if ((st = alea__p_expr(p, &pl->sides_expr)) != ALEA_OK)
+        return st;
+    if ((st = expect(p, T_RPAREN, "')' after the number of sides")) != ALEA_OK)
+        return st;
+    leave(p);
+    pl->die.kind = FACES_RANGE;
+    pl->die.style = DIE_PLAIN;
+    pl->die.lo = 1;
+    pl->die.hi = INT64_MAX;
+    return ALEA_OK;
 }
 
 /* Does cond c match every face in [a, b] (a <= b)? Conditions on a range
@@ -825,6 +849,58 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
     return ALEA_OK;
 }
 
+/* What rolled sides do not support yet, refused by name. */
+static alea_status check_rolled_sides(parser *p, const pool *pl, const token *etok,
+                                      const token *stok)
+{
+    /* Its canonical text would spell the trigger, which is the rolled
+     * maximum: no number can stand for it. */
+    if (pl->explode != EXPLODE_NONE && !pl->trigger_written && stok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
+                           "success counting on exploding dice with rolled sides is not "
+                           "supported yet unless the explosion's trigger is written, as in "
+                           "3d(1d6+4)!>=6>=5 (byte %u)",
+                           (unsigned)etok->start);
+    return ALEA_OK;
+}
+
+alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int possible,
+                                pool *out)
+{
+    const pool *p = n->u.pool;
+    const node *se = p->sides_expr;
+    if (!se)
+        return alea__broken(ctx, n->start, n->end, "rolled sides without their expression");
+    if (sides < 0)
+        return possible ? alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
+                                      "number of sides can be negative at byte %u (it can "
+                                      "be %lld)",
+                                      (unsigned)se->start, (long long)sides)
+                        : alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
+                                      "negative number of sides %lld at byte %u",
+                                      (long long)sides, (unsigned)se->start);
+    *out = *p;
+    out->sides_expr = NULL;
+    out->die.lo = sides == 0 ? 0 : 1; /* d0 is the null die: one face, 0 */
+    out->die.hi = sides;
+    if (p->explode != EXPLODE_NONE && !p->trigger_written)
+        out->trigger.value = sides;
+    const char *what = possible ? "can be" : "rolled";
+    const cond *gone = p->has_reroll && !p->reroll_once ? &p->reroll : NULL;
+    if (gone && cond_all(&out->die, gone, NULL))
+        return alea__error(ctx, ALEA_ERR_INVALID, se->start, se->end,
+                           "reroll condition %s%lld matches every face of a d%lld, so no "
+                           "roll could be kept: the sides at byte %u %s %lld",
+                           cond_op_str(p->reroll.op), (long long)p->reroll.value,
+                           (long long)sides, (unsigned)se->start, what, (long long)sides);
+    if (p->explode != EXPLODE_NONE && cond_all(&out->die, &out->trigger, gone))
+        return alea__error(ctx, ALEA_ERR_INVALID, se->start, se->end,
+                           "explosion would never end: every roll of a d%lld explodes, and "
+                           "the sides at byte %u %s %lld",
+                           (long long)sides, (unsigned)se->start, what, (long long)sides);
+    return ALEA_OK;
+}
+
 /*
  * dice_tail = "d" sides { modifier }
  * modifier  = keep | explode | reroll | success
@@ -846,7 +922,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     pl->count_expr = count_expr;
     pl->count = count;
     pl->count_implicit = (uint8_t)implicit;
-    if ((st = parse_sides(p, &pl->die, dtok)) != ALEA_OK)
+    if ((st = at(p, T_LPAREN) ? parse_rolled_sides(p, pl) : parse_sides(p, &pl->die, dtok)) !=
+        ALEA_OK)
         return st;
 
     keep_step *keeps = NULL;
@@ -1111,6 +1188,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                            "keep and drop on exploding dice, which choose single rolls");
     if (nkeeps > 1 && p->dl->keep_whole &&
         (st = keep_whole(p, pl, keeps, &nkeeps, start)) != ALEA_OK)
+        return st;
+    if (pl->sides_expr && (st = check_rolled_sides(p, pl, etok, stok)) != ALEA_OK)
         return st;
     pl->keeps = keeps;
     pl->nkeeps = nkeeps;

@@ -192,6 +192,10 @@ ALEA__HIDDEN alea_status alea__p_round_last(parser *p, const node *a, uint8_t op
 /* cond = [ "=" | "<" | "<=" | ">" | ">=" ] signed, in the dialect's
  * meaning of "<" and ">" (what: the message's expected text). */
 ALEA__HIDDEN alea_status alea__p_cond(parser *p, cond *c, const char *what);
+/* The whole expression, a repeat "6 x 4d6kh3" or not; and the error for
+ * "N x" found inside an expression (num: the count's token, 'x' next). */
+ALEA__HIDDEN alea_status alea__p_program(parser *p, const node **out);
+ALEA__HIDDEN alea_status alea__p_repeat_x(parser *p, const token *num);
 /* Whether a token of kind k can start a die's sides (6, %, F, {). */
 ALEA__HIDDEN int alea__p_starts_sides(tok_kind k);
 /* Whether token t is the word w, matched without case. */

@@ -312,6 +312,25 @@ static alea_status sort_dice(rstate *s, rdie *dice, size_t total, uint8_t sort)
 
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value);
 
+/* "1d(1d20)": rolls the sides (after the count, as written) and makes
+ * *out the pool at that value; a trace keeps a copy in the record. */
+static alea_status roll_sides(rstate *s, const node *n, rec *rc, pool *out)
+{
+    int64_t sides;
+    alea_status st;
+    if ((st = eval(s, n->u.pool->sides_expr, &rc->sides, &sides)) != ALEA_OK ||
+        (st = alea__pool_at_sides(s->ctx, n, sides, 0, out)) != ALEA_OK)
+        return st;
+    if (s->trace) {
+        pool *kept = alea__arena_alloc(&s->r->arena, sizeof *kept);
+        if (!kept)
+            return alea__nomem(s->ctx);
+        *kept = *out;
+        rc->rolled = kept;
+    }
+    return ALEA_OK;
+}
+
 static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const pool *p = n->u.pool;
@@ -325,6 +344,12 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
                                p->count_expr->end,
                                "negative dice count %lld at byte %u",
                                (long long)count, (unsigned)p->count_expr->start);
+    }
+    pool rolled; /* with rolled sides: the pool at the value rolled */
+    if (p->sides_expr) {
+        if ((st = roll_sides(s, n, rc, &rolled)) != ALEA_OK)
+            return st;
+        p = &rolled;
     }
     int64_t extra = p->extra < 0 ? -p->extra : p->extra;
     if (count > s->dice_limit || extra > s->dice_limit - count)
@@ -437,7 +462,7 @@ static int structural(const node *n)
 {
     switch (n->kind) {
     case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
-    case N_NEG: case N_ABS: case N_BEST: case N_WORST:
+    case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT:
         return 1;
     default:
         return 0;
@@ -463,6 +488,30 @@ static alea_status charge_bytes(rstate *s, const node *n, int64_t bytes)
  * here), so the nodes are paid for as well as the dice (found by fuzzing). */
 #define NODE_COST 4
 
+/*
+ * "6 x 4d6kh3": nk rolls of the expression, each its own record; the value
+ * is the sum of their totals. Untraced (alea_expr_sample, the Monte Carlo
+ * tally) it is one roll (nk is 1): a repeat's distribution is one roll's.
+ * The JSON lists each roll's dice twice (in "dice" and in "repeat"), so
+ * their bytes are charged twice.
+ */
+static alea_status eval_repeat(rstate *s, const node *n, uint32_t nk, const rec **kids,
+                               int64_t *value)
+{
+    alea_status st;
+    int64_t before = s->bytes, sum = 0;
+    const rec *dummy;
+    for (uint32_t i = 0; i < nk; i++) {
+        int64_t a;
+        if ((st = eval(s, n->u.rep.a, kids ? &kids[i] : &dummy, &a)) != ALEA_OK)
+            return st;
+        if (alea__add_ovf(sum, a, &sum))
+            return overflow(s, n);
+    }
+    *value = sum;
+    return s->trace ? charge_bytes(s, n, s->bytes - before) : ALEA_OK;
+}
+
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value)
 {
     alea_status st;
@@ -486,11 +535,13 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_CMP: case N_MIN: case N_MAX: nk = 2; break;
     case N_NEG: case N_ABS: nk = 1; break;
     case N_BEST: case N_WORST: nk = (uint32_t)n->u.rep.n; break;
+    case N_REPEAT: nk = s->trace ? (uint32_t)n->u.rep.n : 1; break; /* see below */
     default: break;
     }
     const rec **kids = NULL;
     /* Repetitions count as dice: charge them all before allocating for them. */
-    if ((n->kind == N_BEST || n->kind == N_WORST) && (st = charge_dice(s, n, nk)) != ALEA_OK)
+    if ((n->kind == N_BEST || n->kind == N_WORST || n->kind == N_REPEAT) &&
+        (st = charge_dice(s, n, nk)) != ALEA_OK)
         return st;
     if (s->trace && nk > 0) {
         kids = alea__arena_alloc(&s->r->arena, alea__mul_size(nk, sizeof *kids));
@@ -599,6 +650,10 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         }
         break;
     }
+    case N_REPEAT:
+        if ((st = eval_repeat(s, n, nk, kids, &v)) != ALEA_OK)
+            return st;
+        break;
     default:
         return alea__broken(s->ctx, n->start, n->end, "an unknown node kind");
     }

@@ -49,6 +49,10 @@ typedef struct rec {
      * rolled count, or NULL. */
     uint32_t die0, ndice;
     const struct rec *count;
+    /* N_DICE with rolled sides ("1d(1d20)"): the record of the sides, and
+     * the pool as rolled (its die 1..the rolled value); else NULL. */
+    const struct rec *sides;
+    const pool *rolled;
     /* Operands (N_SUM/N_PROD items, N_CMP/N_MIN/N_MAX a and b, N_NEG/N_ABS
      * a) or repetitions (N_BEST/N_WORST), in order. */
     const struct rec *const *kids;

@@ -139,21 +139,41 @@ void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d, const die_s
     show_die(o, r, d, spec, NULL);
 }
 
+/* The die a pool's record rolled: its rolled sides' die, or its own. */
+static const die_spec *rolled_die(const rec *rc)
+{
+    return rc->rolled ? &rc->rolled->die : &rc->n->u.pool->die;
+}
+
+/* Rolled sides in a breakdown: "1d(1d20 [13])". */
+typedef struct sides_ud {
+    const alea_roll *r;
+    const rec *rc;
+} sides_ud;
+
+static void show_sides(alea__out *o, const void *ud)
+{
+    const sides_ud *s = ud;
+    show_rec(o, s->r, s->rc->sides);
+}
+
 static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
 {
+    sides_ud ud = {r, rc};
+    alea__sides_fn *sides = rc->sides ? show_sides : NULL;
     if (rc->count) {
         alea__out_char(o, '(');
         show_rec(o, r, rc->count);
         alea__out_char(o, ')');
-        alea__pool_print(o, rc->n, 0);
+        alea__pool_print_as(o, rc->n, 0, sides, &ud);
     } else {
-        alea__pool_print(o, rc->n, 1);
+        alea__pool_print_as(o, rc->n, 1, sides, &ud);
     }
     alea__out_str(o, " [");
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");
-        show_die(o, r, &r->dice[rc->die0 + i], &rc->n->u.pool->die, rc->n->u.pool);
+        show_die(o, r, &r->dice[rc->die0 + i], rolled_die(rc), rc->n->u.pool);
     }
     alea__out_char(o, ']');
 }
@@ -332,8 +352,10 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         return;
     int kind = rc->n->kind;
     if (kind == N_DICE || kind == N_MECH) {
-        if (kind == N_DICE)
+        if (kind == N_DICE) {
             json_dice(o, r, rc->count, discarded, first);
+            json_dice(o, r, rc->sides, discarded, first);
+        }
         if (!*first)
             alea__out_str(o, ", ");
         *first = 0;
@@ -345,7 +367,7 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         alea__out_i64(o, rc->n->end);
         alea__out_str(o, ", \"value\": ");
         alea__out_i64(o, rc->value);
-        const die_spec *spec = kind == N_DICE ? &rc->n->u.pool->die : NULL;
+        const die_spec *spec = kind == N_DICE ? rolled_die(rc) : NULL;
         const pool *pl = kind == N_DICE ? rc->n->u.pool : NULL;
         if (spec) { /* the die, so that a bot need not read the term */
             alea__out_str(o, ", \"sides\": ");
@@ -425,12 +447,61 @@ static void json_labels(alea__out *o, const rec *rc, int *first)
     }
     if (rc->n->kind == N_DICE) {
         json_labels(o, rc->count, first);
+        json_labels(o, rc->sides, first);
         return;
     }
     int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
     for (uint32_t i = 0; i < rc->nkids; i++)
         if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept)
             json_labels(o, rc->kids[i], first);
+}
+
+/* A roll's line: its breakdown, " = ", its total (bold, or in code). */
+static void show_line(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    show_rec(o, r, rc);
+    alea__out_str(o, " = ");
+    sgr(o, "1");
+    md(o, "`"); /* a number in code: nothing in it to escape */
+    alea__out_i64(o, rc->value);
+    md(o, "`");
+    sgr(o, "22");
+}
+
+/* The rolls a line each: the rolls of a repeat ("6 x 4d6kh3"), else the
+ * root alone; sep between them ("\n", escaped in JSON). */
+static void show_lines(alea__out *o, const alea_roll *r, const char *sep)
+{
+    const rec *rc = r->root;
+    if (rc->n->kind != N_REPEAT) {
+        show_line(o, r, rc);
+        return;
+    }
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        if (i)
+            alea__out_str(o, sep);
+        show_line(o, r, rc->kids[i]);
+    }
+}
+
+/* A repeat's JSON: ", \"repeat\": [{\"total\", \"text\", \"dice\"}, ...]". */
+static void json_repeat(alea__out *o, const alea_roll *r)
+{
+    const rec *rc = r->root;
+    if (rc->n->kind != N_REPEAT)
+        return;
+    alea__out_str(o, ", \"repeat\": [");
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        int first = 1;
+        alea__out_str(o, i ? ", {\"total\": " : "{\"total\": ");
+        alea__out_i64(o, rc->kids[i]->value);
+        alea__out_str(o, ", \"text\": \"");
+        show_line(o, r, rc->kids[i]);
+        alea__out_str(o, "\", \"dice\": [");
+        json_dice(o, r, rc->kids[i], 0, &first);
+        alea__out_str(o, "]}");
+    }
+    alea__out_char(o, ']');
 }
 
 size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
@@ -453,9 +524,7 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         alea__out_i64(&o, r->total);
         /* The text holds only canonical notation and numbers: no escapes. */
         alea__out_str(&o, ", \"text\": \"");
-        show_rec(&o, r, r->root);
-        alea__out_str(&o, " = ");
-        alea__out_i64(&o, r->total);
+        show_lines(&o, r, "\\n");
         alea__out_str(&o, "\", ");
         if (r->expr->comment) {
             alea__out_str(&o, "\"comment\": ");
@@ -465,6 +534,7 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         alea__out_str(&o, "\"dice\": [");
         json_dice(&o, r, r->root, 0, &first);
         alea__out_char(&o, ']');
+        json_repeat(&o, r);
         if (r->expr->has_labels) {
             alea__out_str(&o, ", \"labels\": [");
             first = 1;
@@ -476,13 +546,7 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
     }
     o.ansi = fmt == ALEA_FORMAT_ANSI;
     o.md = fmt == ALEA_FORMAT_MARKDOWN;
-    show_rec(&o, r, r->root);
-    alea__out_str(&o, " = ");
-    sgr(&o, "1");
-    md(&o, "`"); /* a number in code: nothing in it to escape */
-    alea__out_i64(&o, r->total);
-    md(&o, "`");
-    sgr(&o, "22");
+    show_lines(&o, r, "\n");
     if (r->expr->comment) { /* "= 12 # fire damage" */
         alea__out_str(&o, " # ");
         alea__out_mem(&o, r->expr->comment, r->expr->comment_len);

@@ -6,6 +6,7 @@
  *
  *   canon EXPR           next line: the canonical form of EXPR
  *   roll SEED EXPR       next lines: the text breakdowns of consecutive rolls
+ *                        (a repeat's roll, "3 x 1d6", takes a line per roll)
  *                        from a context seeded once with SEED
  *   json SEED EXPR       next line: the JSON of one roll
  *   faces F... : EXPR    EXPR rolled once with each die showing the faces
@@ -246,8 +247,15 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
                 continue;
             }
             char *got = roll_text(r, json ? ALEA_FORMAT_JSON : ALEA_FORMAT_TEXT);
-            if (strcmp(got, lines[i]) != 0)
-                FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i], got);
+            /* A repeat ("3 x 1d6") prints a line per roll: one block line each. */
+            char *line = got;
+            for (char *nl; (nl = strchr(line, '\n')) != NULL && i + 1 < n; line = nl + 1, i++) {
+                *nl = '\0';
+                if (strcmp(line, lines[i]) != 0)
+                    FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i], line);
+            }
+            if (strcmp(line, lines[i]) != 0)
+                FAIL("roll %d of '%s'\n  want: %s\n  got:  %s", i, sp + 1, lines[i], line);
             else
                 passed++;
             free(got);

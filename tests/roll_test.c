@@ -284,7 +284,9 @@ static void test_breakdown_limit(void **state)
         "max(1d6, 1d8) * -abs(1d4 - 3)", "(2d6 + 3) >= 8", "d20ra1 +1d",
         "3d{1,99999999999}!>1>=2", "3d{1..99999999999}!>=99999999999>=2",
         "1d6 # \"\"\"\\\\\\\\**__~~``||", "2d6 [\"\"\"\\\\] + 3 [\"\"]",
-        "4d6 [**__~~] * 2 /~ 1 # ********", "(1d2-1) ^ 92233720368547 % 7 [||]"};
+        "4d6 [**__~~] * 2 /~ 1 # ********", "(1d2-1) ^ 92233720368547 % 7 [||]",
+        "1d(1d20)", "(1d4)d(1d6 [**]) kh2", "3d(1d4+1)!", "6 x 4d6kh3",
+        "repeat((1d3)d(1d4) [__] + 1, 20) # **", "30 x d{-99999999999999999, 1}"};
     for (size_t i = 0; i < sizeof terms / sizeof terms[0]; i++) {
         e = compile(ctx, terms[i]);
         for (int k = 0; k < 20; k++) {
@@ -311,13 +313,60 @@ static void test_breakdown_limit(void **state)
     alea_roll_free(r);
 }
 
+/* A repeat's rolls count as dice: N of them within the DICE limit, N + 1
+ * past it; each roll's dice count too. Its samples are one roll's. */
+static void test_repeat_limit(void **state)
+{
+    (void)state;
+    alea_roll *r = alea_roll_new(ctx);
+    alea_ctx_limit(ctx, ALEA_LIMIT_DICE, 10);
+    static const struct {
+        const char *src;
+        alea_status want;
+    } cases[] = {{"10 x 1", ALEA_OK}, {"11 x 1", ALEA_ERR_LIMIT},
+                 {"repeat(1, 10)", ALEA_OK}, {"repeat(1, 11)", ALEA_ERR_LIMIT},
+                 {"5 x 1d6", ALEA_OK}, {"5 x 1d(1d6)", ALEA_ERR_LIMIT}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        alea_expr *e = compile(ctx, cases[i].src);
+        if (alea_expr_roll(ctx, e, r) != cases[i].want)
+            fail_msg("%s: %s", cases[i].src, alea_ctx_error(ctx));
+        alea_expr_free(e);
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_DICE, alea_limit_default(ALEA_LIMIT_DICE));
+
+    alea_expr *e = compile(ctx, "3 x 1d6");
+    assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+    char *t = roll_text(r, ALEA_FORMAT_TEXT);
+    int64_t sum = 0;
+    const char *at = t;
+    for (int i = 0; i < 3; i++) { /* three lines "1d6 [v] = v", summed */
+        const char *eq = strstr(at, " = ");
+        assert_non_null(eq);
+        sum += strtoll(eq + 3, NULL, 10);
+        at = eq + 3;
+    }
+    assert_int_equal(alea_roll_total(r), sum);
+    assert_int_equal(alea_roll_count(r), 3);
+    assert_int_equal(alea_roll_total_at(r, 0) + alea_roll_total_at(r, 1) +
+                         alea_roll_total_at(r, 2), sum);
+    assert_int_equal(alea_roll_total_at(r, 3), 0);
+    free(t);
+    for (int i = 0; i < 200; i++) { /* a sample is one roll */
+        int64_t v;
+        assert_int_equal(alea_expr_sample(ctx, e, &v), ALEA_OK);
+        assert_true(v >= 1 && v <= 6);
+    }
+    alea_expr_free(e);
+    alea_roll_free(r);
+}
+
 /* Fails the 1st, 2nd, ... allocation of compile + roll + format until the
  * whole run succeeds: each failure must be ALEA_ERR_NOMEM and leak nothing. */
 static void test_allocation_failure_sweep(void **state)
 {
     (void)state;
     static const char *const corpus[] = {
-        "4d6kh3", "1d20 + 5", "3d6! + 10d10>=8f1", "best(3, 2d6 + 3)", "(1d4)d6kl2",
+        "4d6kh3", "1d20 + 5", "(1d3)d(1d6)kh1", "3 x 2d6 # x", "3d6! + 10d10>=8f1", "best(3, 2d6 + 3)", "(1d4)d6kl2",
         "d{1,1,2,3} * 2 - 4dF", "min(1d6, 1d8) >= abs(-3)", "300d6kh150",
     };
     for (size_t c = 0; c < sizeof corpus / sizeof corpus[0]; c++) {
@@ -414,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_allocation_failure_sweep),
         cmocka_unit_test(test_memory_limit),
         cmocka_unit_test(test_breakdown_limit),
+        cmocka_unit_test(test_repeat_limit),
         cmocka_unit_test(test_json_escapes_source),
     };
     return cmocka_run_group_tests(tests, setup, teardown);

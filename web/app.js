@@ -397,6 +397,16 @@ function luck(dist) {
 
 // results: the rolls of each expression, then the distribution of each (for
 // the luck line; an expression past the exact engine's limits has none).
+// The rolls a line each: a repeat ("6 x 4d6kh3") is a line per roll, with
+// its own total (its distribution is one roll's, so each has its luck).
+function lines(rolls) {
+  return rolls.flatMap((r) => {
+    if (!r.totals) return [r];
+    const text = r.text.split('\n'), md = r.markdown.split('\n');
+    return r.totals.map((total, i) => ({ text: text[i], markdown: md[i], total }));
+  });
+}
+
 function showRoll(exprs, results) {
   const list = $('rolls');
   list.replaceChildren();
@@ -408,7 +418,7 @@ function showRoll(exprs, results) {
       return;
     }
     const lucky = dist.error ? null : luck(dist);
-    for (const r of out.rolls) {
+    for (const r of lines(out.rolls)) {
       const li = document.createElement('li');
       const text = document.createElement('span');
       text.className = 'breakdown';

@@ -378,6 +378,11 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
                  put_string(&pos, text) && put(&pos, ", \"markdown\": ") &&
                  put_string(&pos, md) &&
                  put(&pos, ", \"total\": %lld", (long long)alea_roll_total(r));
+        /* a repeat ("6 x 4d6kh3"): each roll's total, a line of the text each */
+        size_t nr = alea_roll_count(r);
+        for (size_t k = 0; ok && nr > 1 && k < nr; k++)
+            ok = put(&pos, k ? ", %lld" : ", \"totals\": [%lld", (long long)alea_roll_total_at(r, k)) &&
+                 (k + 1 < nr || put(&pos, "]"));
         free(text);
         if (ok && detail) {
             ok = put(&pos, ", \"detail\": ") && reserve(pos + jl + 1);

@@ -270,6 +270,13 @@ class Roll:
         return [(x['label'], x['value']) for x in self.detail.get('labels', [])]
 
     @property
+    def totals(self):
+        """Each roll's total: a repeat's ('6 x 4d6kh3' -> six totals, a line of
+        `text` each, whose sum is `total`), else [total]."""
+        rolls = self.detail.get('repeat')
+        return [x['total'] for x in rolls] if rolls is not None else [self.total]
+
+    @property
     def comment(self):
         """The expression's description ('4d6 # fire damage'), or None."""
         return self.detail.get('comment')

@@ -307,6 +307,22 @@ class LabelTest(unittest.TestCase):
         ctx.close()
 
 
+class RepeatTest(unittest.TestCase):
+    def test_repeat_lists_every_total(self):
+        ctx = alea.Context()
+        ctx.seed(1)
+        r = ctx.roll('6 x 4d6kh3')
+        self.assertEqual(len(r.totals), 6)
+        self.assertEqual(sum(r.totals), r.total)
+        lines = r.text.split('\n')
+        self.assertEqual([int(x.rsplit(' = ', 1)[1]) for x in lines], r.totals)
+        plain = ctx.roll('2d6')
+        self.assertEqual(plain.totals, [plain.total])
+        # the distribution is one roll's
+        self.assertEqual(ctx.dist('6 x 2d6').max, 12)
+        ctx.close()
+
+
 class BotTest(unittest.TestCase):
     def setUp(self):
         path = os.path.join(HERE, '..', '..', 'examples', 'bot.py')

@@ -230,6 +230,13 @@ expect "golden: 4d6kh3 with --seed 7" 0 "4d6kh3 [5, 2 dropped, 6, 6] = 17" "" \
 expect "golden: 1d20+5 with --seed 7" 0 "1d20 [15] + 5 = 20" "" \
     --seed 7 1d20+5
 
+expect "repeat in three words: alea 3 x 1d6" 0 "1d6 [5] = 5
+1d6 [2] = 2
+1d6 [6] = 6" "" --seed 7 3 x 1d6
+run roll --seed 7 2 X 1d6 1d20
+check "a repeat as three words, then an expression: three lines" \
+    "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
+
 run roll --seed 7 -n 3 3d6 1d20
 a=$out
 check "--seed 7 -n 3: exit 0" $rc "$err"
