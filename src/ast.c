@@ -243,6 +243,8 @@ static void print_explode(alea__out *o, const pool *p)
         alea__out_str(o, p->explode_once ? "xo" : "x");
         if (p->explode_cap)
             alea__out_i64(o, p->explode_cap);
+        else if (p->sides_expr && !p->trigger_written)
+            return; /* "2d(1d6)xo": on each die's own maximum */
         alea__out_str(o, alea__cmp_str(p->trigger.op));
         alea__out_i64(o, p->trigger.value);
         return;
