@@ -278,7 +278,7 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     if (st != ALEA_OK)
         return st;
     size_t nd = s->r->ndice - dice0;
-    rdie *dice = s->r->dice + dice0;
+    rdie *dice = nd ? s->r->dice + dice0 : NULL; /* no dice: no array yet */
     int64_t *vals = alea__arena_alloc(&s->r->arena, alea__mul_size(nd ? nd : 1, sizeof *vals));
     uint8_t *flags = alea__arena_alloc(&s->r->arena, nd ? nd : 1);
     if (!vals || !flags)

@@ -888,13 +888,13 @@ alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int
     const char *what = possible ? "can be" : "rolled";
     const cond *gone = p->has_reroll && !p->reroll_once ? &p->reroll : NULL;
     if (gone && cond_all(&out->die, gone, NULL))
-        return alea__error(ctx, ALEA_ERR_INVALID, se->start, se->end,
+        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "reroll condition %s%lld matches every face of a d%lld, so no "
                            "roll could be kept: the sides at byte %u %s %lld",
                            cond_op_str(p->reroll.op), (long long)p->reroll.value,
                            (long long)sides, (unsigned)se->start, what, (long long)sides);
     if (p->explode != EXPLODE_NONE && cond_all(&out->die, &out->trigger, gone))
-        return alea__error(ctx, ALEA_ERR_INVALID, se->start, se->end,
+        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "explosion would never end: every roll of a d%lld explodes, and "
                            "the sides at byte %u %s %lld",
                            (long long)sides, (unsigned)se->start, what, (long long)sides);
