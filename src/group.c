@@ -223,19 +223,7 @@ static int judge(const group *g, int64_t v, uint8_t *mark)
 
 /* ---- rolling ------------------------------------------------------------------- */
 
-typedef struct ranked {
-    int64_t v;
-    size_t i;
-} ranked;
-
-/* By value, then by position: ties keep the earlier member lower, as pools do. */
-static int ranked_cmp(const void *a, const void *b)
-{
-    const ranked *x = a, *y = b;
-    if (x->v != y->v)
-        return x->v < y->v ? -1 : 1;
-    return (x->i > y->i) - (x->i < y->i);
-}
+typedef alea__ranked ranked;
 
 /* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
 static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
@@ -255,7 +243,7 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
         r[i].v = v[i];
         r[i].i = i;
     }
-    qsort(r, m, sizeof *r, ranked_cmp);
+    qsort(r, m, sizeof *r, alea__ranked_cmp);
     for (size_t k = 0; k < m; k++)
         if ((int64_t)k < lo || (int64_t)k >= hi)
             drop[r[k].i] |= DIE_DROPPED;

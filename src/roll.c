@@ -229,12 +229,9 @@ static alea_status sum_plain(rstate *s, const node *n, const pool *p, int64_t to
     return ALEA_OK;
 }
 
-typedef struct order {
-    int64_t v;
-    size_t i;
-} order;
+typedef alea__ranked order;
 
-static int order_cmp(const void *a, const void *b)
+int alea__ranked_cmp(const void *a, const void *b)
 {
     const order *x = a, *y = b;
     if (x->v != y->v)
@@ -255,13 +252,13 @@ static alea_status sorted_dice(rstate *s, const rdie *dice, size_t n, order **ou
     }
     if (n <= 32) { /* insertion sort: a handful of dice, no calls */
         for (size_t i = 1; i < n; i++)
-            for (size_t j = i; j > 0 && order_cmp(&ord[j - 1], &ord[j]) > 0; j--) {
+            for (size_t j = i; j > 0 && alea__ranked_cmp(&ord[j - 1], &ord[j]) > 0; j--) {
                 order t = ord[j];
                 ord[j] = ord[j - 1];
                 ord[j - 1] = t;
             }
     } else {
-        qsort(ord, n, sizeof *ord, order_cmp);
+        qsort(ord, n, sizeof *ord, alea__ranked_cmp);
     }
     *out = ord;
     return ALEA_OK;

@@ -117,4 +117,12 @@ ALEA__HIDDEN alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e,
 /* show.c: the breakdown as text or JSON (snprintf contract). */
 ALEA__HIDDEN size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap);
 
+/* A value and its position, ordered by value, then position (ties keep
+ * the earlier one lower, as pools do): for sorting dice and totals. */
+typedef struct alea__ranked {
+    int64_t v;
+    size_t i;
+} alea__ranked;
+ALEA__HIDDEN int alea__ranked_cmp(const void *a, const void *b);
+
 #endif /* ALEA_ROLL_H */
