@@ -412,7 +412,7 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
     print_marks(o, p);
     if (n->label) { /* before extra dice, which a label after would join */
         alea__out_str(o, " [");
-        alea__out_mem(o, n->label, n->label_len);
+        alea__out_text(o, n->label, n->label_len);
         alea__out_char(o, ']');
     }
     print_extra(o, p);
@@ -459,7 +459,7 @@ void alea__label_close(alea__out *o, const node *n)
     if (body_prec(n) < PREC_ATOM)
         alea__out_char(o, ')');
     alea__out_str(o, " [");
-    alea__out_mem(o, n->label, n->label_len);
+    alea__out_text(o, n->label, n->label_len);
     alea__out_char(o, ']');
 }
 
@@ -477,7 +477,7 @@ static void print_body(alea__out *o, const node *n)
         alea__out_i64(o, n->u.num);
         if (n->label) {
             alea__out_str(o, " [");
-            alea__out_mem(o, n->label, n->label_len);
+            alea__out_text(o, n->label, n->label_len);
             alea__out_char(o, ']');
         }
         break;

@@ -13,6 +13,7 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->len = 0;
     o->ansi = 0;
     o->md = 0;
+    o->json = 0;
 }
 
 /* Markdown's characters that would start markup in a chat (Discord's
@@ -66,6 +67,22 @@ void alea__out_mem(alea__out *o, const char *s, size_t n)
         }
     }
     o->len += n;
+}
+
+void alea__out_text(alea__out *o, const char *s, size_t n)
+{
+    if (!o->json) {
+        alea__out_mem(o, s, n);
+        return;
+    }
+    for (size_t i = 0, from = 0; i <= n; i++) {
+        if (i < n && s[i] != '"' && s[i] != '\\')
+            continue;
+        alea__out_mem(o, s + from, i - from);
+        if (i < n)
+            alea__out_char(o, '\\');
+        from = i;
+    }
 }
 
 void alea__out_str(alea__out *o, const char *s)

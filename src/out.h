@@ -16,6 +16,7 @@ typedef struct alea__out {
     size_t len; /* full length written so far (may exceed cap) */
     int ansi;   /* colour escapes wanted (ALEA_FORMAT_ANSI) */
     int md;     /* Markdown: text written is escaped (alea__out_raw is not) */
+    int json;   /* inside a JSON string: alea__out_text escapes '"' and '\\' */
 } alea__out;
 
 ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);
@@ -24,6 +25,10 @@ ALEA__HIDDEN size_t alea__out_finish(alea__out *o);
 ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);
 ALEA__HIDDEN void alea__out_str(alea__out *o, const char *s);
 ALEA__HIDDEN void alea__out_char(alea__out *o, char c);
+/* A person's text within notation (a label): as alea__out_mem, with '"'
+ * and '\\' escaped inside a JSON string (o->json). It holds no control
+ * characters (the lexer's check). */
+ALEA__HIDDEN void alea__out_text(alea__out *o, const char *s, size_t n);
 /* Markup, written as is even in Markdown ("~~", "**"). */
 ALEA__HIDDEN void alea__out_raw(alea__out *o, const char *s);
 ALEA__HIDDEN void alea__out_i64(alea__out *o, int64_t v);

@@ -658,9 +658,10 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     rc->value = v;
     if (s->trace) {
         int64_t bytes = REC_BYTES;
-        if (n->label) /* in the text, the JSON's term, its label and its entry
-                         in "labels" (escaped), and Markdown (escaped) */
-            bytes += 7 * (int64_t)n->label_len + 96;
+        if (n->label) /* in the JSON: the text, the term, its label and its
+                         entry in "labels", each escaped (twice as long at
+                         most); in Markdown, escaped */
+            bytes += 9 * (int64_t)n->label_len + 96;
         if (!structural(n))
             bytes += TERM_BYTES(n) +
                      DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);

@@ -360,7 +360,9 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
             alea__out_str(o, ", ");
         *first = 0;
         alea__out_str(o, "{\"term\": \"");
+        o->json = 1; /* a label's quotes */
         alea__node_print(o, rc->n);
+        o->json = 0;
         alea__out_str(o, "\", \"start\": ");
         alea__out_i64(o, rc->n->start);
         alea__out_str(o, ", \"end\": ");
@@ -496,7 +498,9 @@ static void json_repeat(alea__out *o, const alea_roll *r)
         alea__out_str(o, i ? ", {\"total\": " : "{\"total\": ");
         alea__out_i64(o, rc->kids[i]->value);
         alea__out_str(o, ", \"text\": \"");
+        o->json = 1;
         show_line(o, r, rc->kids[i]);
+        o->json = 0;
         alea__out_str(o, "\", \"dice\": [");
         json_dice(o, r, rc->kids[i], 0, &first);
         alea__out_str(o, "]}");
@@ -522,9 +526,12 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         alea__out_json_str(&o, r->expr->src, r->expr->len);
         alea__out_str(&o, ", \"total\": ");
         alea__out_i64(&o, r->total);
-        /* The text holds only canonical notation and numbers: no escapes. */
+        /* The text holds canonical notation, numbers and labels, whose
+         * quotes and backslashes are escaped (o.json). */
         alea__out_str(&o, ", \"text\": \"");
+        o.json = 1;
         show_lines(&o, r, "\\n");
+        o.json = 0;
         alea__out_str(&o, "\", ");
         if (r->expr->comment) {
             alea__out_str(&o, "\"comment\": ");
