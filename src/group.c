@@ -25,7 +25,8 @@
 /* ---- parsing ---------------------------------------------------------------- */
 
 /* The dice of the one member of a group that keeps or counts them: a sum of
- * dice pools of a literal count (rerolled or exploding allowed) and numbers. */
+ * dice pools of a literal count and sides (rerolled, clamped or exploding
+ * allowed; no selections, capped explosions or counts) and numbers. */
 static int dice_item(const node *it, uint8_t op)
 {
     if (it->kind == N_NUM)
@@ -33,8 +34,8 @@ static int dice_item(const node *it, uint8_t op)
     if (it->kind != N_DICE || op != OP_ADD)
         return 0;
     const pool *pl = it->u.pool;
-    return !pl->count_expr && !pl->nkeeps && !pl->extra && !pl->has_reroll_one &&
-           !pl->has_success && !pl->has_failure;
+    return !pl->count_expr && !pl->sides_expr && !pl->nkeeps && !pl->nselects && !pl->extra &&
+           !pl->has_reroll_one && !pl->explode_cap && !pl->has_success && !pl->has_failure;
 }
 
 static alea_status check_dice_member(parser *p, const node *m)

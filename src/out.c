@@ -76,12 +76,12 @@ void alea__out_text(alea__out *o, const char *s, size_t n)
         return;
     }
     for (size_t i = 0, from = 0; i <= n; i++) {
-        if (i < n && s[i] != '"' && s[i] != '\\')
+        if (i < n && s[i] != '"' && s[i] != '\\' && s[i] != '\t')
             continue;
         alea__out_mem(o, s + from, i - from);
         if (i < n)
-            alea__out_char(o, '\\');
-        from = i;
+            alea__out_str(o, s[i] == '\t' ? "\\t" : s[i] == '"' ? "\\\"" : "\\\\");
+        from = i + 1;
     }
 }
 

@@ -25,9 +25,9 @@ ALEA__HIDDEN size_t alea__out_finish(alea__out *o);
 ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);
 ALEA__HIDDEN void alea__out_str(alea__out *o, const char *s);
 ALEA__HIDDEN void alea__out_char(alea__out *o, char c);
-/* A person's text within notation (a label): as alea__out_mem, with '"'
- * and '\\' escaped inside a JSON string (o->json). It holds no control
- * characters (the lexer's check). */
+/* A person's text within notation (a label): as alea__out_mem, with '"',
+ * '\\' and a tab escaped inside a JSON string (o->json). It holds no other
+ * control characters (the lexer's check). */
 ALEA__HIDDEN void alea__out_text(alea__out *o, const char *s, size_t n);
 /* Markup, written as is even in Markdown ("~~", "**"). */
 ALEA__HIDDEN void alea__out_raw(alea__out *o, const char *s);
