@@ -1052,7 +1052,10 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 advance(p);
                 pl->explode = EXPLODE_COMPOUND;
             }
-            if (accept(p, T_P))
+            /* "!p": penetrating; "!p{h1}" is "!" and a selection */
+            if (at(p, T_P) && !(peek_at(p, 1)->kind == T_LBRACE &&
+                                peek_at(p, 1)->start == peek(p)->end) &&
+                accept(p, T_P))
                 pl->penetrate = 1;
             pl->trigger.op = CMP_EQ;
             pl->trigger.value = pl->die.hi;
