@@ -74,10 +74,14 @@ int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r)
             q--;
         else if (op == OP_DIVUP && !neg)
             q++;
-        else if (op == OP_DIVNEAR) {
+        else if (op == OP_DIVNEAR || op == OP_DIVHALFUP) {
             uint64_t ur = rem < 0 ? 0u - (uint64_t)rem : (uint64_t)rem;
             uint64_t ub = b < 0 ? 0u - (uint64_t)b : (uint64_t)b;
-            if (ur >= ub - ur) /* 2|rem| >= |b|: round away from zero */
+            /* q is truncated towards zero: past a half it moves away from
+             * zero; at a half too (OP_DIVNEAR), or only upwards, where q
+             * is the lower neighbour (OP_DIVHALFUP) */
+            int half = ur == ub - ur;
+            if (ur > ub - ur || (half && (op == OP_DIVNEAR || !neg)))
                 q += neg ? -1 : 1;
         }
     }
@@ -139,6 +143,13 @@ static int wraps_label(const node *n)
     return n->label && n->kind != N_NUM && n->kind != N_DICE;
 }
 
+/* The function a division prints as ("trunc(a / b)"), or NULL when it
+ * prints as an operator. */
+static const char *op_function(uint8_t op)
+{
+    return op == OP_DIVTRUNC ? "trunc" : op == OP_DIVHALFUP ? "roundhalfup" : NULL;
+}
+
 /* The precedence of the term itself, without its label. */
 static int body_prec(const node *n)
 {
@@ -150,7 +161,7 @@ static int body_prec(const node *n)
     case N_CMP: return PREC_CMP;
     case N_SUM: return PREC_SUM;
     case N_PROD: /* "trunc(a / b)" is whole when it ends the chain */
-        return n->u.chain.ops[n->u.chain.n - 1] == OP_DIVTRUNC ? PREC_ATOM : PREC_PROD;
+        return op_function(n->u.chain.ops[n->u.chain.n - 1]) ? PREC_ATOM : PREC_PROD;
     case N_NEG: return PREC_NEG;
     default: return PREC_ATOM;
     }
@@ -174,7 +185,7 @@ static void print_at(alea__out *o, const node *n, int min_prec)
 const char *alea__arith_str(uint8_t op)
 {
     static const char *const op_str[] = {" + ", " - ", " * ", " / ", " /^ ", " /~ ", " / ",
-                                         " / ", " % ", " ^ "};
+                                         " / ", " / ", " % ", " ^ "};
     return op <= OP_POW ? op_str[op] : " ? ";
 }
 
@@ -189,13 +200,15 @@ void alea__chain_open(alea__out *o, const node *n)
 {
     if (n->kind == N_PROD)
         for (uint32_t i = 1; i < n->u.chain.n; i++)
-            if (n->u.chain.ops[i] == OP_DIVTRUNC)
-                alea__out_str(o, "trunc(");
+            if (op_function(n->u.chain.ops[i])) {
+                alea__out_str(o, op_function(n->u.chain.ops[i]));
+                alea__out_char(o, '(');
+            }
 }
 
 void alea__chain_close(alea__out *o, const node *n, uint32_t i)
 {
-    if (n->kind == N_PROD && i > 0 && n->u.chain.ops[i] == OP_DIVTRUNC)
+    if (n->kind == N_PROD && i > 0 && op_function(n->u.chain.ops[i]))
         alea__out_char(o, ')');
 }
 

@@ -45,6 +45,8 @@ typedef enum arith_op {
     OP_DIVTRUNC, /* "trunc(a / b)": rounds towards zero (d20's "/") */
     OP_DIVWHOLE, /* a real division that must be whole (rpg-dice-roller's
                     "/"): prints as "/", which it equals whenever it holds */
+    OP_DIVHALFUP, /* "roundhalfup(a / b)": to nearest, halves towards plus
+                     infinity (JavaScript's Math.round: Roll20, Foundry VTT) */
     OP_MOD,      /* "%" : the remainder of "/" rounded towards zero, the sign
                     of the dividend (as C and JavaScript) */
     OP_POW       /* "^", "**": a power, in a node of its own (two items) */

@@ -46,6 +46,10 @@ typedef struct alea__dialect {
      * zero at the end (d20): a "/" that ends the expression's product is
      * OP_DIVTRUNC, any other is `slash`. */
     uint8_t trunc_total;
+    /* "round" sends a half towards plus infinity, as JavaScript's
+     * Math.round (Roll20, Foundry VTT); else away from zero, as alea's
+     * "/~" and the mathjs round rpg-dice-roller uses. */
+    uint8_t round_half_up;
     /* "d%" is a tens die, 0 to 90 (d20); else 1 to 100. */
     uint8_t pct_tens;
     /* "//" is division rounding down, as Python's (d20); else a comment. */

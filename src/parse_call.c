@@ -231,12 +231,14 @@ static const struct {
 };
 
 /* Roundings of a division: floor(a / b) is a / b, ceil a /^ b, round
- * a /~ b, trunc (towards zero) a division of its own. */
+ * a /~ b (or, where the dialect's round is JavaScript's, roundhalfup),
+ * trunc (towards zero) and roundhalfup divisions of their own. */
 static const struct {
     const char *name;
     uint8_t op;
 } rounders[] = {
     {"floor", OP_DIV}, {"ceil", OP_DIVUP}, {"round", OP_DIVNEAR}, {"trunc", OP_DIVTRUNC},
+    {"roundhalfup", OP_DIVHALFUP},
 };
 
 /* Whether s[0..n) is the lowercase word w, matched without case. */
@@ -326,6 +328,8 @@ static alea_status parse_rounding(parser *p, const token *nt, uint8_t op, const 
         return err_at(p, peek(p), "')' (this function takes one division)");
     const token *close = advance(p);
     leave(p);
+    if (op == OP_DIVNEAR && p->dl->round_half_up)
+        op = OP_DIVHALFUP;
     return alea__p_round_last(p, a, op, nt->start, close->end, out);
 }
 

@@ -167,7 +167,8 @@ static void test_neg_abs(void **state)
     alea__pmf_free(ctx, &m);
 }
 
-/* floor, ceiling and nearest (halves away from zero), brute force. */
+/* floor, ceiling, nearest (halves away from zero), towards zero and
+ * nearest with halves up, brute force. */
 static void test_division(void **state)
 {
     (void)state;
@@ -175,7 +176,9 @@ static void test_division(void **state)
     int64_t bv[] = {-3, -2, 2, 3};
     double bw[] = {1, 1, 1, 1};
     b = pmf_weighted(ctx, 4, bv, bw);
-    for (uint8_t op = OP_DIV; op <= OP_DIVNEAR; op++) {
+    static const uint8_t ops[] = {OP_DIV, OP_DIVUP, OP_DIVNEAR, OP_DIVTRUNC, OP_DIVHALFUP};
+    for (size_t o = 0; o < sizeof ops; o++) {
+        uint8_t op = ops[o];
         assert_int_equal(alea__pmf_arith(ctx, op, &a, &b, &at, &at, &r), ALEA_OK);
         check_sorted(&r);
         double want[64] = {0};
@@ -186,6 +189,10 @@ static void test_division(void **state)
                     rq = floor(q);
                 else if (op == OP_DIVUP)
                     rq = ceil(q);
+                else if (op == OP_DIVTRUNC)
+                    rq = trunc(q);
+                else if (op == OP_DIVHALFUP)
+                    rq = floor(q + 0.5); /* JavaScript's Math.round */
                 else
                     rq = round(q); /* C round: halves away from zero */
                 want[(int)rq + 32] += 1.0 / 60;
