@@ -458,6 +458,51 @@ static void json_labels(alea__out *o, const rec *rc, int *first)
             json_labels(o, rc->kids[i], first);
 }
 
+/* The groups of several expressions ("{4d6 + 3, 2d8}kh1"), each member's
+ * total and marks: {"start", "end", "value", "members": [{"start", "end",
+ * "value", flags}]}. A member is named by its span of the expression, not
+ * its text: nested groups would print each level again. The dice of a
+ * group of one expression ("{4d6 + 3d8}k4") are in "dice" already. */
+static void json_groups(alea__out *o, const rec *rc, int *first)
+{
+    if (!rc)
+        return;
+    if (rc->n->kind == N_DICE) {
+        json_groups(o, rc->count, first);
+        json_groups(o, rc->sides, first);
+        return;
+    }
+    int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
+    int grp = rc->n->kind == N_GROUP && !rc->n->u.group->dice && rc->marks;
+    if (grp) {
+        alea__out_str(o, *first ? ", \"groups\": [{\"start\": " : ", {\"start\": ");
+        *first = 0;
+        alea__out_i64(o, rc->n->start);
+        alea__out_str(o, ", \"end\": ");
+        alea__out_i64(o, rc->n->end);
+        alea__out_str(o, ", \"value\": ");
+        alea__out_i64(o, rc->value);
+        alea__out_str(o, ", \"members\": [");
+        for (uint32_t i = 0; i < rc->nkids; i++) {
+            const node *m = rc->kids[i]->n;
+            alea__out_str(o, i ? ", {\"start\": " : "{\"start\": ");
+            alea__out_i64(o, m->start);
+            alea__out_str(o, ", \"end\": ");
+            alea__out_i64(o, m->end);
+            alea__out_str(o, ", \"value\": ");
+            alea__out_i64(o, rc->kids[i]->value);
+            alea__show_json_flag(o, "dropped", (rc->marks[i] & DIE_DROPPED) != 0);
+            alea__show_json_flag(o, "success", (rc->marks[i] & DIE_SUCCESS) != 0);
+            alea__show_json_flag(o, "failure", (rc->marks[i] & DIE_FAILURE) != 0);
+            alea__out_char(o, '}');
+        }
+        alea__out_str(o, "]}");
+    }
+    for (uint32_t i = 0; i < rc->nkids; i++)
+        if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept)
+            json_groups(o, rc->kids[i], first);
+}
+
 /* A roll's line: its breakdown, " = ", its total (bold, or in code). */
 static void show_line(alea__out *o, const alea_roll *r, const rec *rc)
 {
@@ -542,6 +587,10 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         json_dice(&o, r, r->root, 0, &first);
         alea__out_char(&o, ']');
         json_repeat(&o, r);
+        first = 1;
+        json_groups(&o, r->root, &first);
+        if (!first)
+            alea__out_char(&o, ']');
         if (r->expr->has_labels) {
             alea__out_str(&o, ", \"labels\": [");
             first = 1;

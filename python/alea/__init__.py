@@ -277,6 +277,21 @@ class Roll:
         return [x['total'] for x in rolls] if rolls is not None else [self.total]
 
     @property
+    def groups(self):
+        """Each group of several expressions rolled, in the order rolled: a
+        list of its members, each a dict of 'expression' (the member as
+        written), 'value' (its total) and 'dropped', 'success', 'failure':
+        '{4d6 + 3, 2d8}kh1' -> [[{'expression': '4d6 + 3', 'value': 17,
+        'dropped': False, ...}, {'expression': '2d8', ...}]]."""
+        src = self.detail['expression'].encode()
+        return [[{'expression': src[m['start']:m['end']].decode(errors='replace'),
+                  'value': m['value'],
+                  'dropped': m.get('dropped', False),
+                  'success': m.get('success', False),
+                  'failure': m.get('failure', False)} for m in g['members']]
+                for g in self.detail.get('groups', [])]
+
+    @property
     def comment(self):
         """The expression's description ('4d6 # fire damage'), or None."""
         return self.detail.get('comment')

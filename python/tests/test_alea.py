@@ -307,6 +307,22 @@ class LabelTest(unittest.TestCase):
         ctx.close()
 
 
+class GroupTest(unittest.TestCase):
+    def test_groups_give_each_member(self):
+        ctx = alea.Context()
+        ctx.seed(1)
+        r = ctx.roll('{4d6 + 3, 2d8}kh1 + {1d4, 1d6}>=4')
+        (keep, count) = r.groups
+        self.assertEqual([m['expression'] for m in keep], ['4d6 + 3', '2d8'])
+        self.assertEqual([m['dropped'] for m in keep].count(True), 1)
+        kept = [m['value'] for m in keep if not m['dropped']][0]
+        self.assertEqual(kept, max(m['value'] for m in keep))
+        self.assertEqual([m['success'] for m in count], [m['value'] >= 4 for m in count])
+        self.assertEqual(r.total, kept + sum(m['success'] for m in count))
+        self.assertEqual(ctx.roll('{4d6 + 3d8}k4').groups, [])
+        ctx.close()
+
+
 class RepeatTest(unittest.TestCase):
     def test_repeat_lists_every_total(self):
         ctx = alea.Context()
