@@ -471,7 +471,7 @@ static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
         return parse_faces(p, d, t);
     default:
         (void)dtok;
-        return err_at(p, t, "the number of sides after 'd' (as in d6, d%, dF or d{1,2,3})");
+        return err_at(p, t, "the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6))");
     }
 }
 

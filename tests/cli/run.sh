@@ -163,11 +163,11 @@ experr "empty expression" \
     "  " \
     "  ^" roll ''
 experr "a lone d" \
-    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 1, found the end of the expression" \
+    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6)) at byte 1, found the end of the expression" \
     "  d" \
     "   ^" d
 experr "2d+3" \
-    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 2, found '+'" \
+    "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6)) at byte 2, found '+'" \
     "  2d+3" \
     "    ^" dist 2d+3
 experr "1d1! explodes forever" \
@@ -300,7 +300,7 @@ check "stdin roll: three good lines, three rolls" \
 has "$(printf '%s\n' "$out" | sed -n 3p)" '^3d6 \[[1-6], [1-6], [1-6]\] = [0-9]+$'
 check "stdin roll: a last line without a newline" $? "$out"
 check "stdin roll: both errors, each with its caret" \
-    "$([ "$err" = "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF or d{1,2,3}) at byte 2, found '+'
+    "$([ "$err" = "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6)) at byte 2, found '+'
   2d+3
     ^
 alea: undefined result: division by zero at byte 4
