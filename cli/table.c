@@ -82,6 +82,8 @@ static void put_summary(const alea_dist *d)
     if (cut > 0)
         printf("truncated %.2g (probability cut off by the explosion bound)\n",
                cut);
+    if (alea_dist_rolls(d) > 1)
+        printf("each of the %" PRId64 " rolls has this distribution\n", alea_dist_rolls(d));
 }
 
 /* Width of the label column (0 when the distribution names no value). */

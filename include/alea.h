@@ -453,6 +453,12 @@ const char *alea_dist_label(const alea_dist *dist, int64_t v);
  * failure": the chance that more than half the pool shows 1.
  */
 size_t alea_dist_flag_count(const alea_dist *dist);
+/*
+ * The number of rolls of a repeat ("6 x 4d6kh3", "repeat(4d6kh3, 6)"): its
+ * distribution is that of one of them (each has the same). 1 for any other
+ * expression. In JSON, "rolls" when above 1.
+ */
+int64_t alea_dist_rolls(const alea_dist *dist);
 const char *alea_dist_flag_name(const alea_dist *dist, size_t i);
 double alea_dist_flag_prob(const alea_dist *dist, size_t i);
 

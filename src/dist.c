@@ -24,6 +24,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->pmf = *pmf;
     memset(&d->notes, 0, sizeof d->notes);
     d->samples = 0;
+    d->rolls = 1;
     memset(pmf, 0, sizeof *pmf);
     d->len = len;
     if (len)
@@ -307,6 +308,10 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
         }
         alea__out_char(&o, ']');
     }
+    if (dist->rolls > 1) {
+        alea__out_str(&o, ", \"rolls\": ");
+        alea__out_i64(&o, dist->rolls);
+    }
     if (alea_dist_flag_count(dist) > 0) {
         alea__out_str(&o, ", \"flags\": {");
         for (size_t i = 0; i < alea_dist_flag_count(dist); i++) {
@@ -326,6 +331,11 @@ const char *alea_dist_label(const alea_dist *dist, int64_t v)
     if (!dist || v < 0 || (uint64_t)v >= dist->notes.nlabels)
         return NULL;
     return dist->notes.labels[v];
+}
+
+int64_t alea_dist_rolls(const alea_dist *dist)
+{
+    return dist ? dist->rolls : 1;
 }
 
 size_t alea_dist_flag_count(const alea_dist *dist)

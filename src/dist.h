@@ -62,6 +62,8 @@ struct alea_dist {
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
     alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
+    int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
+                              this is the distribution of; else 1 */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };

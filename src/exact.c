@@ -838,5 +838,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         return st;
     }
     (*out)->notes = notes;
+    if (e->root->kind == N_REPEAT)
+        (*out)->rolls = e->root->u.rep.n;
     return ALEA_OK;
 }

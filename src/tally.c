@@ -158,8 +158,10 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *t, const alea_expr 
         } else {
             (*out)->samples = t->total;
             const node *root = e->root;
-            if (root->kind == N_REPEAT) /* its samples are one roll's */
+            if (root->kind == N_REPEAT) { /* its samples are one roll's */
+                (*out)->rolls = root->u.rep.n;
                 root = root->u.rep.a;
+            }
             if (root->kind == N_MECH && root->u.mech.ops->describe)
                 root->u.mech.ops->describe(root, &(*out)->notes);
         }

@@ -86,6 +86,31 @@ static void test_agrees_with_exact(void **state)
 }
 
 /* Two tallies merged count what one would; labels of dd() come along. */
+/* A repeat's distribution, exact or sampled, is one roll's and says how
+ * many rolls there are; any other expression has one. */
+static void test_repeat_rolls(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_expr *rep = compile(ctx, "4 x 1d6"), *one = compile(ctx, "1d6");
+    alea_dist *x, *y;
+    assert_int_equal(alea_expr_dist(ctx, rep, &x), ALEA_OK);
+    assert_int_equal(alea_expr_dist(ctx, one, &y), ALEA_OK);
+    assert_true(alea_dist_rolls(x) == 4 && alea_dist_rolls(y) == 1);
+    assert_int_equal(alea_dist_count(x), 6);
+    for (size_t i = 0; i < 6; i++)
+        assert_true(alea_dist_prob(x, i) == alea_dist_prob(y, i));
+    alea_dist *s = estimate(ctx, rep, 100);
+    assert_true(alea_dist_rolls(s) == 4);
+    assert_true(alea_dist_rolls(NULL) == 1);
+    alea_dist_free(s);
+    alea_dist_free(x);
+    alea_dist_free(y);
+    alea_expr_free(rep);
+    alea_expr_free(one);
+    alea_ctx_free(ctx);
+}
+
 static void test_merge(void **state)
 {
     (void)state;
@@ -238,6 +263,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_what_sample_draws),
         cmocka_unit_test(test_agrees_with_exact),
+        cmocka_unit_test(test_repeat_rolls),
         cmocka_unit_test(test_merge),
         cmocka_unit_test(test_support_limit_and_extremes),
         cmocka_unit_test(test_interrupt),

@@ -318,6 +318,8 @@ class Dist:
         self.truncated = data['truncated']
         self.labels = {v: name for v, name in data.get('labels', [])}
         self.flags = data.get('flags', {})
+        # a repeat ('6 x 4d6kh3'): how many rolls, each of this distribution
+        self.rolls = data.get('rolls', 1)
 
     def p(self, value):
         """P(X = value)."""

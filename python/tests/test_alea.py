@@ -334,6 +334,9 @@ class RepeatTest(unittest.TestCase):
         self.assertEqual([int(x.rsplit(' = ', 1)[1]) for x in lines], r.totals)
         plain = ctx.roll('2d6')
         self.assertEqual(plain.totals, [plain.total])
+        d = ctx.dist('6 x 1d4')
+        self.assertEqual((d.rolls, d.outcomes), (6, ctx.dist('1d4').outcomes))
+        self.assertEqual(ctx.dist('1d4').rolls, 1)
         # the distribution is one roll's
         self.assertEqual(ctx.dist('6 x 2d6').max, 12)
         ctx.close()
