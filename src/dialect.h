@@ -60,11 +60,12 @@ typedef struct alea__dialect {
     /* "%" is Python's modulo, which takes the divisor's sign (d20): not
      * alea's yet, so refused. */
     uint8_t no_mod;
-    /* The tool's own meanings that alea does not have yet, refused with an
-     * error that says so rather than read in alea's meaning:
-     * keep and drop on exploding dice, which choose single rolls
-     * (rpg-dice-roller); */
-    uint8_t no_keep_explode;
+    /* Keep and drop on "!" dice choose among single rolls, each explosion
+     * an entry of its own (rpg-dice-roller); else they choose whole dice. */
+    uint8_t keep_rolls;
+    /* A bare "r" or "ro" rerolls the die's lowest face, until it stops or
+     * once (rpg-dice-roller). */
+    uint8_t bare_reroll;
     /* "k" and "p" take Avrae's d20 selectors ("k3": the dice showing 3;
      * "k>3", "k<3", "kh3", "pl1"), and consecutive steps of the same kind
      * add up ("10d6k1k2k3"): alea's "k{1,2,3}". */

@@ -275,6 +275,19 @@ static alea_status add_conv(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
     return st;
 }
 
+/* *acc += w (a (+) b); x is scratch, left empty. */
+static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
+                                   const alea__pmf *b, double w, const node *at, alea__pmf *x)
+{
+    alea_status st;
+    if ((st = alea__charge(ctx, (int64_t)(a->n * b->n) + 1, at->start, at->end)) != ALEA_OK ||
+        (st = alea__pmf_conv(ctx, a, b, at, x)) != ALEA_OK)
+        return st;
+    st = alea__pmf_add_scaled(ctx, acc, x, w, at);
+    alea__pmf_free(ctx, x);
+    return st;
+}
+
 /*
  * The distribution of one die: its value (the sum of its chain), or with
  * count_mode its success score judged on every roll of the chain (what
@@ -497,6 +510,177 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const pool *p, const al
  * 3 us of allocations and merging, measured with callgrind). */
 #define MIX_COST 1000
 
+/* The distribution of a rolled count ce, refused when it can be negative. */
+static alea_status count_dist(alea_ctx *ctx, const node *ce, alea__pmf *cnt)
+{
+    alea_status st = eval(ctx, ce, cnt);
+    if (st != ALEA_OK || !cnt->n || cnt->v[0] >= 0)
+        return st;
+    st = alea__error(ctx, ALEA_ERR_DOMAIN, ce->start, ce->end,
+                     "dice count can be negative at byte %u (it can be %lld)",
+                     (unsigned)ce->start, (long long)cnt->v[0]);
+    alea__pmf_free(ctx, cnt);
+    return st;
+}
+
+/* ---- keep and drop on single rolls (rpg-dice-roller's "5d10!k2") ------------------ */
+
+/*
+ * A pool of c dice whose "!" chains are kept or dropped roll by roll (pool
+ * keep_rolls). A roll explodes (kind t, with probability pt) or ends its
+ * chain (kind n, pn = 1 - pt), and its value given its kind is independent
+ * of every other roll. So the pool is c rolls of kind n and K of kind t,
+ * where K, the explosions of c chains, is negative binomial: P(K = k) =
+ * C(k + c - 1, k) pt^k pn^c. The parser allows this only when the trigger's
+ * faces lie all above (or all below) the others, so the sorted rolls are the
+ * n rolls then the t rolls (or the reverse), and the kept range splits into
+ * a kept range of each: two independent keeps (keep.c), convolved. The
+ * mixture over K is followed while the mass left is at least the tail bound;
+ * what is left is out->trunc, as a chain's (die_dist).
+ */
+typedef struct singles_parts {
+    alea__pmf n, t; /* a roll that ends its chain, that explodes: conditioned */
+    double pt, pn;
+    int t_high;     /* the trigger's faces are the highest */
+} singles_parts;
+
+/* The kept contributions of positions [lo, hi) of one kind's m rolls, which
+ * fill sorted positions [from, from + m) of the pool. */
+static alea_status singles_keep(alea_ctx *ctx, const alea__pmf *die, int64_t m, int64_t from,
+                                int64_t lo, int64_t hi, const node *n, alea__pmf *out)
+{
+    int64_t a = lo > from ? lo - from : 0, b = hi - from < m ? hi - from : m;
+    if (m == 0 || b <= a)
+        return alea__pmf_point(ctx, 0, 1.0, out);
+    return alea__keep(ctx, die, NULL, m, a, b, n, out);
+}
+
+static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
+                                const singles_parts *q, int64_t c, alea__pmf *out)
+{
+    alea_status st = ALEA_OK;
+    alea__pmf sum = {0}, a = {0}, b = {0}, x = {0};
+    double tail = ctx->tail > 0 ? ctx->tail : ALEA_TAIL_DEFAULT;
+    /* Work first: about mean + 12 sd + log(tail)/log(pt) values of K, each
+     * two keeps over at most c + K rolls and a convolution. */
+    double dc = (double)c, mean = dc * q->pt / q->pn, sd = sqrt(mean / q->pn);
+    double kmax = mean + 12 * sd + log(tail) / log(q->pt) + 1;
+    if ((st = alea__work_check(ctx, kmax * (MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n)),
+                               n)) != ALEA_OK)
+        return st;
+    double lw = dc * log(q->pn), mass = 0; /* log P(K = k), P(K < k) */
+    for (int64_t k = 0;; k++) {
+        double w = exp(lw);
+        int64_t m, lo, hi;
+        if (alea__add_ovf(c, k, &m))
+            return alea__overflow_error(ctx, n);
+        alea__pool_keep_range(p, m, &lo, &hi);
+        int64_t nfrom = q->t_high ? 0 : k, tfrom = q->t_high ? c : 0;
+        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
+            (st = singles_keep(ctx, &q->n, c, nfrom, lo, hi, n, &a)) != ALEA_OK ||
+            (st = singles_keep(ctx, &q->t, k, tfrom, lo, hi, n, &b)) != ALEA_OK ||
+            (st = add_conv_scaled(ctx, &sum, &a, &b, w, n, &x)) != ALEA_OK)
+            goto done;
+        alea__pmf_free(ctx, &a);
+        alea__pmf_free(ctx, &b);
+        mass += w;
+        if (1 - mass < tail && (double)k >= mean) /* past the mode: the rest is the tail */
+            break;
+        lw += log((dc + (double)k) / (double)(k + 1)) + log(q->pt);
+    }
+    sum.trunc = 1 - mass < 0 ? 0 : 1 - mass;
+    *out = sum;
+    sum.n = 0;
+done:
+    alea__pmf_free(ctx, &a);
+    alea__pmf_free(ctx, &b);
+    alea__pmf_free(ctx, &x);
+    alea__pmf_free(ctx, &sum);
+    return st;
+}
+
+/* Splits one roll of the die into the parts above. */
+static alea_status singles_split(alea_ctx *ctx, const node *n, const pool *p,
+                                 singles_parts *q)
+{
+    alea__pmf r;
+    alea_status st = roll_dist(ctx, p, n, &r);
+    if (st != ALEA_OK)
+        return st;
+    size_t nt = 0;
+    double pt = 0, pn = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        int t = alea__cond_match(&p->trigger, r.v[i]);
+        nt += (size_t)t;
+        *(t ? &pt : &pn) += r.p[i];
+    }
+    memset(q, 0, sizeof *q);
+    if (nt == 0 || nt == r.n) { /* the parser refuses both */
+        alea__pmf_free(ctx, &r);
+        return alea__broken(ctx, n->start, n->end, "an explosion on no face or every face");
+    }
+    if ((st = alea__pmf_alloc(ctx, r.n - nt, &q->n)) != ALEA_OK ||
+        (st = alea__pmf_alloc(ctx, nt, &q->t)) != ALEA_OK) {
+        alea__pmf_free(ctx, &q->n);
+        alea__pmf_free(ctx, &r);
+        return st;
+    }
+    size_t in = 0, it = 0;
+    for (size_t i = 0; i < r.n; i++) {
+        if (alea__cond_match(&p->trigger, r.v[i])) {
+            q->t.v[it] = r.v[i];
+            q->t.p[it++] = r.p[i] / pt;
+        } else {
+            q->n.v[in] = r.v[i];
+            q->n.p[in++] = r.p[i] / pn;
+        }
+    }
+    q->pt = pt / (pt + pn);
+    q->pn = pn / (pt + pn);
+    q->t_high = q->t.v[0] > q->n.v[q->n.n - 1];
+    alea__pmf_free(ctx, &r);
+    if (!q->t_high && q->t.v[q->t.n - 1] > q->n.v[0]) {
+        alea__pmf_free(ctx, &q->n);
+        alea__pmf_free(ctx, &q->t);
+        return alea__broken(ctx, n->start, n->end, "explosion faces between the others");
+    }
+    return ALEA_OK;
+}
+
+/* The pool, its count rolled or not: the mixture over the count. */
+static alea_status singles(alea_ctx *ctx, const node *n, const pool *p, alea__pmf *out)
+{
+    singles_parts q;
+    alea__pmf cnt = {0}, sum = {0}, cur = {0};
+    alea_status st = singles_split(ctx, n, p, &q);
+    if (st != ALEA_OK)
+        return st;
+    if (!p->count_expr) {
+        st = singles_pool(ctx, n, p, &q, p->count, out);
+        goto done;
+    }
+    if ((st = count_dist(ctx, p->count_expr, &cnt)) != ALEA_OK)
+        goto done;
+    double trunc = cnt.trunc;
+    for (size_t i = 0; i < cnt.n; i++) {
+        if ((st = singles_pool(ctx, n, p, &q, cnt.v[i], &cur)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+            goto done;
+        trunc += cnt.p[i] * cur.trunc;
+        alea__pmf_free(ctx, &cur);
+    }
+    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
+    *out = sum;
+    sum.n = 0;
+done:
+    alea__pmf_free(ctx, &q.n);
+    alea__pmf_free(ctx, &q.t);
+    alea__pmf_free(ctx, &cnt);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &cur);
+    return st;
+}
+
 /* The pool p of node n (n's own, or at one value of its rolled sides). */
 static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__pmf *out)
 {
@@ -523,6 +707,8 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
         alea__pmf_free(ctx, &r);
         return st;
     }
+    if (p->keep_rolls) /* the parser allows no count of successes here */
+        return singles(ctx, n, p, out);
     if ((st = die_dist(ctx, p, n, each, &die)) != ALEA_OK)
         return st;
     if (counting && !each) { /* "!!" and plain dice: judge each die's total */
@@ -558,15 +744,8 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
     }
 
     /* A rolled count: the mixture over its values. */
-    const node *ce = p->count_expr;
-    if ((st = eval(ctx, ce, &cnt)) != ALEA_OK)
+    if ((st = count_dist(ctx, p->count_expr, &cnt)) != ALEA_OK)
         goto done;
-    if (cnt.n && cnt.v[0] < 0) {
-        st = alea__error(ctx, ALEA_ERR_DOMAIN, ce->start, ce->end,
-                         "dice count can be negative at byte %u (it can be %lld)",
-                         (unsigned)ce->start, (long long)cnt.v[0]);
-        goto done;
-    }
     double trunc = cnt.trunc;
     /* Each count is a pool of its own: beside the work its steps charge,
      * each costs a few allocations and a merge, about MIX_COST units (found

@@ -787,6 +787,53 @@ static alea_status check_order(parser *p, const pool *pl, const token *ctok,
     return ALEA_OK;
 }
 
+/* Whether the faces of die d that c matches are all above, or all below,
+ * the faces it does not match (its highest or lowest faces). */
+static int cond_at_end(const die_spec *d, const cond *c)
+{
+    if (d->kind == FACES_RANGE) {
+        if (c->op == CMP_EQ || c->op == CMP_NE)
+            return c->value <= d->lo || c->value >= d->hi;
+        return 1; /* "<", "<=", ">", ">=": an interval at one end */
+    }
+    /* Sorted faces: the matches are a prefix or a suffix (ties match alike). */
+    uint32_t changes = 0;
+    for (uint32_t i = 1; i < d->nfaces; i++)
+        changes += alea__cond_match(c, d->sorted[i]) != alea__cond_match(c, d->sorted[i - 1]);
+    return changes <= 1;
+}
+
+/*
+ * rpg-dice-roller's keep and drop on "!" dice: each roll of a chain is an
+ * entry of its own, kept or dropped alone ("5d10!k2"). The exact engine
+ * (exact.c, singles) sees the pool as the final rolls and the rolls that
+ * exploded, two kinds of dice apart in order; what would mix them, or
+ * change one roll of a chain and not another, is refused until alea has it.
+ */
+static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const token *ktok,
+                                const token *rtok, const token *ctok)
+{
+    const char *why = NULL;
+    if (nkeeps > 1)
+        why = "several keep and drop steps on exploding dice";
+    else if (pl->penetrate)
+        why = "keep and drop on penetrating dice ('!p'), which choose single rolls";
+    else if (rtok)
+        why = "keep and drop on exploding dice with a reroll, which there rerolls "
+              "single rolls";
+    else if (ctok)
+        why = "keep and drop on exploding dice with a clamp";
+    else if (pl->explode_once || pl->explode_cap || pl->has_reroll_one || pl->extra)
+        why = "keep and drop on exploding dice with another modifier of the explosion";
+    else if (!cond_at_end(&pl->die, &pl->trigger))
+        why = "keep and drop on exploding dice whose explosion faces lie between the "
+              "other faces";
+    if (why)
+        return unsupported(p, ktok, why);
+    pl->keep_rolls = 1;
+    return ALEA_OK;
+}
+
 /* Checks that need the whole pool: run once its modifiers are parsed. */
 static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *rtok, const token *etok,
@@ -1085,6 +1132,11 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             pl->reroll_once = t->kind == T_RO;
             if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
                 rtok = advance(p); /* "rr": until no match, as alea's "r" */
+            } else if (p->dl->bare_reroll && !starts_cond(p)) {
+                /* rpg-dice-roller: a bare "r" or "ro" rerolls the lowest face */
+                pl->reroll.op = CMP_EQ;
+                pl->reroll.value = pl->die.lo;
+                continue;
             } else if (t->kind == T_R && p->dl->reroll_once) {
                 /* Foundry: "r" rerolls once; bare, the lowest face */
                 pl->reroll_once = 1;
@@ -1186,9 +1238,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     pl->nkeeps = nkeeps; /* for check_order */
     if ((st = check_order(p, pl, ctok, rtok, etok, xtok)) != ALEA_OK)
         return st;
-    if (nkeeps > 0 && pl->explode != EXPLODE_NONE && p->dl->no_keep_explode)
-        return unsupported(p, ktok,
-                           "keep and drop on exploding dice, which choose single rolls");
+    if (nkeeps > 0 && pl->explode == EXPLODE_EACH && p->dl->keep_rolls &&
+        (st = keep_singles(p, pl, nkeeps, ktok, rtok, ctok)) != ALEA_OK)
+        return st;
     if (nkeeps > 1 && p->dl->keep_whole &&
         (st = keep_whole(p, pl, keeps, &nkeeps, start)) != ALEA_OK)
         return st;

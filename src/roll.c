@@ -328,6 +328,71 @@ static alea_status roll_sides(rstate *s, const node *n, rec *rc, pool *out)
     return ALEA_OK;
 }
 
+/* The end of a pool's roll: its dice r->dice[die0 .. die0 + m) sorted for
+ * the breakdown ("s", "sd"), its record, and its value sum. */
+static alea_status finish_dice(rstate *s, const pool *p, rec *rc, size_t die0, size_t m,
+                               int64_t sum, int64_t *value)
+{
+    alea_status st;
+    if (p->sort && s->trace && (st = sort_dice(s, s->r->dice + die0, m, p->sort)) != ALEA_OK)
+        return st;
+    rc->die0 = (uint32_t)die0;
+    rc->ndice = (uint32_t)m;
+    if (!s->trace && !s->keep_dice)
+        s->r->ndice = die0; /* values are no longer needed */
+    *value = sum;
+    return ALEA_OK;
+}
+
+/*
+ * rpg-dice-roller's keep and drop on "!" dice (pool keep_rolls): every roll
+ * of every chain is a record of its own, and the keep steps choose among
+ * the rolls (the parser allows no reroll, clamp, penetration or count of
+ * successes here). The count dice were charged; each explosion charges its
+ * roll.
+ */
+static alea_status eval_singles(rstate *s, const node *n, const pool *p, int64_t count,
+                                rec *rc, int64_t *value)
+{
+    alea_status st;
+    size_t die0 = s->r->ndice, idx;
+    for (int64_t i = 0; i < count; i++) {
+        for (;;) {
+            int64_t f = draw(s, &p->die);
+            int boom = alea__cond_match(&p->trigger, f);
+            if ((st = reserve_dice(s, 1, &idx)) != ALEA_OK)
+                return st;
+            rdie *d = &s->r->dice[idx];
+            d->value = f;
+            d->score = 0;
+            d->flags = 0;
+            d->first = (uint32_t)s->r->nfaces;
+            if ((st = push_face(s, f, boom ? FACE_EXPLODED : 0)) != ALEA_OK)
+                return st;
+            d->nfaces = (uint32_t)(s->r->nfaces - d->first); /* 0 untraced */
+            if (!boom)
+                break;
+            if ((st = charge_dice(s, n, 1)) != ALEA_OK)
+                return st;
+        }
+    }
+    size_t m = s->r->ndice - die0;
+    rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
+    int64_t lo, hi;
+    alea__pool_keep_range(p, (int64_t)m, &lo, &hi);
+    order *ord;
+    if ((st = sorted_dice(s, dice, m, &ord)) != ALEA_OK)
+        return st;
+    int64_t sum = 0;
+    for (size_t k = 0; k < m; k++) {
+        if ((int64_t)k < lo || (int64_t)k >= hi)
+            dice[ord[k].i].flags |= DIE_DROPPED;
+        else if (alea__add_ovf(sum, ord[k].v, &sum))
+            return overflow(s, n);
+    }
+    return finish_dice(s, p, rc, die0, m, sum, value);
+}
+
 static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const pool *p = n->u.pool;
@@ -354,6 +419,8 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     int64_t total = count + extra;
     if ((st = charge_dice(s, n, total)) != ALEA_OK)
         return st;
+    if (p->keep_rolls)
+        return eval_singles(s, n, p, total, rc, value);
     if (!s->trace && !s->keep_dice && plain_die(p) && !p->nkeeps && !p->nselects && !p->extra &&
         !p->has_reroll_one)
         return sum_plain(s, n, p, total, value);
@@ -432,14 +499,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
             sum += score(p, d->value, &d->flags, DIE_SUCCESS, DIE_FAILURE);
         }
     }
-    if (p->sort && s->trace && (st = sort_dice(s, dice, (size_t)total, p->sort)) != ALEA_OK)
-        return st;
-    rc->die0 = (uint32_t)die0;
-    rc->ndice = (uint32_t)total;
-    if (!s->trace && !s->keep_dice)
-        s->r->ndice = die0; /* values are no longer needed */
-    *value = sum;
-    return ALEA_OK;
+    return finish_dice(s, p, rc, die0, (size_t)total, sum, value);
 }
 
 /* Bytes a record may print, at most, in the text and the JSON breakdown

@@ -167,6 +167,111 @@ static void test_keep_bruteforce(void **state)
     check_keep("3d{1,1,2,5}kl2dl1", odd, 4, 3, 1, 2);
 }
 
+/*
+ * rpg-dice-roller's keep on single rolls: n dice of faces[nf], each a chain
+ * of rolls while the face is a trigger (trig[face index]); every roll of
+ * every chain is an entry, and the kept entries of the m sorted ones are
+ * summed. Chains are enumerated to `depth` rolls each; the mass of the
+ * longer ones, cut, bounds the error.
+ */
+#define SINGLES_MAX 96 /* entries in a path */
+typedef struct singles_case {
+    const int *faces, *trig;
+    int nf, n;
+    char op;   /* 'k' keep or 'd' drop */
+    int high;  /* the highest, else the lowest */
+    int count; /* how many */
+    int depth; /* rolls of a chain enumerated */
+    double want[512], cut;
+    int vals[SINGLES_MAX];
+} singles_case;
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The rolls of die `die` on (j of its rolls made), the pool's first m
+ * entries already rolled. */
+static void singles_walk(singles_case *c, int die, int j, int m, double p)
+{
+    if (die == c->n) {
+        int v[SINGLES_MAX], k = c->count > m ? m : c->count, lo = 0, hi = m, sum = 0;
+        memcpy(v, c->vals, (size_t)m * sizeof *v);
+        qsort(v, (size_t)m, sizeof *v, int_cmp);
+        if (c->op == 'k')
+            *(c->high ? &lo : &hi) = c->high ? m - k : k;
+        else
+            *(c->high ? &hi : &lo) = c->high ? m - k : k;
+        for (int i = lo; i < hi; i++)
+            sum += v[i];
+        assert_true(sum >= 0 && sum < 512);
+        c->want[sum] += p;
+        return;
+    }
+    for (int f = 0; f < c->nf; f++) {
+        double q = p / c->nf;
+        c->vals[m] = c->faces[f];
+        if (!c->trig[f])
+            singles_walk(c, die + 1, 0, m + 1, q); /* the chain ends: next die */
+        else if (j + 1 >= c->depth || m + 1 >= SINGLES_MAX)
+            c->cut += q;
+        else
+            singles_walk(c, die, j + 1, m + 1, q); /* it explodes: the same die again */
+    }
+}
+
+static void check_singles(const char *src, const int *faces, const int *trig, int nf, int n,
+                          char op, int high, int count, int depth)
+{
+    singles_case *c = calloc(1, sizeof *c);
+    assert_non_null(c);
+    c->faces = faces;
+    c->trig = trig;
+    c->nf = nf;
+    c->n = n;
+    c->op = op;
+    c->high = high;
+    c->count = count;
+    c->depth = depth;
+    singles_walk(c, 0, 0, 0, 1.0);
+    assert_true(c->cut < 1e-5); /* the bound below stays well under the probabilities */
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_RPGDR), ALEA_OK);
+    alea_dist *d = dist(src);
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA), ALEA_OK);
+    for (int v = 0; v < 512; v++)
+        if (fabs(alea_dist_p(d, v) - c->want[v]) > c->cut + 1e-11)
+            fail_msg("%s: P(%d) = %.15g, enumerated %.15g", src, v, alea_dist_p(d, v),
+                     c->want[v]);
+    alea_dist_free(d);
+    free(c);
+}
+
+static void test_keep_singles_bruteforce(void **state)
+{
+    (void)state;
+    const int d3[] = {1, 2, 3}, d3max[] = {0, 0, 1}, d3min[] = {1, 0, 0};
+    const int d6[] = {1, 2, 3, 4, 5, 6}, d6top[] = {0, 0, 0, 0, 1, 1};
+    const int odd[] = {1, 1, 2, 5}, oddmax[] = {0, 0, 0, 1}, oddlow[] = {1, 1, 0, 0};
+    check_singles("2d3!k1", d3, d3max, 3, 2, 'k', 1, 1, 24);
+    check_singles("1d3!k1", d3, d3max, 3, 1, 'k', 1, 1, 24);
+    check_singles("3d3!kh2", d3, d3max, 3, 3, 'k', 1, 2, 24);
+    check_singles("2d3!kl1", d3, d3max, 3, 2, 'k', 0, 1, 24);
+    check_singles("2d3!d1", d3, d3max, 3, 2, 'd', 0, 1, 24);
+    check_singles("2d3!dh1", d3, d3max, 3, 2, 'd', 1, 1, 24);
+    check_singles("1d3!d1", d3, d3max, 3, 1, 'd', 0, 1, 24);
+    check_singles("2d3!<2k1", d3, d3min, 3, 2, 'k', 1, 1, 24);
+    check_singles("2d3!=1kl2", d3, d3min, 3, 2, 'k', 0, 2, 24);
+    /* two faces explode: 2^j chains of j explosions */
+    check_singles("1d6!>4k1", d6, d6top, 6, 1, 'k', 1, 1, 12);
+    check_singles("1d6!>=5dl1", d6, d6top, 6, 1, 'd', 0, 1, 12);
+    check_singles("2d{1,1,2,5}!k1", odd, oddmax, 4, 2, 'k', 1, 1, 20);
+    check_singles("1d{1,1,2,5}!<2kh2", odd, oddlow, 4, 1, 'k', 1, 2, 18);
+    check_singles("3d{1,1,2,5}!dh1", odd, oddmax, 4, 3, 'd', 1, 1, 20);
+    check_singles("0d6!k1", d6, d6top, 6, 0, 'k', 1, 1, 1);
+}
+
 /* "ra": n dice of faces[nf], the lowest die matching (match[face index])
  * rolled again, then positions [lo, hi) summed. */
 static void check_ra(const char *src, const int *faces, const int *match, int nf, int n,
@@ -620,6 +725,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_known_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explode, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_bruteforce, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_singles_bruteforce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_success_counting, setup, teardown),
