@@ -272,6 +272,19 @@ static void print_explode(alea__out *o, const pool *p)
         print_cond(o, &p->trigger);
 }
 
+/* Unique, last of the modifiers: "u" with no condition would take a
+ * success count after it as its own ("3d6>3u", "4d6kh3u=5"). */
+static void print_unique(alea__out *o, const pool *p)
+{
+    if (!p->unique)
+        return;
+    alea__out_str(o, p->unique == UNIQUE_ONCE ? "uo" : "u");
+    if (p->has_unique_cond) {
+        alea__out_str(o, alea__cmp_str(p->unique_cond.op));
+        alea__out_i64(o, p->unique_cond.value);
+    }
+}
+
 /* The critical markers: "cs>=19cf<3" (display only). */
 static void print_marks(alea__out *o, const pool *p)
 {
@@ -423,6 +436,7 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
         }
     }
     print_marks(o, p);
+    print_unique(o, p);
     if (n->label) { /* before extra dice, which a label after would join */
         alea__out_str(o, " [");
         alea__out_text(o, n->label, n->label_len);

@@ -129,6 +129,8 @@ typedef struct select_op {
 
 enum { SORT_NONE, SORT_ASC, SORT_DESC };
 
+enum { UNIQUE_NONE, UNIQUE_ALL, UNIQUE_ONCE };
+
 /*
  * A dice pool: count dice of one kind, each rolled (and rerolled, exploded)
  * independently; then the keep steps pick a contiguous range of the sorted
@@ -148,6 +150,10 @@ enum { SORT_NONE, SORT_ASC, SORT_DESC };
  *      the whole pool explodes at most that many times, the dice in order
  *      (each die's chain before the next die), and a roll made once the
  *      cap is reached is not tested.
+ *   3a. unique ("u", "uo"; dice without rerolls, clamps or explosions):
+ *      the dice in order, each face that an earlier die already shows (and
+ *      that unique_cond matches, when given) is rolled again, until it is
+ *      new ("u") or once, the second face standing ("uo").
  * Pool:
  *   3b. reroll one ("ra"): the lowest die whose value matches is rolled
  *      again (steps 1-3) and the new die stands;
@@ -214,6 +220,11 @@ typedef struct pool {
 
     uint8_t has_success, has_failure;
     cond success, failure;
+
+    /* Unique ("u", "uo", "u=5"; rpg-dice-roller's): step 3a above. */
+    uint8_t unique; /* UNIQUE_NONE, UNIQUE_ALL ("u"), UNIQUE_ONCE ("uo") */
+    uint8_t has_unique_cond;
+    cond unique_cond; /* only faces it matches must be unique */
 
     /* Critical markers ("cs>=19", "cf<3"): which faces the breakdown marks
      * as a critical success or failure, instead of the die's highest and

@@ -10,11 +10,12 @@
 const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV},
     [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1,
-                             .trailing_text = 1, .slash = OP_DIVWHOLE, .round_half_up = 1},
+                             .trailing_text = 1, .slash = OP_DIVWHOLE, .round_half_up = 1,
+                             .no_unique = 1},
     [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
                               .rr = 1, .slash = OP_DIVWHOLE, .cs_counts = 1,
                               .written_order = 1, .clamp_count_only = 1,
-                              .round_half_up = 1},
+                              .round_half_up = 1, .no_unique = 1},
     [ALEA_DIALECT_RPGDR] = {.name = "rpgdr", .tool = "rpg-dice-roller", .not_equal = 1,
                             .keep_whole = 1, .slash = OP_DIVWHOLE, .keep_rolls = 1,
                             .bare_reroll = 1,
@@ -23,7 +24,7 @@ const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
                           .trunc_total = 1, .cmp_total = 1,
                           .pct_tens = 1, .slash_slash = 1, .bang_ne = 1, .no_mod = 1,
                           .d20_select = 1, .e_explode = 1, .ra_adds = 1,
-                          .written_order = 1},
+                          .written_order = 1, .no_unique = 1},
 };
 
 const char *alea_dialect_name(alea_dialect d)

@@ -94,6 +94,8 @@ typedef struct alea__dialect {
      * (rpg-dice-roller), not each die plus its numbers (Roll20, alea):
      * refused until alea has it. */
     uint8_t no_group_dice_count;
+    /* The tool has no unique "u", "uo" (rpg-dice-roller's): refused. */
+    uint8_t no_unique;
 } alea__dialect;
 
 ALEA__HIDDEN extern const alea__dialect alea__dialects[ALEA_DIALECT__COUNT];

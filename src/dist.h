@@ -296,6 +296,19 @@ ALEA__HIDDEN alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);
 
+/* ---- unique.c ---- */
+
+/*
+ * The distribution of the pool of N_DICE node n with unique ("u", "uo"),
+ * then its keep, drop, selections and success counts: die is one die's
+ * distribution, g[i] the contribution of outcome i (its success score;
+ * NULL: its value). Errors:
+ * ALEA_ERR_LIMIT when the pool needs more work than the limit ("uo", a
+ * condition or faces of unequal weight walk every multiset of faces).
+ */
+ALEA__HIDDEN alea_status alea__unique_dist(alea_ctx *ctx, const node *n, const alea__pmf *die,
+                                           const int64_t *g, alea__pmf *out);
+
 /* ---- the expectation of a function of the outcome (for a mechanic's own
  * tables, kept with the mechanic) ---- */
 

@@ -720,6 +720,10 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
         for (size_t i = 0; i < die.n; i++)
             g[i] = score(p, die.v[i]);
     }
+    if (p->unique) { /* the parser allows plain dice of a written count */
+        st = alea__unique_dist(ctx, n, &die, g, out);
+        goto done;
+    }
     if (p->has_reroll_one) {
         /* "ra" judges each die's total; with "!" success counting the score
          * is not a function of the total, so the two cannot be combined. */

@@ -26,7 +26,7 @@
 
 /* The dice of the one member of a group that keeps or counts them: a sum of
  * dice pools of a literal count and sides (rerolled, clamped or exploding
- * allowed; no selections, capped explosions or counts) and numbers. */
+ * allowed; no selections, capped explosions, unique or counts) and numbers. */
 static int dice_item(const node *it, uint8_t op)
 {
     if (it->kind == N_NUM)
@@ -35,7 +35,8 @@ static int dice_item(const node *it, uint8_t op)
         return 0;
     const pool *pl = it->u.pool;
     return !pl->count_expr && !pl->sides_expr && !pl->nkeeps && !pl->nselects && !pl->extra &&
-           !pl->has_reroll_one && !pl->explode_cap && !pl->has_success && !pl->has_failure;
+           !pl->has_reroll_one && !pl->explode_cap && !pl->has_success && !pl->has_failure &&
+           !pl->unique;
 }
 
 static alea_status check_dice_member(parser *p, const node *m)

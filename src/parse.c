@@ -407,6 +407,11 @@ static alea_status settle_extra(parser *p, pool *pl, const token *at)
                            "too many extra dice at byte %u (at most %lld)",
                            (unsigned)at->start, (long long)alea_limit_max(ALEA_LIMIT_DICE));
     pl->extra = net;
+    if (pl->unique && net != 0)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, at->start, at->end,
+                           "unique ('u', 'uo') with extra dice is not supported yet "
+                           "(byte %u)",
+                           (unsigned)at->start);
     if (pl->nselects && net != 0)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, at->start, at->end,
                            "a selection of dice ('k{...}', 'p{...}') with extra dice is "

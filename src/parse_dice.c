@@ -834,6 +834,89 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
     return ALEA_OK;
 }
 
+/* ---- unique ("u", "uo": rpg-dice-roller's) ------------------------------------ */
+
+/*
+ * unique = ("u" | "uo") [("=" | "<>" | "<" | "<=" | ">" | ">=") signed]
+ * A die whose face an earlier die of the pool shows is rolled again until
+ * the face is new ("u") or once, the second face standing ("uo"); with a
+ * condition, only the faces it matches must be new. The condition needs
+ * its operator, as rpg-dice-roller's compare points do ("4d6u - 1" is a
+ * subtraction); so "3d6u>3" is a condition of "u", and a success count
+ * goes before it ("3d6>3u").
+ */
+static alea_status parse_unique(parser *p, pool *pl, const token **utok)
+{
+    const token *t = peek(p);
+    const char *name = t->kind == T_U ? "u" : "uo";
+    if (p->dl->no_unique)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "%s has no '%s' (rerolling dice that show the same face) at "
+                           "byte %u: it is rpg-dice-roller's (--dialect rpgdr) and alea's",
+                           p->dl->tool, name, (unsigned)t->start);
+    if (*utok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "unique ('u', 'uo') given twice, second at byte %u",
+                           (unsigned)t->start);
+    *utok = advance(p);
+    pl->unique = t->kind == T_U ? UNIQUE_ALL : UNIQUE_ONCE;
+    switch (peek(p)->kind) {
+    case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT: case T_GE:
+        pl->has_unique_cond = 1;
+        return parse_cond_ne(p, &pl->unique_cond,
+                             "a condition after 'u' (as in u=5, u<=2)");
+    default:
+        return ALEA_OK;
+    }
+}
+
+/* The number of distinct faces of die d, up to cap. */
+static uint64_t distinct_faces(const die_spec *d, uint64_t cap)
+{
+    if (d->kind == FACES_RANGE) {
+        uint64_t span = (uint64_t)d->hi - (uint64_t)d->lo; /* + 1, may wrap */
+        return span >= cap ? cap : span + 1;
+    }
+    uint64_t k = 0;
+    for (uint32_t i = 0; i < d->nfaces && k < cap; i++)
+        k += i == 0 || d->sorted[i] != d->sorted[i - 1];
+    return k;
+}
+
+/*
+ * What unique works with: plain dice of a written count and sides (their
+ * keep, drop, selections, success counts, sorting and markers act after
+ * it, as in rpg-dice-roller's order). "u" on more dice than the die has
+ * faces it must keep apart could never end: refused (rpg-dice-roller gives
+ * up after 1000 rolls and keeps a repeated face).
+ */
+static alea_status check_unique(parser *p, const pool *pl, const token *utok)
+{
+    const char *with = pl->has_reroll || pl->has_reroll_one ? "a reroll"
+                       : pl->explode != EXPLODE_NONE        ? "an explosion"
+                       : ALEA__CLAMPED(pl)                  ? "a clamp"
+                       : pl->count_expr                     ? "a rolled number of dice"
+                       : pl->sides_expr                     ? "rolled sides"
+                                                            : NULL;
+    if (with)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, utok->start, utok->end,
+                           "unique ('%.*s') with %s is not supported yet (byte %u)",
+                           (int)(utok->end - utok->start), p->src + utok->start, with,
+                           (unsigned)utok->start);
+    if (pl->unique != UNIQUE_ALL ||
+        (pl->has_unique_cond && !cond_all(&pl->die, &pl->unique_cond, NULL)))
+        return ALEA_OK; /* "uo" ends; a face the condition leaves free ends "u" */
+    uint64_t faces = distinct_faces(&pl->die, (uint64_t)pl->count);
+    if ((uint64_t)pl->count > faces)
+        return alea__error(p->ctx, ALEA_ERR_INVALID, utok->start, utok->end,
+                           "%lld dice cannot all show different faces: the die has %llu "
+                           "(byte %u); rpg-dice-roller stops after 1000 rolls and keeps a "
+                           "repeated face, alea refuses",
+                           (long long)pl->count, (unsigned long long)faces,
+                           (unsigned)utok->start);
+    return ALEA_OK;
+}
+
 /* Checks that need the whole pool: run once its modifiers are parsed. */
 static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *rtok, const token *etok,
@@ -953,6 +1036,7 @@ alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int
  * modifier  = keep | explode | reroll | success
  * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM] | select
  * sort      = "s" | "sa" | "sd"
+ * unique    = ("u" | "uo") [cond]   (parse_unique)
  * explode   = "!" ["!"] ["p"] [cond]
  * reroll    = ("r" | "ro" | "ra") cond
  * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
@@ -977,6 +1061,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     uint32_t nkeeps = 0, kcap = 0;
     const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL, *seltok = NULL;
     const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
+    const token *utok = NULL;               /* "u", "uo" */
     sel_buf sel;
     memset(&sel, 0, sizeof sel);
     for (;;) {
@@ -1044,10 +1129,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             continue;
         case T_U:
         case T_UO:
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                               "'%s', rerolling dice that show the same face, is not "
-                               "supported yet (byte %u)",
-                               t->kind == T_U ? "u" : "uo", (unsigned)t->start);
+            if ((st = parse_unique(p, pl, &utok)) != ALEA_OK)
+                return st;
+            continue;
         case T_KH: kop = KEEP_HIGH; goto keep;
         case T_K: kop = KEEP_HIGH; goto keep;
         case T_KL: kop = KEEP_LOW; goto keep;
@@ -1255,7 +1339,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
         return st;
     n->u.pool = pl;
-    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK)
+    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK ||
+        (utok && (st = check_unique(p, pl, utok)) != ALEA_OK))
         return st;
     *out = n;
     return ALEA_OK;

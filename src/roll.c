@@ -194,6 +194,70 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
     return ALEA_OK;
 }
 
+/* Ends die d, whose faces start at d->first: it shows face f and counts it. */
+static alea_status one_face(rstate *s, rdie *d, int64_t f)
+{
+    d->value = f;
+    d->score = 0;
+    d->flags = 0;
+    alea_status st = push_face(s, f, 0);
+    d->nfaces = (uint32_t)(s->r->nfaces - d->first); /* 0 untraced */
+    return st;
+}
+
+/* Whether face f is in the open-addressing set of cap slots (a power of
+ * two); adds it when not. */
+static int shown_add(int64_t *set, uint8_t *used, size_t cap, int64_t f)
+{
+    size_t h = (size_t)(((uint64_t)f * 0x9E3779B97F4A7C15u) >> 32) & (cap - 1);
+    for (; used[h]; h = (h + 1) & (cap - 1))
+        if (set[h] == f)
+            return 1;
+    used[h] = 1;
+    set[h] = f;
+    return 0;
+}
+
+/*
+ * Step 3a, unique ("u", "uo"): the dice in order, each face that an earlier
+ * die shows (and the condition matches, when given) rolled again, until it
+ * is new ("u") or once ("uo"); the faces rolled again stay in the trace,
+ * marked rerolled, as "r" leaves them. The faces shown are kept in an
+ * open-addressing set of at least twice the dice, so a check costs O(1);
+ * each roll again is a die against the DICE limit, which bounds "u".
+ */
+static alea_status roll_unique(rstate *s, const node *n, const pool *p, rdie *dice,
+                               int64_t total)
+{
+    alea_status st;
+    size_t cap = 8;
+    while (cap < 2 * (size_t)total)
+        cap *= 2;
+    int64_t *set = alea__arena_alloc(&s->r->arena, alea__mul_size(cap, sizeof *set));
+    uint8_t *used = alea__arena_alloc(&s->r->arena, cap);
+    if (!set || !used)
+        return alea__nomem(s->ctx);
+    memset(used, 0, cap);
+    for (int64_t i = 0; i < total; i++) {
+        dice[i].first = (uint32_t)s->r->nfaces;
+        int64_t f = draw(s, &p->die);
+        while (shown_add(set, used, cap, f) &&
+               (!p->has_unique_cond || alea__cond_match(&p->unique_cond, f))) {
+            if ((st = push_face(s, f, FACE_REROLLED)) != ALEA_OK ||
+                (st = charge_dice(s, n, 1)) != ALEA_OK)
+                return st;
+            f = draw(s, &p->die);
+            if (p->unique == UNIQUE_ONCE) { /* the second face stands */
+                shown_add(set, used, cap, f);
+                break;
+            }
+        }
+        if ((st = one_face(s, &dice[i], f)) != ALEA_OK)
+            return st;
+    }
+    return ALEA_OK;
+}
+
 /* A die that shows one face and counts it: no reroll, explosion or success
  * counting. */
 static int plain_die(const pool *p)
@@ -422,22 +486,21 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
     if (p->keep_rolls)
         return eval_singles(s, n, p, total, rc, value);
     if (!s->trace && !s->keep_dice && plain_die(p) && !p->nkeeps && !p->nselects && !p->extra &&
-        !p->has_reroll_one)
+        !p->has_reroll_one && !p->unique)
         return sum_plain(s, n, p, total, value);
     size_t die0 = 0;
     if ((st = reserve_dice(s, (size_t)total, &die0)) != ALEA_OK)
         return st;
     rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
-    if (plain_die(p)) { /* one face each: the common case, without roll_die */
+    if (p->unique) { /* the parser allows plain dice only */
+        if ((st = roll_unique(s, n, p, dice, total)) != ALEA_OK)
+            return st;
+    } else if (plain_die(p)) { /* one face each: the common case, without roll_die */
         for (int64_t i = 0; i < total; i++) {
             int64_t f = draw(s, &p->die);
             dice[i].first = (uint32_t)s->r->nfaces;
-            dice[i].value = f;
-            dice[i].score = 0;
-            dice[i].flags = 0;
-            if ((st = push_face(s, f, 0)) != ALEA_OK)
+            if ((st = one_face(s, &dice[i], f)) != ALEA_OK)
                 return st;
-            dice[i].nfaces = (uint32_t)(s->r->nfaces - dice[i].first); /* 0 untraced */
         }
     } else {
         int64_t left = p->explode_cap; /* explosions the pool has left */
