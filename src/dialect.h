@@ -82,6 +82,10 @@ typedef struct alea__dialect {
     /* Clamps act first, before explosions and rerolls, whatever the order
      * written (rpg-dice-roller); else they act where written (below). */
     uint8_t clamp_first;
+    /* Rerolls act after explosions, on every roll of a chain, and a
+     * rerolled face does not explode (rpg-dice-roller's fixed order); alea
+     * rerolls before the trigger sees the face: refused until alea has it. */
+    uint8_t reroll_after_explode;
     /* Modifiers act in the order written, and the tool's explosions add
      * dice to the pool that earlier modifiers never see (Foundry, d20): a
      * clamp before a reroll, and rerolls or keep and drop with such an

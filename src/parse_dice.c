@@ -766,6 +766,10 @@ static alea_status check_order(parser *p, const pool *pl, const token *ctok,
     if (xtok && rtok && dl->written_order)
         return unsupported(p, rtok, "a reroll with an explosion, whose extra dice there "
                                     "are never rerolled");
+    if (etok && rtok && dl->reroll_after_explode)
+        return unsupported(p, rtok, "a reroll with an explosion, which there rerolls "
+                                    "every roll of a chain after it exploded, the new "
+                                    "face never exploding");
     if (xtok && pl->nkeeps && dl->written_order)
         return unsupported(p, xtok, "keep and drop on exploding dice, which choose single "
                                     "rolls");
