@@ -27,6 +27,10 @@ typedef struct alea__dialect {
     uint8_t trailing_text;
     /* "r" rerolls once (Foundry); a bare "r" rerolls the lowest face. */
     uint8_t reroll_once;
+    /* Several rerolls on one die reroll a face that any of them matches
+     * ("2d8r8r2": Roll20, alea); else they are refused (Foundry and d20
+     * apply them one after another). */
+    uint8_t several_rerolls;
     /* "rr" rerolls until no match, as alea's "r" (Foundry, d20). */
     uint8_t rr;
     /* "<>N" in a die's conditions: not equal (rpg-dice-roller). */

@@ -587,6 +587,88 @@ static int cond_any(const die_spec *d, const cond *c)
     return 0;
 }
 
+/* ---- several reroll conditions ("2d8r8r2") ----------------------------------- */
+
+/* Whether face v of die d exists, is not rerolled by pl, and does not
+ * match `also` (NULL: none). */
+static int stays_at(const die_spec *d, const pool *pl, const cond *also, int64_t v)
+{
+    return v >= d->lo && v <= d->hi && !alea__pool_rerolls(pl, v) &&
+           !(also && alea__cond_match(also, v));
+}
+
+/* Whether v - 1, v or v + 1 is a face that stays (stays_at). */
+static int stays_near(const die_spec *d, const pool *pl, const cond *also, int64_t v)
+{
+    return (v > INT64_MIN && stays_at(d, pl, also, v - 1)) || stays_at(d, pl, also, v) ||
+           (v < INT64_MAX && stays_at(d, pl, also, v + 1));
+}
+
+/*
+ * Whether some face of die d is neither rerolled by pool pl's conditions
+ * nor matched by `also` (an explosion's trigger; NULL: none). On a range
+ * the faces the conditions match are intervals that end at a die's end or
+ * next to a condition's value, so a face that stays, if any, is one of
+ * those: at most 3 per condition are tried, whatever the die's size.
+ */
+static int face_stays(const die_spec *d, const pool *pl, const cond *also)
+{
+    if (d->kind == FACES_LIST) {
+        for (uint32_t i = 0; i < d->nfaces; i++)
+            if (stays_at(d, pl, also, d->sorted[i]))
+                return 1;
+        return 0;
+    }
+    if (stays_at(d, pl, also, d->lo) || stays_at(d, pl, also, d->hi) ||
+        stays_near(d, pl, also, pl->reroll.value) ||
+        (also && stays_near(d, pl, also, also->value)))
+        return 1;
+    for (uint8_t i = 0; i < pl->nreroll_also; i++)
+        if (stays_near(d, pl, also, pl->reroll_also[i].value))
+            return 1;
+    return 0;
+}
+
+/*
+ * reroll = ("r" | "ro") cond, again on a die that has one: another
+ * condition (Roll20's "2d8r8r2", "2d8r<2r8"), of the same kind, where the
+ * dialect reads them so. *buf and *cap hold the conditions while the term
+ * is parsed.
+ */
+static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, cond **buf,
+                                     uint32_t *cap)
+{
+    alea_status st;
+    const token *t = peek(p);
+    if (!p->dl->several_rerolls) {
+        if (p->dl->written_order)
+            return unsupported(p, t, "several rerolls on one die, which there act one "
+                                     "after another");
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "a die can have only one reroll modifier, second one at byte %u",
+                           (unsigned)t->start);
+    }
+    if ((t->kind == T_RO) != (pl->reroll_once != 0))
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'r' and 'ro' together on one die are not supported yet (byte "
+                           "%u): write every condition with '%s', as the first at byte %u",
+                           (unsigned)t->start, pl->reroll_once ? "ro" : "r",
+                           (unsigned)first->start);
+    if (1u + pl->nreroll_also >= ALEA__REROLLS_MAX)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                           "too many reroll conditions on one die at byte %u (limit is %d)",
+                           (unsigned)t->start, ALEA__REROLLS_MAX);
+    advance(p);
+    if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
+        (st = grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf)) != ALEA_OK ||
+        (st = parse_cond_ne(p, &(*buf)[pl->nreroll_also],
+                            "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
+        return st;
+    pl->reroll_also = *buf;
+    pl->nreroll_also++;
+    return ALEA_OK;
+}
+
 static const char *cond_op_str(uint8_t op)
 {
     switch (op) {
@@ -793,7 +875,14 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *stok)
 {
     const die_spec *d = &pl->die;
-    if (pl->has_reroll && cond_all(d, &pl->reroll, NULL))
+    if (pl->has_reroll && pl->nreroll_also && !face_stays(d, pl, NULL))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
+                           "the reroll conditions at byte %u match every face of the die "
+                           "together, so %s",
+                           (unsigned)rtok->start, pl->reroll_once
+                                                      ? "every die would be rerolled"
+                                                      : "no roll could be kept");
+    if (pl->has_reroll && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            pl->reroll_once
                                ? "reroll condition %s%lld matches every face of the die, "
@@ -812,7 +901,8 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
     if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
         /* With "r", rerolled faces never show; with "ro" they can. */
         const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (cond_all(d, &pl->trigger, gone)) {
+        if (gone && pl->nreroll_also ? !face_stays(d, pl, &pl->trigger)
+                                     : cond_all(d, &pl->trigger, gone)) {
             if (!pl->trigger_written)
                 return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                                    "explosion would never end: every roll of this die "
@@ -887,13 +977,20 @@ alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int
         out->trigger.value = sides;
     const char *what = possible ? "can be" : "rolled";
     const cond *gone = p->has_reroll && !p->reroll_once ? &p->reroll : NULL;
-    if (gone && cond_all(&out->die, gone, NULL))
+    if (gone && p->nreroll_also && !face_stays(&out->die, p, NULL))
+        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
+                           "the reroll conditions match every face of a d%lld together, so "
+                           "no roll could be kept: the sides at byte %u %s %lld",
+                           (long long)sides, (unsigned)se->start, what, (long long)sides);
+    if (gone && !p->nreroll_also && cond_all(&out->die, gone, NULL))
         return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "reroll condition %s%lld matches every face of a d%lld, so no "
                            "roll could be kept: the sides at byte %u %s %lld",
                            cond_op_str(p->reroll.op), (long long)p->reroll.value,
                            (long long)sides, (unsigned)se->start, what, (long long)sides);
-    if (p->explode != EXPLODE_NONE && cond_all(&out->die, &out->trigger, gone))
+    if (p->explode != EXPLODE_NONE &&
+        (gone && p->nreroll_also ? !face_stays(&out->die, p, &out->trigger)
+                                 : cond_all(&out->die, &out->trigger, gone)))
         return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "explosion would never end: every roll of a d%lld explodes, and "
                            "the sides at byte %u %s %lld",
@@ -932,6 +1029,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
     sel_buf sel;
     memset(&sel, 0, sizeof sel);
+    cond *also = NULL; /* "2d8r8r2": the conditions after the first */
+    uint32_t alsocap = 0;
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
@@ -1075,11 +1174,11 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             continue;
         case T_R:
         case T_RO:
-            if (rtok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can have only one reroll modifier, second "
-                                   "one at byte %u",
-                                   (unsigned)t->start);
+            if (rtok) {
+                if ((st = parse_reroll_also(p, pl, rtok, &also, &alsocap)) != ALEA_OK)
+                    return st;
+                continue;
+            }
             rtok = advance(p);
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
