@@ -82,6 +82,9 @@ typedef struct alea__dialect {
     /* "ra" rolls one more die when a die matches and adds it, once in the
      * pool (d20); else "ra" is the Lucky reroll. */
     uint8_t ra_adds;
+    /* "ms>10" is the term minus 10, "ms<10" 10 minus the term: a margin
+     * of success (Foundry). */
+    uint8_t margin;
     /* Clamps act first, before explosions and rerolls, whatever the order
      * written (rpg-dice-roller); else they act where written (below). */
     uint8_t clamp_first;

@@ -758,6 +758,16 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
     pl->trigger.op = CMP_EQ;
     pl->trigger.value = pl->die.hi;
     if (t->kind == T_E) {
+        if ((at(p, T_H) || at(p, T_L)) && peek_at(p, 1)->kind == T_NUM)
+            /* d20's selectors "h1" and "l1" pick dice, not faces */
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
+                               "%s: 'e' with the selector '%c%lld' (explode the %s dice, "
+                               "again while a new die is among them) is not supported yet "
+                               "in this dialect (byte %u); a face selector is, as in e6, "
+                               "e>5, e<2",
+                               p->dl->tool, at(p, T_H) ? 'h' : 'l',
+                               (long long)peek_at(p, 1)->num,
+                               at(p, T_H) ? "highest" : "lowest", (unsigned)t->start);
         if (!starts_cond_in(p, 0))
             return err_at(p, peek(p), "a selector after 'e' (as in e6, e>5, e<2)");
         pl->trigger_written = 1;
@@ -998,6 +1008,87 @@ alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int
     return ALEA_OK;
 }
 
+/* ---- Foundry's margin of success, and what is refused by name ---------------- */
+
+/* A margin written after a term: "ms>10" (below 0), "ms<10" (below 1). */
+typedef struct margin {
+    const token *tok; /* NULL: none */
+    uint8_t below;
+    int64_t value;
+} margin;
+
+/*
+ * margin = "ms" [ "=" | ">" | ">=" | "<" | "<=" ] NUM
+ * Foundry's margin of success: with "<" or "<=" the target minus the
+ * term, else the term minus the target (a target of 0 leaves the term, as
+ * Foundry reads it).
+ */
+static alea_status parse_margin(parser *p, margin *m, const token *t)
+{
+    if (!p->dl->margin)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ms' at byte %u is Foundry VTT's margin of success "
+                           "(--dialect foundry); alea writes the subtraction, as in "
+                           "4d6 - 10 or 10 - 4d6",
+                           (unsigned)t->start);
+    if (m->tok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ms' given twice, second at byte %u", (unsigned)t->start);
+    advance(p);
+    tok_kind k = (tok_kind)peek(p)->kind;
+    m->below = k == T_LT || k == T_LE;
+    if (k == T_EQ || k == T_GT || k == T_GE || k == T_LT || k == T_LE)
+        advance(p);
+    if (!at(p, T_NUM))
+        return err_at(p, peek(p), "the margin's target (as in ms>10 or ms<10)");
+    m->value = advance(p)->num;
+    m->tok = t;
+    return ALEA_OK;
+}
+
+/* The term n with its margin: n - value, or value - n (below). */
+static alea_status apply_margin(parser *p, const margin *m, const node *n, const node **out)
+{
+    *out = n;
+    if (!m->tok || m->value == 0)
+        return ALEA_OK;
+    alea_status st;
+    node *num, *sum;
+    const node **items = alloc(p, 2 * sizeof *items);
+    uint8_t *ops = alloc(p, 2);
+    if (!items || !ops)
+        return alea__nomem(p->ctx);
+    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
+        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
+        return st;
+    num->u.num = m->value;
+    items[0] = m->below ? num : n;
+    items[1] = m->below ? n : num;
+    ops[0] = OP_ADD;
+    ops[1] = OP_SUB;
+    sum->u.chain.items = items;
+    sum->u.chain.ops = ops;
+    sum->u.chain.n = 2;
+    *out = sum;
+    return ALEA_OK;
+}
+
+/* Other tools' modifiers that alea does not read yet, refused by name
+ * rather than as an unknown word. */
+static alea_status refused_mod(parser *p, const token *t)
+{
+    const char *what;
+    switch (t->kind) {
+    case T_EVEN: what = "'even' (Foundry VTT: count the dice showing an even face)"; break;
+    case T_ODD: what = "'odd' (Foundry VTT: count the dice showing an odd face)"; break;
+    case T_M: what = "'m' (Roll20: mark the dice that match another)"; break;
+    case T_MT: what = "'mt' (Roll20: count the sets of matching dice)"; break;
+    default: what = "'sf' (Foundry VTT: subtract the values of failed dice)"; break;
+    }
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "%s at byte %u is not supported yet", what, (unsigned)t->start);
+}
+
 /*
  * dice_tail = "d" sides { modifier }
  * modifier  = keep | explode | reroll | success
@@ -1029,6 +1120,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
     sel_buf sel;
     memset(&sel, 0, sizeof sel);
+    margin ms = {0};
     cond *also = NULL; /* "2d8r8r2": the conditions after the first */
     uint32_t alsocap = 0;
     for (;;) {
@@ -1052,7 +1144,19 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 return st;
             continue;
         }
+        if (t->kind == T_S && peek_at(p, 1)->kind == T_F && peek_at(p, 1)->start == t->end &&
+            p->dl->cs_counts) /* Foundry's "sf" */
+            return refused_mod(p, t);
         switch (t->kind) {
+        case T_MS:
+            if ((st = parse_margin(p, &ms, t)) != ALEA_OK)
+                return st;
+            continue;
+        case T_EVEN:
+        case T_ODD:
+        case T_M:
+        case T_MT:
+            return refused_mod(p, t);
         case T_NAME:
             if (!clamp_word(p, t))
                 break;
@@ -1304,6 +1408,5 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     n->u.pool = pl;
     if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK)
         return st;
-    *out = n;
-    return ALEA_OK;
+    return apply_margin(p, &ms, n, out);
 }
