@@ -22,6 +22,18 @@ int alea__cond_match(const cond *c, int64_t v)
     }
 }
 
+int alea__pool_rerolls(const pool *p, int64_t v)
+{
+    if (!p->has_reroll)
+        return 0;
+    if (alea__cond_match(&p->reroll, v))
+        return 1;
+    for (uint8_t i = 0; i < p->nreroll_also; i++)
+        if (alea__cond_match(&p->reroll_also[i], v))
+            return 1;
+    return 0;
+}
+
 /* a ^ b in whole numbers, by squaring; every step checked. */
 static int power(int64_t a, int64_t b, int64_t *r)
 {
@@ -411,6 +423,10 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
     if (p->has_reroll) {
         alea__out_str(o, p->reroll_once ? "ro" : "r");
         print_cond(o, &p->reroll);
+        for (uint8_t i = 0; i < p->nreroll_also; i++) {
+            alea__out_str(o, p->reroll_once ? "ro" : "r");
+            print_cond(o, &p->reroll_also[i]);
+        }
     }
     if (!p->clamp_all || p->explode == EXPLODE_NONE)
         print_clamps(o, p);

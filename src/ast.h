@@ -61,6 +61,12 @@ typedef enum cmp_op {
     CMP_GE  /* >= */
 } cmp_op;
 
+/* How many reroll conditions one die takes ("2d8r8r2" has two): every
+ * face the die shows is tested against each, in the roller and the exact
+ * engine alike. Roll20's docs write two; more than a few faces is a custom
+ * die's job (d{...}) or a range condition's (r<3). */
+#define ALEA__REROLLS_MAX 8
+
 /* A condition on one die face: "face <op> value". */
 typedef struct cond {
     uint8_t op; /* cmp_op; CMP_NE ("<>") in rerolls, failures and markers */
@@ -177,6 +183,11 @@ typedef struct pool {
 
     uint8_t has_reroll, reroll_once;
     cond reroll;
+    /* Further reroll conditions on the same die (Roll20's "2d8r8r2"): a
+     * face is rerolled when any of reroll and these matches; the same
+     * once-or-until as the first. At most ALEA__REROLLS_MAX - 1. */
+    const cond *reroll_also;
+    uint8_t nreroll_also;
 
     uint8_t explode;    /* explode_kind */
     uint8_t penetrate;  /* "!p" / "!!p" */
@@ -322,6 +333,11 @@ ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
  */
 enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT, ARITH_NEGPOW };
 ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
+
+/* Whether face v of pool p's die is rerolled: it matches any of the
+ * pool's reroll conditions (0 without a reroll). The one face test of the
+ * roller, the exact engine and the parser's checks. */
+ALEA__HIDDEN int alea__pool_rerolls(const pool *p, int64_t v);
 
 /* The value of face v of pool p's die once clamped (pool step 2b). */
 ALEA__HIDDEN int64_t alea__pool_clamp(const pool *p, int64_t v);

@@ -8,13 +8,14 @@
 #include "ast.h"
 
 const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
-    [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV},
+    [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV,
+                           .several_rerolls = 1},
     [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1,
-                             .trailing_text = 1, .slash = OP_DIVWHOLE, .round_half_up = 1,
-                             .no_unique = 1},
+                             .trailing_text = 1, .several_rerolls = 1, .slash = OP_DIVWHOLE,
+                             .round_half_up = 1, .no_unique = 1},
     [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
                               .rr = 1, .slash = OP_DIVWHOLE, .cs_counts = 1,
-                              .written_order = 1, .clamp_count_only = 1,
+                              .margin = 1, .written_order = 1, .clamp_count_only = 1,
                               .round_half_up = 1, .no_unique = 1},
     [ALEA_DIALECT_RPGDR] = {.name = "rpgdr", .tool = "rpg-dice-roller", .not_equal = 1,
                             .keep_whole = 1, .slash = OP_DIVWHOLE, .keep_rolls = 1,

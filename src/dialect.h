@@ -27,6 +27,10 @@ typedef struct alea__dialect {
     uint8_t trailing_text;
     /* "r" rerolls once (Foundry); a bare "r" rerolls the lowest face. */
     uint8_t reroll_once;
+    /* Several rerolls on one die reroll a face that any of them matches
+     * ("2d8r8r2": Roll20, alea); else they are refused (Foundry and d20
+     * apply them one after another). */
+    uint8_t several_rerolls;
     /* "rr" rerolls until no match, as alea's "r" (Foundry, d20). */
     uint8_t rr;
     /* "<>N" in a die's conditions: not equal (rpg-dice-roller). */
@@ -79,6 +83,9 @@ typedef struct alea__dialect {
     /* "ra" rolls one more die when a die matches and adds it, once in the
      * pool (d20); else "ra" is the Lucky reroll. */
     uint8_t ra_adds;
+    /* "ms>10" is the term minus 10, "ms<10" 10 minus the term: a margin
+     * of success (Foundry). */
+    uint8_t margin;
     /* Clamps act first, before explosions and rerolls, whatever the order
      * written (rpg-dice-roller); else they act where written (below). */
     uint8_t clamp_first;

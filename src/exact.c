@@ -87,13 +87,14 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     uint64_t distinct;                 /* faces that can stay */
 
     if (d->kind == FACES_RANGE) {
-        if (rc && !match_interval(rc, d->lo, d->hi, &mlo, &mhi)) {
+        /* Several conditions ("r8r2") are counted face by face. */
+        if (rc && (p->nreroll_also || !match_interval(rc, d->lo, d->hi, &mlo, &mhi))) {
             if (nf > limit)
                 return alea__support_error(ctx, at);
             mlo = 1;
             mhi = 0;
             for (uint64_t i = 0; i < nf; i++)
-                cm += alea__cond_match(rc, alea__die_face(d, i));
+                cm += alea__pool_rerolls(p, alea__die_face(d, i));
         } else if (mlo <= mhi) {
             cm = (double)((uint64_t)mhi - (uint64_t)mlo + 1);
         }
@@ -102,7 +103,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         distinct = 0;
         for (uint64_t i = 0; i < nf; i++) {
             int64_t f = alea__die_face(d, i);
-            int match = rc && alea__cond_match(rc, f);
+            int match = alea__pool_rerolls(p, f);
             cm += match;
             if ((i == 0 || f != alea__die_face(d, i - 1)) && !(until && match))
                 distinct++;
@@ -144,7 +145,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             double mult = 0;
             for (; i < nf && alea__die_face(d, i) == f; i++)
                 mult++;
-            int match = rc && alea__cond_match(rc, f);
+            int match = alea__pool_rerolls(p, f);
             if (until && match)
                 continue;
             out->v[k] = f;

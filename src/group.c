@@ -107,6 +107,25 @@ static alea_status parse_mods(parser *p, group *g, const token *open)
     return ALEA_OK;
 }
 
+/* Closes a group's members c at the token `close` (the parser entered the
+ * group at its opening): *out a group of them, without modifiers. */
+static alea_status close_group(parser *p, tok_kind close, const char *what, const chainbuf *c,
+                               group **out)
+{
+    alea_status st = expect(p, close, what);
+    if (st != ALEA_OK)
+        return st;
+    leave(p);
+    group *g = alloc(p, sizeof *g);
+    if (!g)
+        return alea__nomem(p->ctx);
+    memset(g, 0, sizeof *g);
+    g->items = c->items;
+    g->n = c->n;
+    *out = g;
+    return ALEA_OK;
+}
+
 /* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ] */
 alea_status alea__group_parse(parser *p, const node **out)
 {
@@ -127,15 +146,9 @@ alea_status alea__group_parse(parser *p, const node **out)
         if (!accept(p, T_COMMA))
             break;
     }
-    if ((st = expect(p, T_RBRACE, "',' or '}' to close the group")) != ALEA_OK)
+    group *g;
+    if ((st = close_group(p, T_RBRACE, "',' or '}' to close the group", &c, &g)) != ALEA_OK)
         return st;
-    leave(p);
-    group *g = alloc(p, sizeof *g);
-    if (!g)
-        return alea__nomem(p->ctx);
-    memset(g, 0, sizeof *g);
-    g->items = c.items;
-    g->n = c.n;
     if ((st = parse_mods(p, g, open)) != ALEA_OK)
         return st;
     g->dice = g->n == 1 && (g->has_keep || g->has_success);
@@ -148,6 +161,73 @@ alea_status alea__group_parse(parser *p, const node **out)
         return st;
     node *n;
     if ((st = new_node(p, N_GROUP, open->start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
+        return st;
+    n->u.group = g;
+    *out = n;
+    return ALEA_OK;
+}
+
+/* ---- Avrae's d20 sets ----------------------------------------------------------- */
+
+/* A set's operator that alea does not read yet. */
+static alea_status set_refused(parser *p, size_t start, size_t end, const char *what)
+{
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, end,
+                       "%s: %s is not supported yet in this dialect (byte %zu); "
+                       "docs/dialects.md lists what is",
+                       p->dl->tool, what, start);
+}
+
+/*
+ * set = "(" expr "," [ expr { "," expr } [ "," ] ] ")" [ setop ]
+ * setop = ( "kh" | "kl" | "ph" | "pl" ) NUM
+ * d20's set keeps or drops among its members' totals: alea's group
+ * "{1d4 + 1, 3}kh1". Its value selectors (k3, k>3) and several operators
+ * are refused, as is an operator on a set of one member (which alea's
+ * group would read as a keep among that member's dice).
+ */
+alea_status alea__group_parse_set(parser *p, size_t open, const node *first,
+                                  const node **out)
+{
+    alea_status st;
+    chainbuf c = {0};
+    if ((st = chain_push(p, &c, first, OP_ADD)) != ALEA_OK)
+        return st;
+    while (accept(p, T_COMMA) && !at(p, T_RPAREN)) {
+        const node *e;
+        if ((st = alea__p_expr(p, &e)) != ALEA_OK || (st = chain_push(p, &c, e, OP_ADD)) != ALEA_OK)
+            return st;
+    }
+    group *g;
+    if ((st = close_group(p, T_RPAREN, "',' or ')' to close the set", &c, &g)) != ALEA_OK)
+        return st;
+    const token *t = peek(p);
+    size_t sel = (t->kind == T_KH || t->kind == T_KL) ? 1
+              : (t->kind == T_P && (peek_at(p, 1)->kind == T_H || peek_at(p, 1)->kind == T_L) &&
+                 peek_at(p, 1)->start == t->end) ? 2 : 0;
+    if (sel) {
+        const token *h = peek_at(p, sel - 1);
+        if (peek_at(p, sel)->kind != T_NUM)
+            return err_at(p, peek_at(p, sel), "how many to select (as in kh1, pl1)");
+        int high = t->kind == T_KH || (sel == 2 && h->kind == T_H);
+        g->has_keep = 1;
+        g->keep.op = sel == 1 ? (high ? KEEP_HIGH : KEEP_LOW) : (high ? DROP_HIGH : DROP_LOW);
+        p->pos += sel;
+        g->keep.n = advance(p)->num;
+    } else if (t->kind == T_K || t->kind == T_P) {
+        return set_refused(p, t->start, t->end, "a set's selection by value (k3, k>3, p<3)");
+    }
+    t = peek(p);
+    if (g->has_keep && (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P))
+        return set_refused(p, t->start, t->end, "a second operator on a set");
+    if (g->n == 1 && g->has_keep)
+        return set_refused(p, open, p->t[p->pos - 1].end, "an operator on a set of one member");
+    if (g->n == 1) { /* "(1d4,)": the member */
+        *out = first;
+        return ALEA_OK;
+    }
+    node *n;
+    if ((st = new_node(p, N_GROUP, open, p->t[p->pos - 1].end, &n)) != ALEA_OK)
         return st;
     n->u.group = g;
     *out = n;

@@ -14,6 +14,11 @@
 
 /* group = "{" expr { "," expr } "}" [ keep ] [ count ], at '{'. */
 ALEA__HIDDEN alea_status alea__group_parse(alea__parser *p, const node **out);
+/* Avrae's d20 set "(1d4 + 1, 3)kh1", at the ',' after its first member
+ * (parsed, inside the parenthesis at byte open, which the parser entered):
+ * a group of totals. */
+ALEA__HIDDEN alea_status alea__group_parse_set(alea__parser *p, size_t open,
+                                               const node *first, const node **out);
 /* The canonical text "{a, b}kh1", and its modifiers alone ("kh1"). */
 ALEA__HIDDEN void alea__group_print(alea__out *o, const node *n);
 ALEA__HIDDEN void alea__group_print_mods(alea__out *o, const group *g);

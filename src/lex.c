@@ -51,6 +51,7 @@ static const struct {
     const char *s;
     uint8_t len, kind;
 } mod_words[] = {
+    {"even", 4, T_EVEN}, {"odd", 3, T_ODD},
     {"min", 3, T_MIN}, {"max", 3, T_MAX},
     {"kh", 2, T_KH}, {"kl", 2, T_KL}, {"dh", 2, T_DH}, {"dl", 2, T_DL},
     {"ro", 2, T_RO}, {"ra", 2, T_RA}, {"mi", 2, T_MIN}, {"ma", 2, T_MAX},
@@ -59,6 +60,7 @@ static const struct {
     {"e", 1, T_E},
     {"sa", 2, T_SA}, {"sd", 2, T_SD}, {"uo", 2, T_UO}, {"s", 1, T_S},
     {"u", 1, T_U},   {"h", 1, T_H},   {"l", 1, T_L},
+    {"ms", 2, T_MS}, {"mt", 2, T_MT}, {"m", 1, T_M},
 };
 
 const char *alea__tok_desc(tok_kind k)
@@ -116,6 +118,11 @@ const char *alea__tok_desc(tok_kind k)
     case T_UO: return "'uo'";
     case T_H: return "'h'";
     case T_L: return "'l'";
+    case T_MS: return "'ms'";
+    case T_EVEN: return "'even'";
+    case T_ODD: return "'odd'";
+    case T_M: return "'m'";
+    case T_MT: return "'mt'";
     case T_NAME: return "name";
     case T_LABEL: return "label";
     case T__COUNT: break;

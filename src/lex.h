@@ -69,6 +69,11 @@ typedef enum tok_kind {
     T_UO, /* "uo": unique, rerolled once */
     T_H,  /* "h": a selection of the highest (d20's "ph1", alea's "k{h1}") */
     T_L,  /* "l": of the lowest */
+    T_MS,   /* "ms": Foundry's margin of success */
+    T_EVEN, /* "even", "odd": Foundry's counts of even and odd faces */
+    T_ODD,
+    T_M,    /* "m", "mt": Roll20's matching dice */
+    T_MT,
     T_NAME, /* a word of the language (alea__lex_is_word) */
     T_LABEL, /* "[text]": raw text, span includes the brackets */
     T__COUNT

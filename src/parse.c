@@ -49,6 +49,8 @@ static alea_status parse_postfix(parser *p, const node **out)
         const node *inner;
         if ((st = alea__p_expr(p, &inner)) != ALEA_OK)
             return st;
+        if (p->dl->d20_select && at(p, T_COMMA)) /* d20's set "(1d4 + 1, 3)kh1" */
+            return alea__group_parse_set(p, t->start, inner, out);
         if ((st = expect(p, T_RPAREN, "')' or an operator")) != ALEA_OK)
             return st;
         leave(p);

@@ -587,6 +587,88 @@ static int cond_any(const die_spec *d, const cond *c)
     return 0;
 }
 
+/* ---- several reroll conditions ("2d8r8r2") ----------------------------------- */
+
+/* Whether face v of die d exists, is not rerolled by pl, and does not
+ * match `also` (NULL: none). */
+static int stays_at(const die_spec *d, const pool *pl, const cond *also, int64_t v)
+{
+    return v >= d->lo && v <= d->hi && !alea__pool_rerolls(pl, v) &&
+           !(also && alea__cond_match(also, v));
+}
+
+/* Whether v - 1, v or v + 1 is a face that stays (stays_at). */
+static int stays_near(const die_spec *d, const pool *pl, const cond *also, int64_t v)
+{
+    return (v > INT64_MIN && stays_at(d, pl, also, v - 1)) || stays_at(d, pl, also, v) ||
+           (v < INT64_MAX && stays_at(d, pl, also, v + 1));
+}
+
+/*
+ * Whether some face of die d is neither rerolled by pool pl's conditions
+ * nor matched by `also` (an explosion's trigger; NULL: none). On a range
+ * the faces the conditions match are intervals that end at a die's end or
+ * next to a condition's value, so a face that stays, if any, is one of
+ * those: at most 3 per condition are tried, whatever the die's size.
+ */
+static int face_stays(const die_spec *d, const pool *pl, const cond *also)
+{
+    if (d->kind == FACES_LIST) {
+        for (uint32_t i = 0; i < d->nfaces; i++)
+            if (stays_at(d, pl, also, d->sorted[i]))
+                return 1;
+        return 0;
+    }
+    if (stays_at(d, pl, also, d->lo) || stays_at(d, pl, also, d->hi) ||
+        stays_near(d, pl, also, pl->reroll.value) ||
+        (also && stays_near(d, pl, also, also->value)))
+        return 1;
+    for (uint8_t i = 0; i < pl->nreroll_also; i++)
+        if (stays_near(d, pl, also, pl->reroll_also[i].value))
+            return 1;
+    return 0;
+}
+
+/*
+ * reroll = ("r" | "ro") cond, again on a die that has one: another
+ * condition (Roll20's "2d8r8r2", "2d8r<2r8"), of the same kind, where the
+ * dialect reads them so. *buf and *cap hold the conditions while the term
+ * is parsed.
+ */
+static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, cond **buf,
+                                     uint32_t *cap)
+{
+    alea_status st;
+    const token *t = peek(p);
+    if (!p->dl->several_rerolls) {
+        if (p->dl->written_order)
+            return unsupported(p, t, "several rerolls on one die, which there act one "
+                                     "after another");
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "a die can have only one reroll modifier, second one at byte %u",
+                           (unsigned)t->start);
+    }
+    if ((t->kind == T_RO) != (pl->reroll_once != 0))
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'r' and 'ro' together on one die are not supported yet (byte "
+                           "%u): write every condition with '%s', as the first at byte %u",
+                           (unsigned)t->start, pl->reroll_once ? "ro" : "r",
+                           (unsigned)first->start);
+    if (1u + pl->nreroll_also >= ALEA__REROLLS_MAX)
+        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                           "too many reroll conditions on one die at byte %u (limit is %d)",
+                           (unsigned)t->start, ALEA__REROLLS_MAX);
+    advance(p);
+    if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
+        (st = grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf)) != ALEA_OK ||
+        (st = parse_cond_ne(p, &(*buf)[pl->nreroll_also],
+                            "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
+        return st;
+    pl->reroll_also = *buf;
+    pl->nreroll_also++;
+    return ALEA_OK;
+}
+
 static const char *cond_op_str(uint8_t op)
 {
     switch (op) {
@@ -676,6 +758,16 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
     pl->trigger.op = CMP_EQ;
     pl->trigger.value = pl->die.hi;
     if (t->kind == T_E) {
+        if ((at(p, T_H) || at(p, T_L)) && peek_at(p, 1)->kind == T_NUM)
+            /* d20's selectors "h1" and "l1" pick dice, not faces */
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
+                               "%s: 'e' with the selector '%c%lld' (explode the %s dice, "
+                               "again while a new die is among them) is not supported yet "
+                               "in this dialect (byte %u); a face selector is, as in e6, "
+                               "e>5, e<2",
+                               p->dl->tool, at(p, T_H) ? 'h' : 'l',
+                               (long long)peek_at(p, 1)->num,
+                               at(p, T_H) ? "highest" : "lowest", (unsigned)t->start);
         if (!starts_cond_in(p, 0))
             return err_at(p, peek(p), "a selector after 'e' (as in e6, e>5, e<2)");
         pl->trigger_written = 1;
@@ -927,7 +1019,14 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *stok)
 {
     const die_spec *d = &pl->die;
-    if (pl->has_reroll && cond_all(d, &pl->reroll, NULL))
+    if (pl->has_reroll && pl->nreroll_also && !face_stays(d, pl, NULL))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
+                           "the reroll conditions at byte %u match every face of the die "
+                           "together, so %s",
+                           (unsigned)rtok->start, pl->reroll_once
+                                                      ? "every die would be rerolled"
+                                                      : "no roll could be kept");
+    if (pl->has_reroll && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            pl->reroll_once
                                ? "reroll condition %s%lld matches every face of the die, "
@@ -946,7 +1045,8 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
     if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
         /* With "r", rerolled faces never show; with "ro" they can. */
         const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (cond_all(d, &pl->trigger, gone)) {
+        if (gone && pl->nreroll_also ? !face_stays(d, pl, &pl->trigger)
+                                     : cond_all(d, &pl->trigger, gone)) {
             if (!pl->trigger_written)
                 return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                                    "explosion would never end: every roll of this die "
@@ -1021,18 +1121,106 @@ alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int
         out->trigger.value = sides;
     const char *what = possible ? "can be" : "rolled";
     const cond *gone = p->has_reroll && !p->reroll_once ? &p->reroll : NULL;
-    if (gone && cond_all(&out->die, gone, NULL))
+    if (gone && p->nreroll_also && !face_stays(&out->die, p, NULL))
+        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
+                           "the reroll conditions match every face of a d%lld together, so "
+                           "no roll could be kept: the sides at byte %u %s %lld",
+                           (long long)sides, (unsigned)se->start, what, (long long)sides);
+    if (gone && !p->nreroll_also && cond_all(&out->die, gone, NULL))
         return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "reroll condition %s%lld matches every face of a d%lld, so no "
                            "roll could be kept: the sides at byte %u %s %lld",
                            cond_op_str(p->reroll.op), (long long)p->reroll.value,
                            (long long)sides, (unsigned)se->start, what, (long long)sides);
-    if (p->explode != EXPLODE_NONE && cond_all(&out->die, &out->trigger, gone))
+    if (p->explode != EXPLODE_NONE &&
+        (gone && p->nreroll_also ? !face_stays(&out->die, p, &out->trigger)
+                                 : cond_all(&out->die, &out->trigger, gone)))
         return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
                            "explosion would never end: every roll of a d%lld explodes, and "
                            "the sides at byte %u %s %lld",
                            (long long)sides, (unsigned)se->start, what, (long long)sides);
     return ALEA_OK;
+}
+
+/* ---- Foundry's margin of success, and what is refused by name ---------------- */
+
+/* A margin written after a term: "ms>10" (below 0), "ms<10" (below 1). */
+typedef struct margin {
+    const token *tok; /* NULL: none */
+    uint8_t below;
+    int64_t value;
+} margin;
+
+/*
+ * margin = "ms" [ "=" | ">" | ">=" | "<" | "<=" ] NUM
+ * Foundry's margin of success: with "<" or "<=" the target minus the
+ * term, else the term minus the target (a target of 0 leaves the term, as
+ * Foundry reads it).
+ */
+static alea_status parse_margin(parser *p, margin *m, const token *t)
+{
+    if (!p->dl->margin)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ms' at byte %u is Foundry VTT's margin of success "
+                           "(--dialect foundry); alea writes the subtraction, as in "
+                           "4d6 - 10 or 10 - 4d6",
+                           (unsigned)t->start);
+    if (m->tok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ms' given twice, second at byte %u", (unsigned)t->start);
+    advance(p);
+    tok_kind k = (tok_kind)peek(p)->kind;
+    m->below = k == T_LT || k == T_LE;
+    if (k == T_EQ || k == T_GT || k == T_GE || k == T_LT || k == T_LE)
+        advance(p);
+    if (!at(p, T_NUM))
+        return err_at(p, peek(p), "the margin's target (as in ms>10 or ms<10)");
+    m->value = advance(p)->num;
+    m->tok = t;
+    return ALEA_OK;
+}
+
+/* The term n with its margin: n - value, or value - n (below). */
+static alea_status apply_margin(parser *p, const margin *m, const node *n, const node **out)
+{
+    *out = n;
+    if (!m->tok || m->value == 0)
+        return ALEA_OK;
+    alea_status st;
+    node *num, *sum;
+    const node **items = alloc(p, 2 * sizeof *items);
+    uint8_t *ops = alloc(p, 2);
+    if (!items || !ops)
+        return alea__nomem(p->ctx);
+    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
+        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
+        return st;
+    num->u.num = m->value;
+    items[0] = m->below ? num : n;
+    items[1] = m->below ? n : num;
+    ops[0] = OP_ADD;
+    ops[1] = OP_SUB;
+    sum->u.chain.items = items;
+    sum->u.chain.ops = ops;
+    sum->u.chain.n = 2;
+    *out = sum;
+    return ALEA_OK;
+}
+
+/* Other tools' modifiers that alea does not read yet, refused by name
+ * rather than as an unknown word. */
+static alea_status refused_mod(parser *p, const token *t)
+{
+    const char *what;
+    switch (t->kind) {
+    case T_EVEN: what = "'even' (Foundry VTT: count the dice showing an even face)"; break;
+    case T_ODD: what = "'odd' (Foundry VTT: count the dice showing an odd face)"; break;
+    case T_M: what = "'m' (Roll20: mark the dice that match another)"; break;
+    case T_MT: what = "'mt' (Roll20: count the sets of matching dice)"; break;
+    default: what = "'sf' (Foundry VTT: subtract the values of failed dice)"; break;
+    }
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "%s at byte %u is not supported yet", what, (unsigned)t->start);
 }
 
 /*
@@ -1068,6 +1256,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     const token *utok = NULL;               /* "u", "uo" */
     sel_buf sel;
     memset(&sel, 0, sizeof sel);
+    margin ms = {0};
+    cond *also = NULL; /* "2d8r8r2": the conditions after the first */
+    uint32_t alsocap = 0;
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
@@ -1089,7 +1280,19 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 return st;
             continue;
         }
+        if (t->kind == T_S && peek_at(p, 1)->kind == T_F && peek_at(p, 1)->start == t->end &&
+            p->dl->cs_counts) /* Foundry's "sf" */
+            return refused_mod(p, t);
         switch (t->kind) {
+        case T_MS:
+            if ((st = parse_margin(p, &ms, t)) != ALEA_OK)
+                return st;
+            continue;
+        case T_EVEN:
+        case T_ODD:
+        case T_M:
+        case T_MT:
+            return refused_mod(p, t);
         case T_NAME:
             if (!clamp_word(p, t))
                 break;
@@ -1210,11 +1413,11 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             continue;
         case T_R:
         case T_RO:
-            if (rtok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can have only one reroll modifier, second "
-                                   "one at byte %u",
-                                   (unsigned)t->start);
+            if (rtok) {
+                if ((st = parse_reroll_also(p, pl, rtok, &also, &alsocap)) != ALEA_OK)
+                    return st;
+                continue;
+            }
             rtok = advance(p);
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
@@ -1346,6 +1549,5 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK ||
         (utok && (st = check_unique(p, pl, utok)) != ALEA_OK))
         return st;
-    *out = n;
-    return ALEA_OK;
+    return apply_margin(p, &ms, n, out);
 }

@@ -144,7 +144,7 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
     for (;;) {
         int64_t f = draw(s, &p->die);
         if (p->has_reroll) {
-            while (alea__cond_match(&p->reroll, f)) {
+            while (alea__pool_rerolls(p, f)) {
                 if ((st = push_face(s, f, FACE_REROLLED)) != ALEA_OK)
                     return st;
                 if ((st = charge_dice(s, n, 1)) != ALEA_OK)
