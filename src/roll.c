@@ -441,7 +441,8 @@ static alea_status eval_singles(rstate *s, const node *n, const pool *p, int64_t
         }
     }
     size_t m = s->r->ndice - die0;
-    rdie *dice = s->r->dice + die0; /* stable: no reallocation below */
+    /* stable: no reallocation below; no dice ("0d6!k1"): none at all */
+    rdie *dice = m ? s->r->dice + die0 : NULL;
     int64_t lo, hi;
     alea__pool_keep_range(p, (int64_t)m, &lo, &hi);
     order *ord;
