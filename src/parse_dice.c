@@ -303,9 +303,13 @@ static alea_status parse_select(parser *p, sel_buf *b, int *taken)
 }
 
 /* Stores the selection steps in the pool; refuses what alea cannot do with
- * them yet. */
-static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first)
+ * them yet. *singles is set when d20's one "kh"/"kl"/"ph"/"pl" step follows
+ * "e" (xtok): it keeps or drops single rolls, each explosion a die of the set
+ * (keep_singles checks the rest). */
+static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first,
+                                 const token *xtok, int *singles)
 {
+    *singles = 0;
     if (!b->nops)
         return ALEA_OK;
     if (pl->extra || pl->has_reroll_one)
@@ -313,9 +317,15 @@ static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const to
                            "a selection of dice ('k{...}', 'p{...}') with %s is not "
                            "supported yet (byte %u)",
                            pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
-    if (pl->explode != EXPLODE_NONE && p->dl->d20_select)
-        return unsupported(p, first, "keep and drop on exploding dice, which choose "
-                                     "single rolls");
+    if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
+        if (!xtok)
+            return unsupported(p, first, "keep and drop on exploding dice, which choose "
+                                         "single rolls");
+        if (b->nops != 1 || b->ops[0].n != 1 || b->items[b->ops[0].first].kind == SEL_VALUE)
+            return unsupported(p, first, "a selection by value or several selectors on "
+                                         "exploding dice, which choose single rolls");
+        *singles = 1;
+    }
     /* Leading steps of one highest or lowest item are alea's keep steps
      * ("4d6kh3", "4d6pl1"): written so, they print so. */
     uint32_t lead = 0;
@@ -845,9 +855,11 @@ static alea_status parse_mark(parser *p, pool *pl, const token *t, const token *
 }
 
 /* The dialect's refusals of modifier orders alea does not have yet
- * (dialect.h); ctok the first clamp, xtok the tool's own explosion. */
+ * (dialect.h); ctok the first clamp, xtok the tool's own explosion, ktok
+ * the first keep or drop. */
 static alea_status check_order(parser *p, const pool *pl, const token *ctok,
-                               const token *rtok, const token *etok, const token *xtok)
+                               const token *rtok, const token *etok, const token *xtok,
+                               const token *ktok)
 {
     const alea__dialect *dl = p->dl;
     if (ctok && rtok && (dl->clamp_first || (dl->written_order && ctok->start < rtok->start)))
@@ -862,9 +874,9 @@ static alea_status check_order(parser *p, const pool *pl, const token *ctok,
         return unsupported(p, rtok, "a reroll with an explosion, which there rerolls "
                                     "every roll of a chain after it exploded, the new "
                                     "face never exploding");
-    if (xtok && pl->nkeeps && dl->written_order)
-        return unsupported(p, xtok, "keep and drop on exploding dice, which choose single "
-                                    "rolls");
+    if (xtok && ktok && dl->written_order && ktok->start < xtok->start)
+        return unsupported(p, ktok, "keep or drop before an explosion, which there "
+                                    "explodes only the dice kept");
     if (ctok && dl->clamp_count_only && ((etok && !pl->clamp_all) || pl->has_success))
         return unsupported(p, ctok, etok && !pl->clamp_all
                                         ? "a clamp before the explosion, which there still "
@@ -1527,9 +1539,10 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         break;
     }
     pl->nkeeps = nkeeps; /* for check_order */
-    if ((st = check_order(p, pl, ctok, rtok, etok, xtok)) != ALEA_OK)
+    if ((st = check_order(p, pl, ctok, rtok, etok, xtok, ktok ? ktok : seltok)) != ALEA_OK)
         return st;
-    if (nkeeps > 0 && pl->explode == EXPLODE_EACH && p->dl->keep_rolls &&
+    if (nkeeps > 0 && pl->explode == EXPLODE_EACH &&
+        (p->dl->keep_rolls || (xtok && p->dl->written_order)) &&
         (st = keep_singles(p, pl, nkeeps, ktok, rtok, ctok)) != ALEA_OK)
         return st;
     if (nkeeps > 1 && p->dl->keep_whole &&
@@ -1539,7 +1552,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         return st;
     pl->keeps = keeps;
     pl->nkeeps = nkeeps;
-    if ((st = finish_select(p, pl, &sel, seltok)) != ALEA_OK)
+    int singles;
+    if ((st = finish_select(p, pl, &sel, seltok, xtok, &singles)) != ALEA_OK ||
+        (singles && (st = keep_singles(p, pl, pl->nkeeps, seltok, rtok, ctok)) != ALEA_OK))
         return st;
     node *n;
     size_t end = p->t[p->pos - 1].end;
