@@ -18,6 +18,8 @@ int alea__cond_match(const cond *c, int64_t v)
     case CMP_LE: return v <= c->value;
     case CMP_GT: return v > c->value;
     case CMP_GE: return v >= c->value;
+    case CMP_EVEN: return v % 2 == 0;
+    case CMP_ODD: return v % 2 != 0;
     default: return 0;
     }
 }
@@ -233,6 +235,8 @@ const char *alea__cmp_str(uint8_t op)
     case CMP_LE: return "<=";
     case CMP_GT: return ">";
     case CMP_GE: return ">=";
+    case CMP_EVEN: return "even";
+    case CMP_ODD: return "odd";
     default: return "?";
     }
 }
@@ -243,7 +247,8 @@ static void print_cond(alea__out *o, const cond *c)
     /* "!-1" would read back as "! - 1": spell '=' before a negative value. */
     if (c->op != CMP_EQ || c->value < 0)
         alea__out_str(o, alea__cmp_str(c->op));
-    alea__out_i64(o, c->value);
+    if (!ALEA__COND_PARITY(c->op))
+        alea__out_i64(o, c->value);
 }
 
 /* "min3max5": the clamps, where the pool's clamp_all says (before or after
@@ -445,7 +450,8 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
     print_selects(o, p);
     if (p->has_success) {
         alea__out_str(o, alea__cmp_str(p->success.op));
-        alea__out_i64(o, p->success.value);
+        if (!ALEA__COND_PARITY(p->success.op))
+            alea__out_i64(o, p->success.value);
         if (p->has_failure) {
             alea__out_char(o, 'f');
             print_cond(o, &p->failure);

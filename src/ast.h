@@ -58,8 +58,16 @@ typedef enum cmp_op {
     CMP_LT, /* <  */
     CMP_LE, /* <= */
     CMP_GT, /* >  */
-    CMP_GE  /* >= */
+    CMP_GE, /* >= */
+    /* Conditions on one die face only (never an N_CMP): the face is even,
+     * or odd (Foundry VTT's "even", "odd" counts); value unused (0). */
+    CMP_EVEN,
+    CMP_ODD
 } cmp_op;
+
+/* Whether a condition's op tests the face's parity (CMP_EVEN, CMP_ODD):
+ * it prints as a word, without a value. */
+#define ALEA__COND_PARITY(op) ((op) == CMP_EVEN || (op) == CMP_ODD)
 
 /* How many reroll conditions one die takes ("2d8r8r2" has two): every
  * face the die shows is tested against each, in the roller and the exact

@@ -523,6 +523,8 @@ static int cond_all_in(const cond *c, int64_t a, int64_t b)
         return a == b && c->value == a;
     if (c->op == CMP_NE)
         return c->value < a || c->value > b;
+    if (ALEA__COND_PARITY(c->op)) /* two neighbours differ */
+        return a == b && alea__cond_match(c, a);
     return alea__cond_match(c, a) && alea__cond_match(c, b);
 }
 
@@ -588,6 +590,8 @@ static int cond_any(const die_spec *d, const cond *c)
         case CMP_GT: return d->hi > c->value;
         case CMP_GE: return d->hi >= c->value;
         case CMP_NE: return !(d->lo == d->hi && d->hi == c->value);
+        case CMP_EVEN:
+        case CMP_ODD: return d->lo != d->hi || alea__cond_match(c, d->lo);
         default: return 1;
         }
     }
@@ -902,6 +906,8 @@ static int cond_at_end(const die_spec *d, const cond *c)
     if (d->kind == FACES_RANGE) {
         if (c->op == CMP_EQ || c->op == CMP_NE)
             return c->value <= d->lo || c->value >= d->hi;
+        if (ALEA__COND_PARITY(c->op)) /* alternate faces: two at most */
+            return d->hi == d->lo || (d->hi > d->lo && d->hi - 1 == d->lo);
         return 1; /* "<", "<=", ">", ">=": an interval at one end */
     }
     /* Sorted faces: the matches are a prefix or a suffix (ties match alike). */
@@ -1080,6 +1086,11 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                (unsigned)stok->start);
         /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
         size_t from = p->sum_start < n->start ? p->sum_start : n->start;
+        if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
+            !pl->penetrate && !ALEA__CLAMPED(pl) && !cond_any(d, &pl->success))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "no face of the die is %s, so no die could count (byte %u)",
+                               alea__cmp_str(pl->success.op), (unsigned)stok->start);
         if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
             !cond_any(d, &pl->success) &&
             !(pl->has_failure && cond_any(d, &pl->failure)))
@@ -1219,14 +1230,28 @@ static alea_status apply_margin(parser *p, const margin *m, const node *n, const
     return ALEA_OK;
 }
 
+/* "even", "odd" (Foundry VTT's): the value is the number of dice showing
+ * an even (odd) face, a success count whose condition is the parity. */
+static alea_status parse_parity(parser *p, pool *pl, const token **stok)
+{
+    const token *t = advance(p);
+    if (*stok || pl->has_success)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "success counting given twice, second at byte %u",
+                           (unsigned)t->start);
+    *stok = t;
+    pl->has_success = 1;
+    pl->success.op = t->kind == T_EVEN ? CMP_EVEN : CMP_ODD;
+    pl->success.value = 0;
+    return ALEA_OK;
+}
+
 /* Other tools' modifiers that alea does not read yet, refused by name
  * rather than as an unknown word. */
 static alea_status refused_mod(parser *p, const token *t)
 {
     const char *what;
     switch (t->kind) {
-    case T_EVEN: what = "'even' (Foundry VTT: count the dice showing an even face)"; break;
-    case T_ODD: what = "'odd' (Foundry VTT: count the dice showing an odd face)"; break;
     case T_M: what = "'m' (Roll20: mark the dice that match another)"; break;
     case T_MT: what = "'mt' (Roll20: count the sets of matching dice)"; break;
     default: what = "'sf' (Foundry VTT: subtract the values of failed dice)"; break;
@@ -1302,6 +1327,9 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             continue;
         case T_EVEN:
         case T_ODD:
+            if ((st = parse_parity(p, pl, &stok)) != ALEA_OK)
+                return st;
+            continue;
         case T_M:
         case T_MT:
             return refused_mod(p, t);
