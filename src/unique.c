@@ -180,20 +180,31 @@ static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
     const pool *p = at->u.pool;
     size_t F = die->n, M = (size_t)m, W = F + M;
     /* Each layer's multisets pass over the faces and rank a successor for
-     * each; the last layer builds each pool's kept sum. */
-    double work = 0;
-    for (size_t k = 0; k < M; k++)
-        work += multisets(F, k) * (double)F * (double)(F + k + RANK_COST);
-    double last = multisets(F, M);
-    work += last * (3.0 * (double)M + (double)F + (double)M * p->nselects);
+     * each; the last layer builds each pool's kept sum. The estimate goes
+     * layer by layer, multisets(F, l + 1) from multisets(F, l), and stops
+     * once past the work left, after at most about the square root of it
+     * layers (each costs at least F + l): "10007d3u=1" must not spend the
+     * time it refuses. */
     int64_t left = ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used;
+    double work = 0, last = 1; /* last: multisets(F, l) */
+    size_t l = 0;
+    for (; l < M && work <= (double)left; l++) {
+        work += last * (double)F * (double)(F + l + RANK_COST);
+        last = last * (double)(F + l) / (double)(l + 1);
+    }
+    if (l == M)
+        work += last * (3.0 * (double)M + (double)F + (double)M * p->nselects);
+    /* the count the error names: the last layer's, or as far as a million
+     * more multiplications reach */
+    for (size_t more = 0; l < M && more < 1000000 && last < 1e300; l++, more++)
+        last = last * (double)(F + l) / (double)(l + 1);
     if (!(work <= (double)left))
         return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
                            "too much work to compute at byte %u (work limit is %lld): "
-                           "unique on %zu dice of %zu faces walks %.3g multisets of "
+                           "unique on %zu dice of %zu faces walks %s%.3g multisets of "
                            "faces; only 'u' on every face of a fair die is cheap",
                            (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_WORK], M,
-                           F, last);
+                           F, l < M ? "more than " : "", last);
     /* within the work limit, so every count below fits; one block: the
      * binomials, two layers, counts, indices and values, the weights (8
      * bytes each), then the guards and the kept flags */
