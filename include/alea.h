@@ -338,8 +338,13 @@ void alea_roll_free(alea_roll *roll);
 alea_status alea_expr_roll(alea_ctx *ctx, const alea_expr *expr, alea_roll *roll);
 
 /* Rolls expr once without recording a breakdown: the fast path for
- * sampling. Same errors as alea_expr_roll. */
+ * sampling. Same errors as alea_expr_roll; a repeat ("6 x 4d6kh3") samples
+ * one of its rolls, so an error that only a later roll meets is not met. */
 alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *total);
+
+/* The number of rolls expr makes: a repeat's N ("6 x 4d6kh3",
+ * "repeat(4d6kh3, 6)"), else 1 (also for NULL). */
+int64_t alea_expr_rolls(const alea_expr *expr);
 
 /*
  * A hint about a compiled expression that is valid but likely means

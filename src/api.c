@@ -256,6 +256,11 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     return ALEA_OK;
 }
 
+int64_t alea_expr_rolls(const alea_expr *expr)
+{
+    return expr && expr->root->kind == N_REPEAT ? expr->root->u.rep.n : 1;
+}
+
 const char *alea_expr_hint(const alea_expr *expr)
 {
     return expr ? expr->hint : NULL;

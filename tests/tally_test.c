@@ -97,6 +97,8 @@ static void test_repeat_rolls(void **state)
     assert_int_equal(alea_expr_dist(ctx, rep, &x), ALEA_OK);
     assert_int_equal(alea_expr_dist(ctx, one, &y), ALEA_OK);
     assert_true(alea_dist_rolls(x) == 4 && alea_dist_rolls(y) == 1);
+    assert_true(alea_expr_rolls(rep) == 4 && alea_expr_rolls(one) == 1);
+    assert_true(alea_expr_rolls(NULL) == 1);
     assert_int_equal(alea_dist_count(x), 6);
     for (size_t i = 0; i < 6; i++)
         assert_true(alea_dist_prob(x, i) == alea_dist_prob(y, i));
