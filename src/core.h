@@ -66,6 +66,7 @@ struct alea_ctx {
     int64_t work_used, work_poll, dice_used;
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
+    uint8_t exact;   /* distributions in exact fractions (dist.h) */
 
     alea_status status;
     size_t err_start, err_end;

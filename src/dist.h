@@ -23,17 +23,57 @@
 
 #include "ast.h"
 
-/* A sub-probability mass function. v and p share one block (owned) of
- * `bytes` bytes, at least n * (sizeof *v + sizeof *p) (a spare block, see
- * alea__spare_alloc; p need not follow v at once); n == 0 means no block.
- * The outcomes' probabilities sum to 1 - trunc (up to rounding). */
+/*
+ * The two number systems. A distribution's probabilities are doubles, or,
+ * in exact mode (alea_ctx_set_exact; needs FLINT), reduced fractions
+ * (FLINT's fmpq) with the nearest doubles beside them. The algorithms are
+ * written once: they read a probability as a weight (alea__w: the double,
+ * and the fraction when there is one) and hand weights to the accumulator
+ * and the pmf operations, which do the arithmetic in the pmf's own system.
+ * A weight that is a double alone is exact only when it is 0 or 1; in
+ * exact mode any other is refused (ALEA_ERR_INVALID: the construct has no
+ * exact form yet), never rounded in silently.
+ */
+#ifdef ALEA_HAVE_FLINT
+#include <flint/fmpq.h>
+typedef fmpq alea__q;
+#else
+typedef struct alea__q {
+    long num, den; /* never used: exact mode needs FLINT */
+} alea__q;
+#endif
+
+/* A sub-probability mass function. v and p (and q) share one block (owned)
+ * of `bytes` bytes, at least n * (sizeof *v + sizeof *p (+ sizeof *q)) (a
+ * spare block, see alea__spare_alloc; p need not follow v at once); n == 0
+ * means no block. The outcomes' probabilities sum to 1 - trunc (up to
+ * rounding; exactly in exact mode). */
 typedef struct alea__pmf {
     int64_t *v; /* strictly ascending */
-    double *p;  /* > 0 */
+    double *p;  /* > 0; in exact mode the nearest doubles of q (0 below
+                   the double range) */
+    alea__q *q; /* exact mode: the probabilities, > 0, reduced; else NULL */
     size_t n;
     size_t bytes;
-    double trunc; /* mass cut off by explosion tails, tracked, in [0, 1] */
+    size_t qbytes; /* exact mode: bytes of the digits of q, counted in the
+                      context's memory */
+    double trunc;  /* mass cut off by explosion tails, tracked, in [0, 1] */
 } alea__pmf;
+
+/* A weight: a probability in either number system (q NULL: the double d,
+ * which in exact mode must be 0 or 1). */
+typedef struct alea__w {
+    double d;
+    const alea__q *q;
+} alea__w;
+
+#define ALEA__W(x) ((alea__w){(x), NULL})
+
+/* The probability of outcome i of d, as a weight. */
+static inline alea__w alea__pmf_w(const alea__pmf *d, size_t i)
+{
+    return (alea__w){d->p[i], d->q ? &d->q[i] : NULL};
+}
 
 /* Named probabilities a distribution reports beside its outcomes. */
 #define ALEA__FLAGS_MAX 4
@@ -97,7 +137,7 @@ ALEA__HIDDEN void alea__pmf_free(alea_ctx *ctx, alea__pmf *d);
 /* Allocates room for n outcomes (contents undefined, trunc 0). */
 ALEA__HIDDEN alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d);
 /* The point mass at v with probability p. */
-ALEA__HIDDEN alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, double p,
+ALEA__HIDDEN alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, alea__w p,
                                          alea__pmf *d);
 ALEA__HIDDEN alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a,
                                         alea__pmf *d);
@@ -182,6 +222,12 @@ typedef struct alea__acc {
     /* sparse mode: the values in a hash table */
     alea__table t;
     int64_t uncharged; /* sparse additions not yet charged to the budget */
+    /* exact mode (frac.c): the dense sums, or the sparse terms as (value,
+     * fraction) pairs, sorted and merged when full and at the end */
+    alea__q *dq;
+    size_t dqbytes;
+    void *sq;
+    size_t nsq, capsq;
 } alea__acc;
 
 /*
@@ -193,6 +239,9 @@ typedef struct alea__acc {
  * multiply their estimates by alea__acc_unit.
  */
 #define ALEA__SPARSE_COST 4
+/* Work units of an addition in exact fractions of one-limb numbers (about
+ * 80 ns); frac.c charges more for longer numbers. */
+#define ALEA__FRAC_UNIT 48
 #define ALEA__SPARSE_COST_BIG 24
 
 /* Work units per addition into a: 1 in dense mode, ALEA__SPARSE_COST in
@@ -205,11 +254,13 @@ ALEA__HIDDEN double alea__acc_unit(const alea__acc *a);
  */
 ALEA__HIDDEN alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at,
                                         int64_t lo, int64_t hi, double adds);
-/* Adds probability p at v (v within the declared range). */
-ALEA__HIDDEN alea_status alea__acc_add(alea__acc *a, int64_t v, double p);
+/* Adds probability p at v (v within the declared range); x * y at v. On
+ * error the accumulator's buffers are freed. */
+ALEA__HIDDEN alea_status alea__acc_add(alea__acc *a, int64_t v, alea__w p);
+ALEA__HIDDEN alea_status alea__acc_add2(alea__acc *a, int64_t v, alea__w x, alea__w y);
 /* Adds w * d shifted by `shift` (every d.v + shift within the range). */
 ALEA__HIDDEN alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d,
-                                           int64_t shift, double w);
+                                           int64_t shift, alea__w w);
 /* Moves the sum into *out (zero probabilities left out; out->trunc = 0) and
  * frees the accumulator's buffers. On error the buffers are freed too. */
 ALEA__HIDDEN alea_status alea__acc_finish(alea__acc *a, alea__pmf *out);
@@ -246,10 +297,10 @@ ALEA__HIDDEN alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea_
 /* The highest (is_max) or lowest of n >= 1 independent copies of a, by
  * powers of the distribution function. */
 ALEA__HIDDEN alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a,
-                                           int64_t n, alea__pmf *out);
+                                           int64_t n, const node *at, alea__pmf *out);
 /* *sum += w * b (sum may be empty). On error *sum is left as it was. */
 ALEA__HIDDEN alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum,
-                                              const alea__pmf *b, double w,
+                                              const alea__pmf *b, alea__w w,
                                               const node *at);
 /* The distribution of map[i] where outcome i of a has probability a.p[i]
  * (map need not be sorted or distinct). */
@@ -261,6 +312,56 @@ ALEA__HIDDEN alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a,
  * copies the len bytes of src. On error *pmf is untouched. */
 ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src,
                                          size_t len, alea_dist **out);
+
+/* ---- frac.c: the pmf operations in exact fractions ----
+ * pmf.c calls these in exact mode; `lo` is the result's lowest value. */
+
+/* ALEA_ERR_INVALID: a weight with no exact value (a construct whose exact
+ * form is not written yet), at node at (may be NULL). */
+ALEA__HIDDEN alea_status alea__frac_inexact(alea_ctx *ctx, const node *at);
+/* Initialises the n fractions of a new pmf to 0; clears those from `from`
+ * on (from 0: the digits' bytes are given back to the context). */
+ALEA__HIDDEN void alea__frac_init(alea__pmf *d);
+ALEA__HIDDEN void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from);
+/* After the fractions of d are written: the nearest doubles into p, the
+ * bytes of the digits counted in the context's memory (the limit
+ * applies). */
+ALEA__HIDDEN alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
+/* *r = w; *r += x w (each charged by its limbs). */
+ALEA__HIDDEN alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at);
+ALEA__HIDDEN alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x,
+                                           alea__w w, const node *at);
+/* The sum of d's fractions into *sum (initialised). */
+ALEA__HIDDEN alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum);
+/* out->q[k] = a->q[i]; swaps d->q[i] and d->q[j]; the sign of q. */
+ALEA__HIDDEN void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i);
+ALEA__HIDDEN void alea__frac_swap(alea__pmf *d, size_t i, size_t j);
+ALEA__HIDDEN int alea__frac_sgn(const alea__q *q);
+/* The accumulator (pmf.c) in fractions. */
+ALEA__HIDDEN alea_status alea__frac_acc_dense(alea__acc *a);
+ALEA__HIDDEN void alea__frac_acc_free(alea__acc *a);
+ALEA__HIDDEN alea_status alea__frac_acc_add(alea__acc *a, int64_t v, alea__w x, alea__w y);
+ALEA__HIDDEN alea_status alea__frac_acc_add_pmf(alea__acc *a, const alea__pmf *d,
+                                                int64_t shift, alea__w w);
+ALEA__HIDDEN alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out);
+/* a + b and n copies of a, as products of integer polynomials. */
+ALEA__HIDDEN alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
+                                         int64_t lo, const node *at, alea__pmf *out);
+ALEA__HIDDEN alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n,
+                                        int64_t lo, const node *at, alea__pmf *out);
+ALEA__HIDDEN alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                                        const alea__pmf *b, alea__pmf *out);
+/* One step of pmf.c's max/min walk: r = pa (fb + pb) + fa pb, then fa +=
+ * pa, fb += pb (pa, pb NULL: 0). */
+ALEA__HIDDEN alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea__q *fa,
+                                                alea__q *fb, const alea__q *pa,
+                                                const alea__q *pb);
+/* out (allocated for a->n) gets P(max or min of n copies = v). */
+ALEA__HIDDEN alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a,
+                                            int64_t n, const node *at, alea__pmf *out);
+struct alea__out;
+/* Writes "num/den" (or "num" when den is 1). */
+ALEA__HIDDEN void alea__frac_print(struct alea__out *o, const alea__q *q);
 
 /* ---- keep.c ---- */
 

@@ -271,7 +271,7 @@ static alea_status add_conv(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
         y.n = 0;
         cur = &x;
     }
-    st = alea__pmf_add_scaled(ctx, acc, cur, 1.0, at);
+    st = alea__pmf_add_scaled(ctx, acc, cur, ALEA__W(1), at);
     alea__pmf_free(ctx, &x);
     return st;
 }
@@ -284,7 +284,7 @@ static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pm
     if ((st = alea__charge(ctx, (int64_t)(a->n * b->n) + 1, at->start, at->end)) != ALEA_OK ||
         (st = alea__pmf_conv(ctx, a, b, at, x)) != ALEA_OK)
         return st;
-    st = alea__pmf_add_scaled(ctx, acc, x, w, at);
+    st = alea__pmf_add_scaled(ctx, acc, x, ALEA__W(w), at);
     alea__pmf_free(ctx, x);
     return st;
 }
@@ -332,8 +332,8 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
     if (p->explode_once) { /* n0 + t0 (+) (any extra roll) */
         total = q.n0;
         q.n0.n = 0;
-        if ((st = alea__pmf_add_scaled(ctx, &one, &q.n1, 1.0, at)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &one, &q.t1, 1.0, at)) != ALEA_OK ||
+        if ((st = alea__pmf_add_scaled(ctx, &one, &q.n1, ALEA__W(1), at)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &one, &q.t1, ALEA__W(1), at)) != ALEA_OK ||
             (st = add_conv(ctx, &total, &q.t0, &one, NULL, at)) != ALEA_OK)
             goto done;
         goto finish;
@@ -359,7 +359,7 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
             if ((st = alea__charge(ctx, LINK_COST, at->start, at->end)) != ALEA_OK ||
                 (st = alea__pmf_conv(ctx, &cur, &q.n1, at, &x)) != ALEA_OK)
                 goto done;
-            st = alea__pmf_add_scaled(ctx, &total, &x, 1.0, at);
+            st = alea__pmf_add_scaled(ctx, &total, &x, ALEA__W(1), at);
             alea__pmf_free(ctx, &x);
             if (st != ALEA_OK ||
                 (st = alea__pmf_conv(ctx, &cur, &q.t1, at, &x)) != ALEA_OK)
@@ -421,11 +421,11 @@ static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
     nx = at + k;
     chain = nx + k;
     if ((st = split_parts(ctx, p, r, n, count_mode, &q)) != ALEA_OK ||
-        (st = alea__pmf_add_scaled(ctx, &f0, &q.n0, 1.0, n)) != ALEA_OK ||
-        (st = alea__pmf_add_scaled(ctx, &f0, &q.t0, 1.0, n)) != ALEA_OK ||
-        (st = alea__pmf_add_scaled(ctx, &f1, &q.n1, 1.0, n)) != ALEA_OK ||
-        (st = alea__pmf_add_scaled(ctx, &f1, &q.t1, 1.0, n)) != ALEA_OK ||
-        (st = alea__pmf_point(ctx, 0, 1.0, &at[0])) != ALEA_OK)
+        (st = alea__pmf_add_scaled(ctx, &f0, &q.n0, ALEA__W(1), n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f0, &q.t0, ALEA__W(1), n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f1, &q.n1, ALEA__W(1), n)) != ALEA_OK ||
+        (st = alea__pmf_add_scaled(ctx, &f1, &q.t1, ALEA__W(1), n)) != ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &at[0])) != ALEA_OK)
         goto done;
     for (int64_t d = 0; d < c; d++) {
         /* chain[j]: the sum with j used and an extra roll pending */
@@ -465,7 +465,7 @@ static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
         }
     }
     for (size_t e = 0; e < k; e++)
-        if ((st = alea__pmf_add_scaled(ctx, &tmp, &at[e], 1.0, n)) != ALEA_OK)
+        if ((st = alea__pmf_add_scaled(ctx, &tmp, &at[e], ALEA__W(1), n)) != ALEA_OK)
             goto done;
     *out = tmp;
     tmp.n = 0;
@@ -552,7 +552,7 @@ static alea_status singles_keep(alea_ctx *ctx, const alea__pmf *die, int64_t m, 
 {
     int64_t a = lo > from ? lo - from : 0, b = hi - from < m ? hi - from : m;
     if (m == 0 || b <= a)
-        return alea__pmf_point(ctx, 0, 1.0, out);
+        return alea__pmf_point(ctx, 0, ALEA__W(1), out);
     return alea__keep(ctx, die, NULL, m, a, b, n, out);
 }
 
@@ -665,7 +665,7 @@ static alea_status singles(alea_ctx *ctx, const node *n, const pool *p, alea__pm
     double trunc = cnt.trunc;
     for (size_t i = 0; i < cnt.n; i++) {
         if ((st = singles_pool(ctx, n, p, &q, cnt.v[i], &cur)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
             goto done;
         trunc += cnt.p[i] * cur.trunc;
         alea__pmf_free(ctx, &cur);
@@ -792,7 +792,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
                 goto done;
             alea__pmf_free(ctx, &cur);
             cur = x;
-            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
                 goto done;
             trunc += cnt.p[i] * cur.trunc;
         }
@@ -801,7 +801,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
             if ((st = alea__charge(ctx, (int64_t)per_pool, n->start, n->end)) != ALEA_OK ||
                 (st = pool_of(ctx, n, p, &die, g, match, each, cnt.v[i], &cur)) != ALEA_OK)
                 goto done;
-            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, cnt.p[i], n)) != ALEA_OK)
+            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
                 goto done;
             trunc += cnt.p[i] * cur.trunc;
             alea__pmf_free(ctx, &cur);
@@ -846,7 +846,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
         if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
             (st = alea__pool_at_sides(ctx, n, sides.v[i], 1, &at)) != ALEA_OK ||
             (st = eval_pool(ctx, n, &at, &cur)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &sum, &cur, sides.p[i], n)) != ALEA_OK)
+            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&sides, i), n)) != ALEA_OK)
             goto done;
         trunc += sides.p[i] * cur.trunc;
         alea__pmf_free(ctx, &cur);
@@ -942,7 +942,7 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         return st;
     switch (n->kind) {
     case N_NUM:
-        return alea__pmf_point(ctx, n->u.num, 1.0, out);
+        return alea__pmf_point(ctx, n->u.num, ALEA__W(1), out);
     case N_DICE:
         return eval_dice(ctx, n, out);
     case N_SUM:
@@ -968,7 +968,7 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         if ((st = eval(ctx, n->u.rep.a, &a)) != ALEA_OK)
             return st;
         if ((st = charge_pass(ctx, (double)a.n * POW_COST, n)) == ALEA_OK)
-            st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, out);
+            st = alea__pmf_extreme(ctx, n->kind == N_BEST, &a, n->u.rep.n, n, out);
         alea__pmf_free(ctx, &a);
         return st;
     case N_MECH:

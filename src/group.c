@@ -508,7 +508,7 @@ static alea_status fold_all(alea_ctx *ctx, const node *n, const kinds *ks, int i
         const kind *k = &ks->k[i];
         if (k->count == 0)
             continue;
-        st = is_max ? alea__pmf_extreme(ctx, 1, &k->d, k->count, &x)
+        st = is_max ? alea__pmf_extreme(ctx, 1, &k->d, k->count, n, &x)
                     : alea__pmf_pow(ctx, &k->d, k->count, n, &x);
         if (st != ALEA_OK)
             break;
@@ -530,7 +530,7 @@ static alea_status fold_all(alea_ctx *ctx, const node *n, const kinds *ks, int i
         return st;
     }
     if (!have) /* no value: the empty sum */
-        return alea__pmf_point(ctx, 0, 1.0, out);
+        return alea__pmf_point(ctx, 0, ALEA__W(1), out);
     *out = acc;
     return ALEA_OK;
 }
@@ -656,7 +656,7 @@ static alea_status top_dp(alea_ctx *ctx, const node *n, const kinds *ks, int64_t
                 int64_t base = a * lo + (K - a) * t;
                 for (size_t s = 0; s < len; s++)
                     if (row[s] != 0 &&
-                        (st = alea__acc_add(&acc, base + (int64_t)s, row[s])) != ALEA_OK)
+                        (st = alea__acc_add(&acc, base + (int64_t)s, ALEA__W(row[s]))) != ALEA_OK)
                         goto done;
             }
     }
@@ -677,7 +677,7 @@ static alea_status top_sum(alea_ctx *ctx, const node *n, const kinds *ks, int64_
                            alea__pmf *out)
 {
     if (K == 0)
-        return alea__pmf_point(ctx, 0, 1.0, out);
+        return alea__pmf_point(ctx, 0, ALEA__W(1), out);
     if (K == ks->m)
         return fold_all(ctx, n, ks, 0, out);
     if (K == 1)
@@ -760,7 +760,7 @@ static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, al
         goto done;
     for (size_t s = 0; s < len && st == ALEA_OK; s++)
         if (cur[s] != 0)
-            st = alea__acc_add(&acc, (int64_t)s - m, cur[s]);
+            st = alea__acc_add(&acc, (int64_t)s - m, ALEA__W(cur[s]));
     if (st == ALEA_OK)
         st = alea__acc_finish(&acc, out);
     else
@@ -782,7 +782,7 @@ alea_status alea__group_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
         } else if (g->has_keep) {
             if ((st = keep_exact(ctx, n, &ks, &x)) == ALEA_OK) {
                 /* a dice member's numbers add to the kept dice */
-                if ((st = alea__pmf_point(ctx, ks.c, 1.0, &c)) == ALEA_OK) {
+                if ((st = alea__pmf_point(ctx, ks.c, ALEA__W(1), &c)) == ALEA_OK) {
                     st = alea__pmf_conv(ctx, &x, &c, n, out);
                     alea__pmf_free(ctx, &c);
                 }

@@ -204,7 +204,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
         return st;
     if (K == 0 || gmin == gmax) { /* one possible sum */
-        if ((st = alea__pmf_point(ctx, smin, scale, out)) == ALEA_OK)
+        if ((st = alea__pmf_point(ctx, smin, ALEA__W(scale), out)) == ALEA_OK)
             out->trunc = trunc;
         return st;
     }
@@ -283,7 +283,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
 
     if ((st = alea__acc_init(&d.fin, ctx, at, smin, smax, (double)F * (double)phi)) !=
             ALEA_OK ||
-        (st = alea__pmf_point(ctx, 0, 1.0, &d.st[0])) != ALEA_OK)
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
         goto fail;
 
     for (int64_t t = 0; t < F; t++) {
@@ -333,12 +333,12 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
             for (int64_t k = 0; j + k < phi; k++) {
                 int64_t kept = j + k > base ? j + k - base : 0;
                 if (row[k] > 0 &&
-                    (st = alea__acc_add_pmf(&d.acc[j + k], sj, kept * x, row[k])) != ALEA_OK)
+                    (st = alea__acc_add_pmf(&d.acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
                     goto fail;
             }
             /* The rest of the kept range is filled by x: collapse. */
             if (tail > 0 &&
-                (st = alea__acc_add_pmf(&d.fin, sj, (phi - base) * x, tail * scale)) !=
+                (st = alea__acc_add_pmf(&d.fin, sj, (phi - base) * x, ALEA__W(tail * scale))) !=
                     ALEA_OK)
                 goto fail;
         }
@@ -450,7 +450,7 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
     int64_t K = hi - lo;
     if ((st = alea__acc_init(&d.fin, ctx, at, K * gmin, K * gmax, (double)F * (double)hi)) !=
             ALEA_OK ||
-        (st = alea__pmf_point(ctx, 0, 1.0, &d.st[0])) != ALEA_OK)
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
         goto fail;
 
     for (int64_t i = 0; i < F; i++) {
@@ -500,12 +500,12 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
                             d.live[t] = 1;
                         }
                         int64_t kept = jn > base ? jn - base : 0;
-                        if ((st = alea__acc_add_pmf(&d.acc[t], sj, kept * x, wy * row[k])) !=
+                        if ((st = alea__acc_add_pmf(&d.acc[t], sj, kept * x, ALEA__W(wy * row[k]))) !=
                             ALEA_OK)
                             goto fail;
                     }
                     if (coll > 0 && (st = alea__acc_add_pmf(&d.fin, sj, (hi - base) * x,
-                                                            scale * wy * coll)) != ALEA_OK)
+                                                            ALEA__W(scale * wy * coll))) != ALEA_OK)
                         goto fail;
                 }
             }
@@ -553,7 +553,7 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
         return st;
     if (K == 0 || gmin == gmax) { /* one possible sum */
-        if ((st = alea__pmf_point(ctx, smin, 1 - trunc, out)) == ALEA_OK)
+        if ((st = alea__pmf_point(ctx, smin, ALEA__W(1 - trunc), out)) == ALEA_OK)
             out->trunc = trunc;
         return st;
     }
@@ -602,7 +602,7 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     /* Part B */
     if ((st = ra_walk(ctx, die, g, match, m, lo, hi, gmin, gmax, scale, at, &b)) != ALEA_OK)
         goto done;
-    if ((st = alea__pmf_add_scaled(ctx, &b, &a, pa, at)) != ALEA_OK)
+    if ((st = alea__pmf_add_scaled(ctx, &b, &a, ALEA__W(pa), at)) != ALEA_OK)
         goto done;
     b.trunc = trunc;
     *out = b;

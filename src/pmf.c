@@ -26,17 +26,20 @@
 
 /* ---- basics --------------------------------------------------------------- */
 
-static size_t outcome_bytes(size_t n)
+static size_t outcome_bytes(size_t n, int exact)
 {
-    return alea__mul_size(n, sizeof(int64_t) + sizeof(double));
+    return alea__mul_size(n, sizeof(int64_t) + sizeof(double) + (exact ? sizeof(alea__q) : 0));
 }
 
 void alea__pmf_free(alea_ctx *ctx, alea__pmf *d)
 {
+    if (d->q)
+        alea__frac_clear(ctx, d, 0);
     if (d->n)
         alea__spare_free(ctx, d->v, d->bytes);
     d->v = NULL;
     d->p = NULL;
+    d->q = NULL;
     d->n = 0;
     d->bytes = 0;
 }
@@ -45,17 +48,23 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
 {
     d->v = NULL;
     d->p = NULL;
+    d->q = NULL;
     d->n = 0;
     d->bytes = 0;
+    d->qbytes = 0;
     d->trunc = 0;
     if (n == 0)
         return ALEA_OK;
-    int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n), &d->bytes);
+    int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n, ctx->exact), &d->bytes);
     if (!block)
         return alea__nomem(ctx);
     d->v = block;
     d->p = (double *)(void *)(block + n);
     d->n = n;
+    if (ctx->exact) {
+        d->q = (alea__q *)(void *)(d->p + n);
+        alea__frac_init(d);
+    }
     return ALEA_OK;
 }
 
@@ -64,20 +73,47 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
  * smaller one would cost more than the bytes it gives back. */
 static alea_status pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k)
 {
-    if (k == 0)
+    if (k == 0) {
         alea__pmf_free(ctx, d);
+        return ALEA_OK;
+    }
+    if (d->q)
+        alea__frac_clear(ctx, d, k);
     d->n = k;
     return ALEA_OK;
 }
 
-alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, double p, alea__pmf *d)
+/* In exact mode, the doubles and the digits' bytes of a pmf whose fractions
+ * are written; d is freed on error. */
+static alea_status pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
 {
-    alea_status st = alea__pmf_alloc(ctx, p > 0 ? 1 : 0, d);
-    if (st != ALEA_OK)
+    alea_status st = ALEA_OK;
+    if (d->q && (st = alea__frac_seal(ctx, d, at)) != ALEA_OK)
+        alea__pmf_free(ctx, d);
+    return st;
+}
+
+/* out's outcome k is a's outcome i. */
+static void pmf_move(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+{
+    out->v[k] = a->v[i];
+    out->p[k] = a->p[i];
+    if (out->q)
+        alea__frac_copy(out, k, a, i);
+}
+
+alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, alea__w w, alea__pmf *d)
+{
+    int some = w.q ? 1 : w.d > 0;
+    alea_status st = alea__pmf_alloc(ctx, some ? 1 : 0, d);
+    if (st != ALEA_OK || !some)
         return st;
-    if (p > 0) {
-        d->v[0] = v;
-        d->p[0] = p;
+    d->v[0] = v;
+    d->p[0] = w.d;
+    if (d->q && ((st = alea__frac_set(ctx, &d->q[0], w, NULL)) != ALEA_OK ||
+                 (st = pmf_seal(ctx, d, NULL)) != ALEA_OK)) {
+        alea__pmf_free(ctx, d);
+        return st;
     }
     return ALEA_OK;
 }
@@ -90,9 +126,11 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
     if (a->n) {
         memcpy(d->v, a->v, a->n * sizeof *d->v);
         memcpy(d->p, a->p, a->n * sizeof *d->p);
+        for (size_t i = 0; d->q && i < a->n; i++)
+            alea__frac_copy(d, i, a, i);
     }
     d->trunc = a->trunc;
-    return ALEA_OK;
+    return pmf_seal(ctx, d, NULL);
 }
 
 double alea__pmf_mass(const alea__pmf *d)
@@ -171,24 +209,32 @@ alea_status alea__acc_init(alea__acc *a, alea_ctx *ctx, const node *at, int64_t 
         alea_status st = alea__charge(ctx, (int64_t)(span / 4 + 1), at->start, at->end);
         if (st != ALEA_OK)
             return st;
+        a->lo = lo;
+        a->span = span;
+        if (ctx->exact)
+            return alea__frac_acc_dense(a);
         a->d = alea__spare_alloc(ctx, alea__mul_size(span, sizeof *a->d), &a->dbytes);
         if (!a->d)
             return alea__nomem(ctx);
         memset(a->d, 0, span * sizeof *a->d);
-        a->lo = lo;
-        a->span = span;
         return ALEA_OK;
     }
+    if (ctx->exact)
+        return ALEA_OK; /* pairs, on the first addition */
     return alea__table_init(ctx, &a->t, 0);
 }
 
 double alea__acc_unit(const alea__acc *a)
 {
+    if (a->ctx->exact)
+        return ALEA__FRAC_UNIT;
     return a->span ? 1.0 : (double)ALEA__SPARSE_COST;
 }
 
 void alea__acc_free(alea__acc *a)
 {
+    if (a->dq || a->sq)
+        alea__frac_acc_free(a);
     if (a->d)
         alea__spare_free(a->ctx, a->d, a->dbytes);
     a->d = NULL;
@@ -234,8 +280,15 @@ static alea_status sparse_add(alea__acc *a, int64_t v, double p)
     return ALEA_OK;
 }
 
-alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
+alea_status alea__acc_add2(alea__acc *a, int64_t v, alea__w x, alea__w y)
 {
+    if (a->ctx->exact) {
+        alea_status st = alea__frac_acc_add(a, v, x, y);
+        if (st != ALEA_OK)
+            alea__acc_free(a);
+        return st;
+    }
+    double p = x.d * y.d;
     if (a->span) {
         a->d[(size_t)((uint64_t)v - (uint64_t)a->lo)] += p;
         return ALEA_OK;
@@ -243,9 +296,21 @@ alea_status alea__acc_add(alea__acc *a, int64_t v, double p)
     return sparse_add(a, v, p);
 }
 
-alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, double w)
+alea_status alea__acc_add(alea__acc *a, int64_t v, alea__w p)
+{
+    return alea__acc_add2(a, v, p, ALEA__W(1));
+}
+
+alea_status alea__acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, alea__w ww)
 {
     size_t n = d->n;
+    if (a->ctx->exact) {
+        alea_status st = alea__frac_acc_add_pmf(a, d, shift, ww);
+        if (st != ALEA_OK)
+            alea__acc_free(a);
+        return st;
+    }
+    double w = ww.d;
     if (n == 0 || w == 0)
         return ALEA_OK;
     const int64_t *v = d->v;
@@ -301,6 +366,8 @@ alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
 {
     alea_status st;
     alea__pmf r;
+    if (a->ctx->exact)
+        return alea__frac_acc_finish(a, out);
     if (a->span) {
         size_t k = 0;
         for (size_t i = 0; i < a->span; i++)
@@ -327,6 +394,15 @@ alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
 
 /* ---- sums ------------------------------------------------------------------ */
 
+/* Whether a sum over [lo, hi] from about `pairs` products of outcomes is
+ * dense enough to be computed in fractions as a product of polynomials
+ * (whose length is the value range, zero coefficients included). */
+static int dense_poly(int64_t lo, int64_t hi, double pairs)
+{
+    double range = (double)((uint64_t)hi - (uint64_t)lo) + 1;
+    return range <= DENSE_SMALL || range <= DENSE_RATIO * pairs;
+}
+
 alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
                            const node *at, alea__pmf *out)
 {
@@ -350,6 +426,11 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
         b = t;
     }
     double pairs = (double)a->n * (double)b->n;
+    if (ctx->exact && dense_poly(lo, hi, pairs)) {
+        if ((st = alea__frac_conv(ctx, a, b, lo, at, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
         return st;
@@ -359,7 +440,7 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
     }
     for (size_t i = 0; i < a->n; i++) {
         if ((st = alea__charge(ctx, (int64_t)b->n, at->start, at->end)) != ALEA_OK ||
-            (st = alea__acc_add_pmf(&acc, b, a->v[i], a->p[i])) != ALEA_OK) {
+            (st = alea__acc_add_pmf(&acc, b, a->v[i], alea__pmf_w(a, i))) != ALEA_OK) {
             alea__acc_free(&acc);
             return st;
         }
@@ -375,7 +456,7 @@ alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const no
 {
     alea_status st;
     if (n <= 0)
-        return alea__pmf_point(ctx, 0, 1.0, out);
+        return alea__pmf_point(ctx, 0, ALEA__W(1), out);
     double trunc = alea__trunc_pow(a->trunc, n);
     if (a->n == 0) {
         if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
@@ -385,14 +466,19 @@ alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const no
     int64_t lo, hi;
     if (alea__mul_ovf(a->v[0], n, &lo) || alea__mul_ovf(a->v[a->n - 1], n, &hi))
         return alea__overflow_error(ctx, at);
-    if (a->n == 1) {
-        if ((st = alea__pmf_point(ctx, lo, pow(a->p[0], (double)n), out)) == ALEA_OK)
+    if (a->n == 1 && !ctx->exact) {
+        if ((st = alea__pmf_point(ctx, lo, ALEA__W(pow(a->p[0], (double)n)), out)) == ALEA_OK)
             out->trunc = trunc;
         return st;
     }
     /* The n-fold sum has at least n * (|A| - 1) + 1 outcomes. */
-    if ((uint64_t)n > (support_limit(ctx) - 1) / (a->n - 1))
+    if (a->n > 1 && (uint64_t)n > (support_limit(ctx) - 1) / (a->n - 1))
         return alea__support_error(ctx, at);
+    if (ctx->exact && dense_poly(lo, hi, (double)a->n * (double)n * (double)a->n)) {
+        if ((st = alea__frac_pow(ctx, a, n, lo, at, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
 
     /* Repeated squaring: base runs through a^(2^k), acc collects the bits. */
     alea__pmf base = *a, res = {0}, t;
@@ -440,11 +526,11 @@ alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
     if (st != ALEA_OK)
         return st;
     for (size_t i = 0; i < a->n; i++) {
-        out->v[i] = -a->v[a->n - 1 - i];
-        out->p[i] = a->p[a->n - 1 - i];
+        pmf_move(out, i, a, a->n - 1 - i);
+        out->v[i] = -out->v[i];
     }
     out->trunc = a->trunc;
-    return ALEA_OK;
+    return pmf_seal(ctx, out, at);
 }
 
 alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
@@ -465,18 +551,24 @@ alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
         int64_t vi = i < a->n ? a->v[i] : INT64_MAX;
         int64_t vj = j > 0 ? -a->v[j - 1] : INT64_MAX;
         if (i < a->n && (j == 0 || vi < vj)) {
-            out->v[k] = vi;
-            out->p[k++] = a->p[i++];
+            pmf_move(out, k++, a, i++);
         } else if (i >= a->n || vj < vi) {
-            out->v[k] = vj;
-            out->p[k++] = a->p[--j];
+            pmf_move(out, k, a, --j);
+            out->v[k++] = vj;
         } else {
-            out->v[k] = vi;
-            out->p[k++] = a->p[i++] + a->p[--j];
+            pmf_move(out, k, a, i++);
+            out->p[k] += a->p[--j];
+            if (out->q && (st = alea__frac_addmul(ctx, &out->q[k], &a->q[j], ALEA__W(1), at)) !=
+                              ALEA_OK) {
+                alea__pmf_free(ctx, out);
+                return st;
+            }
+            k++;
         }
     }
     out->trunc = a->trunc;
-    return pmf_trim(ctx, out, k);
+    pmf_trim(ctx, out, k);
+    return pmf_seal(ctx, out, at);
 }
 
 /*
@@ -497,6 +589,35 @@ static double common_denominator(const double *p, size_t n)
             return 0;
     }
     return den;
+}
+
+/* pmf_remap in fractions, with pr room for a->n pairs: each pair holds an
+ * outcome's index (a whole double) to sort by the new value. */
+static alea_status remap_frac(alea_ctx *ctx, const alea__pmf *a, const int64_t *map,
+                              alea__pair *pr, const node *at, alea__pmf *out)
+{
+    size_t n = a->n, k = 0;
+    alea_status st;
+    for (size_t i = 0; i < n; i++)
+        pr[i] = (alea__pair){map[i], (double)i};
+    alea__pairs_sort(pr, n);
+    for (size_t i = 0; i < n; i++)
+        k += i == 0 || pr[i].v != pr[i - 1].v;
+    if ((st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
+        return st;
+    k = 0;
+    for (size_t i = 0; i < n && st == ALEA_OK; i++) {
+        if (i > 0 && pr[i].v == pr[i - 1].v)
+            k--;
+        out->v[k] = pr[i].v;
+        st = alea__frac_addmul(ctx, &out->q[k++], &a->q[(size_t)pr[i].p], ALEA__W(1), at);
+    }
+    out->trunc = a->trunc;
+    if (st != ALEA_OK) {
+        alea__pmf_free(ctx, out);
+        return st;
+    }
+    return pmf_seal(ctx, out, at);
 }
 
 alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *map,
@@ -525,6 +646,11 @@ alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a, const int64_t *ma
     alea__pair *pr = alea__mem_alloc(ctx, alea__mul_size(n, sizeof *pr));
     if (!pr)
         return alea__nomem(ctx);
+    if (ctx->exact) {
+        st = remap_frac(ctx, a, map, pr, at, out);
+        alea__mem_free(ctx, pr, n * sizeof *pr);
+        return st;
+    }
     for (size_t i = 0; i < n; i++)
         pr[i] = (alea__pair){map[i], a->p[i]};
     alea__pairs_sort(pr, n);
@@ -670,7 +796,7 @@ ranged:;
                 return ar == ARITH_INEXACT ? alea__inexact_error(ctx, at->start, div_at->end, 1)
                                            : alea__overflow_error(ctx, at);
             }
-            if ((st = alea__acc_add(&acc, r, a->p[i] * b->p[j])) != ALEA_OK)
+            if ((st = alea__acc_add2(&acc, r, alea__pmf_w(a, i), alea__pmf_w(b, j))) != ALEA_OK)
                 return st;
         }
     }
@@ -687,6 +813,11 @@ alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
 {
     alea_status st;
     double ptrue = 0, pfalse = 0;
+    if (ctx->exact) {
+        if ((st = alea__frac_cmp(ctx, op, a, b, out)) == ALEA_OK)
+            out->trunc = alea__trunc_join(a->trunc, b->trunc);
+        return st;
+    }
     if (a->n && b->n) {
         /* below[j] = P(B < b.v[j]) summed from the bottom, above[j] =
          * P(B >= b.v[j]) summed from the top: no cancellation. */
@@ -751,7 +882,9 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
      * twice: P(A = v) P(B <= v) + P(A < v) P(B = v). For min the mirror
      * image, walking down from the top. Products only, no cancellation.
      */
-    alea_status st = alea__pmf_alloc(ctx, a->n + b->n, out);
+    /* In exact mode the two running sums are kept in the last two
+     * fractions of out (at most a->n + b->n - 1 outcomes come first). */
+    alea_status st = alea__pmf_alloc(ctx, a->n + b->n + (ctx->exact ? 2 : 0), out);
     if (st != ALEA_OK)
         return st;
     size_t na = a->n, nb = b->n, i = 0, j = 0, k = 0;
@@ -773,6 +906,15 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
         }
         double pa = take_a ? a->p[ia] : 0, pb = take_b ? b->p[jb] : 0;
         double r = pa * (fb + pb) + fa * pb;
+        if (out->q) {
+            if ((st = alea__frac_minmax_step(ctx, &out->q[k], &out->q[out->n - 2],
+                                             &out->q[out->n - 1], take_a ? &a->q[ia] : NULL,
+                                             take_b ? &b->q[jb] : NULL)) != ALEA_OK) {
+                alea__pmf_free(ctx, out);
+                return st;
+            }
+            r = alea__frac_sgn(&out->q[k]);
+        }
         if (r > 0) {
             out->v[k] = take_a ? a->v[ia] : b->v[jb];
             out->p[k++] = r;
@@ -790,10 +932,13 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
             out->p[l] = out->p[k - 1 - l];
             out->v[k - 1 - l] = tv;
             out->p[k - 1 - l] = tp;
+            if (out->q)
+                alea__frac_swap(out, l, k - 1 - l);
         }
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
-    return pmf_trim(ctx, out, k);
+    pmf_trim(ctx, out, k);
+    return pmf_seal(ctx, out, NULL);
 }
 
 /* hi^n - lo^n for 0 <= lo <= hi, accurate when they are close. */
@@ -808,7 +953,7 @@ static double pow_diff(double hi, double lo, double n)
 }
 
 alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int64_t n,
-                              alea__pmf *out)
+                              const node *at, alea__pmf *out)
 {
     /*
      * P(max = v) = F(v)^n - F(v-)^n with F the distribution function,
@@ -819,6 +964,21 @@ alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int
     alea_status st = alea__pmf_alloc(ctx, a->n, out);
     if (st != ALEA_OK)
         return st;
+    if (out->q) {
+        size_t k = 0;
+        if ((st = alea__frac_extreme(ctx, is_max, a, n, at, out)) != ALEA_OK) {
+            alea__pmf_free(ctx, out);
+            return st;
+        }
+        for (size_t i = 0; i < a->n; i++)
+            if (alea__frac_sgn(&out->q[i]) > 0) {
+                out->v[k] = out->v[i];
+                alea__frac_swap(out, k++, i);
+            }
+        out->trunc = alea__trunc_pow(a->trunc, n);
+        pmf_trim(ctx, out, k);
+        return pmf_seal(ctx, out, at);
+    }
     double dn = (double)n, total = alea__pmf_mass(a), run = 0, f = 0;
     double scale = a->trunc > 0 ? exp(dn * log1p(-a->trunc)) : 1.0;
     size_t k = 0;
@@ -841,11 +1001,12 @@ alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int
 }
 
 alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf *b,
-                                 double w, const node *at)
+                                 alea__w ww, const node *at)
 {
     alea__pmf r;
     alea_status st;
-    if (b->n == 0 || w == 0)
+    double w = ww.d;
+    if (b->n == 0 || (w == 0 && !ww.q))
         return ALEA_OK;
     if ((st = alea__charge(ctx, (int64_t)(sum->n + b->n), at->start, at->end)) != ALEA_OK ||
         (st = alea__pmf_alloc(ctx, sum->n + b->n, &r)) != ALEA_OK)
@@ -853,15 +1014,28 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
     size_t i = 0, j = 0, k = 0;
     while (i < sum->n || j < b->n) {
         if (j >= b->n || (i < sum->n && sum->v[i] < b->v[j])) {
-            r.v[k] = sum->v[i];
-            r.p[k++] = sum->p[i++];
+            pmf_move(&r, k++, sum, i++);
         } else if (i >= sum->n || b->v[j] < sum->v[i]) {
             r.v[k] = b->v[j];
-            r.p[k] = w * b->p[j++];
+            r.p[k] = w * b->p[j];
+            if (r.q) {
+                if ((st = alea__frac_addmul(ctx, &r.q[k], &b->q[j], ww, at)) != ALEA_OK) {
+                    alea__pmf_free(ctx, &r);
+                    return st;
+                }
+                r.p[k] = alea__frac_sgn(&r.q[k]);
+            }
+            j++;
             k += r.p[k] > 0;
         } else {
-            r.v[k] = sum->v[i];
-            r.p[k++] = sum->p[i++] + w * b->p[j++];
+            pmf_move(&r, k, sum, i++);
+            r.p[k] += w * b->p[j];
+            if (r.q && (st = alea__frac_addmul(ctx, &r.q[k], &b->q[j], ww, at)) != ALEA_OK) {
+                alea__pmf_free(ctx, &r);
+                return st;
+            }
+            j++;
+            k++;
         }
     }
     if (k > support_limit(ctx)) {
@@ -869,7 +1043,8 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
         return alea__support_error(ctx, at);
     }
     r.trunc = sum->trunc;
-    if ((st = pmf_trim(ctx, &r, k)) != ALEA_OK)
+    pmf_trim(ctx, &r, k);
+    if ((st = pmf_seal(ctx, &r, at)) != ALEA_OK)
         return st;
     alea__pmf_free(ctx, sum);
     *sum = r;

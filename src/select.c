@@ -155,7 +155,7 @@ static alea_status enumerate(alea_ctx *ctx, const node *at, const alea__pmf *die
         for (size_t i = 0; i < M; i++)
             if (kept[i])
                 sum += g ? g[idx[i]] : vals[i];
-        if ((st = alea__acc_add(acc, sum, scale * exp(lp))) != ALEA_OK)
+        if ((st = alea__acc_add(acc, sum, ALEA__W(scale * exp(lp)))) != ALEA_OK)
             break;
         /* the next composition of m into F parts */
         size_t j = 0;
@@ -182,7 +182,7 @@ alea_status alea__select_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
     alea__pool_keep_range(p, m, &lo, &hi);
     double trunc = alea__trunc_pow(die->trunc, m);
     if (die->n == 0 || m == 0) {
-        if ((st = die->n ? alea__pmf_point(ctx, 0, 1.0, out) : alea__pmf_alloc(ctx, 0, out)) ==
+        if ((st = die->n ? alea__pmf_point(ctx, 0, ALEA__W(1), out) : alea__pmf_alloc(ctx, 0, out)) ==
             ALEA_OK)
             out->trunc = trunc;
         return st;

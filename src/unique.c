@@ -55,8 +55,8 @@ static alea_status mix(alea_ctx *ctx, const node *at, const alea__pmf *a, double
     alea__acc acc;
     if (st != ALEA_OK || (st = alea__acc_init(&acc, ctx, at, lo, hi, (double)adds)) != ALEA_OK)
         return st;
-    if ((wa > 0 && (st = alea__acc_add_pmf(&acc, a, 0, wa)) != ALEA_OK) ||
-        (wb > 0 && (st = alea__acc_add_pmf(&acc, b, shift, wb)) != ALEA_OK)) {
+    if ((wa > 0 && (st = alea__acc_add_pmf(&acc, a, 0, ALEA__W(wa))) != ALEA_OK) ||
+        (wb > 0 && (st = alea__acc_add_pmf(&acc, b, shift, ALEA__W(wb))) != ALEA_OK)) {
         alea__acc_free(&acc);
         return st;
     }
@@ -86,7 +86,7 @@ static alea_status uniform_set(alea_ctx *ctx, const node *at, const alea__pmf *d
     if (!cur)
         return alea__nomem(ctx);
     memset(cur, 0, size);
-    st = alea__pmf_point(ctx, 0, 1.0, &cur[0]);
+    st = alea__pmf_point(ctx, 0, ALEA__W(1), &cur[0]);
     for (size_t i = 0; i < F && st == ALEA_OK; i++) {
         double left = (double)(F - i); /* faces not yet passed, this one included */
         size_t top = i + 1 < M ? i + 1 : M;
@@ -304,7 +304,7 @@ static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
         for (size_t k = 0; k < M; k++)
             if (ch.kept[k])
                 sum += g[ch.idx[k]];
-        if ((st = alea__acc_add(&acc, sum, pr)) != ALEA_OK)
+        if ((st = alea__acc_add(&acc, sum, ALEA__W(pr))) != ALEA_OK)
             goto done;
     } while (next_multiset(ch.c, F));
     acc_on = 0;
@@ -339,7 +339,7 @@ alea_status alea__unique_dist(alea_ctx *ctx, const node *n, const alea__pmf *die
     }
     alea_status st;
     if (m == 0)
-        st = alea__pmf_point(ctx, 0, 1.0, out);
+        st = alea__pmf_point(ctx, 0, ALEA__W(1), out);
     else if (p->unique == UNIQUE_ALL && all && (size_t)m > die->n)
         st = alea__broken(ctx, n->start, n->end, "'u' on more dice than faces");
     else if (p->unique == UNIQUE_ALL && all && equal && !p->nselects)

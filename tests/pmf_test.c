@@ -81,7 +81,7 @@ static void test_sparse_conv(void **state)
     assert_int_equal(alea__acc_init(&acc, ctx, &at, 0, INT64_MAX, 1), ALEA_OK);
     assert_int_equal(acc.span, 0); /* sparse */
     for (int i = 0; i < 100000; i++)
-        assert_int_equal(alea__acc_add(&acc, (int64_t)(i % 7) * 1000000000000, 1e-5),
+        assert_int_equal(alea__acc_add(&acc, (int64_t)(i % 7) * 1000000000000, ALEA__W(1e-5)),
                          ALEA_OK);
     alea__pmf s;
     assert_int_equal(alea__acc_finish(&acc, &s), ALEA_OK);
@@ -277,7 +277,7 @@ static void test_extreme(void **state)
     double w[] = {1, 2, 3, 4};
     alea__pmf a = pmf_weighted(ctx, 4, v, w), r;
     for (int is_max = 0; is_max < 2; is_max++) {
-        assert_int_equal(alea__pmf_extreme(ctx, is_max, &a, 3, &r), ALEA_OK);
+        assert_int_equal(alea__pmf_extreme(ctx, is_max, &a, 3, &at, &r), ALEA_OK);
         check_sorted(&r);
         double want[4] = {0};
         for (int i = 0; i < 4; i++)
@@ -297,7 +297,7 @@ static void test_extreme(void **state)
     /* deficient mass: the kept mass of 3 copies, truncation tracked */
     a.p[3] *= 0.5;
     a.trunc = 0.2;
-    assert_int_equal(alea__pmf_extreme(ctx, 1, &a, 3, &r), ALEA_OK);
+    assert_int_equal(alea__pmf_extreme(ctx, 1, &a, 3, &at, &r), ALEA_OK);
     double mass = 0;
     for (size_t i = 0; i < r.n; i++)
         mass += r.p[i];
@@ -383,7 +383,7 @@ static void test_alloc_failures(void **state)
         if (st == ALEA_OK) {
             st = alea__pmf_arith(ctx, OP_DIVNEAR, &a, &d6, &at, &at, &b);
             if (st == ALEA_OK) {
-                st = alea__pmf_extreme(ctx, 1, &b, 3, &c);
+                st = alea__pmf_extreme(ctx, 1, &b, 3, &at, &c);
                 if (st == ALEA_OK) {
                     alea_dist *dd;
                     st = alea__dist_make(ctx, &c, "x", 1, &dd);

@@ -29,11 +29,11 @@ static void test_sparse_table(void **state)
     assert_int_equal(alea__acc_init(&acc, ctx, &at, INT64_MIN, INT64_MAX, 1), ALEA_OK);
     assert_int_equal(acc.span, 0);
     for (int rep = 0; rep < 2; rep++) {
-        assert_int_equal(alea__acc_add(&acc, INT64_MIN, 0.05), ALEA_OK);
-        assert_int_equal(alea__acc_add(&acc, INT64_MAX, 0.1), ALEA_OK);
-        assert_int_equal(alea__acc_add(&acc, -1, 0.15), ALEA_OK);
+        assert_int_equal(alea__acc_add(&acc, INT64_MIN, ALEA__W(0.05)), ALEA_OK);
+        assert_int_equal(alea__acc_add(&acc, INT64_MAX, ALEA__W(0.1)), ALEA_OK);
+        assert_int_equal(alea__acc_add(&acc, -1, ALEA__W(0.15)), ALEA_OK);
         for (int64_t i = 0; i < N; i++) /* spread out, in a scrambled order */
-            assert_int_equal(alea__acc_add(&acc, ((i * 7919) % N) * 1000003 + 5, 1e-5),
+            assert_int_equal(alea__acc_add(&acc, ((i * 7919) % N) * 1000003 + 5, ALEA__W(1e-5)),
                              ALEA_OK);
     }
     for (int64_t i = 0; i < N; i++)
@@ -59,7 +59,7 @@ static void test_sparse_table(void **state)
         assert_int_equal(alea__acc_init(&acc, ctx, &at, 0, INT64_MAX, 1), ALEA_OK);
         alea_status st = ALEA_OK;
         for (int64_t i = 0; i < 3000 && st == ALEA_OK; i++)
-            st = alea__acc_add(&acc, i * 1000000007, 1.0 / 3000);
+            st = alea__acc_add(&acc, i * 1000000007, ALEA__W(1.0 / 3000));
         if (st == ALEA_OK)
             st = alea__acc_finish(&acc, &r);
         assert_int_equal(st, lim == 3000 ? ALEA_OK : ALEA_ERR_LIMIT);
@@ -98,7 +98,7 @@ static void test_sparse_table(void **state)
         assert_int_equal(alea__acc_init(&acc, ctx, &at, INT64_MIN, INT64_MAX, 1), ALEA_OK);
         alea_status st = ALEA_OK;
         for (uint64_t i = 1; i <= F && st == ALEA_OK; i++)
-            st = alea__acc_add(&acc, flood ? colliding(i) : (int64_t)(i * 1000003), 1.0 / F);
+            st = alea__acc_add(&acc, flood ? colliding(i) : (int64_t)(i * 1000003), ALEA__W(1.0 / F));
         if (st == ALEA_OK)
             st = alea__acc_finish(&acc, &r);
         /* F^2 / 2 = 2,000,000 steps flooded; about F * ALEA__SPARSE_COST else */

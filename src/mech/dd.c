@@ -140,7 +140,7 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
     alea_status st = alea__acc_init(&acc, ctx, n, 0, 3, 4);
     for (int t = 0; st == ALEA_OK && t < 4; t++)
         if (units[t] > 0)
-            st = alea__acc_add(&acc, t, (double)units[t] / 400.0);
+            st = alea__acc_add(&acc, t, ALEA__W((double)units[t] / 400.0));
     if (st != ALEA_OK) {
         alea__acc_free(&acc);
         return st;

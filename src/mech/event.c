@@ -180,7 +180,7 @@ static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__p
     double reach = 1.0;
     for (int64_t k = 0; st == ALEA_OK && k < levels; k++, reach *= q)
         for (int64_t r = 1; st == ALEA_OK && r < d; r++)
-            st = alea__acc_add(&acc, k * d + r, reach * q);
+            st = alea__acc_add(&acc, k * d + r, ALEA__W(reach * q));
     if (st != ALEA_OK) {
         alea__acc_free(&acc);
         return st;
@@ -272,7 +272,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
     alea__pmf other = {0}, tmp = {0}, sum = {0}, point = {0};
     double crit = 0, trunc = 0;
     if ((st = states_new(ctx, nstates, &cur)) != ALEA_OK ||
-        (st = alea__pmf_point(ctx, 0, 1.0, &cur.s[0])) != ALEA_OK)
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &cur.s[0])) != ALEA_OK)
         goto done;
 
     for (uint32_t g = 0; g < G; g++) {
@@ -288,7 +288,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             alea__acc acc;
             st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
             for (int64_t v = 2; st == ALEA_OK && v < d; v++)
-                st = alea__acc_add(&acc, v, q);
+                st = alea__acc_add(&acc, v, ALEA__W(q));
             if (st != ALEA_OK) {
                 alea__acc_free(&acc);
                 goto done;
@@ -300,7 +300,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             goto done;
         /* The other faces' sum of m dice, for m = 0..c, built once. */
         if ((st = states_new(ctx, (size_t)c + 1, &powers)) != ALEA_OK ||
-            (st = alea__pmf_point(ctx, 0, 1.0, &powers.s[0])) != ALEA_OK)
+            (st = alea__pmf_point(ctx, 0, ALEA__W(1), &powers.s[0])) != ALEA_OK)
             goto done;
         for (int64_t m = 1; m <= c && other.n > 0; m++)
             if ((st = alea__pmf_conv(ctx, &powers.s[m - 1], &other, n, &powers.s[m])) !=
@@ -337,7 +337,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
                     size_t j = i + (size_t)a + (size_t)b * radix[g];
                     /* pmf_conv checks and charges its own work */
                     if ((st = alea__pmf_conv(ctx, &cur.s[i], otherm, n, &tmp)) != ALEA_OK ||
-                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, w, n)) != ALEA_OK)
+                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, ALEA__W(w), n)) != ALEA_OK)
                         goto done;
                     alea__pmf_free(ctx, &tmp);
                 }
@@ -367,8 +367,8 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         alea__pmf_free(ctx, &point);
         if (2 * ones > ev->ndice) {
             crit += m;
-            if ((st = alea__pmf_point(ctx, ones, 1.0, &point)) != ALEA_OK ||
-                (st = alea__pmf_add_scaled(ctx, &sum, &point, m, n)) != ALEA_OK)
+            if ((st = alea__pmf_point(ctx, ones, ALEA__W(1), &point)) != ALEA_OK ||
+                (st = alea__pmf_add_scaled(ctx, &sum, &point, ALEA__W(m), n)) != ALEA_OK)
                 goto done;
             continue;
         }
@@ -398,9 +398,9 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         size_t li = 0;
         for (uint32_t g = 0; g < G; g++)
             li += (size_t)live[g] * (radix[g] / radix[0]);
-        if ((st = alea__pmf_point(ctx, shift, 1.0, &point)) != ALEA_OK ||
+        if ((st = alea__pmf_point(ctx, shift, ALEA__W(1), &point)) != ALEA_OK ||
             (st = alea__pmf_conv(ctx, sp, &point, n, &tmp)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &next.s[li], &tmp, 1.0, n)) != ALEA_OK)
+            (st = alea__pmf_add_scaled(ctx, &next.s[li], &tmp, ALEA__W(1), n)) != ALEA_OK)
             goto done;
         alea__pmf_free(ctx, &tmp);
     }
@@ -424,7 +424,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             if (!t->s) {
                 alea__pmf one = {0};
                 if ((st = states_new(ctx, (size_t)ev->groups[g].count + 1, t)) != ALEA_OK ||
-                    (st = alea__pmf_point(ctx, 0, 1.0, &t->s[0])) != ALEA_OK ||
+                    (st = alea__pmf_point(ctx, 0, ALEA__W(1), &t->s[0])) != ALEA_OK ||
                     (st = reroll_tail(ctx, n, ev->groups[g].sides, &one)) != ALEA_OK) {
                     alea__pmf_free(ctx, &one);
                     break;
@@ -442,7 +442,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         }
         if (st == ALEA_OK) {
             trunc += m * acc_pmf.trunc;
-            st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, 1.0, n);
+            st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, ALEA__W(1), n);
         }
         alea__pmf_free(ctx, &acc_pmf);
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compiles and runs the C examples of docs/api.md.
 
-  api_examples.py [--fix] CC INCLUDE_DIR LIBRARY docs/api.md
+  api_examples.py [--fix] CC INCLUDE_DIR LIBRARY docs/api.md [LIBS...]
 
 Each ```c block of the page is a whole program; the ```output block after it
 is what it must print. Prints 'N passed, N failed'; exit status 1 on any
@@ -18,6 +18,7 @@ import tempfile
 def main():
     fix = sys.argv[1] == '--fix'
     cc, include, library, page = sys.argv[1 + fix:5 + fix]
+    libs = sys.argv[5 + fix:]  # what the static library needs (FLINT, GMP)
     text = open(page).read()
     fixed = text
     blocks = re.findall(r'```c\n(.*?)```\n\n```output\n(.*?)```', text, re.S)
@@ -29,7 +30,7 @@ def main():
             with open(c, 'w') as f:
                 f.write(src)
             build = subprocess.run([cc, '-std=c11', '-Wall', '-Wextra', '-Werror', '-I', include,
-                                    c, library, '-lm', '-lpthread', '-o', exe],
+                                    c, library, *libs, '-lm', '-lpthread', '-o', exe],
                                    capture_output=True, text=True)
             if build.returncode != 0:
                 failed += 1

@@ -1,0 +1,730 @@
+/*
+ * frac.c -- the pmf operations of pmf.c in exact fractions: the second
+ * number system of the exact engine (dist.h). pmf.c calls here when the
+ * context is in exact mode; everything above it (keep, explosions, the
+ * mechanics) is written once and hands weights down (alea__w).
+ *
+ * The numbers are FLINT's: a probability is a reduced fmpq, sums and powers
+ * of dice are products of integer polynomials (fmpz_poly, Kronecker
+ * substitution) over a common denominator. Their digits are allocated by
+ * FLINT, outside the context's allocator, so they are counted instead: each
+ * pmf adds the bytes of its digits to the context's memory (qbytes), and
+ * the big operations estimate the digits of their result and refuse, before
+ * they start, one that would pass the memory limit. Work is charged by the
+ * limbs the arithmetic walks (FRAC_COST), not by a count of additions.
+ *
+ * Without FLINT (the WebAssembly build), exact mode cannot be switched on
+ * (alea_ctx_set_exact refuses it) and nothing here is reached.
+ */
+#include "dist.h"
+#include "out.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef ALEA_HAVE_FLINT
+#include <flint/fmpz_poly.h>
+#include <flint/fmpz_vec.h>
+
+/* Work units of an exact addition of one-limb fractions (a gcd and a few
+ * products: about 100 ns, against 1.7 ns of a double addition), and per
+ * limb squared of the operands beyond it (gcds are quadratic in the limbs
+ * at these sizes). */
+#define FRAC_COST ALEA__FRAC_UNIT
+#define FRAC_LIMB_COST 4
+
+/* Limbs of the digits of a number, and of a fraction. */
+static size_t z_limbs(const fmpz_t z)
+{
+    return (size_t)fmpz_size(z);
+}
+
+static size_t q_limbs(const alea__q *q)
+{
+    return z_limbs(fmpq_numref(q)) + z_limbs(fmpq_denref(q));
+}
+
+/* Bytes of the digits of q (its limbs beyond the two words of the fmpq). */
+static size_t q_bytes(const alea__q *q)
+{
+    return q_limbs(q) * sizeof(mp_limb_t);
+}
+
+/* Work of an operation on fractions of `limbs` limbs. */
+static double q_cost(size_t limbs)
+{
+    double l = (double)limbs;
+    return FRAC_COST + FRAC_LIMB_COST * l * l;
+}
+
+
+alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+{
+    size_t s = at ? at->start : 0, e = at ? at->end : 0;
+    return alea__error(ctx, ALEA_ERR_INVALID, s, e,
+                       "exact fractions are not available for the construct at byte %u "
+                       "yet; compute it in doubles (without exact mode)",
+                       (unsigned)s);
+}
+
+void alea__frac_init(alea__pmf *d)
+{
+    for (size_t i = 0; i < d->n; i++)
+        fmpq_init(&d->q[i]);
+}
+
+void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from)
+{
+    for (size_t i = from; i < d->n; i++)
+        fmpq_clear(&d->q[i]);
+    if (from == 0 && d->qbytes) {
+        ctx->mem_used -= d->qbytes;
+        d->qbytes = 0;
+    }
+}
+
+alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
+{
+    size_t bytes = 0;
+    double limbs = 0;
+    for (size_t i = 0; i < d->n; i++) {
+        d->p[i] = fmpq_get_d(&d->q[i]);
+        bytes += q_bytes(&d->q[i]);
+        limbs += (double)q_limbs(&d->q[i]);
+    }
+    /* Reading the digits back for the doubles: a unit a limb. */
+    alea_status st = alea__work_check(ctx, limbs, at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)limbs, at ? at->start : 0, at ? at->end : 0);
+    if (st != ALEA_OK)
+        return st;
+    if (bytes > d->qbytes) {
+        size_t grow = bytes - d->qbytes;
+        if ((uint64_t)ctx->mem_used + grow > (uint64_t)ctx->limits[ALEA_LIMIT_MEMORY]) {
+            ctx->mem_limit_hit = 1;
+            return alea__nomem(ctx);
+        }
+        ctx->mem_used += grow;
+        if (ctx->mem_used > ctx->mem_peak)
+            ctx->mem_peak = ctx->mem_used;
+    } else {
+        ctx->mem_used -= d->qbytes - bytes;
+    }
+    d->qbytes = bytes;
+    return ALEA_OK;
+}
+
+alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at)
+{
+    if (w.q)
+        fmpq_set(r, w.q);
+    else if (w.d == 1)
+        fmpq_one(r);
+    else if (w.d == 0)
+        fmpq_zero(r);
+    else
+        return alea__frac_inexact(ctx, at);
+    return ALEA_OK;
+}
+
+alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea__w w,
+                              const node *at)
+{
+    if (w.q) {
+        alea_status st = alea__charge(ctx, (int64_t)q_cost(q_limbs(x) + q_limbs(w.q)),
+                                      at ? at->start : 0, at ? at->end : 0);
+        if (st != ALEA_OK)
+            return st;
+        fmpq_addmul(r, x, w.q);
+        return ALEA_OK;
+    }
+    if (w.d == 0)
+        return ALEA_OK;
+    if (w.d != 1)
+        return alea__frac_inexact(ctx, at);
+    alea_status st = alea__charge(ctx, (int64_t)q_cost(q_limbs(x) + q_limbs(r)),
+                                  at ? at->start : 0, at ? at->end : 0);
+    if (st == ALEA_OK)
+        fmpq_add(r, r, x);
+    return st;
+}
+
+/* ---- the accumulator in fractions ---------------------------------------------- */
+
+alea_status alea__frac_acc_dense(alea__acc *a)
+{
+    size_t bytes;
+    a->dq = alea__spare_alloc(a->ctx, alea__mul_size(a->span, sizeof *a->dq), &bytes);
+    if (!a->dq)
+        return alea__nomem(a->ctx);
+    a->dqbytes = bytes;
+    for (size_t i = 0; i < a->span; i++)
+        fmpq_init(&a->dq[i]);
+    return ALEA_OK;
+}
+
+typedef struct qpair {
+    int64_t v;
+    alea__q q;
+} qpair;
+
+void alea__frac_acc_free(alea__acc *a)
+{
+    if (a->dq) {
+        for (size_t i = 0; i < a->span; i++)
+            fmpq_clear(&a->dq[i]);
+        alea__spare_free(a->ctx, a->dq, a->dqbytes);
+        a->dq = NULL;
+    }
+    if (a->sq) {
+        qpair *pr = a->sq;
+        for (size_t i = 0; i < a->nsq; i++)
+            fmpq_clear(&pr[i].q);
+        alea__mem_free(a->ctx, a->sq, a->capsq * sizeof(qpair));
+        a->sq = NULL;
+    }
+    a->nsq = a->capsq = 0;
+}
+
+static int qpair_cmp(const void *x, const void *y)
+{
+    int64_t a = ((const qpair *)x)->v, b = ((const qpair *)y)->v;
+    return (a > b) - (a < b);
+}
+
+/* Sorts the sparse pairs and merges equal values: nsq distinct after. */
+static alea_status sparse_compact(alea__acc *a)
+{
+    qpair *pr = a->sq;
+    size_t n = a->nsq;
+    double lg = n > 1 ? ceil(log2((double)n)) : 1;
+    alea_status st = alea__work_check(a->ctx, 2 * (double)n * lg, a->at);
+    if (st == ALEA_OK)
+        st = alea__charge(a->ctx, (int64_t)(2 * (double)n * lg), a->at->start, a->at->end);
+    if (st != ALEA_OK)
+        return st;
+    qsort(pr, n, sizeof *pr, qpair_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (k > 0 && pr[k - 1].v == pr[i].v) {
+            if ((st = alea__frac_addmul(a->ctx, &pr[k - 1].q, &pr[i].q, ALEA__W(1), a->at)) !=
+                ALEA_OK) {
+                a->nsq = n;
+                return st;
+            }
+            fmpq_zero(&pr[i].q);
+        } else if (k != i) {
+            fmpq_swap(&pr[k].q, &pr[i].q);
+            pr[k].v = pr[i].v;
+            k++;
+        } else {
+            k++;
+        }
+    }
+    for (size_t i = k; i < n; i++)
+        fmpq_clear(&pr[i].q);
+    a->nsq = k;
+    if (k > a->limit)
+        return alea__support_error(a->ctx, a->at);
+    return ALEA_OK;
+}
+
+static alea_status sparse_push(alea__acc *a, int64_t v, const alea__q *x, alea__w w)
+{
+    alea_status st;
+    if (a->nsq == a->capsq) {
+        /* Full: merge first; grow only when most of the pairs are distinct. */
+        if (a->nsq && (st = sparse_compact(a)) != ALEA_OK)
+            return st;
+        if (a->nsq * 2 > a->capsq) {
+            size_t cap = a->capsq ? a->capsq * 2 : 64;
+            qpair *np = alea__mem_realloc(a->ctx, a->sq, a->capsq * sizeof(qpair),
+                                          alea__mul_size(cap, sizeof(qpair)));
+            if (!np)
+                return alea__nomem(a->ctx);
+            a->sq = np;
+            a->capsq = cap;
+        }
+    }
+    qpair *pr = a->sq;
+    fmpq_init(&pr[a->nsq].q);
+    pr[a->nsq].v = v;
+    a->nsq++;
+    return alea__frac_addmul(a->ctx, &pr[a->nsq - 1].q, x, w, a->at);
+}
+
+alea_status alea__frac_acc_add(alea__acc *a, int64_t v, alea__w x, alea__w y)
+{
+    alea_status st;
+    if (!x.q) { /* a 0 or 1 on the left: the weight is y */
+        if (x.d == 0)
+            return ALEA_OK;
+        if (x.d != 1)
+            return alea__frac_inexact(a->ctx, a->at);
+        x = y;
+        y = ALEA__W(1);
+    }
+    if (!x.q) {
+        if (x.d == 0)
+            return ALEA_OK;
+        if (x.d != 1)
+            return alea__frac_inexact(a->ctx, a->at);
+        fmpq_t one;
+        fmpq_init(one);
+        fmpq_one(one);
+        st = alea__frac_acc_add(a, v, (alea__w){1, one}, ALEA__W(1));
+        fmpq_clear(one);
+        return st;
+    }
+    if (a->span)
+        return alea__frac_addmul(a->ctx, &a->dq[(size_t)((uint64_t)v - (uint64_t)a->lo)], x.q, y,
+                                 a->at);
+    return sparse_push(a, v, x.q, y);
+}
+
+alea_status alea__frac_acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, alea__w w)
+{
+    alea_status st = ALEA_OK;
+    for (size_t i = 0; i < d->n && st == ALEA_OK; i++)
+        st = alea__frac_acc_add(a, (int64_t)((uint64_t)d->v[i] + (uint64_t)shift),
+                                (alea__w){d->p[i], &d->q[i]}, w);
+    return st;
+}
+
+alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
+{
+    alea_status st;
+    alea__pmf r;
+    if (a->span) {
+        size_t k = 0;
+        for (size_t i = 0; i < a->span; i++)
+            k += fmpq_sgn(&a->dq[i]) > 0;
+        if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
+            goto fail;
+        k = 0;
+        for (size_t i = 0; i < a->span; i++) {
+            if (fmpq_sgn(&a->dq[i]) > 0) {
+                r.v[k] = (int64_t)((uint64_t)a->lo + i);
+                fmpq_swap(&r.q[k], &a->dq[i]);
+                k++;
+            }
+        }
+    } else {
+        if (a->nsq && (st = sparse_compact(a)) != ALEA_OK)
+            goto fail;
+        qpair *pr = a->sq;
+        size_t k = 0;
+        for (size_t i = 0; i < a->nsq; i++)
+            k += fmpq_sgn(&pr[i].q) > 0;
+        if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
+            goto fail;
+        k = 0;
+        for (size_t i = 0; i < a->nsq; i++) {
+            if (fmpq_sgn(&pr[i].q) > 0) {
+                r.v[k] = pr[i].v;
+                fmpq_swap(&r.q[k], &pr[i].q);
+                k++;
+            }
+        }
+    }
+    alea__acc_free(a);
+    if ((st = alea__frac_seal(r.n ? a->ctx : a->ctx, &r, a->at)) != ALEA_OK) {
+        alea__pmf_free(a->ctx, &r);
+        return st;
+    }
+    *out = r;
+    return ALEA_OK;
+fail:
+    alea__acc_free(a);
+    return st;
+}
+
+/* ---- sums as polynomial products -------------------------------------------- */
+
+/*
+ * d as an integer polynomial over one denominator: P(x) = sum c_k x^k with
+ * k = v - v[0], and den the least common multiple of the denominators.
+ */
+static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
+{
+    fmpz_one(den);
+    for (size_t i = 0; i < d->n; i++)
+        fmpz_lcm(den, den, fmpq_denref(&d->q[i]));
+    slong len = (slong)((uint64_t)d->v[d->n - 1] - (uint64_t)d->v[0]) + 1;
+    fmpz_poly_fit_length(P, len);
+    _fmpz_vec_zero(P->coeffs, len);
+    fmpz_t t;
+    fmpz_init(t);
+    for (size_t i = 0; i < d->n; i++) {
+        fmpz *c = P->coeffs + (slong)((uint64_t)d->v[i] - (uint64_t)d->v[0]);
+        fmpz_divexact(t, den, fmpq_denref(&d->q[i]));
+        fmpz_mul(c, fmpq_numref(&d->q[i]), t);
+    }
+    _fmpz_poly_set_length(P, len);
+    fmpz_clear(t);
+}
+
+/* The pmf of P / den with its lowest power at value lo (zero coefficients
+ * left out). */
+static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t den, int64_t lo,
+                             const node *at, alea__pmf *out)
+{
+    slong len = fmpz_poly_length(P);
+    size_t k = 0;
+    for (slong i = 0; i < len; i++)
+        k += !fmpz_is_zero(P->coeffs + i);
+    /* Reducing each fraction: a gcd of the coefficient and den. */
+    double cost = (double)k * q_cost(z_limbs(den) * 2);
+    alea_status st = alea__work_check(ctx, cost, at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)cost, at->start, at->end);
+    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
+        return st;
+    k = 0;
+    for (slong i = 0; i < len; i++) {
+        if (fmpz_is_zero(P->coeffs + i))
+            continue;
+        out->v[k] = (int64_t)((uint64_t)lo + (uint64_t)i);
+        fmpq_set_fmpz_frac(&out->q[k], P->coeffs + i, den);
+        k++;
+    }
+    if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
+        alea__pmf_free(ctx, out);
+    return st;
+}
+
+/* Work and digit bytes of a product of polynomials of lengths la, lb with
+ * coefficients of ba, bb bits: Kronecker substitution multiplies two
+ * integers of la (ba + bb + log2) bits, a unit a limb (times log), and the
+ * result holds la + lb - 1 coefficients of ba + bb bits. */
+static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, double mul_bits,
+                              const node *at)
+{
+    double limbs = len_out * (bits_out / 64 + 1);
+    double bytes = limbs * 8 * 3; /* the result, its fractions, the packed product */
+    double work = limbs * (1 + log2(mul_bits / 64 + 2)) * 4;
+    if ((double)ctx->mem_used + bytes > (double)ctx->limits[ALEA_LIMIT_MEMORY]) {
+        ctx->mem_limit_hit = 1;
+        return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+                           "the exact fractions at byte %u need about %.0f MB of digits "
+                           "(memory limit is %lld bytes)",
+                           (unsigned)at->start, bytes / 1e6,
+                           (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
+    }
+    alea_status st = alea__work_check(ctx, work, at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)work, at->start, at->end);
+    return st;
+}
+
+alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
+                            const node *at, alea__pmf *out)
+{
+    fmpz_poly_t A, B;
+    fmpz_t da, db;
+    fmpz_poly_init(A);
+    fmpz_poly_init(B);
+    fmpz_init(da);
+    fmpz_init(db);
+    to_poly(a, A, da);
+    to_poly(b, B, db);
+    double la = (double)fmpz_poly_length(A), lb = (double)fmpz_poly_length(B);
+    double ba = (double)fmpz_poly_max_bits(A) + (double)fmpz_bits(da),
+           bb = (double)fmpz_poly_max_bits(B) + (double)fmpz_bits(db);
+    alea_status st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
+    if (st == ALEA_OK) {
+        fmpz_poly_mul(A, A, B);
+        fmpz_mul(da, da, db);
+        st = from_poly(ctx, A, da, lo, at, out);
+    }
+    fmpz_poly_clear(A);
+    fmpz_poly_clear(B);
+    fmpz_clear(da);
+    fmpz_clear(db);
+    return st;
+}
+
+alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t lo,
+                           const node *at, alea__pmf *out)
+{
+    fmpz_poly_t A;
+    fmpz_t da;
+    fmpz_poly_init(A);
+    fmpz_init(da);
+    to_poly(a, A, da);
+    double la = (double)fmpz_poly_length(A), dn = (double)n;
+    double bits = ((double)fmpz_poly_max_bits(A) + (double)fmpz_bits(da)) * dn;
+    double len = (la - 1) * dn + 1;
+    /* Repeated squaring: the last product dominates, the ones before it sum
+     * to about as much again. */
+    alea_status st = poly_check(ctx, len, bits, 2 * len * bits, at);
+    if (st == ALEA_OK) {
+        fmpz_poly_pow(A, A, (ulong)n);
+        fmpz_pow_ui(da, da, (ulong)n);
+        st = from_poly(ctx, A, da, lo, at, out);
+    }
+    fmpz_poly_clear(A);
+    fmpz_clear(da);
+    return st;
+}
+
+/* ---- the other operations, term by term -------------------------------------- */
+
+alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum)
+{
+    fmpq_zero(sum);
+    alea_status st = ALEA_OK;
+    for (size_t i = 0; i < d->n && st == ALEA_OK; i++)
+        st = alea__frac_addmul(ctx, sum, &d->q[i], ALEA__W(1), NULL);
+    return st;
+}
+
+void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+{
+    fmpq_set(&out->q[k], &a->q[i]);
+}
+
+void alea__frac_swap(alea__pmf *d, size_t i, size_t j)
+{
+    fmpq_swap(&d->q[i], &d->q[j]);
+}
+
+int alea__frac_sgn(const alea__q *q)
+{
+    return fmpq_sgn(q);
+}
+
+alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,
+                           alea__pmf *out)
+{
+    /* As pmf.c's: below[j] = P(B < b.v[j]), above[j] = P(B >= b.v[j]). */
+    size_t nb = b->n;
+    alea_status st = ALEA_OK;
+    alea__q *below = alea__mem_alloc(ctx, alea__mul_size(2 * (nb + 1), sizeof *below));
+    if (!below)
+        return alea__nomem(ctx);
+    alea__q *above = below + nb + 1;
+    for (size_t j = 0; j < 2 * (nb + 1); j++)
+        fmpq_init(&below[j]);
+    fmpq_t pt, pf, t, f;
+    fmpq_init(pt);
+    fmpq_init(pf);
+    fmpq_init(t);
+    fmpq_init(f);
+    for (size_t j = 0; j < nb && st == ALEA_OK; j++) {
+        fmpq_set(&below[j + 1], &below[j]);
+        st = alea__frac_addmul(ctx, &below[j + 1], &b->q[j], ALEA__W(1), NULL);
+    }
+    for (size_t j = nb; j-- > 0 && st == ALEA_OK;) {
+        fmpq_set(&above[j], &above[j + 1]);
+        st = alea__frac_addmul(ctx, &above[j], &b->q[j], ALEA__W(1), NULL);
+    }
+    size_t j = 0;
+    for (size_t i = 0; i < a->n && st == ALEA_OK; i++) {
+        int64_t x = a->v[i];
+        while (j < nb && b->v[j] < x)
+            j++;
+        const alea__q *lt = &below[j], *gt;
+        fmpq_t eq;
+        fmpq_init(eq);
+        size_t g = j;
+        if (j < nb && b->v[j] == x) {
+            fmpq_set(eq, &b->q[j]);
+            g = j + 1;
+        }
+        gt = &above[g];
+        switch (op) { /* x op B */
+        case CMP_EQ: fmpq_set(t, eq); fmpq_add(f, lt, gt); break;
+        case CMP_NE: fmpq_add(t, lt, gt); fmpq_set(f, eq); break;
+        case CMP_LT: fmpq_set(t, gt); fmpq_add(f, lt, eq); break;
+        case CMP_LE: fmpq_add(t, eq, gt); fmpq_set(f, lt); break;
+        case CMP_GT: fmpq_set(t, lt); fmpq_add(f, eq, gt); break;
+        default: fmpq_add(t, lt, eq); fmpq_set(f, gt); break; /* CMP_GE */
+        }
+        fmpq_clear(eq);
+        if ((st = alea__frac_addmul(ctx, pt, &a->q[i], (alea__w){1, t}, NULL)) == ALEA_OK)
+            st = alea__frac_addmul(ctx, pf, &a->q[i], (alea__w){1, f}, NULL);
+    }
+    size_t k = 0;
+    if (st == ALEA_OK) {
+        k = (size_t)(fmpq_sgn(pf) > 0) + (size_t)(fmpq_sgn(pt) > 0);
+        st = alea__pmf_alloc(ctx, k, out);
+    }
+    if (st == ALEA_OK) {
+        k = 0;
+        if (fmpq_sgn(pf) > 0) {
+            out->v[k] = 0;
+            fmpq_set(&out->q[k++], pf);
+        }
+        if (fmpq_sgn(pt) > 0) {
+            out->v[k] = 1;
+            fmpq_set(&out->q[k], pt);
+        }
+        if ((st = alea__frac_seal(ctx, out, NULL)) != ALEA_OK)
+            alea__pmf_free(ctx, out);
+    }
+    fmpq_clear(pt);
+    fmpq_clear(pf);
+    fmpq_clear(t);
+    fmpq_clear(f);
+    for (size_t l = 0; l < 2 * (nb + 1); l++)
+        fmpq_clear(&below[l]);
+    alea__mem_free(ctx, below, 2 * (nb + 1) * sizeof *below);
+    return st;
+}
+
+alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea__q *fa, alea__q *fb,
+                                   const alea__q *pa, const alea__q *pb)
+{
+    /* r = pa (fb + pb) + fa pb; then fa += pa, fb += pb */
+    fmpq_zero(r);
+    double c = q_cost(z_limbs(fmpq_denref(fa)) + z_limbs(fmpq_denref(fb)) + 2);
+    alea_status st = alea__charge(ctx, (int64_t)(4 * c), 0, 0);
+    if (st != ALEA_OK)
+        return st;
+    if (pa) {
+        fmpq_addmul(r, pa, fb);
+        if (pb)
+            fmpq_addmul(r, pa, pb);
+    }
+    if (pb)
+        fmpq_addmul(r, fa, pb);
+    if (pa)
+        fmpq_add(fa, fa, pa);
+    if (pb)
+        fmpq_add(fb, fb, pb);
+    return ALEA_OK;
+}
+
+alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int64_t n,
+                               const node *at, alea__pmf *out)
+{
+    /* P(max = v) = F(v)^n - F(v-)^n, F the distribution function of a (whose
+     * mass is 1 - truncated: the kept copies' mass is then (1 - t)^n). */
+    fmpq_t run, prev, cur;
+    fmpq_init(run);
+    fmpq_init(prev);
+    fmpq_init(cur);
+    alea_status st = ALEA_OK;
+    /* The powers have n times the digits of the distribution function. */
+    double bits = 0;
+    for (size_t i = 0; i < a->n; i++)
+        bits += (double)fmpz_bits(fmpq_denref(&a->q[i]));
+    bits = bits / (double)(a->n ? a->n : 1) + 64;
+    st = poly_check(ctx, (double)a->n, bits * (double)n, bits * (double)n, at);
+    for (size_t s = 0; s < a->n && st == ALEA_OK; s++) {
+        size_t i = is_max ? s : a->n - 1 - s;
+        fmpq_add(run, run, &a->q[i]);
+        fmpq_pow_si(cur, run, (slong)n);
+        out->v[i] = a->v[i];
+        fmpq_sub(&out->q[i], cur, prev);
+        fmpq_swap(prev, cur);
+    }
+    fmpq_clear(run);
+    fmpq_clear(prev);
+    fmpq_clear(cur);
+    return st;
+}
+
+/* ---- printing ----------------------------------------------------------------- */
+
+void alea__frac_print(alea__out *o, const alea__q *q)
+{
+    char *s = fmpq_get_str(NULL, 10, q);
+    alea__out_str(o, s);
+    flint_free(s);
+}
+
+#else /* no FLINT: exact mode is never on, so none of this is reached */
+
+alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+{
+    return alea__broken(ctx, at ? at->start : 0, at ? at->end : 0, "exact mode without FLINT");
+}
+
+#define UNREACHED(ctx) alea__frac_inexact((ctx), NULL)
+
+void alea__frac_init(alea__pmf *d) { (void)d; }
+void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from) { (void)ctx, (void)d, (void)from; }
+alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
+{
+    (void)d, (void)at;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at)
+{
+    (void)r, (void)w, (void)at;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea__w w,
+                              const node *at)
+{
+    (void)r, (void)x, (void)w, (void)at;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum)
+{
+    (void)d, (void)sum;
+    return UNREACHED(ctx);
+}
+void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+{
+    (void)out, (void)k, (void)a, (void)i;
+}
+void alea__frac_swap(alea__pmf *d, size_t i, size_t j) { (void)d, (void)i, (void)j; }
+int alea__frac_sgn(const alea__q *q)
+{
+    (void)q;
+    return 0;
+}
+alea_status alea__frac_acc_dense(alea__acc *a) { return UNREACHED(a->ctx); }
+void alea__frac_acc_free(alea__acc *a) { (void)a; }
+alea_status alea__frac_acc_add(alea__acc *a, int64_t v, alea__w x, alea__w y)
+{
+    (void)v, (void)x, (void)y;
+    return UNREACHED(a->ctx);
+}
+alea_status alea__frac_acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, alea__w w)
+{
+    (void)d, (void)shift, (void)w;
+    return UNREACHED(a->ctx);
+}
+alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
+{
+    (void)out;
+    return UNREACHED(a->ctx);
+}
+alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
+                            const node *at, alea__pmf *out)
+{
+    (void)a, (void)b, (void)lo, (void)at, (void)out;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t lo,
+                           const node *at, alea__pmf *out)
+{
+    (void)a, (void)n, (void)lo, (void)at, (void)out;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,
+                           alea__pmf *out)
+{
+    (void)op, (void)a, (void)b, (void)out;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea__q *fa, alea__q *fb,
+                                   const alea__q *pa, const alea__q *pb)
+{
+    (void)r, (void)fa, (void)fb, (void)pa, (void)pb;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int64_t n,
+                               const node *at, alea__pmf *out)
+{
+    (void)is_max, (void)a, (void)n, (void)at, (void)out;
+    return UNREACHED(ctx);
+}
+void alea__frac_print(alea__out *o, const alea__q *q) { (void)o, (void)q; }
+
+#endif
