@@ -82,6 +82,7 @@ typedef struct options {
     uint64_t seed;
     int seed_set;
     int json, csv;
+    int exact; /* --exact: fractions (dist, compare) */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */

@@ -66,8 +66,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         goto done;
     }
     if (!apply_limits(ctx, &o))
-        rc = usage_error(cmd, has_cmd, "--tail: %s is outside the accepted range "
-                                       "[1e-300, 1e-3]", o.tail_text);
+        rc = o.exact && !alea_ctx_exact(ctx)
+                 ? usage_error(cmd, has_cmd, "--exact: %s", alea_ctx_error(ctx))
+                 : usage_error(cmd, has_cmd, "--tail: %s is outside the accepted range "
+                                             "[1e-300, 1e-3]", o.tail_text);
     if (tm.ms > 0 || tm.cmd_s > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, &tm);
     command_arm(&tm);

@@ -224,6 +224,10 @@ const option_spec option_table[] = {
      .bad = "--at-least and --at-most exclude each other",
      .part = PART_MAIN, .help = "chart P(X <= value)",
      .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
+    {.name = "--exact", .commands = DIST, .at = AT(exact),
+     .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
+                                "lowest terms beside its percentage (strings \"num/den\"\n"
+                                "in --json and --csv), the mean and variance too"},
     {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
      .commands = DIST, .at = AT(sample),
      .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),
@@ -468,6 +472,9 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
         return out_of_memory();
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (cmd == CMD_DIST && o->sample && o->exact)
+        return usage_error(cmd, has_cmd, "--exact and --sample exclude each other: an "
+                                         "estimate has no exact fractions");
     if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads))
         return usage_error(cmd, has_cmd, "%s needs --sample: an exact distribution has no "
                                          "randomness", o->seed_set ? "--seed" : "--threads");
@@ -503,5 +510,7 @@ int apply_limits(alea_ctx *ctx, const options *o)
         if (o->limit_set[l])
             alea_ctx_limit(ctx, (alea_limit)l, o->limit[l]);
     alea_ctx_set_dialect(ctx, (alea_dialect)o->dialect);
+    if (o->exact && alea_ctx_set_exact(ctx, 1) != ALEA_OK)
+        return 0;
     return !o->tail_set || alea_ctx_set_tail(ctx, o->tail) == ALEA_OK;
 }

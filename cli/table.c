@@ -11,6 +11,8 @@
 
 /* Width of the longest '#' bar in the dist table. */
 #define BAR_WIDTH 40
+/* Fractions longer than this leave no room for the bar on a line. */
+#define FRACTION_BAR_MAX 24
 
 /* A probability in the fewest digits that read back exactly (as the
  * library's JSON does): 0.1, not 0.10000000000000001. */
@@ -70,18 +72,40 @@ static void put_bar(double v, double vmax)
     fwrite(hashes, 1, 2 + (size_t)(len < BAR_WIDTH ? len : BAR_WIDTH), stdout);
 }
 
+/* The exact value of `what` (of outcome i) as a new string, or NULL. */
+static char *fraction(const alea_dist *d, alea_fraction what, size_t i)
+{
+    size_t len = alea_dist_fraction(d, what, i, NULL, 0);
+    char *s = len ? malloc(len + 1) : NULL;
+    if (s)
+        alea_dist_fraction(d, what, i, s, len + 1);
+    return s;
+}
+
 static void put_summary(const alea_dist *d)
 {
     printf("mean %.2f   sd %.2f   min %" PRId64 "   max %" PRId64
            "   median %" PRId64 "\n",
            round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), alea_dist_min(d),
            alea_dist_max(d), alea_dist_median(d));
+    if (alea_dist_is_exact(d)) {
+        char *mean = fraction(d, ALEA_FRACTION_MEAN, 0);
+        char *var = fraction(d, ALEA_FRACTION_VARIANCE, 0);
+        if (mean && var)
+            printf("exact mean %s   variance %s\n", mean, var);
+        free(mean);
+        free(var);
+    }
     for (size_t i = 0; i < alea_dist_flag_count(d); i++)
         printf("%s %.2f%%\n", alea_dist_flag_name(d, i), pct(alea_dist_flag_prob(d, i)));
     double cut = alea_dist_truncated(d);
-    if (cut > 0)
+    char *exact_cut = alea_dist_is_exact(d) ? fraction(d, ALEA_FRACTION_TRUNCATED, 0) : NULL;
+    if (exact_cut && strcmp(exact_cut, "0") != 0)
+        printf("truncated %s (probability cut off by the explosion bound)\n", exact_cut);
+    else if (cut > 0)
         printf("truncated %.2g (probability cut off by the explosion bound)\n",
                cut);
+    free(exact_cut);
     if (alea_dist_rolls(d) > 1)
         printf("each of the %" PRId64 " rolls has this distribution\n", alea_dist_rolls(d));
 }
@@ -118,6 +142,19 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
             vmax = v;
     }
 
+    /* Exact: each probability's fraction after the percentages; the bar
+     * only while the fractions are short enough to leave it room. */
+    char **fr = NULL;
+    int fw = 0;
+    if (alea_dist_is_exact(d) && n > 0 && (fr = calloc(n, sizeof *fr)) != NULL) {
+        for (size_t i = 0; i < n; i++) {
+            fr[i] = fraction(d, ALEA_FRACTION_PROB, i);
+            int w = fr[i] ? (int)strlen(fr[i]) : 0;
+            fw = w > fw ? w : fw;
+        }
+    }
+    int bar = !fr || fw <= FRACTION_BAR_MAX;
+
     int lw = label_width(d);
     printf("%s\n", src);
     printf("%*s", vw, "value");
@@ -126,13 +163,16 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
     vw = 0; /* the value header is out */
     int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
     if (est)
-        printf("%*s%8s%17s%11s%11s\n", vw, "", "%", "95% interval", "at least", "at most");
+        printf("%*s%8s%17s%11s%11s", vw, "", "%", "95% interval", "at least", "at most");
     else if (mode == SHOW_EXACT)
-        printf("%*s%8s%11s%11s\n", vw, "", "%", "at least", "at most");
+        printf("%*s%8s%11s%11s", vw, "", "%", "at least", "at most");
     else if (mode == SHOW_AT_LEAST)
-        printf("%*s%11s%8s%11s\n", vw, "", "at least", "%", "at most");
+        printf("%*s%11s%8s%11s", vw, "", "at least", "%", "at most");
     else
-        printf("%*s%11s%8s%11s\n", vw, "", "at most", "%", "at least");
+        printf("%*s%11s%8s%11s", vw, "", "at most", "%", "at least");
+    if (fr)
+        printf("  %s", "fraction");
+    putchar('\n');
     vw = 5;
     if (n > 0) {
         int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
@@ -163,9 +203,15 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
             printf("%11.2f%8.2f%11.2f", pct(most[i]), pct(p), pct(least[i]));
             shown = most[i];
         }
-        put_bar(shown, vmax);
+        if (fr)
+            printf("  %-*s", bar ? fw : 0, fr[i] ? fr[i] : "");
+        if (bar)
+            put_bar(shown, vmax);
         putchar('\n');
     }
+    for (size_t i = 0; fr && i < n; i++)
+        free(fr[i]);
+    free(fr);
     put_summary(d);
 }
 

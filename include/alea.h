@@ -468,6 +468,42 @@ const char *alea_dist_flag_name(const alea_dist *dist, size_t i);
 double alea_dist_flag_prob(const alea_dist *dist, size_t i);
 
 /*
+ * Exact fractions. In exact mode alea_expr_dist computes in exact rational
+ * arithmetic (FLINT): every probability is a reduced fraction, no outcome
+ * is lost to underflow, and the doubles the accessors above return are the
+ * nearest to the fractions (the mean of 3d6 is 10.5). Exact mode costs
+ * more work and memory (digits grow with the dice: 1000d20's fractions
+ * have about 1300 digits each); the WORK and MEMORY limits cover them.
+ * alea_ctx_set_exact returns ALEA_ERR_ARGUMENT in a build without FLINT
+ * (the WebAssembly module), and ALEA_ERR_INVALID comes from alea_expr_dist
+ * for the few constructs that have no exact form yet (the message names
+ * them).
+ */
+alea_status alea_ctx_set_exact(alea_ctx *ctx, int on);
+int alea_ctx_exact(const alea_ctx *ctx);
+
+typedef enum alea_fraction {
+    ALEA_FRACTION_PROB,     /* outcome i's probability */
+    ALEA_FRACTION_AT_LEAST, /* P(X >= value of outcome i) */
+    ALEA_FRACTION_AT_MOST,  /* P(X <= value of outcome i) */
+    ALEA_FRACTION_MEAN,     /* the mean (i unused), normalised as alea_dist_mean */
+    ALEA_FRACTION_VARIANCE, /* the variance (i unused) */
+    ALEA_FRACTION_TRUNCATED /* the mass cut by explosion tails (i unused) */
+} alea_fraction;
+
+/* 1 when dist was computed in exact mode. */
+int alea_dist_is_exact(const alea_dist *dist);
+/*
+ * Writes the exact value of `what` as "num/den" in lowest terms ("1/6",
+ * "7/2"; a whole number without "/1"), NUL-terminated, into buf of cap
+ * bytes, and returns its length (as snprintf: call with cap 0 to size the
+ * buffer). Returns 0 for a distribution that is not exact or an i out of
+ * range. At least and at most sum the outcomes on each call (linear).
+ */
+size_t alea_dist_fraction(const alea_dist *dist, alea_fraction what, size_t i, char *buf,
+                          size_t cap);
+
+/*
  * A distribution estimated by alea_tally_dist has the number of samples it
  * came from (0 for an exact one), and each probability a 95% confidence
  * interval (Wilson's score interval; [p, p] for an exact distribution).

@@ -22,7 +22,7 @@ _alea() {
     if [[ $cur == -* ]]; then
         case $cmd in
             roll) words="-n --seed --json --format --dialect --help $limits" ;;
-            dist) words="--at-least --at-most --json --csv --sample --threads --seed --boons
+            dist) words="--at-least --at-most --json --csv --exact --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
             compare) words="--at-least --at-most --csv --boons --multipliers --drive --support
                 --dialect --help $limits" ;;

@@ -166,6 +166,25 @@ double alea_ctx_tail(const alea_ctx *ctx)
     return ctx ? ctx->tail : ALEA_TAIL_DEFAULT;
 }
 
+alea_status alea_ctx_set_exact(alea_ctx *ctx, int on)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+#ifndef ALEA_HAVE_FLINT
+    if (on)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "exact fractions are not available in this build of alea "
+                           "(it was built without FLINT)");
+#endif
+    ctx->exact = on != 0;
+    return ALEA_OK;
+}
+
+int alea_ctx_exact(const alea_ctx *ctx)
+{
+    return ctx ? ctx->exact : 0;
+}
+
 void alea_ctx_set_interrupt(alea_ctx *ctx, alea_interrupt_fn fn, void *ud)
 {
     if (!ctx)
@@ -417,6 +436,8 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
     st = alea__exact(ctx, expr, out);
     ctx->spare_on = 0;
     alea__spare_flush(ctx);
+    if (ctx->exact)
+        alea__frac_release();
     return st;
 }
 

@@ -50,6 +50,15 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->mass = mass;
     d->mean = mean;
     d->sd = sqrt(var);
+    d->exact = ctx->exact;
+    if (d->exact) {
+        alea_status st = alea__frac_dist(ctx, d);
+        if (st != ALEA_OK) {
+            *pmf = d->pmf;
+            alea__mem_free(ctx, d, sizeof *d + len + 1);
+            return st;
+        }
+    }
     *out = d;
     return ALEA_OK;
 }
@@ -59,6 +68,11 @@ void alea_dist_free(alea_dist *dist)
     if (!dist)
         return;
     alea_ctx *ctx = dist->ctx;
+    if (dist->exact) {
+        alea__frac_dist_free(dist);
+        alea__frac_clear(ctx, &dist->pmf, 0);
+        alea__frac_release();
+    }
     if (dist->pmf.n) /* not a spare: the evaluation has ended */
         alea__mem_free(ctx, dist->pmf.v, dist->pmf.bytes);
     alea__mem_free(ctx, dist, sizeof *dist + dist->len + 1);
@@ -244,10 +258,37 @@ static size_t format_csv(const alea_dist *dist, alea__out *o)
     return alea__out_finish(o);
 }
 
+int alea_dist_is_exact(const alea_dist *dist)
+{
+    return dist ? dist->exact : 0;
+}
+
+size_t alea_dist_fraction(const alea_dist *dist, alea_fraction what, size_t i, char *buf,
+                          size_t cap)
+{
+    alea__out o;
+    alea__out_init(&o, buf, cap);
+    if (dist && dist->exact && (unsigned)what <= ALEA_FRACTION_TRUNCATED)
+        alea__frac_value(dist, what, i, &o);
+    return alea__out_finish(&o);
+}
+
+/* A probability in JSON: a number, or in exact mode the string "num/den". */
+static void json_prob(const alea_dist *dist, alea__out *o, alea_fraction what, size_t i)
+{
+    alea__out_char(o, '"');
+    alea__frac_value(dist, what, i, o);
+    alea__out_char(o, '"');
+}
+
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
+    if (dist && format == ALEA_FORMAT_CSV && dist->exact) {
+        alea__frac_csv(dist, &o);
+        return alea__out_finish(&o);
+    }
     if (dist && format == ALEA_FORMAT_CSV)
         return format_csv(dist, &o);
     if (!dist || format != ALEA_FORMAT_JSON)
@@ -264,15 +305,26 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
         alea__out_str(&o, i ? ", [" : "[");
         alea__out_i64(&o, m->v[i]);
         alea__out_str(&o, ", ");
-        if (m->p[i] != last) {
-            last = m->p[i];
-            plen = alea__fmt_double(ptext, last);
+        if (dist->exact) {
+            json_prob(dist, &o, ALEA_FRACTION_PROB, i);
+        } else {
+            if (m->p[i] != last) {
+                last = m->p[i];
+                plen = alea__fmt_double(ptext, last);
+            }
+            alea__out_mem(&o, ptext, plen);
         }
-        alea__out_mem(&o, ptext, plen);
         alea__out_char(&o, ']');
     }
     alea__out_str(&o, "], \"mean\": ");
-    alea__out_double(&o, dist->mean);
+    if (dist->exact)
+        json_prob(dist, &o, ALEA_FRACTION_MEAN, 0);
+    else
+        alea__out_double(&o, dist->mean);
+    if (dist->exact) {
+        alea__out_str(&o, ", \"variance\": ");
+        json_prob(dist, &o, ALEA_FRACTION_VARIANCE, 0);
+    }
     alea__out_str(&o, ", \"sd\": ");
     alea__out_double(&o, dist->sd);
     alea__out_str(&o, ", \"min\": ");
@@ -280,7 +332,12 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
     alea__out_str(&o, ", \"max\": ");
     alea__out_i64(&o, alea_dist_max(dist));
     alea__out_str(&o, ", \"truncated\": ");
-    alea__out_double(&o, m->trunc);
+    if (dist->exact)
+        json_prob(dist, &o, ALEA_FRACTION_TRUNCATED, 0);
+    else
+        alea__out_double(&o, m->trunc);
+    if (dist->exact)
+        alea__out_str(&o, ", \"exact\": true");
     if (dist->notes.nlabels > 0) {
         alea__out_str(&o, ", \"labels\": [");
         for (size_t i = 0; i < m->n; i++) {

@@ -104,6 +104,8 @@ struct alea_dist {
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
                               this is the distribution of; else 1 */
+    int exact;             /* computed in exact mode: pmf.q and xq hold fractions */
+    alea__q xq[3];         /* exact mode: mean, variance, truncated mass */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };
@@ -141,6 +143,15 @@ ALEA__HIDDEN alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, alea__w p,
                                          alea__pmf *d);
 ALEA__HIDDEN alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a,
                                         alea__pmf *d);
+/* out's outcome k is a's outcome i (value and probability). */
+ALEA__HIDDEN void alea__pmf_take(alea__pmf *out, size_t k, const alea__pmf *a, size_t i);
+/* Outcome k's probability is (a1 a2) / (b1 b2), whole numbers (exact in
+ * exact mode). */
+ALEA__HIDDEN void alea__pmf_ratio(alea__pmf *d, size_t k, uint64_t a1, uint64_t a2,
+                                  uint64_t b1, uint64_t b2);
+/* In exact mode, after a pmf's fractions are written: its doubles and the
+ * bytes of its digits (frac_seal); d is freed on error. Nothing otherwise. */
+ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
@@ -331,6 +342,9 @@ ALEA__HIDDEN alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node
 ALEA__HIDDEN alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at);
 ALEA__HIDDEN alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x,
                                            alea__w w, const node *at);
+/* *r = (a1 a2) / (b1 b2) */
+ALEA__HIDDEN void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1,
+                                   uint64_t b2);
 /* The sum of d's fractions into *sum (initialised). */
 ALEA__HIDDEN alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum);
 /* out->q[k] = a->q[i]; swaps d->q[i] and d->q[j]; the sign of q. */
@@ -359,9 +373,25 @@ ALEA__HIDDEN alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea_
 /* out (allocated for a->n) gets P(max or min of n copies = v). */
 ALEA__HIDDEN alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a,
                                             int64_t n, const node *at, alea__pmf *out);
+/* Gives back the numbers FLINT cached for the calling thread (at the end of
+ * an exact evaluation, and when an exact distribution is freed). */
+ALEA__HIDDEN void alea__frac_release(void);
 struct alea__out;
 /* Writes "num/den" (or "num" when den is 1). */
 ALEA__HIDDEN void alea__frac_print(struct alea__out *o, const alea__q *q);
+/* Checks a finished exact result: every fraction above 0, their sum at
+ * most 1 (an operation that wrote doubles alone would break it). */
+ALEA__HIDDEN alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at);
+/* Completes a distribution made from an exact pmf: its mean, variance and
+ * truncated mass as fractions, and every double (probabilities, mass,
+ * mean, sd) the nearest to its fraction. */
+ALEA__HIDDEN alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d);
+ALEA__HIDDEN void alea__frac_dist_free(alea_dist *d);
+/* Writes the fraction `what` (of outcome i) of an exact distribution; its
+ * CSV table in fractions. */
+ALEA__HIDDEN void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i,
+                                   struct alea__out *o);
+ALEA__HIDDEN void alea__frac_csv(const alea_dist *d, struct alea__out *o);
 
 /* ---- keep.c ---- */
 

@@ -118,6 +118,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     if ((st = alea__pmf_alloc(ctx, (size_t)distinct, out)) != ALEA_OK)
         return st;
 
+    uint64_t ucm = (uint64_t)cm; /* a whole count */
     size_t k = 0;
     if (d->kind == FACES_RANGE && !(rc && mlo > mhi && cm > 0)) {
         /* Uniform faces: walk lo..hi, jumping over the matching interval
@@ -131,9 +132,12 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             }
             int match = rc && mlo <= mhi && f >= mlo && f <= mhi;
             out->v[k] = f;
-            out->p[k++] = !rc ? 1 / dnf
-                          : until ? 1 / (dnf - cm)
-                          : (match ? cm : dnf + cm) / (dnf * dnf);
+            if (!rc)
+                alea__pmf_ratio(out, k++, 1, 1, nf, 1);
+            else if (until)
+                alea__pmf_ratio(out, k++, 1, 1, nf - ucm, 1);
+            else
+                alea__pmf_ratio(out, k++, match ? ucm : nf + ucm, 1, nf, nf);
             if (f == d->hi)
                 break;
             f++;
@@ -142,19 +146,22 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         /* Faces with multiplicity (or a condition that is no interval). */
         for (uint64_t i = 0; i < nf;) {
             int64_t f = alea__die_face(d, i);
-            double mult = 0;
+            uint64_t mult = 0;
             for (; i < nf && alea__die_face(d, i) == f; i++)
                 mult++;
             int match = alea__pool_rerolls(p, f);
             if (until && match)
                 continue;
             out->v[k] = f;
-            out->p[k++] = !rc ? mult / dnf
-                          : until ? mult / (dnf - cm)
-                          : mult * (match ? cm : dnf + cm) / (dnf * dnf);
+            if (!rc)
+                alea__pmf_ratio(out, k++, mult, 1, nf, 1);
+            else if (until)
+                alea__pmf_ratio(out, k++, mult, 1, nf - ucm, 1);
+            else
+                alea__pmf_ratio(out, k++, mult, match ? ucm : nf + ucm, nf, nf);
         }
     }
-    return ALEA_OK;
+    return alea__pmf_seal(ctx, out, at);
 }
 
 /* The distribution of contribution c[i] over the faces i of r with
@@ -183,8 +190,7 @@ static alea_status part(alea_ctx *ctx, const alea__pmf *r, const uint8_t *trig, 
     for (size_t i = 0; i < r->n; i++) {
         if (trig[i] != want)
             continue;
-        sel.v[k] = r->v[i]; /* ascending, as remap wants; only the masses matter */
-        sel.p[k] = r->p[i];
+        alea__pmf_take(&sel, k, r, i); /* ascending, as remap wants; only the masses matter */
         map[k++] = c[i];
     }
     st = alea__pmf_remap(ctx, &sel, map, at, out);
@@ -1017,7 +1023,8 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         alea__pmf_free(ctx, &r);
         return st;
     }
-    if ((st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
+    if ((ctx->exact && (st = alea__frac_check(ctx, &r, e->root)) != ALEA_OK) ||
+        (st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
         alea__pmf_free(ctx, &r);
         return st;
     }

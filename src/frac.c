@@ -25,6 +25,7 @@
 
 #ifdef ALEA_HAVE_FLINT
 #include <flint/fmpz_poly.h>
+#include <mpfr.h>
 #include <flint/fmpz_vec.h>
 
 /* Work units of an exact addition of one-limb fractions (a gcd and a few
@@ -148,6 +149,20 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
     if (st == ALEA_OK)
         fmpq_add(r, r, x);
     return st;
+}
+
+void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
+{
+    fmpz_t t;
+    fmpz_init(t);
+    fmpz_set_ui(fmpq_numref(r), a1);
+    fmpz_set_ui(t, a2);
+    fmpz_mul(fmpq_numref(r), fmpq_numref(r), t);
+    fmpz_set_ui(fmpq_denref(r), b1);
+    fmpz_set_ui(t, b2);
+    fmpz_mul(fmpq_denref(r), fmpq_denref(r), t);
+    fmpq_canonicalise(r);
+    fmpz_clear(t);
 }
 
 /* ---- the accumulator in fractions ---------------------------------------------- */
@@ -365,6 +380,60 @@ static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
     fmpz_clear(t);
 }
 
+/* Trial division bound for a denominator's primes: the denominators of
+ * dice are products of numbers of faces. */
+#define SMOOTH_BOUND 4096
+#define SMOOTH_PRIMES 32
+
+/* den = product of ps[i]^es[i] over primes below SMOOTH_BOUND: the count
+ * of primes, or -1 when den has a larger factor (or too many primes). */
+static int smooth(const fmpz_t den, ulong *ps, ulong *es)
+{
+    fmpz_t c, pz;
+    fmpz_init_set(c, den);
+    fmpz_init(pz);
+    int np = 0;
+    for (ulong d = 2; d < SMOOTH_BOUND && !fmpz_is_one(c); d++) {
+        if (!fmpz_divisible_si(c, (slong)d))
+            continue; /* a composite d never divides: its primes are out */
+        if (np == SMOOTH_PRIMES) {
+            np = -1;
+            break;
+        }
+        fmpz_set_ui(pz, d);
+        ps[np] = d;
+        es[np++] = (ulong)fmpz_remove(c, c, pz);
+    }
+    if (!fmpz_is_one(c))
+        np = -1;
+    fmpz_clear(c);
+    fmpz_clear(pz);
+    return np;
+}
+
+/* r = c / den in lowest terms, den = prod ps^es: the primes are divided out
+ * of c (a valuation each: much cheaper than a gcd of long numbers). */
+static void reduce_smooth(alea__q *r, const fmpz_t c, const fmpz_t den, const ulong *ps,
+                          const ulong *es, int np, fmpz_t pz)
+{
+    fmpz_set(fmpq_numref(r), c);
+    fmpz_set(fmpq_denref(r), den);
+    for (int j = 0; j < np; j++) {
+        fmpz_set_ui(pz, ps[j]);
+        ulong e = (ulong)fmpz_remove(fmpq_numref(r), fmpq_numref(r), pz);
+        if (e > es[j]) { /* only as many as den has */
+            fmpz_pow_ui(pz, pz, e - es[j]);
+            fmpz_mul(fmpq_numref(r), fmpq_numref(r), pz);
+            e = es[j];
+        }
+        if (e) {
+            fmpz_set_ui(pz, ps[j]);
+            fmpz_pow_ui(pz, pz, e);
+            fmpz_divexact(fmpq_denref(r), fmpq_denref(r), pz);
+        }
+    }
+}
+
 /* The pmf of P / den with its lowest power at value lo (zero coefficients
  * left out). */
 static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t den, int64_t lo,
@@ -374,21 +443,30 @@ static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t de
     size_t k = 0;
     for (slong i = 0; i < len; i++)
         k += !fmpz_is_zero(P->coeffs + i);
-    /* Reducing each fraction: a gcd of the coefficient and den. */
-    double cost = (double)k * q_cost(z_limbs(den) * 2);
+    ulong ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    int np = smooth(den, ps, es);
+    /* Reducing each fraction: a division per prime of den, or a gcd. */
+    size_t dl = z_limbs(den);
+    double cost = (double)k * (np >= 0 ? (double)(np + 1) * (double)(dl + 1) * 8 : q_cost(dl * 2));
     alea_status st = alea__work_check(ctx, cost, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)cost, at->start, at->end);
     if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
         return st;
+    fmpz_t pz;
+    fmpz_init(pz);
     k = 0;
     for (slong i = 0; i < len; i++) {
         if (fmpz_is_zero(P->coeffs + i))
             continue;
         out->v[k] = (int64_t)((uint64_t)lo + (uint64_t)i);
-        fmpq_set_fmpz_frac(&out->q[k], P->coeffs + i, den);
+        if (np >= 0)
+            reduce_smooth(&out->q[k], P->coeffs + i, den, ps, es, np, pz);
+        else
+            fmpq_set_fmpz_frac(&out->q[k], P->coeffs + i, den);
         k++;
     }
+    fmpz_clear(pz);
     if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
         alea__pmf_free(ctx, out);
     return st;
@@ -629,11 +707,206 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
 
 /* ---- printing ----------------------------------------------------------------- */
 
+void alea__frac_release(void)
+{
+    /* FLINT keeps the numbers it frees in a cache of the calling thread;
+     * an exact evaluation gives them back when it ends, so that nothing it
+     * allocated outlives it but its result. */
+    flint_cleanup();
+}
+
 void alea__frac_print(alea__out *o, const alea__q *q)
 {
     char *s = fmpq_get_str(NULL, 10, q);
     alea__out_str(o, s);
     flint_free(s);
+}
+
+/* ---- the finished distribution ------------------------------------------------ */
+
+/*
+ * Sums over a common denominator L (the largest denominator, grown when
+ * another does not divide it): integer additions, where adding fractions
+ * would take a gcd of long numbers each. *sk = sum of v^k q for k < nk.
+ */
+static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
+{
+    fmpz_t L, f, s[3];
+    fmpz_init(L);
+    fmpz_init(f);
+    for (int k = 0; k < nk; k++)
+        fmpz_init(s[k]);
+    fmpz_one(L);
+    for (size_t i = 0; i < m->n; i++)
+        if (fmpz_cmp(fmpq_denref(&m->q[i]), L) > 0)
+            fmpz_set(L, fmpq_denref(&m->q[i]));
+    for (size_t i = 0; i < m->n; i++)
+        if (!fmpz_divisible(L, fmpq_denref(&m->q[i])))
+            fmpz_lcm(L, L, fmpq_denref(&m->q[i]));
+    for (size_t i = 0; i < m->n; i++) {
+        fmpz_divexact(f, L, fmpq_denref(&m->q[i]));
+        fmpz_mul(f, f, fmpq_numref(&m->q[i])); /* q_i L */
+        for (int k = 0; k < nk; k++) {
+            if (k)
+                fmpz_mul_si(f, f, (slong)m->v[i]);
+            fmpz_add(s[k], s[k], f);
+        }
+    }
+    for (int k = 0; k < nk; k++) {
+        fmpq_set_fmpz_frac(&sk[k], s[k], L);
+        fmpz_clear(s[k]);
+    }
+    fmpz_clear(L);
+    fmpz_clear(f);
+}
+
+alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
+{
+    fmpq_t sum;
+    fmpq_init(sum);
+    int ok = 1;
+    for (size_t i = 0; i < d->n && ok; i++)
+        ok = fmpq_sgn(&d->q[i]) > 0;
+    q_sums(d, 1, sum);
+    ok = ok && fmpz_cmp(fmpq_numref(sum), fmpq_denref(sum)) <= 0;
+    /* ... and the mass the doubles tracked as cut off is what is missing (a
+     * part computed in doubles alone would leave its fractions 0). */
+    ok = ok && fabs(1 - fmpq_get_d(sum) - d->trunc) <= 1e-9;
+    fmpq_clear(sum);
+    return ok ? ALEA_OK : alea__frac_inexact(ctx, at);
+}
+
+/* The double nearest q (ties to even), as FLINT's own conversion rounds
+ * towards zero; 0 below the double range. */
+static double nearest(const alea__q *q)
+{
+    mpfr_t r;
+    mpfr_init2(r, 53);
+    fmpq_get_mpfr(r, q, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_clear(r);
+    return d;
+}
+
+alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
+{
+    const alea__pmf *m = &d->pmf;
+    fmpq_t mass, t, sq, mean, var, trunc;
+    fmpq_init(mass);
+    fmpq_init(t);
+    fmpq_init(sq);
+    fmpq_init(mean);
+    fmpq_init(var);
+    fmpq_init(trunc);
+    for (int k = 0; k < 3; k++)
+        fmpq_init(&d->xq[k]);
+    /* mean = sum v q / mass; variance = sum v^2 q / mass - mean^2 */
+    double limbs = 0;
+    for (size_t i = 0; i < m->n; i++)
+        limbs += (double)q_limbs(&m->q[i]);
+    size_t avg = (size_t)(limbs / (double)(m->n ? m->n : 1));
+    alea_status st = alea__charge(ctx, (int64_t)(4 * q_cost(avg) * (double)m->n), 0, 0);
+    if (st == ALEA_OK) {
+        alea__q sums[3];
+        for (int k = 0; k < 3; k++)
+            fmpq_init(&sums[k]);
+        q_sums(m, 3, sums);
+        fmpq_swap(mass, &sums[0]);
+        fmpq_swap(mean, &sums[1]);
+        fmpq_swap(var, &sums[2]);
+        for (int k = 0; k < 3; k++)
+            fmpq_clear(&sums[k]);
+        for (size_t i = 0; i < m->n; i++)
+            d->pmf.p[i] = nearest(&m->q[i]);
+        fmpq_one(t);
+        fmpq_sub(trunc, t, mass);
+        if (fmpq_sgn(mass) > 0) {
+            fmpq_div(mean, mean, mass);
+            fmpq_div(var, var, mass);
+            fmpq_mul(sq, mean, mean);
+            fmpq_sub(var, var, sq);
+        }
+        d->mass = nearest(mass);
+        d->mean = nearest(mean);
+        /* The square root of the nearest variance: within an ulp or so of
+         * the true standard deviation. */
+        d->sd = sqrt(nearest(var));
+        d->pmf.trunc = nearest(trunc);
+        fmpq_swap(&d->xq[0], mean);
+        fmpq_swap(&d->xq[1], var);
+        fmpq_swap(&d->xq[2], trunc);
+    }
+    fmpq_clear(mass);
+    fmpq_clear(t);
+    fmpq_clear(sq);
+    fmpq_clear(mean);
+    fmpq_clear(var);
+    fmpq_clear(trunc);
+    return st;
+}
+
+void alea__frac_dist_free(alea_dist *d)
+{
+    for (int k = 0; k < 3; k++)
+        fmpq_clear(&d->xq[k]);
+}
+
+void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__out *o)
+{
+    const alea__pmf *m = &d->pmf;
+    if (what == ALEA_FRACTION_MEAN || what == ALEA_FRACTION_VARIANCE ||
+        what == ALEA_FRACTION_TRUNCATED) {
+        alea__frac_print(o, &d->xq[what == ALEA_FRACTION_MEAN       ? 0
+                                   : what == ALEA_FRACTION_VARIANCE ? 1
+                                                                    : 2]);
+        return;
+    }
+    if (i >= m->n)
+        return;
+    if (what == ALEA_FRACTION_PROB) {
+        alea__frac_print(o, &m->q[i]);
+        return;
+    }
+    /* at least: outcomes i.. ; at most: ..i, summed from the small end */
+    fmpq_t s;
+    fmpq_init(s);
+    if (what == ALEA_FRACTION_AT_LEAST)
+        for (size_t j = m->n; j-- > i;)
+            fmpq_add(s, s, &m->q[j]);
+    else
+        for (size_t j = 0; j <= i; j++)
+            fmpq_add(s, s, &m->q[j]);
+    alea__frac_print(o, s);
+    fmpq_clear(s);
+}
+
+void alea__frac_csv(const alea_dist *d, alea__out *o)
+{
+    /* at most: summed from the bottom; at least: the mass less the at most
+     * before it (exact, so no cancellation to fear). */
+    const alea__pmf *m = &d->pmf;
+    fmpq_t most, least, mass;
+    fmpq_init(most);
+    fmpq_init(least);
+    fmpq_init(mass);
+    for (size_t i = 0; i < m->n; i++)
+        fmpq_add(mass, mass, &m->q[i]);
+    alea__out_str(o, "value,probability,at_least,at_most\n");
+    for (size_t i = 0; i < m->n; i++) {
+        fmpq_sub(least, mass, most);
+        fmpq_add(most, most, &m->q[i]);
+        alea__out_i64(o, m->v[i]);
+        alea__out_char(o, ',');
+        alea__frac_print(o, &m->q[i]);
+        alea__out_char(o, ',');
+        alea__frac_print(o, least);
+        alea__out_char(o, ',');
+        alea__frac_print(o, most);
+        alea__out_char(o, '\n');
+    }
+    fmpq_clear(most);
+    fmpq_clear(least);
+    fmpq_clear(mass);
 }
 
 #else /* no FLINT: exact mode is never on, so none of this is reached */
@@ -673,6 +946,10 @@ void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
     (void)out, (void)k, (void)a, (void)i;
 }
 void alea__frac_swap(alea__pmf *d, size_t i, size_t j) { (void)d, (void)i, (void)j; }
+void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
+{
+    (void)r, (void)a1, (void)a2, (void)b1, (void)b2;
+}
 int alea__frac_sgn(const alea__q *q)
 {
     (void)q;
@@ -726,5 +1003,22 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
     return UNREACHED(ctx);
 }
 void alea__frac_print(alea__out *o, const alea__q *q) { (void)o, (void)q; }
+void alea__frac_release(void) {}
+alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
+{
+    (void)d, (void)at;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
+{
+    (void)d;
+    return UNREACHED(ctx);
+}
+void alea__frac_dist_free(alea_dist *d) { (void)d; }
+void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__out *o)
+{
+    (void)d, (void)what, (void)i, (void)o;
+}
+void alea__frac_csv(const alea_dist *d, alea__out *o) { (void)d, (void)o; }
 
 #endif

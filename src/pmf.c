@@ -33,7 +33,9 @@ static size_t outcome_bytes(size_t n, int exact)
 
 void alea__pmf_free(alea_ctx *ctx, alea__pmf *d)
 {
-    if (d->q)
+    /* n == 0 also marks a pmf moved elsewhere ("x = y; y.n = 0;"): its
+     * block and fractions belong to the copy. */
+    if (d->n && d->q)
         alea__frac_clear(ctx, d, 0);
     if (d->n)
         alea__spare_free(ctx, d->v, d->bytes);
@@ -83,9 +85,7 @@ static alea_status pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k)
     return ALEA_OK;
 }
 
-/* In exact mode, the doubles and the digits' bytes of a pmf whose fractions
- * are written; d is freed on error. */
-static alea_status pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
+alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
 {
     alea_status st = ALEA_OK;
     if (d->q && (st = alea__frac_seal(ctx, d, at)) != ALEA_OK)
@@ -93,8 +93,17 @@ static alea_status pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
     return st;
 }
 
-/* out's outcome k is a's outcome i. */
-static void pmf_move(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+#define pmf_seal alea__pmf_seal
+
+void alea__pmf_ratio(alea__pmf *d, size_t k, uint64_t a1, uint64_t a2, uint64_t b1,
+                     uint64_t b2)
+{
+    d->p[k] = (double)a1 * (double)a2 / ((double)b1 * (double)b2);
+    if (d->q)
+        alea__frac_ratio(&d->q[k], a1, a2, b1, b2);
+}
+
+void alea__pmf_take(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
 {
     out->v[k] = a->v[i];
     out->p[k] = a->p[i];
@@ -526,7 +535,7 @@ alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
     if (st != ALEA_OK)
         return st;
     for (size_t i = 0; i < a->n; i++) {
-        pmf_move(out, i, a, a->n - 1 - i);
+        alea__pmf_take(out, i, a, a->n - 1 - i);
         out->v[i] = -out->v[i];
     }
     out->trunc = a->trunc;
@@ -551,12 +560,12 @@ alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
         int64_t vi = i < a->n ? a->v[i] : INT64_MAX;
         int64_t vj = j > 0 ? -a->v[j - 1] : INT64_MAX;
         if (i < a->n && (j == 0 || vi < vj)) {
-            pmf_move(out, k++, a, i++);
+            alea__pmf_take(out, k++, a, i++);
         } else if (i >= a->n || vj < vi) {
-            pmf_move(out, k, a, --j);
+            alea__pmf_take(out, k, a, --j);
             out->v[k++] = vj;
         } else {
-            pmf_move(out, k, a, i++);
+            alea__pmf_take(out, k, a, i++);
             out->p[k] += a->p[--j];
             if (out->q && (st = alea__frac_addmul(ctx, &out->q[k], &a->q[j], ALEA__W(1), at)) !=
                               ALEA_OK) {
@@ -1014,7 +1023,7 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
     size_t i = 0, j = 0, k = 0;
     while (i < sum->n || j < b->n) {
         if (j >= b->n || (i < sum->n && sum->v[i] < b->v[j])) {
-            pmf_move(&r, k++, sum, i++);
+            alea__pmf_take(&r, k++, sum, i++);
         } else if (i >= sum->n || b->v[j] < sum->v[i]) {
             r.v[k] = b->v[j];
             r.p[k] = w * b->p[j];
@@ -1028,7 +1037,7 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
             j++;
             k += r.p[k] > 0;
         } else {
-            pmf_move(&r, k, sum, i++);
+            alea__pmf_take(&r, k, sum, i++);
             r.p[k] += w * b->p[j];
             if (r.q && (st = alea__frac_addmul(ctx, &r.q[k], &b->q[j], ww, at)) != ALEA_OK) {
                 alea__pmf_free(ctx, &r);

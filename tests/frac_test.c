@@ -1,0 +1,184 @@
+/*
+ * frac_test.c -- exact mode (alea_ctx_set_exact): fractions in lowest terms,
+ * checked against closed forms (n dice of s sides: the extremes are
+ * 1/s^n, the mean n(s+1)/2, the variance n(s^2-1)/12), the doubles beside
+ * them the nearest, no outcome lost where doubles underflow, and the
+ * limits on the digits. Without FLINT: exact mode is refused by name.
+ */
+#include "support.h"
+
+TEST_CONTEXT(NULL, NULL)
+
+/* The fraction `what` of outcome i, in a static buffer. */
+static const char *frac(const alea_dist *d, alea_fraction what, size_t i)
+{
+    static char buf[8192];
+    size_t len = alea_dist_fraction(d, what, i, buf, sizeof buf);
+    assert_true(len < sizeof buf);
+    return buf;
+}
+
+/* base^n in decimal (schoolbook, for the closed forms). */
+static char *power(unsigned base, unsigned n)
+{
+    size_t cap = 8192, len = 1;
+    unsigned char *dig = calloc(cap, 1); /* little-endian digits */
+    dig[0] = 1;
+    for (unsigned k = 0; k < n; k++) {
+        unsigned carry = 0;
+        for (size_t i = 0; i < len; i++) {
+            unsigned x = dig[i] * base + carry;
+            dig[i] = (unsigned char)(x % 10);
+            carry = x / 10;
+        }
+        while (carry) {
+            dig[len++] = (unsigned char)(carry % 10);
+            carry /= 10;
+        }
+    }
+    char *s = malloc(len + 1);
+    for (size_t i = 0; i < len; i++)
+        s[i] = (char)('0' + dig[len - 1 - i]);
+    s[len] = '\0';
+    free(dig);
+    return s;
+}
+
+#ifdef ALEA_HAVE_FLINT
+
+static void test_three_d6(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "3d6");
+    assert_true(alea_dist_is_exact(d));
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1/216");  /* 3 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 7), "1/8");    /* 10 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 6), "25/216"); /* 9 */
+    assert_string_equal(frac(d, ALEA_FRACTION_AT_LEAST, 7), "5/8"); /* >= 10 */
+    assert_string_equal(frac(d, ALEA_FRACTION_AT_LEAST, 8), "1/2"); /* >= 11 */
+    assert_string_equal(frac(d, ALEA_FRACTION_AT_MOST, 15), "1");
+    assert_string_equal(frac(d, ALEA_FRACTION_MEAN, 0), "21/2");
+    assert_string_equal(frac(d, ALEA_FRACTION_VARIANCE, 0), "35/4");
+    assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), "0");
+    /* the doubles are the nearest: 10.5, not 10.500000000000004 */
+    assert_true(alea_dist_mean(d) == 10.5);
+    assert_true(alea_dist_prob(d, 7) == 0.125);
+    char json[4096];
+    alea_dist_format(d, ALEA_FORMAT_JSON, json, sizeof json);
+    assert_non_null(strstr(json, "[3, \"1/216\"]"));
+    assert_non_null(strstr(json, "\"mean\": \"21/2\", \"variance\": \"35/4\""));
+    assert_non_null(strstr(json, "\"exact\": true"));
+    /* snprintf-like: the length without room */
+    assert_int_equal(alea_dist_fraction(d, ALEA_FRACTION_PROB, 0, NULL, 0), 5);
+    assert_int_equal(alea_dist_fraction(d, ALEA_FRACTION_PROB, 16, json, sizeof json), 0);
+    alea_dist_free(d);
+}
+
+/* n dice of s sides: every outcome n..ns present, the extremes 1/s^n. */
+static void check_dice(unsigned n, unsigned s, const char *mean, const char *var)
+{
+    char src[32];
+    snprintf(src, sizeof src, "%ud%u", n, s);
+    alea_dist *d = dist_of(ctx, src);
+    assert_int_equal(alea_dist_count(d), (size_t)n * (s - 1) + 1);
+    assert_int_equal(alea_dist_min(d), n);
+    assert_int_equal(alea_dist_max(d), (int64_t)n * s);
+    char *den = power(s, n), want[8192];
+    snprintf(want, sizeof want, "1/%s", den);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), want);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, alea_dist_count(d) - 1), want);
+    assert_string_equal(frac(d, ALEA_FRACTION_MEAN, 0), mean);
+    assert_string_equal(frac(d, ALEA_FRACTION_VARIANCE, 0), var);
+    free(den);
+    alea_dist_free(d);
+}
+
+static void test_many_dice(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10000000000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, 1000000000);
+    check_dice(300, 20, "3150", "9975");  /* 20^-300 ~ 4.9e-391: no double */
+    check_dice(1000, 6, "3500", "8750/3");
+    /* P(301) = 300 / 20^300 */
+    alea_dist *d = dist_of(ctx, "300d20");
+    char *den = power(20, 300), want[8192];
+    den[strlen(den) - 2] = '\0'; /* / 100 */
+    snprintf(want, sizeof want, "3/%s", den);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 1), want);
+    free(den);
+    alea_dist_free(d);
+}
+
+static void test_explosions_sum_to_one(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "1d6!");
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1/6"); /* 1 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 5), "1/36"); /* 7 = 6 + 1 */
+    /* listed + truncated = 1: the truncated mass is 1/6^k for the last k */
+    const char *cut = frac(d, ALEA_FRACTION_TRUNCATED, 0);
+    assert_true(strncmp(cut, "1/", 2) == 0);
+    assert_true(alea_dist_truncated(d) > 0 && alea_dist_truncated(d) < 1e-12);
+    alea_dist_free(d);
+}
+
+static void test_refusals(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_expr *e = compile(ctx, "1000d20");
+    alea_dist *d = NULL;
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10000000000);
+    /* the digits count in the memory limit, refused before the work */
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions"));
+    alea_expr_free(e);
+    /* a construct with no exact form yet is named, never rounded */
+    e = compile(ctx, "4d6kh3 + 1d6");
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_INVALID);
+    assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions are not available"));
+    alea_expr_free(e);
+    /* off again: doubles */
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    d = dist_of(ctx, "4d6kh3");
+    assert_false(alea_dist_is_exact(d));
+    assert_int_equal(alea_dist_fraction(d, ALEA_FRACTION_MEAN, 0, NULL, 0), 0);
+    alea_dist_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#else /* built without FLINT */
+
+static void test_refused(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_ERR_ARGUMENT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "without FLINT"));
+    assert_int_equal(alea_ctx_exact(ctx), 0);
+    (void)power;
+    (void)frac;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_refused, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
+
+#endif
