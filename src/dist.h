@@ -345,8 +345,6 @@ ALEA__HIDDEN alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea
 /* *r = (a1 a2) / (b1 b2) */
 ALEA__HIDDEN void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1,
                                    uint64_t b2);
-/* The sum of d's fractions into *sum (initialised). */
-ALEA__HIDDEN alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum);
 /* out->q[k] = a->q[i]; swaps d->q[i] and d->q[j]; the sign of q. */
 ALEA__HIDDEN void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i);
 ALEA__HIDDEN void alea__frac_swap(alea__pmf *d, size_t i, size_t j);

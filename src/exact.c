@@ -72,6 +72,20 @@ static int match_interval(const cond *c, int64_t lo, int64_t hi, int64_t *mlo,
  * matching; "ro": a matching face is rolled again once and the second face
  * stays, whatever it is.
  */
+/* Outcome k of a die of nf faces is a face of multiplicity mult: its
+ * probability with no reroll, rerolled until no match (cm of the faces
+ * match), or rerolled once (a match stays only when rolled twice). */
+static void face_prob(alea__pmf *out, size_t k, uint64_t mult, int reroll, int until, int match,
+                      uint64_t nf, uint64_t cm)
+{
+    if (!reroll)
+        alea__pmf_ratio(out, k, mult, 1, nf, 1);
+    else if (until)
+        alea__pmf_ratio(out, k, mult, 1, nf - cm, 1);
+    else
+        alea__pmf_ratio(out, k, mult, match ? cm : nf + cm, nf, nf);
+}
+
 static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea__pmf *out)
 {
     alea_status st;
@@ -132,12 +146,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             }
             int match = rc && mlo <= mhi && f >= mlo && f <= mhi;
             out->v[k] = f;
-            if (!rc)
-                alea__pmf_ratio(out, k++, 1, 1, nf, 1);
-            else if (until)
-                alea__pmf_ratio(out, k++, 1, 1, nf - ucm, 1);
-            else
-                alea__pmf_ratio(out, k++, match ? ucm : nf + ucm, 1, nf, nf);
+            face_prob(out, k++, 1, rc != NULL, until, match, nf, ucm);
             if (f == d->hi)
                 break;
             f++;
@@ -153,12 +162,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             if (until && match)
                 continue;
             out->v[k] = f;
-            if (!rc)
-                alea__pmf_ratio(out, k++, mult, 1, nf, 1);
-            else if (until)
-                alea__pmf_ratio(out, k++, mult, 1, nf - ucm, 1);
-            else
-                alea__pmf_ratio(out, k++, mult, match ? ucm : nf + ucm, nf, nf);
+            face_prob(out, k++, mult, rc != NULL, until, match, nf, ucm);
         }
     }
     return alea__pmf_seal(ctx, out, at);

@@ -11,7 +11,7 @@
  * pmf adds the bytes of its digits to the context's memory (qbytes), and
  * the big operations estimate the digits of their result and refuse, before
  * they start, one that would pass the memory limit. Work is charged by the
- * limbs the arithmetic walks (FRAC_COST), not by a count of additions.
+ * limbs the arithmetic walks (q_cost), not by a count of additions.
  *
  * Without FLINT (the WebAssembly build), exact mode cannot be switched on
  * (alea_ctx_set_exact refuses it) and nothing here is reached.
@@ -28,11 +28,9 @@
 #include <mpfr.h>
 #include <flint/fmpz_vec.h>
 
-/* Work units of an exact addition of one-limb fractions (a gcd and a few
- * products: about 100 ns, against 1.7 ns of a double addition), and per
- * limb squared of the operands beyond it (gcds are quadratic in the limbs
- * at these sizes). */
-#define FRAC_COST ALEA__FRAC_UNIT
+/* Work units per limb squared of the operands of an exact addition, beyond
+ * the ALEA__FRAC_UNIT of one-limb fractions (gcds are quadratic in the
+ * limbs at these sizes). */
 #define FRAC_LIMB_COST 4
 
 /* Limbs of the digits of a number, and of a fraction. */
@@ -56,7 +54,7 @@ static size_t q_bytes(const alea__q *q)
 static double q_cost(size_t limbs)
 {
     double l = (double)limbs;
-    return FRAC_COST + FRAC_LIMB_COST * l * l;
+    return ALEA__FRAC_UNIT + FRAC_LIMB_COST * l * l;
 }
 
 
@@ -252,7 +250,7 @@ static alea_status sparse_push(alea__acc *a, int64_t v, const alea__q *x, alea__
         /* Full: merge first; grow only when most of the pairs are distinct. */
         if (a->nsq && (st = sparse_compact(a)) != ALEA_OK)
             return st;
-        if (a->nsq * 2 > a->capsq) {
+        if (a->nsq * 2 >= a->capsq) { /* also the first push */
             size_t cap = a->capsq ? a->capsq * 2 : 64;
             qpair *np = alea__mem_realloc(a->ctx, a->sq, a->capsq * sizeof(qpair),
                                           alea__mul_size(cap, sizeof(qpair)));
@@ -344,7 +342,7 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
         }
     }
     alea__acc_free(a);
-    if ((st = alea__frac_seal(r.n ? a->ctx : a->ctx, &r, a->at)) != ALEA_OK) {
+    if ((st = alea__frac_seal(a->ctx, &r, a->at)) != ALEA_OK) {
         alea__pmf_free(a->ctx, &r);
         return st;
     }
@@ -444,11 +442,18 @@ static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t de
     for (slong i = 0; i < len; i++)
         k += !fmpz_is_zero(P->coeffs + i);
     ulong ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    size_t dl = z_limbs(den);
+    /* Finding den's primes: at most a trial division by each number below
+     * the bound, a unit a limb. */
+    alea_status st = alea__work_check(ctx, SMOOTH_BOUND * (double)(dl + 1), at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)(SMOOTH_BOUND * (dl + 1)), at->start, at->end);
+    if (st != ALEA_OK)
+        return st;
     int np = smooth(den, ps, es);
     /* Reducing each fraction: a division per prime of den, or a gcd. */
-    size_t dl = z_limbs(den);
     double cost = (double)k * (np >= 0 ? (double)(np + 1) * (double)(dl + 1) * 8 : q_cost(dl * 2));
-    alea_status st = alea__work_check(ctx, cost, at);
+    st = alea__work_check(ctx, cost, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)cost, at->start, at->end);
     if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
@@ -496,9 +501,33 @@ static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, do
     return st;
 }
 
+/* Before the polynomials are made: their coefficients (a word each, zeros
+ * included, over the value ranges of the operands: lengths la, lb and the
+ * result's) and the operands' digits must fit in the memory limit. */
+static alea_status skeleton_check(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
+                                  double len_out, const node *at)
+{
+    double la = (double)((uint64_t)a->v[a->n - 1] - (uint64_t)a->v[0]) + 1;
+    double lb = b ? (double)((uint64_t)b->v[b->n - 1] - (uint64_t)b->v[0]) + 1 : 0;
+    double bytes = (la + lb + len_out) * (double)sizeof(fmpz) + 2 * (double)a->qbytes +
+                   (b ? 2 * (double)b->qbytes : 0);
+    if ((double)ctx->mem_used + bytes > (double)ctx->limits[ALEA_LIMIT_MEMORY])
+        return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+                           "the exact fractions at byte %u need about %.0f MB "
+                           "(memory limit is %lld bytes)",
+                           (unsigned)at->start, bytes / 1e6,
+                           (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
+    return alea__work_check(ctx, la + lb + len_out, at);
+}
+
 alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
                             const node *at, alea__pmf *out)
 {
+    double len = (double)((uint64_t)a->v[a->n - 1] - (uint64_t)a->v[0]) +
+                 (double)((uint64_t)b->v[b->n - 1] - (uint64_t)b->v[0]) + 1;
+    alea_status st = skeleton_check(ctx, a, b, len, at);
+    if (st != ALEA_OK)
+        return st;
     fmpz_poly_t A, B;
     fmpz_t da, db;
     fmpz_poly_init(A);
@@ -510,7 +539,7 @@ alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *
     double la = (double)fmpz_poly_length(A), lb = (double)fmpz_poly_length(B);
     double ba = (double)fmpz_poly_max_bits(A) + (double)fmpz_bits(da),
            bb = (double)fmpz_poly_max_bits(B) + (double)fmpz_bits(db);
-    alea_status st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
+    st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
     if (st == ALEA_OK) {
         fmpz_poly_mul(A, A, B);
         fmpz_mul(da, da, db);
@@ -526,6 +555,10 @@ alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *
 alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t lo,
                            const node *at, alea__pmf *out)
 {
+    double range = (double)((uint64_t)a->v[a->n - 1] - (uint64_t)a->v[0]);
+    alea_status st = skeleton_check(ctx, a, NULL, range * (double)n + 1, at);
+    if (st != ALEA_OK)
+        return st;
     fmpz_poly_t A;
     fmpz_t da;
     fmpz_poly_init(A);
@@ -536,7 +569,7 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
     double len = (la - 1) * dn + 1;
     /* Repeated squaring: the last product dominates, the ones before it sum
      * to about as much again. */
-    alea_status st = poly_check(ctx, len, bits, 2 * len * bits, at);
+    st = poly_check(ctx, len, bits, 2 * len * bits, at);
     if (st == ALEA_OK) {
         fmpz_poly_pow(A, A, (ulong)n);
         fmpz_pow_ui(da, da, (ulong)n);
@@ -548,15 +581,6 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
 }
 
 /* ---- the other operations, term by term -------------------------------------- */
-
-alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum)
-{
-    fmpq_zero(sum);
-    alea_status st = ALEA_OK;
-    for (size_t i = 0; i < d->n && st == ALEA_OK; i++)
-        st = alea__frac_addmul(ctx, sum, &d->q[i], ALEA__W(1), NULL);
-    return st;
-}
 
 void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
 {
@@ -767,6 +791,13 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
     int ok = 1;
     for (size_t i = 0; i < d->n && ok; i++)
         ok = fmpq_sgn(&d->q[i]) > 0;
+    /* A division and a product of the digits per outcome. */
+    alea_status st = alea__charge(ctx, (int64_t)(4 * (double)d->qbytes / 8 + (double)d->n),
+                                  at->start, at->end);
+    if (st != ALEA_OK) {
+        fmpq_clear(sum);
+        return st;
+    }
     q_sums(d, 1, sum);
     ok = ok && fmpz_cmp(fmpq_numref(sum), fmpq_denref(sum)) <= 0;
     /* ... and the mass the doubles tracked as cut off is what is missing (a
@@ -934,11 +965,6 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
                               const node *at)
 {
     (void)r, (void)x, (void)w, (void)at;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_mass(alea_ctx *ctx, const alea__pmf *d, alea__q *sum)
-{
-    (void)d, (void)sum;
     return UNREACHED(ctx);
 }
 void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)

@@ -405,11 +405,13 @@ alea_status alea__acc_finish(alea__acc *a, alea__pmf *out)
 
 /* Whether a sum over [lo, hi] from about `pairs` products of outcomes is
  * dense enough to be computed in fractions as a product of polynomials
- * (whose length is the value range, zero coefficients included). */
-static int dense_poly(int64_t lo, int64_t hi, double pairs)
+ * (whose length is the value range, zero coefficients included, so the
+ * range must be within the support limit too). */
+static int dense_poly(const alea_ctx *ctx, int64_t lo, int64_t hi, double pairs)
 {
     double range = (double)((uint64_t)hi - (uint64_t)lo) + 1;
-    return range <= DENSE_SMALL || range <= DENSE_RATIO * pairs;
+    return range <= (double)support_limit(ctx) &&
+           (range <= DENSE_SMALL || range <= DENSE_RATIO * pairs);
 }
 
 alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
@@ -435,7 +437,7 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
         b = t;
     }
     double pairs = (double)a->n * (double)b->n;
-    if (ctx->exact && dense_poly(lo, hi, pairs)) {
+    if (ctx->exact && dense_poly(ctx, lo, hi, pairs)) {
         if ((st = alea__frac_conv(ctx, a, b, lo, at, out)) == ALEA_OK)
             out->trunc = trunc;
         return st;
@@ -483,7 +485,7 @@ alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const no
     /* The n-fold sum has at least n * (|A| - 1) + 1 outcomes. */
     if (a->n > 1 && (uint64_t)n > (support_limit(ctx) - 1) / (a->n - 1))
         return alea__support_error(ctx, at);
-    if (ctx->exact && dense_poly(lo, hi, (double)a->n * (double)n * (double)a->n)) {
+    if (ctx->exact && dense_poly(ctx, lo, hi, (double)a->n * (double)n * (double)a->n)) {
         if ((st = alea__frac_pow(ctx, a, n, lo, at, out)) == ALEA_OK)
             out->trunc = trunc;
         return st;

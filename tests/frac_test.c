@@ -126,6 +126,25 @@ static void test_explosions_sum_to_one(void **state)
     alea_dist_free(d);
 }
 
+/* Far-apart values go through the sparse accumulator (value, fraction
+ * pairs), which a first push once wrote through a NULL array. */
+static void test_sparse(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "1d{1,1000000000} + 1d{1,1000000000}");
+    assert_int_equal(alea_dist_count(d), 3);
+    assert_int_equal(alea_dist_value(d, 1), 1000000001);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1/4");
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 1), "1/2");
+    assert_string_equal(frac(d, ALEA_FRACTION_MEAN, 0), "1000000001");
+    alea_dist_free(d);
+    d = dist_of(ctx, "1d6 * 1000000007 + 1d3");
+    assert_int_equal(alea_dist_count(d), 18);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 17), "1/18");
+    alea_dist_free(d);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -142,6 +161,12 @@ static void test_refusals(void **state)
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_INVALID);
     assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions are not available"));
     alea_expr_free(e);
+    /* a sum spread far apart: the value range past the support limit is
+     * summed term by term, never as a polynomial that long (it took 20 GB
+     * and aborted inside FLINT before) */
+    e = compile(ctx, "1d50000*50000 + 1d50000");
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    alea_expr_free(e);
     /* off again: doubles */
     assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
     d = dist_of(ctx, "4d6kh3");
@@ -156,6 +181,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sparse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
