@@ -310,6 +310,12 @@ ALEA__HIDDEN alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea_
 ALEA__HIDDEN alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a,
                                            int64_t n, const node *at, alea__pmf *out);
 /* *sum += w * b (sum may be empty). On error *sum is left as it was. */
+/* out = sum over a < w->n of w[a] B^a, where w->v[a] == a (weights may be
+ * 0) and B^a is the sum of a independent copies of b (b may be a partial
+ * pmf, in any order of values): Horner's rule, a product by b a term. */
+ALEA__HIDDEN alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b,
+                                           const alea__pmf *w, const node *at,
+                                           alea__pmf *out);
 ALEA__HIDDEN alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum,
                                               const alea__pmf *b, alea__w w,
                                               const node *at);
@@ -357,6 +363,19 @@ ALEA__HIDDEN alea_status alea__frac_acc_add_pmf(alea__acc *a, const alea__pmf *d
                                                 int64_t shift, alea__w w);
 ALEA__HIDDEN alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out);
 /* a + b and n copies of a, as products of integer polynomials. */
+/* alea__pmf_polyval in fractions: b's values are placed at v - base in a
+ * polynomial of length top + 1; the result's lowest value is lo. */
+ALEA__HIDDEN alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b,
+                                            const alea__pmf *w, int64_t base, int64_t top,
+                                            int64_t lo, const node *at, alea__pmf *out);
+/* The weights of keep highest (high) or lowest K of m dice, for the lowest
+ * kept die at the die's outcome t: w->q[a] = C(m, a) T(m - a, K - a) for
+ * a < K, T(r, k) = sum over j >= k of C(r, j) e^j s^(r - j), e = P(t),
+ * s = P(short of t); with B the die's outcomes beyond t (unnormalised),
+ * sum w[a] B^a is the distribution of the kept sum given that threshold. */
+ALEA__HIDDEN alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t,
+                                                 int high, int64_t m, int64_t K,
+                                                 const node *at, alea__pmf *w);
 ALEA__HIDDEN alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
                                          int64_t lo, const node *at, alea__pmf *out);
 ALEA__HIDDEN alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n,
@@ -405,6 +424,12 @@ ALEA__HIDDEN void alea__frac_csv(const alea_dist *d, struct alea__out *o);
 ALEA__HIDDEN alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die,
                                          const int64_t *g, int64_t m, int64_t lo,
                                          int64_t hi, const node *at, alea__pmf *out);
+/* alea__keep by the threshold method alone (a threshold per outcome, see
+ * keep.c), which alea__keep picks when it is the cheaper or in exact mode;
+ * only for a kept range at one end (lo == 0 or hi == m). For tests. */
+ALEA__HIDDEN alea_status alea__keep_threshold(alea_ctx *ctx, const alea__pmf *die,
+                                              const int64_t *g, int64_t m, int64_t lo,
+                                              int64_t hi, const node *at, alea__pmf *out);
 
 /*
  * The distribution of the pool node `at` of m dice distributed as die (g as

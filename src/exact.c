@@ -572,6 +572,8 @@ static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
     alea_status st = ALEA_OK;
     alea__pmf sum = {0}, a = {0}, b = {0}, x = {0};
     double tail = ctx->tail > 0 ? ctx->tail : ALEA_TAIL_DEFAULT;
+    if (ctx->exact) /* the mixture's weights are doubles */
+        return alea__frac_inexact(ctx, n);
     /* Work first: about mean + 12 sd + log(tail)/log(pt) values of K, each
      * two keeps over at most c + K rolls and a convolution. */
     double dc = (double)c, mean = dc * q->pt / q->pn, sd = sqrt(mean / q->pn);

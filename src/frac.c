@@ -28,10 +28,9 @@
 #include <mpfr.h>
 #include <flint/fmpz_vec.h>
 
-/* Work units per limb squared of the operands of an exact addition, beyond
- * the ALEA__FRAC_UNIT of one-limb fractions (gcds are quadratic in the
- * limbs at these sizes). */
-#define FRAC_LIMB_COST 4
+/* Work units per limb (times its logarithm) of the operands of an exact
+ * addition, beyond the ALEA__FRAC_UNIT of one-limb fractions. */
+#define FRAC_LIMB_COST 8
 
 /* Limbs of the digits of a number, and of a fraction. */
 static size_t z_limbs(const fmpz_t z)
@@ -50,13 +49,16 @@ static size_t q_bytes(const alea__q *q)
     return q_limbs(q) * sizeof(mp_limb_t);
 }
 
-/* Work of an operation on fractions of `limbs` limbs. */
+/* Work of an operation on fractions of `limbs` limbs. FLINT's products and
+ * gcds of long numbers are subquadratic: measured here, an addition of two
+ * fractions over powers of 20 takes 1 us at 8 limbs, 111 us at 2,048 and
+ * 6.6 ms at 32,768 (a work unit is about 2 ns), which this bounds from
+ * above by 1.5 to 3 times. */
 static double q_cost(size_t limbs)
 {
     double l = (double)limbs;
-    return ALEA__FRAC_UNIT + FRAC_LIMB_COST * l * l;
+    return ALEA__FRAC_UNIT + FRAC_LIMB_COST * l * log2(l + 2);
 }
-
 
 alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
 {
@@ -359,23 +361,28 @@ fail:
  * d as an integer polynomial over one denominator: P(x) = sum c_k x^k with
  * k = v - v[0], and den the least common multiple of the denominators.
  */
-static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
+static void to_poly_at(const alea__pmf *d, int64_t base, slong len, fmpz_poly_t P, fmpz_t den)
 {
     fmpz_one(den);
     for (size_t i = 0; i < d->n; i++)
         fmpz_lcm(den, den, fmpq_denref(&d->q[i]));
-    slong len = (slong)((uint64_t)d->v[d->n - 1] - (uint64_t)d->v[0]) + 1;
     fmpz_poly_fit_length(P, len);
     _fmpz_vec_zero(P->coeffs, len);
     fmpz_t t;
     fmpz_init(t);
     for (size_t i = 0; i < d->n; i++) {
-        fmpz *c = P->coeffs + (slong)((uint64_t)d->v[i] - (uint64_t)d->v[0]);
+        fmpz *c = P->coeffs + (slong)((uint64_t)d->v[i] - (uint64_t)base);
         fmpz_divexact(t, den, fmpq_denref(&d->q[i]));
         fmpz_mul(c, fmpq_numref(&d->q[i]), t);
     }
     _fmpz_poly_set_length(P, len);
+    _fmpz_poly_normalise(P);
     fmpz_clear(t);
+}
+
+static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
+{
+    to_poly_at(d, d->v[0], (slong)((uint64_t)d->v[d->n - 1] - (uint64_t)d->v[0]) + 1, P, den);
 }
 
 /* Trial division bound for a denominator's primes: the denominators of
@@ -384,16 +391,27 @@ static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
 #define SMOOTH_PRIMES 32
 
 /* den = product of ps[i]^es[i] over primes below SMOOTH_BOUND: the count
- * of primes, or -1 when den has a larger factor (or too many primes). */
-static int smooth(const fmpz_t den, ulong *ps, ulong *es)
+ * of primes, or -1 when den has a larger factor (or too many primes). The
+ * primes come from the gcd of den with the product of all primes below
+ * the bound (about 90 limbs), so that a long den is divided only by its
+ * own primes. */
+static int smooth(const fmpz_t den, ulong *ps, ulong *es, double *work)
 {
-    fmpz_t c, pz;
+    fmpz_t c, g, pz;
     fmpz_init_set(c, den);
+    fmpz_init(g);
     fmpz_init(pz);
+    fmpz_primorial(g, SMOOTH_BOUND - 1);
+    fmpz_gcd(g, g, den);
+    /* the trial divisions of g, a unit a limb; then a division of den per
+     * power of two of each prime's exponent */
+    *work = SMOOTH_BOUND * (double)(z_limbs(g) + 1);
+    double rm = (double)(z_limbs(den) + 1) * 2 * log2((double)z_limbs(den) * 64 + 2);
     int np = 0;
-    for (ulong d = 2; d < SMOOTH_BOUND && !fmpz_is_one(c); d++) {
-        if (!fmpz_divisible_si(c, (slong)d))
-            continue; /* a composite d never divides: its primes are out */
+    for (ulong d = 2; d < SMOOTH_BOUND && !fmpz_is_one(g); d++) {
+        if (!fmpz_divisible_si(g, (slong)d))
+            continue; /* g is squarefree: a composite d never divides */
+        fmpz_divexact_ui(g, g, d);
         if (np == SMOOTH_PRIMES) {
             np = -1;
             break;
@@ -401,10 +419,12 @@ static int smooth(const fmpz_t den, ulong *ps, ulong *es)
         fmpz_set_ui(pz, d);
         ps[np] = d;
         es[np++] = (ulong)fmpz_remove(c, c, pz);
+        *work += rm;
     }
     if (!fmpz_is_one(c))
         np = -1;
     fmpz_clear(c);
+    fmpz_clear(g);
     fmpz_clear(pz);
     return np;
 }
@@ -443,14 +463,20 @@ static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t de
         k += !fmpz_is_zero(P->coeffs + i);
     ulong ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
     size_t dl = z_limbs(den);
-    /* Finding den's primes: at most a trial division by each number below
-     * the bound, a unit a limb. */
-    alea_status st = alea__work_check(ctx, SMOOTH_BOUND * (double)(dl + 1), at);
+    /* Finding den's primes: a gcd with the primorial (its 90 limbs times
+     * den's), a unit a limb; the rest (trial divisions of that gcd, at most
+     * SMOOTH_BOUND times its 90 limbs, and divisions of den by at most
+     * SMOOTH_PRIMES primes) is charged by what smooth() did. */
+    double find = (double)(dl + 1) * 96;
+    alea_status st = alea__work_check(ctx, find, at);
     if (st == ALEA_OK)
-        st = alea__charge(ctx, (int64_t)(SMOOTH_BOUND * (dl + 1)), at->start, at->end);
+        st = alea__charge(ctx, (int64_t)find, at->start, at->end);
     if (st != ALEA_OK)
         return st;
-    int np = smooth(den, ps, es);
+    double trial;
+    int np = smooth(den, ps, es, &trial);
+    if ((st = alea__charge(ctx, (int64_t)trial, at->start, at->end)) != ALEA_OK)
+        return st;
     /* Reducing each fraction: a division per prime of den, or a gcd. */
     double cost = (double)k * (np >= 0 ? (double)(np + 1) * (double)(dl + 1) * 8 : q_cost(dl * 2));
     st = alea__work_check(ctx, cost, at);
@@ -477,6 +503,19 @@ static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t de
     return st;
 }
 
+/* Memory for about `bytes` of digits, or the exact-fractions limit error. */
+static alea_status digits_check(alea_ctx *ctx, double bytes, const node *at)
+{
+    if ((double)ctx->mem_used + bytes <= (double)ctx->limits[ALEA_LIMIT_MEMORY])
+        return ALEA_OK;
+    ctx->mem_limit_hit = 1;
+    return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+                       "the exact fractions at byte %u need about %.0f MB of digits "
+                       "(memory limit is %lld bytes)",
+                       (unsigned)at->start, bytes / 1e6,
+                       (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
+}
+
 /* Work and digit bytes of a product of polynomials of lengths la, lb with
  * coefficients of ba, bb bits: Kronecker substitution multiplies two
  * integers of la (ba + bb + log2) bits, a unit a limb (times log), and the
@@ -487,14 +526,8 @@ static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, do
     double limbs = len_out * (bits_out / 64 + 1);
     double bytes = limbs * 8 * 3; /* the result, its fractions, the packed product */
     double work = limbs * (1 + log2(mul_bits / 64 + 2)) * 4;
-    if ((double)ctx->mem_used + bytes > (double)ctx->limits[ALEA_LIMIT_MEMORY]) {
-        ctx->mem_limit_hit = 1;
-        return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
-                           "the exact fractions at byte %u need about %.0f MB of digits "
-                           "(memory limit is %lld bytes)",
-                           (unsigned)at->start, bytes / 1e6,
-                           (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
-    }
+    if (digits_check(ctx, bytes, at) != ALEA_OK)
+        return ALEA_ERR_LIMIT;
     alea_status st = alea__work_check(ctx, work, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)work, at->start, at->end);
@@ -577,6 +610,149 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
     }
     fmpz_poly_clear(A);
     fmpz_clear(da);
+    return st;
+}
+
+/* Horner's rule on integers: with B = P / den and w[a] = n_a / L,
+ * sum w[a] B^a = (sum n_a P^a den^(n-1-a) x^(c (n-1-a))) / (L den^(n-1)),
+ * each step R = R P + n_a den^(n-1-a) x^(c (n-1-a)). */
+alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf *w,
+                               int64_t base, int64_t top, int64_t lo, const node *at,
+                               alea__pmf *out)
+{
+    size_t n = w->n;
+    slong c = (slong)-base;
+    alea_status st = skeleton_check(ctx, b, NULL, (double)(n - 1) * (double)top + 1, at);
+    if (st != ALEA_OK)
+        return st;
+    fmpz_poly_t P, R;
+    fmpz_t den, L, pw, t;
+    fmpz_poly_init(P);
+    fmpz_poly_init(R);
+    fmpz_init(den);
+    fmpz_init(L);
+    fmpz_init(pw);
+    fmpz_init(t);
+    to_poly_at(b, base, (slong)top + 1, P, den);
+    fmpz_one(L);
+    double wbits = 0;
+    for (size_t a = 0; a < n; a++) {
+        fmpz_lcm(L, L, fmpq_denref(&w->q[a]));
+        double nb = (double)fmpz_bits(fmpq_numref(&w->q[a]));
+        wbits = nb > wbits ? nb : wbits;
+    }
+    /* The result's coefficients are below L den^(n-1) (B's mass is at most
+     * 1). There are n products of R by P, R at most the result's size and
+     * on average half of it; a product of a long R by a short P costs R's
+     * limbs times the logarithm of P's (packed in R's coefficient size). */
+    double dn = (double)n, len = (dn - 1) * (double)top + 1;
+    double bits = (double)fmpz_bits(L) + (dn - 1) * (double)fmpz_bits(den) + wbits + 64;
+    double plimbs = ((double)top + 1) * (bits / 64 + 1);
+    st = poly_check(ctx, len, bits, plimbs * 64, at);
+    double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * (1 + log2(plimbs + 2));
+    if (st == ALEA_OK && (st = alea__work_check(ctx, horner, at)) == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)horner, at->start, at->end);
+    if (st == ALEA_OK) {
+        fmpz_divexact(t, L, fmpq_denref(&w->q[n - 1]));
+        fmpz_mul(t, t, fmpq_numref(&w->q[n - 1]));
+        fmpz_poly_set_fmpz(R, t);
+        fmpz_one(pw);
+        for (size_t a = n - 1; a-- > 0;) {
+            fmpz_poly_mul(R, R, P);
+            fmpz_mul(pw, pw, den);
+            if (fmpq_is_zero(&w->q[a]))
+                continue;
+            fmpz_divexact(t, L, fmpq_denref(&w->q[a]));
+            fmpz_mul(t, t, fmpq_numref(&w->q[a]));
+            fmpz_mul(t, t, pw);
+            slong at_k = c * (slong)(n - 1 - a);
+            if (at_k >= fmpz_poly_length(R)) {
+                fmpz_poly_set_coeff_fmpz(R, at_k, t);
+            } else {
+                fmpz_add(R->coeffs + at_k, R->coeffs + at_k, t);
+            }
+        }
+        fmpz_mul(L, L, pw);
+        st = from_poly(ctx, R, L, lo, at, out);
+    }
+    fmpz_poly_clear(P);
+    fmpz_poly_clear(R);
+    fmpz_clear(den);
+    fmpz_clear(L);
+    fmpz_clear(pw);
+    fmpz_clear(t);
+    return st;
+}
+
+alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t, int high,
+                                    int64_t m, int64_t K, const node *at, alea__pmf *w)
+{
+    /* e = P(t), s = P(short of t): the outcomes below t when the highest
+     * are kept, above t when the lowest are. */
+    fmpq_t e, s, es, T, U, C;
+    fmpq_init(e);
+    fmpq_init(s);
+    fmpq_init(es);
+    fmpq_init(T);
+    fmpq_init(U);
+    fmpq_init(C);
+    fmpq_set(e, &die->q[t]);
+    for (size_t i = 0; i < die->n; i++)
+        if (high ? i < t : i > t)
+            fmpq_add(s, s, &die->q[i]);
+    fmpq_add(es, e, s);
+    /* Each weight has about m times the digits of e and s, plus the
+     * binomial's; K of them, and a fraction operation each. */
+    double qb = (double)(fmpz_bits(fmpq_numref(es)) + fmpz_bits(fmpq_denref(es)) +
+                         fmpz_bits(fmpq_numref(s)) + fmpz_bits(fmpq_denref(s)));
+    double per = ((double)m * qb + (double)K * log2((double)m + 1)) / 8 + 16;
+    alea_status st = digits_check(ctx, per * (double)K * 2, at);
+    if (st == ALEA_OK)
+        st = alea__work_check(ctx, (double)K * 4 * q_cost((size_t)(per / 8) + 1), at);
+    if (st != ALEA_OK)
+        goto done;
+    {
+        /* From a = K - 1 down: r = m - a, k = K - a; T(r, 1) = (e+s)^r - s^r,
+         * U(r, k) = C(r, k) e^k s^(r-k+1) the term T loses a step down,
+         * T(r+1, k+1) = (e+s) T(r, k) - U(r, k),
+         * U(r+1, k+1) = U(r, k) e (r+1) / (k+1). */
+        int64_t r = m - K + 1, k = 1;
+        fmpq_pow_si(T, es, (slong)r);
+        fmpq_pow_si(U, s, (slong)r);
+        fmpq_sub(T, T, U);
+        fmpq_mul(U, U, e);
+        fmpq_mul_si(U, U, (slong)r);
+        fmpz_bin_uiui(fmpq_numref(C), (ulong)m, (ulong)(K - 1));
+        fmpz_one(fmpq_denref(C));
+        for (int64_t a = K - 1; a >= 0; a--) {
+            if ((st = alea__charge(ctx, (int64_t)(4 * q_cost(q_limbs(T) + q_limbs(U))),
+                                   at->start, at->end)) != ALEA_OK)
+                goto done;
+            w->v[a] = a;
+            fmpq_mul(&w->q[a], C, T);
+            if (a == 0)
+                break;
+            fmpq_mul(T, T, es);
+            fmpq_sub(T, T, U);
+            fmpq_mul(U, U, e);
+            fmpq_mul_si(U, U, (slong)(r + 1));
+            fmpz_mul_si(fmpq_denref(U), fmpq_denref(U), (slong)(k + 1));
+            fmpq_canonicalise(U);
+            r++;
+            k++;
+            /* C(m, a - 1) = C(m, a) a / (m - a + 1) */
+            fmpz_mul_si(fmpq_numref(C), fmpq_numref(C), (slong)a);
+            fmpz_divexact_si(fmpq_numref(C), fmpq_numref(C), (slong)(m - a + 1));
+        }
+        st = alea__frac_seal(ctx, w, at);
+    }
+done:
+    fmpq_clear(e);
+    fmpq_clear(s);
+    fmpq_clear(es);
+    fmpq_clear(T);
+    fmpq_clear(U);
+    fmpq_clear(C);
     return st;
 }
 
@@ -1008,6 +1184,19 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
                            const node *at, alea__pmf *out)
 {
     (void)a, (void)n, (void)lo, (void)at, (void)out;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf *w,
+                               int64_t base, int64_t top, int64_t lo, const node *at,
+                               alea__pmf *out)
+{
+    (void)b, (void)w, (void)base, (void)top, (void)lo, (void)at, (void)out;
+    return UNREACHED(ctx);
+}
+alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t, int high,
+                                    int64_t m, int64_t K, const node *at, alea__pmf *w)
+{
+    (void)die, (void)t, (void)high, (void)m, (void)K, (void)at, (void)w;
     return UNREACHED(ctx);
 }
 alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,

@@ -1061,3 +1061,81 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
     *sum = r;
     return ALEA_OK;
 }
+
+/* ---- polynomials of a pmf ------------------------------------------------------ */
+
+alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf *w,
+                              const node *at, alea__pmf *out)
+{
+    alea_status st;
+    size_t n = w->n;
+    if (n == 0)
+        return alea__pmf_alloc(ctx, 0, out);
+    if (b->n == 0) /* B is nothing: only the constant term */
+        return alea__pmf_point(ctx, 0, alea__pmf_w(w, 0), out);
+    /* B = x^base P(x), base = min(B's lowest value, 0); P's length is
+     * top + 1, top >= -base, so that the constant of each Horner step,
+     * which lands at c (n - 1 - a) with c = -base, is inside the product. */
+    int64_t b0 = b->v[0], b1 = b->v[0];
+    for (size_t i = 1; i < b->n; i++) {
+        b0 = b->v[i] < b0 ? b->v[i] : b0;
+        b1 = b->v[i] > b1 ? b->v[i] : b1;
+    }
+    int64_t base = b0 < 0 ? b0 : 0, top, lo, len;
+    if (base == INT64_MIN || alea__add_ovf(b1 > 0 ? b1 : 0, -base, &top) ||
+        alea__mul_ovf((int64_t)n - 1, base, &lo) ||
+        alea__mul_ovf((int64_t)n - 1, top, &len) || len == INT64_MAX)
+        return alea__overflow_error(ctx, at);
+    len += 1;
+    if ((uint64_t)len > support_limit(ctx))
+        return alea__support_error(ctx, at);
+    if (ctx->exact)
+        return alea__frac_polyval(ctx, b, w, base, top, lo, at, out);
+
+    /* Horner's rule on dense arrays: each step is R * P, whose length grows
+     * by top, plus the next weight. */
+    double steps = (double)n * (double)n / 2 * ((double)top + 1) * (double)b->n;
+    if ((st = alea__work_check(ctx, steps + 2 * (double)len, at)) != ALEA_OK)
+        return st;
+    size_t ul = (size_t)len, bytes = alea__mul_size(ul, 2 * sizeof(double));
+    double *r = alea__mem_alloc(ctx, bytes);
+    if (!r)
+        return alea__nomem(ctx);
+    double *s = r + ul;
+    size_t cur = 1;
+    r[0] = w->p[n - 1];
+    for (size_t a = n - 1; a-- > 0;) {
+        size_t next = cur + (size_t)top, c = (size_t)-base;
+        if ((st = alea__charge(ctx, (int64_t)(cur * b->n + next), at->start, at->end)) !=
+            ALEA_OK) {
+            alea__mem_free(ctx, r, bytes);
+            return st;
+        }
+        memset(s, 0, next * sizeof *s);
+        for (size_t i = 0; i < cur; i++) {
+            if (r[i] == 0)
+                continue;
+            for (size_t j = 0; j < b->n; j++)
+                s[i + (size_t)(b->v[j] - base)] += r[i] * b->p[j];
+        }
+        s[c * (n - 1 - a)] += w->p[a];
+        double *t = r;
+        r = s;
+        s = t;
+        cur = next;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < cur; i++)
+        k += r[i] > 0;
+    double *blk = r < s ? r : s;
+    if ((st = alea__pmf_alloc(ctx, k, out)) == ALEA_OK) {
+        k = 0;
+        for (size_t i = 0; i < cur; i++)
+            if (r[i] > 0) {
+                out->v[k] = lo + (int64_t)i;
+                out->p[k++] = r[i];
+            }
+    }
+    alea__mem_free(ctx, blk, bytes);
+    return st;
+}

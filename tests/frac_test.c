@@ -145,6 +145,95 @@ static void test_sparse(void **state)
     alea_dist_free(d);
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Every roll of m dice of s faces, sorted, the highest (or lowest) k kept:
+ * the count of each sum over s^m, in lowest terms, against exact mode. */
+static void keep_brute(unsigned m, unsigned s, unsigned k, int high)
+{
+    enum { MAXSUM = 64 };
+    uint64_t count[MAXSUM + 1] = {0}, total = 1;
+    unsigned face[8] = {0};
+    for (unsigned i = 0; i < m; i++)
+        total *= s;
+    for (uint64_t r = 0; r < total; r++) {
+        uint64_t x = r;
+        for (unsigned i = 0; i < m; i++, x /= s)
+            face[i] = (unsigned)(x % s) + 1;
+        for (unsigned i = 1; i < m; i++) /* insertion sort, ascending */
+            for (unsigned j = i; j > 0 && face[j - 1] > face[j]; j--) {
+                unsigned t = face[j];
+                face[j] = face[j - 1];
+                face[j - 1] = t;
+            }
+        unsigned sum = 0;
+        for (unsigned i = 0; i < k; i++)
+            sum += face[high ? m - 1 - i : i];
+        count[sum]++;
+    }
+    char src[32], want[64];
+    snprintf(src, sizeof src, "%ud%uk%c%u", m, s, high ? 'h' : 'l', k);
+    alea_dist *d = dist_of(ctx, src);
+    size_t i = 0;
+    for (unsigned v = 0; v <= MAXSUM; v++) {
+        if (!count[v])
+            continue;
+        uint64_t g = gcd64(count[v], total);
+        snprintf(want, sizeof want, "%llu/%llu", (unsigned long long)(count[v] / g),
+                 (unsigned long long)(total / g));
+        if (strcmp(want, "1/1") == 0)
+            strcpy(want, "1");
+        assert_true(i < alea_dist_count(d));
+        assert_int_equal(alea_dist_value(d, i), v);
+        if (strcmp(frac(d, ALEA_FRACTION_PROB, i), want) != 0)
+            fail_msg("%s = %u: got %s, want %s", src, v, frac(d, ALEA_FRACTION_PROB, i), want);
+        i++;
+    }
+    assert_int_equal(i, alea_dist_count(d));
+    alea_dist_free(d);
+}
+
+/* keep highest and lowest, every k, against enumeration */
+static void test_keep_brute(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    const unsigned pools[][2] = {{4, 6}, {5, 4}, {3, 10}, {6, 3}, {2, 20}, {7, 2}};
+    for (size_t p = 0; p < sizeof pools / sizeof pools[0]; p++)
+        for (unsigned k = 1; k <= pools[p][0]; k++)
+            for (int high = 0; high < 2; high++)
+                keep_brute(pools[p][0], pools[p][1], k, high);
+}
+
+/* 100d6kh50 (the threshold method in fractions): every outcome from 50 to
+ * 300, the extremes 1/6^100 times the rolls that make them, sums to 1. */
+static void test_keep_large(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "100d6kh50");
+    assert_int_equal(alea_dist_count(d), 251);
+    assert_int_equal(alea_dist_value(d, 0), 50);
+    assert_int_equal(alea_dist_value(d, 250), 300);
+    /* all 1s: one roll of 6^100 */
+    char *den = power(6, 100), want[200];
+    snprintf(want, sizeof want, "1/%s", den);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), want);
+    free(den);
+    /* at least 50 sixes: P(X >= 50), X ~ Binomial(100, 1/6), in doubles */
+    assert_string_equal(frac(d, ALEA_FRACTION_AT_LEAST, 0), "1");
+    assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), "0");
+    alea_dist_free(d);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -157,7 +246,7 @@ static void test_refusals(void **state)
     assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions"));
     alea_expr_free(e);
     /* a construct with no exact form yet is named, never rounded */
-    e = compile(ctx, "4d6kh3 + 1d6");
+    e = compile(ctx, "3d6ra1 + 1d6");
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_INVALID);
     assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions are not available"));
     alea_expr_free(e);
@@ -182,6 +271,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sparse, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_brute, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

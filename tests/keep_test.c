@@ -69,6 +69,17 @@ static void check_all_ranges(const alea__pmf *die, const int64_t *g, int m)
                              s - BF_OFF, got, (double)want[s]);
             }
             alea__pmf_free(ctx, &r);
+            /* the threshold method, whichever alea__keep picked */
+            if (hi > lo && (lo == 0 || hi == m)) {
+                assert_int_equal(alea__keep_threshold(ctx, die, g, m, lo, hi, &at, &r), ALEA_OK);
+                for (int s = 0; s < BF_SPAN; s++) {
+                    double got = pmf_p(&r, s - BF_OFF);
+                    if (fabs(got - (double)want[s]) > EPS)
+                        fail_msg("threshold m=%d [%d,%d) sum %d: got %.17g want %.17g", m, lo,
+                                 hi, s - BF_OFF, got, (double)want[s]);
+                }
+                alea__pmf_free(ctx, &r);
+            }
         }
     }
 }
