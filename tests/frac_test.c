@@ -234,6 +234,60 @@ static void test_keep_large(void **state)
     alea_dist_free(d);
 }
 
+/* Double Down, from the rule text: a d20 plus the modifier against the
+ * difficulty (a natural 19-20 a critical success, 1-2 a critical failure);
+ * doubling down rolls again, a success raising the outcome a tier (two on
+ * 19-20), a failure lowering it a tier (two on 1-2), within the four tiers.
+ * Every pair of d20s, counted over 400, against exact mode. */
+static int dd_tier(int nat, int mod, int diff)
+{
+    return nat >= 19 ? 3 : nat <= 2 ? 0 : nat + mod >= diff ? 2 : 1;
+}
+
+static void test_double_down_brute(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    static const char *const policy[] = {"never", "always", "onfail"};
+    for (int mod = 0; mod <= 18; mod += 6)
+        for (int diff = 10; diff <= 22; diff += 4)
+            for (int pol = 0; pol < 3; pol++) {
+                uint64_t count[4] = {0};
+                for (int a = 1; a <= 20; a++) {
+                    int t = dd_tier(a, mod, diff);
+                    if (pol == 0 || (pol == 2 && t >= 2)) {
+                        count[t] += 20;
+                        continue;
+                    }
+                    for (int b = 1; b <= 20; b++) {
+                        int u = dd_tier(b, mod, diff);
+                        int step = u == 3 ? 2 : u == 0 ? -2 : u == 2 ? 1 : -1, f = t + step;
+                        count[f < 0 ? 0 : f > 3 ? 3 : f]++;
+                    }
+                }
+                char src[48], want[32];
+                snprintf(src, sizeof src, "dd(%d, %d, %s)", mod, diff, policy[pol]);
+                alea_dist *d = dist_of(ctx, src);
+                size_t i = 0;
+                for (int t = 0; t < 4; t++) {
+                    if (!count[t])
+                        continue;
+                    uint64_t g = gcd64(count[t], 400);
+                    snprintf(want, sizeof want, "%llu/%llu", (unsigned long long)(count[t] / g),
+                             (unsigned long long)(400 / g));
+                    if (strcmp(want, "1/1") == 0)
+                        strcpy(want, "1");
+                    assert_int_equal(alea_dist_value(d, i), t);
+                    if (strcmp(frac(d, ALEA_FRACTION_PROB, i), want) != 0)
+                        fail_msg("%s = %d: got %s, want %s", src, t,
+                                 frac(d, ALEA_FRACTION_PROB, i), want);
+                    i++;
+                }
+                assert_int_equal(i, alea_dist_count(d));
+                alea_dist_free(d);
+            }
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -273,6 +327,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sparse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_large, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_double_down_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -136,18 +136,21 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
         for (int64_t nat2 = 1; nat2 <= 20; nat2++)
             units[dd_after(t, nat2, dd)]++;
     }
-    alea__acc acc;
-    alea_status st = alea__acc_init(&acc, ctx, n, 0, 3, 4);
-    for (int t = 0; st == ALEA_OK && t < 4; t++)
-        if (units[t] > 0)
-            st = alea__acc_add(&acc, t, ALEA__W((double)units[t] / 400.0));
-    if (st != ALEA_OK) {
-        alea__acc_free(&acc);
+    size_t k = 0;
+    for (int t = 0; t < 4; t++)
+        k += units[t] > 0;
+    alea_status st = alea__pmf_alloc(ctx, k, out);
+    if (st != ALEA_OK)
         return st;
-    }
-    if (notes)
+    k = 0;
+    for (int t = 0; t < 4; t++)
+        if (units[t] > 0) {
+            out->v[k] = t;
+            alea__pmf_ratio(out, k++, (uint64_t)units[t], 1, 400, 1);
+        }
+    if ((st = alea__pmf_seal(ctx, out, n)) == ALEA_OK && notes)
         dd_describe(n, notes);
-    return alea__acc_finish(&acc, out);
+    return st;
 }
 
 /* ---- parsing ---- */
