@@ -174,18 +174,27 @@ static void section_exact(void)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL); /* default limits: what a user gets */
     printf("### Exact distributions, in-process (compile + dist), ms\n\n");
-    printf("| case | expression | alea | icepool | icepool / alea |\n");
-    printf("|---|---|--:|--:|--:|\n");
+    /* exact fractions, the same default limits; "-" where refused */
+    alea_ctx *qctx = alea_ctx_new(NULL, NULL);
+    int have_q = alea_ctx_set_exact(qctx, 1) == ALEA_OK;
+    printf("| case | expression | alea | alea, fractions | icepool | icepool / alea |\n");
+    printf("|---|---|--:|--:|--:|--:|\n");
     for (size_t i = 0; i < NANCHORS; i++) {
-        dist_job j = {ctx, anchors[i].expr};
+        dist_job j = {ctx, anchors[i].expr}, jq = {qctx, anchors[i].expr};
         stats s = measure(run_dist, &j);
         printf("| %s | `%s` | ", anchors[i].what, anchors[i].expr);
         put_ms(s);
+        printf(" | ");
+        if (have_q && run_dist(&jq) == 0)
+            put_ms(measure(run_dist, &jq));
+        else
+            printf("-");
         printf(" | %.0f | %.0fx |\n", anchors[i].icepool_ms,
                anchors[i].icepool_ms / (s.med * 1e3));
     }
     printf("\n");
     alea_ctx_free(ctx);
+    alea_ctx_free(qctx);
 }
 
 /* ---- whole processes --------------------------------------------------------- */
@@ -430,12 +439,13 @@ static void section_startup(void)
 /* ---- growth -------------------------------------------------------------------------- */
 
 /* The expression of growth series k at size n. */
-enum { G_KEEP, G_EXPLODE, G_EVENT, G_SUM, G__COUNT };
+enum { G_KEEP, G_EXPLODE, G_EVENT, G_SUM, G_KEEP_Q, G_SUM_Q, G__COUNT };
 
 static void growth_expr(int k, int n, char *src, size_t cap)
 {
     switch (k) {
-    case G_KEEP: snprintf(src, cap, "%dd6kh%d", n, n / 2); break;
+    case G_KEEP:
+    case G_KEEP_Q: snprintf(src, cap, "%dd6kh%d", n, n / 2); break;
     case G_EXPLODE: snprintf(src, cap, "%dd6!", n); break;
     case G_EVENT: snprintf(src, cap, "event(%dd6)", n); break;
     default: snprintf(src, cap, "%dd20", n); break;
@@ -446,20 +456,24 @@ static void section_growth(const char *data_path)
 {
     static const char *const names[G__COUNT] = {
         "keep the highest half: `Nd6khN/2`", "exploding: `Nd6!`",
-        "critical pool: `event(Nd6)`", "sum: `Nd20`"};
+        "critical pool: `event(Nd6)`", "sum: `Nd20`",
+        "keep the highest half in fractions: `Nd6khN/2`", "sum in fractions: `Nd20`"};
     /* The largest N each series reaches in a few seconds. */
     static const int sizes[] = {10, 30, 100, 300, 1000};
-    static const int largest[G__COUNT] = {1000, 1000, 100, 1000};
+    static const int largest[G__COUNT] = {1000, 1000, 100, 1000, 1000, 1000};
     FILE *data = data_path ? fopen(data_path, "w") : NULL;
     if (data_path && !data) {
         fprintf(stderr, "alea_bench: cannot write %s\n", data_path);
         exit(1);
     }
-    alea_ctx *ctx = big_ctx();
+    alea_ctx *ctx = big_ctx(), *qctx = big_ctx();
+    int have_q = alea_ctx_set_exact(qctx, 1) == ALEA_OK;
     printf("### Growth, in-process (compile + dist), ms; limits raised\n\n");
     printf("| series | N = 10 | 30 | 100 | 300 | 1000 | t ~ N^k, k from the last two |\n");
     printf("|---|--:|--:|--:|--:|--:|--:|\n");
     for (int k = 0; k < G__COUNT; k++) {
+        if (k >= G_KEEP_Q && !have_q)
+            continue; /* built without FLINT */
         printf("| %s |", names[k]);
         if (data) { /* the name without its markdown */
             fputc('"', data);
@@ -478,7 +492,7 @@ static void section_growth(const char *data_path)
             }
             char src[64];
             growth_expr(k, n, src, sizeof src);
-            dist_job j = {ctx, src};
+            dist_job j = {k >= G_KEEP_Q ? qctx : ctx, src};
             stats st = measure(run_dist, &j);
             printf(" ");
             put_ms(st);
@@ -498,6 +512,7 @@ static void section_growth(const char *data_path)
     if (data)
         fclose(data);
     alea_ctx_free(ctx);
+    alea_ctx_free(qctx);
 }
 
 /* ---- main ---------------------------------------------------------------------------- */
