@@ -30,6 +30,7 @@ import os
 import threading
 import time
 from collections.abc import Mapping
+from fractions import Fraction
 
 __all__ = ['AleaError', 'Context', 'Dist', 'Roll', 'dist', 'roll', 'version', 'LIMITS',
            'LIMIT_MAX']
@@ -82,6 +83,7 @@ _ctx_set_tail = _sig('alea_ctx_set_tail', ctypes.c_int, _p, ctypes.c_double)
 _ctx_set_interrupt = _sig('alea_ctx_set_interrupt', None, _p, _INTERRUPT, _p)
 _ctx_seed = _sig('alea_ctx_seed', None, _p, ctypes.c_uint64)
 _ctx_seed_os = _sig('alea_ctx_seed_os', ctypes.c_int, _p)
+_ctx_set_exact = _sig('alea_ctx_set_exact', ctypes.c_int, _p, ctypes.c_int)
 _expr_compile = _sig('alea_expr_compile', ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_size_t,
                      ctypes.POINTER(_p))
 _expr_free = _sig('alea_expr_free', None, _p)
@@ -302,20 +304,26 @@ class Roll:
 
 class Dist:
     """An exact distribution: `outcomes` maps each value to its probability
-    (ascending); mean, sd, min, max, and the mass cut from explosion tails
-    (`truncated`). `labels` names values (dd() outcomes), `flags` holds named
-    probabilities (an event() pool's 'critical failure'), `hint` what the
-    expression likely meant (as Roll's), or None."""
+    (ascending); mean, sd, variance, min, max, and the mass cut from explosion
+    tails (`truncated`). From a Context with exact=True (`exact` is then
+    True), the probabilities, the mean, the variance and `truncated` are
+    fractions.Fraction in lowest terms, and at_least/at_most add them
+    exactly; else floats. `labels` names values (dd() outcomes), `flags`
+    holds named probabilities (an event() pool's 'critical failure'), `hint`
+    what the expression likely meant (as Roll's), or None."""
 
     def __init__(self, data, hint=None):
         self.hint = hint
         self.expression = data['expression']
-        self.outcomes = {v: p for v, p in data['outcomes']}
-        self.mean = data['mean']
+        self.exact = bool(data.get('exact', False))
+        num = Fraction if self.exact else float
+        self.outcomes = {v: num(p) for v, p in data['outcomes']}
+        self.mean = num(data['mean'])
         self.sd = data['sd']
+        self.variance = num(data['variance']) if 'variance' in data else self.sd ** 2
         self.min = data['min']
         self.max = data['max']
-        self.truncated = data['truncated']
+        self.truncated = num(data['truncated'])
         self.labels = {v: name for v, name in data.get('labels', [])}
         self.flags = data.get('flags', {})
         # a repeat ('6 x 4d6kh3'): how many rolls, each of this distribution
@@ -323,20 +331,22 @@ class Dist:
 
     def p(self, value):
         """P(X = value)."""
-        return self.outcomes.get(_point(value), 0.0)
+        return self.outcomes.get(_point(value), Fraction(0) if self.exact else 0.0)
 
     def at_least(self, value):
         """P(X >= value)."""
         value = _point(value)
-        return sum(p for v, p in self.outcomes.items() if v >= value)
+        return sum((p for v, p in self.outcomes.items() if v >= value),
+                   Fraction(0) if self.exact else 0)
 
     def at_most(self, value):
         """P(X <= value)."""
         value = _point(value)
-        return sum(p for v, p in self.outcomes.items() if v <= value)
+        return sum((p for v, p in self.outcomes.items() if v <= value),
+                   Fraction(0) if self.exact else 0)
 
     def __repr__(self):
-        return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {self.mean:.4g})'
+        return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {float(self.mean):.4g})'
 
 
 def _point(value):
@@ -356,12 +366,15 @@ class Context:
     evaluation (`timeout`, seconds above 0), a generator (`seed`, from 0
     to 2**64 - 1; else seeded from the OS), and the notation expressions are
     read in (`dialect`, one of DIALECTS: 'roll20' reads '3d6>3' as Roll20
-    does). Not to be shared between threads; close() frees it (or use
-    `with`)."""
+    does). With `exact=True` distributions are computed in exact fractions
+    (the library must be built with FLINT; constructs with no exact form yet
+    raise AleaError naming them). Not to be shared between threads; close()
+    frees it (or use `with`)."""
 
     _ctx = None
 
-    def __init__(self, limits=None, tail=None, timeout=None, seed=None, dialect='alea'):
+    def __init__(self, limits=None, tail=None, timeout=None, seed=None, dialect='alea',
+                 exact=False):
         # Every argument is checked before the library sees any.
         if limits is None:
             limits = {}
@@ -382,6 +395,8 @@ class Context:
         if seed is not None:
             seed = _seed_value(seed)
         dialect_index = _dialect_index(dialect)
+        if not isinstance(exact, bool):
+            raise TypeError(f'alea: exact must be True or False, not {type(exact).__name__}')
 
         self._ctx = _ctx_new(None, None)
         if not self._ctx:
@@ -389,6 +404,10 @@ class Context:
         for index, value in settings:
             _ctx_limit(self._ctx, index, value)
         _ctx_set_dialect(self._ctx, dialect_index)
+        if exact and _ctx_set_exact(self._ctx, 1) != 0:
+            msg = _ctx_error(self._ctx).decode(errors='replace')
+            self.close()
+            raise ValueError(f'alea: {msg}')
         if tail is not None and _ctx_set_tail(self._ctx, tail) != 0:
             self.close()
             raise ValueError(f'alea: tail must be {_TAIL_RANGE}, not {tail!r}')
@@ -568,15 +587,16 @@ def _dialect_index(dialect):
     return DIALECTS.index(dialect.lower())
 
 
-def _default(dialect='alea'):
-    """The thread's context for each dialect the module functions use."""
+def _default(dialect='alea', exact=False):
+    """The thread's context for each dialect (and number system) the module
+    functions use."""
     ctxs = getattr(_local, 'ctxs', None)
     if ctxs is None:
         ctxs = _local.ctxs = {}
-    index = _dialect_index(dialect)
-    if index not in ctxs:
-        ctxs[index] = Context(dialect=DIALECTS[index])
-    return ctxs[index]
+    key = (_dialect_index(dialect), exact is True)
+    if key not in ctxs:
+        ctxs[key] = Context(dialect=DIALECTS[key[0]], exact=exact)
+    return ctxs[key]
 
 
 def roll(expression, seed=None, n=None, dialect='alea'):
@@ -588,7 +608,7 @@ def roll(expression, seed=None, n=None, dialect='alea'):
     return ctx.roll(expression, n)
 
 
-def dist(expression, dialect='alea'):
+def dist(expression, dialect='alea', exact=False):
     """The exact distribution of the expression (a Dist), with the default
-    limits; `dialect` as Context's."""
-    return _default(dialect).dist(expression)
+    limits; `dialect` and `exact` (fractions) as Context's."""
+    return _default(dialect, exact).dist(expression)

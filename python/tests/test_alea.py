@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import unittest
+from fractions import Fraction
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, '..'))
@@ -49,6 +50,49 @@ class DistTest(unittest.TestCase):
     def test_labels_and_flags(self):
         self.assertEqual(alea.dist('dd(6, 14)').labels[3], 'critical success')
         self.assertIn('critical failure', alea.dist('event(3d4 + 3d6 + d18)').flags)
+
+
+class ExactTest(unittest.TestCase):
+    def setUp(self):
+        try:
+            self.ctx = alea.Context(exact=True)
+        except ValueError as e:  # a library built without FLINT says so
+            self.assertIn('without FLINT', str(e))
+            self.skipTest('the library was built without exact fractions')
+
+    def tearDown(self):
+        self.ctx.close()
+
+    def test_fractions(self):
+        d = self.ctx.dist('3d6')
+        self.assertTrue(d.exact)
+        self.assertEqual(d.p(10), Fraction(1, 8))
+        self.assertEqual(d.p(3), Fraction(1, 216))
+        self.assertEqual(d.at_least(11), Fraction(1, 2))
+        self.assertEqual(d.mean, Fraction(21, 2))
+        self.assertEqual(d.variance, Fraction(35, 4))
+        self.assertEqual(sum(d.outcomes.values()), 1)
+        # keep highest: 4d6 drop the lowest, P(18) = 21/1296
+        self.assertEqual(self.ctx.dist('4d6kh3').p(18), Fraction(21, 1296))
+        self.assertEqual(alea.dist('dd(6, 14)', exact=True).mean, Fraction(33, 20))
+
+    def test_explosions_add_up_with_the_tail(self):
+        d = self.ctx.dist('1d6!')
+        self.assertIsInstance(d.truncated, Fraction)
+        self.assertGreater(d.truncated, 0)
+        self.assertEqual(sum(d.outcomes.values()) + d.truncated, 1)
+
+    def test_refusals_are_named(self):
+        with self.assertRaises(alea.AleaError) as cm:
+            self.ctx.dist('3d6ra1')
+        self.assertIn('exact fractions are not available', str(cm.exception))
+        with self.assertRaises(TypeError):
+            alea.Context(exact='yes')
+
+    def test_doubles_stay_floats(self):
+        d = alea.dist('3d6')
+        self.assertFalse(d.exact)
+        self.assertIsInstance(d.p(10), float)
 
 
 class MarkdownTest(unittest.TestCase):
