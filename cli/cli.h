@@ -209,7 +209,6 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
 /* A response: a distribution at the support limit (100000 outcomes) is
  * about 2.7 MB of JSON; the largest, 1 GiB. */
 #define SERVE_RESPONSE 8388608
-#define SERVE_RESPONSE_MIN 1024
 #define SERVE_RESPONSE_MAX 1073741824
 /* Seconds a connection may stay silent before it is closed. */
 #define SERVE_IDLE 10

@@ -324,9 +324,9 @@ const option_spec option_table[] = {
      .bad = "a number of bytes from 0 to " STR(SERVE_REQUEST_MAX),
      .part = PART_MAIN, .help = "largest request body; a larger one is refused with\n"
                                 "413 [" STR(SERVE_REQUEST) "]"},
-    {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = SERVE_RESPONSE_MIN,
+    {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = 1,
      .hi = SERVE_RESPONSE_MAX, .commands = SERVE, .at = AT(max_response),
-     .bad = "a number of bytes from " STR(SERVE_RESPONSE_MIN) " to " STR(SERVE_RESPONSE_MAX),
+     .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),
      .part = PART_MAIN, .help = "largest response; a larger one is refused with 422\n"
                                 "[" STR(SERVE_RESPONSE) "]"},
     {.name = "--idle-timeout", .arg = "S", .kind = ARG_INT, .lo = 1, .hi = SERVE_IDLE_MAX,

@@ -230,7 +230,8 @@ static void answer_roll(const options *o, const request_fields *f, reply *out)
         return;
     buffer b = {NULL, 0};
     size_t at = 0;
-    uint64_t seed = f->seed_set ? f->seed : alea_ctx_random(ctx);
+    /* a seed drawn has 53 bits: every JSON reader reads it back exactly */
+    uint64_t seed = f->seed_set ? f->seed : alea_ctx_random(ctx) >> 11;
     alea_ctx_seed(ctx, seed);
     alea_roll *roll = alea_roll_new(ctx);
     if (!roll) {
@@ -431,8 +432,13 @@ static void answer(const options *o, const route *r, const char *body, size_t le
     if (!root) {
         char msg[JSON_ERROR_TEXT_LENGTH + 32];
         snprintf(msg, sizeof msg, "malformed JSON: %s", err.text);
+        /* jansson's position is past the byte it stopped at */
         size_t at = err.position > 0 ? (size_t)err.position : 0;
-        fail(out, MHD_HTTP_BAD_REQUEST, msg, at, at < len ? at + 1 : at);
+        at = at < len ? at : len;
+        if (json_error_code(&err) == json_error_premature_end_of_input)
+            fail(out, MHD_HTTP_BAD_REQUEST, msg, len, len);
+        else
+            fail(out, MHD_HTTP_BAD_REQUEST, msg, at ? at - 1 : 0, at ? at : 1);
         return;
     }
     if (read_fields(r, root, &f, out))
