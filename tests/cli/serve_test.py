@@ -13,7 +13,9 @@ stop it with status 0. ALEA may be a wrapper that runs alea under valgrind
 import http.client
 import json
 import os
+import re
 import select
+import shlex
 import signal
 import socket
 import subprocess
@@ -219,6 +221,25 @@ for t in threads:
 for t in threads:
     t.join()
 check('40 clients at once', len(answers) == 40 and all(answers), answers)
+
+# The curl examples of docs/cli.md's "Serving over HTTP", against this server:
+# the body shown, where '...' stands for any text.
+docs = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                         'cli.md'), encoding='utf-8').read()
+docs = docs[docs.index('### Serving over HTTP'):]
+examples = re.findall(r'^\$ (curl .*)\n((?:(?!\$ |```).*\n)*)', docs, re.M)
+check('docs/cli.md has curl examples', len(examples) >= 6, len(examples))
+for cmd, shown in examples:
+    words = shlex.split(cmd)
+    body = words[words.index('-d') + 1] if '-d' in words else None
+    path = '/' + words[-1].split('/', 3)[3]
+    c = http.client.HTTPConnection('127.0.0.1', s.port, timeout=SLOW * 3)
+    c.request('POST' if body is not None else 'GET', path, body=body)
+    got = c.getresponse().read().decode().rstrip('\n')
+    c.close()
+    pattern = '.*'.join(map(re.escape, shown.rstrip('\n').split('...')))
+    check(f'docs: {cmd}', re.fullmatch(pattern, got, re.S) is not None,
+          f'shown:\n{shown}got:\n{got}')
 
 rc, err = s.stop(signal.SIGINT)
 check('SIGINT stops it with status 0', rc == 0 and 'stopped by SIGINT' in err, f'{rc} {err}')
