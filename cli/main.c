@@ -62,13 +62,6 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         return rc;
     }
 
-    if (cmd == CMD_SERVE) { /* a context per request, in serve.c */
-        rc = cmd_serve(&o);
-        free(o.exprs);
-        free(o.joined);
-        return rc;
-    }
-
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     alea_expr **ex = calloc(o.nexprs ? o.nexprs : 1, sizeof *ex);
     if (!ctx || !ex) {
@@ -80,6 +73,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
                  ? usage_error(cmd, has_cmd, "--exact: %s", alea_ctx_error(ctx))
                  : usage_error(cmd, has_cmd, "--tail: %s is outside the accepted range "
                                              "[1e-300, 1e-3]", o.tail_text);
+    if (rc == EXIT_OK && cmd == CMD_SERVE) { /* the limits checked; a context per request */
+        rc = cmd_serve(&o);
+        goto done;
+    }
     if (tm.ms > 0 || tm.cmd_s > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, &tm);
     command_arm(&tm);

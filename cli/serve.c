@@ -104,10 +104,12 @@ static void fail(reply *out, unsigned status, const char *msg, size_t start, siz
     const unsigned char *s = (const unsigned char *)msg;
     for (size_t i = 0; i < n && k + 4 < sizeof clean;) {
         size_t u = unit_len(s, n, i);
-        if (u == 1 && s[i] >= 0x80)
+        if (u == 1 && s[i] >= 0x80) {
             clean[k++] = '?';
-        else
-            memcpy(clean + k, s + i, u), k += u;
+        } else {
+            memcpy(clean + k, s + i, u);
+            k += u;
+        }
         i += u;
     }
     clean[k] = '\0';
@@ -175,7 +177,7 @@ static alea_ctx *request_ctx(const options *o, const request_fields *f, timer *t
         out->p = NULL;
         return NULL;
     }
-    apply_limits(ctx, o); /* checked when the options were read */
+    apply_limits(ctx, o); /* run() checked them before serving */
     if (f->dialect >= 0)
         alea_ctx_set_dialect(ctx, (alea_dialect)f->dialect);
     if (f->exact && alea_ctx_set_exact(ctx, 1) != ALEA_OK) {

@@ -349,6 +349,8 @@ rc, _, err = cli('serve', '3d6')
 check('serve takes no expression', rc == 2 and 'serve takes no expression' in err, err)
 rc, _, err = cli('serve', '--bind', 'localhost')
 check('--bind takes an address', rc == 2 and "'localhost' is not an IPv4 or IPv6" in err, err)
+rc, _, err = cli('serve', '--tail', '0.5')
+check('serve --tail out of range', rc == 2 and '--tail: 0.5 is outside' in err, err)
 for opt, bad in [('--port', '65536'), ('--max-connections', '0'), ('--max-request', '4194305'),
                  ('--max-response', '0'), ('--idle-timeout', '0'), ('--threads', '65')]:
     rc, _, err = cli('serve', opt, bad)
