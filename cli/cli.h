@@ -14,6 +14,7 @@
  *   timer.c     --timeout and --time-limit
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
+ *   serve.c     alea serve: roll and dist as an HTTP JSON service
  * Like any other host, the command line uses only <alea.h> from the library.
  */
 #ifndef ALEA_CLI_H
@@ -38,7 +39,7 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD__COUNT } command;
+typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD__COUNT } command;
 
 extern const char *const command_names[CMD__COUNT]; /* main.c */
 
@@ -101,6 +102,10 @@ typedef struct options {
     /* dist --sample: a Monte Carlo estimate from this many rolls, on this
      * many threads (0: every core) */
     int64_t sample, threads;
+    /* serve: where it listens, and the bounds of its requests (serve.c) */
+    int64_t port;
+    const char *bind;
+    int64_t max_connections, max_request, max_response, idle_timeout;
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -186,6 +191,36 @@ void command_arm(timer *t); /* a command's, or a line's (--time-limit) */
 /* ---- heap.c -------------------------------------------------------------- */
 
 void heap_prepare(void); /* before the first evaluation; only a hint */
+
+/* ---- serve.c ------------------------------------------------------------- */
+
+/* alea serve: its defaults, and the range of each setting. */
+#define SERVE_PORT 8080
+#define SERVE_PORT_MAX 65535
+#define SERVE_BIND "127.0.0.1"
+/* Requests answered at once: each holds a context of at most --max-memory
+ * while it is evaluated, and its response of at most --max-response. */
+#define SERVE_CONNECTIONS 32
+#define SERVE_CONNECTIONS_MAX 10000
+/* A request body: an expression of the source limit (4 KiB) and its
+ * options fit many times over; the largest, room for the source maximum. */
+#define SERVE_REQUEST 65536
+#define SERVE_REQUEST_MAX 4194304
+/* A response: a distribution near the support limit is about 3 MB of JSON
+ * ('1d300 * 1d300 + 1d300', 90299 outcomes: 2.9 MB); the largest, 1 GiB. */
+#define SERVE_RESPONSE 8388608
+#define SERVE_RESPONSE_MAX 1073741824
+/* Seconds a connection may stay silent before it is closed. */
+#define SERVE_IDLE 10
+#define SERVE_IDLE_MAX 3600
+/* A request's deadline, in milliseconds: an evaluation within the default
+ * limits ends in about 100 ms. */
+#define SERVE_TIMEOUT 1000
+
+/* The settings serve starts from, before the options. */
+void serve_defaults(options *o);
+/* Listens until SIGINT or SIGTERM; EXIT_FAIL when it cannot start. */
+int cmd_serve(const options *o);
 
 /* ---- report.c ------------------------------------------------------------ */
 

@@ -45,6 +45,24 @@ static const struct command_text {
         "Prints the distributions of several expressions side by side: one\n"
         "column each, a row per value (blank where a value is impossible),\n"
         "then their mean, sd, min, max and median.\n"},
+    [CMD_SERVE] = {
+        "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
+        "roll and dist as an HTTP JSON service, for bots",
+        "\n"
+        "Answers HTTP requests on ADDR:N until SIGINT or SIGTERM, and prints\n"
+        "the URL it listens on first. Each request is evaluated in a context of\n"
+        "its own, within the limits below and its deadline:\n"
+        "\n"
+        "  POST /roll  {\"expr\": \"4d6kh3\", \"n\": 1, \"seed\": 7, \"dialect\": \"roll20\"}\n"
+        "              {\"rolls\": [<the roll as roll --json>, ...], \"seed\": 7}\n"
+        "  POST /dist  {\"expr\": \"3d6\", \"exact\": false, \"dialect\": \"alea\"}\n"
+        "              <the distribution as dist --json>\n"
+        "  GET /health {\"status\": \"ok\"}\n"
+        "\n"
+        "Only expr is required. An error is {\"error\": {\"message\": ..., \"start\":\n"
+        "S, \"end\": E}} (bytes of the body for bad JSON, of expr for a bad\n"
+        "expression) with status 400 (bad request), 404, 405, 413 (body past\n"
+        "--max-request), 422 (the expression: syntax, limits) or 503 (deadline).\n"},
 };
 
 /* The parts of a command's help that list options, in order: a title, and
@@ -89,14 +107,15 @@ static void option_words(const option_spec *s, char *out, size_t size)
 
 /* The rows of the Limits part, each library limit in place of the row of
  * ARG_LIMIT: option, default, what it counts. */
-static void print_limits(FILE *f)
+static void print_limits(FILE *f, unsigned commands)
 {
-    fprintf(f, "Limits (any command):\n  %-18s %9s  %s\n", "option", "default",
+    fprintf(f, "Limits (%s):\n  %-18s %9s  %s\n",
+            commands == SERVE ? "each request" : "any command", "option", "default",
             "what it counts");
     for (size_t i = 0; i < option_count; i++) {
         const option_spec *s = &option_table[i];
         char opt[48], def[32];
-        if (s->part != PART_LIMITS)
+        if (s->part != PART_LIMITS || !(s->commands & commands))
             continue;
         if (s->kind != ARG_LIMIT) {
             option_words(s, opt, sizeof opt);
@@ -153,7 +172,7 @@ void help_main(FILE *f)
           "1 if any line failed. A line longer than the source limit gets its error.\n"
           "\n",
           f);
-    print_limits(f);
+    print_limits(f, ANY);
     fputs("\n"
           "Examples:\n"
           "  alea 4d6kh3                      roll 4d6, keep the highest 3\n"
@@ -205,5 +224,5 @@ void help_command(command cmd, FILE *f)
         if (listed)
             fputc('\n', f);
     }
-    print_limits(f);
+    print_limits(f, cmd == CMD_SERVE ? SERVE : ANY);
 }

@@ -17,9 +17,10 @@
 #include <string.h>
 #include <unistd.h> /* isatty */
 
-const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare"};
+const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve"};
 
-/* What runs each command, on its expressions compiled. */
+/* What runs each command, on its expressions compiled (serve compiles its
+ * requests' own: run calls it before). */
 static int (*const command_run[CMD__COUNT])(alea_ctx *, const options *, alea_expr **) = {
     [CMD_ROLL] = cmd_roll, [CMD_DIST] = cmd_dist, [CMD_COMPARE] = cmd_compare};
 
@@ -41,6 +42,8 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     o.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);
     timer tm = {0, {0, 0}, TIME_LIMIT_DEFAULT, {0, 0}};
     o.timer = &tm;
+    if (cmd == CMD_SERVE)
+        serve_defaults(&o);
     report_use_timer(&tm);
     o.exprs = malloc((size_t)(argc > 0 ? argc : 1) * sizeof *o.exprs);
     if (!o.exprs)
@@ -70,6 +73,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
                  ? usage_error(cmd, has_cmd, "--exact: %s", alea_ctx_error(ctx))
                  : usage_error(cmd, has_cmd, "--tail: %s is outside the accepted range "
                                              "[1e-300, 1e-3]", o.tail_text);
+    if (rc == EXIT_OK && cmd == CMD_SERVE) { /* the limits checked; a context per request */
+        rc = cmd_serve(&o);
+        goto done;
+    }
     if (tm.ms > 0 || tm.cmd_s > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, &tm);
     command_arm(&tm);

@@ -17,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h> /* isatty */
+#include <arpa/inet.h> /* inet_pton, for --bind */
+#include <netinet/in.h>
 
 /* ---- values -------------------------------------------------------------- */
 
@@ -204,6 +206,16 @@ static int set_multipliers(options *o, const option_value *v)
     return 1;
 }
 
+/* --bind: an address, checked here so that a typo is a usage error. */
+static int set_bind(options *o, const option_value *v)
+{
+    unsigned char addr[sizeof(struct in6_addr)];
+    if (inet_pton(AF_INET, v->text, addr) != 1 && inet_pton(AF_INET6, v->text, addr) != 1)
+        return 0;
+    o->bind = v->text;
+    return 1;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 #define AT(field) offsetof(options, field)
@@ -234,16 +246,18 @@ const option_spec option_table[] = {
      .part = PART_SAMPLING, .help = "roll N times (at most 10^12) and count: each probability\n"
                                     "with its 95% interval, marked as an estimate"},
     {.name = "--threads", .arg = "T", .kind = ARG_INT, .lo = 1, .hi = THREADS_MAX,
-     .commands = DIST, .at = AT(threads), .bad = "a number from 1 to " STR(THREADS_MAX),
+     .commands = DIST | SERVE, .at = AT(threads), .bad = "a number from 1 to " STR(THREADS_MAX),
      .part = PART_SAMPLING,
-     .help = "roll on T threads [every core, at most " STR(THREADS_MAX) "]"},
+     .help = "roll on T threads [every core, at most " STR(THREADS_MAX) "]",
+     .differs = {CMD_SERVE, PART_MAIN, "threads that answer requests [every core, at most\n"
+                                       "--max-connections]"}},
     {.name = "--seed", .arg = "S", .kind = ARG_TEXT, .commands = ROLL | DIST,
      .set = set_seed, .bad = "an integer from 0 to 18446744073709551615",
      .part = PART_MAIN, .help = "seed the generator with S (0 to 18446744073709551615)\n"
                                 "so the rolls are reproducible; default: from the OS",
      .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
                                           "seed\nand threads give the same estimate"}},
-    {.name = "--dialect", .arg = "NAME", .kind = ARG_TEXT, .commands = ANY,
+    {.name = "--dialect", .arg = "NAME", .kind = ARG_TEXT, .commands = ANY | SERVE,
      .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
      .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
                                 "foundry, rpgdr (rpg-dice-roller), d20 (Avrae) [alea]"},
@@ -275,10 +289,10 @@ const option_spec option_table[] = {
      .part = PART_BOONS, .help = "drive spent: N boons on a success or better"},
     {.name = "--support", .commands = DIST | COMPARE, .at = AT(support),
      .part = PART_BOONS, .help = "a support roll: half boons"},
-    {.name = "--max-", .kind = ARG_LIMIT, .lo = 0, .hi = INT64_MAX, .commands = ANY,
+    {.name = "--max-", .kind = ARG_LIMIT, .lo = 0, .hi = INT64_MAX, .commands = ANY | SERVE,
      .set = set_limit, .bad = "a non-negative integer",
      .part = PART_LIMITS /* the name, default and text of each limit: the library's */},
-    {.name = "--tail", .arg = "P", .kind = ARG_TEXT, .commands = ANY, .set = set_tail,
+    {.name = "--tail", .arg = "P", .kind = ARG_TEXT, .commands = ANY | SERVE, .set = set_tail,
      .bad = "a probability", .shown_default = ALEA_TAIL_DEFAULT,
      .part = PART_LIMITS, .help = "probability left in an explosion tail when dist stops "
                                   "following it"},
@@ -292,7 +306,40 @@ const option_spec option_table[] = {
      .bad = "a number of seconds from 0 (none) to " STR(TIME_LIMIT_MAX),
      .part = PART_LIMITS, .help = "seconds the whole command may take (each line of "
                                   "standard input or of the session); 0: no limit"},
-    {.name = "--help", .alias = "-h", .commands = ANY, .at = AT(help), .part = PART_NONE},
+    /* ---- serve: where it listens, and what one request may take ---- */
+    {.name = "--port", .arg = "N", .kind = ARG_INT, .lo = 0, .hi = SERVE_PORT_MAX,
+     .commands = SERVE, .at = AT(port), .bad = "a port from 0 to " STR(SERVE_PORT_MAX),
+     .part = PART_MAIN, .help = "listen on port N; 0 picks a free one [" STR(SERVE_PORT) "]"},
+    {.name = "--bind", .arg = "ADDR", .kind = ARG_TEXT, .commands = SERVE, .set = set_bind,
+     .bad = "an IPv4 or IPv6 address such as 127.0.0.1 or ::1",
+     .part = PART_MAIN, .help = "listen on this address; 0.0.0.0 or :: for every\n"
+                                "interface [" SERVE_BIND ", this machine only]"},
+    {.name = "--max-connections", .arg = "N", .kind = ARG_INT, .lo = 1,
+     .hi = SERVE_CONNECTIONS_MAX, .commands = SERVE, .at = AT(max_connections),
+     .bad = "a number from 1 to " STR(SERVE_CONNECTIONS_MAX),
+     .part = PART_MAIN, .help = "connections served at once; more wait to be accepted\n"
+                                "[" STR(SERVE_CONNECTIONS) "]"},
+    {.name = "--max-request", .arg = "BYTES", .kind = ARG_INT, .lo = 0, .hi = SERVE_REQUEST_MAX,
+     .commands = SERVE, .at = AT(max_request),
+     .bad = "a number of bytes from 0 to " STR(SERVE_REQUEST_MAX),
+     .part = PART_MAIN, .help = "largest request body; a larger one is refused with\n"
+                                "413 [" STR(SERVE_REQUEST) "]"},
+    {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = 1,
+     .hi = SERVE_RESPONSE_MAX, .commands = SERVE, .at = AT(max_response),
+     .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),
+     .part = PART_MAIN, .help = "largest response; a larger one is refused with 422\n"
+                                "[" STR(SERVE_RESPONSE) "]"},
+    {.name = "--idle-timeout", .arg = "S", .kind = ARG_INT, .lo = 1, .hi = SERVE_IDLE_MAX,
+     .commands = SERVE, .at = AT(idle_timeout),
+     .bad = "a number of seconds from 1 to " STR(SERVE_IDLE_MAX),
+     .part = PART_MAIN, .help = "close a connection silent for S seconds [" STR(SERVE_IDLE) "]"},
+    {.name = "--timeout", .arg = "MS", .kind = ARG_INT, .lo = 0, .hi = TIMEOUT_MAX_MS,
+     .commands = SERVE, .set = set_timeout, .shown_default = SERVE_TIMEOUT,
+     .bad = "a number of milliseconds from 0 (none) to " STR(TIMEOUT_MAX_MS),
+     .part = PART_LIMITS, .help = "milliseconds one request may take to compile and "
+                                  "evaluate its expression (answered with 503 past it)"},
+    {.name = "--help", .alias = "-h", .commands = ANY | SERVE, .at = AT(help),
+     .part = PART_NONE},
 };
 
 const size_t option_count = sizeof option_table / sizeof option_table[0];
@@ -470,6 +517,10 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
 
     if (!join_repeats(o))
         return out_of_memory();
+    if (cmd == CMD_SERVE) /* its work comes in requests */
+        return o->nexprs ? usage_error(cmd, has_cmd, "serve takes no expression: send them "
+                                       "in requests (alea help serve)")
+                         : EXIT_OK;
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
     if (cmd == CMD_DIST && o->sample && o->exact)

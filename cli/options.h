@@ -14,7 +14,8 @@ enum {
     ROLL = 1u << CMD_ROLL,
     DIST = 1u << CMD_DIST,
     COMPARE = 1u << CMD_COMPARE,
-    ANY = ROLL | DIST | COMPARE
+    ANY = ROLL | DIST | COMPARE,
+    SERVE = 1u << CMD_SERVE /* not in ANY: the rows it takes name it */
 };
 
 typedef enum arg_kind {

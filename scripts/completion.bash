@@ -5,12 +5,14 @@ _alea() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=""
     for w in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-        case $w in roll|dist|compare|help) cmd=$w; break ;; esac
+        case $w in roll|dist|compare|serve|help) cmd=$w; break ;; esac
     done
     local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
         --max-memory --max-breakdown --tail --timeout --time-limit"
     case $prev in
         -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive)
+            return 0 ;; # a value: nothing to complete
+        --port|--bind|--idle-timeout)
             return 0 ;; # a value: nothing to complete
         --dialect)
             mapfile -t COMPREPLY < <(compgen -W "alea roll20 foundry rpgdr d20" -- "$cur")
@@ -26,15 +28,18 @@ _alea() {
                 --multipliers --drive --support --dialect --help $limits" ;;
             compare) words="--at-least --at-most --csv --boons --multipliers --drive --support
                 --dialect --help $limits" ;;
+            serve) words="--port --bind --threads --max-connections --max-request --max-response
+                --idle-timeout --dialect --help --max-source --max-depth --max-nodes --max-dice
+                --max-support --max-work --max-memory --max-breakdown --tail --timeout" ;;
             *) words="--help --version $limits" ;;
         esac
         mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
         return 0
     fi
     if [[ -z $cmd ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare help" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve help" -- "$cur")
     elif [[ $cmd == help ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve" -- "$cur")
     fi
 }
 complete -F _alea alea

@@ -30,5 +30,9 @@ expect "--sample --seed --support " alea dist --s
 expect "--tail --threads --time-limit --timeout " alea dist --t
 expect " " alea dist --sample ""
 expect "--at-least --at-most " alea compare --at
+expect "serve " alea s
+expect "--max-request --max-response " alea serve --max-re
+expect "--idle-timeout " alea serve --i
+expect " " alea serve --port ""
 [ $fail = 0 ] && echo "bash completion: ok"
 exit $fail

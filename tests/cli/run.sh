@@ -85,7 +85,7 @@ done
 help_text=$out
 expect "-h" 0 "$help_text" "" -h
 expect "help" 0 "$help_text" "" help
-for c in roll dist compare; do
+for c in roll dist compare serve; do
     run help $c
     check "help $c" $rc "$err"
     has "$out" "^Usage: alea $c "
@@ -693,7 +693,7 @@ check "--dialect on standard input" $? "$rc$nl$out$nl$err"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if command -v bash >/dev/null 2>&1; then
     all=""
-    for c in roll dist compare ""; do
+    for c in roll dist compare serve ""; do
         run $c --help
         where=${c:-alea}
         taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'

@@ -1,0 +1,364 @@
+#!/usr/bin/env python3
+"""serve_test.py ALEA -- alea serve through real HTTP on 127.0.0.1.
+
+Starts 'alea serve --port 0' (a few times, with different limits), reads the
+URL it prints, and talks to it with http.client and, for what a well-behaved
+client never sends, raw sockets: good requests checked against the CLI's own
+output, malformed JSON, every field of the wrong kind, bodies and answers at
+their limits and one byte past, the deadline and the work limit, connections
+past the cap, wrong methods and paths, broken HTTP; then SIGTERM and SIGINT
+stop it with status 0. ALEA may be a wrapper that runs alea under valgrind
+(scripts/memcheck): the waits allow for it. Prints 'N passed, M failed'.
+"""
+import http.client
+import json
+import os
+import re
+import select
+import shlex
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+ALEA = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
+SLOW = 20  # seconds a step may take under valgrind
+passed = failed = 0
+
+
+def check(name, ok, detail=''):
+    global passed, failed
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+        print(f'FAIL: {name}' + (f'\n  | {detail}' if detail else ''))
+
+
+def cli(*args):
+    r = subprocess.run([ALEA, *args], capture_output=True, text=True, timeout=SLOW * 3)
+    return r.returncode, r.stdout, r.stderr
+
+
+class Server:
+    """alea serve --port 0 ARGS, with its port read from its first line."""
+
+    def __init__(self, *args):
+        self.p = subprocess.Popen([ALEA, 'serve', '--port', '0', *args], stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+        ready, _, _ = select.select([self.p.stdout], [], [], SLOW * 3)
+        line = self.p.stdout.readline() if ready else ''
+        if not line.startswith('listening on http://127.0.0.1:'):
+            self.p.kill()
+            sys.exit(f'alea serve {args} did not start: {line!r} {self.p.stderr.read()}')
+        self.port = int(line.rsplit(':', 1)[1].strip('/\n'))
+
+    def request(self, method, path, body=None, headers=None):
+        """(status, headers, parsed JSON body or raw bytes)."""
+        c = http.client.HTTPConnection('127.0.0.1', self.port, timeout=SLOW * 3)
+        if isinstance(body, (dict, list)):
+            body = json.dumps(body)
+        c.request(method, path, body=body, headers=headers or {})
+        r = c.getresponse()
+        data = r.read()
+        c.close()
+        try:
+            data = json.loads(data)
+        except ValueError:
+            pass
+        return r.status, dict(r.getheaders()), data
+
+    def post(self, path, body):
+        return self.request('POST', path, body)
+
+    def raw(self, data, end=False):
+        """Sends bytes on a fresh connection (end: then ends the sending
+        side); what comes back before it closes."""
+        s = socket.create_connection(('127.0.0.1', self.port))
+        s.settimeout(SLOW)
+        got = b''
+        try:
+            s.sendall(data)
+            if end:
+                s.shutdown(socket.SHUT_WR)
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+        except (OSError, socket.timeout):  # reset, or closed before the end
+            pass
+        s.close()
+        return got
+
+    def stop(self, sig=signal.SIGTERM):
+        self.p.send_signal(sig)
+        try:
+            _, err = self.p.communicate(timeout=SLOW * 3)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            _, err = self.p.communicate()
+        return self.p.returncode, err
+
+
+def error_of(status, data, want_status, name):
+    ok = (status == want_status and isinstance(data, dict) and set(data) == {'error'}
+          and set(data['error']) == {'message', 'start', 'end'})
+    check(f'{name}: {want_status} with an error object', ok, f'{status} {data}')
+    return data['error'] if ok else {'message': '', 'start': -1, 'end': -1}
+
+
+# ---- the server with the defaults --------------------------------------------
+s = Server()
+
+st, h, data = s.request('GET', '/health')
+check('GET /health', st == 200 and data.get('status') == 'ok' and
+      h.get('Content-Type') == 'application/json', f'{st} {data}')
+st, _, _ = s.request('HEAD', '/health')
+check('HEAD /health', st == 200, st)
+
+# /roll answers what 'alea roll --json' prints, seeded the same.
+for body, argv in [({'expr': '4d6kh3', 'seed': 42}, ['--seed', '42', '4d6kh3']),
+                   ({'expr': '1d20+5', 'n': 3, 'seed': 7}, ['-n', '3', '--seed', '7', '1d20+5']),
+                   ({'expr': '3d6>3', 'seed': 1, 'dialect': 'roll20'},
+                    ['--seed', '1', '--dialect', 'roll20', '3d6>3']),
+                   ({'expr': '2 x 1d6', 'seed': '18446744073709551615'},
+                    ['--seed', '18446744073709551615', '2 x 1d6'])]:
+    st, _, data = s.post('/roll', body)
+    rc, out, _ = cli('roll', '--json', *argv)
+    want = [json.loads(line) for line in out.splitlines()]
+    seed = body['seed'] if isinstance(body['seed'], int) else int(body['seed'])
+    check(f'/roll {body}: as roll --json', st == 200 and data == {'rolls': want, 'seed': seed},
+          f'{st} {data}\nwant {want}')
+
+# Without a seed, the one drawn is given and rolls the same again.
+st, _, first = s.post('/roll', {'expr': '10d100', 'n': 2})
+st2, _, again = s.post('/roll', {'expr': '10d100', 'n': 2, 'seed': first.get('seed')})
+check('/roll: the seed drawn rolls the same again', st == st2 == 200 and first == again,
+      f'{first}\n{again}')
+
+# /dist answers what 'alea dist --json' prints.
+for body, argv in [({'expr': '3d6'}, ['3d6']),
+                   ({'expr': '3d6', 'exact': True}, ['--exact', '3d6']),
+                   ({'expr': '3d6', 'exact': False}, ['3d6']),
+                   ({'expr': 'dd(6, 14, always)'}, ['dd(6, 14, always)']),
+                   ({'expr': 'd%', 'dialect': 'd20'}, ['--dialect', 'd20', 'd%'])]:
+    st, _, data = s.post('/dist', body)
+    rc, out, _ = cli('dist', '--json', *argv)
+    check(f'/dist {body}: as dist --json', st == 200 and data == json.loads(out),
+          f'{st} {str(data)[:300]}')
+
+# An expression's error: 422, the library's message and its span in expr.
+for expr, start, end in [('2d+3', 2, 3), ('1d6 + ', 6, 6)]:
+    st, _, data = s.post('/roll', {'expr': expr})
+    e = error_of(st, data, 422, f'/roll {expr!r}')
+    _, _, err = cli('roll', expr)
+    check(f'/roll {expr!r}: the CLI\'s message', 'alea: ' + e['message'] == err.splitlines()[0],
+          f'{e}\n{err}')
+    _, _, data = s.post('/dist', {'expr': expr})
+    check(f'/dist {expr!r}: the same error', data.get('error') == e, data)
+st, _, data = s.post('/dist', {'expr': '1d{1,1000000000} * 1d{1,1000000000} * 1d1000000'})
+e = error_of(st, data, 422, '/dist past the work or support limit')
+check('a limit names itself', 'limit' in e['message'], e)
+
+# The body: malformed JSON is a 400 with its byte position in the body.
+for body, at in [('{"expr": "3d6",}', 15), ('{"expr": "3d6"', 14), ('', 0),
+                 ('{"expr": "3d6"} x', 16), ('\xff', 0)]:
+    st, _, data = s.post('/roll', body.encode('latin-1'))
+    e = error_of(st, data, 400, f'body {body!r}')
+    check(f'body {body!r}: malformed JSON at byte {at}',
+          e['message'].startswith('malformed JSON: ') and e['start'] == at, e)
+for body, words in [([1], 'a JSON object'), ({'n': 2}, "missing field 'expr'"),
+                    ({'expr': 3}, "field 'expr' must be a string"),
+                    ({'expr': '1d6', 'n': 0}, "field 'n' must be a positive integer"),
+                    ({'expr': '1d6', 'n': '3'}, "field 'n' must be"),
+                    ({'expr': '1d6', 'seed': -1}, "field 'seed' must be"),
+                    ({'expr': '1d6', 'seed': '12x'}, "field 'seed' must be"),
+                    ({'expr': '1d6', 'dialect': 'bogus'}, "field 'dialect' must be one of"),
+                    ({'expr': '1d6', 'exact': True}, "unknown field 'exact' (/roll takes"),
+                    ({'expr': '1d6', 'colour': 1}, "unknown field 'colour'"),
+                    ({'expr': '1d6', 'x' * 100: 1}, 'unknown field of 100 bytes')]:
+    st, _, data = s.post('/roll', body)
+    e = error_of(st, data, 400, f'/roll {str(body)[:60]}')
+    check(f'/roll {str(body)[:60]}: {words}', words in e['message'], e)
+st, _, data = s.post('/dist', {'expr': '3d6', 'exact': 'yes'})
+check('/dist exact "yes"', "field 'exact' must be true or false" in
+      error_of(st, data, 400, '/dist exact')['message'], data)
+st, _, data = s.post('/roll', '{"expr": "1d6", "expr": "1d8"}')
+check('a field twice', 'duplicate' in error_of(st, data, 400, 'duplicate')['message'], data)
+
+# Paths and methods.
+for method, path, want, allow in [('GET', '/roll', 405, 'POST'), ('PUT', '/dist', 405, 'POST'),
+                                  ('POST', '/health', 405, 'GET, HEAD'),
+                                  ('GET', '/', 404, None), ('POST', '/roll/', 404, None),
+                                  ('DELETE', '/nope', 404, None)]:
+    st, h, data = s.request(method, path, '{}' if method != 'GET' else None)
+    error_of(st, data, want, f'{method} {path}')
+    check(f'{method} {path}: Allow', h.get('Allow') == allow, h)
+
+# Broken HTTP is answered or closed; the server goes on.
+for junk in [b'GARBAGE\r\n\r\n', b'GET /health HTTP/1.1\r\nHost: x\r\nX: ' + b'a' * 100000 +
+             b'\r\n\r\n', b'POST /roll HTTP/1.1\r\nContent-Length: -5\r\n\r\n']:
+    got = s.raw(junk, end=True)
+    check(f'broken HTTP {junk[:20]!r}: no success', not got.startswith(b'HTTP/1.1 2'), got[:80])
+st, _, _ = s.request('GET', '/health')
+check('healthy after broken HTTP', st == 200, st)
+
+# Many clients at once: every answer right.
+answers = []
+
+
+def client(k):
+    st, _, data = s.post('/roll', {'expr': '4d6kh3', 'seed': k})
+    answers.append(st == 200 and data['seed'] == k)
+
+
+threads = [threading.Thread(target=client, args=(k,)) for k in range(40)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+check('40 clients at once', len(answers) == 40 and all(answers), answers)
+
+# The curl examples of docs/cli.md's "Serving over HTTP", against this server:
+# the body shown, where '...' stands for any text.
+docs = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                         'cli.md'), encoding='utf-8').read()
+docs = docs[docs.index('### Serving over HTTP'):]
+examples = re.findall(r'^\$ (curl .*)\n((?:(?!\$ |```).*\n)*)', docs, re.M)
+check('docs/cli.md has curl examples', len(examples) >= 6, len(examples))
+for cmd, shown in examples:
+    words = shlex.split(cmd)
+    body = words[words.index('-d') + 1] if '-d' in words else None
+    path = '/' + words[-1].split('/', 3)[3]
+    c = http.client.HTTPConnection('127.0.0.1', s.port, timeout=SLOW * 3)
+    c.request('POST' if body is not None else 'GET', path, body=body)
+    got = c.getresponse().read().decode().rstrip('\n')
+    c.close()
+    pattern = '.*'.join(map(re.escape, shown.rstrip('\n').split('...')))
+    check(f'docs: {cmd}', re.fullmatch(pattern, got, re.S) is not None,
+          f'shown:\n{shown}got:\n{got}')
+
+rc, err = s.stop(signal.SIGINT)
+check('SIGINT stops it with status 0', rc == 0 and 'stopped by SIGINT' in err, f'{rc} {err}')
+
+# ---- the caps: body, answer, connections, dice ------------------------------------
+_, one_d6, _ = cli('dist', '--json', '1d6')
+answer_max = len(one_d6)  # the answer to {"expr": "1d6"}: its JSON and a newline
+small = Server('--max-request', '100', '--max-response', str(answer_max), '--max-connections',
+               '2', '--threads', '2', '--idle-timeout', '30')
+
+
+def padded(size):
+    body = '{"expr": "1d6"}'
+    return body[:-1] + ' ' * (size - len(body)) + '}'
+
+
+st, _, data = small.post('/dist', padded(100))
+check('a body at --max-request: answered', st == 200 and len(padded(100)) == 100, st)
+st, _, data = small.post('/dist', padded(101))
+e = error_of(st, data, 413, 'a body one byte past --max-request')
+check('413 names the limit', '--max-request 100' in e['message'], e)
+got = small.raw(b'POST /roll HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n')
+check('a declared terabyte: 413 before any of it', got.startswith(b'HTTP/1.1 413'), got[:80])
+
+
+def chunked(size):
+    body = padded(size).encode()
+    return (b'POST /dist HTTP/1.1\r\nHost: x\r\nConnection: close\r\n'
+            b'Transfer-Encoding: chunked\r\n\r\n' +
+            b'%x\r\n' % len(body) + body + b'\r\n0\r\n\r\n')
+
+
+got = small.raw(chunked(100))
+check('chunked at the limit: answered', got.startswith(b'HTTP/1.1 200'), got[:80])
+got = small.raw(chunked(101))
+check('chunked one byte past: 413', got.startswith(b'HTTP/1.1 413'), got[:80])
+got = small.raw(chunked(1000))
+check('chunked past twice the limit: closed unanswered', got == b'', got[:80])
+
+st, _, data = small.post('/dist', {'expr': '1d6'})
+check('an answer at --max-response', st == 200 and len(json.dumps(data)) + 1 == answer_max, st)
+st, _, data = small.post('/dist', {'expr': '1d6 '})  # the expression's text is one byte longer
+e = error_of(st, data, 422, 'an answer one byte past --max-response')
+check('422 names the limit', f'--max-response {answer_max}' in e['message'], e)
+st, _, data = small.post('/roll', {'expr': '1d6', 'n': 1000000})
+error_of(st, data, 422, 'many rolls past --max-response')
+
+
+# --max-connections 2: two silent connections hold both; a third request waits
+# in the listen queue until one of them ends, then it is answered.
+idle = [socket.create_connection(('127.0.0.1', small.port)) for _ in range(2)]
+time.sleep(1)
+third = socket.create_connection(('127.0.0.1', small.port))
+third.sendall(b'GET /health HTTP/1.1\r\nHost: x\r\n\r\n')
+third.settimeout(1)
+try:
+    early = third.recv(100)
+except socket.timeout:
+    early = None
+check('a third connection past --max-connections 2 waits', early is None, early)
+idle[0].close()
+third.settimeout(SLOW)
+try:
+    late = third.recv(100)
+except socket.timeout:
+    late = b''
+check('and is answered when one ends', late.startswith(b'HTTP/1.1 200'), late)
+third.close()
+idle[1].close()
+rc, err = small.stop()
+check('SIGTERM stops it with status 0', rc == 0 and 'stopped by SIGTERM' in err, f'{rc} {err}')
+
+# ---- the deadline --------------------------------------------------------------------
+slow = Server('--timeout', '50', '--max-work', '1000000000000', '--max-support', '1000000',
+              '--max-response', '1073741824', '--idle-timeout', '1', '--max-dice', '10')
+st, _, _ = slow.post('/roll', {'expr': '10d6'})
+check('--max-dice 10: 10d6', st == 200, st)
+st, _, data = slow.post('/roll', {'expr': '11d6'})
+check('--max-dice 10: 11d6', 'dice limit is 10' in error_of(st, data, 422, '11d6')['message'],
+      data)
+t0 = time.monotonic()
+st, _, data = slow.post('/dist', {'expr': '200d1000'})
+e = error_of(st, data, 503, 'a distribution past the deadline')
+check('503 names the deadline', '--timeout 50 ms' in e['message'], e)
+st, _, data = slow.post('/roll', {'expr': '1d6', 'n': 1000000000})
+error_of(st, data, 503, 'a billion rolls past the deadline')
+check('both stopped soon', time.monotonic() - t0 < SLOW, time.monotonic() - t0)
+quiet = socket.create_connection(('127.0.0.1', slow.port))
+quiet.settimeout(SLOW)
+t0 = time.monotonic()
+try:
+    closed = quiet.recv(10) == b''
+except (socket.timeout, ConnectionResetError):
+    closed = False
+check('a silent connection is closed after --idle-timeout 1',
+      closed and 0.5 < time.monotonic() - t0 < SLOW, time.monotonic() - t0)
+quiet.close()
+t0 = time.monotonic()
+got = slow.raw(b'\x00' * 1000)
+check('bytes that are no HTTP are closed after --idle-timeout 1',
+      got == b'' and time.monotonic() - t0 < SLOW, time.monotonic() - t0)
+rc, err = slow.stop()
+check('stopped', rc == 0, err)
+
+# ---- usage -----------------------------------------------------------------------
+rc, _, err = cli('serve', '3d6')
+check('serve takes no expression', rc == 2 and 'serve takes no expression' in err, err)
+rc, _, err = cli('serve', '--bind', 'localhost')
+check('--bind takes an address', rc == 2 and "'localhost' is not an IPv4 or IPv6" in err, err)
+rc, _, err = cli('serve', '--tail', '0.5')
+check('serve --tail out of range', rc == 2 and '--tail: 0.5 is outside' in err, err)
+for opt, bad in [('--port', '65536'), ('--max-connections', '0'), ('--max-request', '4194305'),
+                 ('--max-response', '0'), ('--idle-timeout', '0'), ('--threads', '65')]:
+    rc, _, err = cli('serve', opt, bad)
+    check(f'serve {opt} {bad}: a usage error', rc == 2 and f"{opt}: '{bad}' is not" in err, err)
+taken = Server()
+rc, _, err = cli('serve', '--port', str(taken.port))
+check('a port in use: status 1, said', rc == 1 and 'cannot listen' in err, err)
+taken.stop()
+
+print(f'{passed} passed, {failed} failed')
+sys.exit(1 if failed else 0)
