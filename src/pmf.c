@@ -1098,8 +1098,8 @@ alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf
     if ((st = alea__work_check(ctx, steps + 2 * (double)len, at)) != ALEA_OK)
         return st;
     size_t ul = (size_t)len, bytes = alea__mul_size(ul, 2 * sizeof(double));
-    double *r = alea__mem_alloc(ctx, bytes);
-    if (!r)
+    double *blk = alea__mem_alloc(ctx, bytes), *r = blk; /* r and s swap */
+    if (!blk)
         return alea__nomem(ctx);
     double *s = r + ul;
     size_t cur = 1;
@@ -1108,7 +1108,7 @@ alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf
         size_t next = cur + (size_t)top, c = (size_t)-base;
         if ((st = alea__charge(ctx, (int64_t)(cur * b->n + next), at->start, at->end)) !=
             ALEA_OK) {
-            alea__mem_free(ctx, r, bytes);
+            alea__mem_free(ctx, blk, bytes);
             return st;
         }
         memset(s, 0, next * sizeof *s);
@@ -1127,7 +1127,6 @@ alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf
     size_t k = 0;
     for (size_t i = 0; i < cur; i++)
         k += r[i] > 0;
-    double *blk = r < s ? r : s;
     if ((st = alea__pmf_alloc(ctx, k, out)) == ALEA_OK) {
         k = 0;
         for (size_t i = 0; i < cur; i++)
