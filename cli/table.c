@@ -30,6 +30,38 @@ static double pct(double p)
     return fabs(v) < 0.005 ? 0.0 : v;
 }
 
+/*
+ * A percent cell of width w for `what` of outcome i (its double p): two
+ * decimals, or a positive chance below 0.005% in two significant digits
+ * ("3.1e-05"), never a bare 0.00 for what can happen; below the double
+ * range from the library's scientific value (300d20 rolling all 1s:
+ * "4.9e-389").
+ */
+static void put_pct(const alea_dist *d, alea_fraction what, size_t i, double p, int w)
+{
+    double v = p * 100.0, m;
+    if (v >= 0.005 || v < 0) {
+        printf("%*.2f", w, v);
+        return;
+    }
+    int64_t e = alea_dist_sci(d, what, i, &m);
+    if (m == 0) {
+        printf("%*.2f", w, 0.0);
+        return;
+    }
+    e += 2; /* percent */
+    char tmp[40];
+    snprintf(tmp, sizeof tmp, "%.1f", m);
+    if (tmp[0] == '1' && tmp[1] == '0') { /* 9.96 rounded up */
+        snprintf(tmp, sizeof tmp, "1.0");
+        e++;
+    }
+    char cell[80];
+    snprintf(cell, sizeof cell, "%se%c%02lld", tmp, e < 0 ? '-' : '+',
+             (long long)(e < 0 ? -e : e));
+    printf("%*s", w, cell);
+}
+
 static double round2(double v)
 {
     return fabs(v) < 0.005 ? 0.0 : v;
@@ -108,6 +140,8 @@ static void put_summary(const alea_dist *d)
     free(exact_cut);
     if (alea_dist_rolls(d) > 1)
         printf("each of the %" PRId64 " rolls has this distribution\n", alea_dist_rolls(d));
+    if (alea_dist_incomplete(d))
+        printf("note: %s\n", alea_dist_incomplete(d));
 }
 
 /* Width of the label column (0 when the distribution names no value). */
@@ -162,14 +196,21 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
         printf("  %-*s", lw, "outcome");
     vw = 0; /* the value header is out */
     int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    /* a chance below 1e-99 % ("4.9e-389") needs one more column */
+    int pw = 8;
+    for (size_t i = 0; i < n && pw == 8; i++) {
+        double m;
+        if (alea_dist_sci(d, ALEA_FRACTION_PROB, i, &m) < -101 && m > 0)
+            pw = 9;
+    }
     if (est)
         printf("%*s%8s%17s%11s%11s", vw, "", "%", "95% interval", "at least", "at most");
     else if (mode == SHOW_EXACT)
-        printf("%*s%8s%11s%11s", vw, "", "%", "at least", "at most");
+        printf("%*s%*s%11s%11s", vw, "", pw, "%", "at least", "at most");
     else if (mode == SHOW_AT_LEAST)
-        printf("%*s%11s%8s%11s", vw, "", "at least", "%", "at most");
+        printf("%*s%11s%*s%11s", vw, "", "at least", pw, "%", "at most");
     else
-        printf("%*s%11s%8s%11s", vw, "", "at most", "%", "at least");
+        printf("%*s%11s%*s%11s", vw, "", "at most", pw, "%", "at least");
     if (fr)
         printf("  %s", "fraction");
     putchar('\n');
@@ -194,13 +235,19 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
                    pct(most[i]));
             shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
         } else if (mode == SHOW_EXACT) {
-            printf("%8.2f%11.2f%11.2f", pct(p), pct(least[i]), pct(most[i]));
+            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
             shown = p;
         } else if (mode == SHOW_AT_LEAST) {
-            printf("%11.2f%8.2f%11.2f", pct(least[i]), pct(p), pct(most[i]));
+            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
             shown = least[i];
         } else {
-            printf("%11.2f%8.2f%11.2f", pct(most[i]), pct(p), pct(least[i]));
+            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
             shown = most[i];
         }
         if (fr)

@@ -502,6 +502,25 @@ int alea_dist_is_exact(const alea_dist *dist);
  */
 size_t alea_dist_fraction(const alea_dist *dist, alea_fraction what, size_t i, char *buf,
                           size_t cap);
+/*
+ * `what` (ALEA_FRACTION_PROB, _AT_LEAST or _AT_MOST) of outcome i in
+ * scientific notation: returns the power of ten e and sets *mant (may be
+ * NULL) to m in [1, 10) with the probability m * 10^e (m = 0, e = 0 for 0
+ * or an i out of range). Unlike the doubles, this reaches below the double
+ * range: in the default mode a result whose smallest probabilities come
+ * near it (300d20 rolling all 1s, 4.9e-391) is recomputed in exact
+ * fractions when the library has them, so that no outcome is dropped, and
+ * its probabilities are read here to 12 digits and more. In JSON and CSV
+ * such a probability is printed as "4.90909346530e-391".
+ */
+int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, double *mant);
+/*
+ * NULL, or why outcomes rarer than about 1e-290 may be missing from a
+ * distribution in doubles: its smallest probabilities came near the double
+ * range and it could not be recomputed in fractions (the reason, e.g. the
+ * memory limit, or a library without FLINT). Also "incomplete" in JSON.
+ */
+const char *alea_dist_incomplete(const alea_dist *dist);
 
 /*
  * A distribution estimated by alea_tally_dist has the number of samples it

@@ -2,6 +2,7 @@
  * api.c -- the public entry points: argument checks, budgets, and calls into
  * the modules. Distribution accessors live with the distribution object (dist.c).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -423,6 +424,71 @@ size_t alea_roll_format(const alea_roll *roll, alea_format format, char *buf, si
 
 /* ---- distributions --------------------------------------------------------- */
 
+/*
+ * Doubles never drop an outcome silently. An outcome goes missing only when
+ * every product that makes it falls below the double range (1e-308), so
+ * its chance is below the support limit times that; a result whose
+ * smallest probability (or one of a part's on the way, exact.c) is below
+ * ALEA__NEAR_UNDERFLOW may have lost such outcomes
+ * and is computed again in fractions (the same algorithms, ctx->exact; the
+ * doubles shown are the nearest to the fractions, and the rare ones keep
+ * their digits in alea_dist_sci). The second evaluation has a work budget
+ * of its own (the same limit: such a call may do twice the limit's work in
+ * all), and the same memory limit with the first result still held. When
+ * it cannot (a limit, a construct with no
+ * exact form, a library without FLINT), the doubles stand and the
+ * distribution says why outcomes may be missing (alea_dist_incomplete).
+ */
+static int near_underflow(const alea_ctx *ctx, const alea_dist *d)
+{
+    if (ctx->near_underflow)
+        return 1;
+    for (size_t i = 0; i < d->pmf.n; i++)
+        if (d->pmf.p[i] < ALEA__NEAR_UNDERFLOW)
+            return 1;
+    return 0;
+}
+
+static void recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr, alea_dist **out)
+{
+#ifdef ALEA_HAVE_FLINT
+    alea_dist *q = NULL;
+    alea__budget_start(ctx); /* a work budget of its own: at most twice the limit in all */
+    ctx->exact = 1;
+    ctx->precise = 1;
+    alea_status st = alea__exact(ctx, expr, &q);
+    ctx->exact = 0;
+    ctx->precise = 0;
+    alea__frac_release();
+    if (st == ALEA_OK) {
+        alea_dist_free(*out);
+        *out = q;
+        return;
+    }
+    /* what stopped it, in the library's words (a limit names itself) */
+    alea_dist *d = *out;
+    size_t at = 0, end = 0;
+    alea_ctx_error_span(ctx, &at, &end);
+    if (st == ALEA_ERR_INVALID)
+        snprintf(d->why, sizeof d->why,
+                 "outcomes rarer than about 1e-290 may be missing: the construct at byte %zu "
+                 "has no exact form yet to recompute them",
+                 at);
+    else
+        snprintf(d->why, sizeof d->why,
+                 "outcomes rarer than about 1e-290 may be missing: recomputing them in exact "
+                 "fractions stopped (%s)",
+                 alea_ctx_error(ctx));
+    d->incomplete = d->why;
+    alea__clear_error(ctx);
+#else
+    (void)ctx;
+    (void)expr;
+    (*out)->incomplete = "outcomes rarer than about 1e-290 may be missing: the library was "
+                         "built without exact fractions (FLINT)";
+#endif
+}
+
 alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out)
 {
     if (!ctx)
@@ -433,7 +499,10 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
     if (!out)
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_expr_dist: NULL output");
     ctx->spare_on = 1;
+    ctx->near_underflow = 0;
     st = alea__exact(ctx, expr, out);
+    if (st == ALEA_OK && !ctx->exact && near_underflow(ctx, *out))
+        recompute_in_fractions(ctx, expr, out);
     ctx->spare_on = 0;
     alea__spare_flush(ctx);
     if (ctx->exact)

@@ -67,6 +67,10 @@ struct alea_ctx {
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
     uint8_t exact;   /* distributions in exact fractions (dist.h) */
+    uint8_t precise; /* exact fractions only for the doubles' sake (api.c): a
+                        result near the double range recomputed */
+    uint8_t near_underflow; /* a probability of the evaluation under way came
+                               near the double range (exact.c, api.c) */
 
     alea_status status;
     size_t err_start, err_end;

@@ -5,12 +5,21 @@
 #include "dist.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "out.h"
 
 /* ---- the public distribution object ------------------------------------------------ */
+
+/* s += x, with the rounding error of each addition kept in *c. */
+static void neumaier(double *s, double *c, double x)
+{
+    double t = *s + x;
+    *c += fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
+    *s = t;
+}
 
 alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size_t len,
                             alea_dist **out)
@@ -36,23 +45,37 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
         if (d->pmf.p[i] > 1)
             d->pmf.p[i] = 1;
     const alea__pmf *m = &d->pmf;
-    double mass = alea__pmf_mass(m), mean = 0, var = 0;
+    /* Sums with their rounding errors carried (Neumaier), so that a mean is
+     * as near its true value as the probabilities allow: 3d6's 10.5, not
+     * 10.500000000000004. */
+    double mass = 0, cmass = 0, mean = 0, cmean = 0, var = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        neumaier(&mass, &cmass, m->p[i]);
+        neumaier(&mean, &cmean, (double)m->v[i] * m->p[i]);
+    }
+    mass += cmass;
     if (mass > 0) {
-        for (size_t i = 0; i < m->n; i++)
-            mean += (double)m->v[i] * m->p[i];
-        mean /= mass;
+        mean = (mean + cmean) / mass;
+        double cvar = 0;
         for (size_t i = 0; i < m->n; i++) {
             double dv = (double)m->v[i] - mean;
-            var += dv * dv * m->p[i];
+            neumaier(&var, &cvar, dv * dv * m->p[i]);
         }
-        var /= mass;
+        var = (var + cvar) / mass;
+    } else {
+        mean = 0;
     }
     d->mass = mass;
     d->mean = mean;
     d->sd = sqrt(var);
-    d->exact = ctx->exact;
-    if (d->exact) {
+    d->fracs = ctx->exact;
+    d->exact = ctx->exact && !ctx->precise;
+    d->sci = NULL;
+    d->incomplete = NULL;
+    if (d->fracs) {
         alea_status st = alea__frac_dist(ctx, d);
+        if (st == ALEA_OK && !d->exact && (st = alea__frac_sci(ctx, d)) != ALEA_OK)
+            alea__frac_dist_free(d);
         if (st != ALEA_OK) {
             *pmf = d->pmf;
             alea__mem_free(ctx, d, sizeof *d + len + 1);
@@ -68,7 +91,10 @@ void alea_dist_free(alea_dist *dist)
     if (!dist)
         return;
     alea_ctx *ctx = dist->ctx;
-    if (dist->exact) {
+    if (dist->sci)
+        alea__mem_free(ctx, dist->sci, alea__mul_size(dist->pmf.n ? dist->pmf.n : 1,
+                                                      3 * sizeof(alea__sci)));
+    if (dist->fracs) {
         alea__frac_dist_free(dist);
         alea__frac_clear(ctx, &dist->pmf, 0);
         alea__frac_release();
@@ -121,6 +147,8 @@ double alea_dist_at_least(const alea_dist *dist, int64_t v)
         return 0;
     double s = 0;
     size_t first = lower_bound(&dist->pmf, v);
+    if (dist->sci) /* recomputed in fractions: the nearest double */
+        return first < dist->pmf.n ? dist->sci[3 * first + 1].d : 0;
     for (size_t i = dist->pmf.n; i-- > first;)
         s += dist->pmf.p[i];
     return s;
@@ -132,6 +160,8 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v)
         return 0;
     double s = 0;
     size_t end = v == INT64_MAX ? dist->pmf.n : lower_bound(&dist->pmf, v + 1);
+    if (dist->sci)
+        return end > 0 ? dist->sci[3 * (end - 1) + 2].d : 0;
     for (size_t i = 0; i < end; i++)
         s += dist->pmf.p[i];
     return s;
@@ -208,11 +238,79 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
         return;
     const alea__pmf *m = &dist->pmf;
     double s = 0;
+    if (dist->sci) { /* recomputed in fractions: the nearest doubles */
+        for (size_t i = 0; i < m->n; i++) {
+            least[i] = dist->sci[3 * i + 1].d;
+            most[i] = dist->sci[3 * i + 2].d;
+        }
+        return;
+    }
     for (size_t i = 0; i < m->n; i++)
         most[i] = s += m->p[i];
     s = 0;
     for (size_t i = m->n; i-- > 0;)
         least[i] = s += m->p[i];
+}
+
+/* Below this a probability in doubles has lost digits (subnormal) or is 0:
+ * a recomputed distribution prints it from its fractions. */
+#define SCI_BELOW 1e-290
+
+int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, double *mant)
+{
+    double m = 0;
+    int64_t e = 0;
+    if (dist && i < dist->pmf.n && (unsigned)what <= ALEA_FRACTION_AT_MOST) {
+        if (dist->sci) {
+            alea__sci s = dist->sci[3 * i + (size_t)what];
+            m = s.m;
+            e = s.e;
+        } else {
+            int64_t v = dist->pmf.v[i];
+            double p = what == ALEA_FRACTION_PROB       ? dist->pmf.p[i]
+                       : what == ALEA_FRACTION_AT_LEAST ? alea_dist_at_least(dist, v)
+                                                        : alea_dist_at_most(dist, v);
+            if (p > 0) {
+                e = (int64_t)floor(log10(p));
+                m = p / pow(10, (double)e);
+                if (m >= 10) {
+                    m /= 10;
+                    e++;
+                } else if (m < 1) {
+                    m *= 10;
+                    e--;
+                }
+            }
+        }
+    }
+    if (mant)
+        *mant = m;
+    return e;
+}
+
+const char *alea_dist_incomplete(const alea_dist *dist)
+{
+    return dist ? dist->incomplete : NULL;
+}
+
+/* A probability in JSON or CSV: its shortest double, or below the double
+ * range, from a recomputed distribution's fractions, 12 digits
+ * ("4.90909346530e-391"). */
+static void out_prob(const alea_dist *dist, alea__out *o, alea_fraction what, size_t i,
+                     double p)
+{
+    if (!dist->sci || p >= SCI_BELOW) {
+        alea__out_double(o, p);
+        return;
+    }
+    alea__sci s = dist->sci[3 * i + (size_t)what];
+    char buf[48];
+    int len = snprintf(buf, sizeof buf, "%.11fe%lld", s.m, (long long)s.e);
+    if (s.m == 0)
+        len = snprintf(buf, sizeof buf, "0");
+    else if (buf[0] == '1' && buf[1] == '0') /* 9.999999999996 rounded up */
+        len = snprintf(buf, sizeof buf, "%.11fe%lld", 1.0, (long long)s.e + 1);
+    alea__out_mem(o, buf, (size_t)len);
 }
 
 /* "value,probability,at_least,at_most[,low95,high95]", a row per outcome.
@@ -235,15 +333,19 @@ static size_t format_csv(const alea_dist *dist, alea__out *o)
     for (size_t i = 0; i < m->n; i++) {
         alea__out_i64(o, m->v[i]);
         alea__out_char(o, ',');
-        if (m->p[i] != last) { /* a uniform die: the same text again */
-            last = m->p[i];
-            plen = alea__fmt_double(ptext, last);
+        if (dist->sci && m->p[i] < SCI_BELOW) {
+            out_prob(dist, o, ALEA_FRACTION_PROB, i, m->p[i]);
+        } else {
+            if (m->p[i] != last) { /* a uniform die: the same text again */
+                last = m->p[i];
+                plen = alea__fmt_double(ptext, last);
+            }
+            alea__out_mem(o, ptext, plen);
         }
-        alea__out_mem(o, ptext, plen);
         alea__out_char(o, ',');
-        alea__out_double(o, least[i]);
+        out_prob(dist, o, ALEA_FRACTION_AT_LEAST, i, least[i]);
         alea__out_char(o, ',');
-        alea__out_double(o, most[i]);
+        out_prob(dist, o, ALEA_FRACTION_AT_MOST, i, most[i]);
         if (est) {
             double lo, hi;
             alea_dist_interval(dist, i, &lo, &hi);
@@ -307,6 +409,8 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
         alea__out_str(&o, ", ");
         if (dist->exact) {
             json_prob(dist, &o, ALEA_FRACTION_PROB, i);
+        } else if (dist->sci && m->p[i] < SCI_BELOW) {
+            out_prob(dist, &o, ALEA_FRACTION_PROB, i, m->p[i]);
         } else {
             if (m->p[i] != last) {
                 last = m->p[i];
@@ -338,6 +442,10 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
         alea__out_double(&o, m->trunc);
     if (dist->exact)
         alea__out_str(&o, ", \"exact\": true");
+    if (dist->incomplete) {
+        alea__out_str(&o, ", \"incomplete\": ");
+        alea__out_json_str(&o, dist->incomplete, strlen(dist->incomplete));
+    }
     if (dist->notes.nlabels > 0) {
         alea__out_str(&o, ", \"labels\": [");
         for (size_t i = 0; i < m->n; i++) {

@@ -96,6 +96,18 @@ typedef struct alea__notes {
     int64_t param;
 } alea__notes;
 
+/* A result in doubles with a probability below this (anywhere on the way)
+ * may have dropped outcomes rarer than the double range (api.c). */
+#define ALEA__NEAR_UNDERFLOW 1e-280
+
+/* A probability as mantissa * 10^e, mantissa in [1, 10) (0 for 0): one
+ * below the double range (300d20 rolling all 1s, 4.9e-391). */
+typedef struct alea__sci {
+    double m;
+    int64_t e;
+    double d; /* the nearest double (0 below the range) */
+} alea__sci;
+
 struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
@@ -104,8 +116,15 @@ struct alea_dist {
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
                               this is the distribution of; else 1 */
-    int exact;             /* computed in exact mode: pmf.q and xq hold fractions */
-    alea__q xq[3];         /* exact mode: mean, variance, truncated mass */
+    int exact;             /* computed in exact mode: fractions are shown */
+    int fracs;             /* pmf.q and xq hold fractions (exact mode, or a
+                              result in doubles recomputed in fractions) */
+    alea__q xq[3];         /* with fracs: mean, variance, truncated mass */
+    alea__sci *sci;        /* recomputed doubles: each outcome's probability,
+                              at least and at most (3 a row) at any exponent */
+    const char *incomplete; /* outcomes too rare for doubles may be missing:
+                               why they could not be recomputed, or NULL */
+    char why[256];          /* incomplete's text when it is not static */
     size_t len;            /* bytes of src, without the NUL */
     char src[];            /* copy of the expression's source */
 };
@@ -393,6 +412,9 @@ ALEA__HIDDEN alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const ale
 /* Gives back the numbers FLINT cached for the calling thread (at the end of
  * an exact evaluation, and when an exact distribution is freed). */
 ALEA__HIDDEN void alea__frac_release(void);
+/* A distribution in doubles recomputed in fractions (ctx->precise): its
+ * probabilities, at least and at most at any exponent, into d->sci. */
+ALEA__HIDDEN alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d);
 struct alea__out;
 /* Writes "num/den" (or "num" when den is 1). */
 ALEA__HIDDEN void alea__frac_print(struct alea__out *o, const alea__q *q);

@@ -946,7 +946,25 @@ static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
     return st;
 }
 
+static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out);
+
+/* Every node's result in doubles is watched for probabilities near the
+ * double range: outcomes rarer still may have been dropped on the way
+ * ((500d6) >= 501 loses P(500d6 = 500) = 6^-500 inside the sum, before the
+ * comparison), and alea_expr_dist then computes again in fractions. */
 static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea_status st = eval_node(ctx, n, out);
+    if (st == ALEA_OK && !ctx->exact && !ctx->near_underflow)
+        for (size_t i = 0; i < out->n; i++)
+            if (out->p[i] < ALEA__NEAR_UNDERFLOW) {
+                ctx->near_underflow = 1;
+                break;
+            }
+    return st;
+}
+
+static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     alea_status st;
     alea__pmf a;

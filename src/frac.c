@@ -995,6 +995,89 @@ static double nearest(const alea__q *q)
     return d;
 }
 
+/* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
+ * at 96 bits, whose exponent reaches far below a double's). */
+static alea__sci to_sci(const fmpz_t num, const fmpz_t den, mpfr_t r, mpfr_t t)
+{
+    alea__sci s = {0, 0, 0};
+    if (fmpz_is_zero(num))
+        return s;
+    fmpz_get_mpfr(r, num, MPFR_RNDN);
+    fmpz_get_mpfr(t, den, MPFR_RNDN);
+    mpfr_div(r, r, t, MPFR_RNDN);
+    s.d = mpfr_get_d(r, MPFR_RNDN);
+    mpfr_log10(t, r, MPFR_RNDN);
+    mpfr_floor(t, t);
+    long e = mpfr_get_si(t, MPFR_RNDN);
+    mpfr_set_si(t, 10, MPFR_RNDN);
+    mpfr_pow_si(t, t, -e, MPFR_RNDN);
+    mpfr_mul(r, r, t, MPFR_RNDN);
+    double m = mpfr_get_d(r, MPFR_RNDN);
+    if (m >= 10) { /* log10 rounded up to the next power */
+        m /= 10;
+        e++;
+    } else if (m < 1) {
+        m *= 10;
+        e--;
+    }
+    s.m = m;
+    s.e = e;
+    return s;
+}
+
+alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
+{
+    const alea__pmf *m = &d->pmf;
+    size_t n = m->n, bytes = alea__mul_size(n ? n : 1, 3 * sizeof(alea__sci));
+    /* Over one denominator L: an outcome's numerator (a product and an
+     * exact division), two integer sums and three conversions (a division
+     * of 96-bit numbers and a power of ten each). */
+    fmpz_t L, num, below, mass, x;
+    fmpz_init(L);
+    fmpz_one(L);
+    for (size_t i = 0; i < n; i++)
+        if (!fmpz_divisible(L, fmpq_denref(&m->q[i])))
+            fmpz_lcm(L, L, fmpq_denref(&m->q[i]));
+    double limbs = (double)z_limbs(L) + 2;
+    alea_status st = alea__charge(ctx, (int64_t)((16 * limbs + 3 * 400) * (double)n), 0, 0);
+    alea__sci *sci = st == ALEA_OK ? alea__mem_alloc(ctx, bytes) : NULL;
+    if (st == ALEA_OK && !sci)
+        st = alea__nomem(ctx);
+    if (st != ALEA_OK) {
+        fmpz_clear(L);
+        return st;
+    }
+    fmpz_init(num);
+    fmpz_init(below);
+    fmpz_init(mass);
+    fmpz_init(x);
+    mpfr_t r, t;
+    mpfr_init2(r, 96);
+    mpfr_init2(t, 96);
+    for (size_t i = 0; i < n; i++) {
+        fmpz_divexact(x, L, fmpq_denref(&m->q[i]));
+        fmpz_addmul(mass, x, fmpq_numref(&m->q[i]));
+    }
+    for (size_t i = 0; i < n; i++) {
+        fmpz_divexact(x, L, fmpq_denref(&m->q[i]));
+        fmpz_mul(num, x, fmpq_numref(&m->q[i]));
+        sci[3 * i] = to_sci(num, L, r, t);
+        fmpz_sub(x, mass, below); /* at least */
+        sci[3 * i + 1] = to_sci(x, L, r, t);
+        fmpz_add(below, below, num);
+        sci[3 * i + 2] = to_sci(below, L, r, t);
+    }
+    fmpz_clear(L);
+    fmpz_clear(num);
+    fmpz_clear(below);
+    fmpz_clear(mass);
+    fmpz_clear(x);
+    mpfr_clear(r);
+    mpfr_clear(t);
+    d->sci = sci;
+    return ALEA_OK;
+}
+
 alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
 {
     const alea__pmf *m = &d->pmf;
@@ -1012,7 +1095,9 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
     for (size_t i = 0; i < m->n; i++)
         limbs += (double)q_limbs(&m->q[i]);
     size_t avg = (size_t)(limbs / (double)(m->n ? m->n : 1));
-    alea_status st = alea__charge(ctx, (int64_t)(4 * q_cost(avg) * (double)m->n), 0, 0);
+    /* Sums over one denominator (a product, an exact division and three
+     * additions of integers an outcome, no gcd), then a conversion each. */
+    alea_status st = alea__charge(ctx, (int64_t)(16 * ((double)avg + 2) * (double)m->n), 0, 0);
     if (st == ALEA_OK) {
         alea__q sums[3];
         for (int k = 0; k < 3; k++)
@@ -1230,6 +1315,11 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
     return UNREACHED(ctx);
 }
 void alea__frac_dist_free(alea_dist *d) { (void)d; }
+alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
+{
+    (void)d;
+    return UNREACHED(ctx);
+}
 void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__out *o)
 {
     (void)d, (void)what, (void)i, (void)o;

@@ -5,6 +5,8 @@
  * them the nearest, no outcome lost where doubles underflow, and the
  * limits on the digits. Without FLINT: exact mode is refused by name.
  */
+#include <math.h>
+
 #include "support.h"
 
 TEST_CONTEXT(NULL, NULL)
@@ -288,6 +290,54 @@ static void test_double_down_brute(void **state)
             }
 }
 
+/* The default mode (doubles) keeps every outcome: a result near the double
+ * range is computed again in fractions. */
+static void test_no_outcome_dropped(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_exact(ctx), 0);
+    alea_dist *d = dist_of(ctx, "300d20");
+    assert_false(alea_dist_is_exact(d));
+    assert_null(alea_dist_incomplete(d));
+    assert_int_equal(alea_dist_count(d), 5701);
+    assert_int_equal(alea_dist_min(d), 300);
+    assert_int_equal(alea_dist_max(d), 6000);
+    assert_true(alea_dist_mean(d) == 3150); /* the nearest double to the exact mean */
+    /* P(all 1s) = 20^-300: mantissa and exponent against log10 */
+    double m, lg = -300 * log10(20.0), want = pow(10, lg - floor(lg));
+    assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m), (int64_t)floor(lg));
+    assert_true(fabs(m - want) <= 1e-12 * want);
+    assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 5700, &m), (int64_t)floor(lg));
+    assert_true(fabs(m - want) <= 1e-12 * want);
+    /* at least the minimum is 1 exactly; at most the minimum is P(300) */
+    assert_true(alea_dist_at_least(d, 300) == 1);
+    assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_AT_MOST, 0, &m), (int64_t)floor(lg));
+    char json[256];
+    alea_dist_format(d, ALEA_FORMAT_JSON, json, sizeof json);
+    assert_non_null(strstr(json, "[[300, 4.90909346530e-391], [301, "));
+    alea_dist_free(d);
+    /* lost inside a sum before a comparison: P(500d6 = 500) = 6^-500 */
+    d = dist_of(ctx, "(500d6) >= 501");
+    assert_int_equal(alea_dist_count(d), 2);
+    assert_int_equal(alea_dist_min(d), 0);
+    lg = -500 * log10(6.0);
+    want = pow(10, lg - floor(lg));
+    assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m), (int64_t)floor(lg));
+    assert_true(fabs(m - want) <= 1e-12 * want);
+    alea_dist_free(d);
+    /* what cannot be recomputed says so */
+    d = dist_of(ctx, "((500d6) >= 501) + 1d6ra1");
+    assert_non_null(alea_dist_incomplete(d));
+    assert_non_null(strstr(alea_dist_incomplete(d), "no exact form"));
+    alea_dist_free(d);
+    /* far from the range: nothing recomputed, nothing said */
+    d = dist_of(ctx, "3d6");
+    assert_null(alea_dist_incomplete(d));
+    assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m), -3); /* 1/216 */
+    assert_true(fabs(m - 1000.0 / 216) < 1e-12);
+    alea_dist_free(d);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -328,6 +378,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keep_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_down_brute, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_outcome_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
@@ -341,6 +392,11 @@ static void test_refused(void **state)
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_ERR_ARGUMENT);
     assert_non_null(strstr(alea_ctx_error(ctx), "without FLINT"));
     assert_int_equal(alea_ctx_exact(ctx), 0);
+    /* doubles near their range cannot be recomputed: the result says so */
+    alea_dist *d = dist_of(ctx, "(500d6) >= 501");
+    assert_non_null(alea_dist_incomplete(d));
+    assert_non_null(strstr(alea_dist_incomplete(d), "without exact fractions"));
+    alea_dist_free(d);
     (void)power;
     (void)frac;
 }

@@ -328,6 +328,8 @@ class Dist:
         self.flags = data.get('flags', {})
         # a repeat ('6 x 4d6kh3'): how many rolls, each of this distribution
         self.rolls = data.get('rolls', 1)
+        # why outcomes rarer than the double range may be missing, or None
+        self.incomplete = data.get('incomplete')
 
     def p(self, value):
         """P(X = value)."""

@@ -603,9 +603,15 @@ fi
 # Values so unlikely that they round to 0.00 are still listed.
 run dist 10d6
 check "dist 10d6: exit 0" $rc "$err"
-has "$out" '^   10    0\.00 +100\.00 +0\.00$'
-check "dist 10d6: the 0.00 row is listed, without a bar" $? "$out"
+has "$out" '^   10 1\.7e-06 +100\.00 +1\.7e-06$'
+check "dist 10d6: a chance below 0.005% in two digits (1/6^10), without a bar" $? "$out"
 check "dist 10d6: 51 values" "$([ "$(printf '%s\n' "$out" | sed 1d | grep -c '^ *[0-9]')" -eq 51 ]; echo $?)" "$out"
+out=$("$ALEA" dist 300d20 2>&1); rc=$?
+check "dist 300d20: exit 0" $rc "$out"
+has "$out" '^  300 4\.9e-389 +100\.00 +4\.9e-389$'
+check "dist 300d20: all 1s is listed below the double range (20^-300)" $? "$out"
+has "$out" 'min 300   max 6000'
+check "dist 300d20: the true min and max" $? "$out"
 
 # ---- compare -----------------------------------------------------------------
 
