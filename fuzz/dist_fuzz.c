@@ -12,7 +12,10 @@
  * the snprintf contract and is valid; every value the roller draws has a
  * non-zero probability when nothing was truncated. On a quarter of the
  * inputs one allocation of the computation fails (ALEA_ERR_NOMEM, no leak);
- * on another quarter the interrupt hook stops it (ALEA_ERR_INTERRUPTED).
+ * on another quarter the interrupt hook stops it (ALEA_ERR_INTERRUPTED). An
+ * eighth of the inputs run in exact mode (fractions; a construct with no
+ * exact form yet is ALEA_ERR_INVALID), and in doubles a result near the
+ * double range is computed again in fractions by the library itself.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -118,6 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     alea_ctx_set_dialect(ctx, fz_dialect(h));
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, FZ_WORK);
     alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, FZ_SUPPORT);
+    /* an eighth of the inputs in exact fractions (where the build has them) */
+    if ((h >> 24) % 8 == 0)
+        alea_ctx_set_exact(ctx, 1);
     alea_expr *e = fz_compile(ctx, &heap, data, size);
     if (!e)
         return 0;
@@ -128,7 +134,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     unsigned long before = heap.count;
     st = alea_expr_dist(ctx, e, &d);
     unsigned long made = heap.count - before;
-    fz_check_memory(ctx, &heap);
+    /* a distribution may hold fractions: exact mode, or rare outcomes */
+    fz_check_memory_with(ctx, &heap, st == ALEA_OK);
     if (st != ALEA_OK) {
         FZ_CHECK(d == unset, "alea_expr_dist wrote its output on failure");
         fz_check_error(ctx, st, size);

@@ -46,6 +46,9 @@ void fz_ctx_free(alea_ctx *ctx, fz_heap *h);
 /* The context's own count (alea_ctx_memory) is what its hook holds, and its
  * peak stays within the memory limit. */
 void fz_check_memory(alea_ctx *ctx, const fz_heap *h);
+/* The same while a distribution that may hold fractions is alive (their
+ * digits are counted by the context, outside the hook). */
+void fz_check_memory_with(alea_ctx *ctx, const fz_heap *h, int fractions);
 
 /* Compiles the input in ctx. On failure checks the error (a documented
  * status, a message, a span inside the source), frees ctx with

@@ -449,21 +449,29 @@ static int near_underflow(const alea_ctx *ctx, const alea_dist *d)
     return 0;
 }
 
-static void recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr, alea_dist **out)
+static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
+                                          alea_dist **out)
 {
 #ifdef ALEA_HAVE_FLINT
     alea_dist *q = NULL;
-    alea__budget_start(ctx); /* a work budget of its own: at most twice the limit in all */
+    /* A work budget of its own, counted on top of the first (so that the
+     * work used is the whole call's): at most twice the limit in all. */
+    int64_t limit = ctx->limits[ALEA_LIMIT_WORK];
+    ctx->limits[ALEA_LIMIT_WORK] = ctx->work_used < INT64_MAX - limit
+                                       ? ctx->work_used + limit : INT64_MAX;
     ctx->exact = 1;
     ctx->precise = 1;
     alea_status st = alea__exact(ctx, expr, &q);
     ctx->exact = 0;
     ctx->precise = 0;
+    ctx->limits[ALEA_LIMIT_WORK] = limit;
     alea__frac_release();
-    if (st == ALEA_OK) {
+    if (st == ALEA_OK ||
+        /* the host stopped it, or its allocator failed: that is the answer */
+        st == ALEA_ERR_INTERRUPTED || (st == ALEA_ERR_NOMEM && !ctx->mem_limit_hit)) {
         alea_dist_free(*out);
         *out = q;
-        return;
+        return st;
     }
     /* what stopped it, in the library's words (a limit names itself) */
     alea_dist *d = *out;
@@ -474,6 +482,11 @@ static void recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr, alea_di
                  "outcomes rarer than about 1e-290 may be missing: the construct at byte %zu "
                  "has no exact form yet to recompute them",
                  at);
+    else if (strncmp(alea_ctx_error(ctx), "too much work", 13) == 0) /* the raised limit */
+        snprintf(d->why, sizeof d->why,
+                 "outcomes rarer than about 1e-290 may be missing: recomputing them in exact "
+                 "fractions needs more work than the limit allows (work limit is %lld)",
+                 (long long)limit);
     else
         snprintf(d->why, sizeof d->why,
                  "outcomes rarer than about 1e-290 may be missing: recomputing them in exact "
@@ -487,6 +500,7 @@ static void recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr, alea_di
     (*out)->incomplete = "outcomes rarer than about 1e-290 may be missing: the library was "
                          "built without exact fractions (FLINT)";
 #endif
+    return ALEA_OK;
 }
 
 alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out)
@@ -500,9 +514,12 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
         return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_expr_dist: NULL output");
     ctx->spare_on = 1;
     ctx->near_underflow = 0;
-    st = alea__exact(ctx, expr, out);
-    if (st == ALEA_OK && !ctx->exact && near_underflow(ctx, *out))
-        recompute_in_fractions(ctx, expr, out);
+    alea_dist *d = NULL;
+    st = alea__exact(ctx, expr, &d);
+    if (st == ALEA_OK && !ctx->exact && near_underflow(ctx, d))
+        st = recompute_in_fractions(ctx, expr, &d);
+    if (st == ALEA_OK)
+        *out = d;
     ctx->spare_on = 0;
     alea__spare_flush(ctx);
     if (ctx->exact)

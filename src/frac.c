@@ -19,6 +19,7 @@
 #include "dist.h"
 #include "out.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -984,15 +985,32 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
 }
 
 /* The double nearest q (ties to even), as FLINT's own conversion rounds
- * towards zero; 0 below the double range. */
-static double nearest(const alea__q *q)
+ * towards zero; with `root`, the nearest to its square root (computed
+ * wide, so that a variance below the double range keeps its sd). */
+static double nearest_root(const alea__q *q, int root)
 {
     mpfr_t r;
-    mpfr_init2(r, 53);
+    mpfr_init2(r, 64);
     fmpq_get_mpfr(r, q, MPFR_RNDN);
+    if (root)
+        mpfr_sqrt(r, r, MPFR_RNDN);
     double d = mpfr_get_d(r, MPFR_RNDN);
     mpfr_clear(r);
     return d;
+}
+
+static double nearest(const alea__q *q)
+{
+    return nearest_root(q, 0);
+}
+
+/* A probability: a positive q below the double range is the smallest
+ * positive double, so that an outcome that can happen never reads as 0
+ * (its digits are in alea_dist_sci). */
+static double nearest_prob(const alea__q *q)
+{
+    double d = nearest(q);
+    return d == 0 && fmpq_sgn(q) > 0 ? DBL_TRUE_MIN : d;
 }
 
 /* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
@@ -1006,6 +1024,7 @@ static alea__sci to_sci(const fmpz_t num, const fmpz_t den, mpfr_t r, mpfr_t t)
     fmpz_get_mpfr(t, den, MPFR_RNDN);
     mpfr_div(r, r, t, MPFR_RNDN);
     s.d = mpfr_get_d(r, MPFR_RNDN);
+    s.d = s.d > 0 ? s.d : DBL_TRUE_MIN; /* positive, as nearest_prob() */
     mpfr_log10(t, r, MPFR_RNDN);
     mpfr_floor(t, t);
     long e = mpfr_get_si(t, MPFR_RNDN);
@@ -1109,7 +1128,7 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
         for (int k = 0; k < 3; k++)
             fmpq_clear(&sums[k]);
         for (size_t i = 0; i < m->n; i++)
-            d->pmf.p[i] = nearest(&m->q[i]);
+            d->pmf.p[i] = nearest_prob(&m->q[i]);
         fmpq_one(t);
         fmpq_sub(trunc, t, mass);
         if (fmpq_sgn(mass) > 0) {
@@ -1120,9 +1139,7 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
         }
         d->mass = nearest(mass);
         d->mean = nearest(mean);
-        /* The square root of the nearest variance: within an ulp or so of
-         * the true standard deviation. */
-        d->sd = sqrt(nearest(var));
+        d->sd = nearest_root(var, 1);
         d->pmf.trunc = nearest(trunc);
         fmpq_swap(&d->xq[0], mean);
         fmpq_swap(&d->xq[1], var);
