@@ -44,7 +44,20 @@ static void put_pct(const alea_dist *d, alea_fraction what, size_t i, double p, 
         printf("%*.2f", w, v);
         return;
     }
-    int64_t e = alea_dist_sci(d, what, i, &m);
+    int64_t e;
+    if (p >= 1e-290 || alea_dist_incomplete(d)) { /* the double has the digits there are */
+        e = (int64_t)floor(log10(p > 0 ? p : 1));
+        m = p > 0 ? p / pow(10, (double)e) : 0;
+        if (m >= 10) {
+            m /= 10;
+            e++;
+        } else if (m > 0 && m < 1) {
+            m *= 10;
+            e--;
+        }
+    } else { /* below the double range: the library's digits, in constant time */
+        e = alea_dist_sci(d, what, i, &m);
+    }
     if (m == 0) {
         printf("%*.2f", w, 0.0);
         return;

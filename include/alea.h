@@ -511,7 +511,9 @@ size_t alea_dist_fraction(const alea_dist *dist, alea_fraction what, size_t i, c
  * near it (300d20 rolling all 1s, 4.9e-391) is recomputed in exact
  * fractions when the library has them, so that no outcome is dropped, and
  * its probabilities are read here to 12 digits and more. In JSON and CSV
- * such a probability is printed as "4.90909346530e-391".
+ * such a probability is printed as "4.90909346530e-391". Constant time for a
+ * distribution computed or recomputed in fractions; otherwise at least and
+ * at most sum the outcomes on each call (linear).
  */
 int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, double *mant);
 /*

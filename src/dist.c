@@ -74,7 +74,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->incomplete = NULL;
     if (d->fracs) {
         alea_status st = alea__frac_dist(ctx, d);
-        if (st == ALEA_OK && !d->exact && (st = alea__frac_sci(ctx, d)) != ALEA_OK)
+        if (st == ALEA_OK && (st = alea__frac_sci(ctx, d)) != ALEA_OK)
             alea__frac_dist_free(d);
         if (st != ALEA_OK) {
             *pmf = d->pmf;

@@ -120,8 +120,8 @@ struct alea_dist {
     int fracs;             /* pmf.q and xq hold fractions (exact mode, or a
                               result in doubles recomputed in fractions) */
     alea__q xq[3];         /* with fracs: mean, variance, truncated mass */
-    alea__sci *sci;        /* recomputed doubles: each outcome's probability,
-                              at least and at most (3 a row) at any exponent */
+    alea__sci *sci;        /* with fracs: each outcome's probability, at least
+                              and at most (3 a row) at any exponent */
     const char *incomplete; /* outcomes too rare for doubles may be missing:
                                why they could not be recomputed, or NULL */
     char why[256];          /* incomplete's text when it is not static */

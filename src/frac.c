@@ -1024,14 +1024,21 @@ static alea__sci to_sci(const fmpz_t num, const fmpz_t den, mpfr_t r, mpfr_t t)
     fmpz_get_mpfr(t, den, MPFR_RNDN);
     mpfr_div(r, r, t, MPFR_RNDN);
     s.d = mpfr_get_d(r, MPFR_RNDN);
-    s.d = s.d > 0 ? s.d : DBL_TRUE_MIN; /* positive, as nearest_prob() */
-    mpfr_log10(t, r, MPFR_RNDN);
-    mpfr_floor(t, t);
-    long e = mpfr_get_si(t, MPFR_RNDN);
-    mpfr_set_si(t, 10, MPFR_RNDN);
-    mpfr_pow_si(t, t, -e, MPFR_RNDN);
-    mpfr_mul(r, r, t, MPFR_RNDN);
-    double m = mpfr_get_d(r, MPFR_RNDN);
+    double m;
+    long e;
+    if (s.d >= 1e-290) { /* a normal double holds the digits: no wide power */
+        e = (long)floor(log10(s.d));
+        m = s.d / pow(10, (double)e);
+    } else {
+        s.d = s.d > 0 ? s.d : DBL_TRUE_MIN; /* positive, as nearest_prob() */
+        mpfr_log10(t, r, MPFR_RNDN);
+        mpfr_floor(t, t);
+        e = mpfr_get_si(t, MPFR_RNDN);
+        mpfr_set_si(t, 10, MPFR_RNDN);
+        mpfr_pow_si(t, t, -e, MPFR_RNDN);
+        mpfr_mul(r, r, t, MPFR_RNDN);
+        m = mpfr_get_d(r, MPFR_RNDN);
+    }
     if (m >= 10) { /* log10 rounded up to the next power */
         m /= 10;
         e++;
