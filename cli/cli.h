@@ -89,6 +89,8 @@ typedef struct options {
     const char **exprs; /* borrowed from argv, or from joined */
     size_t nexprs;
     char *joined; /* the repeats "6 x 4d6kh3" written as three words, or NULL */
+    int argc;     /* the command's arguments as given (serve hands them on) */
+    char **argv;
     int from_stdin; /* no EXPR: one per line of standard input */
     int repl;       /* no EXPR and a terminal: the interactive session */
     int color;      /* breakdowns in colour: stdout a terminal, NO_COLOR unset */
@@ -219,7 +221,11 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
 
 /* The settings serve starts from, before the options. */
 void serve_defaults(options *o);
-/* Listens until SIGINT or SIGTERM; EXIT_FAIL when it cannot start. */
+/* Listens until SIGINT or SIGTERM; EXIT_FAIL when it cannot start. The
+ * server is a program of its own, alea-serve (this file built with HTTP):
+ * the HTTP libraries cost every run that links them about 5 ms to load, so
+ * alea itself is built without them and its serve runs alea-serve, from
+ * the directory alea is in (or the PATH), with the same arguments. */
 int cmd_serve(const options *o);
 
 /* ---- report.c ------------------------------------------------------------ */

@@ -37,6 +37,8 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     /* --multipliers default: success and critical success earn the table */
     o.boons.multiplier[2] = o.boons.multiplier[3] = 1;
     o.n = 1;
+    o.argc = argc;
+    o.argv = argv;
     o.cumul = SHOW_EXACT;
     const char *no_color = getenv("NO_COLOR");
     o.color = isatty(STDOUT_FILENO) && !(no_color && *no_color);

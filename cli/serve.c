@@ -30,11 +30,47 @@ void serve_defaults(options *o)
 
 #ifndef ALEA_HAVE_HTTP
 
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SERVE_PROGRAM "alea-serve"
+
 int cmd_serve(const options *o)
 {
-    (void)o;
-    fputs("alea: serve: this alea was built without HTTP support (it needs libmicrohttpd "
-          "and jansson; scripts/deps installs them)\n", stderr);
+    /* alea-serve serve ARGS..., NULL */
+    char **args = malloc(((size_t)o->argc + 3) * sizeof *args);
+    if (!args)
+        return out_of_memory();
+    char prog[] = SERVE_PROGRAM, serve[] = "serve";
+    args[0] = prog;
+    args[1] = serve;
+    for (int i = 0; i < o->argc; i++)
+        args[i + 2] = o->argv[i];
+    args[o->argc + 2] = NULL;
+    fflush(stdout);
+    /* beside this program first: the alea-serve of the same build */
+    char path[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", path, sizeof path);
+    if (n > 0 && (size_t)n < sizeof path) {
+        path[n] = 0;
+        char *slash = strrchr(path, '/');
+        if (slash && (size_t)(slash - path) + sizeof "/" SERVE_PROGRAM <= sizeof path) {
+            memcpy(slash + 1, SERVE_PROGRAM, sizeof SERVE_PROGRAM);
+            execv(path, args);
+        }
+    }
+    execvp(SERVE_PROGRAM, args);
+    int e = errno;
+    free(args);
+    if (e == ENOENT)
+        fputs("alea: serve: the HTTP server, alea-serve, is not installed beside alea or on "
+              "the PATH (it is built when libmicrohttpd and jansson are there; scripts/deps "
+              "installs them)\n", stderr);
+    else
+        fprintf(stderr, "alea: serve: cannot run alea-serve: %s\n", strerror(e));
     return EXIT_FAIL;
 }
 

@@ -93,6 +93,7 @@ void alea_ctx_free(alea_ctx *ctx)
 {
     if (ctx) {
         alea__spare_flush(ctx);
+        alea__frac_unload(ctx);
         ctx->alloc(ctx->alloc_ud, ctx, sizeof *ctx, 0);
     }
 }
@@ -171,12 +172,9 @@ alea_status alea_ctx_set_exact(alea_ctx *ctx, int on)
 {
     if (!ctx)
         return ALEA_ERR_ARGUMENT;
-#ifndef ALEA_HAVE_FLINT
-    if (on)
-        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
-                           "exact fractions are not available in this build of alea "
-                           "(it was built without FLINT)");
-#endif
+    alea_status st;
+    if (on && (st = alea__frac_load(ctx)) != ALEA_OK)
+        return st;
     ctx->exact = on != 0;
     return ALEA_OK;
 }
@@ -452,7 +450,15 @@ static int near_underflow(const alea_ctx *ctx, const alea_dist *d)
 static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
                                           alea_dist **out)
 {
-#ifdef ALEA_HAVE_FLINT
+    if (alea__frac_load(ctx) != ALEA_OK) {
+        /* the loader's reason, in the distribution's own buffer */
+        alea_dist *d = *out;
+        snprintf(d->why, sizeof d->why, "outcomes rarer than about 1e-290 may be missing: %s",
+                 alea_ctx_error(ctx));
+        d->incomplete = d->why;
+        alea__clear_error(ctx);
+        return ALEA_OK;
+    }
     alea_dist *q = NULL;
     /* A work budget of its own, counted on top of the first (so that the
      * work used is the whole call's): at most twice the limit in all. */
@@ -465,7 +471,7 @@ static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
     ctx->exact = 0;
     ctx->precise = 0;
     ctx->limits[ALEA_LIMIT_WORK] = limit;
-    alea__frac_release();
+    alea__frac_release(ctx);
     if (st == ALEA_OK ||
         /* the host stopped it, or its allocator failed: that is the answer */
         st == ALEA_ERR_INTERRUPTED || (st == ALEA_ERR_NOMEM && !ctx->mem_limit_hit)) {
@@ -494,12 +500,6 @@ static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
                  alea_ctx_error(ctx));
     d->incomplete = d->why;
     alea__clear_error(ctx);
-#else
-    (void)ctx;
-    (void)expr;
-    (*out)->incomplete = "outcomes rarer than about 1e-290 may be missing: the library was "
-                         "built without exact fractions (FLINT)";
-#endif
     return ALEA_OK;
 }
 
@@ -523,7 +523,7 @@ alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out
     ctx->spare_on = 0;
     alea__spare_flush(ctx);
     if (ctx->exact)
-        alea__frac_release();
+        alea__frac_release(ctx);
     return st;
 }
 

@@ -71,6 +71,10 @@ struct alea_ctx {
                         result near the double range recomputed */
     uint8_t near_underflow; /* a probability of the evaluation under way came
                                near the double range (exact.c, api.c) */
+    /* The exact engine's fractions, once loaded (frac_load.c): the module's
+     * table and the dynamic loader's handle (NULL: not loaded). */
+    const struct alea__frac_ops *frac_ops;
+    void *frac_handle;
 
     alea_status status;
     size_t err_start, err_end;

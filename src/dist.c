@@ -97,7 +97,7 @@ void alea_dist_free(alea_dist *dist)
     if (dist->fracs) {
         alea__frac_dist_free(dist);
         alea__frac_clear(ctx, &dist->pmf, 0);
-        alea__frac_release();
+        alea__frac_release(ctx);
     }
     if (dist->pmf.n) /* not a spare: the evaluation has ended */
         alea__mem_free(ctx, dist->pmf.v, dist->pmf.bytes);

@@ -75,15 +75,16 @@ static int match_interval(const cond *c, int64_t lo, int64_t hi, int64_t *mlo,
 /* Outcome k of a die of nf faces is a face of multiplicity mult: its
  * probability with no reroll, rerolled until no match (cm of the faces
  * match), or rerolled once (a match stays only when rolled twice). */
-static void face_prob(alea__pmf *out, size_t k, uint64_t mult, int reroll, int until, int match,
+static void face_prob(alea_ctx *ctx, alea__pmf *out, size_t k, uint64_t mult, int reroll,
+                      int until, int match,
                       uint64_t nf, uint64_t cm)
 {
     if (!reroll)
-        alea__pmf_ratio(out, k, mult, 1, nf, 1);
+        alea__pmf_ratio(ctx, out, k, mult, 1, nf, 1);
     else if (until)
-        alea__pmf_ratio(out, k, mult, 1, nf - cm, 1);
+        alea__pmf_ratio(ctx, out, k, mult, 1, nf - cm, 1);
     else
-        alea__pmf_ratio(out, k, mult, match ? cm : nf + cm, nf, nf);
+        alea__pmf_ratio(ctx, out, k, mult, match ? cm : nf + cm, nf, nf);
 }
 
 static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea__pmf *out)
@@ -146,7 +147,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             }
             int match = rc && mlo <= mhi && f >= mlo && f <= mhi;
             out->v[k] = f;
-            face_prob(out, k++, 1, rc != NULL, until, match, nf, ucm);
+            face_prob(ctx, out, k++, 1, rc != NULL, until, match, nf, ucm);
             if (f == d->hi)
                 break;
             f++;
@@ -162,7 +163,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
             if (until && match)
                 continue;
             out->v[k] = f;
-            face_prob(out, k++, mult, rc != NULL, until, match, nf, ucm);
+            face_prob(ctx, out, k++, mult, rc != NULL, until, match, nf, ucm);
         }
     }
     return alea__pmf_seal(ctx, out, at);
@@ -194,7 +195,7 @@ static alea_status part(alea_ctx *ctx, const alea__pmf *r, const uint8_t *trig, 
     for (size_t i = 0; i < r->n; i++) {
         if (trig[i] != want)
             continue;
-        alea__pmf_take(&sel, k, r, i); /* ascending, as remap wants; only the masses matter */
+        alea__pmf_take(ctx, &sel, k, r, i); /* ascending, as remap wants; only the masses matter */
         map[k++] = c[i];
     }
     st = alea__pmf_remap(ctx, &sel, map, at, out);

@@ -260,7 +260,7 @@ static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int
             goto done;
         double sb = 0;
         for (size_t i = high ? t + 1 : 0; i < (high ? F : t); i++) {
-            alea__pmf_take(&B, k, die, i);
+            alea__pmf_take(ctx, &B, k, die, i);
             /* g - g_t: the caller checked that the range of g fits */
             B.v[k++] = (int64_t)((uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gt);
             sb += die->p[i];

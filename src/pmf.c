@@ -23,8 +23,16 @@
 #define DENSE_SMALL 65536u
 #define DENSE_RATIO 8.0
 
-
 /* ---- basics --------------------------------------------------------------- */
+
+alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+{
+    size_t s = at ? at->start : 0, e = at ? at->end : 0;
+    return alea__error(ctx, ALEA_ERR_INVALID, s, e,
+                       "exact fractions are not available for the construct at byte %u "
+                       "yet; compute it in doubles (without exact mode)",
+                       (unsigned)s);
+}
 
 static size_t outcome_bytes(size_t n, int exact)
 {
@@ -65,7 +73,7 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     d->n = n;
     if (ctx->exact) {
         d->q = (alea__q *)(void *)(d->p + n);
-        alea__frac_init(d);
+        alea__frac_init(ctx, d);
     }
     return ALEA_OK;
 }
@@ -95,20 +103,20 @@ alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
 
 #define pmf_seal alea__pmf_seal
 
-void alea__pmf_ratio(alea__pmf *d, size_t k, uint64_t a1, uint64_t a2, uint64_t b1,
+void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_t a1, uint64_t a2, uint64_t b1,
                      uint64_t b2)
 {
     d->p[k] = (double)a1 * (double)a2 / ((double)b1 * (double)b2);
     if (d->q)
-        alea__frac_ratio(&d->q[k], a1, a2, b1, b2);
+        alea__frac_ratio(ctx, &d->q[k], a1, a2, b1, b2);
 }
 
-void alea__pmf_take(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+void alea__pmf_take(alea_ctx *ctx, alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
 {
     out->v[k] = a->v[i];
     out->p[k] = a->p[i];
     if (out->q)
-        alea__frac_copy(out, k, a, i);
+        alea__frac_copy(ctx, out, k, a, i);
 }
 
 alea_status alea__pmf_point(alea_ctx *ctx, int64_t v, alea__w w, alea__pmf *d)
@@ -136,7 +144,7 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
         memcpy(d->v, a->v, a->n * sizeof *d->v);
         memcpy(d->p, a->p, a->n * sizeof *d->p);
         for (size_t i = 0; d->q && i < a->n; i++)
-            alea__frac_copy(d, i, a, i);
+            alea__frac_copy(ctx, d, i, a, i);
     }
     d->trunc = a->trunc;
     return pmf_seal(ctx, d, NULL);
@@ -537,7 +545,7 @@ alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
     if (st != ALEA_OK)
         return st;
     for (size_t i = 0; i < a->n; i++) {
-        alea__pmf_take(out, i, a, a->n - 1 - i);
+        alea__pmf_take(ctx, out, i, a, a->n - 1 - i);
         out->v[i] = -out->v[i];
     }
     out->trunc = a->trunc;
@@ -562,12 +570,12 @@ alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
         int64_t vi = i < a->n ? a->v[i] : INT64_MAX;
         int64_t vj = j > 0 ? -a->v[j - 1] : INT64_MAX;
         if (i < a->n && (j == 0 || vi < vj)) {
-            alea__pmf_take(out, k++, a, i++);
+            alea__pmf_take(ctx, out, k++, a, i++);
         } else if (i >= a->n || vj < vi) {
-            alea__pmf_take(out, k, a, --j);
+            alea__pmf_take(ctx, out, k, a, --j);
             out->v[k++] = vj;
         } else {
-            alea__pmf_take(out, k, a, i++);
+            alea__pmf_take(ctx, out, k, a, i++);
             out->p[k] += a->p[--j];
             if (out->q && (st = alea__frac_addmul(ctx, &out->q[k], &a->q[j], ALEA__W(1), at)) !=
                               ALEA_OK) {
@@ -924,7 +932,7 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
                 alea__pmf_free(ctx, out);
                 return st;
             }
-            r = alea__frac_sgn(&out->q[k]);
+            r = alea__frac_sgn(ctx, &out->q[k]);
         }
         if (r > 0) {
             out->v[k] = take_a ? a->v[ia] : b->v[jb];
@@ -944,7 +952,7 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
             out->v[k - 1 - l] = tv;
             out->p[k - 1 - l] = tp;
             if (out->q)
-                alea__frac_swap(out, l, k - 1 - l);
+                alea__frac_swap(ctx, out, l, k - 1 - l);
         }
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
@@ -982,9 +990,9 @@ alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int
             return st;
         }
         for (size_t i = 0; i < a->n; i++)
-            if (alea__frac_sgn(&out->q[i]) > 0) {
+            if (alea__frac_sgn(ctx, &out->q[i]) > 0) {
                 out->v[k] = out->v[i];
-                alea__frac_swap(out, k++, i);
+                alea__frac_swap(ctx, out, k++, i);
             }
         out->trunc = alea__trunc_pow(a->trunc, n);
         pmf_trim(ctx, out, k);
@@ -1025,7 +1033,7 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
     size_t i = 0, j = 0, k = 0;
     while (i < sum->n || j < b->n) {
         if (j >= b->n || (i < sum->n && sum->v[i] < b->v[j])) {
-            alea__pmf_take(&r, k++, sum, i++);
+            alea__pmf_take(ctx, &r, k++, sum, i++);
         } else if (i >= sum->n || b->v[j] < sum->v[i]) {
             r.v[k] = b->v[j];
             r.p[k] = w * b->p[j];
@@ -1034,12 +1042,12 @@ alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf 
                     alea__pmf_free(ctx, &r);
                     return st;
                 }
-                r.p[k] = alea__frac_sgn(&r.q[k]);
+                r.p[k] = alea__frac_sgn(ctx, &r.q[k]);
             }
             j++;
             k += r.p[k] > 0;
         } else {
-            alea__pmf_take(&r, k, sum, i++);
+            alea__pmf_take(ctx, &r, k, sum, i++);
             r.p[k] += w * b->p[j];
             if (r.q && (st = alea__frac_addmul(ctx, &r.q[k], &b->q[j], ww, at)) != ALEA_OK) {
                 alea__pmf_free(ctx, &r);

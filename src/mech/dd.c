@@ -146,7 +146,7 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
     for (int t = 0; t < 4; t++)
         if (units[t] > 0) {
             out->v[k] = t;
-            alea__pmf_ratio(out, k++, (uint64_t)units[t], 1, 400, 1);
+            alea__pmf_ratio(ctx, out, k++, (uint64_t)units[t], 1, 400, 1);
         }
     if ((st = alea__pmf_seal(ctx, out, n)) == ALEA_OK && notes)
         dd_describe(n, notes);

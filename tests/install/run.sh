@@ -23,12 +23,23 @@ want="alea $version ($version): 3d6 [5, 2, 6] = 13, mean 10.5"
 grep -q "\"alea $version\"" "$src/docs/alea.1" ||
     { echo "FAIL: docs/alea.1 does not name version $version" >&2; exit 1; }
 
-# pkg-config
+# The exact module and the HTTP server, where the build has them: the
+# installed alea finds the module through its run path, from any prefix.
+if [ -e "$build/alea-exact.so" ]; then
+    [ -e "$libdir/alea/alea-exact.so" ] || { echo "FAIL: alea-exact.so not installed" >&2; exit 1; }
+    got=$(env -u LD_LIBRARY_PATH "$prefix/bin/alea" dist --exact 2d6 | sed -n 's/^ *7 .* \(1\/6\) .*/\1/p')
+    [ "$got" = "1/6" ] || { echo "FAIL: the installed alea in exact mode" >&2; exit 1; }
+fi
+if [ -e "$build/alea-serve" ]; then
+    [ -e "$prefix/bin/alea-serve" ] || { echo "FAIL: alea-serve not installed" >&2; exit 1; }
+fi
+
+# pkg-config; its run path finds libalea.so in the prefix without LD_LIBRARY_PATH
 PKG_CONFIG_PATH=$libdir/pkgconfig
 export PKG_CONFIG_PATH
 # shellcheck disable=SC2046
 cc -std=c11 -o "$tmp/hello_pc" "$src/tests/install/hello.c" $(pkg-config --cflags --libs alea)
-got=$(LD_LIBRARY_PATH=$libdir "$tmp/hello_pc")
+got=$(env -u LD_LIBRARY_PATH "$tmp/hello_pc")
 [ "$got" = "$want" ] || { echo "FAIL: pkg-config build printed: $got" >&2; exit 1; }
 # shellcheck disable=SC2046
 cc -std=c11 -o "$tmp/hello_pc_static" "$src/tests/install/hello.c" \

@@ -13,8 +13,13 @@
  * they start, one that would pass the memory limit. Work is charged by the
  * limbs the arithmetic walks (q_cost), not by a count of additions.
  *
- * Without FLINT (the WebAssembly build), exact mode cannot be switched on
- * (alea_ctx_set_exact refuses it) and nothing here is reached.
+ * This file is not part of the library: with the library's other objects
+ * and FLINT it makes the module alea-exact.so, which the library loads
+ * (frac_load.c) when a context first computes in fractions: loading FLINT
+ * and its libraries costs a process several milliseconds, which a roll or
+ * a distribution in doubles does not pay. A program may also link this file
+ * in place of frac_load.c (the fuzzers do). Without FLINT (the WebAssembly
+ * build) exact mode cannot be switched on and this file is not built.
  */
 #include "dist.h"
 #include "out.h"
@@ -24,7 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef ALEA_HAVE_FLINT
+#ifndef ALEA_HAVE_FLINT
+#error "frac.c is built with FLINT (ALEA_HAVE_FLINT) only"
+#endif
 #include <flint/fmpz_poly.h>
 #include <mpfr.h>
 #include <flint/fmpz_vec.h>
@@ -61,17 +68,9 @@ static double q_cost(size_t limbs)
     return ALEA__FRAC_UNIT + FRAC_LIMB_COST * l * log2(l + 2);
 }
 
-alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+void alea__frac_init(alea_ctx *ctx, alea__pmf *d)
 {
-    size_t s = at ? at->start : 0, e = at ? at->end : 0;
-    return alea__error(ctx, ALEA_ERR_INVALID, s, e,
-                       "exact fractions are not available for the construct at byte %u "
-                       "yet; compute it in doubles (without exact mode)",
-                       (unsigned)s);
-}
-
-void alea__frac_init(alea__pmf *d)
-{
+    (void)ctx;
     for (size_t i = 0; i < d->n; i++)
         fmpq_init(&d->q[i]);
 }
@@ -152,8 +151,10 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
     return st;
 }
 
-void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
+void alea__frac_ratio(alea_ctx *ctx, alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1,
+                      uint64_t b2)
 {
+    (void)ctx;
     fmpz_t t;
     fmpz_init(t);
     fmpz_set_ui(fmpq_numref(r), a1);
@@ -759,18 +760,21 @@ done:
 
 /* ---- the other operations, term by term -------------------------------------- */
 
-void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
+void alea__frac_copy(alea_ctx *ctx, alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
 {
+    (void)ctx;
     fmpq_set(&out->q[k], &a->q[i]);
 }
 
-void alea__frac_swap(alea__pmf *d, size_t i, size_t j)
+void alea__frac_swap(alea_ctx *ctx, alea__pmf *d, size_t i, size_t j)
 {
+    (void)ctx;
     fmpq_swap(&d->q[i], &d->q[j]);
 }
 
-int alea__frac_sgn(const alea__q *q)
+int alea__frac_sgn(alea_ctx *ctx, const alea__q *q)
 {
+    (void)ctx;
     return fmpq_sgn(q);
 }
 
@@ -908,15 +912,16 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
 
 /* ---- printing ----------------------------------------------------------------- */
 
-void alea__frac_release(void)
+void alea__frac_release(alea_ctx *ctx)
 {
+    (void)ctx;
     /* FLINT keeps the numbers it frees in a cache of the calling thread;
      * an exact evaluation gives them back when it ends, so that nothing it
      * allocated outlives it but its result. */
     flint_cleanup();
 }
 
-void alea__frac_print(alea__out *o, const alea__q *q)
+static void frac_print(alea__out *o, const alea__q *q)
 {
     char *s = fmpq_get_str(NULL, 10, q);
     alea__out_str(o, s);
@@ -1172,7 +1177,7 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     const alea__pmf *m = &d->pmf;
     if (what == ALEA_FRACTION_MEAN || what == ALEA_FRACTION_VARIANCE ||
         what == ALEA_FRACTION_TRUNCATED) {
-        alea__frac_print(o, &d->xq[what == ALEA_FRACTION_MEAN       ? 0
+        frac_print(o, &d->xq[what == ALEA_FRACTION_MEAN       ? 0
                                    : what == ALEA_FRACTION_VARIANCE ? 1
                                                                     : 2]);
         return;
@@ -1180,7 +1185,7 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     if (i >= m->n)
         return;
     if (what == ALEA_FRACTION_PROB) {
-        alea__frac_print(o, &m->q[i]);
+        frac_print(o, &m->q[i]);
         return;
     }
     /* at least: outcomes i.. ; at most: ..i, summed from the small end */
@@ -1192,7 +1197,7 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     else
         for (size_t j = 0; j <= i; j++)
             fmpq_add(s, s, &m->q[j]);
-    alea__frac_print(o, s);
+    frac_print(o, s);
     fmpq_clear(s);
 }
 
@@ -1213,11 +1218,11 @@ void alea__frac_csv(const alea_dist *d, alea__out *o)
         fmpq_add(most, most, &m->q[i]);
         alea__out_i64(o, m->v[i]);
         alea__out_char(o, ',');
-        alea__frac_print(o, &m->q[i]);
+        frac_print(o, &m->q[i]);
         alea__out_char(o, ',');
-        alea__frac_print(o, least);
+        frac_print(o, least);
         alea__out_char(o, ',');
-        alea__frac_print(o, most);
+        frac_print(o, most);
         alea__out_char(o, '\n');
     }
     fmpq_clear(most);
@@ -1225,129 +1230,26 @@ void alea__frac_csv(const alea_dist *d, alea__out *o)
     fmpq_clear(mass);
 }
 
-#else /* no FLINT: exact mode is never on, so none of this is reached */
+/* ---- the module ------------------------------------------------------------- */
 
-alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+/* Linked into the module (or directly into a program), the functions above
+ * are there already: nothing to load. */
+alea_status alea__frac_load(alea_ctx *ctx)
 {
-    return alea__broken(ctx, at ? at->start : 0, at ? at->end : 0, "exact mode without FLINT");
+    (void)ctx;
+    return ALEA_OK;
 }
 
-#define UNREACHED(ctx) alea__frac_inexact((ctx), NULL)
+void alea__frac_unload(alea_ctx *ctx)
+{
+    (void)ctx;
+}
 
-void alea__frac_init(alea__pmf *d) { (void)d; }
-void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from) { (void)ctx, (void)d, (void)from; }
-alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
-{
-    (void)d, (void)at;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at)
-{
-    (void)r, (void)w, (void)at;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea__w w,
-                              const node *at)
-{
-    (void)r, (void)x, (void)w, (void)at;
-    return UNREACHED(ctx);
-}
-void alea__frac_copy(alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
-{
-    (void)out, (void)k, (void)a, (void)i;
-}
-void alea__frac_swap(alea__pmf *d, size_t i, size_t j) { (void)d, (void)i, (void)j; }
-void alea__frac_ratio(alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1, uint64_t b2)
-{
-    (void)r, (void)a1, (void)a2, (void)b1, (void)b2;
-}
-int alea__frac_sgn(const alea__q *q)
-{
-    (void)q;
-    return 0;
-}
-alea_status alea__frac_acc_dense(alea__acc *a) { return UNREACHED(a->ctx); }
-void alea__frac_acc_free(alea__acc *a) { (void)a; }
-alea_status alea__frac_acc_add(alea__acc *a, int64_t v, alea__w x, alea__w y)
-{
-    (void)v, (void)x, (void)y;
-    return UNREACHED(a->ctx);
-}
-alea_status alea__frac_acc_add_pmf(alea__acc *a, const alea__pmf *d, int64_t shift, alea__w w)
-{
-    (void)d, (void)shift, (void)w;
-    return UNREACHED(a->ctx);
-}
-alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
-{
-    (void)out;
-    return UNREACHED(a->ctx);
-}
-alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
-                            const node *at, alea__pmf *out)
-{
-    (void)a, (void)b, (void)lo, (void)at, (void)out;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t lo,
-                           const node *at, alea__pmf *out)
-{
-    (void)a, (void)n, (void)lo, (void)at, (void)out;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf *w,
-                               int64_t base, int64_t top, int64_t lo, const node *at,
-                               alea__pmf *out)
-{
-    (void)b, (void)w, (void)base, (void)top, (void)lo, (void)at, (void)out;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t, int high,
-                                    int64_t m, int64_t K, const node *at, alea__pmf *w)
-{
-    (void)die, (void)t, (void)high, (void)m, (void)K, (void)at, (void)w;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,
-                           alea__pmf *out)
-{
-    (void)op, (void)a, (void)b, (void)out;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea__q *fa, alea__q *fb,
-                                   const alea__q *pa, const alea__q *pb)
-{
-    (void)r, (void)fa, (void)fb, (void)pa, (void)pb;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int64_t n,
-                               const node *at, alea__pmf *out)
-{
-    (void)is_max, (void)a, (void)n, (void)at, (void)out;
-    return UNREACHED(ctx);
-}
-void alea__frac_print(alea__out *o, const alea__q *q) { (void)o, (void)q; }
-void alea__frac_release(void) {}
-alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
-{
-    (void)d, (void)at;
-    return UNREACHED(ctx);
-}
-alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
-{
-    (void)d;
-    return UNREACHED(ctx);
-}
-void alea__frac_dist_free(alea_dist *d) { (void)d; }
-alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
-{
-    (void)d;
-    return UNREACHED(ctx);
-}
-void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__out *o)
-{
-    (void)d, (void)what, (void)i, (void)o;
-}
-void alea__frac_csv(const alea_dist *d, alea__out *o) { (void)d, (void)o; }
-
-#endif
+#define OP(name, params, args, c) .name = alea__frac_##name,
+/* What frac_load.c looks up in the module (the one symbol it exports). */
+__attribute__((visibility("default"))) extern const alea__frac_ops alea_exact_module_ops;
+const alea__frac_ops alea_exact_module_ops = {
+    .version = ALEA_VERSION_STRING,
+    .sizes = ALEA__FRAC_SIZES,
+    ALEA__FRAC_STATUS(OP) ALEA__FRAC_VOID(OP).sgn = alea__frac_sgn,
+};
