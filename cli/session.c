@@ -12,7 +12,52 @@
 #include <string.h>
 
 #ifdef ALEA_HAVE_EDITLINE
-#include <editline/readline.h> /* the interactive session's line editing */
+#include <dlfcn.h>
+#ifndef ALEA_EDITLINE_SONAME
+#define ALEA_EDITLINE_SONAME "libedit.so.2"
+#endif
+
+/* libedit's functions the session uses (editline/readline.h), loaded by the
+ * session alone: linked, libedit and the libraries it needs cost every run
+ * of alea about 1.5 ms to load. Without it, lines are read plainly. */
+typedef struct editline {
+    void *lib;
+    char *(*readline)(const char *prompt);
+    void (*using_history)(void);
+    void (*stifle_history)(int max);
+    int (*read_history)(const char *path);
+    int (*write_history)(const char *path);
+    int (*add_history)(const char *line);
+} editline;
+
+/* Sets *fn to the function `name` of lib; 0 when it is missing. */
+static int edit_sym(void *lib, const char *name, size_t size, void *fn)
+{
+    void *p = dlsym(lib, name);
+    if (!p)
+        return 0;
+    memcpy(fn, &p, size); /* POSIX: a function's address, returned as void * */
+    return 1;
+}
+
+static int edit_load(editline *e)
+{
+    memset(e, 0, sizeof *e);
+    e->lib = dlopen(ALEA_EDITLINE_SONAME, RTLD_NOW | RTLD_LOCAL);
+#define SYM(f) edit_sym(e->lib, #f, sizeof e->f, &e->f)
+    if (e->lib && SYM(readline) && SYM(using_history) && SYM(stifle_history) &&
+        SYM(read_history) && SYM(write_history) && SYM(add_history))
+        return 1;
+#undef SYM
+    if (e->lib)
+        dlclose(e->lib);
+    memset(e, 0, sizeof *e);
+    return 0;
+}
+#else
+typedef struct editline {
+    void *lib; /* always NULL: the build has no libedit */
+} editline;
 #endif
 
 static const char repl_help[] =
@@ -27,11 +72,14 @@ static const char repl_help[] =
 
 /* One line from the user, without its line end; NULL at the end of input.
  * The caller frees it. */
-static char *repl_read(const char *prompt)
+static char *repl_read(const editline *e, const char *prompt)
 {
 #ifdef ALEA_HAVE_EDITLINE
-    return readline(prompt);
+    if (e->lib)
+        return e->readline(prompt);
 #else
+    (void)e;
+#endif
     fputs(prompt, stdout);
     fflush(stdout);
     size_t cap = 256, n = 0;
@@ -54,7 +102,6 @@ static char *repl_read(const char *prompt)
     }
     line[n] = '\0';
     return line;
-#endif
 }
 
 /* ~/.alea_history, or NULL without a HOME. */
@@ -135,18 +182,21 @@ int cmd_repl(alea_ctx *ctx, options *o)
     char *last = NULL, *hist = history_path();
     if (!roll)
         return out_of_memory();
+    editline ed = {NULL};
 #ifdef ALEA_HAVE_EDITLINE
-    using_history();
-    stifle_history(1000);
-    if (hist)
-        read_history(hist);
+    if (edit_load(&ed)) {
+        ed.using_history();
+        ed.stifle_history(1000);
+        if (hist)
+            ed.read_history(hist);
+    }
 #endif
     printf("alea %s: type an expression to roll it, :help for more, Ctrl-D to leave.\n",
            alea_version());
     o->n = 1;
     for (;;) {
         fflush(stdout);
-        char *line = repl_read("alea> ");
+        char *line = repl_read(&ed, "alea> ");
         if (!line) {
             putchar('\n');
             break;
@@ -154,8 +204,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
         char *cmd = trim(line);
         command_arm(o->timer); /* each line is a command of its own */
 #ifdef ALEA_HAVE_EDITLINE
-        if (*cmd)
-            add_history(cmd);
+        if (*cmd && ed.lib)
+            ed.add_history(cmd);
 #endif
         int quit = 0;
         if (!*cmd) {
@@ -205,8 +255,10 @@ int cmd_repl(alea_ctx *ctx, options *o)
             break;
     }
 #ifdef ALEA_HAVE_EDITLINE
-    if (hist)
-        write_history(hist);
+    if (hist && ed.lib)
+        ed.write_history(hist);
+    if (ed.lib)
+        dlclose(ed.lib);
 #endif
     free(hist);
     free(last);
