@@ -418,6 +418,8 @@ static void section_startup(void)
         {"dist", "3d6", NULL, NULL},
         {"dist", "event(d12 + d14 + d18 + d20)", NULL, NULL},
         {"compare", "dd(6, 14)", "dd(6, 14, best)", NULL},
+        /* loads the exact module (FLINT) */
+        {"dist", "--exact", "3d6", NULL},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         const char *args[6] = {alea_path};
@@ -428,7 +430,7 @@ static void section_startup(void)
         stats s = time_process(args, NULL);
         printf("| `alea");
         for (int a = 1; a < k; a++)
-            printf(a > 1 ? " '%s'" : " %s", args[a]);
+            printf(a > 1 && args[a][0] != '-' ? " '%s'" : " %s", args[a]);
         printf("` | ");
         put_ms(s);
         printf(" |\n");

@@ -33,6 +33,15 @@ static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
      * is formatted once, not twice. */
     size_t n = alea_dist_count(d);
     size_t row = fmt == ALEA_FORMAT_JSON ? 32 : alea_dist_samples(d) ? 160 : 96;
+    if (alea_dist_is_exact(d) && n) {
+        /* fractions: every denominator divides the longest, which the
+         * rarest outcomes (usually the extremes) have, and each numerator
+         * is shorter than its denominator */
+        size_t lo = alea_dist_fraction(d, ALEA_FRACTION_PROB, 0, NULL, 0);
+        size_t hi = alea_dist_fraction(d, ALEA_FRACTION_PROB, n - 1, NULL, 0);
+        size_t w = lo > hi ? lo : hi;
+        row += w < SIZE_MAX / 8 ? (fmt == ALEA_FORMAT_JSON ? 2 : 6) * w : 0;
+    }
     size_t guess = n < SIZE_MAX / 256 ? row * n + 1024 : SIZE_MAX;
     if (b->cap < guess && !buffer_reserve(b, guess))
         return SIZE_MAX;
