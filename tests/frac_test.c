@@ -3,7 +3,8 @@
  * checked against closed forms (n dice of s sides: the extremes are
  * 1/s^n, the mean n(s+1)/2, the variance n(s^2-1)/12), the doubles beside
  * them the nearest, no outcome lost where doubles underflow, and the
- * limits on the digits. Without FLINT: exact mode is refused by name.
+ * limits on the digits; keep/drop, Double Down and event() against
+ * enumerations written from their rules, fraction for fraction. Without FLINT: exact mode is refused by name.
  */
 #include <math.h>
 
@@ -290,6 +291,150 @@ static void test_double_down_brute(void **state)
             }
 }
 
+/* event() from its rule text: every face of every die; more 1s than half
+ * the dice is a critical failure worth its 1s; else each 1 cancels the
+ * smallest (or largest) critical, and each critical left is rolled again,
+ * again on its maximum, up to the level the tail bound allows (the same
+ * count of levels the library takes: while (1/s)^k is at least the bound),
+ * a maximum at the last level cut off. Counted in units of 1/D. */
+#define EV_VALUES 256
+typedef struct ev_count {
+    uint64_t n[EV_VALUES], cut, D;
+    int largest;
+    double tail;
+} ev_count;
+
+static int ev_levels(int64_t s, double tail)
+{
+    double level = 1.0, q = 1.0 / (double)s;
+    int k = 0;
+    while (level >= tail && k < 100000) {
+        level *= q;
+        k++;
+    }
+    return k;
+}
+
+static void ev_chains(ev_count *c, const int64_t *crit, int nc, int64_t total, uint64_t w,
+                      int depth)
+{
+    if (nc == 0) {
+        assert_true(total < EV_VALUES);
+        c->n[total] += w;
+        return;
+    }
+    int64_t s = crit[0];
+    assert_int_equal(w % (uint64_t)s, 0); /* D holds every path's denominator */
+    for (int64_t x = 1; x <= s; x++) {
+        if (x < s)
+            ev_chains(c, crit + 1, nc - 1, total + x, w / (uint64_t)s, 0);
+        else if (depth + 1 == ev_levels(s, c->tail))
+            c->cut += w / (uint64_t)s;
+        else
+            ev_chains(c, crit, nc, total + x, w / (uint64_t)s, depth + 1);
+    }
+}
+
+static void ev_count_pool(ev_count *c, const int64_t *sides, int n)
+{
+    int64_t f[8];
+    uint64_t w = c->D;
+    for (int i = 0; i < n; i++) {
+        f[i] = 1;
+        w /= (uint64_t)sides[i];
+    }
+    for (;;) {
+        int ones = 0, nc = 0, cancelled[8] = {0};
+        int64_t total = 0, crit[8];
+        for (int i = 0; i < n; i++)
+            ones += f[i] == 1;
+        if (2 * ones > n) {
+            c->n[ones] += w;
+        } else {
+            for (int k = 0; k < ones; k++) {
+                int pick = -1;
+                for (int i = 0; i < n; i++)
+                    if (f[i] == sides[i] && !cancelled[i] &&
+                        (pick < 0 || (c->largest ? sides[i] > sides[pick]
+                                                 : sides[i] < sides[pick])))
+                        pick = i;
+                if (pick >= 0)
+                    cancelled[pick] = 1;
+            }
+            for (int i = 0; i < n; i++) {
+                total += f[i];
+                if (f[i] == sides[i] && !cancelled[i])
+                    crit[nc++] = sides[i];
+            }
+            ev_chains(c, crit, nc, total, w, 0);
+        }
+        int i = 0; /* the next combination of faces */
+        while (i < n && f[i] == sides[i])
+            f[i++] = 1;
+        if (i == n)
+            break;
+        f[i]++;
+    }
+}
+
+/* "num/den" of x / D in lowest terms. */
+static const char *ev_frac(uint64_t x, uint64_t D)
+{
+    static char buf[64];
+    uint64_t g = gcd64(x, D);
+    if (x / g == D / g)
+        return "1";
+    snprintf(buf, sizeof buf, "%llu/%llu", (unsigned long long)(x / g),
+             (unsigned long long)(D / g));
+    return x ? buf : "0";
+}
+
+static void test_event_brute(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int64_t sides[8];
+        int n, largest;
+        double tail;
+        uint64_t D; /* the dice's product times each critical's deepest chain */
+    } cases[] = {
+        {"event(3d4 + d6)", {4, 4, 4, 6}, 4, 0, 1e-3, (384ull << 30) /* 4^15 */ * 1296},
+        {"event(3d4 + d6, largest)", {4, 4, 4, 6}, 4, 1, 1e-3, (384ull << 30) * 1296},
+        {"event(d2 + d3 + d4)", {2, 3, 4}, 3, 0, 1e-3, 24ull * 1024 * 2187 * 1024},
+        {"event(4d6)", {6, 6, 6, 6}, 4, 0, 1e-3, 3656158440062976ull /* 6^20 */},
+    };
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        static ev_count c;
+        memset(&c, 0, sizeof c);
+        c.D = cases[k].D;
+        c.largest = cases[k].largest;
+        c.tail = cases[k].tail;
+        ev_count_pool(&c, cases[k].sides, cases[k].n);
+        assert_int_equal(alea_ctx_set_tail(ctx, c.tail), ALEA_OK);
+        alea_dist *d = dist_of(ctx, cases[k].src);
+        size_t i = 0;
+        uint64_t listed = 0;
+        for (int64_t v = 0; v < EV_VALUES; v++) {
+            if (!c.n[v])
+                continue;
+            listed += c.n[v];
+            assert_true(i < alea_dist_count(d));
+            assert_int_equal(alea_dist_value(d, i), v);
+            const char *want = ev_frac(c.n[v], c.D);
+            if (strcmp(frac(d, ALEA_FRACTION_PROB, i), want) != 0)
+                fail_msg("%s = %lld: got %s, want %s", cases[k].src, (long long)v,
+                         frac(d, ALEA_FRACTION_PROB, i), want);
+            i++;
+        }
+        assert_int_equal(i, alea_dist_count(d));
+        assert_int_equal(listed + c.cut, c.D); /* the enumeration is whole */
+        assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), ev_frac(c.cut, c.D));
+        alea_dist_free(d);
+    }
+}
+
 /* The default mode (doubles) keeps every outcome: a result near the double
  * range is computed again in fractions. */
 static void test_no_outcome_dropped(void **state)
@@ -378,6 +523,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keep_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_large, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_down_brute, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_event_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_outcome_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
     };
@@ -395,7 +541,7 @@ static void test_refused(void **state)
     /* doubles near their range cannot be recomputed: the result says so */
     alea_dist *d = dist_of(ctx, "(500d6) >= 501");
     assert_non_null(alea_dist_incomplete(d));
-    assert_non_null(strstr(alea_dist_incomplete(d), "without exact fractions"));
+    assert_non_null(strstr(alea_dist_incomplete(d), "without FLINT"));
     alea_dist_free(d);
     (void)power;
     (void)frac;

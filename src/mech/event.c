@@ -161,6 +161,48 @@ static alea_status event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *
  * reported as truncated).
  */
 
+/* *w (a single outcome, at 0) times num / (den1 den2): the weights below are
+ * products of such ratios, so that they are exact in exact mode (fractions
+ * of the module) and the same products in doubles. A weight may pass 1 on
+ * the way (a binomial coefficient); only the results are probabilities. */
+static alea_status scale_weight(alea_ctx *ctx, const node *at, alea__pmf *w, uint64_t num,
+                                uint64_t den1, uint64_t den2)
+{
+    alea__pmf r = {0}, out = {0};
+    alea_status st = alea__pmf_alloc(ctx, 1, &r);
+    if (st != ALEA_OK)
+        return st;
+    r.v[0] = 0;
+    alea__pmf_ratio(ctx, &r, 0, num, 1, den1, den2);
+    if ((st = alea__pmf_seal(ctx, &r, at)) == ALEA_OK &&
+        (st = alea__pmf_add_scaled(ctx, &out, w, alea__pmf_w(&r, 0), at)) == ALEA_OK) {
+        alea__pmf_free(ctx, w);
+        *w = out;
+    }
+    alea__pmf_free(ctx, &r);
+    return st;
+}
+
+/* out: the whole mass of d on the value v (exact in both number systems). */
+static alea_status collapse(alea_ctx *ctx, const node *at, const alea__pmf *d, int64_t v,
+                            alea__pmf *out)
+{
+    int64_t *map = alea__mem_alloc(ctx, alea__mul_size(d->n, sizeof *map));
+    if (!map)
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < d->n; i++)
+        map[i] = v;
+    alea_status st = alea__pmf_remap(ctx, d, map, at, out);
+    alea__mem_free(ctx, map, alea__mul_size(d->n, sizeof *map));
+    return st;
+}
+
+/* The weight 1 (a single outcome at 0 of probability 1), to be scaled. */
+static alea_status unit_weight(alea_ctx *ctx, alea__pmf *w)
+{
+    return alea__pmf_point(ctx, 0, ALEA__W(1), w);
+}
+
 /* The re-roll tail of a critical on a d-sided die: X + [X = d](X' + ...). */
 static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__pmf *out)
 {
@@ -176,44 +218,26 @@ static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__p
     if ((double)(d - 1) * (double)levels > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
         return alea__support_error(ctx, at);
     alea__acc acc;
-    alea_status st = alea__acc_init(&acc, ctx, at, 1, hi, (double)levels * (double)(d - 1));
-    double reach = 1.0;
-    for (int64_t k = 0; st == ALEA_OK && k < levels; k++, reach *= q)
+    alea__pmf reach = {0}; /* (1/d)^(k + 1): a face of level k */
+    alea_status st = unit_weight(ctx, &reach);
+    if (st != ALEA_OK)
+        return st;
+    st = alea__acc_init(&acc, ctx, at, 1, hi, (double)levels * (double)(d - 1));
+    for (int64_t k = 0; st == ALEA_OK && k < levels; k++) {
+        if ((st = scale_weight(ctx, at, &reach, 1, (uint64_t)d, 1)) != ALEA_OK)
+            break;
         for (int64_t r = 1; st == ALEA_OK && r < d; r++)
-            st = alea__acc_add(&acc, k * d + r, ALEA__W(reach * q));
+            st = alea__acc_add(&acc, k * d + r, alea__pmf_w(&reach, 0));
+    }
     if (st != ALEA_OK) {
         alea__acc_free(&acc);
+        alea__pmf_free(ctx, &reach);
         return st;
     }
     if ((st = alea__acc_finish(&acc, out)) == ALEA_OK)
-        out->trunc = reach; /* P(still re-rolling after the last level) */
+        out->trunc = reach.p[0]; /* P(still re-rolling after the last level) */
+    alea__pmf_free(ctx, &reach);
     return st;
-}
-
-/*
- * ln n!. Not lgamma: it sets the global signgam, a data race between two
- * contexts in two threads (found by ThreadSanitizer). Below 32 the product
- * itself (exact to a few ulps); from 32 on Stirling's series, whose first
- * omitted term, 691/(360360 n^11), is below 1e-19 there.
- */
-static double log_factorial(int64_t n)
-{
-    if (n < 32) {
-        double f = 1;
-        for (int64_t i = 2; i <= n; i++)
-            f *= (double)i;
-        return log(f);
-    }
-    double x = (double)n, r = 1 / x, r2 = r * r;
-    double series = r * (1.0 / 12 - r2 * (1.0 / 360 - r2 * (1.0 / 1260 -
-                         r2 * (1.0 / 1680 - r2 * (1.0 / 1188)))));
-    return x * log(x) - x + 0.5 * log(2 * 3.14159265358979323846 * x) + series;
-}
-
-/* ln C(n, k), for multinomial weights of large groups without overflow. */
-static double log_choose(int64_t n, int64_t k)
-{
-    return log_factorial(n) - log_factorial(k) - log_factorial(n - k);
 }
 
 typedef struct ev_state {
@@ -270,6 +294,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
 
     ev_state cur = {NULL, 0}, next = {NULL, 0}, powers = {NULL, 0};
     alea__pmf other = {0}, tmp = {0}, sum = {0}, point = {0};
+    alea__pmf qw = {0}, wa = {0}, wab = {0}; /* weights: 1/d, and the splits' below */
     double crit = 0, trunc = 0;
     if ((st = states_new(ctx, nstates, &cur)) != ALEA_OK ||
         (st = alea__pmf_point(ctx, 0, ALEA__W(1), &cur.s[0])) != ALEA_OK)
@@ -277,9 +302,12 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
 
     for (uint32_t g = 0; g < G; g++) {
         int64_t c = ev->groups[g].count, d = ev->groups[g].sides;
-        double q = 1.0 / (double)d;
         /* One die's other faces: 2..d-1, each 1/d. */
         alea__pmf_free(ctx, &other);
+        alea__pmf_free(ctx, &qw);
+        if ((st = unit_weight(ctx, &qw)) != ALEA_OK ||
+            (st = scale_weight(ctx, n, &qw, 1, (uint64_t)d, 1)) != ALEA_OK)
+            goto done;
         if (d > 2) {
             if ((double)(d - 2) > (double)ctx->limits[ALEA_LIMIT_SUPPORT]) {
                 st = alea__support_error(ctx, n);
@@ -288,7 +316,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             alea__acc acc;
             st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
             for (int64_t v = 2; st == ALEA_OK && v < d; v++)
-                st = alea__acc_add(&acc, v, ALEA__W(q));
+                st = alea__acc_add(&acc, v, alea__pmf_w(&qw, 0));
             if (st != ALEA_OK) {
                 alea__acc_free(&acc);
                 goto done;
@@ -319,15 +347,29 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         double splits = (double)(c + 1) * (double)(c + 2) / 2;
         if ((st = alea__work_check(ctx, splits * (double)nlist, n)) != ALEA_OK)
             goto done;
+        /* The split's weight, C(c, a) C(c - a, b) / d^(a + b) (the other
+         * faces' 1/d each are in powers), as a product of ratios: wa is
+         * C(c, a) / d^a, wab wa times C(c - a, b) / d^b. */
+        alea__pmf_free(ctx, &wa);
+        if ((st = unit_weight(ctx, &wa)) != ALEA_OK)
+            goto done;
         for (int64_t a = 0; a <= c; a++) {
+            if (a > 0 && (st = scale_weight(ctx, n, &wa, (uint64_t)(c - a + 1), (uint64_t)a,
+                                            (uint64_t)d)) != ALEA_OK)
+                goto done;
+            alea__pmf_free(ctx, &wab);
+            if ((st = alea__pmf_copy(ctx, &wa, &wab)) != ALEA_OK)
+                goto done;
             for (int64_t b = 0; a + b <= c; b++) {
                 int64_t m = c - a - b;
+                if (b > 0 && (st = scale_weight(ctx, n, &wab, (uint64_t)(m + 1), (uint64_t)b,
+                                                (uint64_t)d)) != ALEA_OK)
+                    goto done;
                 if (m > 0 && other.n == 0)
                     continue; /* a d2 has no other faces */
                 if ((st = alea__charge(ctx, (int64_t)nlist, n->start, n->end)) != ALEA_OK)
                     goto done;
-                double w = exp(log_choose(c, a) + log_choose(c - a, b) +
-                               (double)(a + b) * log(q));
+                alea__w w = alea__pmf_w(&wab, 0);
                 const alea__pmf *otherm = &powers.s[m];
                 for (size_t li = 0; li < nlist; li++) {
                     size_t i = list[li];
@@ -337,7 +379,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
                     size_t j = i + (size_t)a + (size_t)b * radix[g];
                     /* pmf_conv checks and charges its own work */
                     if ((st = alea__pmf_conv(ctx, &cur.s[i], otherm, n, &tmp)) != ALEA_OK ||
-                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, ALEA__W(w), n)) != ALEA_OK)
+                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, w, n)) != ALEA_OK)
                         goto done;
                     alea__pmf_free(ctx, &tmp);
                 }
@@ -365,10 +407,10 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         double m = alea__pmf_mass(sp);
         int64_t ones = (int64_t)(i % radix[0]);
         alea__pmf_free(ctx, &point);
-        if (2 * ones > ev->ndice) {
+        if (2 * ones > ev->ndice) { /* the state's whole mass, on its ones */
             crit += m;
-            if ((st = alea__pmf_point(ctx, ones, ALEA__W(1), &point)) != ALEA_OK ||
-                (st = alea__pmf_add_scaled(ctx, &sum, &point, ALEA__W(m), n)) != ALEA_OK)
+            if ((st = collapse(ctx, n, sp, ones, &point)) != ALEA_OK ||
+                (st = alea__pmf_add_scaled(ctx, &sum, &point, ALEA__W(1), n)) != ALEA_OK)
                 goto done;
             continue;
         }
@@ -462,6 +504,9 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         notes->nflags = 1;
     }
 done:
+    alea__pmf_free(ctx, &qw);
+    alea__pmf_free(ctx, &wa);
+    alea__pmf_free(ctx, &wab);
     alea__pmf_free(ctx, &other);
     alea__pmf_free(ctx, &tmp);
     alea__pmf_free(ctx, &sum);
