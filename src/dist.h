@@ -400,6 +400,19 @@ struct alea__out;
       (alea_ctx * ctx, const alea__pmf *die, size_t t, int high, int64_t m, int64_t K,       \
        const node *at, alea__pmf *w),                                                        \
       (ctx, die, t, high, m, K, at, w), ctx)                                                 \
+    /* keep.c's walk over the outcomes in walk order (from the bottom or the                 \
+     * top): out.q[t] = the die's mass at or beyond the t-th; and with rho =                 \
+     * qt / St, the chance that one of the dice left takes this outcome, the                 \
+     * binomial row out.q[k] = C(r, k) rho^k (1 - rho)^(r - k) for k < kmax and              \
+     * at outcome kmax the chance of kmax or more (St1: the mass beyond, NULL                \
+     * for none; zero terms left out). */                                                    \
+    X(walk_sums, (alea_ctx * ctx, const alea__pmf *die, int bottom, const node *at,          \
+                  alea__pmf *out),                                                           \
+      (ctx, die, bottom, at, out), ctx)                                                      \
+    X(binom_row,                                                                             \
+      (alea_ctx * ctx, const alea__q *qt, const alea__q *St, const alea__q *St1, int64_t r,  \
+       int64_t kmax, const node *at, alea__pmf *out),                                        \
+      (ctx, qt, St, St1, r, kmax, at, out), ctx)                                             \
     /* a + b and n copies of a, as products of integer polynomials. */                       \
     X(conv,                                                                                  \
       (alea_ctx * ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo, const node *at,   \
@@ -473,13 +486,14 @@ ALEA__HIDDEN int alea__frac_sgn(alea_ctx *ctx, const alea__q *q);
 #define ALEA__FRAC_MEMBER_VOID(name, params, args, c) void(*name) params;
 typedef struct alea__frac_ops {
     const char *version; /* ALEA_VERSION_STRING */
-    size_t sizes[4];     /* ALEA__FRAC_SIZES */
+    size_t sizes[5];     /* ALEA__FRAC_SIZES */
     ALEA__FRAC_STATUS(ALEA__FRAC_MEMBER_STATUS)
     ALEA__FRAC_VOID(ALEA__FRAC_MEMBER_VOID)
     int (*sgn)(alea_ctx *ctx, const alea__q *q);
 } alea__frac_ops;
 #define ALEA__FRAC_SIZES                                                                     \
-    {sizeof(alea_ctx), sizeof(alea__pmf), sizeof(alea__acc), sizeof(alea_dist)}
+    {sizeof(alea_ctx), sizeof(alea__pmf), sizeof(alea__acc), sizeof(alea_dist),               \
+     sizeof(alea__frac_ops)}
 #define ALEA__FRAC_SYMBOL "alea_exact_module_ops"
 
 /* ---- keep.c ---- */

@@ -394,6 +394,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     d.ctx = ctx;
     d.F = F;
     d.phi = phi;
+    alea__pmf sums = {0}, brow = {0}; /* exact mode: see below */
     size_t nF = (size_t)F, nphi = (size_t)phi;
     /* q[F], S[F + 1], x[F] (int64), row[phi], tlo[phi], thi[phi], adds[phi] */
     size_t words = nF + (nF + 1) + nF + 4 * nphi;
@@ -429,6 +430,13 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     if ((st = alea__acc_init(&d.fin, ctx, at, smin, smax, (double)F * (double)phi)) !=
             ALEA_OK ||
         (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
+        goto fail;
+    /* In fractions: the masses at or beyond each outcome, for the rows of
+     * binomial weights (a pool with cut explosion tails has no exact
+     * scale for its collapsed states yet). */
+    if (ctx->exact && (die->trunc > 0 ? (st = alea__frac_inexact(ctx, at))
+                                      : (st = alea__frac_walk_sums(ctx, die, bottom, at, &sums))) !=
+                          ALEA_OK)
         goto fail;
 
     for (int64_t t = 0; t < F; t++) {
@@ -474,6 +482,23 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                                    at->start, at->end)) != ALEA_OK)
                 goto fail;
             int64_t base = j > plo ? j : plo;
+            if (ctx->exact) { /* the same row, in fractions */
+                alea__pmf_free(ctx, &brow);
+                if ((st = alea__frac_binom_row(ctx, &die->q[bottom ? t : F - 1 - t], &sums.q[t],
+                                               t + 1 < F ? &sums.q[t + 1] : NULL, m - j,
+                                               phi - j, at, &brow)) != ALEA_OK)
+                    goto fail;
+                for (size_t u = 0; u < brow.n; u++) {
+                    int64_t k = brow.v[u], kept = j + k > base ? j + k - base : 0;
+                    st = j + k < phi
+                             ? alea__acc_add_pmf(&d.acc[j + k], sj, kept * x, alea__pmf_w(&brow, u))
+                             : alea__acc_add_pmf(&d.fin, sj, (phi - base) * x,
+                                                 alea__pmf_w(&brow, u));
+                    if (st != ALEA_OK)
+                        goto fail;
+                }
+                continue;
+            }
             double tail = binom_row(m - j, rho, rhoc, phi - j, row);
             for (int64_t k = 0; j + k < phi; k++) {
                 int64_t kept = j + k > base ? j + k - base : 0;
@@ -496,10 +521,14 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     if ((st = alea__acc_finish(&d.fin, out)) != ALEA_OK)
         goto fail;
     dp_free(&d);
+    alea__pmf_free(ctx, &sums);
+    alea__pmf_free(ctx, &brow);
     out->trunc = trunc;
     return ALEA_OK;
 fail:
     dp_free(&d);
+    alea__pmf_free(ctx, &sums);
+    alea__pmf_free(ctx, &brow);
     return st;
 }
 

@@ -8,8 +8,8 @@
 
 struct fake_ops {
     const char *version;
-    size_t sizes[4];
+    size_t sizes[5];
 };
 
 __attribute__((visibility("default"))) extern const struct fake_ops alea_exact_module_ops;
-const struct fake_ops alea_exact_module_ops = {"0.0.0-other", {1, 2, 3, 4}};
+const struct fake_ops alea_exact_module_ops = {"0.0.0-other", {1, 2, 3, 4, 5}};

@@ -158,9 +158,10 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Every roll of m dice of s faces, sorted, the highest (or lowest) k kept:
- * the count of each sum over s^m, in lowest terms, against exact mode. */
-static void keep_brute(unsigned m, unsigned s, unsigned k, int high)
+/* Every roll of m dice of s faces, sorted ascending, positions lo..hi-1
+ * kept (the highest, the lowest, or a range in the middle: "dh1dl1"): the
+ * count of each sum over s^m, in lowest terms, against exact mode. */
+static void keep_brute(unsigned m, unsigned s, unsigned lo, unsigned hi)
 {
     enum { MAXSUM = 64 };
     uint64_t count[MAXSUM + 1] = {0}, total = 1;
@@ -178,12 +179,17 @@ static void keep_brute(unsigned m, unsigned s, unsigned k, int high)
                 face[j - 1] = t;
             }
         unsigned sum = 0;
-        for (unsigned i = 0; i < k; i++)
-            sum += face[high ? m - 1 - i : i];
+        for (unsigned i = lo; i < hi; i++)
+            sum += face[i];
         count[sum]++;
     }
     char src[32], want[64];
-    snprintf(src, sizeof src, "%ud%uk%c%u", m, s, high ? 'h' : 'l', k);
+    if (hi == m)
+        snprintf(src, sizeof src, "%ud%ukh%u", m, s, m - lo);
+    else if (lo == 0)
+        snprintf(src, sizeof src, "%ud%ukl%u", m, s, hi);
+    else
+        snprintf(src, sizeof src, "%ud%udh%udl%u", m, s, m - hi, lo);
     alea_dist *d = dist_of(ctx, src);
     size_t i = 0;
     for (unsigned v = 0; v <= MAXSUM; v++) {
@@ -204,16 +210,17 @@ static void keep_brute(unsigned m, unsigned s, unsigned k, int high)
     alea_dist_free(d);
 }
 
-/* keep highest and lowest, every k, against enumeration */
+/* every kept range of each pool (highest, lowest, and the middle ones,
+ * which take the walk over the outcomes), against enumeration */
 static void test_keep_brute(void **state)
 {
     (void)state;
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
     const unsigned pools[][2] = {{4, 6}, {5, 4}, {3, 10}, {6, 3}, {2, 20}, {7, 2}};
     for (size_t p = 0; p < sizeof pools / sizeof pools[0]; p++)
-        for (unsigned k = 1; k <= pools[p][0]; k++)
-            for (int high = 0; high < 2; high++)
-                keep_brute(pools[p][0], pools[p][1], k, high);
+        for (unsigned lo = 0; lo < pools[p][0]; lo++)
+            for (unsigned hi = lo + 1; hi <= pools[p][0]; hi++)
+                keep_brute(pools[p][0], pools[p][1], lo, hi);
 }
 
 /* 100d6kh50 (the threshold method in fractions): every outcome from 50 to

@@ -758,6 +758,101 @@ done:
     return st;
 }
 
+/* ---- keep.c's walk over the outcomes -------------------------------------------- */
+
+alea_status alea__frac_walk_sums(alea_ctx *ctx, const alea__pmf *die, int bottom,
+                                 const node *at, alea__pmf *out)
+{
+    size_t F = die->n;
+    double limbs = 0;
+    for (size_t i = 0; i < F; i++)
+        limbs += (double)q_limbs(&die->q[i]);
+    /* F additions of fractions of at most the die's digits, and F sums kept */
+    alea_status st = digits_check(ctx, limbs * 8 * 2 * (double)F, at);
+    if (st == ALEA_OK)
+        st = alea__work_check(ctx, (double)F * q_cost((size_t)limbs + 1), at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)((double)F * q_cost((size_t)limbs + 1)), at->start,
+                          at->end);
+    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, F, out)) != ALEA_OK)
+        return st;
+    for (size_t t = F; t-- > 0;) {
+        out->v[t] = (int64_t)t;
+        fmpq_set(&out->q[t], &die->q[bottom ? t : F - 1 - t]);
+        if (t + 1 < F)
+            fmpq_add(&out->q[t], &out->q[t], &out->q[t + 1]);
+    }
+    if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
+        alea__pmf_free(ctx, out);
+    return st;
+}
+
+alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q *St,
+                                 const alea__q *St1, int64_t r, int64_t kmax, const node *at,
+                                 alea__pmf *out)
+{
+    fmpq_t rho, rhoc, up, term, sum;
+    fmpq_init(rho);
+    fmpq_init(rhoc);
+    fmpq_init(up);
+    fmpq_init(term);
+    fmpq_init(sum);
+    fmpq_div(rho, qt, St);
+    if (St1)
+        fmpq_div(rhoc, St1, St);
+    /* Each term has about r times the digits of rho and rhoc, plus the
+     * binomial's; kmax of them, and a few fraction operations each. */
+    double qb = (double)(fmpz_bits(fmpq_numref(rho)) + fmpz_bits(fmpq_denref(rho)) +
+                         fmpz_bits(fmpq_numref(rhoc)) + fmpz_bits(fmpq_denref(rhoc)));
+    double per = ((double)r * qb + (double)kmax * log2((double)r + 1)) / 8 + 16;
+    alea_status st = digits_check(ctx, per * ((double)kmax + 1) * 2, at);
+    if (st == ALEA_OK)
+        st = alea__work_check(ctx, ((double)kmax + 1) * 4 * q_cost((size_t)(per / 8) + 1), at);
+    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, (size_t)kmax + 1, out)) != ALEA_OK)
+        goto done;
+    {
+        size_t n = 0;
+        if (!fmpq_is_zero(rhoc)) {
+            /* row[0] = rhoc^r; row[k] = row[k - 1] (r - k + 1) / k rho / rhoc */
+            fmpq_div(up, rho, rhoc);
+            fmpq_pow_si(term, rhoc, (slong)r);
+            for (int64_t k = 0; k < kmax; k++) {
+                if (k > 0) {
+                    fmpq_mul(term, term, up);
+                    fmpq_mul_si(term, term, (slong)(r - k + 1));
+                    fmpz_mul_si(fmpq_denref(term), fmpq_denref(term), (slong)k);
+                    fmpq_canonicalise(term);
+                }
+                if ((st = alea__charge(ctx, (int64_t)(4 * q_cost(q_limbs(term))), at->start,
+                                       at->end)) != ALEA_OK)
+                    goto done;
+                out->v[n] = k;
+                fmpq_set(&out->q[n++], term);
+                fmpq_add(sum, sum, term);
+            }
+        }
+        /* the rest: at least kmax of the r dice take this outcome */
+        fmpq_one(term);
+        fmpq_sub(term, term, sum);
+        if (fmpq_sgn(term) > 0) {
+            out->v[n] = kmax;
+            fmpq_set(&out->q[n++], term);
+        }
+        alea__frac_clear(ctx, out, n);
+        out->n = n;
+        st = alea__frac_seal(ctx, out, at);
+    }
+done:
+    if (st != ALEA_OK)
+        alea__pmf_free(ctx, out);
+    fmpq_clear(rho);
+    fmpq_clear(rhoc);
+    fmpq_clear(up);
+    fmpq_clear(term);
+    fmpq_clear(sum);
+    return st;
+}
+
 /* ---- the other operations, term by term -------------------------------------- */
 
 void alea__frac_copy(alea_ctx *ctx, alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
