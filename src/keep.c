@@ -310,8 +310,9 @@ alea_status alea__keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int6
     return st;
 }
 
-/* Whether the threshold method is the cheaper (always, in exact mode: the
- * walk's binomial weights are doubles). */
+/* Whether the threshold method is the cheaper; in exact mode always taken
+ * where it applies (the walk's rows in fractions carry every die left, the
+ * threshold's polynomials only the kept ones). */
 static int use_threshold(const alea_ctx *ctx, int64_t F, int64_t K, int64_t phi, int64_t gmin,
                          int64_t gmax)
 {
