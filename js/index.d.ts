@@ -122,6 +122,8 @@ export class Alea {
   /** True once the module trapped: every call throws, load another. */
   readonly closed: boolean;
   limit(name: LimitName, value?: number): number;
+  /** Seeds the generator: the unseeded rolls after it are `alea roll --seed`'s. */
+  seed(seed: Seed): void;
   roll(expr: string, options: RollOptions & { n: number }): Roll[];
   roll(expr: string, options?: RollOptions & { n?: undefined }): Roll;
   dist(expr: string, options?: DistOptions): Dist;

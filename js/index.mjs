@@ -264,6 +264,15 @@ export class Alea {
     return old;
   }
 
+  /** Seeds the generator (0 to 2^64 - 1): the unseeded rolls after it are
+   * those of `alea roll --seed SEED`. */
+  seed(seed) {
+    const s = seedValue(seed);
+    if (s === null) throw new RangeError('alea: seed() needs a seed');
+    // a seeded roll of a constant: it seeds, and draws nothing
+    this.#call('0', 'alea', (req) => req.roll('0', { n: 1, seed: s, detail: false }));
+  }
+
   /** Rolls expr once (a Roll), or n times (an array). With seed, the rolls
    * are those of `alea roll --seed SEED`; else the generator goes on from
    * the system's entropy. detail: false leaves out every die's JSON. */

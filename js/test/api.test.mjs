@@ -52,6 +52,10 @@ test('roll: the breakdown of `alea roll --seed`, in text and Markdown', () => {
   const big = alea.roll('1d1000000', { seed: '18446744073709551615' }).total;
   assert.equal(alea.roll('1d1000000', { seed: (1n << 64n) - 1n }).total, big);
   assert.notEqual(alea.roll('1d1000000', { seed: '18446744073709551614' }).total, big);
+  // seed(): the rolls after it are the seeded ones
+  alea.seed(7);
+  assert.deepEqual(alea.roll('1d20+5', { n: 3 }).map((x) => x.total), three.map((x) => x.total));
+  assert.throws(() => alea.seed(), RangeError);
   // without a seed, from the system's entropy
   assert.notEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total);
 });
