@@ -67,7 +67,8 @@ test('npm pack, then the tarball installed offline into a fresh directory', () =
   const files = execFileSync('tar', ['tzf', join(tmp, tarball)], { encoding: 'utf8' })
     .trim().split('\n').sort();
   assert.deepEqual(files, ['package/README.md', 'package/alea.wasm', 'package/index.cjs',
-    'package/index.d.ts', 'package/index.mjs', 'package/package.json', 'package/wasm.mjs']);
+    'package/index.d.cts', 'package/index.d.ts', 'package/index.mjs', 'package/package.json',
+    'package/wasm.mjs']);
   const got = use('from-tarball', join(tmp, tarball));
   assert.deepEqual(got.esm, want);
   assert.equal(got.cjs, '4d6kh3 [5, ~~2~~, **6**, **6**] = `17`');
@@ -79,7 +80,13 @@ test('npm install ./js: the folder itself, offline', () => {
   assert.equal(got.cjs, '4d6kh3 [5, ~~2~~, **6**, **6**] = `17`');
 });
 
-test('from a web server, as a browser loads it: the .wasm fetched beside the module', async () => {
+// node imports http: modules only with --experimental-network-imports (18
+// to 21); a browser always does
+const networkImports = process.allowedNodeEnvironmentFlags.has('--experimental-network-imports');
+
+test('from a web server, as a browser loads it: the .wasm fetched beside the module', {
+  skip: !networkImports && `node ${process.version} cannot import modules over HTTP`,
+}, async () => {
   const types = { '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
   const served = [];
   const server = createServer((req, res) => {
@@ -94,7 +101,6 @@ test('from a web server, as a browser loads it: the .wasm fetched beside the mod
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   try {
     const url = `http://127.0.0.1:${server.address().port}/index.mjs`;
-    // node imports http: modules only with this flag; a browser always does
     const { stdout } = await promisify(execFile)(process.execPath, ['--experimental-network-imports',
       '--no-warnings', '--input-type=module', '-e', `
       const { load } = await import(${JSON.stringify(url)});
