@@ -380,7 +380,18 @@ export async function load({ limits = {}, wasm } = {}) {
   }
   const values = Object.fromEntries(Object.entries(LIMITS).map(([k, l]) => [k, l.default]));
   for (const [k, v] of Object.entries(limits)) values[k] = limitValue(k, v);
-  return new Alea(await loadAlea(wasm ?? await wasmBytes()), values);
+  return new Alea(await loadAlea(wasm ?? await compiled()), values);
+}
+
+// The package's module, read and compiled once: each further load() is an
+// instance of it (memory of its own), not another download.
+let module = null;
+function compiled() {
+  module ??= wasmBytes().then((b) => WebAssembly.compile(b)).catch((e) => {
+    module = null;
+    throw e;
+  });
+  return module;
 }
 
 let shared = null;

