@@ -179,9 +179,16 @@ export class Dist {
     this.json = d;
   }
 
-  /** P(X = value). */
+  /** P(X = value), by bisection of the ascending outcomes. */
   p(value) {
-    return this.outcomes.find(([v]) => v === point(value))?.[1] ?? 0;
+    const x = point(value), o = this.outcomes;
+    let lo = 0, hi = o.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (o[mid][0] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < o.length && o[lo][0] === x ? o[lo][1] : 0;
   }
 
   /** P(X >= value). */
@@ -196,10 +203,12 @@ export class Dist {
     return this.outcomes.reduce((s, [v, p]) => (v <= x ? s + p : s), 0);
   }
 
-  /** The smallest value whose P(X <= value) reaches one half. */
+  /** The smallest value v with P(X <= v) >= 1/2 of the listed mass, as
+   * alea_dist_median (the same allowance for the running sum's rounding). */
   get median() {
+    const half = 0.5 * this.outcomes.reduce((s, [, p]) => s + p, 0) * (1 - 1e-12);
     let s = 0;
-    for (const [v, p] of this.outcomes) if ((s += p) >= 0.5 - 1e-12) return v;
+    for (const [v, p] of this.outcomes) if ((s += p) >= half) return v;
     return this.max;
   }
 }

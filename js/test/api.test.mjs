@@ -70,6 +70,13 @@ test('dist: the exact distribution', () => {
   assert.equal(d.p(13), 0);
   assert.equal(d.mean, 7);
   assert.equal(d.median, 7);
+  // every value of a large distribution, found; the median as `alea dist` prints it
+  const wide = alea.dist('1d100000 - 50000');
+  assert.ok([-49999, -1, 0, 1, 50000].every((v) => wide.p(v) === 1e-5));
+  assert.deepEqual([wide.p(-50000), wide.p(50001), wide.p(0.5)], [0, 0, 0]);
+  assert.equal(wide.median, 0);
+  assert.deepEqual([alea.dist('1d6').median, alea.dist('4d6kh3').median, alea.dist('1d2').median],
+    [3, 12, 1]);
   assert.deepEqual([d.min, d.max], [2, 12]);
   assert.throws(() => d.p('7'), TypeError);
   const dd = alea.dist('dd(6, 14)');
