@@ -64,6 +64,10 @@ export class Roll {
   detail: RollDetail | null;
   /** What the expression likely meant when another tool reads it otherwise. */
   hint: string | null;
+  /** Each labelled term's [label, value], in the order written (from detail). */
+  readonly labels: [string, number][];
+  /** The expression's description ('4d6 # fire damage'), or null. */
+  readonly comment: string | null;
   toString(): string;
 }
 

@@ -155,6 +155,17 @@ export class Roll {
     this.hint = hint ?? null;
   }
 
+  /** Each labelled term's [label, value], in the order written:
+   * '(2d6 + 3) [fire] + 1d4 [cold]' -> [['fire', 12], ['cold', 3]]. */
+  get labels() {
+    return (this.detail?.labels ?? []).map((x) => [x.label, x.value]);
+  }
+
+  /** The expression's description ('4d6 # fire damage'), or null. */
+  get comment() {
+    return this.detail?.comment ?? null;
+  }
+
   toString() { return this.text; }
 }
 
@@ -221,6 +232,15 @@ function point(value) {
   return value;
 }
 
+function optionsOf(options, call) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`alea: ${call}'s options must be an object (${call === 'roll'
+      ? '{seed, n, dialect, detail}' : '{dialect, exact}'}), not ${
+      options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  }
+  return options;
+}
+
 function limitValue(name, value) {
   const l = LIMITS[name];
   if (!l) {
@@ -285,7 +305,8 @@ export class Alea {
   /** Rolls expr once (a Roll), or n times (an array). With seed, the rolls
    * are those of `alea roll --seed SEED`; else the generator goes on from
    * the system's entropy. detail: false leaves out every die's JSON. */
-  roll(expr, { seed, n, dialect = 'alea', detail = true } = {}) {
+  roll(expr, options = {}) {
+    const { seed, n, dialect = 'alea', detail = true } = optionsOf(options, 'roll');
     const count = n ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
       throw new RangeError(`alea: n must be a whole number of rolls from 1, not ${String(count)}`);
@@ -303,7 +324,8 @@ export class Alea {
 
   /** The exact distribution of expr (a Dist), in doubles: exact fractions
    * (FLINT) are not in the WebAssembly build, so exact: true is refused. */
-  dist(expr, { dialect = 'alea', exact = false } = {}) {
+  dist(expr, options = {}) {
+    const { dialect = 'alea', exact = false } = optionsOf(options, 'dist');
     const src = this.#source(expr);
     if (exact) {
       throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '

@@ -56,6 +56,12 @@ test('roll: the breakdown of `alea roll --seed`, in text and Markdown', () => {
   alea.seed(7);
   assert.deepEqual(alea.roll('1d20+5', { n: 3 }).map((x) => x.total), three.map((x) => x.total));
   assert.throws(() => alea.seed(), RangeError);
+  // labels and the comment, as written
+  const labelled = alea.roll('(2d6 + 3) [fire] + 1d4 [cold] # a fireball', { seed: 1 });
+  assert.deepEqual(labelled.labels.map(([l]) => l), ['fire', 'cold']);
+  assert.equal(labelled.labels.reduce((t, [, v]) => t + v, 0), labelled.total);
+  assert.equal(labelled.comment, 'a fireball');
+  assert.deepEqual([r.labels, r.comment], [[], null]);
   // without a seed, from the system's entropy
   assert.notEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total);
 });
@@ -207,6 +213,10 @@ test('options: bad seeds, counts and types are named errors', () => {
   }
   for (const n of [0, -1, 1.5, '3', NaN]) {
     assert.throws(() => alea.roll('1d6', { n }), { name: 'RangeError', message: /n must be/ });
+  }
+  for (const options of [null, 5, 'n=3', ['n']]) {
+    assert.throws(() => alea.roll('1d6', options), { name: 'TypeError', message: /roll's options must be an object/ });
+    assert.throws(() => alea.dist('1d6', options), { name: 'TypeError', message: /dist's options must be an object/ });
   }
   for (const expr of [42, null, undefined, new Uint8Array(3), ['1d6']]) {
     assert.throws(() => alea.dist(expr), { name: 'TypeError', message: /the expression must be a string/ });
