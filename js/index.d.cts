@@ -1,0 +1,13 @@
+// Types of alea-dice for CommonJS (index.cjs): the same API, each function
+// returning a promise (index.cjs imports the ES module on first use).
+import type { Alea, Dist, DistOptions, LoadOptions, Roll, RollOptions } from './index.js';
+
+export type {
+  Alea, AleaError, Dialect, Dist, DistOptions, LimitName, Limits, LoadOptions, Roll, RollDetail,
+  RollOptions, Seed, Status,
+} from './index.js';
+
+export function load(options?: LoadOptions): Promise<Alea>;
+export function roll(expr: string, options: RollOptions & { n: number }): Promise<Roll[]>;
+export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
+export function dist(expr: string, options?: DistOptions): Promise<Dist>;

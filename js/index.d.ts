@@ -1,0 +1,139 @@
+// Types of alea-dice (index.mjs, index.cjs).
+
+/** A notation an expression may be read in: alea's own, or another tool's. */
+export type Dialect = 'alea' | 'roll20' | 'foundry' | 'rpgdr' | 'd20';
+
+/** The library's status names for an AleaError. */
+export type Status =
+  | 'ALEA_ERR_SYNTAX' | 'ALEA_ERR_INVALID' | 'ALEA_ERR_LIMIT' | 'ALEA_ERR_DOMAIN'
+  | 'ALEA_ERR_OVERFLOW' | 'ALEA_ERR_NOMEM' | 'ALEA_ERR_INTERRUPTED' | 'ALEA_ERR_ARGUMENT'
+  | (string & {});
+
+export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes';
+
+export interface Limits {
+  /** Milliseconds one call may take (default 2000, at most 60000). */
+  deadline?: number;
+  /** Bytes of expression text (default and at most 4096). */
+  source?: number;
+  /** Rolls in one call (default and at most 1000). */
+  rolls?: number;
+  /** Bytes of one call's answer (default and at most 16 MiB). */
+  answerBytes?: number;
+}
+
+export const LIMITS: Readonly<Record<LimitName, Readonly<{ default: number; max: number; what: string }>>>;
+
+export class AleaError extends Error {
+  name: 'AleaError';
+  status: Status;
+  /** Byte span [start, end) in the expression's UTF-8. */
+  start: number;
+  end: number;
+  /** The same span as indices of the expression string. */
+  index: number;
+  endIndex: number;
+  expression: string;
+  /** The whole error as the command line prints it after 'alea: '. */
+  line: string;
+  /** The expression and a caret line under the problem. */
+  caret(): string;
+}
+
+/** One die's or term's breakdown as the library writes it (JSON). */
+export interface RollDetail {
+  expression: string;
+  total: number;
+  text: string;
+  dice: unknown[];
+  labels?: { label: string; start: number; end: number; value: number }[];
+  repeat?: { total: number; text: string; dice: unknown[] }[];
+  comment?: string;
+  [key: string]: unknown;
+}
+
+export class Roll {
+  total: number;
+  /** Each roll's total of a repeat ('6 x 4d6kh3'), else [total]. */
+  totals: number[];
+  /** '4d6kh3 [5, 2 dropped, 6, 6] = 17' */
+  text: string;
+  /** For a chat: '4d6kh3 [5, ~~2~~, **6**, **6**] = `17`' */
+  markdown: string;
+  /** Every die; null when rolled with detail: false. */
+  detail: RollDetail | null;
+  /** What the expression likely meant when another tool reads it otherwise. */
+  hint: string | null;
+  /** Each labelled term's [label, value], in the order written (from detail). */
+  readonly labels: [string, number][];
+  /** The expression's description ('4d6 # fire damage'), or null. */
+  readonly comment: string | null;
+  toString(): string;
+}
+
+export class Dist {
+  expression: string;
+  /** [value, probability] pairs, ascending. */
+  outcomes: [number, number][];
+  mean: number;
+  sd: number;
+  min: number;
+  max: number;
+  /** Probability cut from explosion tails. */
+  truncated: number;
+  /** Names of values (dd()'s outcomes). */
+  labels: Map<number, string>;
+  /** Named probabilities (an event() pool's 'critical failure'). */
+  flags: Record<string, number>;
+  /** A repeat's rolls ('6 x 4d6kh3': 6). */
+  rolls: number;
+  /** Why outcomes rarer than the double range may be missing, or null. */
+  incomplete: string | null;
+  hint: string | null;
+  /** The library's JSON, as parsed. */
+  json: Record<string, unknown>;
+  p(value: number): number;
+  atLeast(value: number): number;
+  atMost(value: number): number;
+  readonly median: number;
+}
+
+export type Seed = number | bigint | string;
+
+export interface RollOptions {
+  /** 0 to 2^64 - 1: the rolls of `alea roll --seed SEED`. */
+  seed?: Seed;
+  dialect?: Dialect;
+  /** false: no per-die JSON (detail is null). */
+  detail?: boolean;
+}
+
+export interface DistOptions {
+  dialect?: Dialect;
+  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  exact?: boolean;
+}
+
+export interface LoadOptions {
+  limits?: Limits;
+  /** The module's bytes or compiled module, where alea.wasm cannot be read. */
+  wasm?: ArrayBuffer | Uint8Array | WebAssembly.Module;
+}
+
+export class Alea {
+  readonly version: string;
+  readonly dialects: readonly Dialect[];
+  /** True once the module trapped: every call throws, load another. */
+  readonly closed: boolean;
+  limit(name: LimitName, value?: number): number;
+  /** Seeds the generator: the unseeded rolls after it are `alea roll --seed`'s. */
+  seed(seed: Seed): void;
+  roll(expr: string, options: RollOptions & { n: number }): Roll[];
+  roll(expr: string, options?: RollOptions & { n?: undefined }): Roll;
+  dist(expr: string, options?: DistOptions): Dist;
+}
+
+export function load(options?: LoadOptions): Promise<Alea>;
+export function roll(expr: string, options: RollOptions & { n: number }): Promise<Roll[]>;
+export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
+export function dist(expr: string, options?: DistOptions): Promise<Dist>;

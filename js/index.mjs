@@ -1,0 +1,449 @@
+// alea-dice -- alea's C library on WebAssembly, for node and browsers.
+//
+//   import { load, roll, dist } from 'alea-dice';
+//   const alea = await load({ deadline: 100, limits: { source: 200 } });
+//   alea.roll('4d6kh3', { seed: 7 }).text    // '4d6kh3 [5, 2 dropped, 6, 6] = 17'
+//   alea.dist('2d6').atLeast(10)             // 0.1666...
+//   (await roll('1d20 + 5')).markdown        // one shared instance, loaded on first use
+//
+// Every call is bounded: a deadline (ms), the expression's length, the rolls
+// in one call and the bytes of one answer, each named in LIMITS; the
+// library's own limits (dice, outcomes, work, memory, depth) hold as well. A
+// bad expression or a limit reached throws an AleaError with the library's
+// status and the byte span of the problem; bad options throw TypeError or
+// RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
+import { loadAlea, DEADLINE_MS, ANSWER_BYTES } from './wasm.mjs';
+
+// The limits this package enforces around the module, with their maximum
+// (the module's or the library's) and default. A context may lower them.
+//   deadline     ms one call may take (the module polls it while computing;
+//                a hostile expression takes at most this long)
+//   source       bytes of expression (the library's default source limit)
+//   rolls        rolls in one call (web/wasm.c's ROLLS_MAX)
+//   answerBytes  bytes of one call's answer, JSON (web/wasm.c's ANSWER_MAX)
+export const LIMITS = Object.freeze({
+  deadline: Object.freeze({ default: DEADLINE_MS, max: 60000, what: 'milliseconds one call may take' }),
+  source: Object.freeze({ default: 4096, max: 4096, what: 'bytes of expression text' }),
+  rolls: Object.freeze({ default: 1000, max: 1000, what: 'rolls in one call' }),
+  answerBytes: Object.freeze({ default: ANSWER_BYTES, max: ANSWER_BYTES, what: 'bytes of one answer' }),
+});
+
+const SEED_MAX = (1n << 64n) - 1n;
+
+// An error excerpt longer than this many characters is a window of WINDOW
+// around the problem (the command line's rule, and the Python module's).
+const EXCERPT_MAX = 76, WINDOW = 70, WINDOW_BEFORE = 20;
+
+// Bytes of code point c in UTF-8 (a lone surrogate: U+FFFD's three, as
+// it reaches the module).
+const bytesOf = (c) => (c < 0x80 ? 1 : c < 0x800 ? 2 : c < 0x10000 ? 3 : 4);
+
+// The UTF-16 index in s of byte offset `at` of its UTF-8 form.
+function indexOfByte(s, at) {
+  let off = 0, i = 0;
+  while (i < s.length && off < at) {
+    const c = s.codePointAt(i);
+    off += bytesOf(c);
+    i += c > 0xffff ? 2 : 1;
+  }
+  return i;
+}
+
+// Code points in s.
+function codePointCount(s) {
+  let n = s.length;
+  for (let i = 0; i + 1 < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+// Bytes of s in UTF-8 (a lone surrogate as U+FFFD's three), a slice at a
+// time into one small buffer: a stranger's text may be megabytes.
+const encoder = new TextEncoder();
+const SLICE = 65536;
+const sliceBytes = new Uint8Array(3 * (SLICE + 1));
+function utf8Length(s) {
+  let n = 0;
+  for (let i = 0; i < s.length;) {
+    let j = Math.min(i + SLICE, s.length);
+    const c = s.charCodeAt(j - 1);
+    if (j < s.length && c >= 0xd800 && c <= 0xdbff) j++; // a pair stays whole
+    n += encoder.encodeInto(s.slice(i, j), sliceBytes).written;
+    i = j;
+  }
+  return n;
+}
+
+const column = (c) => (c === 9 || c === 10 || c === 11 || c === 12 || c === 13 ? ' '
+  : c < 0x20 || c === 0x7f || (c >= 0xd800 && c <= 0xdfff) ? '?' : String.fromCodePoint(c));
+
+/** A bad expression or a limit reached: the library's status
+ * ('ALEA_ERR_SYNTAX', 'ALEA_ERR_LIMIT', ...), the byte span [start, end) of
+ * the expression's UTF-8 it concerns, the same span as string indices
+ * (index, endIndex), and line: the whole error as the command line prints
+ * it after 'alea: '. */
+export class AleaError extends Error {
+  constructor(message, { status, start = 0, end = 0, expression = '', line = message, endIndex }) {
+    super(message);
+    this.name = 'AleaError';
+    this.status = status;
+    this.start = start;
+    this.end = end;
+    this.expression = expression;
+    this.line = line;
+    this.index = indexOfByte(expression, start);
+    this.endIndex = endIndex ?? Math.max(indexOfByte(expression, end), this.index);
+  }
+
+  /** The expression and a caret line under the problem, as the command line
+   * prints them: a column per character, control characters and lone
+   * surrogates as '?', and an expression longer than 76 characters as a
+   * window of 70 around the problem. */
+  caret() {
+    const s = this.expression;
+    // Code points before the span's start, and before its end; past the
+    // window the end is not needed, so a huge text is not walked.
+    let cs = 0, ce = 0, off = 0;
+    for (let i = 0; i < s.length;) {
+      if (off >= this.start && (off >= this.end || ce - cs > WINDOW)) break;
+      const c = s.codePointAt(i);
+      cs += off < this.start;
+      ce += off < this.end;
+      off += bytesOf(c);
+      i += c > 0xffff ? 2 : 1;
+    }
+    ce = Math.max(ce, cs + 1);
+    const units = codePointCount(s);
+    let ws = 0, we = units;
+    if (units > EXCERPT_MAX) {
+      ws = Math.max(cs - WINDOW_BEFORE, 0);
+      we = Math.min(ws + WINDOW, units);
+      if (we - ws < WINDOW) ws = units - WINDOW;
+    }
+    let text = ws > 0 ? '...' : '';
+    for (let i = 0, k = 0; i < s.length && k < we; k++) {
+      const c = s.codePointAt(i);
+      if (k >= ws) text += column(c);
+      i += c > 0xffff ? 2 : 1;
+    }
+    if (we < units) text += '...';
+    const col = (ws > 0 ? 3 : 0) + cs - ws;
+    const last = we < units ? Math.min(ce, we) : ce;
+    return `${text}\n${' '.repeat(col)}${'^'.repeat(Math.max(last - cs, 1))}`;
+  }
+}
+
+/** One roll: its total, the breakdown (text; markdown for a chat: dropped
+ * dice struck through, criticals bold, the total in code), each roll's total
+ * of a repeat ('6 x 4d6kh3'), every die (detail: the library's JSON), and
+ * what the expression likely meant when another tool reads it otherwise. */
+export class Roll {
+  constructor(r, hint) {
+    this.total = r.total;
+    this.totals = r.totals ?? [r.total];
+    this.text = r.text;
+    this.markdown = r.markdown;
+    this.detail = r.detail ?? null;
+    this.hint = hint ?? null;
+  }
+
+  /** Each labelled term's [label, value], in the order written:
+   * '(2d6 + 3) [fire] + 1d4 [cold]' -> [['fire', 12], ['cold', 3]]. */
+  get labels() {
+    return (this.detail?.labels ?? []).map((x) => [x.label, x.value]);
+  }
+
+  /** The expression's description ('4d6 # fire damage'), or null. */
+  get comment() {
+    return this.detail?.comment ?? null;
+  }
+
+  toString() { return this.text; }
+}
+
+/** An exact distribution: outcomes as [value, probability] pairs in
+ * ascending order, mean, sd, min, max, the mass cut from explosion tails
+ * (truncated), names of values (labels: dd()'s outcomes), named
+ * probabilities (flags: an event() pool's 'critical failure'). */
+export class Dist {
+  constructor(d) {
+    this.expression = d.expression;
+    this.outcomes = d.outcomes;
+    this.mean = d.mean;
+    this.sd = d.sd;
+    this.min = d.min;
+    this.max = d.max;
+    this.truncated = d.truncated;
+    this.labels = new Map(d.labels ?? []);
+    this.flags = d.flags ?? {};
+    this.rolls = d.rolls ?? 1;
+    this.incomplete = d.incomplete ?? null;
+    this.hint = d.hint ?? null;
+    this.json = d;
+  }
+
+  /** P(X = value), by bisection of the ascending outcomes. */
+  p(value) {
+    const x = point(value), o = this.outcomes;
+    let lo = 0, hi = o.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (o[mid][0] < x) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo < o.length && o[lo][0] === x ? o[lo][1] : 0;
+  }
+
+  /** P(X >= value). */
+  atLeast(value) {
+    const x = point(value);
+    return this.outcomes.reduce((s, [v, p]) => (v >= x ? s + p : s), 0);
+  }
+
+  /** P(X <= value). */
+  atMost(value) {
+    const x = point(value);
+    return this.outcomes.reduce((s, [v, p]) => (v <= x ? s + p : s), 0);
+  }
+
+  /** The smallest value v with P(X <= v) >= 1/2 of the listed mass, as
+   * alea_dist_median (the same allowance for the running sum's rounding). */
+  get median() {
+    const half = 0.5 * this.outcomes.reduce((s, [, p]) => s + p, 0) * (1 - 1e-12);
+    let s = 0;
+    for (const [v, p] of this.outcomes) if ((s += p) >= half) return v;
+    return this.max;
+  }
+}
+
+function point(value) {
+  if (typeof value !== 'number' || Number.isNaN(value)) {
+    throw new TypeError(`alea: a value of the distribution must be a number, not ${
+      Number.isNaN(value) ? 'NaN' : typeof value}`);
+  }
+  return value;
+}
+
+function optionsOf(options, call) {
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(`alea: ${call}'s options must be an object (${call === 'roll'
+      ? '{seed, n, dialect, detail}' : '{dialect, exact}'}), not ${
+      options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
+  }
+  return options;
+}
+
+function limitValue(name, value) {
+  const l = LIMITS[name];
+  if (!l) {
+    throw new RangeError(`alea: unknown limit '${name}' (the limits are ${
+      Object.keys(LIMITS).join(', ')})`);
+  }
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > l.max) {
+    throw new RangeError(`alea: limit '${name}' must be an integer from 0 to ${l.max} (${l.what}), `
+      + `not ${typeof value === 'number' ? value : typeof value}`);
+  }
+  return value;
+}
+
+function seedValue(seed) {
+  if (seed === undefined || seed === null) return null;
+  let s;
+  if (typeof seed === 'bigint') s = seed;
+  else if (typeof seed === 'number' && Number.isSafeInteger(seed)) s = BigInt(seed);
+  else if (typeof seed === 'string' && /^[0-9]{1,20}$/.test(seed)) s = BigInt(seed);
+  else {
+    throw new RangeError('alea: seed must be an integer from 0 to 2^64 - 1 (a number up to '
+      + `2^53, a bigint or a decimal string), not ${typeof seed === 'string' ? `'${seed.slice(0, 40)}'` : String(seed)}`);
+  }
+  if (s < 0n || s > SEED_MAX) throw new RangeError(`alea: seed must be from 0 to 2^64 - 1, not ${s}`);
+  return s.toString();
+}
+
+/** An instance of the module: its own memory (at most 128 MiB), generator
+ * and limits. Calls are synchronous; one instance serves one thread. */
+export class Alea {
+  #m;
+  #limits;
+  #broken = null;
+
+  constructor(module, limits) {
+    this.#m = module;
+    this.#limits = limits;
+    /** The library's version, as include/alea.h's ALEA_VERSION_STRING. */
+    this.version = module.version;
+    /** The notations an expression may be read in ('alea', 'roll20', ...). */
+    this.dialects = Object.freeze([...module.dialects]);
+  }
+
+  /** A limit's value; with value (an integer from 0 to its maximum), sets
+   * it and returns the previous one. */
+  limit(name, value) {
+    const old = this.#limits[name];
+    if (value !== undefined) this.#limits[name] = limitValue(name, value);
+    else limitValue(name, old);
+    return old;
+  }
+
+  /** Seeds the generator (0 to 2^64 - 1): the unseeded rolls after it are
+   * those of `alea roll --seed SEED`. */
+  seed(seed) {
+    const s = seedValue(seed);
+    if (s === null) throw new RangeError('alea: seed() needs a seed');
+    // a seeded roll of a constant: it seeds, and draws nothing
+    this.#call('0', 'alea', (req) => req.roll('0', { n: 1, seed: s, detail: false }));
+  }
+
+  /** Rolls expr once (a Roll), or n times (an array). With seed, the rolls
+   * are those of `alea roll --seed SEED`; else the generator goes on from
+   * the system's entropy. detail: false leaves out every die's JSON. */
+  roll(expr, options = {}) {
+    const { seed, n, dialect = 'alea', detail = true } = optionsOf(options, 'roll');
+    const count = n ?? 1;
+    if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
+      throw new RangeError(`alea: n must be a whole number of rolls from 1, not ${String(count)}`);
+    }
+    const s = seedValue(seed);
+    const src = this.#source(expr);
+    if (count > this.#limits.rolls) {
+      throw new AleaError(`too many rolls (limit is ${this.#limits.rolls})`,
+        { status: 'ALEA_ERR_LIMIT', start: 0, end: utf8Length(src), expression: src });
+    }
+    const a = this.#call(src, dialect, (req) => req.roll(src, { n: count, seed: s, detail: !!detail }));
+    const rolls = a.rolls.map((r) => new Roll(r, a.hint));
+    return n === undefined ? rolls[0] : rolls;
+  }
+
+  /** The exact distribution of expr (a Dist), in doubles: exact fractions
+   * (FLINT) are not in the WebAssembly build, so exact: true is refused. */
+  dist(expr, options = {}) {
+    const { dialect = 'alea', exact = false } = optionsOf(options, 'dist');
+    const src = this.#source(expr);
+    if (exact) {
+      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
+        + '`alea dist --exact` and the Python module have them)',
+      { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
+    }
+    return new Dist(this.#call(src, dialect, (req) => req.dist(src)));
+  }
+
+  #source(expr) {
+    if (typeof expr !== 'string') {
+      throw new TypeError(`alea: the expression must be a string, not ${
+        expr === null ? 'null' : typeof expr}`);
+    }
+    const limit = this.#limits.source;
+    const size = utf8Length(expr);
+    if (size > limit) {
+      throw new AleaError(`expression too long: ${size} bytes (source limit is ${limit})`,
+        { status: 'ALEA_ERR_LIMIT', start: limit, end: size, expression: expr, endIndex: expr.length });
+    }
+    // A lone surrogate (JSON's "\ud800" makes one) is not text: named here,
+    // where the module would see only the U+FFFD that replaces it.
+    const lone = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.exec(expr);
+    if (lone) {
+      const at = utf8Length(expr.slice(0, lone.index));
+      const msg = `unexpected U+${expr.charCodeAt(lone.index).toString(16).toUpperCase()} at byte ${
+        at} (a lone surrogate, which is not text; only ASCII dice notation is understood)`;
+      throw new AleaError(msg, { status: 'ALEA_ERR_SYNTAX', start: at, end: at + 3, expression: expr,
+        line: `syntax error: ${msg}` });
+    }
+    return expr;
+  }
+
+  /** True once the module trapped: every call throws, load another. */
+  get closed() { return this.#broken !== null; }
+
+  #call(src, dialect, fn) {
+    if (!this.dialects.includes(dialect)) {
+      throw new RangeError(`alea: unknown dialect '${String(dialect)}' (the dialects are ${
+        this.dialects.join(', ')})`);
+    }
+    if (this.#broken) throw new Error(`alea: this instance stopped after ${this.#broken}; load another`);
+    const { deadline, answerBytes } = this.#limits;
+    let a;
+    try {
+      a = fn(this.#m.request(deadline, answerBytes, dialect));
+    } catch (e) {
+      // a trap: the module's state is not to be trusted again
+      this.#broken = String(e);
+      throw new Error(`alea: the WebAssembly module failed (${e}); this instance is closed, load another`);
+    }
+    if (!a.error) return a;
+    const { status, message, line, start, end } = a.error;
+    if (status === 'ALEA_ERR_INTERRUPTED') {
+      const msg = `timed out after ${deadline} ms (the deadline)`;
+      throw new AleaError(msg, { status, start, end, expression: src, line: msg });
+    }
+    // web/wasm.c words its answer limit for the page
+    const fix = (t) => t.replace('too long for this page', 'too long');
+    throw new AleaError(fix(message), { status, start, end, expression: src, line: fix(line) });
+  }
+}
+
+const wasmUrl = new URL('./alea.wasm', import.meta.url);
+
+async function wasmBytes() {
+  if (wasmUrl.protocol === 'file:') {
+    const fs = 'node:fs/promises'; // not for bundlers: in a browser the URL is http(s)
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fs);
+    return readFile(wasmUrl);
+  }
+  const res = await fetch(wasmUrl);
+  if (!res.ok) throw new Error(`alea: could not load ${wasmUrl}: HTTP ${res.status}`);
+  return res.arrayBuffer();
+}
+
+/** Loads an instance. options.limits: {deadline, source, rolls,
+ * answerBytes} (LIMITS); options.wasm: the module's bytes or a compiled
+ * WebAssembly.Module, where the package's alea.wasm cannot be read. */
+export async function load({ limits = {}, wasm } = {}) {
+  if (limits === null || typeof limits !== 'object') {
+    throw new TypeError(`alea: limits must be an object (${Object.keys(LIMITS).join(', ')})`);
+  }
+  const values = Object.fromEntries(Object.entries(LIMITS).map(([k, l]) => [k, l.default]));
+  for (const [k, v] of Object.entries(limits)) values[k] = limitValue(k, v);
+  return new Alea(await loadAlea(wasm ?? await compiled()), values);
+}
+
+// The package's module, read and compiled once: each further load() is an
+// instance of it (memory of its own), not another download.
+let module = null;
+function compiled() {
+  module ??= wasmBytes().then((b) => WebAssembly.compile(b)).catch((e) => {
+    module = null;
+    throw e;
+  });
+  return module;
+}
+
+let shared = null;
+
+// The shared instance; loaded again after a failed load or a trap.
+async function instance() {
+  shared ??= load().catch((e) => {
+    shared = null;
+    throw e;
+  });
+  const a = await shared;
+  if (a.closed) shared = null;
+  return a;
+}
+
+/** Rolls with a shared instance and the default limits (Alea.roll). */
+export async function roll(expr, options) {
+  return (await instance()).roll(expr, options);
+}
+
+/** The distribution with a shared instance and the default limits (Alea.dist). */
+export async function dist(expr, options) {
+  return (await instance()).dist(expr, options);
+}

@@ -1,0 +1,271 @@
+// api.test.mjs -- alea-dice's API (index.mjs) on the module built by
+// scripts/js build: results, errors as exceptions with their position, each
+// limit at N and N + 1, the deadline, and what strangers type.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { load, roll, dist, AleaError, Roll, Dist, LIMITS } from '../index.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = join(here, '..', '..');
+const alea = await load();
+
+// Throws an AleaError of this status whose message matches.
+function refused(fn, status, message) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof AleaError, `not an AleaError: ${e}`);
+    assert.equal(e.status, status, e.message);
+    if (message instanceof RegExp) assert.match(e.message, message);
+    else if (message !== undefined) assert.equal(e.message, message);
+    return true;
+  });
+}
+
+test('the version is the library\'s, in the module and in package.json', () => {
+  const h = readFileSync(join(root, 'include', 'alea.h'), 'utf8');
+  const want = /#define ALEA_VERSION_STRING "([^"]+)"/.exec(h)[1];
+  assert.equal(alea.version, want);
+  assert.equal(JSON.parse(readFileSync(join(here, '..', 'package.json'), 'utf8')).version, want);
+});
+
+test('roll: the breakdown of `alea roll --seed`, in text and Markdown', () => {
+  const r = alea.roll('4d6kh3', { seed: 7 });
+  assert.ok(r instanceof Roll);
+  assert.equal(r.text, '4d6kh3 [5, 2 dropped, 6, 6] = 17');
+  assert.equal(r.markdown, '4d6kh3 [5, ~~2~~, **6**, **6**] = `17`');
+  assert.equal(r.total, 17);
+  assert.equal(r.detail.dice[0].dice.length, 4);
+  assert.equal(String(r), r.text);
+  // seeds: a number, a bigint and a string are the same seed
+  for (const seed of [7n, '7']) assert.equal(alea.roll('4d6kh3', { seed }).text, r.text);
+  // n: an array, the generator going on
+  const three = alea.roll('1d20+5', { seed: 7, n: 3, detail: false });
+  assert.deepEqual(three.map((x) => x.text), ['1d20 [15] + 5 = 20', '1d20 [6] + 5 = 11',
+    '1d20 [17] + 5 = 22']);
+  assert.equal(three[0].detail, null);
+  // a repeat: each total
+  assert.deepEqual(alea.roll('3 x 1d6', { seed: 1 }).totals.length, 3);
+  // the largest seed reaches the generator whole (as the CLI's test of the page)
+  const big = alea.roll('1d1000000', { seed: '18446744073709551615' }).total;
+  assert.equal(alea.roll('1d1000000', { seed: (1n << 64n) - 1n }).total, big);
+  assert.notEqual(alea.roll('1d1000000', { seed: '18446744073709551614' }).total, big);
+  // seed(): the rolls after it are the seeded ones
+  alea.seed(7);
+  assert.deepEqual(alea.roll('1d20+5', { n: 3 }).map((x) => x.total), three.map((x) => x.total));
+  assert.throws(() => alea.seed(), RangeError);
+  // labels and the comment, as written
+  const labelled = alea.roll('(2d6 + 3) [fire] + 1d4 [cold] # a fireball', { seed: 1 });
+  assert.deepEqual(labelled.labels.map(([l]) => l), ['fire', 'cold']);
+  assert.equal(labelled.labels.reduce((t, [, v]) => t + v, 0), labelled.total);
+  assert.equal(labelled.comment, 'a fireball');
+  assert.deepEqual([r.labels, r.comment], [[], null]);
+  // without a seed, from the system's entropy
+  assert.notEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total);
+});
+
+test('dist: the exact distribution', () => {
+  const d = alea.dist('2d6');
+  assert.ok(d instanceof Dist);
+  assert.equal(d.outcomes.length, 11);
+  assert.ok(Math.abs(d.p(7) - 1 / 6) < 1e-15);
+  assert.ok(Math.abs(d.atLeast(10) - 6 / 36) < 1e-15);
+  assert.ok(Math.abs(d.atMost(3) - 3 / 36) < 1e-15);
+  assert.equal(d.p(13), 0);
+  assert.equal(d.mean, 7);
+  assert.equal(d.median, 7);
+  // every value of a large distribution, found; the median as `alea dist` prints it
+  const wide = alea.dist('1d100000 - 50000');
+  assert.ok([-49999, -1, 0, 1, 50000].every((v) => wide.p(v) === 1e-5));
+  assert.deepEqual([wide.p(-50000), wide.p(50001), wide.p(0.5)], [0, 0, 0]);
+  assert.equal(wide.median, 0);
+  assert.deepEqual([alea.dist('1d6').median, alea.dist('4d6kh3').median, alea.dist('1d2').median],
+    [3, 12, 1]);
+  assert.deepEqual([d.min, d.max], [2, 12]);
+  assert.throws(() => d.p('7'), TypeError);
+  const dd = alea.dist('dd(6, 14)');
+  assert.equal(dd.labels.get(0), 'critical failure');
+  assert.equal(dd.p(2), 0.55);
+  const ev = alea.dist('event(d12 + d14 + d18 + d20)');
+  assert.ok(ev.flags['critical failure'] > 0 && ev.truncated > 0);
+  // exact fractions need FLINT, which the WebAssembly build has not
+  refused(() => alea.dist('3d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
+});
+
+test('dialects: another tool\'s notation, as it means it', () => {
+  assert.deepEqual(alea.dialects, ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']);
+  assert.equal(alea.dist('3d6>3').mean, 1.5); // 4 or more
+  assert.equal(alea.dist('3d6>3', { dialect: 'roll20' }).mean, 2); // 3 or more
+  assert.equal(alea.roll('3d6>3', { dialect: 'roll20', seed: 1 }).text, '3d6>=3 [5*, 4*, 4*] = 3');
+  assert.match(alea.dist('3d6>3').hint, /Roll20 reads it as 3 or more/);
+  assert.throws(() => alea.dist('3d6', { dialect: 'anydice' }),
+    { name: 'RangeError', message: /unknown dialect 'anydice' \(the dialects are alea, roll20/ });
+});
+
+test('errors are AleaErrors with the span, as string indices too, and a caret', () => {
+  try {
+    alea.roll('2d+3');
+    assert.fail('no error');
+  } catch (e) {
+    assert.ok(e instanceof AleaError && e instanceof Error);
+    assert.equal(e.name, 'AleaError');
+    assert.equal(e.status, 'ALEA_ERR_SYNTAX');
+    assert.deepEqual([e.start, e.end, e.index, e.endIndex], [2, 3, 2, 3]);
+    assert.match(e.line, /^syntax error: expected the number of sides after 'd'/);
+    assert.equal(e.caret(), '2d+3\n  ^');
+  }
+  // bytes and indices differ past a character of several bytes
+  try {
+    alea.roll('1d6 # é\n+ str');
+  } catch (e) {
+    assert.equal(e.expression.slice(e.index, e.endIndex), 'str');
+    assert.equal(e.end - e.start, 3);
+    assert.equal(e.start, e.index + 1);
+  }
+  refused(() => alea.roll('1d20 + str'), 'ALEA_ERR_SYNTAX', /unknown name 'str'/);
+  refused(() => alea.dist('1d6 / (1d2 - 1)'), 'ALEA_ERR_DOMAIN');
+  // a long expression: a window around the problem
+  const long = `${'1 + '.repeat(40)}x${' + 1'.repeat(40)}`;
+  try {
+    alea.dist(long);
+  } catch (e) {
+    const [line, caret] = e.caret().split('\n');
+    assert.ok(line.startsWith('...') && line.endsWith('...') && line.length === 76, line);
+    assert.equal(line[caret.indexOf('^')], 'x');
+  }
+});
+
+test('limit source: 4096 bytes by default, lowered at load and at run time', async () => {
+  assert.equal(alea.dist(`1${' '.repeat(4095)}`).mean, 1);
+  refused(() => alea.dist(`1${' '.repeat(4096)}`), 'ALEA_ERR_LIMIT',
+    'expression too long: 4097 bytes (source limit is 4096)');
+  const small = await load({ limits: { source: 10 } });
+  assert.equal(small.roll('1d6 + 1d20').total > 0, true); // 10 bytes
+  refused(() => small.roll('1d6 + 1d20 '), 'ALEA_ERR_LIMIT', /11 bytes \(source limit is 10\)/);
+  // bytes, not characters: 'é' is two
+  refused(() => small.roll('1d6 # éééé'), 'ALEA_ERR_LIMIT', /14 bytes/);
+  assert.equal(small.limit('source', 11), 10);
+  assert.equal(small.roll('1d6 + 1d20 ').total > 0, true);
+  assert.equal(small.limit('source'), 11);
+  // a stranger's megabytes: refused at once, without a copy in the module
+  const t = performance.now();
+  refused(() => alea.roll('('.repeat(50 << 20)), 'ALEA_ERR_LIMIT', /52428800 bytes/);
+  refused(() => alea.roll('é\ud800\u{1F3B2}'.repeat(1 << 20)), 'ALEA_ERR_LIMIT', /9437184 bytes/);
+  assert.ok(performance.now() - t < 5000, `${performance.now() - t} ms`);
+});
+
+test('limit rolls: 1000 in one call, not 1001; lowered', async () => {
+  assert.equal(alea.roll('1d6', { n: 1000, detail: false }).length, 1000);
+  refused(() => alea.roll('1d6', { n: 1001 }), 'ALEA_ERR_LIMIT', 'too many rolls (limit is 1000)');
+  const few = await load({ limits: { rolls: 5 } });
+  assert.equal(few.roll('1d6', { n: 5 }).length, 5);
+  refused(() => few.roll('1d6', { n: 6 }), 'ALEA_ERR_LIMIT', 'too many rolls (limit is 5)');
+});
+
+test('limit answerBytes: an answer and its closing byte', async () => {
+  // 2d6's JSON is 394 bytes (`alea dist --json 2d6` less its newline)
+  const at = await load({ limits: { answerBytes: 395 } });
+  assert.equal(at.dist('2d6').outcomes.length, 11);
+  at.limit('answerBytes', 394);
+  refused(() => at.dist('2d6'), 'ALEA_ERR_LIMIT',
+    'the distribution is too long (limit is 394 bytes in all)');
+  // the default, the module's ceiling: 1d100000 is about 1.6 MB
+  assert.equal(alea.dist('1d100000').outcomes.length, 100000);
+  refused(() => alea.roll('10000d6', { n: 1000, detail: false }), 'ALEA_ERR_LIMIT',
+    /breakdowns are too long \(limit is 16 MiB in all\)/);
+});
+
+test('limit deadline: each call stops at it with ALEA_ERR_INTERRUPTED', async () => {
+  const now = await load({ limits: { deadline: 0 } });
+  refused(() => now.dist('8d1000'), 'ALEA_ERR_INTERRUPTED', 'timed out after 0 ms (the deadline)');
+  refused(() => now.roll('8d1000', { n: 3 }), 'ALEA_ERR_INTERRUPTED');
+  assert.equal(now.limit('deadline', 2000), 0);
+  assert.equal(now.dist('8d1000').outcomes.length, 7993);
+  // a hostile expression (keys that once flooded the hash table) ends by
+  // 50 ms, or is refused for its work: either way, soon
+  const fast = await load({ limits: { deadline: 50 } });
+  const t = performance.now();
+  assert.throws(() => fast.dist('1d15000*562949953421312 + 1d480*562949953421312'),
+    (e) => ['ALEA_ERR_INTERRUPTED', 'ALEA_ERR_LIMIT'].includes(e.status));
+  assert.ok(performance.now() - t < 5000, `${performance.now() - t} ms`); // loose: a busy machine
+});
+
+test('limits: named, bounded, each at its maximum and one past it', async () => {
+  for (const [name, l] of Object.entries(LIMITS)) {
+    assert.equal(alea.limit(name), l.default);
+    const a = await load({ limits: { [name]: l.max } });
+    assert.equal(a.limit(name), l.max);
+    await assert.rejects(load({ limits: { [name]: l.max + 1 } }),
+      { name: 'RangeError', message: new RegExp(`limit '${name}' must be an integer from 0 to ${l.max}`) });
+    for (const bad of [-1, 1.5, NaN, '10', null]) {
+      assert.throws(() => a.limit(name, bad), RangeError, String(bad));
+    }
+  }
+  await assert.rejects(load({ limits: { dice: 10 } }), /unknown limit 'dice' \(the limits are deadline/);
+  await assert.rejects(load({ limits: 5 }), TypeError);
+});
+
+test('options: bad seeds, counts and types are named errors', () => {
+  for (const seed of [-1, 1.5, 2 ** 53 + 2, '-1', '18446744073709551616', 'abc', '', 2n ** 64n, {}]) {
+    assert.throws(() => alea.roll('1d6', { seed }), RangeError, String(seed));
+  }
+  for (const n of [0, -1, 1.5, '3', NaN]) {
+    assert.throws(() => alea.roll('1d6', { n }), { name: 'RangeError', message: /n must be/ });
+  }
+  for (const options of [null, 5, 'n=3', ['n']]) {
+    assert.throws(() => alea.roll('1d6', options), { name: 'TypeError', message: /roll's options must be an object/ });
+    assert.throws(() => alea.dist('1d6', options), { name: 'TypeError', message: /dist's options must be an object/ });
+  }
+  for (const expr of [42, null, undefined, new Uint8Array(3), ['1d6']]) {
+    assert.throws(() => alea.dist(expr), { name: 'TypeError', message: /the expression must be a string/ });
+  }
+});
+
+test('hostile input: errors at their place, never a crash', () => {
+  const big = String(2n ** 70n);
+  const cases = [
+    ['1d6 \ud800', 'ALEA_ERR_SYNTAX', 'unexpected U+D800 at byte 4'],
+    ['\udfff', 'ALEA_ERR_SYNTAX', 'unexpected U+DFFF at byte 0'],
+    ['1d6 # \ud83c', 'ALEA_ERR_SYNTAX', 'unexpected U+D83C at byte 6'],
+    [`${big}d6`, 'ALEA_ERR_SYNTAX', 'number too large'],
+    [`1d${big}`, 'ALEA_ERR_SYNTAX', 'number too large'],
+    ['1d6 \0\x1b[2J', 'ALEA_ERR_SYNTAX', 'unexpected byte 0x00'],
+    ['('.repeat(4000), 'ALEA_ERR_LIMIT', 'depth'],
+    ['99999d6', 'ALEA_ERR_LIMIT', 'too many '],
+    ['9223372036854775807 + 1', 'ALEA_ERR_OVERFLOW', ''],
+  ];
+  for (const [src, status, words] of cases) {
+    for (const call of [() => alea.roll(src), () => alea.dist(src)]) {
+      assert.throws(call, (e) => {
+        assert.ok(e instanceof AleaError, `${JSON.stringify(src.slice(0, 20))}: ${e}`);
+        assert.equal(e.status, status, `${JSON.stringify(src.slice(0, 20))}: ${e.message}`);
+        assert.ok(e.message.includes(words), e.message);
+        assert.ok(e.start <= e.end && e.index <= e.endIndex && e.endIndex <= src.length);
+        assert.match(e.caret(), /\n *\^+$/);
+        return true;
+      });
+    }
+  }
+  refused(() => alea.dist(`1d6!${'+1d6!'.repeat(600)}`), 'ALEA_ERR_LIMIT', /work limit/);
+  // the amplifying roll: refused before its breakdowns are written
+  const faces = Array.from({ length: 190 }, (_, i) => String(-9223372036854775000n + BigInt(i)));
+  refused(() => alea.roll(`best(9999, 0d{${faces.join(',')}})`, { n: 1000 }), 'ALEA_ERR_LIMIT');
+  // and the instance still answers
+  assert.equal(alea.roll('1d1').text, '1d1 [1] = 1');
+});
+
+test('the shared instance: roll() and dist() with the defaults', async () => {
+  assert.equal((await roll('4d6kh3', { seed: 7 })).total, 17);
+  assert.equal((await roll('1d6', { n: 2 })).length, 2);
+  assert.equal((await dist('1d4')).outcomes.length, 4);
+  await assert.rejects(dist('2d+3'), AleaError);
+});
+
+test('CommonJS: require() gives load, roll and dist', async () => {
+  const cjs = createRequire(import.meta.url)('../index.cjs');
+  assert.equal((await cjs.roll('4d6kh3', { seed: 7 })).text, '4d6kh3 [5, 2 dropped, 6, 6] = 17');
+  assert.equal((await cjs.load()).dist('1d2').mean, 1.5);
+  await assert.rejects(cjs.dist('2d+3'), { name: 'AleaError', status: 'ALEA_ERR_SYNTAX' });
+});

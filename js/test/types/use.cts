@@ -1,0 +1,10 @@
+// What a TypeScript user writes (CommonJS): every function a promise.
+import alea = require('alea-dice');
+
+async function main(): Promise<number> {
+  const a = await alea.load();
+  const r: alea.Roll = await alea.roll('4d6kh3', { seed: 7 });
+  const d: alea.Dist = await alea.dist('2d6');
+  return a.roll('1d6').total + r.total + d.mean;
+}
+main();

@@ -1,0 +1,21 @@
+// What a TypeScript user writes (ES module): it must compile without error.
+import { load, roll, dist, AleaError, LIMITS, type Roll, type Dist, type Dialect } from 'alea-dice';
+
+const alea = await load({ limits: { deadline: 50, source: 200 } });
+const one: Roll = alea.roll('4d6kh3', { seed: 7n });
+const many: Roll[] = alea.roll('1d20', { n: 3, seed: '7', dialect: 'roll20' });
+const text: string = one.markdown + many[0].text + (one.hint ?? '') + (one.comment ?? '');
+const labels: [string, number][] = one.labels;
+const d: Dist = alea.dist('2d6', { dialect: 'foundry' as Dialect });
+const p: number = d.p(7) + d.atLeast(10) + d.atMost(3) + d.median + LIMITS.rolls.max;
+const label: string | undefined = d.labels.get(0);
+const old: number = alea.limit('deadline', 100);
+alea.seed(1);
+try {
+  alea.roll('2d+3');
+} catch (e) {
+  if (e instanceof AleaError) console.log(e.status, e.start, e.index, e.caret(), text, p, label, old, labels);
+}
+const shared: Roll = await roll('1d6');
+const sharedMany: Roll[] = await roll('1d6', { n: 2 });
+console.log((await dist('1d4')).mean, shared.total, sharedMany.length);
