@@ -16,8 +16,10 @@ the expression it concerns; an argument of the wrong type raises TypeError,
 one out of its range ValueError, each naming the argument and the range. No
 number is ever passed to the library wrapped to fit its C type.
 
-The library is found through the ALEA_LIBRARY environment variable (a path),
-else as libalea.so.0 where the dynamic loader looks (an installed alea).
+The library is the one named by the ALEA_LIBRARY environment variable (a
+path) when it is set; else the one pip built into the package
+(alea/libalea.so.0, with the exact-fractions module in alea/alea/); else
+libalea.so.0 where the dynamic loader looks (an installed alea).
 """
 
 import ctypes
@@ -37,8 +39,16 @@ __all__ = ['AleaError', 'Context', 'Dist', 'Roll', 'dist', 'roll', 'version', 'L
 
 
 def _load():
+    """The C library: ALEA_LIBRARY when set (a path); else the one built
+    into the package (alea/libalea.so.0, by pip install); else libalea.so.0
+    where the dynamic loader looks (an installed alea)."""
     path = os.environ.get('ALEA_LIBRARY')
-    names = [path] if path else ['libalea.so.0', ctypes.util.find_library('alea')]
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'libalea.so.0')
+    if path:
+        names = [path]
+    else:
+        names = [bundled] if os.path.exists(bundled) else []
+        names += ['libalea.so.0', ctypes.util.find_library('alea')]
     errors = []
     for name in names:
         if not name:
@@ -47,8 +57,9 @@ def _load():
             return ctypes.CDLL(name)
         except OSError as e:
             errors.append(str(e))
-    raise ImportError('alea: the C library libalea.so.0 was not found (install alea with '
-                      "'cmake --install', or set ALEA_LIBRARY to its path): " + '; '.join(errors))
+    raise ImportError('alea: the C library libalea.so.0 was not found (install the package '
+                      "with pip, which builds it; install alea with 'cmake --install'; or set "
+                      'ALEA_LIBRARY to its path): ' + '; '.join(errors))
 
 
 _lib = _load()
