@@ -5,9 +5,13 @@ The C library (libalea.so.0) through ctypes; nothing from PyPI.
     >>> import alea
     >>> alea.roll("4d6kh3", seed=7).text
     '4d6kh3 [5, 2 dropped, 6, 6] = 17'
+    >>> alea.roll("4d6kh3", seed=7).dice[0].dice[1]
+    Die(value=2, rolls=(Face(face=2),), dropped=True)
     >>> d = alea.dist("2d6")
-    >>> d.p(7), d.mean
-    (0.16666666666666666, 7.0)
+    >>> d.p(7), d.mean, d.median
+    (0.16666666666666669, 7.0, 7)
+    >>> alea.compare("1d20+5", ("advantage", "2d20kh1+2"))["advantage"].median
+    17
 
 A `Context` holds limits, a deadline and a generator; the module-level
 functions use one context per thread. A bad expression or a limit reached

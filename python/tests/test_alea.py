@@ -463,6 +463,12 @@ class BotTest(unittest.TestCase):
         self.assertEqual(lines[-1], '@player rolled 1d1 [1] = `1`')
 
 
+class DocstringTest(unittest.TestCase):
+    def test_the_module_s_examples(self):
+        import doctest
+        self.assertEqual(doctest.testmod(alea).failed, 0)
+
+
 class TypedRollTest(unittest.TestCase):
     """Terms, dice and faces are typed objects named as the JSON's keys."""
 
