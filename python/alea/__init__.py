@@ -41,7 +41,8 @@ from fractions import Fraction
 from typing import Optional
 
 __all__ = ['AleaError', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Member', 'Roll',
-           'Term', 'compare', 'dist', 'roll', 'version', 'LIMITS', 'LIMIT_MAX']
+           'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
+           'LIMIT_MAX']
 
 
 def _load():
@@ -498,6 +499,14 @@ class Dist:
         return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {float(self.mean):.4g})'
 
 
+#: The most cells (values x columns) a comparison's table may have: a
+#: million Python numbers and their row lists (41 MB at the peak of a
+#: cumulative table, python/README.md). Bounds what
+#: compare() holds when the columns' values hardly overlap (the support
+#: limit bounds the values, not their product with the columns).
+COMPARE_CELLS_MAX = 1_000_000
+
+
 class Comparison(Mapping):
     """Several distributions side by side (compare()): a mapping from each
     column's name to its Dist, in the order given. `outcomes` is every value
@@ -774,7 +783,7 @@ class Context:
         self._arm()
         return self._dist(expression)
 
-    def compare(self, *expressions):
+    def compare(self, *expressions, max_cells=None):
         """The distributions of several expressions side by side: a
         Comparison. Each is a str, named by itself, or a (name, expression)
         pair: ctx.compare('1d20+5', ('advantage', '2d20kh1+2')); a dict's
@@ -782,8 +791,12 @@ class Context:
         limits, as `alea compare`: the work limit is one budget that the
         columns share (each gets what the ones before left), their outcomes
         together stay within the support limit, and the timeout is one
-        deadline for the whole comparison."""
+        deadline for the whole comparison. The table (values x columns) has
+        at most max_cells cells (default COMPARE_CELLS_MAX), so that its
+        rows fit in memory."""
         columns = _columns(expressions)
+        cells_max = _integer(COMPARE_CELLS_MAX if max_cells is None else max_cells,
+                             'max_cells', 1, None)
         ctx = self._live()
         work = _ctx_limit(ctx, LIMITS.index('work'), -1)
         support = _ctx_limit(ctx, LIMITS.index('support'), -1)
@@ -810,7 +823,14 @@ class Context:
                                 "expressions, or raise the 'support' limit", 'ALEA_ERR_LIMIT',
                                 0, 0, src)
             dists.append(d)
-        return Comparison([name for name, _ in columns], dists)
+        c = Comparison([name for name, _ in columns], dists)
+        cells = len(c.outcomes) * len(c.names)
+        if cells > cells_max:
+            raise AleaError(f'compare: the table would have {cells} cells ({len(c.outcomes)} '
+                            f'values x {len(c.names)} columns), more than max_cells '
+                            f'({cells_max}); compare fewer expressions, or raise max_cells',
+                            'ALEA_ERR_LIMIT', 0, 0, columns[-1][1])
+        return c
 
     def _dist(self, expression):
         expr = self._compile(expression)
@@ -909,9 +929,9 @@ def dist(expression, dialect='alea', exact=False):
     return _default(dialect, exact).dist(expression)
 
 
-def compare(*expressions, dialect='alea', exact=False):
+def compare(*expressions, dialect='alea', exact=False, max_cells=None):
     """The distributions of several expressions side by side (a Comparison),
     with the default limits, shared as Context.compare says. Each is a str,
     named by itself, or a (name, expression) pair; `dialect` and `exact` as
-    dist's."""
-    return _default(dialect, exact).compare(*expressions)
+    dist's, `max_cells` as Context.compare's."""
+    return _default(dialect, exact).compare(*expressions, max_cells=max_cells)

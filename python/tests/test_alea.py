@@ -655,6 +655,25 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(ctx.limit('work'), total - 1)  # the limit is given back
         ctx.dist('30d8')
 
+    def test_the_table_s_cells_are_bounded(self):
+        # 1d6 and 1d4: 6 values x 2 columns
+        self.assertEqual(len(alea.compare('1d6', '1d4', max_cells=12).table()), 6)
+        with self.assertRaises(alea.AleaError) as e:
+            alea.compare('1d6', '1d4', max_cells=11)
+        self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+        self.assertIn('12 cells (6 values x 2 columns), more than max_cells (11)',
+                      str(e.exception))
+        # the default, at N and N + 1: constants, a value and a column each
+        self.assertEqual(alea.COMPARE_CELLS_MAX, 1000 * 1000)
+        self.assertEqual(len(alea.compare(*map(str, range(1000))).outcomes), 1000)
+        with self.assertRaisesRegex(alea.AleaError, r'1002001 cells \(1001 values x 1001 '
+                                    r'columns\), more than max_cells \(1000000\)'):
+            alea.compare(*map(str, range(1001)))
+        with self.assertRaisesRegex(ValueError, 'max_cells must be an integer of 1 or more'):
+            alea.compare('1d6', max_cells=0)
+        with self.assertRaisesRegex(TypeError, 'max_cells must be an integer'):
+            alea.compare('1d6', max_cells=1.5)
+
     def test_a_bad_expression_names_itself(self):
         with self.assertRaises(alea.AleaError) as e:
             alea.compare('1d6', '2d')
