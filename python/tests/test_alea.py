@@ -674,6 +674,21 @@ class CompareTest(unittest.TestCase):
         with self.assertRaisesRegex(TypeError, 'max_cells must be an integer'):
             alea.compare('1d6', max_cells=1.5)
 
+    def test_the_timeout_is_one_deadline_for_the_whole_comparison(self):
+        import time
+
+        class Slow(alea.Context):
+            def _dist(self, expression):
+                time.sleep(0.06)  # each column alone is well within 0.1 s
+                return super()._dist(expression)
+        with Slow(timeout=0.1) as ctx:
+            ctx.dist('40d100')
+            ctx.dist('40d100')
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.compare('1d6', '40d100')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_INTERRUPTED')
+        self.assertEqual(e.exception.expression, '40d100')
+
     def test_a_bad_expression_names_itself(self):
         with self.assertRaises(alea.AleaError) as e:
             alea.compare('1d6', '2d')
