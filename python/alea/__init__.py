@@ -114,7 +114,6 @@ _roll_format = _sig('alea_roll_format', ctypes.c_size_t, _p, ctypes.c_int, ctype
 _expr_dist = _sig('alea_expr_dist', ctypes.c_int, _p, _p, ctypes.POINTER(_p))
 _dist_free = _sig('alea_dist_free', None, _p)
 _dist_median = _sig('alea_dist_median', ctypes.c_int64, _p)
-_dist_count = _sig('alea_dist_count', ctypes.c_size_t, _p)
 _ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
@@ -361,7 +360,7 @@ class Term(_Fields):
 
     @classmethod
     def _parse(cls, data):
-        dice = tuple(Die._from_json(d, rolls=tuple(Face._from_json(f) for f in d.get('rolls', ())))
+        dice = tuple(Die._from_json(d, rolls=tuple(map(Face._from_json, d.get('rolls', ()))))
                      for d in data.get('dice', ()))
         return cls._from_json(data, dice=dice)
 

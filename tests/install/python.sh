@@ -55,6 +55,11 @@ diff "$tmp/before" "$tmp/after" >&2 || { echo "FAIL: pip left files in python/ (
 module=$(find "$tmp/dir" -name alea-exact.so)
 exact=${module:+True}
 check dir
+# the chat-bot example, with the installed package
+got=$(cd "$tmp/cwd" && echo '!roll 1d1' |
+    env -i PATH=/usr/bin:/bin HOME="$tmp" "$tmp/dir/bin/python" "$src/examples/bot.py")
+[ "$got" = '@player rolled 1d1 [1] = `1`' ] ||
+    { echo "FAIL: examples/bot.py with the installed package printed: $got" >&2; exit 1; }
 if [ -z "$exact" ]; then
     echo "SKIPPED: the package was built without FLINT (no exact fractions): libflint-dev" >&2
     exit 77
