@@ -13,13 +13,17 @@ message needs no more), a deadline per request, errors turned into replies
 with a caret under the problem, and never an exception that would take the
 bot down. Whatever a stranger sends (a number past 64 bits, a lone surrogate
 that a JSON "\\ud800" decodes to, control bytes) is an alea.AleaError,
-answered as any bad expression. Run it to try messages on the terminal.
+answered as any bad expression. Run it to try messages on the terminal
+(venv/bin/python examples/bot.py, with the package pip installed in venv).
 """
+import os
 import sys
 
-sys.path.insert(0, __file__.rsplit('/', 2)[0] + '/python')  # the repository's python/
-
-import alea  # noqa: E402
+try:
+    import alea  # the package pip installed, with its library (python/README.md)
+except ImportError:  # else the repository's python/, with ALEA_LIBRARY or an installed alea
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'python'))
+    import alea
 
 # A context per bot (not thread-safe: one per thread or worker). Limits for a
 # chat: short expressions, few dice, small tables, 50 ms at most.

@@ -5,9 +5,13 @@ The C library (libalea.so.0) through ctypes; nothing from PyPI.
     >>> import alea
     >>> alea.roll("4d6kh3", seed=7).text
     '4d6kh3 [5, 2 dropped, 6, 6] = 17'
+    >>> alea.roll("4d6kh3", seed=7).dice[0].dice[1]
+    Die(value=2, rolls=(Face(face=2),), dropped=True)
     >>> d = alea.dist("2d6")
-    >>> d.p(7), d.mean
-    (0.16666666666666666, 7.0)
+    >>> d.p(7), d.mean, d.median
+    (0.16666666666666669, 7.0, 7)
+    >>> alea.compare("1d20+5", ("advantage", "2d20kh1+2"))["advantage"].median
+    17
 
 A `Context` holds limits, a deadline and a generator; the module-level
 functions use one context per thread. A bad expression or a limit reached
@@ -16,8 +20,10 @@ the expression it concerns; an argument of the wrong type raises TypeError,
 one out of its range ValueError, each naming the argument and the range. No
 number is ever passed to the library wrapped to fit its C type.
 
-The library is found through the ALEA_LIBRARY environment variable (a path),
-else as libalea.so.0 where the dynamic loader looks (an installed alea).
+The library is the one named by the ALEA_LIBRARY environment variable (a
+path) when it is set; else the one pip built into the package
+(alea/libalea.so.0, with the exact-fractions module in alea/alea/); else
+libalea.so.0 where the dynamic loader looks (an installed alea).
 """
 
 import ctypes
@@ -30,15 +36,26 @@ import os
 import threading
 import time
 from collections.abc import Mapping
+from dataclasses import MISSING, dataclass, field
 from fractions import Fraction
+from typing import Optional
 
-__all__ = ['AleaError', 'Context', 'Dist', 'Roll', 'dist', 'roll', 'version', 'LIMITS',
+__all__ = ['AleaError', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Member', 'Roll',
+           'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
            'LIMIT_MAX']
 
 
 def _load():
+    """The C library: ALEA_LIBRARY when set (a path); else the one built
+    into the package (alea/libalea.so.0, by pip install); else libalea.so.0
+    where the dynamic loader looks (an installed alea)."""
     path = os.environ.get('ALEA_LIBRARY')
-    names = [path] if path else ['libalea.so.0', ctypes.util.find_library('alea')]
+    bundled = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'libalea.so.0')
+    if path:
+        names = [path]
+    else:
+        names = [bundled] if os.path.exists(bundled) else []
+        names += ['libalea.so.0', ctypes.util.find_library('alea')]
     errors = []
     for name in names:
         if not name:
@@ -47,8 +64,9 @@ def _load():
             return ctypes.CDLL(name)
         except OSError as e:
             errors.append(str(e))
-    raise ImportError('alea: the C library libalea.so.0 was not found (install alea with '
-                      "'cmake --install', or set ALEA_LIBRARY to its path): " + '; '.join(errors))
+    raise ImportError('alea: the C library libalea.so.0 was not found (install the package '
+                      "with pip, which builds it; install alea with 'cmake --install'; or set "
+                      'ALEA_LIBRARY to its path): ' + '; '.join(errors))
 
 
 _lib = _load()
@@ -95,6 +113,8 @@ _roll_format = _sig('alea_roll_format', ctypes.c_size_t, _p, ctypes.c_int, ctype
                     ctypes.c_size_t)
 _expr_dist = _sig('alea_expr_dist', ctypes.c_int, _p, _p, ctypes.POINTER(_p))
 _dist_free = _sig('alea_dist_free', None, _p)
+_dist_median = _sig('alea_dist_median', ctypes.c_int64, _p)
+_ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
 
@@ -247,23 +267,143 @@ def _column(ch):
     return ch
 
 
+class _Fields:
+    """A typed object of the JSON breakdown, still read as its dict was
+    (term['dice'], die.get('dropped')): fields are named as the JSON's keys,
+    and a key the library adds later, which no field holds yet, is in
+    `extra`."""
+
+    def __getitem__(self, key):
+        if isinstance(key, str) and key in self.__dataclass_fields__ and key != 'extra':
+            return getattr(self, key)
+        return self.extra[key]
+
+    def __repr__(self):
+        # the fields that say something: a flag only when set, an optional
+        # field only when present
+        shown = []
+        for name, f in self.__dataclass_fields__.items():
+            value = getattr(self, name)
+            if name != 'extra' and (f.default is MISSING or value != f.default):
+                shown.append(f'{name}={value!r}')
+        return f'{type(self).__name__}({", ".join(shown)})'
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    @classmethod
+    def _from_json(cls, data, **made):
+        fields = cls.__dataclass_fields__
+        known = {k: v for k, v in data.items() if k in fields and k != 'extra'}
+        known.update(made)
+        extra = {k: v for k, v in data.items() if k not in fields or k == 'extra'}
+        return cls(**known, extra=extra)
+
+
+@dataclass(frozen=True, repr=False)
+class Face(_Fields):
+    """One face rolled for a die (an entry of the JSON's "rolls"): `face` as
+    rolled, and the flags: rerolled (replaced), clamped, exploded (it made
+    another roll), penetrated (counts one less), success, failure, critical
+    (the die's highest face), fumble (a 1)."""
+    face: int
+    rerolled: bool = False
+    clamped: bool = False
+    exploded: bool = False
+    penetrated: bool = False
+    success: bool = False
+    failure: bool = False
+    critical: bool = False
+    fumble: bool = False
+    extra: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True, repr=False)
+class Die(_Fields):
+    """One die of a term: `value` (its chain's total), `rolls` (each Face
+    rolled, in order: one, or more for explosions and rerolls) and the flags
+    dropped, success, failure, cancelled, discarded."""
+    value: int
+    rolls: tuple = ()
+    dropped: bool = False
+    success: bool = False
+    failure: bool = False
+    cancelled: bool = False
+    discarded: bool = False
+    extra: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True, repr=False)
+class Term(_Fields):
+    """One dice term rolled: `term` (its canonical text), `start`, `end`
+    (its byte span of the expression), `value` (a sum, or a number of
+    successes), `dice` (each Die), and, when they apply, `sides`, `min`,
+    `max` (the die: its number of faces, lowest and highest), `label` (a
+    dd() outcome's name), `discarded` (a best()/worst() repetition not
+    kept), `critical_failure` (event()), `doubled_down` (dd())."""
+    term: str
+    start: int
+    end: int
+    value: int
+    dice: tuple = ()
+    sides: Optional[int] = None
+    min: Optional[int] = None
+    max: Optional[int] = None
+    label: Optional[str] = None
+    discarded: bool = False
+    critical_failure: bool = False
+    doubled_down: bool = False
+    extra: dict = field(default_factory=dict, repr=False, compare=False)
+
+    @classmethod
+    def _parse(cls, data):
+        dice = tuple(Die._from_json(d, rolls=tuple(map(Face._from_json, d.get('rolls', ()))))
+                     for d in data.get('dice', ()))
+        return cls._from_json(data, dice=dice)
+
+
+@dataclass(frozen=True, repr=False)
+class Member(_Fields):
+    """A member of a group of several expressions ('{4d6 + 3, 2d8}kh1'):
+    `expression` (the member as written), `start`, `end` (its span),
+    `value` (its total), and the flags dropped, success, failure."""
+    expression: str
+    start: int
+    end: int
+    value: int
+    dropped: bool = False
+    success: bool = False
+    failure: bool = False
+    extra: dict = field(default_factory=dict, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
 class Roll:
-    """One roll: its total, the breakdown line (`text`, and `markdown` for a
-    chat: dropped dice struck through, criticals bold, the total in code,
-    other markup escaped), every die (the JSON breakdown, parsed), and
-    `hint`: what the expression likely meant, when another tool reads it
-    otherwise (alea_expr_hint), or None."""
+    """One roll: its `total`, the breakdown line (`text`, and `markdown` for
+    a chat: dropped dice struck through, criticals bold, the total in code,
+    other markup escaped), `dice` (each Term rolled, in evaluation order,
+    with its Die objects and their Face objects), `comment` (the
+    expression's description, '4d6 # fire damage', or None), `hint` (what
+    the expression likely meant, when another tool reads it otherwise
+    (alea_expr_hint), or None), and `detail`: the whole JSON breakdown,
+    parsed (docs/language.md, "JSON")."""
+    expression: str
+    total: int
+    text: str
+    dice: tuple
+    comment: Optional[str] = None
+    hint: Optional[str] = None
+    markdown: str = ''
+    detail: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def __init__(self, total, text, detail, hint=None, markdown=None):
-        self.total = total
-        self.text = text
-        self.detail = detail
-        self.hint = hint
-        self.markdown = markdown if markdown is not None else text
-
-    @property
-    def dice(self):
-        return self.detail['dice']
+    @classmethod
+    def _parse(cls, detail, text, hint, markdown):
+        return cls(detail['expression'], detail['total'], text,
+                   tuple(Term._parse(t) for t in detail['dice']), detail.get('comment'),
+                   hint, markdown, detail)
 
     @property
     def labels(self):
@@ -281,22 +421,13 @@ class Roll:
     @property
     def groups(self):
         """Each group of several expressions rolled, in the order rolled: a
-        list of its members, each a dict of 'expression' (the member as
-        written), 'value' (its total) and 'dropped', 'success', 'failure':
-        '{4d6 + 3, 2d8}kh1' -> [[{'expression': '4d6 + 3', 'value': 17,
-        'dropped': False, ...}, {'expression': '2d8', ...}]]."""
+        list of its members, each a Member: '{4d6 + 3, 2d8}kh1' ->
+        [[Member(expression='4d6 + 3', value=17, dropped=False, ...),
+        Member(expression='2d8', ...)]]."""
         src = self.detail['expression'].encode()
-        return [[{'expression': src[m['start']:m['end']].decode(errors='replace'),
-                  'value': m['value'],
-                  'dropped': m.get('dropped', False),
-                  'success': m.get('success', False),
-                  'failure': m.get('failure', False)} for m in g['members']]
+        return [[Member._from_json(m, expression=src[m['start']:m['end']].decode(
+                     errors='replace')) for m in g['members']]
                 for g in self.detail.get('groups', [])]
-
-    @property
-    def comment(self):
-        """The expression's description ('4d6 # fire damage'), or None."""
-        return self.detail.get('comment')
 
     def __repr__(self):
         return f'Roll({self.text!r})'
@@ -308,11 +439,15 @@ class Dist:
     tails (`truncated`). From a Context with exact=True (`exact` is then
     True), the probabilities, the mean, the variance and `truncated` are
     fractions.Fraction in lowest terms, and at_least/at_most add them
-    exactly; else floats. `labels` names values (dd() outcomes), `flags`
-    holds named probabilities (an event() pool's 'critical failure'), `hint`
-    what the expression likely meant (as Roll's), or None."""
+    exactly; else floats. `median` is the smallest value v with
+    P(X <= v) >= 1/2 (of the outcomes' mass), as `alea dist` prints it.
+    `labels` names values (dd() outcomes), `flags` holds named probabilities
+    (an event() pool's 'critical failure'), `hint` what the expression likely
+    meant (as Roll's), or None. A Dist is made by dist(), or from the JSON
+    of `alea dist --json` (Dist(json.loads(text))), whose median is then
+    found here by the library's rule."""
 
-    def __init__(self, data, hint=None):
+    def __init__(self, data, hint=None, median=None):
         self.hint = hint
         self.expression = data['expression']
         self.exact = bool(data.get('exact', False))
@@ -330,6 +465,18 @@ class Dist:
         self.rolls = data.get('rolls', 1)
         # why outcomes rarer than the double range may be missing, or None
         self.incomplete = data.get('incomplete')
+        self.median = median if median is not None else self._median()
+
+    def _median(self):
+        # alea_dist_median's rule, with its allowance for rounding in doubles
+        mass = sum(self.outcomes.values())
+        half = mass / 2 if self.exact else 0.5 * mass * (1 - 1e-12)
+        s = 0
+        for v, p in self.outcomes.items():
+            s += p
+            if s >= half:
+                return v
+        return self.max
 
     def p(self, value):
         """P(X = value)."""
@@ -349,6 +496,119 @@ class Dist:
 
     def __repr__(self):
         return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {float(self.mean):.4g})'
+
+
+#: The most cells (values x columns) a comparison's table may have: a
+#: million Python numbers and their row lists (41 MB at the peak of a
+#: cumulative table, python/README.md). Bounds what
+#: compare() holds when the columns' values hardly overlap (the support
+#: limit bounds the values, not their product with the columns).
+COMPARE_CELLS_MAX = 1_000_000
+
+
+class Comparison(Mapping):
+    """Several distributions side by side (compare()): a mapping from each
+    column's name to its Dist, in the order given. `outcomes` is every value
+    some column can take, ascending; table() the rows of numbers, format()
+    (and str()) the text table `alea compare` prints."""
+
+    KINDS = ('p', 'at_least', 'at_most')
+
+    def __init__(self, names, dists):
+        self.names = tuple(names)
+        self.dists = tuple(dists)
+        self._by_name = dict(zip(self.names, self.dists))
+        self.outcomes = sorted(set().union(*(d.outcomes for d in self.dists)))
+
+    def __getitem__(self, name):
+        return self._by_name[name]
+
+    def __iter__(self):
+        return iter(self.names)
+
+    def __len__(self):
+        return len(self.names)
+
+    def table(self, kind='p'):
+        """The rows [(value, [one number per column])], for every value of
+        `outcomes`. kind 'p': P(X = value), None where the column cannot
+        take it; 'at_least', 'at_most': P(X >= value), P(X <= value), every
+        cell filled (at least 23 on 2d20kh1+2 is 0). Each column is summed
+        once from its small end (linear in the rows)."""
+        if kind not in self.KINDS:
+            raise ValueError(f'alea: kind must be one of {", ".join(self.KINDS)}, not {kind!r}')
+        cols = [self._column(d, kind) for d in self.dists]
+        return [(v, [c[i] for c in cols]) for i, v in enumerate(self.outcomes)]
+
+    def _column(self, d, kind):
+        zero = Fraction(0) if d.exact else 0.0
+        if kind == 'p':
+            return [d.outcomes.get(v) for v in self.outcomes]
+        values = self.outcomes if kind == 'at_most' else self.outcomes[::-1]
+        out, s = [], zero
+        for v in values:
+            s += d.outcomes.get(v, zero)
+            out.append(s)
+        return out if kind == 'at_most' else out[::-1]
+
+    def format(self, kind='p'):
+        """The text table: a row per value, a column per name, chances in
+        percent ('' where impossible), then mean, sd, min, max and median."""
+        head = {'p': '% chance of each value', 'at_least': '% chance of at least each value',
+                'at_most': '% chance of at most each value'}[kind]
+        names = {}  # the outcomes' names (dd()), from any column that has them
+        for d in self.dists:
+            names.update(d.labels)
+        rows = [[names.get(v, str(v))] + ['' if p is None else _percent(p) for p in ps]
+                for v, ps in self.table(kind)]
+        for stat in ('mean', 'sd', 'min', 'max', 'median'):
+            cells = [getattr(d, stat) for d in self.dists]
+            rows.append([stat] + [f'{float(x):.2f}' if stat in ('mean', 'sd') else str(x)
+                                  for x in cells])
+        header = ['value', *self.names]
+        # each column as wide as 100.00, as the command line's
+        widths = [max(6, *(len(r[i]) for r in rows + [header])) for i in range(len(header))]
+        lines = [head] + ['  '.join(c.rjust(w) for c, w in zip(r, widths)).rstrip()
+                          for r in [header] + rows]
+        return '\n'.join(lines)
+
+    def __str__(self):
+        return self.format()
+
+    def __repr__(self):
+        return f'Comparison({", ".join(self.names)})'
+
+
+def _percent(p):
+    # two decimals; a chance too small for them keeps two significant digits
+    x = float(p) * 100
+    return f'{x:.2g}' if 0 < x < 0.005 else f'{x:.2f}'
+
+
+def _columns(expressions):
+    """compare()'s arguments as (name, expression) pairs: a str is named by
+    itself, a (name, expression) pair by its name; names are unique."""
+    if not expressions:
+        raise ValueError('alea: compare needs at least one expression')
+    out = []
+    for x in expressions:
+        if isinstance(x, tuple) and len(x) == 2 and all(isinstance(y, str) for y in x):
+            name, src = x
+            if not name:
+                raise ValueError(f'alea: the name of {src!r} is empty')
+        elif isinstance(x, str):
+            name = src = x
+        else:
+            raise TypeError('alea: compare takes expressions (str) or (name, expression) '
+                            f'pairs of str, not {type(x).__name__}')
+        out.append((name, src))
+    seen = set()
+    for name, _ in out:
+        if name in seen:
+            raise ValueError(f'alea: two columns are named {name!r}; name them apart '
+                             "with (name, expression) pairs")
+        seen.add(name)
+    return out
 
 
 def _point(value):
@@ -510,8 +770,8 @@ class Context:
                     raise AleaError(f'{n} rolls: their breakdowns come to more than the '
                                     f'memory limit ({memory} bytes); roll fewer at a time',
                                     'ALEA_ERR_LIMIT', 0, 0, expression)
-                rolls.append(Roll(_roll_total(r), text.decode(), json.loads(detail.decode()),
-                                  _hint(expr), markdown.decode()))
+                rolls.append(Roll._parse(json.loads(detail.decode()), text.decode(),
+                                         _hint(expr), markdown.decode()))
             return rolls[0] if n is None else rolls
         finally:
             _roll_free(r)
@@ -519,16 +779,68 @@ class Context:
 
     def dist(self, expression):
         """The exact distribution of the expression: a Dist."""
+        self._arm()
+        return self._dist(expression)
+
+    def compare(self, *expressions, max_cells=None):
+        """The distributions of several expressions side by side: a
+        Comparison. Each is a str, named by itself, or a (name, expression)
+        pair: ctx.compare('1d20+5', ('advantage', '2d20kh1+2')); a dict's
+        items will do (ctx.compare(*columns.items())). All within one set of
+        limits, as `alea compare`: the work limit is one budget that the
+        columns share (each gets what the ones before left), their outcomes
+        together stay within the support limit, and the timeout is one
+        deadline for the whole comparison. The table (values x columns) has
+        at most max_cells cells (default COMPARE_CELLS_MAX), so that its
+        rows fit in memory."""
+        columns = _columns(expressions)
+        cells_max = _integer(COMPARE_CELLS_MAX if max_cells is None else max_cells,
+                             'max_cells', 1, None)
+        ctx = self._live()
+        work = _ctx_limit(ctx, LIMITS.index('work'), -1)
+        support = _ctx_limit(ctx, LIMITS.index('support'), -1)
+        spent = total = 0
+        dists = []
+        self._arm()
+        for name, src in columns:
+            _ctx_limit(ctx, LIMITS.index('work'), work - spent)
+            try:
+                d = self._dist(src)
+            except AleaError as e:
+                if e.status != 'ALEA_ERR_LIMIT' or not dists or 'work limit' not in e.message:
+                    raise
+                raise AleaError(f'compare: the columns need more work in all than the work '
+                                f'limit ({work}) allows; compare fewer expressions, or raise '
+                                "the 'work' limit", 'ALEA_ERR_LIMIT', 0, 0, src) from None
+            finally:
+                spent += _ctx_work(ctx)
+                _ctx_limit(ctx, LIMITS.index('work'), work)
+            total += len(d.outcomes)
+            if total > support:
+                raise AleaError(f'compare: the columns have more than {support} outcomes in '
+                                'all (support limit, for the whole table); compare fewer '
+                                "expressions, or raise the 'support' limit", 'ALEA_ERR_LIMIT',
+                                0, 0, src)
+            dists.append(d)
+        c = Comparison([name for name, _ in columns], dists)
+        cells = len(c.outcomes) * len(c.names)
+        if cells > cells_max:
+            raise AleaError(f'compare: the table would have {cells} cells ({len(c.outcomes)} '
+                            f'values x {len(c.names)} columns), more than max_cells '
+                            f'({cells_max}); compare fewer expressions, or raise max_cells',
+                            'ALEA_ERR_LIMIT', 0, 0, columns[-1][1])
+        return c
+
+    def _dist(self, expression):
         expr = self._compile(expression)
         d = _p()
         try:
-            self._arm()
             st = _expr_dist(self._ctx, expr, ctypes.byref(d))
             if st != 0:
                 raise self._error(st, expression)
             try:
                 return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()),
-                            _hint(expr))
+                            _hint(expr), _dist_median(d))
             finally:
                 _dist_free(d)
         finally:
@@ -614,3 +926,11 @@ def dist(expression, dialect='alea', exact=False):
     """The exact distribution of the expression (a Dist), with the default
     limits; `dialect` and `exact` (fractions) as Context's."""
     return _default(dialect, exact).dist(expression)
+
+
+def compare(*expressions, dialect='alea', exact=False, max_cells=None):
+    """The distributions of several expressions side by side (a Comparison),
+    with the default limits, shared as Context.compare says. Each is a str,
+    named by itself, or a (name, expression) pair; `dialect` and `exact` as
+    dist's, `max_cells` as Context.compare's."""
+    return _default(dialect, exact).compare(*expressions, max_cells=max_cells)

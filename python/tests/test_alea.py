@@ -463,5 +463,252 @@ class BotTest(unittest.TestCase):
         self.assertEqual(lines[-1], '@player rolled 1d1 [1] = `1`')
 
 
+class DocstringTest(unittest.TestCase):
+    def test_the_module_s_examples(self):
+        import doctest
+        self.assertEqual(doctest.testmod(alea).failed, 0)
+
+
+class TypedRollTest(unittest.TestCase):
+    """Terms, dice and faces are typed objects named as the JSON's keys."""
+
+    def check_like_json(self, obj, data):
+        # every key of the JSON reads the same from the object, nested
+        for key, value in data.items():
+            got = obj[key]
+            if isinstance(value, list) and value and isinstance(value[0], dict):
+                self.assertEqual(len(got), len(value))
+                for o, d in zip(got, value):
+                    self.check_like_json(o, d)
+            else:
+                self.assertEqual(got, value, key)
+
+    def test_every_key_of_the_cli_s_json(self):
+        import json
+        for seed, expr in [(1, '4d6kh3 + 2'), (4, '2d6!p'), (6, '3d10!10>=8'),
+                           (1, 'best(2, 1d20)'), (1, 'dd(6, 14, always)'),
+                           (3, 'event(3d4 + 3d6 + d18)'), (2, '4d6r1 + 1d(1d20)')]:
+            want = json.loads(cli('roll', '--json', '--seed', str(seed), expr).stdout)
+            r = alea.roll(expr, seed=seed)
+            self.assertEqual(len(r.dice), len(want['dice']))
+            for term, data in zip(r.dice, want['dice']):
+                self.assertIsInstance(term, alea.Term)
+                self.check_like_json(term, data)
+                for die in term.dice:
+                    self.assertIsInstance(die, alea.Die)
+                    self.assertTrue(all(isinstance(f, alea.Face) for f in die.rolls))
+            self.assertEqual(r.expression, expr)
+
+    def test_fields_and_flags(self):
+        r = alea.roll('2d6!p', seed=4)
+        term = r.dice[0]
+        self.assertEqual((term.term, term.sides, term.min, term.max, term.value),
+                         ('2d6!p', 6, 1, 6, 10))
+        chain = term.dice[1]
+        self.assertEqual(chain.value, 8)
+        self.assertEqual(chain.rolls, (alea.Face(6, exploded=True, critical=True),
+                                       alea.Face(3, penetrated=True)))
+        self.assertFalse(chain.dropped)  # a flag the JSON leaves out is False
+        self.assertIsNone(term.label)
+        self.assertEqual(repr(chain.rolls[1]), 'Face(face=3, penetrated=True)')
+        dropped = alea.roll('4d6kh3', seed=7).dice[0].dice[1]
+        self.assertEqual((dropped.value, dropped.dropped), (2, True))
+        self.assertEqual(alea.roll('dd(6, 14)', seed=1).dice[0].label, 'success')
+
+    def test_read_as_the_dicts_were(self):
+        r = alea.roll('4d6kh3', seed=7)
+        self.assertEqual(r.dice[0]['dice'][1]['value'], 2)
+        self.assertTrue(r.dice[0]['dice'][1].get('dropped'))
+        self.assertEqual(r.dice[0].get('nothing', 'default'), 'default')
+        with self.assertRaises(KeyError):
+            r.dice[0]['nothing']
+        self.assertEqual(r.detail['dice'][0]['term'], '4d6kh3')
+
+    def test_a_key_the_library_adds_later_is_kept(self):
+        t = alea.Term._from_json({'term': '1d6', 'start': 0, 'end': 3, 'value': 4,
+                                  'sides': 6, 'glow': 'green'})
+        self.assertEqual((t['glow'], t.extra), ('green', {'glow': 'green'}))
+        self.assertEqual(t.sides, 6)
+
+    def test_frozen(self):
+        import dataclasses
+        r = alea.roll('1d6', seed=1)
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            r.dice[0].value = 7
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            r.total = 7
+
+    def test_groups_are_members(self):
+        (group,) = alea.roll('{4d6 + 3, 2d8}kh1', seed=1).groups
+        self.assertEqual([type(m) for m in group], [alea.Member] * 2)
+        self.assertEqual([m.expression for m in group], ['4d6 + 3', '2d8'])
+        self.assertEqual([m.dropped for m in group], [False, True])
+
+
+class MedianTest(unittest.TestCase):
+    def cli_median(self, expr):
+        import re
+        return int(re.search(r'median (-?\d+)', cli('dist', expr).stdout).group(1))
+
+    def test_the_cli_s_median(self):
+        for expr in ['3d6', '1d4', '1d6', '4d6kh3', '2d20kh1', 'dd(6, 14)', '1d6!',
+                     '1d2 - 1d2', '(2d6) >= 7']:
+            self.assertEqual(alea.dist(expr).median, self.cli_median(expr), expr)
+
+    def test_closed_forms(self):
+        # the smallest v with P(X <= v) >= 1/2: exactly 1/2 at 2 on 1d4
+        self.assertEqual(alea.dist('1d4').median, 2)
+        self.assertEqual(alea.dist('1d5').median, 3)
+        self.assertEqual(alea.dist('3d6').median, 10)
+        self.assertEqual(alea.dist('1d20 - 20').median, -10)
+
+    def test_from_json(self):
+        import json
+        for expr in ['1d6', '3d6', '2d20kh1', '1d6!']:
+            d = alea.Dist(json.loads(cli('dist', '--json', expr).stdout))
+            self.assertEqual(d.median, self.cli_median(expr), expr)
+
+    def test_exact(self):
+        try:
+            d = alea.dist('1d6', exact=True)
+        except ValueError:
+            self.skipTest('a library without exact fractions')
+        self.assertEqual(d.median, 3)
+        self.assertEqual(d._median(), 3)
+
+
+class CompareTest(unittest.TestCase):
+    def lines(self, *args):
+        return [x.rstrip() for x in cli('compare', *args).stdout.rstrip('\n').split('\n')]
+
+    def test_the_cli_s_table(self):
+        exprs = ['1d20+5', '2d20kh1+2', '3d6']
+        c = alea.compare(*exprs)
+        self.assertEqual(str(c).split('\n'), self.lines(*exprs))
+        self.assertEqual(c.format('at_least').split('\n'), self.lines('--at-least', *exprs))
+        self.assertEqual(c.format('at_most').split('\n'), self.lines('--at-most', *exprs))
+
+    def test_names_and_order(self):
+        c = alea.compare('1d20+5', ('advantage', '2d20kh1+2'))
+        self.assertEqual(c.names, ('1d20+5', 'advantage'))
+        self.assertEqual(list(c), ['1d20+5', 'advantage'])
+        self.assertEqual(len(c), 2)
+        self.assertEqual(c['advantage'].expression, '2d20kh1+2')
+        self.assertEqual(c['advantage'].median, 17)
+        self.assertEqual(str(c).split('\n')[1].split(), ['value', '1d20+5', 'advantage'])
+        c = alea.compare(*{'flat': '1d20', 'adv': '2d20kh1'}.items())
+        self.assertEqual(c.names, ('flat', 'adv'))
+
+    def test_table(self):
+        c = alea.compare('1d4', '1d6+2')
+        self.assertEqual(c.outcomes, [1, 2, 3, 4, 5, 6, 7, 8])
+        rows = dict(c.table())
+        self.assertEqual(rows[1], [0.25, None])  # impossible: None, not 0
+        self.assertEqual(rows[3], [0.25, 1 / 6])
+        least = dict(c.table('at_least'))
+        most = dict(c.table('at_most'))
+        for v in c.outcomes:
+            for i, d in enumerate(c.values()):
+                self.assertAlmostEqual(least[v][i], d.at_least(v), places=15)
+                self.assertAlmostEqual(most[v][i], d.at_most(v), places=15)
+        self.assertEqual((least[8][0], most[1][1]), (0, 0))
+        self.assertAlmostEqual(least[1][1], 1, places=15)
+        self.assertAlmostEqual(most[8][0], 1, places=15)
+
+    def test_exact(self):
+        try:
+            c = alea.compare('1d4', '2d2', exact=True)
+        except ValueError:
+            self.skipTest('a library without exact fractions')
+        self.assertEqual(dict(c.table())[2], [Fraction(1, 4), Fraction(1, 4)])
+        self.assertEqual(dict(c.table('at_least'))[2], [Fraction(3, 4), Fraction(1)])
+
+    def test_outcome_names(self):
+        out = str(alea.compare('dd(6, 14)', 'dd(2, 14)'))
+        self.assertIn('critical success', out)
+        self.assertIn('critical failure', out)
+
+    def test_the_support_limit_covers_the_whole_table(self):
+        # 1d6 and 1d4: 10 outcomes in all, each within 9
+        ok = alea.Context(limits={'support': 10}).compare('1d6', '1d4')
+        self.assertEqual(len(ok.outcomes), 6)
+        with self.assertRaises(alea.AleaError) as e:
+            alea.Context(limits={'support': 9}).compare('1d6', '1d4')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+        self.assertIn('more than 9 outcomes in all (support limit, for the whole table)',
+                      str(e.exception))
+
+    def test_the_work_limit_is_one_budget(self):
+        ctx = alea.Context()
+        works = []
+        for expr in ['20d6', '30d8']:
+            ctx.dist(expr)
+            works.append(alea._ctx_work(ctx._ctx))
+        total = sum(works)
+        self.assertLess(max(works), total - 1)  # each alone fits below the total
+        alea.Context(limits={'work': total}).compare('20d6', '30d8')
+        ctx = alea.Context(limits={'work': total - 1})
+        with self.assertRaises(alea.AleaError) as e:
+            ctx.compare('20d6', '30d8')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+        self.assertIn(f'more work in all than the work limit ({total - 1})', str(e.exception))
+        self.assertEqual(ctx.limit('work'), total - 1)  # the limit is given back
+        ctx.dist('30d8')
+
+    def test_the_table_s_cells_are_bounded(self):
+        # 1d6 and 1d4: 6 values x 2 columns
+        self.assertEqual(len(alea.compare('1d6', '1d4', max_cells=12).table()), 6)
+        with self.assertRaises(alea.AleaError) as e:
+            alea.compare('1d6', '1d4', max_cells=11)
+        self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+        self.assertIn('12 cells (6 values x 2 columns), more than max_cells (11)',
+                      str(e.exception))
+        # the default, at N and N + 1: constants, a value and a column each
+        self.assertEqual(alea.COMPARE_CELLS_MAX, 1000 * 1000)
+        self.assertEqual(len(alea.compare(*map(str, range(1000))).outcomes), 1000)
+        with self.assertRaisesRegex(alea.AleaError, r'1002001 cells \(1001 values x 1001 '
+                                    r'columns\), more than max_cells \(1000000\)'):
+            alea.compare(*map(str, range(1001)))
+        with self.assertRaisesRegex(ValueError, 'max_cells must be an integer of 1 or more'):
+            alea.compare('1d6', max_cells=0)
+        with self.assertRaisesRegex(TypeError, 'max_cells must be an integer'):
+            alea.compare('1d6', max_cells=1.5)
+
+    def test_the_timeout_is_one_deadline_for_the_whole_comparison(self):
+        import time
+
+        class Slow(alea.Context):
+            def _dist(self, expression):
+                time.sleep(0.06)  # each column alone is well within 0.1 s
+                return super()._dist(expression)
+        with Slow(timeout=0.1) as ctx:
+            ctx.dist('40d100')
+            ctx.dist('40d100')
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.compare('1d6', '40d100')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_INTERRUPTED')
+        self.assertEqual(e.exception.expression, '40d100')
+
+    def test_a_bad_expression_names_itself(self):
+        with self.assertRaises(alea.AleaError) as e:
+            alea.compare('1d6', '2d')
+        self.assertEqual((e.exception.expression, e.exception.status),
+                         ('2d', 'ALEA_ERR_SYNTAX'))
+
+    def test_bad_arguments(self):
+        with self.assertRaisesRegex(ValueError, 'at least one expression'):
+            alea.compare()
+        with self.assertRaisesRegex(ValueError, "two columns are named '1d6'"):
+            alea.compare('1d6', ('1d6', '2d6'))
+        with self.assertRaisesRegex(ValueError, 'empty'):
+            alea.compare(('', '1d6'))
+        with self.assertRaisesRegex(TypeError, 'not bytes'):
+            alea.compare(b'1d6')
+        with self.assertRaisesRegex(TypeError, 'not tuple'):
+            alea.compare(('a', 'b', 'c'))
+        with self.assertRaisesRegex(ValueError, 'kind must be one of p, at_least, at_most'):
+            alea.compare('1d6').table('odds')
+
+
 if __name__ == '__main__':
     unittest.main()
