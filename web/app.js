@@ -657,15 +657,14 @@ function announce(text) {
 }
 
 // Brings the result (or its errors) into view after a visitor's request
-// when less than REVEAL_PX of it would show: on a phone, after an example
-// (last on the page), it would start above the screen or below it.
-const REVEAL_PX = 250;
+// when it would start above the screen or in its lower half: on a phone,
+// after an example (last on the page), it would start a screen away.
 function reveal(view) {
   const box = $('errors').children.length ? $('errors') : $(view === 'dist' ? 'dist-view' : 'roll-view');
   if (box.hidden) return;
   const top = box.getBoundingClientRect().top;
   const height = window.visualViewport ? visualViewport.height : innerHeight;
-  if (top < 0 || top > height - REVEAL_PX) box.scrollIntoView({ block: 'start' });
+  if (top < 0 || top > height / 2) box.scrollIntoView({ block: 'start' });
 }
 
 // Computes the view of state.exprs and shows it; a newer update, or Cancel,

@@ -395,6 +395,15 @@ test('on a phone the result (or its error) starts on the first screen', async ()
   await onScreen('#errors', 'an error');
   await page.close();
   await phone.close();
+  // at a desktop's size, an example's result is brought up too
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const wide = await open('', desk);
+  await wide.click('#example-buttons button:has-text("Double Down policies")');
+  await settled(wide);
+  const [t, h] = await wide.$eval('#dist-view', (e) => [e.getBoundingClientRect().top, visualViewport.height]);
+  assert.ok(t >= -1 && t <= h / 2, `desktop: #dist-view starts at ${t} of ${h}`);
+  await wide.screenshot({ path: join(shots, 'desktop-example.png') });
+  await desk.close();
 });
 
 test('at least and at most: 100 and 0 outside an expression\'s range', async () => {
