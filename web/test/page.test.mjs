@@ -503,6 +503,19 @@ test('rolls: a large total, dropped dice dimmed, criticals marked, no break insi
   await page.close();
 });
 
+test('dice are marked in at most 20 rolls (DETAIL_ROLLS): at 20, not at 21', async () => {
+  const page = await open();
+  for (const [n, marked] of [[20, true], [21, false]]) {
+    await rollIn(page, '4d6kh3', n, '3');
+    const count = (sel) => page.$$eval(sel, (d) => d.length);
+    assert.equal(await count('#rolls li'), n);
+    assert.equal(await count('#rolls .die.critical') > 0, marked, `${n} rolls`);
+    // past it the words still say which dice were dropped
+    assert.equal(await count('#rolls .die.dropped'), n);
+  }
+  await page.close();
+});
+
 test('an unseeded roll records its seed: the link rolls it again', async () => {
   const page = await open();
   await rollIn(page, '4d6kh3\n1d20 + 5', 3, '');
