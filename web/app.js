@@ -13,6 +13,7 @@
 // any newer update, ends the worker and starts another.
 
 import { DEADLINE_MS } from './alea.js';
+import { num, pct, columns, chance, median } from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
@@ -40,7 +41,7 @@ const EXAMPLES = [
 
 const $ = (id) => document.getElementById(id);
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS, dialect: 'alea' };
+  deadline: DEADLINE_MS, dialect: 'alea', tails: false, drawn: '' };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 let calc = null;
 let plot = null;
@@ -157,7 +158,8 @@ function writeHash() {
   if (state.view === 'dist') h.set('m', state.mode);
   if (state.view === 'roll') {
     h.set('n', String(state.n));
-    if (state.seed) h.set('s', state.seed);
+    // the seed drawn for an unseeded roll too: the link reproduces it
+    if (state.seed || state.drawn) h.set('s', state.seed || state.drawn);
   }
   history.replaceState(null, '', '#' + h.toString());
 }
@@ -228,52 +230,166 @@ function showErrors(errors, view) {
   }
 }
 
-// ---- numbers -------------------------------------------------------------------
-
-const pct = (p) => (Math.abs(p * 100) < 0.005 ? 0 : p * 100).toFixed(2);
-
-// The three views of one distribution, value by value.
-function columns(dist) {
-  const n = dist.outcomes.length;
-  const exact = dist.outcomes.map(([, p]) => p);
-  const atmost = new Array(n), atleast = new Array(n);
-  let s = 0;
-  for (let i = 0; i < n; i++) { s += exact[i]; atmost[i] = s; }
-  s = 0;
-  for (let i = n - 1; i >= 0; i--) { s += exact[i]; atleast[i] = s; }
-  return { exact, atleast, atmost };
-}
-
 // ---- the distribution view -------------------------------------------------------
+
+const CHART_HEIGHT = 320;
+const ZOOM_TAIL = 0.00005; // each tail the zoomed chart leaves out: 99.99% in view
+const COLOURS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#c45100', '#007b83'];
+// Integer steps only: a value between two outcomes means nothing.
+const INCRS = [];
+for (let e = 1; e <= 1e18; e *= 10) INCRS.push(e, 2 * e, 5 * e);
 
 // The values the table shows: all, or the TABLE_ROWS likeliest (in any
 // column), in order: a table of 100000 rows takes the page seconds to lay
 // out, and no one reads it.
 function tableValues(values, cols) {
   if (values.length <= TABLE_ROWS) return values;
-  const weight = values.map((v) => Math.max(...cols.map(({ c, at }) =>
-    (at.has(v) ? c.exact[at.get(v)] : 0))));
+  const weight = values.map((v) => {
+    let w = 0;
+    for (const { c, at } of cols) if (at.has(v)) w = Math.max(w, c.exact[at.get(v)]);
+    return w;
+  });
   return values.map((v, i) => i).sort((a, b) => weight[b] - weight[a] || a - b)
     .slice(0, TABLE_ROWS).sort((a, b) => a - b).map((i) => values[i]);
 }
 
-function renderDist(items) {
-  lastDists = items;
-  const values = [...new Set(items.flatMap(({ dist }) => dist.outcomes.map(([v]) => v)))]
-    .sort((a, b) => a - b);
-  const cols = items.map(({ dist }) => {
-    const c = columns(dist);
-    const at = new Map(dist.outcomes.map(([v], i) => [v, i]));
-    return { dist, c, at };
-  });
-  const labels = items.length === 1 && items[0].dist.labels
-    ? new Map(items[0].dist.labels) : null;
-  // read before the table changes, which would make this lay it out
-  const width = Math.max(280, $('chart').clientWidth || 600);
-
-  // table
-  const table = $('dist-table');
+// The summary above the chart: a column per expression, a row per number,
+// then each mechanic's notes (the chance of a critical failure, say).
+function renderSummary(items, cols) {
+  const rows = [['mean', (d) => d.mean.toFixed(2)], ['sd', (d) => d.sd.toFixed(2)],
+    ['min', (d) => String(d.min)], ['max', (d) => String(d.max)],
+    ['median', (d, k) => String(median(d, cols[k].c))]];
+  const flags = [...new Set(items.flatMap(({ dist }) => Object.keys(dist.flags || {})))];
+  for (const f of flags)
+    rows.push([`${f} %`, (d) => (d.flags && f in d.flags ? pct(d.flags[f]) : '')]);
+  if (items.some(({ dist }) => dist.truncated > 0))
+    rows.push(['truncated', (d) => (d.truncated > 0 ? d.truncated.toExponential(1) : '0')]);
+  const table = $('summary');
   table.replaceChildren();
+  const caption = table.createCaption();
+  caption.className = 'visually-hidden';
+  caption.textContent = 'Summary of the distribution';
+  const head = table.createTHead().insertRow();
+  const cell = (row, text, tag = 'td', scope = '') => {
+    const c = document.createElement(tag);
+    if (scope) c.scope = scope;
+    c.textContent = text;
+    row.append(c);
+  };
+  cell(head, '', 'td');
+  for (const { src } of items) cell(head, src, 'th', 'col');
+  const body = table.createTBody();
+  for (const [name, f] of rows) {
+    const row = body.insertRow();
+    cell(row, name, 'th', 'row');
+    items.forEach(({ dist }, k) => cell(row, f(dist, k)));
+  }
+  const notes = items.filter(({ dist }) => dist.incomplete)
+    .map(({ src, dist }) => `${src}: ${dist.incomplete}`);
+  $('dist-notes').hidden = notes.length === 0;
+  $('dist-notes').textContent = notes.join(' ');
+}
+
+// The range of values holding all but ZOOM_TAIL of each side of every
+// distribution: the chart's first view.
+function zoomRange(cols) {
+  let lo = Infinity, hi = -Infinity;
+  for (const { dist, c } of cols) {
+    const vs = dist.outcomes;
+    let i = 0, j = vs.length - 1;
+    while (i < j && c.atmost[i] < ZOOM_TAIL) i++;
+    while (j > i && c.atleast[j] < ZOOM_TAIL) j--;
+    lo = Math.min(lo, vs[i][0]);
+    hi = Math.max(hi, vs[j][0]);
+  }
+  return [lo, hi];
+}
+
+function drawChart(items, cols, values, labels) {
+  const chart = $('chart');
+  if (plot) { plot.destroy(); plot = null; } // its canvas must not hold the width
+  $('dist-view').hidden = false; // measured while shown, never while hidden
+  const width = Math.max(200, chart.clientWidth || 280);
+  const categorical = labels !== null && items.every(({ dist }) => dist.labels);
+  const [zlo, zhi] = zoomRange(cols);
+  const zoomed = !state.tails && !categorical && (zlo > values[0] || zhi < values.at(-1));
+  const tails = $('tails');
+  tails.hidden = categorical || (zlo <= values[0] && zhi >= values.at(-1));
+  tails.setAttribute('aria-pressed', String(state.tails));
+  $('zoom-note').textContent = tails.hidden ? '' : state.tails
+    ? `all values, ${values[0]} to ${values.at(-1)}`
+    : `values ${zlo} to ${zhi}, where 99.99% of the chance is`;
+  const shownValues = zoomed ? values.filter((v) => v >= zlo && v <= zhi) : values;
+  const n = items.length;
+  let xs, ys;
+  if (categorical && n > 1) {
+    // grouped bars: each expression's bar beside the others', around its value
+    const w = 0.8 / n;
+    xs = shownValues.flatMap((v) => items.map((_, k) => v + (k - (n - 1) / 2) * w));
+    ys = cols.map((col, k) => shownValues.flatMap((v) => items.map((_, j) => {
+      if (j !== k) return null;
+      const p = chance(col, v, state.mode);
+      return p === undefined ? null : num(p) * 100;
+    })));
+  } else {
+    xs = shownValues;
+    ys = cols.map((col) => shownValues.map((v) => {
+      const p = chance(col, v, state.mode);
+      return p === undefined ? null : num(p) * 100;
+    }));
+  }
+  const bars = n === 1 || categorical;
+  const series = [{
+    label: 'value',
+    value: (u, v) => (v == null ? '--' : categorical
+      ? labels.get(Math.round(v)) ?? String(Math.round(v)) : String(v)),
+  }, ...items.map(({ src }, k) => ({
+    label: src,
+    stroke: COLOURS[k % COLOURS.length],
+    fill: bars ? COLOURS[k % COLOURS.length] + 'b3' : undefined,
+    width: bars ? 1 : 2,
+    points: { show: !bars && shownValues.length < 60 },
+    paths: bars ? uPlot.paths.bars({ size: [categorical ? 0.9 : 0.8, 60] }) : undefined,
+    spanGaps: false,
+    value: (u, v) => (v == null ? '--' : pct(v / 100)),
+  }))];
+  const title = { exact: 'chance of exactly', atleast: 'chance of at least',
+    atmost: 'chance of at most' }[state.mode];
+  // the ticks drawn are kept on the chart's box too, for the tests to read
+  const ticks = (f) => (u, splits) => {
+    const t = splits.map(f);
+    chart.dataset.xticks = t.join('|');
+    return t;
+  };
+  const xAxis = categorical
+    ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => labels.get(v) ?? String(v)),
+      // names slanted where they would run into each other (a phone)
+      rotate: width / shownValues.length < 120 ? -30 : 0,
+      size: width / shownValues.length < 120 ? 90 : 50 }
+    : { label: 'value', incrs: INCRS, values: ticks(String) };
+  chart.setAttribute('aria-label', `Chart of the ${title.replace('chance of ', 'chance of getting ')} ` +
+    `each value of ${items.map(({ src }) => src).join(', ')}`);
+  plot = new uPlot({
+    width, height: CHART_HEIGHT, series,
+    // half a value of room each side, so that the end bars show whole,
+    // and the chances from 0, so that the heights compare
+    scales: {
+      x: { time: false, range: () => [shownValues[0] - 0.5, shownValues.at(-1) + 0.5] },
+      y: { range: (u, lo, hi) => [0, hi > 0 ? hi * 1.05 : 1] },
+    },
+    axes: [xAxis, { label: `${title}, %` }],
+    legend: { show: true },
+    hooks: { draw: [() => chart.dispatchEvent(new Event('drawn'))] },
+  }, [xs, ...ys], chart);
+}
+
+// The table of the distribution view: a row per value (at most
+// TABLE_ROWS), a column per expression, in the mode's chances.
+function fillTable(table, items, cols, values, labels) {
+  const caption = table.createCaption();
+  caption.className = 'visually-hidden';
+  caption.textContent = `The ${{ exact: 'chance of exactly', atleast: 'chance of at least',
+    atmost: 'chance of at most' }[state.mode]} each value, in %`;
   const thead = table.createTHead().insertRow();
   const th = (text, scope = 'col') => {
     const cell = document.createElement('th');
@@ -285,76 +401,58 @@ function renderDist(items) {
   if (labels) th('outcome');
   for (const { src } of items) th(src);
   const body = table.createTBody();
-  // rows built apart and added at once: body.insertRow() recounts the rows
-  // each time (100000 outcomes took a minute)
-  const rows = document.createDocumentFragment();
+  // rows built as one string and parsed at once: a node per cell made from
+  // script costs more than the browser's own parser
+  const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const html = [];
   for (const v of tableValues(values, cols)) {
-    const row = document.createElement('tr');
-    rows.append(row);
-    row.insertCell().textContent = String(v);
-    if (labels) row.insertCell().textContent = labels.get(v) || '';
-    cols.forEach(({ c, at }) => {
-      const cell = row.insertCell();
-      const i = at.get(v);
-      if (i !== undefined) {
-        const p = c[state.mode][i];
-        cell.textContent = pct(p);
-        cell.dataset.p = String(p);
-      }
-    });
+    html.push('<tr><td>', esc(v), '</td>');
+    if (labels) html.push('<td>', esc(labels.get(v) || ''), '</td>');
+    for (const col of cols) {
+      const p = chance(col, v, state.mode);
+      if (p === undefined) html.push('<td></td>');
+      else html.push('<td data-p="', esc(p), '">', esc(pct(p)), '</td>');
+    }
+    html.push('</tr>');
   }
-  body.append(rows);
+  body.innerHTML = html.join('');
   const note = $('table-note');
   note.hidden = values.length <= TABLE_ROWS;
   note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${values.length} values; ` +
     'the chart and the CSV have them all.';
-  const summary = [['mean', (d) => d.mean.toFixed(2)], ['sd', (d) => d.sd.toFixed(2)],
-    ['min', (d) => String(d.min)], ['max', (d) => String(d.max)]];
-  if (items.some(({ dist }) => dist.truncated > 0))
-    summary.push(['truncated', (d) => d.truncated.toExponential(1)]);
-  if (items.some(({ dist }) => dist.flags && 'critical failure' in dist.flags))
-    summary.push(['critical failure %',
-      (d) => (d.flags && 'critical failure' in d.flags ? pct(d.flags['critical failure']) : '')]);
-  for (const [name, f] of summary) {
-    const row = body.insertRow();
-    row.className = 'summary';
-    const head = document.createElement('th');
-    head.scope = 'row';
-    head.textContent = name;
-    row.append(head);
-    if (labels) row.insertCell();
-    for (const { dist } of items) row.insertCell().textContent = f(dist);
-  }
+}
 
-  // chart: bars for one expression, lines for several
-  const data = [values, ...cols.map(({ c, at }) =>
-    values.map((v) => (at.has(v) ? c[state.mode][at.get(v)] * 100 : null)))];
-  const colours = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#e37400', '#007b83'];
-  const series = [{ label: 'value' }, ...items.map(({ src }, k) => ({
-    label: src,
-    stroke: colours[k % colours.length],
-    fill: items.length === 1 ? colours[0] + '99' : undefined,
-    width: 2,
-    points: { show: items.length > 1 && values.length < 60 },
-    paths: items.length === 1 ? uPlot.paths.bars({ size: [0.8, 40] }) : undefined,
-    spanGaps: false,
-  }))];
-  const chart = $('chart');
-  if (plot) plot.destroy();
-  const title = { exact: 'chance of exactly', atleast: 'chance of at least',
-    atmost: 'chance of at most' }[state.mode];
-  plot = new uPlot({
-    width, height: 320, series,
-    // half a value of room each side, so that the end bars show whole
-    // and the chances from 0, so that the heights compare
-    scales: {
-      x: { time: false, range: (u, lo, hi) => [lo - 0.5, hi + 0.5] },
-      y: { range: (u, lo, hi) => [0, hi > 0 ? hi * 1.05 : 1] },
-    },
-    axes: [{ label: 'value' }, { label: `${title}, %` }],
-    legend: { show: true },
-  }, data, chart);
-  $('dist-view').hidden = false;
+let tables = 0; // the number of the latest table; an older one is not built
+
+function renderDist(items) {
+  lastDists = items;
+  const values = [...new Set(items.flatMap(({ dist }) => dist.outcomes.map(([v]) => v)))]
+    .sort((a, b) => a - b);
+  const cols = items.map(({ dist }) => {
+    const c = columns(dist);
+    const at = new Map(dist.outcomes.map(([v], i) => [v, i]));
+    return { dist, c, at };
+  });
+  // the outcomes' names (a mechanic's tiers), of every expression that has them
+  const named = items.filter(({ dist }) => dist.labels);
+  const labels = named.length ? new Map(named.flatMap(({ dist }) => dist.labels)) : null;
+
+  // The old table goes first, so that measuring the chart's box does not
+  // lay it out; the new one is built once the chart is drawn and painted:
+  // the chart shows in a frame, the table (most of the work) follows.
+  const table = $('dist-table');
+  table.replaceChildren();
+  renderSummary(items, cols);
+  drawChart(items, cols, values, labels);
+  const my = ++tables;
+  document.body.dataset.drawing = '1';
+  requestAnimationFrame(() => setTimeout(() => {
+    if (my !== tables) return;
+    fillTable(table, items, cols, values, labels);
+    delete document.body.dataset.drawing;
+  }, 0));
+  announce(items.map(({ src, dist }) => `${src}: mean ${dist.mean.toFixed(2)}, ` +
+    `from ${dist.min} to ${dist.max}`).join('; '));
 }
 
 function showDist(exprs, results) {
@@ -407,10 +505,67 @@ function lines(rolls) {
   });
 }
 
+// The dice of a breakdown, marked: each bracketed group of the text
+// ("[5, 2 dropped, 6, 6]") is matched, in order, with the next dice term of
+// the roll's JSON detail that has as many dice; its items get that term's
+// marks (dropped dimmed, criticals and 1s marked, as the command line's
+// colours). A group that matches no term (a label: "[fire]") stays text,
+// and without detail only the words say what was dropped. The text is
+// kept exactly: only wrapped, each die in a span that does not wrap.
+function breakdown(text, detail) {
+  const span = document.createElement('span');
+  span.className = 'breakdown';
+  const terms = detail && Array.isArray(detail.dice) ? detail.dice : [];
+  let t = 0, last = 0;
+  for (const m of text.matchAll(/\[([^\[\]]*)\]/g)) {
+    span.append(text.slice(last, m.index));
+    last = m.index + m[0].length;
+    const items = m[1].split(', ');
+    if (!items.every((x) => /^-?[0-9]/.test(x))) { span.append(m[0]); continue; }
+    let dice = null;
+    for (let k = t; k < terms.length; k++) {
+      if (Array.isArray(terms[k].dice) && terms[k].dice.length === items.length) {
+        dice = terms[k].dice;
+        t = k + 1;
+        break;
+      }
+    }
+    span.append('[');
+    items.forEach((item, i) => {
+      if (i) span.append(', ');
+      const d = document.createElement('span');
+      d.className = 'die';
+      d.textContent = item;
+      const die = dice ? dice[i] : null;
+      if (die ? die.dropped || die.cancelled || die.discarded : /dropped|cancelled|discarded/.test(item))
+        d.classList.add('dropped');
+      const rolls = die && Array.isArray(die.rolls) ? die.rolls : [];
+      if (rolls.some((r) => r.critical)) { d.classList.add('critical'); d.title = 'critical'; }
+      else if (rolls.some((r) => r.fumble)) { d.classList.add('fumble'); d.title = 'a 1'; }
+      span.append(d);
+    });
+    span.append(']');
+  }
+  span.append(text.slice(last));
+  return span;
+}
+
+// Marks the dice of this many rolls (their JSON detail is asked for); more
+// are listed as plain text: a long list is read for its totals.
+const DETAIL_ROLLS = 20;
+
+// A seed for an unseeded roll, drawn here so that the link can carry it:
+// 53 bits, as every JSON reader keeps exactly.
+function drawSeed() {
+  const w = crypto.getRandomValues(new Uint32Array(2));
+  return String(BigInt(w[0] & 0x1fffff) * 4294967296n + BigInt(w[1]));
+}
+
 function showRoll(exprs, results) {
   const list = $('rolls');
   list.replaceChildren();
   const errors = [];
+  const said = [];
   exprs.forEach((src, k) => {
     const out = results[k], dist = results[exprs.length + k];
     if (out.error) {
@@ -420,16 +575,17 @@ function showRoll(exprs, results) {
     const lucky = dist.error ? null : luck(dist);
     for (const r of lines(out.rolls)) {
       const li = document.createElement('li');
-      const text = document.createElement('span');
-      text.className = 'breakdown';
-      text.textContent = r.text;
+      const total = document.createElement('span');
+      total.className = 'total';
+      total.textContent = String(r.total);
+      total.setAttribute('aria-hidden', 'true'); // the breakdown ends with it
       const copy = document.createElement('button');
       copy.type = 'button';
       copy.className = 'secondary copy-md';
       copy.textContent = 'Copy for chat';
       copy.dataset.markdown = r.markdown;
       copy.setAttribute('aria-label', `Copy for chat: ${r.text}`);
-      li.append(text, ' ', copy);
+      li.append(total, ' ', breakdown(r.text, r.detail), ' ', copy);
       if (lucky) {
         const l = document.createElement('div');
         l.className = 'luck';
@@ -437,9 +593,13 @@ function showRoll(exprs, results) {
         li.append(l);
       }
       list.append(li);
+      if (said.length < 3) said.push(`${src}: ${r.total}`);
     }
   });
   $('roll-view').hidden = list.children.length === 0;
+  $('seed-note').textContent = state.seed ? '' : `Drawn at random (seed ${state.drawn}); ` +
+    'Copy link gives a link that rolls these again.';
+  announce(said.length ? `Rolled ${said.join('; ')}${list.children.length > said.length ? '; ...' : ''}` : '');
   return { errors };
 }
 
@@ -491,16 +651,36 @@ function setBusy(on) {
   }
 }
 
+// Says what a result is to a screen reader (the visible result has more).
+function announce(text) {
+  $('announce').textContent = text;
+}
+
+// Brings the result (or its errors) into view after a visitor's request
+// when it would start above the screen or in its lower half: on a phone,
+// after an example (last on the page), it would start a screen away.
+function reveal(view) {
+  const box = $('errors').children.length ? $('errors') : $(view === 'dist' ? 'dist-view' : 'roll-view');
+  if (box.hidden) return;
+  const top = box.getBoundingClientRect().top;
+  const height = window.visualViewport ? visualViewport.height : innerHeight;
+  if (top < 0 || top > height / 2) box.scrollIntoView({ block: 'start' });
+}
+
 // Computes the view of state.exprs and shows it; a newer update, or Cancel,
-// ends this one.
-async function update(view) {
+// ends this one. asked: a visitor's request (the result is brought into
+// view), not the link's first view.
+async function update(view, asked = true) {
   state.view = view;
   const my = ++updates;
   const exprs = state.exprs.slice(0, MAX_EXPRS);
   const dists = exprs.map((src) => ({ op: 'dist', src }));
-  // Seeded once, before the first expression, as `alea roll --seed S e1 e2`.
+  // Seeded once, before the first expression, as `alea roll --seed S e1 e2`;
+  // unseeded, with a seed drawn here, so that the link can repeat it.
+  if (view === 'roll') state.drawn = state.seed ? '' : drawSeed();
+  const detail = state.n * exprs.length <= DETAIL_ROLLS;
   const calls = view === 'dist' ? dists : [...exprs.map((src, k) => ({ op: 'roll', src,
-    n: state.n, seed: k === 0 ? state.seed : '' })), ...dists];
+    n: state.n, seed: k === 0 ? state.seed || state.drawn : '', detail })), ...dists];
   setBusy(true);
   const out = await calc.run(calls, state.deadline, state.dialect);
   if (my !== updates) return;
@@ -530,7 +710,9 @@ async function update(view) {
     }
     showErrors(errors, view);
     showHints(exprs, out.results);
+    if (errors.length && !out.results) announce('');
     shown = { view, exprs: state.exprs.slice() };
+    if (asked) reveal(view);
   }
   writeHash();
   document.body.dataset.ready = '1';
@@ -543,12 +725,10 @@ function downloadCsv() {
     .sort((a, b) => a - b);
   const quote = (s) => `"${s.replaceAll('"', '""')}"`;
   const lines = [['value', ...lastDists.map(({ src }) => quote(src))].join(',')];
-  const cols = lastDists.map(({ dist }) => {
-    const c = columns(dist);
-    return new Map(dist.outcomes.map(([v], i) => [v, c[state.mode][i]]));
-  });
+  const cols = lastDists.map(({ dist }) => ({ dist, c: columns(dist),
+    at: new Map(dist.outcomes.map(([v], i) => [v, i])) }));
   for (const v of values)
-    lines.push([v, ...cols.map((m) => (m.has(v) ? String(m.get(v)) : ''))].join(','));
+    lines.push([v, ...cols.map((col) => String(chance(col, v, state.mode) ?? ''))].join(','));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
@@ -631,13 +811,21 @@ async function main() {
       $('share-status').textContent = 'The link is in the address bar.';
     }
   });
-  window.addEventListener('resize', () => { if (plot) plot.setSize({ width: $('chart').clientWidth, height: 320 }); });
+  // the chart follows its box: a turned phone, a view shown again
+  new ResizeObserver(() => {
+    const width = $('chart').clientWidth;
+    if (plot && width > 0 && width !== plot.width) plot.setSize({ width, height: CHART_HEIGHT });
+  }).observe($('chart'));
+  $('tails').addEventListener('click', () => {
+    state.tails = !state.tails;
+    if (lastDists.length) renderDist(lastDists);
+  });
 
   if ('serviceWorker' in navigator && location.protocol !== 'file:')
     navigator.serviceWorker.register('sw.js').catch(() => {});
 
   // the link's view, computed in the worker: the page is usable meanwhile
-  update(state.view === 'roll' ? 'roll' : 'dist');
+  update(state.view === 'roll' ? 'roll' : 'dist', false);
 }
 
 main();

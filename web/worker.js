@@ -6,7 +6,7 @@
 //
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
-//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed}]}
+//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -34,9 +34,10 @@ self.onmessage = async (ev) => {
   self.postMessage({ id: m.id, started: true });
   try {
     const req = alea.request(m.deadline, m.bytes, m.dialect);
-    // The page shows each roll's text, never its JSON detail: not made.
+    // A roll's JSON detail (its dice's marks) only when the page asks: it
+    // marks the dice of a few rolls, and lists many as plain text.
     const results = m.calls.map((c) => (c.op === 'roll'
-      ? req.roll(c.src, { n: c.n, seed: c.seed, detail: false })
+      ? req.roll(c.src, { n: c.n, seed: c.seed, detail: c.detail === true })
       : req.dist(c.src)));
     self.postMessage({ id: m.id, results, memory: alea.memoryBytes() });
   } catch (e) {

@@ -1,0 +1,72 @@
+// numbers.js -- the page's arithmetic on the library's distributions (its
+// JSON: {outcomes: [[value, p], ...], min, max, ...}), kept apart from the
+// page so that node tests it directly (web/test/numbers.test.mjs).
+
+// A probability of the library's JSON: a number, or a string for one below
+// the double range ("4.9e-391"), which counts as 0 in sums.
+export const num = (p) => (typeof p === 'string' ? Number(p) : p);
+
+// A probability as a percentage, as `alea dist` prints it: two decimals,
+// or, below 0.005%, two significant digits ("3.1e-05"): never 0.00 for what
+// can happen; a string (below the double range) from its own digits
+// ("4.9e-389").
+export function pct(p) {
+  if (typeof p === 'string') {
+    const m = /^([0-9]+(?:\.[0-9]*)?)e([-+]?[0-9]+)$/i.exec(p.trim());
+    if (!m) return p;
+    return sci(Number(m[1]), Number(m[2]) + 2);
+  }
+  const x = p * 100;
+  if (x >= 0.005 || x <= 0) return x.toFixed(2);
+  const e = Math.floor(Math.log10(x));
+  return sci(x / 10 ** e, e);
+}
+
+// m x 10^e with one decimal and a two-digit exponent, m normalized first.
+function sci(m, e) {
+  if (m === 0) return (0).toFixed(2);
+  while (m >= 10) { m /= 10; e++; }
+  while (m < 1) { m *= 10; e--; }
+  let t = m.toFixed(1);
+  if (t === '10.0') { t = '1.0'; e++; } // 9.96 rounded up
+  return `${t}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
+}
+
+// The three views of one distribution, value by value.
+export function columns(dist) {
+  const n = dist.outcomes.length;
+  const exact = dist.outcomes.map(([, p]) => num(p));
+  const atmost = new Array(n), atleast = new Array(n);
+  let s = 0;
+  for (let i = 0; i < n; i++) { s += exact[i]; atmost[i] = s; }
+  s = 0;
+  for (let i = n - 1; i >= 0; i--) { s += exact[i]; atleast[i] = s; }
+  return { exact, atleast, atmost };
+}
+
+// The chance (mode's) of value v for a distribution whose values are at
+// (value -> index): outside its range, "at least" is 1 below it and 0 above,
+// "at most" the reverse, as `alea compare --at-least` prints; "exactly" a
+// value it cannot take is undefined (a blank cell).
+export function chance({ dist, c, at }, v, mode) {
+  const i = at.get(v);
+  if (i !== undefined) return mode === 'exact' ? dist.outcomes[i][1] : c[mode][i];
+  if (mode === 'exact') return undefined;
+  if (v < dist.min) return mode === 'atleast' ? 1 : 0;
+  if (v > dist.max) return mode === 'atleast' ? 0 : 1;
+  // a gap inside the range: the cumulative chance of the value below it
+  const values = dist.outcomes;
+  let lo = 0, hi = values.length; // the first value > v
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid][0] <= v) lo = mid + 1; else hi = mid;
+  }
+  return mode === 'atmost' ? c.atmost[lo - 1] : c.atleast[lo];
+}
+
+// The smallest value whose chance of at most it reaches one half, as
+// alea_dist_median.
+export function median(dist, c) {
+  const i = c.atmost.findIndex((s) => s >= 0.5);
+  return dist.outcomes[i < 0 ? dist.outcomes.length - 1 : i][0];
+}
