@@ -23,9 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { load, AleaError } from '../js/index.mjs'; // 'alea-dice' once installed
 
 // An instance per bot (one thread). Limits for a chat: short expressions,
-// one roll a message, 50 ms at most; the library's own limits (10000 dice,
-// 100000 outcomes, its work) hold as well.
-const LIMITS = { source: 200, rolls: 1, deadline: 50 };
+// one roll a message, 50 ms at most, and the library's own lowered as
+// examples/bot.py lowers them (1000 dice, 2000 outcomes, less work).
+const LIMITS = { source: 200, rolls: 1, deadline: 50, dice: 1000, support: 2000, work: 5_000_000 };
 export let alea = await load({ limits: LIMITS });
 const MAX_REPLY = 1900; // a chat message's size, with room for the code block
 

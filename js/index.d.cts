@@ -3,7 +3,8 @@
 import type { Alea, Dist, DistOptions, LoadOptions, Roll, RollOptions } from './index.js';
 
 export type {
-  Alea, AleaError, Dialect, Dist, DistOptions, LimitName, Limits, LoadOptions, Roll, RollDetail,
+  Alea, AleaError, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions,
+  Roll, RollDetail,
   RollOptions, Seed, Status,
 } from './index.js';
 

@@ -9,7 +9,10 @@ export type Status =
   | 'ALEA_ERR_OVERFLOW' | 'ALEA_ERR_NOMEM' | 'ALEA_ERR_INTERRUPTED' | 'ALEA_ERR_ARGUMENT'
   | (string & {});
 
-export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes';
+export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes' | LibraryLimitName;
+/** The library's own limits (include/alea.h), in the module's context. */
+export type LibraryLimitName =
+  | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown';
 
 export interface Limits {
   /** Milliseconds one call may take (default 2000, at most 60000). */
@@ -20,9 +23,21 @@ export interface Limits {
   rolls?: number;
   /** Bytes of one call's answer (default and at most 16 MiB). */
   answerBytes?: number;
+  /** The library's: nesting depth (64), terms (1000), dice rolled (10000),
+   * outcomes of a distribution (100000), work units (30000000), bytes of
+   * memory (16 MiB), bytes of a roll's breakdown (4 MiB). */
+  depth?: number;
+  nodes?: number;
+  dice?: number;
+  support?: number;
+  work?: number;
+  memory?: number;
+  breakdown?: number;
 }
 
-export const LIMITS: Readonly<Record<LimitName, Readonly<{ default: number; max: number; what: string }>>>;
+export const LIMITS: Readonly<Record<'deadline' | 'source' | 'rolls' | 'answerBytes',
+  Readonly<{ default: number; max: number; what: string }>>>;
+export const LIBRARY_LIMITS: readonly LibraryLimitName[];
 
 export class AleaError extends Error {
   name: 'AleaError';

@@ -8,7 +8,8 @@
 //
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
 // in one call and the bytes of one answer, each named in LIMITS; the
-// library's own limits (dice, outcomes, work, memory, depth) hold as well. A
+// library's own limits (dice, support, work, memory, depth, nodes,
+// breakdown: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
 // bad expression or a limit reached throws an AleaError with the library's
 // status and the byte span of the problem; bad options throw TypeError or
 // RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
@@ -27,6 +28,12 @@ export const LIMITS = Object.freeze({
   rolls: Object.freeze({ default: 1000, max: 1000, what: 'rolls in one call' }),
   answerBytes: Object.freeze({ default: ANSWER_BYTES, max: ANSWER_BYTES, what: 'bytes of one answer' }),
 });
+
+// The library's own limits, set in the module's context (alea_ctx_limit):
+// their defaults and maxima are the library's (include/alea.h); the source
+// limit is the package's (above), checked before the module sees the text.
+export const LIBRARY_LIMITS = Object.freeze(['depth', 'nodes', 'dice', 'support', 'work',
+  'memory', 'breakdown']);
 
 const SEED_MAX = (1n << 64n) - 1n;
 
@@ -245,7 +252,7 @@ function limitValue(name, value) {
   const l = LIMITS[name];
   if (!l) {
     throw new RangeError(`alea: unknown limit '${name}' (the limits are ${
-      Object.keys(LIMITS).join(', ')})`);
+      [...Object.keys(LIMITS), ...LIBRARY_LIMITS].join(', ')})`);
   }
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > l.max) {
     throw new RangeError(`alea: limit '${name}' must be an integer from 0 to ${l.max} (${l.what}), `
@@ -287,6 +294,15 @@ export class Alea {
   /** A limit's value; with value (an integer from 0 to its maximum), sets
    * it and returns the previous one. */
   limit(name, value) {
+    if (LIBRARY_LIMITS.includes(name)) {
+      const max = this.#m.limitMax(name);
+      if (value === undefined) return this.#m.limit(name);
+      if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > max) {
+        throw new RangeError(`alea: limit '${name}' must be an integer from 0 to ${max} (the `
+          + `library's ${name} limit), not ${typeof value === 'number' ? value : typeof value}`);
+      }
+      return this.#m.limit(name, value);
+    }
     const old = this.#limits[name];
     if (value !== undefined) this.#limits[name] = limitValue(name, value);
     else limitValue(name, old);
@@ -410,8 +426,14 @@ export async function load({ limits = {}, wasm } = {}) {
     throw new TypeError(`alea: limits must be an object (${Object.keys(LIMITS).join(', ')})`);
   }
   const values = Object.fromEntries(Object.entries(LIMITS).map(([k, l]) => [k, l.default]));
-  for (const [k, v] of Object.entries(limits)) values[k] = limitValue(k, v);
-  return new Alea(await loadAlea(wasm ?? await compiled()), values);
+  for (const [k, v] of Object.entries(limits)) {
+    if (!LIBRARY_LIMITS.includes(k)) values[k] = limitValue(k, v);
+  }
+  const alea = new Alea(await loadAlea(wasm ?? await compiled()), values);
+  for (const [k, v] of Object.entries(limits)) {
+    if (LIBRARY_LIMITS.includes(k)) alea.limit(k, v);
+  }
+  return alea;
 }
 
 // The package's module, read and compiled once: each further load() is an

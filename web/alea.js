@@ -103,9 +103,21 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     return calls;
   };
 
+  // The library's limits by name ('dice', 'work', ...), in alea_limit's order.
+  const limitNames = [];
+  for (let l = 0; x.alea_web_limit_name(l); l++) limitNames.push(cstring(x.alea_web_limit_name(l)));
+
   return {
     version: cstring(x.alea_web_version()),
     dialects,
+    // A library limit for every later call: returns the previous value
+    // (value below 0, or none: only asks); -1 for an unknown name.
+    limitNames,
+    limitMax: (name) => { const l = limitNames.indexOf(name); return l < 0 ? -1 : x.alea_web_limit_max(l); },
+    limit: (name, value = -1) => {
+      const l = limitNames.indexOf(name);
+      return l < 0 ? -1 : x.alea_web_limit(l, value);
+    },
     deadline,
     request,
     dist: (src) => request().dist(src),

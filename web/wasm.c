@@ -207,15 +207,21 @@ static const char *too_long_answer(const char *what, size_t len)
 /* The request's dialect (alea_dialect), applied by ready(). */
 static int dialect;
 
-/* Before each call: the context, and this call's share of the budget. */
-static int ready(void)
+/* The module's context, made on first use. */
+static alea_ctx *context(void)
 {
     if (!ctx) {
         ctx = alea_ctx_new(NULL, NULL);
         if (ctx)
             alea_ctx_set_interrupt(ctx, past_deadline, NULL);
     }
-    if (ctx)
+    return ctx;
+}
+
+/* Before each call: the context, and this call's share of the budget. */
+static int ready(void)
+{
+    if (context())
         alea_ctx_set_dialect(ctx, (alea_dialect)dialect);
     answer_limit = budget;
     too_long = 0;
@@ -243,6 +249,32 @@ EXPORT("alea_web_begin") void web_begin(double ms, double bytes, int d)
     deadline_at = now_ms() + ms;
     budget = bytes > 0 && bytes < (double)ANSWER_MAX ? (size_t)bytes : ANSWER_MAX;
     budget_max = budget;
+}
+
+/*
+ * A limit of the library (alea_ctx_limit: limit l, in alea_limit's order)
+ * for every later call: value below 0 only asks, above the limit's maximum
+ * is lowered to it. Returns the previous value; -1 for an unknown limit or
+ * without memory for the context.
+ */
+EXPORT("alea_web_limit") double web_limit(int l, double value)
+{
+    if (l < 0 || l >= ALEA_LIMIT__COUNT || !context())
+        return -1;
+    int64_t max = alea_limit_max((alea_limit)l);
+    int64_t v = value < 0 ? -1 : value >= (double)max ? max : (int64_t)value;
+    return (double)alea_ctx_limit(ctx, (alea_limit)l, v);
+}
+
+/* The name ("dice") and the maximum of limit l; NULL / -1 past the last. */
+EXPORT("alea_web_limit_name") const char *web_limit_name(int l)
+{
+    return alea_limit_name((alea_limit)l);
+}
+
+EXPORT("alea_web_limit_max") double web_limit_max(int l)
+{
+    return (double)alea_limit_max((alea_limit)l);
 }
 
 /* Memory for the page to write an expression into. */

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, roll, dist, AleaError, Roll, Dist, LIMITS } from '../index.mjs';
+import { load, roll, dist, AleaError, Roll, Dist, LIMITS, LIBRARY_LIMITS } from '../index.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -203,8 +203,33 @@ test('limits: named, bounded, each at its maximum and one past it', async () => 
       assert.throws(() => a.limit(name, bad), RangeError, String(bad));
     }
   }
-  await assert.rejects(load({ limits: { dice: 10 } }), /unknown limit 'dice' \(the limits are deadline/);
+  await assert.rejects(load({ limits: { dicee: 10 } }), /unknown limit 'dicee' \(the limits are deadline.*, dice, /);
   await assert.rejects(load({ limits: 5 }), TypeError);
+});
+
+test('the library\'s limits: the module\'s context, at N and N + 1, at load and at run time', async () => {
+  // the defaults and maxima of include/alea.h, read back from the module
+  const h = readFileSync(join(root, 'include', 'alea.h'), 'utf8');
+  for (const name of LIBRARY_LIMITS) {
+    const m = new RegExp(`X\\(${name.toUpperCase()}, (\\d+), (\\d+),`).exec(h);
+    assert.ok(m, name);
+    assert.equal(alea.limit(name), Number(m[1]), name);
+    const a = await load();
+    assert.equal(a.limit(name, Number(m[2])), Number(m[1]));
+    assert.equal(a.limit(name), Number(m[2]));
+    assert.throws(() => a.limit(name, Number(m[2]) + 1), { name: 'RangeError' });
+    assert.throws(() => a.limit(name, -1), { name: 'RangeError' });
+  }
+  const few = await load({ limits: { dice: 10 } });
+  assert.match(few.roll('10d6', { seed: 1 }).text, /^10d6 \[/);
+  refused(() => few.roll('11d6'), 'ALEA_ERR_LIMIT', /dice limit is 10/);
+  assert.equal(few.limit('dice', 11), 10);
+  assert.match(few.roll('11d6', { seed: 1 }).text, /^11d6 \[/);
+  const small = await load({ limits: { support: 16 } });
+  assert.equal(small.dist('3d6').outcomes.length, 16);
+  refused(() => small.dist('3d6 + 1d2'), 'ALEA_ERR_LIMIT', /support limit is 16/);
+  // the other instances keep theirs
+  assert.equal(alea.limit('dice'), 10000);
 });
 
 test('options: bad seeds, counts and types are named errors', () => {

@@ -21,7 +21,7 @@ test('replies', async () => {
   assert.ok(odds.endsWith('\n    12   2.78%  #######\nmean 7.00  sd 2.42\n```'), odds);
   const no = await bot.reply('!roll 99999d6', 'bob');
   assert.ok(no.startsWith('@bob I could not do that: too many dice'), no);
-  assert.ok(no.includes('dice limit is 10000'), no);
+  assert.ok(no.includes('dice limit is 1000)'), no); // lowered as bot.py lowers it
   assert.ok((await bot.reply('!roll 2d+3')).includes('```\n2d+3\n  ^\n```'));
   assert.ok((await bot.reply('!dist 1d1000')).includes('too many to list'));
   assert.ok((await bot.reply('!help')).includes('!roll EXPR'));
@@ -58,7 +58,8 @@ test('hostile messages get error replies', async () => {
     [`!roll ${'('.repeat(5000)}`]: 'expression too long: 5000 bytes (source limit is 200)',
     [`!roll ${'\ud800'.repeat(5000)}`]: 'expression too long: 15000 bytes',
     '!roll 1d6 \0\x1b[2J': 'unexpected byte 0x00',
-    '!dist 1d6 + 1d15000*562949953421312 + 1d480*562949953421312': 'timed out after 50 ms',
+    // hash flooding (45 s unbounded): the lowered support limit ends it
+    '!dist 1d6 + 1d15000*562949953421312 + 1d480*562949953421312': 'support limit is 2000',
   };
   for (const [message, why] of Object.entries(cases)) {
     const t = performance.now();
@@ -71,6 +72,14 @@ test('hostile messages get error replies', async () => {
     assert.match(answer, /\n```\n.*\n *\^+\n```$/);
   }
   assert.ok((await bot.reply('!roll 1d6 \ud800')).includes('```\n1d6 ?\n    ^\n```'));
+  // the deadline answers too: no time left at all
+  const was = bot.alea.limit('deadline', 0);
+  try {
+    const late = await bot.reply('!dist 2d1000', 'eve');
+    assert.ok(late.startsWith('@eve I could not do that: timed out after 0 ms'), late);
+  } finally {
+    bot.alea.limit('deadline', was);
+  }
 });
 
 test('the terminal loop takes any bytes', () => {

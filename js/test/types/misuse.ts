@@ -7,5 +7,5 @@ alea.roll('1d6', { n: 3 }).text;            // an array when n is given
 alea.roll('1d6', { dialect: 'anydice' });   // not a dialect
 alea.roll(42);                              // not a string
 alea.dist('1d6').p('7');                    // a value is a number
-alea.limit('dice', 10);                     // not one of this package's limits
+alea.limit('dicee', 10);                    // not a limit
 await load({ limits: { deadlin: 50 } });    // a misspelt limit
