@@ -108,9 +108,12 @@ static int put(size_t *len, const char *fmt, ...)
     va_end(ap);
     if (n < 0)
         return 0;
-    if (*len + (size_t)n + 1 > answer_cap) {
-        if (!reserve(*len + (size_t)n + 1))
-            return 0;
+    size_t had = answer_cap; /* what the text above was written into */
+    /* the budget applies to every piece, not only to those that grow the
+     * buffer (a 77-byte roll once passed a 63-byte budget) */
+    if (!reserve(*len + (size_t)n + 1))
+        return 0;
+    if (*len + (size_t)n + 1 > had) {
         va_start(ap, fmt);
         vsnprintf(answer + *len, answer_cap - *len, fmt, ap);
         va_end(ap);

@@ -171,6 +171,17 @@ test('limit answerBytes: an answer and its closing byte', async () => {
   at.limit('answerBytes', 394);
   refused(() => at.dist('2d6'), 'ALEA_ERR_LIMIT',
     'the distribution is too long (limit is 394 bytes in all)');
+  // a roll's answer too, however small: its text alone is past 20 bytes
+  // (the budget was once checked only when the module's buffer grew)
+  const tiny = await load({ limits: { answerBytes: 20 } });
+  refused(() => tiny.roll('1d6 + 1d6 + 1d6', { seed: 1 }), 'ALEA_ERR_LIMIT', /too long/);
+  let need = 20; // the smallest budget the roll fits, found from below
+  while (need < 4096) {
+    tiny.limit('answerBytes', ++need);
+    try { tiny.roll('1d6 + 1d6 + 1d6', { seed: 1 }); break; } catch (e) { assert.equal(e.status, 'ALEA_ERR_LIMIT'); }
+  }
+  const text = tiny.roll('1d6 + 1d6 + 1d6', { seed: 1 }).text;
+  assert.ok(need > text.length + 2 && need < 4096, `${need} for ${text}`);
   // the default, the module's ceiling: 1d100000 is about 1.6 MB
   assert.equal(alea.dist('1d100000').outcomes.length, 100000);
   refused(() => alea.roll('10000d6', { n: 1000, detail: false }), 'ALEA_ERR_LIMIT',
