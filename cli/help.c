@@ -108,12 +108,37 @@ static void option_words(const option_spec *s, char *out, size_t size)
     snprintf(out, size, "%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
 }
 
+/* "--max-dice N": the option of one library limit. */
+static void limit_words(const option_spec *s, alea_limit l, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s %s", s->name, alea_limit_name(l),
+             limit_is_bytes(l) ? "BYTES" : "N");
+}
+
 /* The rows of the Limits part, each library limit in place of the row of
  * ARG_LIMIT: option, default, what it counts. */
 static void print_limits(FILE *f, unsigned commands)
 {
-    fprintf(f, "Limits (%s):\n  %-18s %9s  %s\n",
-            commands == SERVE ? "each request" : "any command", "option", "default",
+    /* The option column is as wide as its widest entry (--max-breakdown
+     * BYTES), and the text wraps under its own first line. */
+    int ow = 18;
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        char opt[48];
+        if (s->part != PART_LIMITS || !(s->commands & commands))
+            continue;
+        for (int k = 0; k < (s->kind == ARG_LIMIT ? ALEA_LIMIT__COUNT : 1); k++) {
+            alea_limit l = (alea_limit)k;
+            if (s->kind == ARG_LIMIT)
+                limit_words(s, l, opt, sizeof opt);
+            else
+                option_words(s, opt, sizeof opt);
+            ow = (int)strlen(opt) > ow ? (int)strlen(opt) : ow;
+        }
+    }
+    size_t indent = 2 + (size_t)ow + 1 + 9 + 2;
+    fprintf(f, "Limits (%s):\n  %-*s %9s  %s\n",
+            commands == SERVE ? "each request" : "any command", ow, "option", "default",
             "what it counts");
     for (size_t i = 0; i < option_count; i++) {
         const option_spec *s = &option_table[i];
@@ -126,21 +151,20 @@ static void print_limits(FILE *f, unsigned commands)
                 snprintf(def, sizeof def, "none");
             else
                 snprintf(def, sizeof def, "%g", s->shown_default);
-            fprintf(f, "  %-18s %9s  ", opt, def);
-            put_wrapped(f, 32, s->help);
+            fprintf(f, "  %-*s %9s  ", ow, opt, def);
+            put_wrapped(f, indent, s->help);
             continue;
         }
         for (int k = 0; k < ALEA_LIMIT__COUNT; k++) {
             alea_limit l = (alea_limit)k;
             int64_t d = alea_limit_default(l);
-            snprintf(opt, sizeof opt, "%s%s %s", s->name, alea_limit_name(l),
-                     limit_is_bytes(l) ? "BYTES" : "N");
+            limit_words(s, l, opt, sizeof opt);
             if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
                 snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
             else
                 snprintf(def, sizeof def, "%" PRId64, d);
-            fprintf(f, "  %-18s %9s  ", opt, def);
-            put_wrapped(f, 32, alea_limit_what(l));
+            fprintf(f, "  %-*s %9s  ", ow, opt, def);
+            put_wrapped(f, indent, alea_limit_what(l));
         }
     }
     fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"

@@ -93,6 +93,11 @@ for c in roll dist compare serve; do
     has "$out" "--max-dice N"
     check "help $c: limits" $? "$out"
     cmd_help=$out
+    # The limits' defaults end in one column, however long the option.
+    ends=$(printf '%s\n' "$out" | sed -n '/^Limits/,/^  BYTES/p' | grep '^  --' |
+        awk '{ match($0, /^  [^ ]+ [^ ]+ +[^ ]+  /); print RLENGTH }' | sort -u)
+    [ "$(printf '%s\n' "$ends" | wc -l)" -eq 1 ] && [ "$ends" -gt 0 ]
+    check "help $c: the limits' defaults line up" $? "$ends"
     expect "$c --help" 0 "$cmd_help" "" $c --help
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
