@@ -14,6 +14,7 @@
  *   timer.c     --timeout and --time-limit
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
+ *   suggest.c   "did you mean": the nearest command or option to a typo
  *   serve.c     alea serve: roll and dist as an HTTP JSON service
  * Like any other host, the command line uses only <alea.h> from the library.
  */
@@ -143,6 +144,21 @@ int apply_limits(alea_ctx *ctx, const options *o);
 
 void help_main(FILE *f);
 void help_command(command cmd, FILE *f);
+/* alea help syntax: the dice language on one screen. */
+void help_syntax(FILE *f);
+
+/* ---- suggest.c ----------------------------------------------------------- */
+
+/* "did you mean": offer each known word; the result is the nearest near
+ * miss (one edit, two for words of six or more letters), or NULL. */
+typedef struct suggestion {
+    const char *word; /* the mistyped word (borrowed) */
+    size_t dist;
+    char best[48];
+} suggestion;
+void suggest_start(suggestion *s, const char *word);
+void suggest_offer(suggestion *s, const char *candidate);
+const char *suggest_result(const suggestion *s);
 
 /* ---- commands.c ---------------------------------------------------------- */
 

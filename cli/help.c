@@ -182,6 +182,7 @@ void help_main(FILE *f)
     for (int c = 0; c < CMD__COUNT; c++)
         fprintf(f, "  alea %s\n", command_text[c].usage);
     fputs("  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
+          "  alea help syntax              the dice language on one screen\n"
           "  alea --version\n"
           "\n"
           "Commands:\n",
@@ -210,7 +211,7 @@ void help_main(FILE *f)
           "  alea compare 2d20kh1 1d20 2d20kl1\n"
           "\n"
           "Quote an expression with spaces or shell characters ('3d6!', '1d20 + 5').\n"
-          "The dice language: docs/language.md\n",
+          "The dice language: alea help syntax, and the LANGUAGE section of man alea.\n",
           f);
 }
 
@@ -252,4 +253,43 @@ void help_command(command cmd, FILE *f)
             fputc('\n', f);
     }
     print_limits(f, cmd == CMD_SERVE ? SERVE : ANY);
+}
+
+/* ---- alea help syntax ---------------------------------------------------- */
+
+/*
+ * The dice language on one screen (80 columns, 24 lines). Each row is an
+ * example column (expressions split by two spaces, cols 3 to 32) and what
+ * it shows; tests/cli/run.sh runs every example through dist and roll.
+ * docs/alea.1's LANGUAGE section says the same.
+ */
+static const char syntax_text[] =
+    "The dice language at a glance (man alea: LANGUAGE; every example runs)\n"
+    "  3d6  d20+5  2d6*2-1  dF       dice, arithmetic (+ - * / ^ %), Fudge dice\n"
+    "  4d6kh3  2d20kl1  4d6dl1       keep highest / keep lowest / drop lowest\n"
+    "  3d6!  3d6!!  3d10!>=9         explode, compound, explode on 9 or more\n"
+    "  3d6r1  4d6r<3  1d8ro8         reroll 1s, reroll below 3, reroll once\n"
+    "  10d10>=8  10d10>=8f1          count successes (f1: minus each 1)\n"
+    "  4d4min2  1d6max3  4d6u        clamp each die; no face repeated\n"
+    "  {4d6+3, 2d8}kh1  2d6 <> 7     best of a group; comparisons are 1 or 0\n"
+    "  best(2, 1d20+5)  max(1d6, 3)  best worst min max abs of expressions\n"
+    "  3d6 [fire] + 1d4 # a comment  labels name terms; # or // comments\n"
+    "Game mechanics:\n"
+    "  d20 +1d  d20 -1d              bonus / penalty d20: roll more, keep best\n"
+    "                                / worst (+proficient: +1d, +expert: +2d)\n"
+    "  2d10 +3B -1B                  boons and banes: extra d10s, keep highest /\n"
+    "                                lowest (at most 5 each)\n"
+    "  d0 +1B  d0 -1B                the null die: 0; 1 with a boon, -1 a bane\n"
+    "  2d6 +1 DICE  2d6 -1 DICE      +/- DICE: extra dice, keep highest / lowest\n"
+    "  event(d12 + d14 + d18 + d20)  critical pool: 1s cancel criticals, the\n"
+    "                                rest explode; most 1s: critical failure\n"
+    "  tier(d8, +2)                  the dice tier ladder, two steps up: d12\n"
+    "  dd(6, 14, always)             Double Down: d20+6 against 14 (a tier 0-3),\n"
+    "                                always doubling down with a second d20\n"
+    "  6 x 4d6kh3                    repeat: six rolls, a line each\n"
+    "Quote expressions with spaces or ! < > ( ) { } for the shell.\n";
+
+void help_syntax(FILE *f)
+{
+    fputs(syntax_text, f);
 }

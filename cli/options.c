@@ -390,6 +390,40 @@ static const option_spec *find_option(command cmd, const char *name, alea_limit 
     return NULL;
 }
 
+/* The nearest option to a mistyped name that cmd takes ("--exat": "--exact"),
+ * or else the command that takes name as it is ("roll --exact": dist); the
+ * clause for the message, or "" when there is none. */
+static const char *unknown_option_hint(command cmd, const char *name, char *out, size_t size)
+{
+    suggestion sg;
+    suggest_start(&sg, name);
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        if (!(s->commands & (1u << cmd)))
+            continue;
+        if (s->kind != ARG_LIMIT) {
+            suggest_offer(&sg, s->name);
+            continue;
+        }
+        for (int l = 0; l < ALEA_LIMIT__COUNT; l++) {
+            char full[48];
+            snprintf(full, sizeof full, "%s%s", s->name, alea_limit_name((alea_limit)l));
+            suggest_offer(&sg, full);
+        }
+    }
+    alea_limit limit;
+    if (suggest_result(&sg)) {
+        snprintf(out, size, "; did you mean '%s'?", suggest_result(&sg));
+        return out;
+    }
+    for (int c = 0; c < CMD__COUNT; c++)
+        if (c != (int)cmd && find_option((command)c, name, &limit)) {
+            snprintf(out, size, " (alea %s takes it)", command_names[c]);
+            return out;
+        }
+    return "";
+}
+
 /* Reads the value of option s (given as name) and does its action. */
 static int take_option(command cmd, int has_cmd, const option_spec *s, const char *name,
                        option_value *v, options *o)
@@ -492,10 +526,12 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                                "after --, as in: alea %s -- '%s'",
                                name, has_cmd ? cname : "roll", a);
         if (!s) {
+            char hint[96];
+            const char *h = unknown_option_hint(cmd, name, hint, sizeof hint);
             if (has_cmd)
-                return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
-                                   cname, name);
-            return usage_error(cmd, has_cmd, "unknown option '%s'", name);
+                return usage_error(cmd, has_cmd, "%s: unknown option '%s'%s",
+                                   cname, name, h);
+            return usage_error(cmd, has_cmd, "unknown option '%s'%s", name, h);
         }
         if (s->kind == ARG_NONE) {
             if (value)

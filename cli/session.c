@@ -68,7 +68,7 @@ static const char repl_help[] =
     "  :seed S              seed the generator (the rolls after it repeat)\n"
     "  :help                this text\n"
     "  :quit                leave (or Ctrl-D)\n"
-    "The dice language: docs/language.md, or 'man alea'.\n";
+    "The dice language: 'alea help syntax', or 'man alea'.\n";
 
 /* One line from the user, without its line end; NULL at the end of input.
  * The caller frees it. */

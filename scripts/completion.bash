@@ -39,7 +39,7 @@ _alea() {
     if [[ -z $cmd ]]; then
         mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve help" -- "$cur")
     elif [[ $cmd == help ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve syntax" -- "$cur")
     fi
 }
 complete -F _alea alea

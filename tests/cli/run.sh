@@ -78,7 +78,7 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
     '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
-    '--timeout MS +none ' '--time-limit S +60 ' 'docs/language.md'; do
+    '--timeout MS +none ' '--time-limit S +60 ' 'alea help syntax'; do
     has "$out" "$word"
     check "--help mentions $word" $?
 done
@@ -102,7 +102,84 @@ for c in roll dist compare serve; do
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve; or syntax)$nl$usage_hint" \
+    help bogus
+
+# ---- help syntax: one screen, and every example in it runs ------------------
+
+run help syntax
+check "help syntax exits 0" "$rc" "$err"
+syntax=$out
+lines=$(printf '%s\n' "$syntax" | wc -l)
+[ "$lines" -le 24 ]
+check "help syntax fits 24 lines" $? "$lines lines"
+wide=$(printf '%s\n' "$syntax" | awk 'length > 79')
+[ -z "$wide" ]
+check "help syntax fits 80 columns" $? "$wide"
+# The examples: columns 3 to 32 of the indented lines, split at two spaces.
+examples=$(printf '%s\n' "$syntax" | grep '^  [^ ]' | cut -c3-32 |
+    awk -F '  +' '{ for (i = 1; i <= NF; i++) if ($i != "") print $i }')
+count=$(printf '%s\n' "$examples" | wc -l)
+[ "$count" -ge 30 ]
+check "help syntax has its examples ($count)" $? "$examples"
+for m in 'd20 +1d' '2d10 +3B -1B' 'd0 +1B' '2d6 +1 DICE' 'event(d12 + d14 + d18 + d20)' \
+    'tier(d8, +2)' 'dd(6, 14, always)' '6 x 4d6kh3' '4d6kh3' '3d6!' '3d6r1' '10d10>=8'; do
+    printf '%s\n' "$examples" | grep -qxF -- "$m"
+    check "help syntax shows $m" $? "$examples"
+done
+printf '%s\n' "$examples" > "$tmp/examples"
+while IFS= read -r x; do
+    "$ALEA" dist -- "$x" >/dev/null 2>"$tmp/xerr"
+    check "help syntax: dist accepts '$x'" $? "$(cat "$tmp/xerr")"
+    "$ALEA" roll --seed 1 -- "$x" >/dev/null 2>"$tmp/xerr"
+    check "help syntax: roll accepts '$x'" $? "$(cat "$tmp/xerr")"
+done < "$tmp/examples"
+# The man page's LANGUAGE section shows the same examples.
+if command -v groff >/dev/null 2>&1; then
+    man_lang=$(groff -man -Tutf8 -P-c -P-b -P-u "$(dirname "$0")/../../docs/alea.1" 2>/dev/null |
+        sed -n '/^LANGUAGE/,/^OPTIONS/p')
+    while IFS= read -r x; do
+        printf '%s\n' "$man_lang" | grep -qF -- "$x"
+        check "docs/alea.1 LANGUAGE shows '$x'" $? "$man_lang"
+    done < "$tmp/examples"
+fi
+
+# ---- did you mean ----------------------------------------------------------
+
+expect "a mistyped command" 2 "" \
+    "alea: 'rol' is neither a command nor an expression; did you mean 'alea roll'?$nl$usage_hint" \
+    rol 4d6
+expect "a mistyped command: two letters swapped" 2 "" \
+    "alea: 'dsit' is neither a command nor an expression; did you mean 'alea dist'?$nl$usage_hint" \
+    dsit 3d6
+expect "a mistyped help topic" 2 "" \
+    "alea: help: unknown command 'compar'; did you mean 'alea help compare'?$nl$usage_hint" \
+    help compar
+expect "a mistyped help syntax" 2 "" \
+    "alea: help: unknown command 'sintax'; did you mean 'alea help syntax'?$nl$usage_hint" \
+    help sintax
+# A word near a command that is an expression is rolled, not corrected:
+# "dd" is one edit from no command, "d6" neither; "d20" rolls.
+run --seed 1 d20
+check "a first word that is an expression rolls" "$rc" "$err"
+run rolll
+has "$err" "did you mean 'alea roll'" && [ "$rc" = 2 ]
+check "a command with a letter too many" $? "$err"
+run xyzzy
+! has "$err" "did you mean" && [ "$rc" = 1 ]
+check "no suggestion far from every command" $? "$err"
+expect "a mistyped option" 2 "" \
+    "alea: dist: unknown option '--exat'; did you mean '--exact'?${nl}Try 'alea dist --help' for more information." \
+    dist --exat 2d6
+expect "a mistyped option before an expression" 2 "" \
+    "alea: unknown option '--seeed'; did you mean '--seed'?$nl$usage_hint" \
+    --seeed 3 4d6
+expect "a mistyped limit" 2 "" \
+    "alea: roll: unknown option '--max-wrok'; did you mean '--max-work'?${nl}Try 'alea roll --help' for more information." \
+    roll --max-wrok 3 d6
+expect "an option of another command" 2 "" \
+    "alea: roll: unknown option '--exact' (alea dist takes it)${nl}Try 'alea roll --help' for more information." \
+    roll --exact 3d6
 version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' \
     "$(dirname "$0")/../../include/alea.h")
 expect "--version: the one in alea.h" 0 "alea $version" "" --version
