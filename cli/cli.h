@@ -254,6 +254,12 @@ int out_of_memory(void);
 int report(const alea_ctx *ctx, const char *src);
 int report_len(const alea_ctx *ctx, const char *src, size_t len);
 int report_time_limit(const timer *t);
+/* After a limit error: a hint line with what would let the expression
+ * through (the limit's option, and the ways below where they help). */
+enum { HINT_SAMPLE = 1, HINT_EXACT = 2 };
+void report_limit_hint(alea_ctx *ctx, unsigned ways);
+/* report(), then the hint of a limit error. */
+int report_limit(alea_ctx *ctx, const char *src, unsigned ways);
 /* A compiled expression's hint about a likely mistake, if it has one. */
 void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */

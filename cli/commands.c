@@ -61,7 +61,7 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
     for (size_t i = 0; i < o->nexprs; i++) {
         const char *src = o->exprs[i];
         if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK)
-            return report(ctx, src);
+            return report_limit(ctx, src, 0);
         report_hint(ex[i]);
     }
     return EXIT_OK;
@@ -86,7 +86,7 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         }
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
             fflush(stdout); /* the rolls so far, then the error */
-            return report(ctx, src);
+            return report_limit(ctx, src, 0);
         }
         size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
         if (len + 2 > b->cap) { /* room for '\n' and the NUL */
@@ -135,7 +135,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         if (erc != EXIT_OK)
             return erc;
     } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        return report(ctx, src);
+        return report_limit(ctx, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u));
     }
     double boons = 0, banes = 0;
     if (o->boons_set &&
@@ -230,7 +230,7 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
                                 "or raise --max-work\n", work);
                 rc = EXIT_FAIL;
             } else {
-                rc = report(ctx, o->exprs[j]);
+                rc = report_limit(ctx, o->exprs[j], 0);
             }
             goto done;
         }

@@ -133,7 +133,7 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
 {
     alea_expr *e;
     if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        return report(ctx, src);
+        return report_limit(ctx, src, 0);
     report_hint(e);
     int rc = dist ? dist_one(ctx, o, e, src, b) : roll_one(ctx, o, e, src, roll, b);
     alea_expr_free(e);

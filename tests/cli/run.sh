@@ -144,6 +144,44 @@ if command -v groff >/dev/null 2>&1; then
     done < "$tmp/examples"
 fi
 
+# ---- limit errors say what would let the expression through -----------------
+
+work_err="alea: too much work to compute at byte 0 (work limit is 100)$nl  3d6*3d6$nl  ^^^"
+expect "dist past the work limit: the hint" 1 "" \
+    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), or estimate with --sample 10000" \
+    dist --max-work 100 '3d6*3d6'
+expect "dist --exact past the work limit: the hint" 1 "" \
+    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    dist --exact --max-work 100 '3d6*3d6'
+# the ways it names let it through
+run dist --max-work 1000 '3d6*3d6'
+check "dist: the raised work limit lets it through" "$rc" "$err"
+run dist --max-work 1000 --sample 1000 --seed 1 '3d6*3d6'
+check "dist: the estimate lets it through" "$rc" "$err"
+expect "dist past the support limit: the hint" 1 "" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 15)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-support (15 now, at most 100000000), or estimate with --sample 10000" \
+    dist --max-support 15 3d6
+run dist --max-support 16 3d6
+check "dist: the support limit at N (16 outcomes of 3d6) lets it through" "$rc" "$err"
+expect "roll past the dice limit: the hint, no estimate" 1 "" \
+    "alea: too many dice at byte 0 (dice limit is 10)$nl  20d6$nl  ^^^^${nl}alea: hint: raise --max-dice (10 now, at most 100000000)" \
+    roll --max-dice 10 20d6
+run roll --max-nodes 3 '1+2+3+4'
+has "$err" "^alea: hint: raise --max-nodes \(3 now, at most 100000\)\$" && [ "$rc" = 1 ]
+check "a limit of the source: its option, no estimate" $? "$err"
+run compare --max-support 15 2d6 3d6
+has "$err" "^alea: hint: raise --max-support \(15 now, at most 100000000\)\$"
+check "compare past the support limit: the hint, no estimate" $? "$err"
+run dist --max-work 1000000000000 --max-work 1000000000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 15 3d6
+has "$err" "hint: raise --max-support"
+check "the hint names the limit's last value" $? "$err"
+run dist --max-support 100000000 --max-work 10 '3d6*3d6'
+has "$err" "at most 1000000000000" && ! has "$err" "support"
+check "the hint names the limit that stopped it" $? "$err"
+run dist 'd('
+! has "$err" "hint" && [ "$rc" = 1 ]
+check "a syntax error has no limit hint" $? "$err"
+
 # ---- did you mean ----------------------------------------------------------
 
 expect "a mistyped command" 2 "" \
@@ -233,10 +271,11 @@ expect "a command after options" 2 "" \
 
 # ---- expression errors: exit 1, the library's message, a caret --------------
 
-# experr NAME MESSAGE-LINE EXCERPT CARET ARGS...
+# experr NAME MESSAGE-LINE EXCERPT CARET [HINT] ARGS...
 experr() {
     name=$1 msg=$2 line=$3 caret=$4
     shift 4
+    case $1 in "alea: hint: "*) caret="$caret$nl$1"; shift ;; esac # a limit's hint
     expect "$name" 1 "" "$msg$nl$line$nl$caret" "$@"
 }
 
@@ -271,11 +310,14 @@ experr "1d6/0 in dist" \
 experr "999999999d6 in roll" \
     "alea: too many dice at byte 0 (dice limit is 10000)" \
     "  999999999d6" \
-    "  ^^^^^^^^^^^" roll 999999999d6
+    "  ^^^^^^^^^^^" \
+    "alea: hint: raise --max-dice (10000 now, at most 100000000)" roll 999999999d6
 experr "999999999d6 in dist" \
     "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
     "  999999999d6" \
-    "  ^^^^^^^^^^^" dist 999999999d6
+    "  ^^^^^^^^^^^" \
+    "alea: hint: raise --max-support (100000 now, at most 100000000), or estimate with --sample 10000" \
+    dist 999999999d6
 experr "tab and control bytes line up" \
     "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \
@@ -294,11 +336,13 @@ deep="${open}1${close}"
 experr "60000 parentheses: source limit" \
     "alea: expression too long: 120001 bytes (source limit is 4096)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^" roll "$deep"
+    "                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^" \
+    "alea: hint: raise --max-source (4096 now, at most 1048576)" roll "$deep"
 experr "60000 parentheses: depth limit" \
     "alea: expression nested too deeply at byte 64 (depth limit is 64)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "                         ^" dist --max-source 1M "$deep"
+    "                         ^" \
+    "alea: hint: raise --max-depth (64 now, at most 512)" dist --max-source 1M "$deep"
 
 # ---- roll --------------------------------------------------------------------
 
@@ -409,7 +453,7 @@ check "stdin dist --json: exit 1 when a line fails" "$([ "$rc" -eq 1 ]; echo $?)
 check "stdin dist --json: one line per good expression" \
     "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
 check "stdin dist --json: three errors" \
-    "$([ "$(printf '%s\n' "$err" | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
+    "$([ "$(printf '%s\n' "$err" | grep -v '^alea: hint: ' | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
 has "$err" '^alea: too many outcomes to compute at byte 0 \(support limit is 100000\)$'
 check "stdin dist --json: the limit error" $? "$err"
 if command -v python3 >/dev/null 2>&1; then
