@@ -134,6 +134,11 @@ typedef struct column {
 /* Parses argv[0..argc) (the words after the command) into o, whose exprs
  * has room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported). */
 int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o);
+/* How many of argv[0..argc) are options of cmd and their values, before
+ * the first word that is not (a "--" counted): the session's ":dist
+ * --at-least 3d6" has its expression after them. *open: the last one
+ * needs a value that is not there. */
+int leading_options(command cmd, int argc, char **argv, int *open);
 /* A decimal integer from 0 to 2^64 - 1, the whole string. */
 int parse_u64(const char *s, uint64_t *out);
 /* Sets the limits and tail bound of o on ctx; 0 when the tail bound is out

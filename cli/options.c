@@ -591,6 +591,32 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
     return EXIT_OK;
 }
 
+int leading_options(command cmd, int argc, char **argv, int *open)
+{
+    int i = 0;
+    *open = 0;
+    while (i < argc && looks_like_option(argv[i])) {
+        const char *a = argv[i++];
+        if (!strcmp(a, "--"))
+            break;
+        char name[32];
+        size_t nlen = a[1] == '-' ? strcspn(a, "=") : 2;
+        if (nlen >= sizeof name)
+            continue; /* unknown: parse_args says so */
+        memcpy(name, a, nlen);
+        name[nlen] = '\0';
+        alea_limit l;
+        const option_spec *s = find_option(cmd, name, &l);
+        if (s && s->kind != ARG_NONE && !a[nlen] && (a[1] == '-' || !a[2])) {
+            if (i == argc)
+                *open = 1; /* its value is missing */
+            else
+                i++; /* its value, the next word */
+        }
+    }
+    return i;
+}
+
 int apply_limits(alea_ctx *ctx, const options *o)
 {
     for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
