@@ -85,6 +85,7 @@ typedef struct options {
     int seed_set;
     int json, csv;
     int exact; /* --exact: fractions (dist, compare) */
+    int all;   /* --all: the tables' negligible tails too (table.c) */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
@@ -192,8 +193,12 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 
 /* most[i] = P(X <= v_i), least[i] = P(X >= v_i); 0 if out of memory. */
 int cumulate(const alea_dist *d, double **least, double **most);
+/* The table hides the runs of rows at either end whose chance is below
+ * TAIL_SHOWN (they would read 0.00), and says how many and how much; all
+ * shows them. The rows between always show. */
+#define TAIL_SHOWN 0.00005
 void dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
-                const double *most);
+                const double *most, int all);
 /* The comparison of ncols columns (their distributions cumulated), as a
  * table or CSV; the headers are made from o->exprs. */
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,

@@ -178,7 +178,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
                        " (--seed %" PRIu64 " --threads %u to repeat it)\n",
                        alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
                        threads);
-            dist_table(d, src, o->cumul, least, most);
+            dist_table(d, src, o->cumul, least, most, o->all);
             if (o->boons_set)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);

@@ -33,16 +33,18 @@ static const struct command_text {
         "Prints the exact probability of every value of EXPR, with the odds\n"
         "of at least and at most that value, a bar chart, and the mean,\n"
         "standard deviation, min, max and median. Every value that can happen\n"
-        "is listed, however rare (below 0.005%, two significant digits; a\n"
-        "result near the double range is computed again in fractions, or a\n"
-        "note says why rarer values may be missing).\n"
+        "is in --json and --csv, however rare (a result near the double range\n"
+        "is computed again in fractions, or a note says why rarer values may\n"
+        "be missing); the table hides the runs of values at either end below\n"
+        "0.005% and says how many and how much (--all shows them; a rare value\n"
+        "between has two significant digits).\n"
         "\n"
         "With no EXPR and standard input not a terminal, does so for each\n"
         "line of standard input in turn: one JSON object per line with\n"
         "--json, else a blank line between tables. A bad line is reported\n"
         "on stderr and the others go on; exit status 1 if any line failed.\n"},
     [CMD_COMPARE] = {
-        "compare [--at-least | --at-most] [--csv] EXPR EXPR...",
+        "compare [--at-least | --at-most] [--all] [--csv] EXPR EXPR...",
         "several distributions side by side",
         "\n"
         "Prints the distributions of several expressions side by side: one\n"

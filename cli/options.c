@@ -240,6 +240,10 @@ const option_spec option_table[] = {
      .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
                                 "lowest terms beside its percentage (strings \"num/den\"\n"
                                 "in --json and --csv), the mean and variance too"},
+    {.name = "--all", .commands = DIST | COMPARE, .at = AT(all),
+     .part = PART_MAIN, .help = "every row: the table hides the runs of values at\n"
+                                "either end below 0.005% (it says how many, and\n"
+                                "their total); JSON and CSV are always whole"},
     {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
      .commands = DIST, .at = AT(sample),
      .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),

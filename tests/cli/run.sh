@@ -144,6 +144,55 @@ if command -v groff >/dev/null 2>&1; then
     done < "$tmp/examples"
 fi
 
+# ---- the negligible tails: hidden from the text tables, --all shows them -----
+
+ev='event(d12 + d14 + d18 + d20)'
+run dist "$ev"
+check "dist $ev" "$rc" "$err"
+rows=$(printf '%s\n' "$out" | wc -l)
+[ "$rows" -lt 100 ]
+check "dist $ev: under 100 lines, not 740" $? "$rows lines"
+has "$out" '^\.\.\. 642 rows below 0\.005% hidden \(values 97 to 738, total 0\.038%\); --all shows every row$'
+check "dist $ev: how many rows and how much hidden" $? "$out"
+has "$out" '^mean 35\.88   sd 12\.13   min 3   max 738   median 35$'
+check "dist $ev: the summary is of every row" $? "$out"
+run dist --all "$ev"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 740 ] && ! has "$out" hidden
+check "dist --all $ev: every row" $? "$(printf '%s\n' "$out" | head -3)"
+run dist --csv "$ev"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 736 ]
+check "dist --csv $ev: whole (735 values and the header)" $?
+run dist --json "$ev"
+[ "$(printf '%s\n' "$out" | grep -o '\], \[' | wc -l)" -eq 734 ]
+check "dist --json $ev: whole (735 values)" $?
+# both ends; a row at exactly 0.005% shows, one below it is hidden
+run dist 10d6
+[ "$(printf '%s\n' "$out" | sed -n 3p)" = "... 6 rows below 0.005% hidden (values 10 to 15, total 0.005%)" ] &&
+    [ "$(printf '%s\n' "$out" | sed -n 4p | awk '{print $1}')" = 16 ] &&
+    has "$out" '^\.\.\. 6 rows below 0\.005% hidden \(values 55 to 60, total 0\.005%\); --all shows every row$'
+check "dist 10d6: six rows hidden at each end" $? "$out"
+run dist 'd20000 + d2'
+[ "$(printf '%s\n' "$out" | grep -c hidden)" -eq 2 ] &&
+    has "$out" '^\.\.\. 1 row below 0\.005% hidden \(value 2, total 0\.0025%\)$' &&
+    has "$out" '^    3    0\.01 ' &&
+    has "$out" '^20001    0\.01 ' &&
+    has "$out" '^\.\.\. 1 row below 0\.005% hidden \(value 20002, total 0\.0025%\); --all'
+check "dist: a row at exactly 0.005% shows (1/20000), below it hidden (1/40000)" $? \
+    "$(printf '%s\n' "$out" | head -5)"
+run dist d30000
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 30003 ] && ! has "$out" hidden
+check "dist: when no row reaches 0.005%, every row shows" $?
+run compare 2d20kh1 10d6
+has "$out" '^     1     0\.25$' &&
+    has "$out" '^\.\.\. 6 rows below 0\.005% hidden \(values 55 to 60, at most 0\.005% of a column\); --all shows every row$'
+check "compare: a tail no column shows is hidden" $? "$out"
+run compare --all 2d20kh1 10d6
+! has "$out" hidden && has "$out" '^    60 '
+check "compare --all: every row" $? "$out"
+run compare --csv 2d20kh1 10d6
+has "$out" '^60,,'
+check "compare --csv: whole" $? "$out"
+
 # ---- limit errors say what would let the expression through -----------------
 
 work_err="alea: too much work to compute at byte 0 (work limit is 100)$nl  3d6*3d6$nl  ^^^"
@@ -726,13 +775,13 @@ else
     echo "skip: python3 not found, dist --json not parsed"
 fi
 
-# Values so unlikely that they round to 0.00 are still listed.
-run dist 10d6
+# Values so unlikely that they round to 0.00 are still listed (--all).
+run dist --all 10d6
 check "dist 10d6: exit 0" $rc "$err"
 has "$out" '^   10 1\.7e-06 +100\.00 +1\.7e-06$'
 check "dist 10d6: a chance below 0.005% in two digits (1/6^10), without a bar" $? "$out"
 check "dist 10d6: 51 values" "$([ "$(printf '%s\n' "$out" | sed 1d | grep -c '^ *[0-9]')" -eq 51 ]; echo $?)" "$out"
-out=$("$ALEA" dist 300d20 2>&1); rc=$?
+out=$("$ALEA" dist --all 300d20 2>&1); rc=$?
 check "dist 300d20: exit 0" $rc "$out"
 has "$out" '^  300 4\.9e-389 +100\.00 +4\.9e-389$'
 check "dist 300d20: all 1s is listed below the double range (20^-300)" $? "$out"
