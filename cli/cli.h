@@ -71,6 +71,11 @@ typedef struct timer {
     struct timespec cmd_at;
 } timer;
 
+/* compare's named columns, "adv=2d20kh1": a name is letters, digits, '_'
+ * and '-', from a letter or '_', at most this long (the header's width). */
+#define COLUMN_NAME_MAX 24
+typedef char column_name[COLUMN_NAME_MAX + 1];
+
 /* What the arguments asked for (options.c fills it from the option table). */
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
@@ -110,6 +115,9 @@ typedef struct options {
     int64_t port;
     const char *bind;
     int64_t max_connections, max_request, max_response, idle_timeout;
+    /* compare: each column's name ("" for none), read by compile_all from
+     * "name=expr" (exprs[i] then points at expr); NULL: no names */
+    column_name *names;
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -169,7 +177,9 @@ const char *suggest_result(const suggestion *s);
 /* ---- commands.c ---------------------------------------------------------- */
 
 int buffer_reserve(buffer *b, size_t need);
-/* Compiles every expression of o into ex (reports the first error). */
+/* Compiles every expression of o into ex (reports the first error). With
+ * o->names, a word that is not an expression but "name=expr" with expr one
+ * is a named column: no valid expression is ever read as a name. */
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. */
@@ -181,6 +191,8 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
+/* What names column j: its name, else its expression. */
+const char *column_label(const options *o, size_t j);
 
 /* ---- sample.c ------------------------------------------------------------ */
 

@@ -44,12 +44,17 @@ static const struct command_text {
         "--json, else a blank line between tables. A bad line is reported\n"
         "on stderr and the others go on; exit status 1 if any line failed.\n"},
     [CMD_COMPARE] = {
-        "compare [--at-least | --at-most] [--all] [--csv] EXPR EXPR...",
+        "compare [--at-least | --at-most] [--all] [--json | --csv] [NAME=]EXPR...",
         "several distributions side by side",
         "\n"
         "Prints the distributions of several expressions side by side: one\n"
         "column each, a row per value (blank where a value is impossible),\n"
-        "then their mean, sd, min, max and median.\n"},
+        "then their mean, sd, min, max and median.\n"
+        "\n"
+        "NAME=EXPR names a column (alea compare adv=2d20kh1 plain=d20): NAME is\n"
+        "letters, digits, _ and - (from a letter or _), at most " STR(COLUMN_NAME_MAX) " of them.\n"
+        "An argument that is an expression as it stands (the comparison d20=20,\n"
+        "the capped explosion d4x2=4) is never read as a name.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
         "roll and dist as an HTTP JSON service, for bots",

@@ -66,7 +66,9 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
 
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     alea_expr **ex = calloc(o.nexprs ? o.nexprs : 1, sizeof *ex);
-    if (!ctx || !ex) {
+    if (cmd == CMD_COMPARE) /* its columns may be named: "adv=2d20kh1" */
+        o.names = calloc(o.nexprs ? o.nexprs : 1, sizeof *o.names);
+    if (!ctx || !ex || (cmd == CMD_COMPARE && !o.names)) {
         rc = out_of_memory();
         goto done;
     }
@@ -102,6 +104,7 @@ done:
         for (size_t i = 0; i < o.nexprs; i++)
             alea_expr_free(ex[i]);
     free(ex);
+    free(o.names);
     alea_ctx_free(ctx);
     free(o.exprs);
     free(o.joined);

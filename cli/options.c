@@ -273,6 +273,9 @@ const option_spec option_table[] = {
     {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
+    {.name = "--json", .commands = COMPARE, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"columns\": [...]}: each distribution as dist --json\n"
+                                "prints it, with \"name\" first (null if unnamed)"},
     {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
      .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
      .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},

@@ -162,9 +162,11 @@ static int repl_compare(alea_ctx *ctx, options *o, char *list)
         return EXIT_FAIL;
     }
     alea_expr *ex[64] = {NULL};
+    column_name names[64] = {""};
     options c = *o;
     c.exprs = parts;
     c.nexprs = n;
+    c.names = names;
     int rc = compile_all(ctx, &c, ex);
     if (rc == EXIT_OK)
         rc = cmd_compare(ctx, &c, ex);

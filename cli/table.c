@@ -486,7 +486,7 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         fputs("value", stdout);
         for (size_t j = 0; j < ncols; j++) {
             putchar(',');
-            put_csv_field(o->exprs[j]);
+            put_csv_field(column_label(o, j));
         }
         putchar('\n');
         for (size_t r = 0; r < nvals; r++) {
@@ -593,12 +593,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
     for (size_t j = 0; j < ncols; j++)
         for (size_t i = 0; i < alea_dist_flag_count(cols[j].d); i++)
             printf("%s %.2f%% in %s\n", alea_dist_flag_name(cols[j].d, i),
-                   pct(alea_dist_flag_prob(cols[j].d, i)), o->exprs[j]);
+                   pct(alea_dist_flag_prob(cols[j].d, i)), column_label(o, j));
     for (size_t j = 0; j < ncols; j++) {
         double cut = alea_dist_truncated(cols[j].d);
         if (cut > 0)
             printf("truncated %.2g in %s (probability cut off by the explosion "
-                   "bound)\n", cut, o->exprs[j]);
+                   "bound)\n", cut, column_label(o, j));
     }
 }
 
@@ -620,7 +620,7 @@ int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total, const
     nvals = u;
 
     for (size_t j = 0; j < ncols; j++)
-        make_head(&cols[j], o->exprs[j]);
+        make_head(&cols[j], column_label(o, j));
     compare_print(ctx, cols, ncols, vals, nvals, o);
     free(vals);
     return EXIT_OK;

@@ -166,6 +166,8 @@ def main():
     out = plain(s.line(':compare --at-most 1d4 ; 1d6'))
     check(':compare --at-most', '% chance of at most each value' in out
           and re.search(r'\n +4 +100\.00 +66\.67', out) is not None, out)
+    out = plain(s.line(':compare adv=2d20kh1 ; plain=d20'))
+    check(':compare with named columns', re.search(r'value +adv +plain', out) is not None, out)
     out = plain(s.line(':dist --exat 2d6'))
     check(':dist with a mistyped option',
           "unknown option '--exat'; did you mean '--exact'?" in out, out)

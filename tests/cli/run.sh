@@ -193,6 +193,61 @@ run compare --csv 2d20kh1 10d6
 has "$out" '^60,,'
 check "compare --csv: whole" $? "$out"
 
+# ---- compare --json, and named columns --------------------------------------
+
+expect "compare --json: each column as dist --json, with its name" 0 \
+    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}, {"name": null, "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}]}' \
+    "" compare --json a=1d2 1d2
+if command -v python3 >/dev/null 2>&1; then
+    run compare --json adv=2d20kh1 "$ev" 3d6
+    printf '%s\n' "$out" | python3 -c '
+import json, subprocess, sys
+cols = json.load(sys.stdin)["columns"]
+alea = sys.argv[1]
+assert [c["name"] for c in cols] == ["adv", None, None], cols
+for c in cols:
+    one = json.loads(subprocess.run([alea, "dist", "--json", c["expression"]],
+                                    capture_output=True, text=True).stdout)
+    name = c.pop("name")
+    assert c == one, (name, c["expression"])
+' "$ALEA"
+    check "compare --json: the columns are dist --json's, whole (tails too)" $? "$out"
+fi
+run compare adv=2d20kh1 dis=2d20kl1 plain=d20
+has "$out" '^ value +adv +dis +plain$' && has "$out" '^     1 +0\.25 +9\.75 +5\.00$'
+check "compare: named columns" $? "$out"
+run compare --csv adv=2d20kh1 d20
+has "$out" '^value,adv,d20$'
+check "compare --csv: named columns" $? "$out"
+# an argument that is an expression as it stands keeps it: comparisons with
+# '=' and '==', a capped explosion
+run compare --csv 'd20=20' 'd4x2=4' '1d6==6'
+has "$out" '^value,d20=20,d4x2=4,1d6==6$'
+check "compare: expressions with '=' are never names" $? "$out"
+# a name of COLUMN_NAME_MAX (24) characters, and one of 25: not a name
+n24=abcdefghijklmnopqrstuvwx
+run compare --csv "$n24=d6" d4
+has "$out" "^value,$n24,d4\$"
+check "compare: a name of 24 characters" $? "$out$err"
+expect "compare: a name of 25 characters is refused" 2 "" \
+    "alea: compare: the column name '${n24}...' is longer than 24 characters${nl}Try 'alea compare --help' for more information." \
+    compare "${n24}y=d6" d4
+expect "compare: the named expression's error points into it" 1 "" \
+    "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  3d6 +$nl       ^" \
+    compare 'x=3d6 +' 3d6
+run compare 'a b=3d6' 3d6
+[ "$rc" = 1 ]
+check "compare: a name is one word" $? "$err"
+run compare '1x=3d6' 3d6
+[ "$rc" = 1 ]
+check "compare: a name starts with a letter or _" $? "$err"
+run roll 'a=3d6'
+[ "$rc" = 1 ]
+check "roll: no names" $? "$err"
+run compare crit=event\(d6+d8\) 2d6
+has "$out" '^critical failure 2\.08% in crit$'
+check "compare: the notes name the column" $? "$out"
+
 # ---- limit errors say what would let the expression through -----------------
 
 work_err="alea: too much work to compute at byte 0 (work limit is 100)$nl  3d6*3d6$nl  ^^^"
@@ -298,7 +353,8 @@ expect "--json with a value" 2 "" "*" roll --json=yes 1d6
 expect "-n is roll's" 2 "" "*" dist -n 3 1d6
 expect "--csv is not roll's" 2 "" "*" roll --csv 1d6
 expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
-expect "--json is not compare's" 2 "" "*" compare --json 1d6 1d8
+expect "--exact is not compare's" 2 "" "*" compare --exact 1d6 1d8
+expect "compare --json and --csv" 2 "" "*" compare --json --csv 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
     dist 1d20 + 5
