@@ -374,8 +374,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
 #ifdef ALEA_HAVE_EDITLINE
     if (hist && ed.lib)
         ed.write_history(hist);
-    if (ed.lib)
-        dlclose(ed.lib);
+    /* libedit stays loaded until the process ends: closed, its history
+     * (held by its own globals) would be memory nobody can reach */
 #endif
     free(hist);
     free(last);
