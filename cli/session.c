@@ -300,7 +300,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
     char *last = NULL, *hist = history_path();
     if (!roll)
         return out_of_memory();
-    editline ed = {NULL};
+    editline ed;
+    memset(&ed, 0, sizeof ed);
 #ifdef ALEA_HAVE_EDITLINE
     if (edit_load(&ed)) {
         ed.using_history();
