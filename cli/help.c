@@ -44,7 +44,7 @@ static const struct command_text {
         "--json, else a blank line between tables. A bad line is reported\n"
         "on stderr and the others go on; exit status 1 if any line failed.\n"},
     [CMD_COMPARE] = {
-        "compare [--at-least | --at-most] [--all] [--json | --csv] [NAME=]EXPR...",
+        "compare [--at-least | --at-most] [--json | --csv] [NAME=]EXPR...",
         "several distributions side by side",
         "\n"
         "Prints the distributions of several expressions side by side: one\n"

@@ -93,6 +93,9 @@ for c in roll dist compare serve; do
     has "$out" "--max-dice N"
     check "help $c: limits" $? "$out"
     cmd_help=$out
+    wide=$(printf '%s\n' "$out" | awk 'length > 79')
+    [ -z "$wide" ]
+    check "help $c: fits 80 columns" $? "$wide"
     # The limits' defaults end in one column, however long the option.
     ends=$(printf '%s\n' "$out" | sed -n '/^Limits/,/^  BYTES/p' | grep '^  --' |
         awk '{ match($0, /^  [^ ]+ [^ ]+ +[^ ]+  /); print RLENGTH }' | sort -u)
