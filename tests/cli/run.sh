@@ -971,5 +971,29 @@ if command -v bash >/dev/null 2>&1; then
     done
 fi
 
+# ---- scripts/build shows its progress on stderr -------------------------------
+
+# In a copy of the script with stand-ins for scripts/deps and cmake, which
+# say what they were asked: each step is announced, CMake's output (its
+# progress) goes to stderr, and stdout stays empty.
+mkdir -p "$tmp/b/scripts" "$tmp/bin"
+cp "$src/scripts/build" "$tmp/b/scripts/build"
+printf '#!/bin/sh\necho deps-ran >&2\n' >"$tmp/b/scripts/deps"
+printf '#!/bin/sh\necho "[ 50%%] cmake $*"\n' >"$tmp/bin/cmake"
+chmod +x "$tmp/b/scripts/build" "$tmp/b/scripts/deps" "$tmp/bin/cmake"
+PATH="$tmp/bin:$PATH" sh "$tmp/b/scripts/build" >"$tmp/b/out" 2>"$tmp/b/err"
+brc=$?
+berr=$(cat "$tmp/b/err")
+want="scripts/build: 1/3 checking the build dependencies (scripts/deps; installs what is missing)
+deps-ran
+scripts/build: 2/3 configuring (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release)
+[ 50%] cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+scripts/build: 3/3 building (cmake --build build -j2)
+[ 50%] cmake --build build -j2
+scripts/build: built build/alea"
+[ "$brc" = 0 ] && [ ! -s "$tmp/b/out" ] && [ "$berr" = "$want" ]
+check "scripts/build: each step and CMake's progress on stderr, nothing on stdout" $? \
+    "status $brc; stdout: $(cat "$tmp/b/out"); stderr:$nl$berr"
+
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]
