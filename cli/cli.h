@@ -14,6 +14,7 @@
  *   timer.c     --timeout and --time-limit
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
+ *   suggest.c   "did you mean": the nearest command or option to a typo
  *   serve.c     alea serve: roll and dist as an HTTP JSON service
  * Like any other host, the command line uses only <alea.h> from the library.
  */
@@ -70,6 +71,11 @@ typedef struct timer {
     struct timespec cmd_at;
 } timer;
 
+/* compare's named columns, "adv=2d20kh1": a name is letters, digits, '_'
+ * and '-', from a letter or '_', at most this long (the header's width). */
+#define COLUMN_NAME_MAX 24
+typedef char column_name[COLUMN_NAME_MAX + 1];
+
 /* What the arguments asked for (options.c fills it from the option table). */
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
@@ -84,6 +90,7 @@ typedef struct options {
     int seed_set;
     int json, csv;
     int exact; /* --exact: fractions (dist, compare) */
+    int all;   /* --all: the tables' negligible tails too (table.c) */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
@@ -108,6 +115,9 @@ typedef struct options {
     int64_t port;
     const char *bind;
     int64_t max_connections, max_request, max_response, idle_timeout;
+    /* compare: each column's name ("" for none), read by compile_all from
+     * "name=expr" (exprs[i] then points at expr); NULL: no names */
+    column_name *names;
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -133,6 +143,11 @@ typedef struct column {
 /* Parses argv[0..argc) (the words after the command) into o, whose exprs
  * has room for argc pointers. Returns EXIT_OK or EXIT_USAGE (reported). */
 int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o);
+/* How many of argv[0..argc) are options of cmd and their values, before
+ * the first word that is not (a "--" counted): the session's ":dist
+ * --at-least 3d6" has its expression after them. *open: the last one
+ * needs a value that is not there. */
+int leading_options(command cmd, int argc, char **argv, int *open);
 /* A decimal integer from 0 to 2^64 - 1, the whole string. */
 int parse_u64(const char *s, uint64_t *out);
 /* Sets the limits and tail bound of o on ctx; 0 when the tail bound is out
@@ -143,11 +158,28 @@ int apply_limits(alea_ctx *ctx, const options *o);
 
 void help_main(FILE *f);
 void help_command(command cmd, FILE *f);
+/* alea help syntax: the dice language on one screen. */
+void help_syntax(FILE *f);
+
+/* ---- suggest.c ----------------------------------------------------------- */
+
+/* "did you mean": offer each known word; the result is the nearest near
+ * miss (one edit, two for words of six or more letters), or NULL. */
+typedef struct suggestion {
+    const char *word; /* the mistyped word (borrowed) */
+    size_t dist;
+    char best[48];
+} suggestion;
+void suggest_start(suggestion *s, const char *word);
+void suggest_offer(suggestion *s, const char *candidate);
+const char *suggest_result(const suggestion *s);
 
 /* ---- commands.c ---------------------------------------------------------- */
 
 int buffer_reserve(buffer *b, size_t need);
-/* Compiles every expression of o into ex (reports the first error). */
+/* Compiles every expression of o into ex (reports the first error). With
+ * o->names, a word that is not an expression but "name=expr" with expr one
+ * is a named column: no valid expression is ever read as a name. */
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. */
@@ -159,6 +191,8 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
+/* What names column j: its name, else its expression. */
+const char *column_label(const options *o, size_t j);
 
 /* ---- sample.c ------------------------------------------------------------ */
 
@@ -171,8 +205,12 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 
 /* most[i] = P(X <= v_i), least[i] = P(X >= v_i); 0 if out of memory. */
 int cumulate(const alea_dist *d, double **least, double **most);
+/* The table hides the runs of rows at either end whose chance is below
+ * TAIL_SHOWN (they would read 0.00), and says how many and how much; all
+ * shows them. The rows between always show. */
+#define TAIL_SHOWN 0.00005
 void dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
-                const double *most);
+                const double *most, int all);
 /* The comparison of ncols columns (their distributions cumulated), as a
  * table or CSV; the headers are made from o->exprs. */
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,
@@ -238,6 +276,12 @@ int out_of_memory(void);
 int report(const alea_ctx *ctx, const char *src);
 int report_len(const alea_ctx *ctx, const char *src, size_t len);
 int report_time_limit(const timer *t);
+/* After a limit error: a hint line with what would let the expression
+ * through (the limit's option, and the ways below where they help). */
+enum { HINT_SAMPLE = 1, HINT_EXACT = 2 };
+void report_limit_hint(alea_ctx *ctx, unsigned ways);
+/* report(), then the hint of a limit error. */
+int report_limit(alea_ctx *ctx, const char *src, unsigned ways);
 /* A compiled expression's hint about a likely mistake, if it has one. */
 void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */

@@ -56,15 +56,55 @@ static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
 
 /* ---- roll ---------------------------------------------------------------- */
 
+/* "adv=2d20kh1": the name (copied into name) and where the expression
+ * starts; NULL when src does not start with a name and a single '=', or
+ * (*too_long set) when the name is longer than COLUMN_NAME_MAX. */
+static const char *split_name(const char *src, column_name name, int *too_long)
+{
+    *too_long = 0;
+    size_t n = 0;
+    if (!((src[0] >= 'a' && src[0] <= 'z') || (src[0] >= 'A' && src[0] <= 'Z') || src[0] == '_'))
+        return NULL;
+    while ((src[n] >= 'a' && src[n] <= 'z') || (src[n] >= 'A' && src[n] <= 'Z') ||
+           (src[n] >= '0' && src[n] <= '9') || src[n] == '_' || src[n] == '-')
+        n++;
+    if (src[n] != '=' || src[n + 1] == '=')
+        return NULL;
+    if (n > COLUMN_NAME_MAX) {
+        *too_long = 1;
+        return NULL;
+    }
+    memcpy(name, src, n);
+    name[n] = '\0';
+    return src + n + 1;
+}
+
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
 {
     for (size_t i = 0; i < o->nexprs; i++) {
-        const char *src = o->exprs[i];
-        if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK)
-            return report(ctx, src);
+        const char *src = o->exprs[i], *expr;
+        int too_long;
+        if (alea_expr_compile(ctx, src, strlen(src), &ex[i]) != ALEA_OK) {
+            /* not an expression: a named column's, or the error */
+            if (!o->names || !(expr = split_name(src, o->names[i], &too_long))) {
+                if (o->names && too_long)
+                    return usage_error(CMD_COMPARE, 1, "compare: the column name '%.*s...' "
+                                       "is longer than " STR(COLUMN_NAME_MAX) " characters",
+                                       COLUMN_NAME_MAX, src);
+                return report_limit(ctx, src, 0);
+            }
+            o->exprs[i] = expr;
+            if (alea_expr_compile(ctx, expr, strlen(expr), &ex[i]) != ALEA_OK)
+                return report_limit(ctx, expr, 0);
+        }
         report_hint(ex[i]);
     }
     return EXIT_OK;
+}
+
+const char *column_label(const options *o, size_t j)
+{
+    return o->names && o->names[j][0] ? o->names[j] : o->exprs[j];
 }
 
 /*
@@ -86,7 +126,7 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         }
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
             fflush(stdout); /* the rolls so far, then the error */
-            return report(ctx, src);
+            return report_limit(ctx, src, 0);
         }
         size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
         if (len + 2 > b->cap) { /* room for '\n' and the NUL */
@@ -135,7 +175,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         if (erc != EXIT_OK)
             return erc;
     } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        return report(ctx, src);
+        return report_limit(ctx, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u));
     }
     double boons = 0, banes = 0;
     if (o->boons_set &&
@@ -178,7 +218,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
                        " (--seed %" PRIu64 " --threads %u to repeat it)\n",
                        alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
                        threads);
-            dist_table(d, src, o->cumul, least, most);
+            dist_table(d, src, o->cumul, least, most, o->all);
             if (o->boons_set)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
@@ -198,6 +238,36 @@ int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
 }
 
 /* ---- compare ------------------------------------------------------------- */
+
+/* compare --json: {"columns": [<each column's dist --json, with "name"
+ * first: its name, or null>, ...]}, formatted whole before it is written. */
+static int compare_json(const column *cols, size_t ncols, const options *o)
+{
+    buffer b = {NULL, 0}, all = {NULL, 0};
+    size_t at = 0;
+    int rc = EXIT_OK;
+    for (size_t j = 0; j < ncols && rc == EXIT_OK; j++) {
+        size_t len = format_dist(cols[j].d, ALEA_FORMAT_JSON, &b);
+        const char *name = o->names && o->names[j][0] ? o->names[j] : NULL;
+        /* "{\"columns\": [" or ", ", then {"name": "...", and the rest */
+        size_t need = at + 16 + 12 + COLUMN_NAME_MAX + len + 4;
+        if (len == SIZE_MAX || !buffer_reserve(&all, need)) {
+            rc = out_of_memory();
+            break;
+        }
+        at += (size_t)sprintf(all.p + at, "%s{\"name\": %s%s%s, ", j ? ", " : "{\"columns\": [",
+                              name ? "\"" : "", name ? name : "null", name ? "\"" : "");
+        memcpy(all.p + at, b.p + 1, len - 1); /* the names need no escaping */
+        at += len - 1;
+    }
+    if (rc == EXIT_OK) {
+        memcpy(all.p + at, "]}\n", 3);
+        fwrite(all.p, 1, at + 3, stdout);
+    }
+    free(b.p);
+    free(all.p);
+    return rc;
+}
 
 /* The distributions of every expression, side by side (table.c prints
  * them), all within one set of limits. */
@@ -230,7 +300,7 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
                                 "or raise --max-work\n", work);
                 rc = EXIT_FAIL;
             } else {
-                rc = report(ctx, o->exprs[j]);
+                rc = report_limit(ctx, o->exprs[j], 0);
             }
             goto done;
         }
@@ -249,7 +319,7 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         }
     }
 
-    rc = compare_table(ctx, cols, ncols, total, o);
+    rc = o->json ? compare_json(cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
 
 done:
     for (size_t j = 0; j < ncols; j++) {

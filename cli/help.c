@@ -33,21 +33,28 @@ static const struct command_text {
         "Prints the exact probability of every value of EXPR, with the odds\n"
         "of at least and at most that value, a bar chart, and the mean,\n"
         "standard deviation, min, max and median. Every value that can happen\n"
-        "is listed, however rare (below 0.005%, two significant digits; a\n"
-        "result near the double range is computed again in fractions, or a\n"
-        "note says why rarer values may be missing).\n"
+        "is in --json and --csv, however rare (a result near the double range\n"
+        "is computed again in fractions, or a note says why rarer values may\n"
+        "be missing); the table hides the runs of values at either end below\n"
+        "0.005% and says how many and how much (--all shows them; a rare value\n"
+        "between has two significant digits).\n"
         "\n"
         "With no EXPR and standard input not a terminal, does so for each\n"
         "line of standard input in turn: one JSON object per line with\n"
         "--json, else a blank line between tables. A bad line is reported\n"
         "on stderr and the others go on; exit status 1 if any line failed.\n"},
     [CMD_COMPARE] = {
-        "compare [--at-least | --at-most] [--csv] EXPR EXPR...",
+        "compare [--at-least | --at-most] [--json | --csv] [NAME=]EXPR...",
         "several distributions side by side",
         "\n"
         "Prints the distributions of several expressions side by side: one\n"
         "column each, a row per value (blank where a value is impossible),\n"
-        "then their mean, sd, min, max and median.\n"},
+        "then their mean, sd, min, max and median.\n"
+        "\n"
+        "NAME=EXPR names a column (alea compare adv=2d20kh1 plain=d20): NAME is\n"
+        "letters, digits, _ and - (from a letter or _), at most " STR(COLUMN_NAME_MAX) " of them.\n"
+        "An argument that is an expression as it stands (the comparison d20=20,\n"
+        "the capped explosion d4x2=4) is never read as a name.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
         "roll and dist as an HTTP JSON service, for bots",
@@ -108,12 +115,37 @@ static void option_words(const option_spec *s, char *out, size_t size)
     snprintf(out, size, "%s%s%s", s->name, s->arg ? " " : "", s->arg ? s->arg : "");
 }
 
+/* "--max-dice N": the option of one library limit. */
+static void limit_words(const option_spec *s, alea_limit l, char *out, size_t size)
+{
+    snprintf(out, size, "%s%s %s", s->name, alea_limit_name(l),
+             limit_is_bytes(l) ? "BYTES" : "N");
+}
+
 /* The rows of the Limits part, each library limit in place of the row of
  * ARG_LIMIT: option, default, what it counts. */
 static void print_limits(FILE *f, unsigned commands)
 {
-    fprintf(f, "Limits (%s):\n  %-18s %9s  %s\n",
-            commands == SERVE ? "each request" : "any command", "option", "default",
+    /* The option column is as wide as its widest entry (--max-breakdown
+     * BYTES), and the text wraps under its own first line. */
+    int ow = 18;
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        char opt[48];
+        if (s->part != PART_LIMITS || !(s->commands & commands))
+            continue;
+        for (int k = 0; k < (s->kind == ARG_LIMIT ? ALEA_LIMIT__COUNT : 1); k++) {
+            alea_limit l = (alea_limit)k;
+            if (s->kind == ARG_LIMIT)
+                limit_words(s, l, opt, sizeof opt);
+            else
+                option_words(s, opt, sizeof opt);
+            ow = (int)strlen(opt) > ow ? (int)strlen(opt) : ow;
+        }
+    }
+    size_t indent = 2 + (size_t)ow + 1 + 9 + 2;
+    fprintf(f, "Limits (%s):\n  %-*s %9s  %s\n",
+            commands == SERVE ? "each request" : "any command", ow, "option", "default",
             "what it counts");
     for (size_t i = 0; i < option_count; i++) {
         const option_spec *s = &option_table[i];
@@ -126,21 +158,20 @@ static void print_limits(FILE *f, unsigned commands)
                 snprintf(def, sizeof def, "none");
             else
                 snprintf(def, sizeof def, "%g", s->shown_default);
-            fprintf(f, "  %-18s %9s  ", opt, def);
-            put_wrapped(f, 32, s->help);
+            fprintf(f, "  %-*s %9s  ", ow, opt, def);
+            put_wrapped(f, indent, s->help);
             continue;
         }
         for (int k = 0; k < ALEA_LIMIT__COUNT; k++) {
             alea_limit l = (alea_limit)k;
             int64_t d = alea_limit_default(l);
-            snprintf(opt, sizeof opt, "%s%s %s", s->name, alea_limit_name(l),
-                     limit_is_bytes(l) ? "BYTES" : "N");
+            limit_words(s, l, opt, sizeof opt);
             if (limit_is_bytes(l) && d >= 1048576 && d % 1048576 == 0)
                 snprintf(def, sizeof def, "%" PRId64 "M", d / 1048576);
             else
                 snprintf(def, sizeof def, "%" PRId64, d);
-            fprintf(f, "  %-18s %9s  ", opt, def);
-            put_wrapped(f, 32, alea_limit_what(l));
+            fprintf(f, "  %-*s %9s  ", ow, opt, def);
+            put_wrapped(f, indent, alea_limit_what(l));
         }
     }
     fputs("  BYTES takes a k, M or G suffix; a value above a limit's maximum is\n"
@@ -158,6 +189,7 @@ void help_main(FILE *f)
     for (int c = 0; c < CMD__COUNT; c++)
         fprintf(f, "  alea %s\n", command_text[c].usage);
     fputs("  alea help [COMMAND]           this text, or a command's (also COMMAND --help)\n"
+          "  alea help syntax              the dice language on one screen\n"
           "  alea --version\n"
           "\n"
           "Commands:\n",
@@ -186,7 +218,7 @@ void help_main(FILE *f)
           "  alea compare 2d20kh1 1d20 2d20kl1\n"
           "\n"
           "Quote an expression with spaces or shell characters ('3d6!', '1d20 + 5').\n"
-          "The dice language: docs/language.md\n",
+          "The dice language: alea help syntax, and the LANGUAGE section of man alea.\n",
           f);
 }
 
@@ -228,4 +260,43 @@ void help_command(command cmd, FILE *f)
             fputc('\n', f);
     }
     print_limits(f, cmd == CMD_SERVE ? SERVE : ANY);
+}
+
+/* ---- alea help syntax ---------------------------------------------------- */
+
+/*
+ * The dice language on one screen (80 columns, 24 lines). Each row is an
+ * example column (expressions split by two spaces, cols 3 to 32) and what
+ * it shows; tests/cli/run.sh runs every example through dist and roll.
+ * docs/alea.1's LANGUAGE section says the same.
+ */
+static const char syntax_text[] =
+    "The dice language at a glance (man alea: LANGUAGE; every example runs)\n"
+    "  3d6  d20+5  2d6*2-1  dF       dice, arithmetic (+ - * / ^ %), Fudge dice\n"
+    "  4d6kh3  2d20kl1  4d6dl1       keep highest / keep lowest / drop lowest\n"
+    "  3d6!  3d6!!  3d10!>=9         explode, compound, explode on 9 or more\n"
+    "  3d6r1  4d6r<3  1d8ro8         reroll 1s, reroll below 3, reroll once\n"
+    "  10d10>=8  10d10>=8f1          count successes (f1: minus each 1)\n"
+    "  4d4min2  1d6max3  4d6u        clamp each die; no face repeated\n"
+    "  {4d6+3, 2d8}kh1  2d6 <> 7     best of a group; comparisons are 1 or 0\n"
+    "  best(2, 1d20+5)  max(1d6, 3)  best worst min max abs of expressions\n"
+    "  3d6 [fire] + 1d4 # a comment  labels name terms; # or // comments\n"
+    "Game mechanics:\n"
+    "  d20 +1d  d20 -1d              bonus / penalty d20: roll more, keep best\n"
+    "                                / worst (+proficient: +1d, +expert: +2d)\n"
+    "  2d10 +3B -1B                  boons and banes: extra d10s, keep highest /\n"
+    "                                lowest (at most 5 each)\n"
+    "  d0 +1B  d0 -1B                the null die: 0; 1 with a boon, -1 a bane\n"
+    "  2d6 +1 DICE  2d6 -1 DICE      +/- DICE: extra dice, keep highest / lowest\n"
+    "  event(d12 + d14 + d18 + d20)  critical pool: 1s cancel criticals, the\n"
+    "                                rest explode; most 1s: critical failure\n"
+    "  tier(d8, +2)                  the dice tier ladder, two steps up: d12\n"
+    "  dd(6, 14, always)             Double Down: d20+6 against 14 (a tier 0-3),\n"
+    "                                always doubling down with a second d20\n"
+    "  6 x 4d6kh3                    repeat: six rolls, a line each\n"
+    "Quote expressions with spaces or ! < > ( ) { } for the shell.\n";
+
+void help_syntax(FILE *f)
+{
+    fputs(syntax_text, f);
 }

@@ -66,7 +66,9 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
 
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     alea_expr **ex = calloc(o.nexprs ? o.nexprs : 1, sizeof *ex);
-    if (!ctx || !ex) {
+    if (cmd == CMD_COMPARE) /* its columns may be named: "adv=2d20kh1" */
+        o.names = calloc(o.nexprs ? o.nexprs : 1, sizeof *o.names);
+    if (!ctx || !ex || (cmd == CMD_COMPARE && !o.names)) {
         rc = out_of_memory();
         goto done;
     }
@@ -102,6 +104,7 @@ done:
         for (size_t i = 0; i < o.nexprs; i++)
             alea_expr_free(ex[i]);
     free(ex);
+    free(o.names);
     alea_ctx_free(ctx);
     free(o.exprs);
     free(o.joined);
@@ -116,6 +119,50 @@ static int find_command(const char *s, command *out)
             return 1;
         }
     return 0;
+}
+
+/* ---- did you mean -------------------------------------------------------- */
+
+/* The command (or `other`) nearest to a mistyped word, or NULL; s holds it. */
+static const char *near_command(suggestion *s, const char *word, const char *other)
+{
+    suggest_start(s, word);
+    for (int c = 0; c < CMD__COUNT; c++)
+        suggest_offer(s, command_names[c]);
+    suggest_offer(s, other);
+    return suggest_result(s);
+}
+
+/* "alea help compar": the help topics are the commands and "syntax". */
+static int unknown_topic(const char *word)
+{
+    suggestion s;
+    const char *near = near_command(&s, word, "syntax");
+    if (near)
+        return usage_error(CMD_ROLL, 0, "help: unknown command '%s'; did you mean 'alea help "
+                                        "%s'?", word, near);
+    return usage_error(CMD_ROLL, 0, "help: unknown command '%s' (the commands: roll, dist, "
+                                    "compare, serve; or syntax)", word);
+}
+
+/* "alea rol 4d6": a first word one edit from a command, that the language
+ * does not read as an expression, is a mistyped command. 1 when reported. */
+static int mistyped_command(const char *word, int *rc)
+{
+    suggestion s;
+    const char *near = near_command(&s, word, "help");
+    if (!near)
+        return 0;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_expr *e = NULL;
+    int expr = !ctx || alea_expr_compile(ctx, word, strlen(word), &e) == ALEA_OK;
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+    if (expr)
+        return 0;
+    *rc = usage_error(CMD_ROLL, 0, "'%s' is neither a command nor an expression; did you "
+                                   "mean 'alea %s'?", word, near);
+    return 1;
 }
 
 /* Flushes stdout and reports a write error; a reader that went away (EPIPE,
@@ -154,16 +201,21 @@ int main(int argc, char **argv)
         if (argc == 2) {
             help_main(stdout);
             rc = EXIT_OK;
+        } else if (argc == 3 && !strcmp(argv[2], "syntax")) {
+            help_syntax(stdout);
+            rc = EXIT_OK;
         } else if (argc == 3 && find_command(argv[2], &cmd)) {
             help_command(cmd, stdout);
             rc = EXIT_OK;
         } else if (argc == 3) {
-            rc = usage_error(CMD_ROLL, 0, "help: unknown command '%s'", argv[2]);
+            rc = unknown_topic(argv[2]);
         } else {
             rc = usage_error(CMD_ROLL, 0, "help takes at most one command");
         }
     } else if (find_command(argv[1], &cmd)) {
         rc = run(cmd, 1, argc - 2, argv + 2);
+    } else if (mistyped_command(argv[1], &rc)) {
+        /* reported */
     } else {
         rc = run(CMD_ROLL, 0, argc - 1, argv + 1); /* a bare expression */
     }

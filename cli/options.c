@@ -240,6 +240,10 @@ const option_spec option_table[] = {
      .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
                                 "lowest terms beside its percentage (strings \"num/den\"\n"
                                 "in --json and --csv), the mean and variance too"},
+    {.name = "--all", .commands = DIST | COMPARE, .at = AT(all),
+     .part = PART_MAIN, .help = "every row: the table hides the runs of values at\n"
+                                "either end below 0.005% (it says how many, and\n"
+                                "their total); JSON and CSV are always whole"},
     {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
      .commands = DIST, .at = AT(sample),
      .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),
@@ -269,6 +273,9 @@ const option_spec option_table[] = {
     {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
+    {.name = "--json", .commands = COMPARE, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"columns\": [...]}: each distribution as dist --json\n"
+                                "prints it, with \"name\" first (null if unnamed)"},
     {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
      .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
      .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},
@@ -390,6 +397,40 @@ static const option_spec *find_option(command cmd, const char *name, alea_limit 
     return NULL;
 }
 
+/* The nearest option to a mistyped name that cmd takes ("--exat": "--exact"),
+ * or else the command that takes name as it is ("roll --exact": dist); the
+ * clause for the message, or "" when there is none. */
+static const char *unknown_option_hint(command cmd, const char *name, char *out, size_t size)
+{
+    suggestion sg;
+    suggest_start(&sg, name);
+    for (size_t i = 0; i < option_count; i++) {
+        const option_spec *s = &option_table[i];
+        if (!(s->commands & (1u << cmd)))
+            continue;
+        if (s->kind != ARG_LIMIT) {
+            suggest_offer(&sg, s->name);
+            continue;
+        }
+        for (int l = 0; l < ALEA_LIMIT__COUNT; l++) {
+            char full[48];
+            snprintf(full, sizeof full, "%s%s", s->name, alea_limit_name((alea_limit)l));
+            suggest_offer(&sg, full);
+        }
+    }
+    alea_limit limit;
+    if (suggest_result(&sg)) {
+        snprintf(out, size, "; did you mean '%s'?", suggest_result(&sg));
+        return out;
+    }
+    for (int c = 0; c < CMD__COUNT; c++)
+        if (c != (int)cmd && find_option((command)c, name, &limit)) {
+            snprintf(out, size, " (alea %s takes it)", command_names[c]);
+            return out;
+        }
+    return "";
+}
+
 /* Reads the value of option s (given as name) and does its action. */
 static int take_option(command cmd, int has_cmd, const option_spec *s, const char *name,
                        option_value *v, options *o)
@@ -492,10 +533,12 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                                "after --, as in: alea %s -- '%s'",
                                name, has_cmd ? cname : "roll", a);
         if (!s) {
+            char hint[96];
+            const char *h = unknown_option_hint(cmd, name, hint, sizeof hint);
             if (has_cmd)
-                return usage_error(cmd, has_cmd, "%s: unknown option '%s'",
-                                   cname, name);
-            return usage_error(cmd, has_cmd, "unknown option '%s'", name);
+                return usage_error(cmd, has_cmd, "%s: unknown option '%s'%s",
+                                   cname, name, h);
+            return usage_error(cmd, has_cmd, "unknown option '%s'%s", name, h);
         }
         if (s->kind == ARG_NONE) {
             if (value)
@@ -553,6 +596,32 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                            "dist takes one expression (quote it if it has "
                            "spaces; 'alea compare' takes several)");
     return EXIT_OK;
+}
+
+int leading_options(command cmd, int argc, char **argv, int *open)
+{
+    int i = 0;
+    *open = 0;
+    while (i < argc && looks_like_option(argv[i])) {
+        const char *a = argv[i++];
+        if (!strcmp(a, "--"))
+            break;
+        char name[32];
+        size_t nlen = a[1] == '-' ? strcspn(a, "=") : 2;
+        if (nlen >= sizeof name)
+            continue; /* unknown: parse_args says so */
+        memcpy(name, a, nlen);
+        name[nlen] = '\0';
+        alea_limit l;
+        const option_spec *s = find_option(cmd, name, &l);
+        if (s && s->kind != ARG_NONE && !a[nlen] && (a[1] == '-' || !a[2])) {
+            if (i == argc)
+                *open = 1; /* its value is missing */
+            else
+                i++; /* its value, the next word */
+        }
+    }
+    return i;
 }
 
 int apply_limits(alea_ctx *ctx, const options *o)

@@ -204,3 +204,57 @@ void report_hint(const alea_expr *e)
     if (h)
         fprintf(stderr, "alea: hint: %s\n", h);
 }
+
+/* ---- what would let an expression through -------------------------------- */
+
+/* The limit a limit error names ("(work limit is 30000000)", "node limit",
+ * "memory limit exceeded"); 0 when the message names none. */
+static int named_limit(const char *msg, alea_limit *out)
+{
+    for (int k = 0; k < ALEA_LIMIT__COUNT; k++) {
+        const char *name = alea_limit_name((alea_limit)k);
+        size_t n = strlen(name);
+        char pat[40];
+        if (n > 0 && name[n - 1] == 's') /* "nodes": "node limit" */
+            n--;
+        snprintf(pat, sizeof pat, "%.*s limit", (int)n, name);
+        if (strstr(msg, pat)) {
+            *out = (alea_limit)k;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void report_limit_hint(alea_ctx *ctx, unsigned ways)
+{
+    size_t start, end;
+    alea_limit l;
+    if (alea_ctx_error_span(ctx, &start, &end) != ALEA_ERR_LIMIT ||
+        !named_limit(alea_ctx_error(ctx), &l))
+        return;
+    int64_t now = alea_ctx_limit(ctx, l, -1), max = alea_limit_max(l);
+    /* The library stops at the limit without knowing what the whole
+     * evaluation would need, so the hint gives the way, not a number. */
+    if (now < max)
+        fprintf(stderr, "alea: hint: raise --max-%s (%" PRId64 " now, at most %" PRId64 ")",
+                alea_limit_name(l), now, max);
+    else
+        fprintf(stderr, "alea: hint: --max-%s is at its maximum (%" PRId64 ")",
+                alea_limit_name(l), max);
+    /* an estimate rolls instead: past the work, outcomes and memory of the
+     * exact engine, not past the dice or the expression's size */
+    int evaluation = l == ALEA_LIMIT_WORK || l == ALEA_LIMIT_SUPPORT || l == ALEA_LIMIT_MEMORY;
+    if ((ways & HINT_EXACT) && (l == ALEA_LIMIT_WORK || l == ALEA_LIMIT_MEMORY))
+        fputs(", drop --exact (fractions need more work and memory)", stderr);
+    if ((ways & HINT_SAMPLE) && evaluation)
+        fputs(", or estimate with --sample 10000", stderr);
+    fputc('\n', stderr);
+}
+
+int report_limit(alea_ctx *ctx, const char *src, unsigned ways)
+{
+    int rc = report(ctx, src);
+    report_limit_hint(ctx, ways);
+    return rc;
+}

@@ -62,13 +62,17 @@ typedef struct editline {
 
 static const char repl_help[] =
     "Type an expression to roll it; an empty line rolls the last one again.\n"
-    "  :roll EXPR           roll (the same as typing EXPR)\n"
-    "  :dist EXPR           its exact distribution\n"
-    "  :compare E1 ; E2 ... distributions side by side (expressions split by ';')\n"
+    "  :roll [OPTION]... EXPR  roll (the same as typing EXPR): :roll -n 3 4d6kh3\n"
+    "  :dist [OPTION]... [EXPR]\n"
+    "                       its distribution: :dist --at-least 3d6; alone, the last\n"
+    "                       expression's\n"
+    "  :compare [OPTION]... E1 ; E2 ...\n"
+    "                       distributions side by side (expressions split by ';')\n"
     "  :seed S              seed the generator (the rolls after it repeat)\n"
     "  :help                this text\n"
-    "  :quit                leave (or Ctrl-D)\n"
-    "The dice language: docs/language.md, or 'man alea'.\n";
+    "  :quit, quit, exit    leave (or Ctrl-D)\n"
+    "Options are those of the command (alea help dist), for that line only.\n"
+    "The dice language: 'alea help syntax', or 'man alea'.\n";
 
 /* One line from the user, without its line end; NULL at the end of input.
  * The caller frees it. */
@@ -133,7 +137,7 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
 {
     alea_expr *e;
     if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
-        return report(ctx, src);
+        return report_limit(ctx, src, 0);
     report_hint(e);
     int rc = dist ? dist_one(ctx, o, e, src, b) : roll_one(ctx, o, e, src, roll, b);
     alea_expr_free(e);
@@ -158,14 +162,128 @@ static int repl_compare(alea_ctx *ctx, options *o, char *list)
         return EXIT_FAIL;
     }
     alea_expr *ex[64] = {NULL};
+    column_name names[64] = {""};
     options c = *o;
     c.exprs = parts;
     c.nexprs = n;
+    c.names = names;
     int rc = compile_all(ctx, &c, ex);
     if (rc == EXIT_OK)
         rc = cmd_compare(ctx, &c, ex);
     for (size_t i = 0; i < n; i++)
         alea_expr_free(ex[i]);
+    return rc;
+}
+
+/* Words of a session command read as options, at most: a line of more
+ * options than that is refused. */
+#define SESSION_WORDS 64
+
+/* The context's settings that a command's options change for its line. */
+typedef struct saved_ctx {
+    int64_t limit[ALEA_LIMIT__COUNT];
+    int exact;
+    double tail;
+    timer tm;
+} saved_ctx;
+
+/*
+ * :roll, :dist or :compare (cmd) on arg: the command's options first, as
+ * on the command line (":dist --at-least 3d6", ":roll -n 3 4d6kh3"), read
+ * by the same parser and applied to this line alone; then the expression,
+ * the rest of the line as typed. :roll and :dist without one take the last
+ * expression, and keep theirs as the last.
+ */
+static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *arg, char **last,
+                    alea_roll *roll, buffer *b)
+{
+    char *copy = strdup(arg), *text = NULL, *words[SESSION_WORDS + 1];
+    const char *exprs[SESSION_WORDS + 1];
+    size_t at[SESSION_WORDS];
+    int n = 0;
+    if (!copy)
+        return out_of_memory();
+    for (char *p = copy; n < SESSION_WORDS;) {
+        p += strspn(p, " \t");
+        if (!*p)
+            break;
+        at[n] = (size_t)(p - copy);
+        words[n++] = p;
+        p += strcspn(p, " \t");
+        if (*p)
+            *p++ = '\0';
+    }
+    int open;
+    int k = leading_options(cmd, n, words, &open);
+    const char *expr = k < n ? arg + at[k] : "";
+    int rc = EXIT_FAIL;
+    if (open) { /* never the last expression as its value */
+        fprintf(stderr, "alea: option '%s' needs a value\n", words[k - 1]);
+        goto done;
+    }
+    if (k == SESSION_WORDS) {
+        fprintf(stderr, "alea: :%s takes at most %d words of options\n", command_names[cmd],
+                SESSION_WORDS);
+        goto done;
+    }
+    if (!*expr && (cmd == CMD_COMPARE || !*last)) {
+        fprintf(stderr, "alea: :%s needs %s, as in :%s %s\n", command_names[cmd],
+                cmd == CMD_COMPARE ? "expressions" : "an expression", command_names[cmd],
+                cmd == CMD_COMPARE ? "2d20kh1 ; 1d20+5" : "4d6kh3");
+        goto done;
+    }
+    text = strdup(*expr ? expr : *last);
+    if (!text) {
+        rc = out_of_memory();
+        goto done;
+    }
+    words[k] = text;
+
+    options c = *o;
+    c.exprs = exprs;
+    c.nexprs = 0;
+    c.joined = NULL;
+    if (parse_args(cmd, 1, k + 1, words, &c) != EXIT_OK)
+        goto done;
+    if (c.help) {
+        help_command(cmd, stdout);
+        rc = EXIT_OK;
+        goto done;
+    }
+    saved_ctx sv;
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        sv.limit[l] = alea_ctx_limit(ctx, (alea_limit)l, -1);
+    sv.exact = alea_ctx_exact(ctx);
+    sv.tail = alea_ctx_tail(ctx);
+    sv.tm = *o->timer;
+    if (!apply_limits(ctx, &c)) {
+        fprintf(stderr, "alea: %s\n", c.exact && !alea_ctx_exact(ctx)
+                                          ? alea_ctx_error(ctx)
+                                          : "--tail is outside the accepted range [1e-300, 1e-3]");
+    } else {
+        if (c.seed_set && cmd == CMD_ROLL)
+            alea_ctx_seed(ctx, c.seed); /* as :seed does */
+        if (cmd == CMD_COMPARE) {
+            rc = repl_compare(ctx, &c, text);
+        } else {
+            rc = repl_eval(ctx, &c, text, cmd == CMD_DIST, roll, b);
+            if (rc == EXIT_OK) { /* the last expression that ran, for :dist alone */
+                free(*last);
+                *last = text;
+                text = NULL;
+            }
+        }
+    }
+    for (int l = 0; l < ALEA_LIMIT__COUNT; l++)
+        alea_ctx_limit(ctx, (alea_limit)l, sv.limit[l]);
+    alea_ctx_set_exact(ctx, sv.exact);
+    alea_ctx_set_tail(ctx, sv.tail);
+    alea_ctx_set_dialect(ctx, (alea_dialect)o->dialect);
+    *o->timer = sv.tm;
+    free(c.joined);
+done:
+    free(text);
+    free(copy);
     return rc;
 }
 
@@ -212,10 +330,13 @@ int cmd_repl(alea_ctx *ctx, options *o)
         if (!*cmd) {
             if (last)
                 repl_eval(ctx, o, last, 0, roll, &b);
+        } else if (!strcmp(cmd, "quit") || !strcmp(cmd, "exit")) {
+            quit = 1; /* neither is an expression */
         } else if (*cmd != ':') {
-            repl_eval(ctx, o, cmd, 0, roll, &b);
-            free(last);
-            last = strdup(cmd);
+            if (repl_eval(ctx, o, cmd, 0, roll, &b) == EXIT_OK) {
+                free(last);
+                last = strdup(cmd);
+            }
         } else {
             char *arg = cmd + 1 + strcspn(cmd + 1, " \t");
             size_t wl = (size_t)(arg - cmd - 1);
@@ -225,12 +346,11 @@ int cmd_repl(alea_ctx *ctx, options *o)
                 quit = 1;
             } else if (IS("help") || IS("h") || IS("?")) {
                 fputs(repl_help, stdout);
-            } else if ((IS("roll") || IS("r") || IS("dist") || IS("d")) && *arg) {
-                repl_eval(ctx, o, arg, IS("dist") || IS("d"), roll, &b);
-                free(last);
-                last = strdup(arg);
-            } else if (IS("compare") || IS("c")) {
-                repl_compare(ctx, o, arg);
+            } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") ||
+                       IS("c")) {
+                repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
+                                 : IS("dist") || IS("d") ? CMD_DIST : CMD_COMPARE,
+                         arg, &last, roll, &b);
             } else if ((IS("seed") || IS("s")) && *arg) {
                 uint64_t seed;
                 if (parse_u64(arg, &seed)) {
@@ -240,11 +360,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
                     fprintf(stderr, "alea: :seed takes a number from 0 to "
                                     "18446744073709551615, not '%s'\n", arg);
                 }
-            } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("seed") ||
-                       IS("s")) {
-                fprintf(stderr, "alea: %.*s needs %s, as in %.*s %s\n", (int)wl + 1, cmd,
-                        IS("seed") || IS("s") ? "a number" : "an expression", (int)wl + 1, cmd,
-                        IS("seed") || IS("s") ? "7" : "4d6kh3");
+            } else if (IS("seed") || IS("s")) {
+                fputs("alea: :seed needs a number, as in :seed 7\n", stderr);
             } else {
                 fprintf(stderr, "alea: unknown command '%s' (:help lists them)\n", cmd);
             }

@@ -169,10 +169,56 @@ static int label_width(const alea_dist *d)
     return w;
 }
 
+/* ---- the negligible tails ------------------------------------------------ */
+
+/* Rows [*lo, *hi) of the n rows whose chances p(i) are shown: without
+ * the runs below TAIL_SHOWN at either end, unless that is every row. */
+static void shown_rows(size_t n, double (*p)(const void *, size_t), const void *arg,
+                       size_t *lo, size_t *hi)
+{
+    size_t a = 0, b = n;
+    while (a < n && p(arg, a) < TAIL_SHOWN)
+        a++;
+    if (a == n) { /* nothing reaches it: show them all */
+        *lo = 0;
+        *hi = n;
+        return;
+    }
+    while (b > a && p(arg, b - 1) < TAIL_SHOWN)
+        b--;
+    *lo = a;
+    *hi = b;
+}
+
+/* "... 612 rows below 0.005% hidden (values 3 to 614, total 0.0031%)":
+ * rows at one end (`column`: of a comparison, whose mass is the most one
+ * column hides); `last` for the last such line, which names --all. */
+static void put_hidden(size_t rows, int64_t from, int64_t to, double mass, int of_column,
+                       int last)
+{
+    if (rows == 0)
+        return;
+    printf("... %zu row%s below 0.005%% hidden (value%s %" PRId64, rows, rows == 1 ? "" : "s",
+           rows == 1 ? "" : "s", from);
+    if (rows > 1)
+        printf(" to %" PRId64, to);
+    printf(", %s %.2g%%%s)%s\n", of_column ? "at most" : "total", mass * 100.0,
+           of_column ? " of a column" : "", last ? "; --all shows every row" : "");
+}
+
+static double dist_prob_at(const void *d, size_t i)
+{
+    return alea_dist_prob((const alea_dist *)d, i);
+}
+
 void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
-                       const double *least, const double *most)
+                       const double *least, const double *most, int all)
 {
     size_t n = alea_dist_count(d);
+    /* the shown rows: a dd()'s named outcomes are never hidden */
+    size_t first = 0, end = n;
+    if (!all && label_width(d) == 0)
+        shown_rows(n, dist_prob_at, d, &first, &end);
     int vw = 5; /* "value" */
     if (n > 0) {
         int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
@@ -234,7 +280,9 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
         vw = w2 > vw ? w2 : vw;
     }
 
-    for (size_t i = 0; i < n; i++) {
+    put_hidden(first, alea_dist_value(d, 0), first ? alea_dist_value(d, first - 1) : 0,
+               first ? most[first - 1] : 0, 0, end == n);
+    for (size_t i = first; i < end; i++) {
         double p = alea_dist_prob(d, i), shown;
         printf("%*" PRId64, vw, alea_dist_value(d, i));
         if (lw) {
@@ -269,6 +317,8 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
             put_bar(shown, vmax);
         putchar('\n');
     }
+    put_hidden(n - end, end < n ? alea_dist_value(d, end) : 0, n ? alea_dist_value(d, n - 1) : 0,
+               end < n ? least[end] : 0, 0, 1);
     for (size_t i = 0; fr && i < n; i++)
         free(fr[i]);
     free(fr);
@@ -384,6 +434,47 @@ static int stat_width(const alea_dist *d)
     return k > w ? k : w;
 }
 
+/*
+ * The rows of the comparison shown, [*first, *end) of vals: from the first
+ * value that some column shows at TAIL_SHOWN or more to the last; hidden[0]
+ * and hidden[1], the most probability that one column has below and above.
+ */
+static void compare_rows(const column *cols, size_t ncols, const int64_t *vals, size_t nvals,
+                         size_t *first, size_t *end, double hidden[2])
+{
+    int64_t vlo = INT64_MAX, vhi = INT64_MIN;
+    for (size_t j = 0; j < ncols; j++) {
+        size_t a, b;
+        shown_rows(cols[j].n, dist_prob_at, cols[j].d, &a, &b);
+        if (a < b) {
+            int64_t x = alea_dist_value(cols[j].d, a), y = alea_dist_value(cols[j].d, b - 1);
+            vlo = x < vlo ? x : vlo;
+            vhi = y > vhi ? y : vhi;
+        }
+    }
+    *first = 0;
+    *end = nvals;
+    hidden[0] = hidden[1] = 0;
+    if (vlo > vhi)
+        return;
+    while (*first < nvals && vals[*first] < vlo)
+        ++*first;
+    while (*end > *first && vals[*end - 1] > vhi)
+        --*end;
+    for (size_t j = 0; j < ncols; j++) {
+        size_t i = 0;
+        while (i < cols[j].n && alea_dist_value(cols[j].d, i) < vlo)
+            i++;
+        if (i > 0 && cols[j].most[i - 1] > hidden[0])
+            hidden[0] = cols[j].most[i - 1];
+        i = cols[j].n;
+        while (i > 0 && alea_dist_value(cols[j].d, i - 1) > vhi)
+            i--;
+        if (i < cols[j].n && cols[j].least[i] > hidden[1])
+            hidden[1] = cols[j].least[i];
+    }
+}
+
 static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
                           size_t nvals, const options *o)
 {
@@ -395,7 +486,7 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         fputs("value", stdout);
         for (size_t j = 0; j < ncols; j++) {
             putchar(',');
-            put_csv_field(o->exprs[j]);
+            put_csv_field(column_label(o, j));
         }
         putchar('\n');
         for (size_t r = 0; r < nvals; r++) {
@@ -434,6 +525,10 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         }
         labw = w > labw ? w : labw;
     }
+    size_t first = 0, end = nvals;
+    double hidden[2] = {0, 0};
+    if (!o->all && !labw)
+        compare_rows(cols, ncols, vals, nvals, &first, &end, hidden);
     puts(titles[o->cumul]);
     printf("%*s", lw, "value");
     if (labw)
@@ -450,7 +545,9 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         fputs(cols[j].head, stdout);
     }
     putchar('\n');
-    for (size_t r = 0; r < nvals; r++) {
+    put_hidden(first, vals[0], first ? vals[first - 1] : 0, hidden[0], 1,
+               end == nvals);
+    for (size_t r = first; r < end; r++) {
         printf("%*" PRId64, lw, vals[r]);
         if (labw) {
             const char *l = NULL;
@@ -471,6 +568,8 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         }
         putchar('\n');
     }
+    put_hidden(nvals - end, end < nvals ? vals[end] : 0, nvals ? vals[nvals - 1] : 0, hidden[1],
+               1, 1);
     static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
     if (labw)
         lw += 2 + labw; /* the statistics' names span the label column too */
@@ -494,12 +593,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
     for (size_t j = 0; j < ncols; j++)
         for (size_t i = 0; i < alea_dist_flag_count(cols[j].d); i++)
             printf("%s %.2f%% in %s\n", alea_dist_flag_name(cols[j].d, i),
-                   pct(alea_dist_flag_prob(cols[j].d, i)), o->exprs[j]);
+                   pct(alea_dist_flag_prob(cols[j].d, i)), column_label(o, j));
     for (size_t j = 0; j < ncols; j++) {
         double cut = alea_dist_truncated(cols[j].d);
         if (cut > 0)
             printf("truncated %.2g in %s (probability cut off by the explosion "
-                   "bound)\n", cut, o->exprs[j]);
+                   "bound)\n", cut, column_label(o, j));
     }
 }
 
@@ -521,7 +620,7 @@ int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total, const
     nvals = u;
 
     for (size_t j = 0; j < ncols; j++)
-        make_head(&cols[j], o->exprs[j]);
+        make_head(&cols[j], column_label(o, j));
     compare_print(ctx, cols, ncols, vals, nvals, o);
     free(vals);
     return EXIT_OK;

@@ -24,9 +24,9 @@ _alea() {
     if [[ $cur == -* ]]; then
         case $cmd in
             roll) words="-n --seed --json --format --dialect --help $limits" ;;
-            dist) words="--at-least --at-most --json --csv --exact --sample --threads --seed --boons
+            dist) words="--at-least --at-most --all --json --csv --exact --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
-            compare) words="--at-least --at-most --csv --boons --multipliers --drive --support
+            compare) words="--at-least --at-most --all --json --csv --boons --multipliers --drive --support
                 --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-response
                 --idle-timeout --dialect --help --max-source --max-depth --max-nodes --max-dice
@@ -39,7 +39,7 @@ _alea() {
     if [[ -z $cmd ]]; then
         mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve help" -- "$cur")
     elif [[ $cmd == help ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve syntax" -- "$cur")
     fi
 }
 complete -F _alea alea

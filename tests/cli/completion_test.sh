@@ -25,6 +25,7 @@ expect() {
 expect "compare " alea c
 expect "roll " alea r
 expect "dist " alea help d
+expect "serve syntax " alea help s
 expect "--seed " alea roll --se
 expect "--sample --seed --support " alea dist --s
 expect "--tail --threads --time-limit --timeout " alea dist --t

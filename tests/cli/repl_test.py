@@ -137,13 +137,55 @@ def main():
     out = plain(s.line('2d+3'))
     check('an error with its caret', "syntax error: expected the number of sides after 'd'"
           in out and '  2d+3\n    ^' in out, out)
+    # :dist alone: the last expression (2d+3 failed: 3d6 is still the last)
     out = plain(s.line(':dist'))
-    check(':dist without an expression', ':dist needs an expression, as in :dist 4d6kh3' in out,
+    check(':dist alone takes the last expression',
+          '3d6\n' in out and 'mean 10.50   sd 2.96   min 3   max 18   median 10' in out, out)
+    # options as on the command line, for that line only
+    out = plain(s.line(':dist --at-least 2d6'))
+    check(':dist --at-least', re.search(r'value +at least +% +at most', out) is not None
+          and re.search(r'\n +12 +2\.78 +2\.78 +100\.00', out) is not None, out)
+    out = plain(s.line(':dist --exact 2d6'))
+    check(':dist --exact', 'exact mean 7   variance 35/6' in out and '1/36' in out, out)
+    out = plain(s.line(':dist'))
+    check('the options last one line; :dist reuses the last expression (2d6)',
+          'fraction' not in out and re.search(r'value +% +at least +at most', out) is not None
+          and 'mean 7.00' in out, out)
+    out = plain(s.line(':dist --json 1d4'))
+    check(':dist --json', '{"expression": "1d4", "outcomes": [[1, 0.25]' in out, out)
+    out = plain(s.line(':roll -n 3 --seed 7 4d6kh3'))
+    check(':roll -n 3 --seed 7', re.search(r'4d6kh3 \[5, 2 dropped, 6, 6\] = 17\n'
+                                          r'4d6kh3 \[6, 6, 1 dropped, 1\] = 13\n'
+                                          r'4d6kh3 \[.*\] = \d+', out) is not None, out)
+    out = plain(s.line(':roll --max-dice 3 4d6'))
+    check(':roll --max-dice: the limit for that line',
+          'too many dice at byte 0 (dice limit is 3)' in out, out)
+    out = plain(s.line('4d6'))
+    check('the limit is back after the line', re.search(r'4d6 \[.*\] = \d+', out) is not None,
           out)
+    out = plain(s.line(':compare --at-most 1d4 ; 1d6'))
+    check(':compare --at-most', '% chance of at most each value' in out
+          and re.search(r'\n +4 +100\.00 +66\.67', out) is not None, out)
+    out = plain(s.line(':compare adv=2d20kh1 ; plain=d20'))
+    check(':compare with named columns', re.search(r'value +adv +plain', out) is not None, out)
+    out = plain(s.line(':dist --exat 2d6'))
+    check(':dist with a mistyped option',
+          "unknown option '--exat'; did you mean '--exact'?" in out, out)
+    out = plain(s.line(':dist --sample'))
+    check(':dist with an option missing its value (never the last expression)',
+          "option '--sample' needs a value" in out and 'is not a number' not in out, out)
+    out = plain(s.line(':dist --help'))
+    check(':dist --help', 'Usage: alea dist' in out, out)
+    out = plain(s.line(':dist ' + '--at-least ' * 70 + '3d6'))
+    check('at most 64 words of options', ':dist takes at most 64 words of options' in out, out)
+    out = plain(s.line(':compare --at-least'))
+    check(':compare without expressions',
+          ':compare needs expressions, as in :compare 2d20kh1 ; 1d20+5' in out, out)
     out = plain(s.line(':bogus'))
     check('an unknown command', "unknown command ':bogus'" in out, out)
     out = plain(s.line(':help'))
-    check(':help', ':compare E1 ; E2' in out and ':seed S' in out, out)
+    check(':help', ':compare [OPTION]... E1 ; E2' in out and ':seed S' in out
+          and 'quit, exit' in out, out)
     out = plain(s.line(':seed x'))
     check('a bad seed', ':seed takes a number' in out, out)
     if editline:
@@ -158,6 +200,19 @@ def main():
     s.send(':quit\r')
     rc = s.close()
     check(':quit ends with status 0', rc == 0, f'status {rc}')
+    # quit and exit, bare; a fresh session's :dist has no last expression
+    for word in ('quit', 'exit'):
+        s = Session(alea, env)
+        s.read_until(r'alea> ')
+        if word == 'quit':
+            out = plain(s.line(':dist'))
+            check(':dist with no last expression',
+                  ':dist needs an expression, as in :dist 4d6kh3' in out, out)
+        if editline:
+            s.wait_editing()
+        s.send(word + '\r')
+        rc = s.close()
+        check(f'{word} ends with status 0', rc == 0, f'status {rc}')
     if editline:
         hist = os.path.join(home, '.alea_history')
         # libedit's format: a header line, then one line each, spaces as \040

@@ -78,7 +78,7 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
     '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
-    '--timeout MS +none ' '--time-limit S +60 ' 'docs/language.md'; do
+    '--timeout MS +none ' '--time-limit S +60 ' 'alea help syntax'; do
     has "$out" "$word"
     check "--help mentions $word" $?
 done
@@ -93,11 +93,238 @@ for c in roll dist compare serve; do
     has "$out" "--max-dice N"
     check "help $c: limits" $? "$out"
     cmd_help=$out
+    wide=$(printf '%s\n' "$out" | awk 'length > 79')
+    [ -z "$wide" ]
+    check "help $c: fits 80 columns" $? "$wide"
+    # The limits' defaults end in one column, however long the option.
+    ends=$(printf '%s\n' "$out" | sed -n '/^Limits/,/^  BYTES/p' | grep '^  --' |
+        awk '{ match($0, /^  [^ ]+ [^ ]+ +[^ ]+  /); print RLENGTH }' | sort -u)
+    [ "$(printf '%s\n' "$ends" | wc -l)" -eq 1 ] && [ "$ends" -gt 0 ]
+    check "help $c: the limits' defaults line up" $? "$ends"
     expect "$c --help" 0 "$cmd_help" "" $c --help
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus'$nl$usage_hint" help bogus
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve; or syntax)$nl$usage_hint" \
+    help bogus
+
+# ---- help syntax: one screen, and every example in it runs ------------------
+
+run help syntax
+check "help syntax exits 0" "$rc" "$err"
+syntax=$out
+lines=$(printf '%s\n' "$syntax" | wc -l)
+[ "$lines" -le 24 ]
+check "help syntax fits 24 lines" $? "$lines lines"
+wide=$(printf '%s\n' "$syntax" | awk 'length > 79')
+[ -z "$wide" ]
+check "help syntax fits 80 columns" $? "$wide"
+# The examples: columns 3 to 32 of the indented lines, split at two spaces.
+examples=$(printf '%s\n' "$syntax" | grep '^  [^ ]' | cut -c3-32 |
+    awk -F '  +' '{ for (i = 1; i <= NF; i++) if ($i != "") print $i }')
+count=$(printf '%s\n' "$examples" | wc -l)
+[ "$count" -ge 30 ]
+check "help syntax has its examples ($count)" $? "$examples"
+for m in 'd20 +1d' '2d10 +3B -1B' 'd0 +1B' '2d6 +1 DICE' 'event(d12 + d14 + d18 + d20)' \
+    'tier(d8, +2)' 'dd(6, 14, always)' '6 x 4d6kh3' '4d6kh3' '3d6!' '3d6r1' '10d10>=8'; do
+    printf '%s\n' "$examples" | grep -qxF -- "$m"
+    check "help syntax shows $m" $? "$examples"
+done
+printf '%s\n' "$examples" > "$tmp/examples"
+while IFS= read -r x; do
+    "$ALEA" dist -- "$x" >/dev/null 2>"$tmp/xerr"
+    check "help syntax: dist accepts '$x'" $? "$(cat "$tmp/xerr")"
+    "$ALEA" roll --seed 1 -- "$x" >/dev/null 2>"$tmp/xerr"
+    check "help syntax: roll accepts '$x'" $? "$(cat "$tmp/xerr")"
+done < "$tmp/examples"
+# The man page's LANGUAGE section shows the same examples.
+if command -v groff >/dev/null 2>&1; then
+    man_lang=$(groff -man -Tutf8 -P-c -P-b -P-u "$(dirname "$0")/../../docs/alea.1" 2>/dev/null |
+        sed -n '/^LANGUAGE/,/^OPTIONS/p')
+    while IFS= read -r x; do
+        printf '%s\n' "$man_lang" | grep -qF -- "$x"
+        check "docs/alea.1 LANGUAGE shows '$x'" $? "$man_lang"
+    done < "$tmp/examples"
+fi
+
+# ---- the negligible tails: hidden from the text tables, --all shows them -----
+
+ev='event(d12 + d14 + d18 + d20)'
+run dist "$ev"
+check "dist $ev" "$rc" "$err"
+rows=$(printf '%s\n' "$out" | wc -l)
+[ "$rows" -lt 100 ]
+check "dist $ev: under 100 lines, not 740" $? "$rows lines"
+has "$out" '^\.\.\. 642 rows below 0\.005% hidden \(values 97 to 738, total 0\.038%\); --all shows every row$'
+check "dist $ev: how many rows and how much hidden" $? "$out"
+has "$out" '^mean 35\.88   sd 12\.13   min 3   max 738   median 35$'
+check "dist $ev: the summary is of every row" $? "$out"
+run dist --all "$ev"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 740 ] && ! has "$out" hidden
+check "dist --all $ev: every row" $? "$(printf '%s\n' "$out" | head -3)"
+run dist --csv "$ev"
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 736 ]
+check "dist --csv $ev: whole (735 values and the header)" $?
+run dist --json "$ev"
+[ "$(printf '%s\n' "$out" | grep -o '\], \[' | wc -l)" -eq 734 ]
+check "dist --json $ev: whole (735 values)" $?
+# both ends; a row at exactly 0.005% shows, one below it is hidden
+run dist 10d6
+[ "$(printf '%s\n' "$out" | sed -n 3p)" = "... 6 rows below 0.005% hidden (values 10 to 15, total 0.005%)" ] &&
+    [ "$(printf '%s\n' "$out" | sed -n 4p | awk '{print $1}')" = 16 ] &&
+    has "$out" '^\.\.\. 6 rows below 0\.005% hidden \(values 55 to 60, total 0\.005%\); --all shows every row$'
+check "dist 10d6: six rows hidden at each end" $? "$out"
+run dist 'd20000 + d2'
+[ "$(printf '%s\n' "$out" | grep -c hidden)" -eq 2 ] &&
+    has "$out" '^\.\.\. 1 row below 0\.005% hidden \(value 2, total 0\.0025%\)$' &&
+    has "$out" '^    3    0\.01 ' &&
+    has "$out" '^20001    0\.01 ' &&
+    has "$out" '^\.\.\. 1 row below 0\.005% hidden \(value 20002, total 0\.0025%\); --all'
+check "dist: a row at exactly 0.005% shows (1/20000), below it hidden (1/40000)" $? \
+    "$(printf '%s\n' "$out" | head -5)"
+run dist d30000
+[ "$(printf '%s\n' "$out" | wc -l)" -eq 30003 ] && ! has "$out" hidden
+check "dist: when no row reaches 0.005%, every row shows" $?
+run compare 2d20kh1 10d6
+has "$out" '^     1     0\.25$' &&
+    has "$out" '^\.\.\. 6 rows below 0\.005% hidden \(values 55 to 60, at most 0\.005% of a column\); --all shows every row$'
+check "compare: a tail no column shows is hidden" $? "$out"
+run compare --all 2d20kh1 10d6
+! has "$out" hidden && has "$out" '^    60 '
+check "compare --all: every row" $? "$out"
+run compare --csv 2d20kh1 10d6
+has "$out" '^60,,'
+check "compare --csv: whole" $? "$out"
+
+# ---- compare --json, and named columns --------------------------------------
+
+expect "compare --json: each column as dist --json, with its name" 0 \
+    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}, {"name": null, "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}]}' \
+    "" compare --json a=1d2 1d2
+if command -v python3 >/dev/null 2>&1; then
+    run compare --json adv=2d20kh1 "$ev" 3d6
+    printf '%s\n' "$out" | python3 -c '
+import json, subprocess, sys
+cols = json.load(sys.stdin)["columns"]
+alea = sys.argv[1]
+assert [c["name"] for c in cols] == ["adv", None, None], cols
+for c in cols:
+    one = json.loads(subprocess.run([alea, "dist", "--json", c["expression"]],
+                                    capture_output=True, text=True).stdout)
+    name = c.pop("name")
+    assert c == one, (name, c["expression"])
+' "$ALEA"
+    check "compare --json: the columns are dist --json's, whole (tails too)" $? "$out"
+fi
+run compare adv=2d20kh1 dis=2d20kl1 plain=d20
+has "$out" '^ value +adv +dis +plain$' && has "$out" '^     1 +0\.25 +9\.75 +5\.00$'
+check "compare: named columns" $? "$out"
+run compare --csv adv=2d20kh1 d20
+has "$out" '^value,adv,d20$'
+check "compare --csv: named columns" $? "$out"
+# an argument that is an expression as it stands keeps it: comparisons with
+# '=' and '==', a capped explosion
+run compare --csv 'd20=20' 'd4x2=4' '1d6==6'
+has "$out" '^value,d20=20,d4x2=4,1d6==6$'
+check "compare: expressions with '=' are never names" $? "$out"
+# a name of COLUMN_NAME_MAX (24) characters, and one of 25: not a name
+n24=abcdefghijklmnopqrstuvwx
+run compare --csv "$n24=d6" d4
+has "$out" "^value,$n24,d4\$"
+check "compare: a name of 24 characters" $? "$out$err"
+expect "compare: a name of 25 characters is refused" 2 "" \
+    "alea: compare: the column name '${n24}...' is longer than 24 characters${nl}Try 'alea compare --help' for more information." \
+    compare "${n24}y=d6" d4
+expect "compare: the named expression's error points into it" 1 "" \
+    "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  3d6 +$nl       ^" \
+    compare 'x=3d6 +' 3d6
+run compare 'a b=3d6' 3d6
+[ "$rc" = 1 ]
+check "compare: a name is one word" $? "$err"
+run compare '1x=3d6' 3d6
+[ "$rc" = 1 ]
+check "compare: a name starts with a letter or _" $? "$err"
+run roll 'a=3d6'
+[ "$rc" = 1 ]
+check "roll: no names" $? "$err"
+run compare crit=event\(d6+d8\) 2d6
+has "$out" '^critical failure 2\.08% in crit$'
+check "compare: the notes name the column" $? "$out"
+
+# ---- limit errors say what would let the expression through -----------------
+
+work_err="alea: too much work to compute at byte 0 (work limit is 100)$nl  3d6*3d6$nl  ^^^"
+expect "dist past the work limit: the hint" 1 "" \
+    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), or estimate with --sample 10000" \
+    dist --max-work 100 '3d6*3d6'
+expect "dist --exact past the work limit: the hint" 1 "" \
+    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    dist --exact --max-work 100 '3d6*3d6'
+# the ways it names let it through
+run dist --max-work 1000 '3d6*3d6'
+check "dist: the raised work limit lets it through" "$rc" "$err"
+run dist --max-work 1000 --sample 1000 --seed 1 '3d6*3d6'
+check "dist: the estimate lets it through" "$rc" "$err"
+expect "dist past the support limit: the hint" 1 "" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 15)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-support (15 now, at most 100000000), or estimate with --sample 10000" \
+    dist --max-support 15 3d6
+run dist --max-support 16 3d6
+check "dist: the support limit at N (16 outcomes of 3d6) lets it through" "$rc" "$err"
+expect "roll past the dice limit: the hint, no estimate" 1 "" \
+    "alea: too many dice at byte 0 (dice limit is 10)$nl  20d6$nl  ^^^^${nl}alea: hint: raise --max-dice (10 now, at most 100000000)" \
+    roll --max-dice 10 20d6
+run roll --max-nodes 3 '1+2+3+4'
+has "$err" "^alea: hint: raise --max-nodes \(3 now, at most 100000\)\$" && [ "$rc" = 1 ]
+check "a limit of the source: its option, no estimate" $? "$err"
+run compare --max-support 15 2d6 3d6
+has "$err" "^alea: hint: raise --max-support \(15 now, at most 100000000\)\$"
+check "compare past the support limit: the hint, no estimate" $? "$err"
+run dist --max-work 1000000000000 --max-work 1000000000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 100000000 --max-support 15 3d6
+has "$err" "hint: raise --max-support"
+check "the hint names the limit's last value" $? "$err"
+run dist --max-support 100000000 --max-work 10 '3d6*3d6'
+has "$err" "at most 1000000000000" && ! has "$err" "support"
+check "the hint names the limit that stopped it" $? "$err"
+run dist 'd('
+! has "$err" "hint" && [ "$rc" = 1 ]
+check "a syntax error has no limit hint" $? "$err"
+
+# ---- did you mean ----------------------------------------------------------
+
+expect "a mistyped command" 2 "" \
+    "alea: 'rol' is neither a command nor an expression; did you mean 'alea roll'?$nl$usage_hint" \
+    rol 4d6
+expect "a mistyped command: two letters swapped" 2 "" \
+    "alea: 'dsit' is neither a command nor an expression; did you mean 'alea dist'?$nl$usage_hint" \
+    dsit 3d6
+expect "a mistyped help topic" 2 "" \
+    "alea: help: unknown command 'compar'; did you mean 'alea help compare'?$nl$usage_hint" \
+    help compar
+expect "a mistyped help syntax" 2 "" \
+    "alea: help: unknown command 'sintax'; did you mean 'alea help syntax'?$nl$usage_hint" \
+    help sintax
+# A word near a command that is an expression is rolled, not corrected:
+# "dd" is one edit from no command, "d6" neither; "d20" rolls.
+run --seed 1 d20
+check "a first word that is an expression rolls" "$rc" "$err"
+run rolll
+has "$err" "did you mean 'alea roll'" && [ "$rc" = 2 ]
+check "a command with a letter too many" $? "$err"
+run xyzzy
+! has "$err" "did you mean" && [ "$rc" = 1 ]
+check "no suggestion far from every command" $? "$err"
+expect "a mistyped option" 2 "" \
+    "alea: dist: unknown option '--exat'; did you mean '--exact'?${nl}Try 'alea dist --help' for more information." \
+    dist --exat 2d6
+expect "a mistyped option before an expression" 2 "" \
+    "alea: unknown option '--seeed'; did you mean '--seed'?$nl$usage_hint" \
+    --seeed 3 4d6
+expect "a mistyped limit" 2 "" \
+    "alea: roll: unknown option '--max-wrok'; did you mean '--max-work'?${nl}Try 'alea roll --help' for more information." \
+    roll --max-wrok 3 d6
+expect "an option of another command" 2 "" \
+    "alea: roll: unknown option '--exact' (alea dist takes it)${nl}Try 'alea roll --help' for more information." \
+    roll --exact 3d6
 version=$(sed -n 's/^#define ALEA_VERSION_STRING "\(.*\)"$/\1/p' \
     "$(dirname "$0")/../../include/alea.h")
 expect "--version: the one in alea.h" 0 "alea $version" "" --version
@@ -129,7 +356,8 @@ expect "--json with a value" 2 "" "*" roll --json=yes 1d6
 expect "-n is roll's" 2 "" "*" dist -n 3 1d6
 expect "--csv is not roll's" 2 "" "*" roll --csv 1d6
 expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
-expect "--json is not compare's" 2 "" "*" compare --json 1d6 1d8
+expect "--exact is not compare's" 2 "" "*" compare --exact 1d6 1d8
+expect "compare --json and --csv" 2 "" "*" compare --json --csv 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
     dist 1d20 + 5
@@ -151,10 +379,11 @@ expect "a command after options" 2 "" \
 
 # ---- expression errors: exit 1, the library's message, a caret --------------
 
-# experr NAME MESSAGE-LINE EXCERPT CARET ARGS...
+# experr NAME MESSAGE-LINE EXCERPT CARET [HINT] ARGS...
 experr() {
     name=$1 msg=$2 line=$3 caret=$4
     shift 4
+    case $1 in "alea: hint: "*) caret="$caret$nl$1"; shift ;; esac # a limit's hint
     expect "$name" 1 "" "$msg$nl$line$nl$caret" "$@"
 }
 
@@ -189,11 +418,14 @@ experr "1d6/0 in dist" \
 experr "999999999d6 in roll" \
     "alea: too many dice at byte 0 (dice limit is 10000)" \
     "  999999999d6" \
-    "  ^^^^^^^^^^^" roll 999999999d6
+    "  ^^^^^^^^^^^" \
+    "alea: hint: raise --max-dice (10000 now, at most 100000000)" roll 999999999d6
 experr "999999999d6 in dist" \
     "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
     "  999999999d6" \
-    "  ^^^^^^^^^^^" dist 999999999d6
+    "  ^^^^^^^^^^^" \
+    "alea: hint: raise --max-support (100000 now, at most 100000000), or estimate with --sample 10000" \
+    dist 999999999d6
 experr "tab and control bytes line up" \
     "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \
@@ -212,11 +444,13 @@ deep="${open}1${close}"
 experr "60000 parentheses: source limit" \
     "alea: expression too long: 120001 bytes (source limit is 4096)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^" roll "$deep"
+    "                         ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^" \
+    "alea: hint: raise --max-source (4096 now, at most 1048576)" roll "$deep"
 experr "60000 parentheses: depth limit" \
     "alea: expression nested too deeply at byte 64 (depth limit is 64)" \
     "  ...((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((..." \
-    "                         ^" dist --max-source 1M "$deep"
+    "                         ^" \
+    "alea: hint: raise --max-depth (64 now, at most 512)" dist --max-source 1M "$deep"
 
 # ---- roll --------------------------------------------------------------------
 
@@ -327,7 +561,7 @@ check "stdin dist --json: exit 1 when a line fails" "$([ "$rc" -eq 1 ]; echo $?)
 check "stdin dist --json: one line per good expression" \
     "$([ "$(printf '%s\n' "$out" | wc -l)" -eq 3 ]; echo $?)" "$out"
 check "stdin dist --json: three errors" \
-    "$([ "$(printf '%s\n' "$err" | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
+    "$([ "$(printf '%s\n' "$err" | grep -v '^alea: hint: ' | grep -c '^alea: ')" -eq 3 ]; echo $?)" "$err"
 has "$err" '^alea: too many outcomes to compute at byte 0 \(support limit is 100000\)$'
 check "stdin dist --json: the limit error" $? "$err"
 if command -v python3 >/dev/null 2>&1; then
@@ -600,13 +834,13 @@ else
     echo "skip: python3 not found, dist --json not parsed"
 fi
 
-# Values so unlikely that they round to 0.00 are still listed.
-run dist 10d6
+# Values so unlikely that they round to 0.00 are still listed (--all).
+run dist --all 10d6
 check "dist 10d6: exit 0" $rc "$err"
 has "$out" '^   10 1\.7e-06 +100\.00 +1\.7e-06$'
 check "dist 10d6: a chance below 0.005% in two digits (1/6^10), without a bar" $? "$out"
 check "dist 10d6: 51 values" "$([ "$(printf '%s\n' "$out" | sed 1d | grep -c '^ *[0-9]')" -eq 51 ]; echo $?)" "$out"
-out=$("$ALEA" dist 300d20 2>&1); rc=$?
+out=$("$ALEA" dist --all 300d20 2>&1); rc=$?
 check "dist 300d20: exit 0" $rc "$out"
 has "$out" '^  300 4\.9e-389 +100\.00 +4\.9e-389$'
 check "dist 300d20: all 1s is listed below the double range (20^-300)" $? "$out"
@@ -736,6 +970,30 @@ if command -v bash >/dev/null 2>&1; then
         check "docs/alea.1 names $o" $?
     done
 fi
+
+# ---- scripts/build shows its progress on stderr -------------------------------
+
+# In a copy of the script with stand-ins for scripts/deps and cmake, which
+# say what they were asked: each step is announced, CMake's output (its
+# progress) goes to stderr, and stdout stays empty.
+mkdir -p "$tmp/b/scripts" "$tmp/bin"
+cp "$src/scripts/build" "$tmp/b/scripts/build"
+printf '#!/bin/sh\necho deps-ran >&2\n' >"$tmp/b/scripts/deps"
+printf '#!/bin/sh\necho "[ 50%%] cmake $*"\n' >"$tmp/bin/cmake"
+chmod +x "$tmp/b/scripts/build" "$tmp/b/scripts/deps" "$tmp/bin/cmake"
+PATH="$tmp/bin:$PATH" sh "$tmp/b/scripts/build" >"$tmp/b/out" 2>"$tmp/b/err"
+brc=$?
+berr=$(cat "$tmp/b/err")
+want="scripts/build: 1/3 checking the build dependencies (scripts/deps; installs what is missing)
+deps-ran
+scripts/build: 2/3 configuring (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release)
+[ 50%] cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+scripts/build: 3/3 building (cmake --build build -j2)
+[ 50%] cmake --build build -j2
+scripts/build: built build/alea"
+[ "$brc" = 0 ] && [ ! -s "$tmp/b/out" ] && [ "$berr" = "$want" ]
+check "scripts/build: each step and CMake's progress on stderr, nothing on stdout" $? \
+    "status $brc; stdout: $(cat "$tmp/b/out"); stderr:$nl$berr"
 
 printf '%d passed, %d failed\n' "$pass" "$fail"
 [ "$fail" -eq 0 ]
