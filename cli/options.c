@@ -236,7 +236,7 @@ const option_spec option_table[] = {
      .bad = "--at-least and --at-most exclude each other",
      .part = PART_MAIN, .help = "chart P(X <= value)",
      .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
-    {.name = "--exact", .commands = DIST, .at = AT(exact),
+    {.name = "--exact", .commands = DIST | COMPARE, .at = AT(exact),
      .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
                                 "lowest terms beside its percentage (strings \"num/den\"\n"
                                 "in --json and --csv), the mean and variance too"},

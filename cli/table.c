@@ -359,6 +359,36 @@ static int cell(column *c, int64_t v, cumul_mode mode, double *p)
     }
 }
 
+/* The exact fraction of the cell cell() has just read (its column in exact
+ * mode): the same outcome, the same rule outside the column's range. */
+static void put_cell_fraction(const column *c, int64_t v, cumul_mode mode)
+{
+    int hit = c->at < c->n && alea_dist_value(c->d, c->at) == v;
+    alea_fraction what = mode == SHOW_AT_LEAST ? ALEA_FRACTION_AT_LEAST
+                         : mode == SHOW_AT_MOST ? ALEA_FRACTION_AT_MOST
+                                                : ALEA_FRACTION_PROB;
+    size_t i = c->at;
+    if (mode == SHOW_AT_MOST && !hit) {
+        if (c->at == 0) {
+            putchar('0');
+            return;
+        }
+        i = c->at - 1;
+    } else if (mode == SHOW_AT_LEAST && c->at >= c->n) {
+        putchar('0');
+        return;
+    }
+    size_t len = alea_dist_fraction(c->d, what, i, NULL, 0);
+    char *buf = malloc(len + 1);
+    if (!buf) {
+        fputs("?", stdout); /* out of memory: the cell says it has no value */
+        return;
+    }
+    alea_dist_fraction(c->d, what, i, buf, len + 1);
+    fputs(buf, stdout);
+    free(buf);
+}
+
 /* Header text: the expression, cut to HEADER_MAX characters with "...". */
 static void make_head(column *c, const char *src)
 {
@@ -494,8 +524,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
             for (size_t j = 0; j < ncols; j++) {
                 double p;
                 putchar(',');
-                if (cell(&cols[j], vals[r], o->cumul, &p))
-                    put_exact(p);
+                if (cell(&cols[j], vals[r], o->cumul, &p)) {
+                    if (alea_dist_is_exact(cols[j].d))
+                        put_cell_fraction(&cols[j], vals[r], o->cumul);
+                    else
+                        put_exact(p);
+                }
             }
             putchar('\n');
         }

@@ -198,6 +198,27 @@ check "compare --csv: whole" $? "$out"
 
 # ---- compare --json, and named columns --------------------------------------
 
+# compare --exact: fractions in CSV (each kind, outside a column's range too)
+# and in JSON, as dist --exact writes them
+expect "compare --exact --csv" 0 "value,1d4,1d2+1
+1,1/4,
+2,1/4,1/2
+3,1/4,1/2
+4,1/4," "" compare --exact --csv 1d4 1d2+1
+expect "compare --exact --csv --at-least" 0 "value,1d4,1d2+1
+1,1,1
+2,3/4,1
+3,1/2,1/2
+4,1/4,0" "" compare --exact --csv --at-least 1d4 1d2+1
+expect "compare --exact --csv --at-most" 0 "value,1d4,1d2+1
+1,1/4,0
+2,1/2,1/2
+3,3/4,1
+4,1,1" "" compare --exact --csv --at-most 1d4 1d2+1
+expect "compare --exact --json" 0 \
+    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, "1/2"], [2, "1/2"]], "mean": "3/2", "variance": "1/4", "sd": 0.5, "min": 1, "max": 2, "truncated": "0", "exact": true}]}' \
+    "" compare --exact --json a=1d2
+
 expect "compare --json: each column as dist --json, with its name" 0 \
     '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}, {"name": null, "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}]}' \
     "" compare --json a=1d2 1d2
@@ -356,7 +377,6 @@ expect "--json with a value" 2 "" "*" roll --json=yes 1d6
 expect "-n is roll's" 2 "" "*" dist -n 3 1d6
 expect "--csv is not roll's" 2 "" "*" roll --csv 1d6
 expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
-expect "--exact is not compare's" 2 "" "*" compare --exact 1d6 1d8
 expect "compare --json and --csv" 2 "" "*" compare --json --csv 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
