@@ -447,15 +447,28 @@ static int near_underflow(const alea_ctx *ctx, const alea_dist *d)
     return 0;
 }
 
+/* Why d may miss outcomes: "outcomes rarer than ... may be missing: " and
+ * the reason, in d's own buffer (a longer message is cut at its size). */
+static void say_incomplete(alea_dist *d, const char *reason, const char *detail)
+{
+    alea__out o;
+    alea__out_init(&o, d->why, sizeof d->why);
+    alea__out_str(&o, "outcomes rarer than about 1e-290 may be missing: ");
+    alea__out_str(&o, reason);
+    if (detail) {
+        alea__out_str(&o, " (");
+        alea__out_str(&o, detail);
+        alea__out_char(&o, ')');
+    }
+    alea__out_finish(&o);
+    d->incomplete = d->why;
+}
+
 static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
                                           alea_dist **out)
 {
-    if (alea__frac_load(ctx) != ALEA_OK) {
-        /* the loader's reason, in the distribution's own buffer */
-        alea_dist *d = *out;
-        snprintf(d->why, sizeof d->why, "outcomes rarer than about 1e-290 may be missing: %s",
-                 alea_ctx_error(ctx));
-        d->incomplete = d->why;
+    if (alea__frac_load(ctx) != ALEA_OK) { /* the loader's reason */
+        say_incomplete(*out, alea_ctx_error(ctx), NULL);
         alea__clear_error(ctx);
         return ALEA_OK;
     }
@@ -480,25 +493,22 @@ static alea_status recompute_in_fractions(alea_ctx *ctx, const alea_expr *expr,
         return st;
     }
     /* what stopped it, in the library's words (a limit names itself) */
-    alea_dist *d = *out;
     size_t at = 0, end = 0;
+    char reason[128];
     alea_ctx_error_span(ctx, &at, &end);
-    if (st == ALEA_ERR_INVALID)
-        snprintf(d->why, sizeof d->why,
-                 "outcomes rarer than about 1e-290 may be missing: the construct at byte %zu "
-                 "has no exact form yet to recompute them",
-                 at);
-    else if (strncmp(alea_ctx_error(ctx), "too much work", 13) == 0) /* the raised limit */
-        snprintf(d->why, sizeof d->why,
-                 "outcomes rarer than about 1e-290 may be missing: recomputing them in exact "
-                 "fractions needs more work than the limit allows (work limit is %lld)",
+    if (st == ALEA_ERR_INVALID) {
+        snprintf(reason, sizeof reason,
+                 "the construct at byte %zu has no exact form yet to recompute them", at);
+        say_incomplete(*out, reason, NULL);
+    } else if (strncmp(alea_ctx_error(ctx), "too much work", 13) == 0) { /* the raised limit */
+        snprintf(reason, sizeof reason,
+                 "recomputing them in exact fractions needs more work than the limit "
+                 "allows (work limit is %lld)",
                  (long long)limit);
-    else
-        snprintf(d->why, sizeof d->why,
-                 "outcomes rarer than about 1e-290 may be missing: recomputing them in exact "
-                 "fractions stopped (%s)",
-                 alea_ctx_error(ctx));
-    d->incomplete = d->why;
+        say_incomplete(*out, reason, NULL);
+    } else {
+        say_incomplete(*out, "recomputing them in exact fractions stopped", alea_ctx_error(ctx));
+    }
     alea__clear_error(ctx);
     return ALEA_OK;
 }

@@ -316,7 +316,7 @@ typedef struct boons_of {
 static alea_status one_outcome(int64_t outcome, void *ud, double *x)
 {
     const boons_of *b = ud;
-    int64_t boons, banes;
+    int64_t boons = 0, banes = 0;
     alea_status st = alea_boons_for_outcome(b->table, b->difficulty, (int)outcome, b->drive,
                                          b->support, &boons, &banes);
     *x = (double)(b->banes ? banes : boons);
