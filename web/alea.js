@@ -7,6 +7,9 @@
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
+//   alea.sample('1000d6*1000d6', {n: 1000, seed: '7'}) -> an estimate: the
+//                              library's JSON of the totals counted, "samples": n
+//   alea.named('adv: 2d20kh1') -> {name: 'adv', src: ' 2d20kh1', at: 4}
 //
 // Each call is a request of its own: it stops after the deadline
 // (DEADLINE_MS unless loadAlea's options say otherwise) with the error
@@ -28,6 +31,28 @@ const ENOSYS = 52;
 export const DEADLINE_MS = 2000;
 // web/wasm.c's ANSWER_MAX: a request may ask for less, not more.
 export const ANSWER_BYTES = 16 << 20;
+// web/wasm.c's SAMPLE_MAX: the most rolls one sample call counts.
+export const SAMPLE_ROLLS = 10000;
+// A named line's name, as `alea compare name=expr` reads one (cli/cli.h
+// COLUMN_NAME_MAX): letters, digits, _ and -, from a letter or _, at most
+// NAME_MAX of them, then ':' here.
+export const NAME_MAX = 24;
+const NAME = /^([A-Za-z_][A-Za-z0-9_-]*):/;
+
+// "name: expr" split, when compiles(line) is false (a line that compiles
+// as it stands is never read as a name): {name, src, at} (at: the byte
+// where src starts, for an error's span), {error} for a name longer than
+// NAME_MAX, null for a line with no name.
+export function splitName(line, compiles) {
+  const m = NAME.exec(line);
+  if (!m || compiles(line)) return null;
+  if (m[1].length > NAME_MAX) {
+    const message = `the name '${m[1].slice(0, NAME_MAX)}...' is longer than ${NAME_MAX} characters`;
+    return { error: { status: 'ALEA_ERR_SYNTAX', text: 'syntax error', message, line: message,
+      start: 0, end: m[1].length } };
+  }
+  return { name: m[1], src: line.slice(m[0].length), at: m[0].length };
+}
 
 export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = ANSWER_BYTES } = {}) {
   let memory = null;
@@ -65,32 +90,44 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     return decoder.decode(bytes.subarray(0, bytes.indexOf(0)));
   };
   // Calls fn(ptr, len, ...rest) with the expression's UTF-8 bytes in the
-  // module's memory; returns the JSON answer, parsed.
-  const withSource = (src, fn, ...rest) => {
+  // module's memory; returns fn's answer, or NOMEM when there is no room.
+  const NOMEM = { error: { status: 'ALEA_ERR_NOMEM', text: 'out of memory',
+    message: 'out of memory', line: 'out of memory', start: 0, end: 0 } };
+  const withBytes = (src, fn, ...rest) => {
     const bytes = encoder.encode(src);
     const ptr = x.alea_web_alloc(bytes.length);
-    if (!ptr) return { error: { status: 'ALEA_ERR_NOMEM', text: 'out of memory',
-      message: 'out of memory', line: 'out of memory', start: 0, end: 0 } };
+    if (!ptr) return NOMEM;
     new Uint8Array(memory.buffer, ptr, bytes.length).set(bytes);
     try {
-      return JSON.parse(cstring(fn(ptr, bytes.length, ...rest)));
+      return fn(ptr, bytes.length, ...rest);
     } finally {
       x.alea_web_free(ptr);
     }
   };
+  // The same, for an entry point that answers JSON: the answer, parsed.
+  const withSource = (src, fn, ...rest) => {
+    const out = withBytes(src, fn, ...rest);
+    return out === NOMEM ? out : JSON.parse(cstring(out));
+  };
 
+  // A seed ('7', a decimal string, or none) as [seeded, high word, low word].
+  const seedWords = (seed) => {
+    if (seed === null || seed === '') return [0, 0, 0];
+    const s = BigInt.asUintN(64, BigInt(seed));
+    return [1, Number(s >> 32n), Number(s & 0xffffffffn)];
+  };
   const calls = {
     dist: (src) => withSource(src, x.alea_web_dist),
     roll(src, { n = 1, seed = null, detail = true } = {}) {
-      let hi = 0, lo = 0;
-      const seeded = seed !== null && seed !== '';
-      if (seeded) {
-        const s = BigInt.asUintN(64, BigInt(seed));
-        hi = Number(s >> 32n);
-        lo = Number(s & 0xffffffffn);
-      }
+      const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
     },
+    sample(src, { n = 1000, seed = null } = {}) {
+      const [seeded, hi, lo] = seedWords(seed);
+      return withSource(src, x.alea_web_sample, n, seeded, hi, lo);
+    },
+    compiles: (src) => withBytes(src, x.alea_web_compiles) === 1,
+    named: (line) => splitName(line, calls.compiles),
   };
   // The dialects' names, in the library's order ('alea', 'roll20', ...).
   const dialects = [];
@@ -122,6 +159,8 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     request,
     dist: (src) => request().dist(src),
     roll: (src, options) => request().roll(src, options),
+    sample: (src, options) => request().sample(src, options),
+    named: (line) => request().named(line),
     // Bytes of the module's linear memory (it only grows, up to 128 MiB).
     memoryBytes: () => memory.buffer.byteLength,
   };

@@ -70,3 +70,26 @@ export function median(dist, c) {
   const i = c.atmost.findIndex((s) => s >= 0.5);
   return dist.outcomes[i < 0 ? dist.outcomes.length - 1 : i][0];
 }
+
+// The estimated distribution of several samples of one expression (each
+// the library's JSON of counted rolls: "samples": n, each chance a count
+// over n): the counts added up, as one estimate from all their rolls, with
+// its mean, sd, min and max; estimate: the number of rolls.
+export function mergeSamples(parts) {
+  const counts = new Map();
+  let n = 0;
+  for (const d of parts) {
+    n += d.samples;
+    for (const [v, p] of d.outcomes) counts.set(v, (counts.get(v) || 0) + Math.round(num(p) * d.samples));
+  }
+  const values = [...counts.keys()].sort((a, b) => a - b);
+  let mean = 0;
+  for (const v of values) mean += v * counts.get(v);
+  mean /= n;
+  let sq = 0;
+  for (const v of values) sq += (v - mean) ** 2 * counts.get(v);
+  const labels = parts.find((d) => d.labels)?.labels;
+  return { outcomes: values.map((v) => [v, counts.get(v) / n]), mean, sd: Math.sqrt(sq / n),
+    min: values[0], max: values.at(-1), truncated: 0, samples: n, estimate: n,
+    ...(labels ? { labels } : {}) };
+}

@@ -6,13 +6,16 @@
 //
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
-//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}]}
+//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}
+//                                             | {op: 'sample', src, n, seed}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
 // The calls of a request share its deadline (ms) and its budget of answer
 // bytes (alea.js, web/wasm.c); memory is the module's linear memory, in
-// bytes.
+// bytes. A line "name: expr" that does not compile as it stands is named
+// (alea.js splitName): its answer carries "name", its error's span is
+// moved to count from the line's start.
 import { loadAlea } from './alea.js';
 
 let loading = null;
@@ -36,9 +39,18 @@ self.onmessage = async (ev) => {
     const req = alea.request(m.deadline, m.bytes, m.dialect);
     // A roll's JSON detail (its dice's marks) only when the page asks: it
     // marks the dice of a few rolls, and lists many as plain text.
-    const results = m.calls.map((c) => (c.op === 'roll'
-      ? req.roll(c.src, { n: c.n, seed: c.seed, detail: c.detail === true })
-      : req.dist(c.src)));
+    const results = m.calls.map((c) => {
+      const named = req.named(c.src);
+      if (named && named.error) return named;
+      const src = named ? named.src : c.src;
+      const out = c.op === 'roll' ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true })
+        : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed }) : req.dist(src);
+      if (named) {
+        out.name = named.name;
+        if (out.error) { out.error.start += named.at; out.error.end += named.at; }
+      }
+      return out;
+    });
     self.postMessage({ id: m.id, results, memory: alea.memoryBytes() });
   } catch (e) {
     // a trap (the stack, say): this worker's module is not to be trusted

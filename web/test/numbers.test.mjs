@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, columns, chance, median } from '../numbers.js';
+import { pct, columns, chance, median, mergeSamples } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -23,7 +23,7 @@ const col = (dist) => ({ dist, c: columns(dist), at: new Map(dist.outcomes.map((
 test('a percentage reads as the command line prints it, rare ones in two digits', () => {
   // the tail of a critical pool: 3.1e-05 and down to about 1e-55 %
   const expr = 'event(d12 + d14 + d18 + d20)';
-  const printed = new Map(run('dist', '--', expr).split('\n')
+  const printed = new Map(run('dist', '--all', '--', expr).split('\n')
     .map((l) => l.trim().split(/\s+/)).filter((f) => /^-?\d+$/.test(f[0]) && f.length >= 4)
     .map((f) => [Number(f[0]), f.slice(1, 4)]));
   const d = col(distOf(expr));
@@ -73,4 +73,17 @@ test('the median is the command line\'s', () => {
     const want = Number(run('dist', '--', expr).match(/median (-?\d+)/)[1]);
     assert.equal(median(d, columns(d)), want, expr);
   }
+});
+
+test('mergeSamples adds the counts of samples into one estimate', () => {
+  const a = { samples: 4, outcomes: [[1, 0.25], [2, 0.75]] };
+  const b = { samples: 6, outcomes: [[2, 0.5], [5, 0.5]] };
+  const d = mergeSamples([a, b]);
+  // counts: 1 x1, 2 x(3+3), 5 x3 of 10
+  assert.deepEqual(d.outcomes, [[1, 0.1], [2, 0.6], [5, 0.3]]);
+  assert.equal(d.samples, 10);
+  assert.equal(d.min, 1);
+  assert.equal(d.max, 5);
+  assert.ok(Math.abs(d.mean - 2.8) < 1e-12);
+  assert.ok(Math.abs(d.sd - Math.sqrt((1.8 ** 2 + 6 * 0.8 ** 2 + 3 * 2.2 ** 2) / 10)) < 1e-12);
 });

@@ -249,3 +249,43 @@ test('the module\'s memory stops at 128 MiB', async () => {
   memory.grow((128 << 20) / 65536 - memory.buffer.byteLength / 65536);
   assert.throws(() => memory.grow(1), RangeError);
 });
+
+test('sample: the same estimate as `alea dist --sample N --seed 7 --json`', () => {
+  for (const expr of ['3d6', '4d6kh3', 'dd(6, 14)', '10d10>=8f1']) {
+    const got = alea.sample(expr, { n: 500, seed: '7' });
+    const r = cli(['dist', '--json', '--sample', '500', '--seed', '7', '--threads', '1', '--', expr]);
+    const want = JSON.parse(r.stdout);
+    delete want.seed;
+    delete want.threads;
+    near(got, want, expr);
+  }
+});
+
+test('sample: 10000 rolls in one call, not 10001, nor 0', () => {
+  assert.equal(alea.sample('1d6', { n: 10000 }).samples, 10000);
+  assert.equal(alea.sample('1d6', { n: 10001 }).error?.message, 'sample of 10001 rolls (limit is 1 to 10000)');
+  assert.equal(alea.sample('1d6', { n: 0 }).error?.message, 'sample of 0 rolls (limit is 1 to 10000)');
+});
+
+test('sample: a distribution past the work limit is estimated near its mean', () => {
+  assert.equal(alea.dist('1000d6*1000d6').error?.status, 'ALEA_ERR_LIMIT');
+  const d = alea.sample('1000d6*1000d6', { n: 2000, seed: '1' });
+  assert.equal(d.samples, 2000);
+  // sd of one roll about 2.7e5: the mean of 2000 within 1% (about 20 sd)
+  assert.ok(Math.abs(d.mean - 3500 ** 2) < 0.01 * 3500 ** 2, `mean ${d.mean}`);
+});
+
+test('a named line: as `alea compare name=expr`, with ":"', () => {
+  assert.deepEqual(alea.named('advantage: 2d20kh1'), { name: 'advantage', src: ' 2d20kh1', at: 10 });
+  assert.deepEqual(alea.named('_a-1:d6'), { name: '_a-1', src: 'd6', at: 5 });
+  // a line that compiles as it stands is never a name; no name, no split
+  for (const line of ['d20=20', '2d20kh1', '1a: d6', 'a b: d6', ': d6']) assert.equal(alea.named(line), null, line);
+  // at most 24 characters, as the CLI's column names
+  const n24 = 'a'.repeat(24), n25 = 'a'.repeat(25);
+  assert.equal(alea.named(`${n24}: d6`).name, n24);
+  assert.equal(alea.named(`${n25}: d6`).error?.message,
+    `the name '${n24}...' is longer than 24 characters`);
+  const r = cli(['compare', `${n25}=d6`]);
+  assert.match(r.stderr, /is longer than 24 characters/);
+  assert.equal(cli(['compare', `${n24}=d6`]).status, 0);
+});
