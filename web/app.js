@@ -12,8 +12,8 @@
 // (scripts/web); a table of at most TABLE_ROWS rows. The Cancel button, or
 // any newer update, ends the worker and starts another.
 
-import { DEADLINE_MS } from './alea.js';
-import { num, pct, columns, chance, median } from './numbers.js';
+import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
+import { num, pct, columns, chance, median, mergeSamples } from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
@@ -25,6 +25,12 @@ const ANSWER_BYTES = 4 << 20;
 const TABLE_ROWS = 1000; // the likeliest values; the CSV has them all
 const GRACE_MS = 1000; // past its deadline a request is ended from outside
 const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at once
+// "Estimate by sampling", for a distribution past the library's limits:
+// ESTIMATE_ROLLS rolls (web/wasm.c's SAMPLE_MAX) in chunks of
+// ESTIMATE_CHUNK, each chunk a request of its own under the deadline; a
+// chunk stopped by it ends the estimate with the rolls counted before.
+const ESTIMATE_ROLLS = SAMPLE_ROLLS;
+const ESTIMATE_CHUNK = 1000;
 
 const EXAMPLES = [
   { label: 'Ability score: 4d6, drop the lowest', exprs: ['4d6kh3'] },
@@ -46,6 +52,7 @@ const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's 
 let calc = null;
 let plot = null;
 let lastDists = []; // [{src, dist}] of the distribution view, for the CSV
+let lastResults = null; // {exprs, results} of the distribution view, for an estimate
 let shown = null; // {view, exprs} of what the page shows
 let updates = 0; // the number of the latest update; older ones are dropped
 
@@ -202,11 +209,17 @@ function hint(error, view) {
   return '';
 }
 
-// errors: [{src, error}]; src null for an error about no one expression.
+// A distribution refused by the library's work, support or memory limit:
+// sampling may still estimate it.
+const estimable = (error) => error.status === 'ALEA_ERR_LIMIT' &&
+  /\((work|support|memory) limit is /.test(error.message);
+
+// errors: [{src, error, index}]; src null for an error about no one
+// expression; index: the expression's line, for "Estimate by sampling".
 function showErrors(errors, view) {
   const box = $('errors');
   box.replaceChildren();
-  for (const { src, error } of errors) {
+  for (const { src, error, index } of errors) {
     const div = document.createElement('div');
     div.className = 'error';
     const msg = document.createElement('p');
@@ -224,6 +237,18 @@ function showErrors(errors, view) {
       const p = document.createElement('p');
       p.className = 'hint';
       p.textContent = tip;
+      div.append(p);
+    }
+    if (view === 'dist' && index !== undefined && estimable(error)) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'secondary estimate';
+      b.dataset.index = String(index);
+      b.textContent = 'Estimate by sampling';
+      b.setAttribute('aria-label', `Estimate by sampling: ${src}`);
+      const p = document.createElement('p');
+      p.className = 'hint';
+      p.append(b, ` rolls it ${ESTIMATE_ROLLS} times and counts the totals (an estimate, not exact).`);
       div.append(p);
     }
     box.append(div);
@@ -455,12 +480,18 @@ function renderDist(items) {
     `from ${dist.min} to ${dist.max}`).join('; '));
 }
 
+// The series of a line: its name ("advantage: 2d20kh1") or the line, and
+// an estimate's number of rolls.
+const seriesLabel = (src, dist) => (dist.name ?? src) +
+  (dist.estimate ? ` (estimate from ${dist.estimate} rolls)` : '');
+
 function showDist(exprs, results) {
   const items = [], errors = [];
+  lastResults = { exprs, results };
   exprs.forEach((src, i) => {
     const dist = results[i];
-    if (dist.error) errors.push({ src, error: dist.error });
-    else items.push({ src, dist });
+    if (dist.error) errors.push({ src, error: dist.error, index: i });
+    else items.push({ src: seriesLabel(src, dist), dist });
   });
   lastDists = items;
   if (items.length) renderDist(items);
@@ -585,6 +616,12 @@ function showRoll(exprs, results) {
       copy.textContent = 'Copy for chat';
       copy.dataset.markdown = r.markdown;
       copy.setAttribute('aria-label', `Copy for chat: ${r.text}`);
+      if (out.name) {
+        const name = document.createElement('span');
+        name.className = 'name';
+        name.textContent = `${out.name}:`;
+        li.append(name, ' ');
+      }
       li.append(total, ' ', breakdown(r.text, r.detail), ' ', copy);
       if (lucky) {
         const l = document.createElement('div');
@@ -593,7 +630,7 @@ function showRoll(exprs, results) {
         li.append(l);
       }
       list.append(li);
-      if (said.length < 3) said.push(`${src}: ${r.total}`);
+      if (said.length < 3) said.push(`${out.name ?? src}: ${r.total}`);
     }
   });
   $('roll-view').hidden = list.children.length === 0;
@@ -718,6 +755,53 @@ async function update(view, asked = true) {
   document.body.dataset.ready = '1';
 }
 
+// ---- estimate by sampling ------------------------------------------------------------
+
+// Rolls line index of the distribution view ESTIMATE_ROLLS times, a chunk
+// a request, and shows the estimate in place of its error (labelled with
+// its number of rolls, with a note that it is not exact).
+async function estimate(index) {
+  if (!lastResults) return;
+  const { exprs, results } = lastResults;
+  const src = exprs[index];
+  const my = ++updates;
+  const parts = [];
+  let stop = null;
+  setBusy(true);
+  for (let done = 0; done < ESTIMATE_ROLLS; done += ESTIMATE_CHUNK) {
+    $('busy-what').textContent = `Estimating: ${done} of ${ESTIMATE_ROLLS} rolls`;
+    const n = Math.min(ESTIMATE_CHUNK, ESTIMATE_ROLLS - done);
+    const out = await calc.run([{ op: 'sample', src, n, seed: '' }], state.deadline, state.dialect);
+    if (my !== updates) return;
+    const r = out.results ? out.results[0] : null;
+    if (!r || r.error) {
+      stop = r ? r.error : out.timedOut ? stoppedError(state.deadline) : out.cancelled
+        ? { status: 'ALEA_ERR_INTERRUPTED', text: 'interrupted', message: 'cancelled',
+          line: 'cancelled', start: 0, end: 0 } : null;
+      break;
+    }
+    parts.push(r);
+  }
+  setBusy(false);
+  $('busy-what').textContent = '';
+  const next = results.slice();
+  if (parts.length) {
+    const d = mergeSamples(parts);
+    if (parts[0].name) d.name = parts[0].name;
+    // the standard error of a chance p counted in n rolls: sqrt(p(1-p)/n)
+    d.incomplete = 'not exact: a chance near p is off by about sqrt(p(1-p)/rolls), ' +
+      `${pct(Math.sqrt(0.25 / d.estimate))} points at 50%` +
+      (stop ? `; stopped after ${d.estimate} rolls (${stop.message})` : '');
+    next[index] = d;
+  } else if (stop) {
+    next[index] = { error: stop };
+  }
+  $('dist-view').hidden = false;
+  const { errors } = showDist(exprs, next);
+  showErrors(errors, 'dist');
+  reveal('dist');
+}
+
 // ---- CSV ---------------------------------------------------------------------------
 
 function downloadCsv() {
@@ -798,6 +882,10 @@ async function main() {
     r.addEventListener('change', () => changeMode(r.value));
   $('cancel').addEventListener('click', () => calc.cancel());
   $('csv').addEventListener('click', downloadCsv);
+  $('errors').addEventListener('click', (ev) => {
+    const b = ev.target.closest('button.estimate');
+    if (b && !calc.busy) estimate(Number(b.dataset.index));
+  });
   $('rolls').addEventListener('click', (ev) => {
     const b = ev.target.closest('button.copy-md');
     if (b) copyMarkdown(b);

@@ -823,3 +823,95 @@ test('a request the worker does not end in time is ended by the page', async () 
   }]);
   await ctx.close();
 });
+
+// The headers of the summary and of the table, and the chart's legend.
+const headers = (page) => page.evaluate(() => ({
+  summary: [...document.querySelectorAll('#summary thead th')].map((c) => c.textContent),
+  table: [...document.querySelectorAll('#dist-table thead th')].map((c) => c.textContent),
+  legend: [...document.querySelectorAll('#chart .u-legend .u-series .u-label')].map((c) => c.textContent),
+}));
+const sizes = async () => [['desktop', await browser.newContext({ viewport: { width: 1280, height: 800 } })],
+  ['phone', await phoneContext()]];
+
+test('named lines ("advantage: 2d20kh1") name their series, as compare name=expr', async () => {
+  for (const [size, ctx] of await sizes()) {
+    const page = await open('', ctx);
+    // d20=20 compiles as it stands: never a name
+    await submit(page, 'advantage: 2d20kh1\nplain:d20\nd20=20');
+    assert.deepEqual(await headers(page), { summary: ['advantage', 'plain', 'd20=20'],
+      table: ['value', 'advantage', 'plain', 'd20=20'], legend: ['value', 'advantage', 'plain', 'd20=20'] },
+    size);
+    const rows = await tableColumns(page);
+    const want = cliJson('2d20kh1');
+    const p = new Map(want.outcomes);
+    assert.equal(rows.filter((r) => r.cells[0] !== null).length, want.outcomes.length);
+    for (const r of rows) if (r.cells[0] !== null) assert.ok(close(r.cells[0], p.get(r.value)), `${size} ${r.value}`);
+    assert.match(await page.textContent('#announce'), /^advantage: mean 13\.82/);
+    assert.equal(await overflows(page), false, size);
+    await axe(page, `${size}, named lines`);
+    await page.screenshot({ path: join(shots, `named-${size}.png`), fullPage: true });
+    // a roll says the name; a 24-character name is one, 25 an error
+    await page.fill('#roll-seed', '7');
+    await page.click('#show-roll');
+    await settled(page);
+    assert.equal(await page.textContent('#rolls li .name'), 'advantage:');
+    const n24 = 'a'.repeat(24), n25 = 'a'.repeat(25);
+    await submit(page, `${n24}: d6\n${n25}: d6`);
+    assert.deepEqual((await headers(page)).summary, [n24], size);
+    assert.equal(await page.textContent('#errors .message'),
+      `the name '${n24}...' is longer than 24 characters`);
+    // an error after a name has its caret under the line as typed
+    await submit(page, 'adv: 2d+3');
+    const caret = spawnSync(ALEA, ['dist', '2d+3'], { encoding: 'utf8' }).stderr.split('\n')[2].slice(2);
+    assert.equal(await page.textContent('#errors .caret'), `adv: 2d+3\n${' '.repeat(5)}${caret}`);
+    await ctx.close();
+  }
+});
+
+test('a limit error offers an estimate by sampling: 10000 rolls, labelled, near the mean', async () => {
+  for (const [size, ctx] of await sizes()) {
+    const page = await open('', ctx);
+    await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
+    assert.match(await page.textContent('#errors .message'), /work limit is/);
+    const buttons = await page.$$('#errors button.estimate');
+    assert.equal(buttons.length, 2, size);
+    await axe(page, `${size}, a limit error and its estimate button`);
+    // not offered for an error no sample can mend
+    await submit(page, '2d+3');
+    assert.equal(await page.$('#errors button.estimate'), null);
+    await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
+    await page.click('#errors button.estimate >> nth=1');
+    await page.waitForFunction(() => document.querySelectorAll('#errors .error').length === 1 &&
+      !document.body.dataset.busy && !document.body.dataset.drawing);
+    const h = await headers(page);
+    assert.deepEqual(h.summary, ['big (estimate from 10000 rolls)', '3d6'], size);
+    assert.deepEqual(h.legend, ['value', 'big (estimate from 10000 rolls)', '3d6'], size);
+    assert.equal(h.table[1], 'big (estimate from 10000 rolls)');
+    assert.equal(await page.textContent('#dist-notes'), 'big (estimate from 10000 rolls): not exact: ' +
+      'a chance near p is off by about sqrt(p(1-p)/rolls), 0.50 points at 50%');
+    // the mean of 1000d6 * 1000d6 is 3500^2; one roll's sd is about 2.7e5,
+    // the mean of 10000 rolls' about 2.7e3: within 1% is 45 of those
+    const mean = Number((await summary(page)).mean[0]);
+    assert.ok(Math.abs(mean - 3500 ** 2) < 0.01 * 3500 ** 2, `${size}: mean ${mean}`);
+    assert.equal((await summary(page)).mean[1], '10.50');
+    assert.equal(await overflows(page), false, size);
+    await axe(page, `${size}, an estimate`);
+    await page.screenshot({ path: join(shots, `estimate-${size}.png`), fullPage: true });
+    await ctx.close();
+  }
+});
+
+test('an estimate is bounded by the deadline: a chunk it stops ends the estimate', async () => {
+  // refused by the support limit at once (under 15 ms in node), while 1000
+  // rolls of its 9000 dice take 70 ms or more: d= lowers the deadline to 30
+  // (after a first distribution: the module's first call is the slowest)
+  const page = await open(link({ e: '3d6', v: 'dist', d: '30' }));
+  await submit(page, 'd1000000*d1000000*9000d6');
+  assert.match(await page.textContent('#errors .message'), /support limit is/);
+  await page.click('#errors button.estimate');
+  await page.waitForFunction(() => /stopped after 0\.03 s/.test(document.getElementById('errors').textContent)
+    && !document.body.dataset.busy);
+  assert.equal(await page.$('#errors button.estimate'), null);
+  assert.equal(await page.isHidden('#dist-view'), true);
+  await page.close();
+});
