@@ -34,7 +34,7 @@
  * SAMPLE_MAX  10000 rolls counted in one call (alea_web_sample): the page's
  *             estimate by sampling asks for chunks of 1000, each a request
  *             of its own under the deadline; 1000 rolls of 1000d6*1000d6
- *             (2000 dice each) took 50 ms in node on the 2-core machine.
+ *             (2000 dice each) took 13 to 81 ms in node on the 2-core machine.
  *
  * With the library's memory limit (16 MiB) these size the module's linear
  * memory, whose maximum scripts/web sets (--max-memory): 16 MiB for the
