@@ -673,6 +673,7 @@ let busyTimer = 0;
 
 function setBusy(on) {
   clearTimeout(busyTimer);
+  $('busy-what').textContent = ''; // an estimate's progress, set after this
   if (on) {
     document.body.dataset.busy = '1';
     $('notice').textContent = '';
@@ -783,7 +784,6 @@ async function estimate(index) {
     parts.push(r);
   }
   setBusy(false);
-  $('busy-what').textContent = '';
   const next = results.slice();
   if (parts.length) {
     const d = mergeSamples(parts);

@@ -915,3 +915,14 @@ test('an estimate is bounded by the deadline: a chunk it stops ends the estimate
   assert.equal(await page.isHidden('#dist-view'), true);
   await page.close();
 });
+
+test('an estimate shows its progress; a newer request ends it and its progress line', async () => {
+  const page = await open(link({ e: 'd1000000*d1000000*9000d6', v: 'dist' }));
+  await page.click('#errors button.estimate');
+  await page.waitForFunction(() => /^Estimating: \d+ of 10000 rolls$/.test(
+    document.getElementById('busy-what').textContent));
+  await submit(page, '3d6');
+  assert.equal(await page.textContent('#busy-what'), '');
+  assert.deepEqual((await headers(page)).summary, ['3d6']);
+  await page.close();
+});
