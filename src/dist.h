@@ -69,6 +69,22 @@ typedef struct alea__w {
 
 #define ALEA__W(x) ((alea__w){(x), NULL})
 
+/*
+ * A weight being computed: a product of probabilities and ratios (a
+ * multinomial term, a power of a die's chance), in the context's number
+ * system. The double is always kept; in exact mode (ctx->exact) the
+ * fraction beside it, which is what alea__x_w hands on. Starts at 1
+ * (alea__x_init), is given back with alea__x_free; a weight that is a
+ * double alone (ALEA__W) may take part when it is a whole number. Every
+ * step is charged by the digits it handles (pmf.c, frac.c), so a long
+ * product stops at the work limit.
+ */
+typedef struct alea__x {
+    double d;
+    int has_q;
+    alea__q q;
+} alea__x;
+
 /* The probability of outcome i of d, as a weight. */
 static inline alea__w alea__pmf_w(const alea__pmf *d, size_t i)
 {
@@ -173,6 +189,19 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
+/* The weights being computed (alea__x): = 1; given back; read as a weight;
+ * x *= a; x *= num / den (den > 0); x *= a^k; x += a b. On error x keeps a
+ * value that can be given back. */
+ALEA__HIDDEN void alea__x_init(alea_ctx *ctx, alea__x *x);
+ALEA__HIDDEN void alea__x_free(alea_ctx *ctx, alea__x *x);
+ALEA__HIDDEN alea__w alea__x_w(const alea__x *x);
+ALEA__HIDDEN alea_status alea__x_mul(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
+ALEA__HIDDEN alea_status alea__x_ratio(alea_ctx *ctx, alea__x *x, uint64_t num, uint64_t den,
+                                       const node *at);
+ALEA__HIDDEN alea_status alea__x_pow(alea_ctx *ctx, alea__x *x, alea__w a, uint64_t k,
+                                     const node *at);
+ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, alea__w b,
+                                        const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
 /* Records an integer-overflow error for node at. */
@@ -379,6 +408,14 @@ struct alea__out;
     X(set, (alea_ctx * ctx, alea__q * r, alea__w w, const node *at), (ctx, r, w, at), ctx)   \
     X(addmul, (alea_ctx * ctx, alea__q * r, const alea__q *x, alea__w w, const node *at),    \
       (ctx, r, x, w, at), ctx)                                                               \
+    /* A weight being computed (alea__x): *r = a b, *r += a b, *r = a^k (r may be             \
+     * a's or b's fraction; each charged by its limbs, a power checked first). */            \
+    X(xmul, (alea_ctx * ctx, alea__q * r, alea__w a, alea__w b, const node *at),             \
+      (ctx, r, a, b, at), ctx)                                                               \
+    X(xaddmul, (alea_ctx * ctx, alea__q * r, alea__w a, alea__w b, const node *at),          \
+      (ctx, r, a, b, at), ctx)                                                               \
+    X(xpow, (alea_ctx * ctx, alea__q * r, alea__w a, uint64_t k, const node *at),            \
+      (ctx, r, a, k, at), ctx)                                                               \
     /* The accumulator (pmf.c) in fractions. */                                              \
     X(acc_dense, (alea__acc * a), (a), a->ctx)                                               \
     X(acc_add, (alea__acc * a, int64_t v, alea__w x, alea__w y), (a, v, x, y), a->ctx)       \
@@ -461,6 +498,8 @@ struct alea__out;
       (ctx, out, k, a, i), ctx)                                                              \
     X(swap, (alea_ctx * ctx, alea__pmf * d, size_t i, size_t j), (ctx, d, i, j), ctx)        \
     X(acc_free, (alea__acc * a), (a), a->ctx)                                                \
+    /* Gives back a weight's fraction (alea__x_free). */                                     \
+    X(xfree, (alea_ctx * ctx, alea__q * r), (ctx, r), ctx)                                   \
     /* Gives back the numbers FLINT cached for the calling thread (at the end                \
      * of an exact evaluation, and when an exact distribution is freed). */                  \
     X(release, (alea_ctx * ctx), (ctx), ctx)                                                 \

@@ -158,6 +158,74 @@ double alea__pmf_mass(const alea__pmf *d)
     return s;
 }
 
+/* ---- weights being computed (alea__x) ---- */
+
+void alea__x_init(alea_ctx *ctx, alea__x *x)
+{
+    memset(x, 0, sizeof *x);
+    x->d = 1;
+    /* A zeroed fraction is a valid number for the module to overwrite; 1
+     * is always exact, so this cannot fail. */
+    if (ctx->exact)
+        x->has_q = alea__frac_set(ctx, &x->q, ALEA__W(1), NULL) == ALEA_OK;
+}
+
+void alea__x_free(alea_ctx *ctx, alea__x *x)
+{
+    if (x->has_q)
+        alea__frac_xfree(ctx, &x->q);
+    x->has_q = 0;
+}
+
+alea__w alea__x_w(const alea__x *x)
+{
+    return (alea__w){x->d, x->has_q ? &x->q : NULL};
+}
+
+alea_status alea__x_mul(alea_ctx *ctx, alea__x *x, alea__w a, const node *at)
+{
+    x->d *= a.d;
+    return x->has_q ? alea__frac_xmul(ctx, &x->q, alea__x_w(x), a, at) : ALEA_OK;
+}
+
+alea_status alea__x_ratio(alea_ctx *ctx, alea__x *x, uint64_t num, uint64_t den,
+                          const node *at)
+{
+    if (!x->has_q) {
+        x->d *= (double)num / (double)den;
+        return ALEA_OK;
+    }
+    alea__x r;
+    alea__x_init(ctx, &r);
+    alea__frac_ratio(ctx, &r.q, num, 1, den, 1);
+    r.d = (double)num / (double)den;
+    alea_status st = alea__x_mul(ctx, x, alea__x_w(&r), at);
+    alea__x_free(ctx, &r);
+    return st;
+}
+
+alea_status alea__x_pow(alea_ctx *ctx, alea__x *x, alea__w a, uint64_t k, const node *at)
+{
+    if (!x->has_q) {
+        x->d *= pow(a.d, (double)k);
+        return ALEA_OK;
+    }
+    alea__x r;
+    alea__x_init(ctx, &r);
+    r.d = pow(a.d, (double)k);
+    alea_status st = alea__frac_xpow(ctx, &r.q, a, k, at);
+    if (st == ALEA_OK)
+        st = alea__x_mul(ctx, x, alea__x_w(&r), at);
+    alea__x_free(ctx, &r);
+    return st;
+}
+
+alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, alea__w b, const node *at)
+{
+    x->d += a.d * b.d;
+    return x->has_q ? alea__frac_xaddmul(ctx, &x->q, a, b, at) : ALEA_OK;
+}
+
 alea_status alea__support_error(alea_ctx *ctx, const node *at)
 {
     return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,

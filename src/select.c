@@ -103,6 +103,25 @@ static int values_only(const pool *p)
  * counts (a multiply-add and a log-factorial per outcome). */
 #define MULTISET_COST 4
 
+/* In exact mode, the probability of the multiset of counts c (m dice) in
+ * fractions: the multinomial coefficient, a product of binomials each a
+ * product of ratios, times each outcome's probability to its count (the
+ * die's own, so a die cut by explosion tails needs no rescaling). */
+static alea_status exact_weight(alea_ctx *ctx, const node *at, const alea__pmf *die,
+                                const int64_t *c, int64_t m, alea__x *w)
+{
+    alea_status st = ALEA_OK;
+    int64_t left = m;
+    for (size_t i = 0; st == ALEA_OK && i < die->n; i++) {
+        for (int64_t j = 1; st == ALEA_OK && j <= c[i]; j++)
+            st = alea__x_ratio(ctx, w, (uint64_t)(left - c[i] + j), (uint64_t)j, at);
+        left -= c[i];
+        if (st == ALEA_OK && c[i])
+            st = alea__x_pow(ctx, w, alea__pmf_w(die, i), (uint64_t)c[i], at);
+    }
+    return st;
+}
+
 /* Every multiset of m faces, as counts c[0..F) of the die's outcomes, in
  * turn; the kept sum of each into the accumulator. */
 static alea_status enumerate(alea_ctx *ctx, const node *at, const alea__pmf *die,
@@ -155,7 +174,17 @@ static alea_status enumerate(alea_ctx *ctx, const node *at, const alea__pmf *die
         for (size_t i = 0; i < M; i++)
             if (kept[i])
                 sum += g ? g[idx[i]] : vals[i];
-        if ((st = alea__acc_add(acc, sum, ALEA__W(scale * exp(lp)))) != ALEA_OK)
+        if (ctx->exact) {
+            alea__x w;
+            alea__x_init(ctx, &w);
+            st = exact_weight(ctx, at, die, c, m, &w);
+            if (st == ALEA_OK)
+                st = alea__acc_add(acc, sum, alea__x_w(&w));
+            alea__x_free(ctx, &w);
+        } else {
+            st = alea__acc_add(acc, sum, ALEA__W(scale * exp(lp)));
+        }
+        if (st != ALEA_OK)
             break;
         /* the next composition of m into F parts */
         size_t j = 0;

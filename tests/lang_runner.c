@@ -21,6 +21,14 @@
  *                        fraction a/b or a decimal; checked to 1e-12, and no
  *                        other outcome may have probability
  *   p EXPR VALUE PROB    one probability (EXPR must not contain spaces here)
+ *   brute EXPR           the distribution of EXPR against every roll of it:
+ *                        the roller is run once for each sequence of faces
+ *                        its dice can draw (rerolls and explosions included,
+ *                        so EXPR must end within BRUTE_DRAWS draws), each
+ *                        weighted by 1/n per draw of an n-faced die, summed
+ *                        per total in exact fractions (a common denominator
+ *                        of at most 2^62); then checked as a dist block
+ *                        (in --exact mode, every fraction digit for digit)
  *   mean EXPR MEAN [TOL] the mean (EXPR without spaces), to 1e-12 or TOL
  *   flag EXPR PROB NAME  the flag NAME (the rest of the line) is reported
  *                        beside the outcomes with probability PROB
@@ -267,6 +275,180 @@ static void faces_block(alea_ctx *ctx, char **lines, int n)
 }
 
 /* Runs one block: lines[0] is the command, lines[1..n) the expectations. */
+/* A dist block: lines[1..n) are "VALUE PROB" for every outcome of src. */
+static void dist_lines(alea_ctx *ctx, const char *src, char **lines, int n, int line0)
+{
+    alea_dist *d = dist_block(ctx, src);
+    if (!d)
+        return;
+    int ok = 1;
+    double listed = 0;
+    for (int i = 1; i < n; i++) {
+        char vbuf[32], pbuf[64];
+        int pok;
+        if (sscanf(lines[i], "%31s %63s", vbuf, pbuf) != 2) {
+            FAIL("bad dist line '%s'", lines[i]);
+            ok = 0;
+            continue;
+        }
+        long long v = strtoll(vbuf, NULL, 10);
+        double want = parse_prob(pbuf, &pok), got = alea_dist_p(d, v);
+        listed += got;
+        if (!pok || fabs(want - got) > 1e-12) {
+            cur_line = line0 + i;
+            FAIL("P(%lld) of '%s': want %.17g, got %.17g", v, src, want, got);
+            ok = 0;
+        } else if (!exact_prob_ok(d, v, pbuf)) {
+            ok = 0;
+        }
+    }
+    double total = 0;
+    for (size_t i = 0; i < alea_dist_count(d); i++)
+        total += alea_dist_prob(d, i);
+    if (fabs(total - listed) > 1e-12) {
+        FAIL("'%s' has outcomes not listed (mass %.17g listed of %.17g)", src, listed,
+             total);
+        ok = 0;
+    }
+    if (ok)
+        passed++;
+    alea_dist_free(d);
+}
+
+/* ---- brute: every roll ---- */
+
+/* Draws of one roll, and rolls of one brute block, at most. */
+#define BRUTE_DRAWS 48
+#define BRUTE_ROLLS 2000000
+#define BRUTE_VALUES 512
+
+/* The sequence of faces being walked: the first `fixed` draws replay
+ * idx[], the later ones start at face 0 and are appended. */
+typedef struct brute {
+    uint64_t n[BRUTE_DRAWS], idx[BRUTE_DRAWS];
+    int len, fixed, over;
+} brute;
+
+static uint64_t brute_face(void *ud, uint64_t n, int64_t lo, const int64_t *faces)
+{
+    (void)lo;
+    (void)faces;
+    brute *b = ud;
+    if (b->len >= BRUTE_DRAWS) {
+        b->over = 1;
+        return 0;
+    }
+    int k = b->len++;
+    if (k >= b->fixed) {
+        b->n[k] = n;
+        b->idx[k] = 0;
+    }
+    return b->idx[k];
+}
+
+/* gcd of two numbers below 2^62 (the brute totals) */
+static uint64_t gcd_u(uint64_t a, uint64_t b)
+{
+    return (uint64_t)gcd_ll((long long)a, (long long)b);
+}
+    return a;
+}
+
+/* Every sequence of faces of src's roll, in turn: pass 0 finds the least
+ * common multiple of the sequences' denominators (the product of their
+ * dice's faces), pass 1 adds each sequence's share of it to its total. */
+static void brute_block(alea_ctx *ctx, const char *src, int line0)
+{
+    alea_expr *e = compile_block(ctx, src);
+    if (!e)
+        return;
+    static int64_t val[BRUTE_VALUES];
+    static uint64_t cnt[BRUTE_VALUES];
+    int nval = 0;
+    uint64_t lcm = 1;
+    alea_roll *r = alea_roll_new(ctx);
+    brute b;
+    for (int pass = 0; pass < 2 && r; pass++) {
+        memset(&b, 0, sizeof b);
+        for (long rolls = 0;; rolls++) {
+            if (rolls == BRUTE_ROLLS) {
+                FAIL("'%s' has more than %d rolls to enumerate", src, BRUTE_ROLLS);
+                goto done;
+            }
+            b.len = 0;
+            alea__rng_set_faces(ctx, brute_face, &b);
+            alea_status st = alea_expr_roll(ctx, e, r);
+            alea__rng_set_faces(ctx, NULL, NULL);
+            if (b.over || st != ALEA_OK) {
+                FAIL("'%s': a roll %s", src,
+                     b.over ? "draws more than BRUTE_DRAWS dice" : alea_ctx_error(ctx));
+                goto done;
+            }
+            uint64_t den = 1;
+            for (int k = 0; k < b.len; k++) {
+                if (b.n[k] == 0 || den > UINT64_MAX / 4 / b.n[k]) {
+                    FAIL("'%s': a roll's denominator passes 2^62", src);
+                    goto done;
+                }
+                den *= b.n[k];
+            }
+            if (pass == 0) {
+                uint64_t g = gcd_u(lcm, den);
+                if (lcm / g > UINT64_MAX / 4 / den) {
+                    FAIL("'%s': the common denominator passes 2^62", src);
+                    goto done;
+                }
+                lcm = lcm / g * den;
+            } else {
+                int64_t v = alea_roll_total(r);
+                int k = 0;
+                while (k < nval && val[k] != v)
+                    k++;
+                if (k == nval) {
+                    if (nval == BRUTE_VALUES) {
+                        FAIL("'%s' has more than %d totals", src, BRUTE_VALUES);
+                        goto done;
+                    }
+                    val[nval] = v;
+                    cnt[nval++] = 0;
+                }
+                cnt[k] += lcm / den;
+            }
+            /* the next sequence: the last draw that has a face left moves on */
+            b.fixed = b.len;
+            while (b.fixed > 0 && b.idx[b.fixed - 1] + 1 == b.n[b.fixed - 1])
+                b.fixed--;
+            if (b.fixed == 0)
+                break;
+            b.idx[b.fixed - 1]++;
+        }
+    }
+    {
+        /* a dist block of the totals, in ascending order */
+        char *lines[BRUTE_VALUES + 1], buf[BRUTE_VALUES][64];
+        lines[0] = NULL;
+        for (int i = 0; i < nval; i++)
+            for (int j = i + 1; j < nval; j++)
+                if (val[j] < val[i]) {
+                    int64_t tv = val[i];
+                    uint64_t tc = cnt[i];
+                    val[i] = val[j], cnt[i] = cnt[j];
+                    val[j] = tv, cnt[j] = tc;
+                }
+        for (int i = 0; i < nval; i++) {
+            uint64_t g = gcd_u(cnt[i], lcm);
+            snprintf(buf[i], sizeof buf[i], "%lld %llu/%llu", (long long)val[i],
+                     (unsigned long long)(cnt[i] / g), (unsigned long long)(lcm / g));
+            lines[i + 1] = buf[i];
+        }
+        dist_lines(ctx, src, lines, nval + 1, line0);
+    }
+done:
+    alea__rng_set_faces(ctx, NULL, NULL);
+    alea_roll_free(r);
+    alea_expr_free(e);
+}
+
 static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
 {
     char *cmd = lines[0];
@@ -317,41 +499,9 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
     } else if (strncmp(cmd, "faces ", 6) == 0) {
         faces_block(ctx, lines, n);
     } else if (strncmp(cmd, "dist ", 5) == 0) {
-        alea_dist *d = dist_block(ctx, cmd + 5);
-        if (!d)
-            return;
-        int ok = 1;
-        double listed = 0;
-        for (int i = 1; i < n; i++) {
-            char vbuf[32], pbuf[64];
-            int pok;
-            if (sscanf(lines[i], "%31s %63s", vbuf, pbuf) != 2) {
-                FAIL("bad dist line '%s'", lines[i]);
-                ok = 0;
-                continue;
-            }
-            long long v = strtoll(vbuf, NULL, 10);
-            double want = parse_prob(pbuf, &pok), got = alea_dist_p(d, v);
-            listed += got;
-            if (!pok || fabs(want - got) > 1e-12) {
-                cur_line = line0 + i;
-                FAIL("P(%lld) of '%s': want %.17g, got %.17g", v, cmd + 5, want, got);
-                ok = 0;
-            } else if (!exact_prob_ok(d, v, pbuf)) {
-                ok = 0;
-            }
-        }
-        double total = 0;
-        for (size_t i = 0; i < alea_dist_count(d); i++)
-            total += alea_dist_prob(d, i);
-        if (fabs(total - listed) > 1e-12) {
-            FAIL("'%s' has outcomes not listed (mass %.17g listed of %.17g)", cmd + 5,
-                 listed, total);
-            ok = 0;
-        }
-        if (ok)
-            passed++;
-        alea_dist_free(d);
+        dist_lines(ctx, cmd + 5, lines, n, line0);
+    } else if (strncmp(cmd, "brute ", 6) == 0) {
+        brute_block(ctx, cmd + 6, line0);
     } else if (strncmp(cmd, "p ", 2) == 0 || strncmp(cmd, "mean ", 5) == 0) {
         int is_mean = cmd[0] == 'm';
         char ebuf[1024], vbuf[64], pbuf[64];

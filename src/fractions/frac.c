@@ -151,6 +151,90 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
     return st;
 }
 
+/* ---- weights being computed (alea__x, pmf.c) ---- */
+
+static alea_status digits_check(alea_ctx *ctx, double bytes, const node *at);
+
+/* A weight as a fraction: its own, or a whole double (exact below 2^53)
+ * into t; 0 when it has no exact value. */
+static int w_get(alea__w w, fmpq_t t, const alea__q **out)
+{
+    if (w.q) {
+        *out = w.q;
+        return 1;
+    }
+    if (!(fabs(w.d) <= 9007199254740992.0) || w.d != floor(w.d))
+        return 0;
+    fmpq_set_si(t, (slong)w.d, 1);
+    *out = t;
+    return 1;
+}
+
+static alea_status x_op(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, int add,
+                        const node *at)
+{
+    fmpq_t ta, tb;
+    const alea__q *qa = NULL, *qb = NULL;
+    fmpq_init(ta);
+    fmpq_init(tb);
+    alea_status st = ALEA_OK;
+    if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
+        st = alea__frac_inexact(ctx, at);
+    else
+        st = alea__charge(ctx, (int64_t)q_cost(q_limbs(qa) + q_limbs(qb) + (add ? q_limbs(r) : 0)),
+                          at ? at->start : 0, at ? at->end : 0);
+    if (st == ALEA_OK) {
+        if (add)
+            fmpq_addmul(r, qa, qb);
+        else
+            fmpq_mul(r, qa, qb);
+    }
+    fmpq_clear(ta);
+    fmpq_clear(tb);
+    return st;
+}
+
+alea_status alea__frac_xmul(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, const node *at)
+{
+    return x_op(ctx, r, a, b, 0, at);
+}
+
+alea_status alea__frac_xaddmul(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b,
+                               const node *at)
+{
+    return x_op(ctx, r, a, b, 1, at);
+}
+
+alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, const node *at)
+{
+    fmpq_t t;
+    const alea__q *qa = NULL;
+    fmpq_init(t);
+    alea_status st = ALEA_OK;
+    if (!w_get(a, t, &qa)) {
+        st = alea__frac_inexact(ctx, at);
+    } else {
+        /* The power has about k times the digits: checked against the
+         * memory and work limits before FLINT computes it. */
+        double limbs = (double)k * (double)(q_limbs(qa) ? q_limbs(qa) : 1);
+        if (k > (uint64_t)INT32_MAX)
+            st = digits_check(ctx, HUGE_VAL, at);
+        else if ((st = digits_check(ctx, limbs * sizeof(mp_limb_t), at)) == ALEA_OK &&
+            (st = alea__work_check(ctx, q_cost((size_t)limbs), at)) == ALEA_OK &&
+            (st = alea__charge(ctx, (int64_t)q_cost((size_t)limbs), at ? at->start : 0,
+                               at ? at->end : 0)) == ALEA_OK)
+            fmpq_pow_si(r, qa, (slong)k);
+    }
+    fmpq_clear(t);
+    return st;
+}
+
+void alea__frac_xfree(alea_ctx *ctx, alea__q *r)
+{
+    (void)ctx;
+    fmpq_clear(r);
+}
+
 void alea__frac_ratio(alea_ctx *ctx, alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1,
                       uint64_t b2)
 {
@@ -511,10 +595,10 @@ static alea_status digits_check(alea_ctx *ctx, double bytes, const node *at)
     if ((double)ctx->mem_used + bytes <= (double)ctx->limits[ALEA_LIMIT_MEMORY])
         return ALEA_OK;
     ctx->mem_limit_hit = 1;
-    return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+    return alea__error(ctx, ALEA_ERR_LIMIT, at ? at->start : 0, at ? at->end : 0,
                        "the exact fractions at byte %u need about %.0f MB of digits "
                        "(memory limit is %lld bytes)",
-                       (unsigned)at->start, bytes / 1e6,
+                       (unsigned)(at ? at->start : 0), bytes / 1e6,
                        (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
 }
 
