@@ -351,8 +351,6 @@ static uint64_t gcd_u(uint64_t a, uint64_t b)
 {
     return (uint64_t)gcd_ll((long long)a, (long long)b);
 }
-    return a;
-}
 
 /* Every sequence of faces of src's roll, in turn: pass 0 finds the least
  * common multiple of the sequences' denominators (the product of their
