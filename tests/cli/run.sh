@@ -762,6 +762,11 @@ share the memory limit (16777216 bytes), 258111 bytes each, and one ran out; use
 --threads, or raise --max-memory" dist --sample 2000000 --threads 64 --seed 1 '1d100000*7'
 expect "--sample: fewer threads fit" 0 "*" "" \
     dist --sample 200000 --threads 2 --seed 1 '1d100000*7'
+# the merged tally holds every value the threads found: it takes each
+# thread's share as that thread's tally is merged (20000 distinct values
+# need more than a third of 2 MiB, less than two thirds)
+expect "--sample: the merged tally takes the threads' shares" 0 "*" "" \
+    dist --max-memory 2m --sample 20000 --threads 2 --seed 1 '100d100 * 100d100'
 
 # ---- dist --sample: Monte Carlo estimates -------------------------------------
 
