@@ -71,11 +71,12 @@ static alea_status mix(alea_ctx *ctx, const node *at, const alea__pmf *a, alea__
     return alea__acc_finish(&acc, out);
 }
 
-/* x = num / den (0 when num <= 0), in the context's number system. */
+/* x = num / den in the context's number system; left at 1 and not to be
+ * used when num <= 0 (the weight is then ALEA__W(0)). */
 static alea_status ratio(alea_ctx *ctx, const node *at, int64_t num, int64_t den, alea__x *x)
 {
     alea__x_init(ctx, x);
-    return alea__x_ratio(ctx, x, num > 0 ? (uint64_t)num : 0, (uint64_t)den, at);
+    return num > 0 ? alea__x_ratio(ctx, x, (uint64_t)num, (uint64_t)den, at) : ALEA_OK;
 }
 
 /* "u" on equally likely faces: the uniform random set of m faces. */
@@ -111,14 +112,17 @@ static alea_status uniform_set(alea_ctx *ctx, const node *at, const alea__pmf *d
              * j - 1, (M - (j - 1)) / left */
             int64_t need = (int64_t)(M - j);
             int64_t c = j && (int64_t)(j - 1) >= lo && (int64_t)(j - 1) < hi ? g[i] : 0;
+            int use_stay = left > need && cur[j].n, use_take = j && cur[j - 1].n;
+            if (!use_stay && !cur[j].n && !use_take)
+                continue; /* stays empty: no weights to make */
             alea__x stay, take;
-            st = ratio(ctx, at, left - need, left, &stay);
-            alea_status st2 = ratio(ctx, at, j ? need + 1 : 0, left, &take);
+            st = ratio(ctx, at, use_stay ? left - need : 0, left, &stay);
+            alea_status st2 = ratio(ctx, at, use_take ? need + 1 : 0, left, &take);
             st = st != ALEA_OK ? st : st2;
             alea__pmf next;
             if (st == ALEA_OK)
-                st = mix(ctx, at, &cur[j], left > need ? alea__x_w(&stay) : ALEA__W(0),
-                         j ? &cur[j - 1] : &cur[j], c, j ? alea__x_w(&take) : ALEA__W(0),
+                st = mix(ctx, at, &cur[j], use_stay ? alea__x_w(&stay) : ALEA__W(0),
+                         j ? &cur[j - 1] : &cur[j], c, use_take ? alea__x_w(&take) : ALEA__W(0),
                          &next);
             alea__x_free(ctx, &stay);
             alea__x_free(ctx, &take);
