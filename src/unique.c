@@ -20,6 +20,10 @@
  *   k = 0 .. N, ranked by the combinatorial number system into dense
  *   arrays. Its cost, the multisets times the faces, is checked against
  *   the work budget before it starts; beyond it the WORK limit error.
+ *
+ * Both are written once over weights (dist.h): the ratios, the faces'
+ * chances given those shown and the chain's layers are fractions in exact
+ * mode and doubles otherwise.
  */
 #include <math.h>
 #include <string.h>
