@@ -106,6 +106,11 @@ static alea_status uniform_set(alea_ctx *ctx, const node *at, const alea__pmf *d
     if (!cur)
         return alea__nomem(ctx);
     memset(cur, 0, size);
+    /* In exact mode the walk counts the sets (whole numbers: their sums
+     * need no gcd, several times faster than the ratios' fractions) and
+     * divides by C(F, N) at the end; in doubles the counts could pass the
+     * double range, so each step weighs by its ratio. */
+    int count = ctx->exact;
     st = alea__pmf_point(ctx, 0, ALEA__W(1), &cur[0]);
     for (size_t i = 0; i < F && st == ALEA_OK; i++) {
         int64_t left = (int64_t)(F - i); /* faces not yet passed, this one included */
@@ -120,14 +125,14 @@ static alea_status uniform_set(alea_ctx *ctx, const node *at, const alea__pmf *d
             if (!use_stay && !cur[j].n && !use_take)
                 continue; /* stays empty: no weights to make */
             alea__x stay, take;
-            st = ratio(ctx, at, use_stay ? left - need : 0, left, &stay);
-            alea_status st2 = ratio(ctx, at, use_take ? need + 1 : 0, left, &take);
+            st = ratio(ctx, at, use_stay && !count ? left - need : 0, left, &stay);
+            alea_status st2 = ratio(ctx, at, use_take && !count ? need + 1 : 0, left, &take);
             st = st != ALEA_OK ? st : st2;
+            alea__w ws = !use_stay ? ALEA__W(0) : count ? ALEA__W(1) : alea__x_w(&stay);
+            alea__w wt = !use_take ? ALEA__W(0) : count ? ALEA__W(1) : alea__x_w(&take);
             alea__pmf next;
             if (st == ALEA_OK)
-                st = mix(ctx, at, &cur[j], use_stay ? alea__x_w(&stay) : ALEA__W(0),
-                         j ? &cur[j - 1] : &cur[j], c, use_take ? alea__x_w(&take) : ALEA__W(0),
-                         &next);
+                st = mix(ctx, at, &cur[j], ws, j ? &cur[j - 1] : &cur[j], c, wt, &next);
             alea__x_free(ctx, &stay);
             alea__x_free(ctx, &take);
             if (st != ALEA_OK)
@@ -136,7 +141,16 @@ static alea_status uniform_set(alea_ctx *ctx, const node *at, const alea__pmf *d
             cur[j] = next;
         }
     }
-    if (st == ALEA_OK) {
+    if (st == ALEA_OK && count) {
+        /* 1 / C(F, N) = prod over t < N of (t + 1) / (F - t) */
+        alea__x inv;
+        alea__x_init(ctx, &inv);
+        for (size_t t = 0; t < M && st == ALEA_OK; t++)
+            st = alea__x_ratio(ctx, &inv, (uint64_t)t + 1, (uint64_t)(F - t), at);
+        if (st == ALEA_OK)
+            st = mix(ctx, at, &cur[M], alea__x_w(&inv), &cur[M], 0, ALEA__W(0), out);
+        alea__x_free(ctx, &inv);
+    } else if (st == ALEA_OK) {
         *out = cur[M];
         cur[M].n = 0;
     }
