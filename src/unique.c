@@ -21,9 +21,10 @@
  *   arrays. Its cost, the multisets times the faces, is checked against
  *   the work budget before it starts; beyond it the WORK limit error.
  *
- * Both are written once over weights (dist.h): the ratios, the faces'
- * chances given those shown and the chain's layers are fractions in exact
- * mode and doubles otherwise.
+ * Both are written once over weights (dist.h): the faces' chances given
+ * those shown and the chain's layers are fractions in exact mode and
+ * doubles otherwise; the set walk weighs by the ratios in doubles and, in
+ * exact mode, counts the sets in whole numbers and divides once.
  */
 #include <math.h>
 #include <string.h>
