@@ -202,6 +202,8 @@ ALEA__HIDDEN alea_status alea__x_pow(alea_ctx *ctx, alea__x *x, alea__w a, uint6
                                      const node *at);
 ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, alea__w b,
                                         const node *at);
+/* x /= a (a above 0). */
+ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
 /* Records an integer-overflow error for node at. */
@@ -416,6 +418,9 @@ struct alea__out;
       (ctx, r, a, b, at), ctx)                                                               \
     X(xpow, (alea_ctx * ctx, alea__q * r, alea__w a, uint64_t k, const node *at),            \
       (ctx, r, a, k, at), ctx)                                                               \
+    /* *r = a / b (b above 0; r may be a's or b's fraction). */                               \
+    X(xdiv, (alea_ctx * ctx, alea__q * r, alea__w a, alea__w b, const node *at),             \
+      (ctx, r, a, b, at), ctx)                                                               \
     /* The accumulator (pmf.c) in fractions. */                                              \
     X(acc_dense, (alea__acc * a), (a), a->ctx)                                               \
     X(acc_add, (alea__acc * a, int64_t v, alea__w x, alea__w y), (a, v, x, y), a->ctx)       \

@@ -229,6 +229,27 @@ alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, co
     return st;
 }
 
+alea_status alea__frac_xdiv(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, const node *at)
+{
+    fmpq_t ta, tb;
+    const alea__q *qa = NULL, *qb = NULL;
+    fmpq_init(ta);
+    fmpq_init(tb);
+    alea_status st = ALEA_OK;
+    size_t s = at ? at->start : 0, e = at ? at->end : 0;
+    if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
+        st = alea__frac_inexact(ctx, at);
+    else if (fmpq_sgn(qb) <= 0) /* FLINT aborts on a zero divisor */
+        st = alea__broken(ctx, s, e, "a weight divided by one not above 0");
+    else
+        st = alea__charge(ctx, (int64_t)q_cost(q_limbs(qa) + q_limbs(qb)), s, e);
+    if (st == ALEA_OK)
+        fmpq_div(r, qa, qb);
+    fmpq_clear(ta);
+    fmpq_clear(tb);
+    return st;
+}
+
 void alea__frac_xfree(alea_ctx *ctx, alea__q *r)
 {
     (void)ctx;
