@@ -843,65 +843,44 @@ static alea_status keep_exact(alea_ctx *ctx, const node *n, kinds *ks, alea__pmf
     return st;
 }
 
-/* The success count: each value (plus the numbers c) scores +1, -1 or 0;
- * the scores of independent values convolve. */
+/* The success count: each value (plus the numbers c) scores +1, -1 or 0,
+ * a distribution of its own (remapped from the value's, in the context's
+ * number system); the scores of independent values sum as fold_all sums
+ * values (powers and products: faster than a walk over the values, as
+ * measured on {9999d2}>=2 in doubles, 0.02 s against 0.13 s). */
 static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, alea__pmf *out)
 {
     const group *g = n->u.group;
-    int64_t m = ks->m;
-    alea_status st = alea__work_check(ctx, 3.0 * (double)m * (double)m, n);
-    if (st != ALEA_OK)
-        return st;
-    size_t len = (size_t)(2 * m + 1), bytes = alea__mul_size(len, 2 * sizeof(double));
-    double *cur = alea__mem_alloc(ctx, bytes);
-    if (!cur)
+    kinds sc;
+    alea_status st = ALEA_OK;
+    memset(&sc, 0, sizeof sc);
+    sc.cap = ks->cap; /* at least 1: a group has a member */
+    if (!(sc.k = alea__mem_alloc(ctx, alea__mul_size(sc.cap, sizeof *sc.k))))
         return alea__nomem(ctx);
-    double *nxt = cur + len;
-    memset(cur, 0, len * sizeof *cur);
-    cur[m] = 1; /* index m is a score of 0 */
-    for (uint32_t i = 0; i < ks->n; i++) {
+    for (uint32_t i = 0; st == ALEA_OK && i < ks->n; i++) {
         const alea__pmf *d = &ks->k[i].d;
-        double pp = 0, pm = 0, p0 = 0;
-        for (size_t j = 0; j < d->n; j++) {
-            int64_t v;
+        size_t size = alea__mul_size(d->n ? d->n : 1, sizeof(int64_t));
+        int64_t *map = alea__mem_alloc(ctx, size);
+        if (!map) {
+            st = alea__nomem(ctx);
+            break;
+        }
+        for (size_t j = 0; st == ALEA_OK && j < d->n; j++) {
             uint8_t mark = 0;
-            if (alea__add_ovf(d->v[j], ks->c, &v)) {
+            if (alea__add_ovf(d->v[j], ks->c, &map[j]))
                 st = alea__overflow_error(ctx, n);
-                goto done;
-            }
-            int sc = judge(g, v, &mark);
-            *(sc > 0 ? &pp : sc < 0 ? &pm : &p0) += d->p[j];
+            else
+                map[j] = judge(g, map[j], &mark);
         }
-        for (int64_t r = 0; r < ks->k[i].count; r++) {
-            if ((st = alea__charge(ctx, 3 * (int64_t)len, n->start, n->end)) != ALEA_OK)
-                goto done;
-            memset(nxt, 0, len * sizeof *nxt);
-            for (size_t s = 0; s < len; s++) {
-                if (cur[s] == 0)
-                    continue;
-                nxt[s] += cur[s] * p0;
-                if (s + 1 < len)
-                    nxt[s + 1] += cur[s] * pp;
-                if (s > 0)
-                    nxt[s - 1] += cur[s] * pm;
-            }
-            double *x = cur;
-            cur = nxt;
-            nxt = x;
+        if (st == ALEA_OK && (st = alea__pmf_remap(ctx, d, map, n, &sc.k[i].d)) == ALEA_OK) {
+            sc.k[i].count = ks->k[i].count;
+            sc.n++;
         }
+        alea__mem_free(ctx, map, size);
     }
-    alea__acc acc;
-    if ((st = alea__acc_init(&acc, ctx, n, -m, m, (double)len)) != ALEA_OK)
-        goto done;
-    for (size_t s = 0; s < len && st == ALEA_OK; s++)
-        if (cur[s] != 0)
-            st = alea__acc_add(&acc, (int64_t)s - m, ALEA__W(cur[s]));
     if (st == ALEA_OK)
-        st = alea__acc_finish(&acc, out);
-    else
-        alea__acc_free(&acc);
-done:
-    alea__mem_free(ctx, cur < nxt ? cur : nxt, bytes);
+        st = fold_all(ctx, n, &sc, 0, out);
+    kinds_free(ctx, &sc);
     return st;
 }
 
