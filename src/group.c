@@ -817,6 +817,8 @@ static alea_status top_sum(alea_ctx *ctx, const node *n, const kinds *ks, int64_
         return fold_all(ctx, n, ks, 0, out);
     if (K == 1)
         return fold_all(ctx, n, ks, 1, out);
+    if (ks->n == 1) /* one pool's dice ({40d6}k20): its order statistics */
+        return alea__keep(ctx, &ks->k[0].d, NULL, ks->m, ks->m - K, ks->m, n, out);
     return top_dp(ctx, n, ks, K, out);
 }
 
