@@ -653,6 +653,22 @@ static alea_status split_at(alea_ctx *ctx, const node *n, const alea__pmf *d, in
     return alea__pmf_seal(ctx, &sp->above, n);
 }
 
+/*
+ * Work of a state's pmf in fractions beyond what the operations that make
+ * it charge: its outcomes are copied, reduced, read back to doubles and
+ * cleared, and the gcds of long numbers grow faster than their limbs. An
+ * addition of one-limb fractions a limb of its digits (none for numbers of
+ * one word) keeps the pass near the rest of the engine in CPU time a unit:
+ * measured here, {20d7 + 20d11}k20 at 1.5 ns against 2.7 ns without it,
+ * {15d6 + 15d7}k15 and {10d7 + 10d11}k10 at 0.7 to 0.9 ns, as 300d20 at 1.
+ */
+static alea_status state_charge(alea_ctx *ctx, const node *n, const alea__pmf *d)
+{
+    double units = (double)d->qbytes / 8 * ALEA__FRAC_UNIT;
+    alea_status st = alea__work_check(ctx, units, n);
+    return st == ALEA_OK ? alea__charge(ctx, (int64_t)units, n->start, n->end) : st;
+}
+
 /* *to += x w; an empty *to takes x itself when it is *own (w is 1). */
 static alea_status state_add(alea_ctx *ctx, const node *n, alea__pmf *to, alea__pmf *x,
                              int own, alea__w w)
@@ -662,7 +678,9 @@ static alea_status state_add(alea_ctx *ctx, const node *n, alea__pmf *to, alea__
         x->n = 0; /* moved */
         return ALEA_OK;
     }
-    alea_status st = alea__pmf_add_scaled(ctx, to, x, w, n);
+    alea_status st = state_charge(ctx, n, to);
+    if (st == ALEA_OK && (st = state_charge(ctx, n, x)) == ALEA_OK)
+        st = alea__pmf_add_scaled(ctx, to, x, w, n);
     if (own)
         alea__pmf_free(ctx, x);
     return st;
@@ -686,7 +704,10 @@ static alea_status step_exact(alea_ctx *ctx, const node *n, const split *sp, int
                 st = state_add(ctx, n, &nxt[(size_t)a * w + (c + 1 < w ? c + 1 : c)], x, 0,
                                alea__x_w(&sp->at));
             if (st == ALEA_OK && a + 1 < K && sp->above.n &&
-                (st = alea__pmf_conv(ctx, x, &sp->above, n, &y)) == ALEA_OK)
+                (st = alea__pmf_conv(ctx, x, &sp->above, n, &y)) == ALEA_OK &&
+                (st = state_charge(ctx, n, &y)) != ALEA_OK)
+                alea__pmf_free(ctx, &y);
+            if (st == ALEA_OK && a + 1 < K && sp->above.n)
                 st = state_add(ctx, n, &nxt[(size_t)(a + 1) * w + c], &y, 1, ALEA__W(1));
         }
     for (size_t s = 0; s < (size_t)K * w; s++)
