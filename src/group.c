@@ -779,37 +779,41 @@ static alea_status top_dp(alea_ctx *ctx, const node *n, const kinds *ks, int64_t
     double S = (double)K * (double)(K + 1), L = (double)(K - 1) * (double)span + 1;
     if (S * L > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
         return alea__support_error(ctx, n);
-    /* In exact mode as many cells at least, each a fraction's work or more
-     * (charged by the operations as they go). */
-    double step = S * L * ((double)nt / ks->n + 2) * CELL_COST;
-    alea_status st = alea__work_check(ctx, (double)nt * (double)ks->m * step, n);
-    if (st != ALEA_OK)
-        return st;
-    size_t cells = (size_t)(S * L), len = (size_t)L;
-    size_t tbytes = alea__mul_size(nt, sizeof(int64_t));
-    size_t bytes = ctx->exact ? alea__mul_size((size_t)S, 2 * sizeof(alea__pmf))
-                              : alea__mul_size(cells, 2 * sizeof(double));
+    /* The distinct thresholds, each a pass over the m values: a step costs
+     * in doubles each cell of the table per outcome, in exact mode the S
+     * states walked at least (their operations charge the rest as they go). */
+    size_t tbytes = alea__mul_size(nt, sizeof(int64_t)), nd = 0;
     int64_t *ts = alea__mem_alloc(ctx, tbytes);
-    void *buf = alea__mem_alloc(ctx, bytes);
-    alea__acc acc;
-    int acc_on = 0;
-    if (!ts || !buf) {
-        st = alea__nomem(ctx);
-        goto done;
-    }
-    if (ctx->exact)
-        memset(buf, 0, bytes); /* empty pmfs */
+    if (!ts)
+        return alea__nomem(ctx);
     nt = 0;
     for (uint32_t i = 0; i < ks->n; i++)
         for (size_t j = 0; ks->k[i].count && j < ks->k[i].d.n; j++)
             ts[nt++] = ks->k[i].d.v[j];
     qsort(ts, nt, sizeof *ts, i64_cmp);
-    if ((st = alea__acc_init(&acc, ctx, n, vmin, vmax, (double)nt * S * L)) != ALEA_OK)
+    for (size_t ti = 0; ti < nt; ti++)
+        if (nd == 0 || ts[ti] != ts[nd - 1])
+            ts[nd++] = ts[ti];
+    double step = S * L * ((double)nt / ks->n + 2) * CELL_COST;
+    alea_status st = alea__work_check(ctx, (double)nd * (double)ks->m * (ctx->exact ? S : step), n);
+    size_t cells = (size_t)(S * L), len = (size_t)L;
+    size_t bytes = ctx->exact ? alea__mul_size((size_t)S, 2 * sizeof(alea__pmf))
+                              : alea__mul_size(cells, 2 * sizeof(double));
+    void *buf = NULL;
+    alea__acc acc;
+    int acc_on = 0;
+    if (st != ALEA_OK)
+        goto done;
+    if (!(buf = alea__mem_alloc(ctx, bytes))) {
+        st = alea__nomem(ctx);
+        goto done;
+    }
+    if (ctx->exact)
+        memset(buf, 0, bytes); /* empty pmfs */
+    if ((st = alea__acc_init(&acc, ctx, n, vmin, vmax, (double)nd * S * L)) != ALEA_OK)
         goto done;
     acc_on = 1;
-    for (size_t ti = 0; ti < nt; ti++) {
-        if (ti && ts[ti] == ts[ti - 1])
-            continue;
+    for (size_t ti = 0; ti < nd; ti++) {
         alea__pmf *states = buf;
         st = ctx->exact ? pass_exact(ctx, n, ks, K, ts[ti], states, states + (size_t)S, &acc)
                         : pass_doubles(ctx, n, ks, K, ts[ti], lo, len, step, buf, &acc);
