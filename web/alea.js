@@ -7,8 +7,11 @@
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
-//   alea.sample('1000d6*1000d6', {n: 1000, seed: '7'}) -> an estimate: the
-//                              library's JSON of the totals counted, "samples": n
+//   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
+//                              estimate: the library's JSON of the totals
+//                              counted, "samples": n; the rolls of stream 2 of
+//                              seed 7 (0 to STREAM_MAX; 0 by default), as
+//                              thread 2 of `alea dist --sample --seed 7` rolls
 //   alea.named('adv: 2d20kh1') -> {name: 'adv', src: ' 2d20kh1', at: 4}
 //
 // Each call is a request of its own: it stops after the deadline
@@ -33,6 +36,8 @@ export const DEADLINE_MS = 2000;
 export const ANSWER_BYTES = 16 << 20;
 // web/wasm.c's SAMPLE_MAX: the most rolls one sample call counts.
 export const SAMPLE_ROLLS = 10000;
+// web/wasm.c's STREAM_MAX: the highest stream of a seed a sample call rolls.
+export const STREAM_MAX = 64;
 // A named line's name, as `alea compare name=expr` reads one (cli/cli.h
 // COLUMN_NAME_MAX): letters, digits, _ and -, from a letter or _, at most
 // NAME_MAX of them, then ':' here.
@@ -122,9 +127,9 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
     },
-    sample(src, { n = 1000, seed = null } = {}) {
+    sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
-      return withSource(src, x.alea_web_sample, n, seeded, hi, lo);
+      return withSource(src, x.alea_web_sample, n, seeded, hi, lo, stream);
     },
     compiles: (src) => withBytes(src, x.alea_web_compiles) === 1,
     named: (line) => splitName(line, calls.compiles),

@@ -3,17 +3,19 @@
 // C library compiled to WebAssembly (alea.wasm), in a worker (worker.js), so
 // that the page stays responsive however long a computation takes.
 //
-// The view lives in the URL's fragment (#e=...&v=dist&m=exact&n=1&s=7), so
-// a link reproduces it. A link is a stranger's text: what it can ask for is
-// bounded. Each update of the page is one request to the worker, stopped
-// after DEADLINE_MS (alea.js; a link may lower it with d=<ms>, never raise
-// it); at most MAX_EXPRS expressions and MAX_ROLLS rolls of each; answers of
-// at most ANSWER_BYTES in all (web/wasm.c), in a module of at most 128 MiB
-// (scripts/web); a table of at most TABLE_ROWS rows. The Cancel button, or
-// any newer update, ends the worker and starts another.
+// The view lives in the URL's fragment (#e=...&v=dist&m=exact&n=1&s=7, and
+// x=0.SEED for an estimate of line 0), so a link reproduces it. A link is a
+// stranger's text: what it can ask for is bounded. Each update of the page
+// is one request to the worker, stopped after DEADLINE_MS (alea.js; a link
+// may lower it with d=<ms>, never raise it); at most MAX_EXPRS expressions
+// and MAX_ROLLS rolls of each; answers of at most ANSWER_BYTES in all
+// (web/wasm.c), in a module of at most 128 MiB (scripts/web); a table of at
+// most TABLE_ROWS rows. The Cancel button, or any newer update, ends the
+// worker and starts another.
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
-import { num, pct, columns, chance, median, mergeSamples } from './numbers.js';
+import { num, pct, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
+  from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
@@ -29,6 +31,8 @@ const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at o
 // ESTIMATE_ROLLS rolls (web/wasm.c's SAMPLE_MAX) in chunks of
 // ESTIMATE_CHUNK, each chunk a request of its own under the deadline; a
 // chunk stopped by it ends the estimate with the rolls counted before.
+// Chunk k rolls stream k of the estimate's seed: ESTIMATE_ROLLS /
+// ESTIMATE_CHUNK streams, within alea.js's STREAM_MAX.
 const ESTIMATE_ROLLS = SAMPLE_ROLLS;
 const ESTIMATE_CHUNK = 1000;
 
@@ -46,8 +50,10 @@ const EXAMPLES = [
 ];
 
 const $ = (id) => document.getElementById(id);
+// estimates: [{index, seed, rolls}] of the distribution view's lines shown
+// as estimates (estimate()), for the link
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS, dialect: 'alea', tails: false, drawn: '' };
+  deadline: DEADLINE_MS, dialect: 'alea', tails: false, drawn: '', estimates: [] };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 let calc = null;
 let plot = null;
@@ -155,6 +161,17 @@ function readHash() {
   // a shorter deadline (ms), for tests; never a longer one
   const d = parseInt(h.get('d'), 10);
   if (d >= 1 && d <= DEADLINE_MS) state.deadline = d;
+  // estimates: x=LINE.SEED, or x=LINE.SEED.ROLLS for fewer rolls than
+  // ESTIMATE_ROLLS (a whole number of chunks), a line at most once
+  state.estimates = [];
+  for (const x of h.getAll('x')) {
+    const m = /^([0-9]{1,2})\.([0-9]{1,20})(?:\.([0-9]{1,5}))?$/.exec(x);
+    if (!m) continue;
+    const index = Number(m[1]), seed = BigInt(m[2]), rolls = m[3] ? Number(m[3]) : ESTIMATE_ROLLS;
+    if (index < MAX_EXPRS && seed < 2n ** 64n && rolls >= ESTIMATE_CHUNK && rolls <= ESTIMATE_ROLLS &&
+        rolls % ESTIMATE_CHUNK === 0 && !state.estimates.some((e) => e.index === index))
+      state.estimates.push({ index, seed: String(seed), rolls });
+  }
 }
 
 function writeHash() {
@@ -162,7 +179,12 @@ function writeHash() {
   h.set('e', state.exprs.join('\n'));
   h.set('v', state.view);
   if (state.dialect !== 'alea') h.set('dl', state.dialect);
-  if (state.view === 'dist') h.set('m', state.mode);
+  if (state.view === 'dist') {
+    h.set('m', state.mode);
+    // each estimate shown, with its seed: the link estimates again with the same rolls
+    for (const { index, seed, rolls } of state.estimates)
+      h.append('x', rolls === ESTIMATE_ROLLS ? `${index}.${seed}` : `${index}.${seed}.${rolls}`);
+  }
   if (state.view === 'roll') {
     h.set('n', String(state.n));
     // the seed drawn for an unseeded roll too: the link reproduces it
@@ -264,18 +286,16 @@ const COLOURS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#c45100', '#007b83
 const INCRS = [];
 for (let e = 1; e <= 1e18; e *= 10) INCRS.push(e, 2 * e, 5 * e);
 
-// The values the table shows: all, or the TABLE_ROWS likeliest (in any
+// The rows the table shows (of count; weights(): each row's chance, a
+// column per expression): all, or the TABLE_ROWS likeliest (in any
 // column), in order: a table of 100000 rows takes the page seconds to lay
 // out, and no one reads it.
-function tableValues(values, cols) {
-  if (values.length <= TABLE_ROWS) return values;
-  const weight = values.map((v) => {
-    let w = 0;
-    for (const { c, at } of cols) if (at.has(v)) w = Math.max(w, c.exact[at.get(v)]);
-    return w;
-  });
-  return values.map((v, i) => i).sort((a, b) => weight[b] - weight[a] || a - b)
-    .slice(0, TABLE_ROWS).sort((a, b) => a - b).map((i) => values[i]);
+function likeliest(count, weights) {
+  const rows = Array.from({ length: count }, (_, i) => i);
+  if (count <= TABLE_ROWS) return rows;
+  const cols = weights();
+  const weight = rows.map((i) => Math.max(0, ...cols.map((col) => col[i] ?? 0)));
+  return rows.sort((a, b) => weight[b] - weight[a] || a - b).slice(0, TABLE_ROWS).sort((a, b) => a - b);
 }
 
 // The summary above the chart: a column per expression, a row per number,
@@ -330,56 +350,105 @@ function zoomRange(cols) {
   return [lo, hi];
 }
 
-function drawChart(items, cols, values, labels) {
-  const chart = $('chart');
-  if (plot) { plot.destroy(); plot = null; } // its canvas must not hold the width
-  $('dist-view').hidden = false; // measured while shown, never while hidden
-  const width = Math.max(200, chart.clientWidth || 280);
+// How the distribution view shows its values (the sorted values of every
+// expression): the values in view (the 99.99% of zoomRange, or all:
+// state.tails), and the width of its bars: 1, a bar per value, or w values
+// a bar for a view with an estimate whose values are many (binWidth: a
+// chart of 10000 rolls spread over millions of values is a smear of single
+// hits), at most a bar per BIN_PX of the chart's width.
+const BIN_PX = 6;
+const AXIS_PX = 70; // the chart's width beside its bars: the chance axis
+function layoutOf(items, cols, values, labels, width) {
   const categorical = labels !== null && items.every(({ dist }) => dist.labels);
   const [zlo, zhi] = zoomRange(cols);
-  const zoomed = !state.tails && !categorical && (zlo > values[0] || zhi < values.at(-1));
+  const zoomable = !categorical && (zlo > values[0] || zhi < values.at(-1));
+  const shownValues = zoomable && !state.tails ? values.filter((v) => v >= zlo && v <= zhi) : values;
+  const estimates = items.filter(({ dist }) => dist.estimate).map(({ dist }) => dist);
+  const w = categorical ? 1 : binWidth(shownValues, estimates,
+    Math.max(10, Math.floor((width - AXIS_PX) / BIN_PX)));
+  return { categorical, zlo, zhi, zoomable, shownValues, w, estimates };
+}
+
+// The indices of the values of a series (null: none) whose neighbours are none.
+function isolated(ys) {
+  const out = [];
+  ys.forEach((y, i) => {
+    if (y != null && ys[i - 1] == null && ys[i + 1] == null) out.push(i);
+  });
+  return out.length ? out : null;
+}
+
+// The chance each bar, point or row shows, by mode; in bins, that of a
+// value in the bin, of its first value or more, of its last value or less.
+const TITLES = { exact: 'chance of exactly', atleast: 'chance of at least',
+  atmost: 'chance of at most' };
+const BIN_TITLES = { exact: 'chance of a value in the bin', atleast: 'chance of at least its first value',
+  atmost: 'chance of at most its last value' };
+
+function drawChart(items, cols, values, labels, layout, width) {
+  const chart = $('chart');
+  const { categorical, zlo, zhi, zoomable, shownValues, w } = layout;
+  const binned = w > 1;
   const tails = $('tails');
-  tails.hidden = categorical || (zlo <= values[0] && zhi >= values.at(-1));
+  tails.hidden = !zoomable;
   tails.setAttribute('aria-pressed', String(state.tails));
   $('zoom-note').textContent = tails.hidden ? '' : state.tails
     ? `all values, ${values[0]} to ${values.at(-1)}`
     : `values ${zlo} to ${zhi}, where 99.99% of the chance is`;
-  const shownValues = zoomed ? values.filter((v) => v >= zlo && v <= zhi) : values;
   const n = items.length;
-  let xs, ys;
-  if (categorical && n > 1) {
+  const bars = n === 1 || categorical;
+  $('bin-note').textContent = binned ? `each ${bars ? 'bar' : 'point'} a bin of ${w} values` : '';
+  let xs, ys, lo, hi;
+  if (binned) {
+    // the bins of w values that the values in view fall in, each a bar at
+    // its middle; empty ones too (an estimate's zero counts)
+    const first = Math.floor(shownValues[0] / w), last = Math.floor(shownValues.at(-1) / w);
+    const bins = Array.from({ length: last - first + 1 }, (_, i) => first + i);
+    xs = bins.map((k) => k * w + (w - 1) / 2);
+    ys = cols.map((col) => binChances(col, bins, w, state.mode)
+      .map((p) => (p === undefined ? null : num(p) * 100)));
+    [lo, hi] = [first * w, last * w + w - 1];
+  } else if (categorical && n > 1) {
     // grouped bars: each expression's bar beside the others', around its value
-    const w = 0.8 / n;
-    xs = shownValues.flatMap((v) => items.map((_, k) => v + (k - (n - 1) / 2) * w));
+    const bw = 0.8 / n;
+    xs = shownValues.flatMap((v) => items.map((_, k) => v + (k - (n - 1) / 2) * bw));
     ys = cols.map((col, k) => shownValues.flatMap((v) => items.map((_, j) => {
       if (j !== k) return null;
       const p = chance(col, v, state.mode);
       return p === undefined ? null : num(p) * 100;
     })));
+    [lo, hi] = [shownValues[0], shownValues.at(-1)];
   } else {
     xs = shownValues;
     ys = cols.map((col) => shownValues.map((v) => {
       const p = chance(col, v, state.mode);
       return p === undefined ? null : num(p) * 100;
     }));
+    [lo, hi] = [shownValues[0], shownValues.at(-1)];
   }
-  const bars = n === 1 || categorical;
   const series = [{
-    label: 'value',
-    value: (u, v) => (v == null ? '--' : categorical
-      ? labels.get(Math.round(v)) ?? String(Math.round(v)) : String(v)),
-  }, ...items.map(({ src }, k) => ({
-    label: src,
+    label: binned ? 'values' : 'value',
+    value: (u, v) => {
+      if (v == null) return '--';
+      if (binned) {
+        const a = Math.round(v - (w - 1) / 2);
+        return `${a} to ${a + w - 1}`;
+      }
+      return categorical ? labels.get(Math.round(v)) ?? String(Math.round(v)) : String(v);
+    },
+  }, ...items.map((item, k) => ({
+    label: seriesLabel(item, w),
     stroke: COLOURS[k % COLOURS.length],
     fill: bars ? COLOURS[k % COLOURS.length] + 'b3' : undefined,
     width: bars ? 1 : 2,
-    points: { show: !bars && shownValues.length < 60 },
+    // a point alone between gaps (a bin of 3d6 beside an estimate's) is
+    // drawn as a point: a line needs two
+    points: { show: !bars && xs.length < 60, filter: bars ? null : (u, i) => isolated(ys[i - 1]) },
     paths: bars ? uPlot.paths.bars({ size: [categorical ? 0.9 : 0.8, 60] }) : undefined,
     spanGaps: false,
     value: (u, v) => (v == null ? '--' : pct(v / 100)),
   }))];
-  const title = { exact: 'chance of exactly', atleast: 'chance of at least',
-    atmost: 'chance of at most' }[state.mode];
+  const title = (binned ? BIN_TITLES : TITLES)[state.mode];
   // the ticks drawn are kept on the chart's box too, for the tests to read
   const ticks = (f) => (u, splits) => {
     const t = splits.map(f);
@@ -391,16 +460,20 @@ function drawChart(items, cols, values, labels) {
       // names slanted where they would run into each other (a phone)
       rotate: width / shownValues.length < 120 ? -30 : 0,
       size: width / shownValues.length < 120 ? 90 : 50 }
-    : { label: 'value', incrs: INCRS, values: ticks(String) };
-  chart.setAttribute('aria-label', `Chart of the ${title.replace('chance of ', 'chance of getting ')} ` +
-    `each value of ${items.map(({ src }) => src).join(', ')}`);
+    // ticks far enough apart for their digits (11500000 takes about 60 px)
+    : { label: binned ? `value (bins of ${w})` : 'value', incrs: INCRS, values: ticks(String),
+      space: Math.max(50, 8 * Math.max(String(lo).length, String(hi).length) + 16) };
+  const of = items.map((item) => seriesLabel(item, w)).join(', ');
+  chart.setAttribute('aria-label', binned
+    ? `Chart of the ${title}, in bins of ${w} values, of ${of}`
+    : `Chart of the ${title.replace('chance of ', 'chance of getting ')} each value of ${of}`);
   plot = new uPlot({
     width, height: CHART_HEIGHT, series,
     // half a value of room each side, so that the end bars show whole,
     // and the chances from 0, so that the heights compare
     scales: {
-      x: { time: false, range: () => [shownValues[0] - 0.5, shownValues.at(-1) + 0.5] },
-      y: { range: (u, lo, hi) => [0, hi > 0 ? hi * 1.05 : 1] },
+      x: { time: false, range: () => [lo - 0.5, hi + 0.5] },
+      y: { range: (u, ylo, yhi) => [0, yhi > 0 ? yhi * 1.05 : 1] },
     },
     axes: [xAxis, { label: `${title}, %` }],
     legend: { show: true },
@@ -408,13 +481,33 @@ function drawChart(items, cols, values, labels) {
   }, [xs, ...ys], chart);
 }
 
-// The table of the distribution view: a row per value (at most
-// TABLE_ROWS), a column per expression, in the mode's chances.
-function fillTable(table, items, cols, values, labels) {
+// The rows of the table and the CSV: a value each, or in bins of w values
+// a bin each (binRows: every bin that holds a value, and each bin across
+// an estimate's range): {keys, bins, at(j, i): the mode's chance of row i
+// in column j, weights(): the chances of exactly each row, a column each}.
+function rowsOf(cols, values, layout) {
+  const { w, estimates } = layout;
+  if (w === 1) {
+    return { keys: values, bins: false, at: (j, i) => chance(cols[j], values[i], state.mode),
+      weights: () => cols.map(({ c, at }) => values.map((v) => (at.has(v) ? c.exact[at.get(v)] : 0))) };
+  }
+  const keys = binRows(values, w, estimates);
+  const chances = cols.map((col) => binChances(col, keys, w, state.mode));
+  return { keys, bins: true, at: (j, i) => chances[j][i],
+    weights: () => cols.map((col) => binChances(col, keys, w, 'exact')) };
+}
+
+// The table of the distribution view: a row per value, or per bin of a
+// binned view (its first and last values), at most TABLE_ROWS of them
+// (the likeliest), a column per expression, in the mode's chances.
+function fillTable(table, items, cols, values, labels, layout) {
+  const { w } = layout;
+  const { keys, bins, at, weights } = rowsOf(cols, values, layout);
   const caption = table.createCaption();
   caption.className = 'visually-hidden';
-  caption.textContent = `The ${{ exact: 'chance of exactly', atleast: 'chance of at least',
-    atmost: 'chance of at most' }[state.mode]} each value, in %`;
+  caption.textContent = bins
+    ? `The ${BIN_TITLES[state.mode]}, for bins of ${w} values (from and to), in %`
+    : `The ${TITLES[state.mode]} each value, in %`;
   const thead = table.createTHead().insertRow();
   const th = (text, scope = 'col') => {
     const cell = document.createElement('th');
@@ -422,19 +515,22 @@ function fillTable(table, items, cols, values, labels) {
     cell.textContent = text;
     thead.append(cell);
   };
-  th('value');
+  if (bins) { th('from'); th('to'); } else th('value');
   if (labels) th('outcome');
-  for (const { src } of items) th(src);
+  for (const item of items) th(seriesLabel(item, w));
   const body = table.createTBody();
   // rows built as one string and parsed at once: a node per cell made from
   // script costs more than the browser's own parser
   const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const html = [];
-  for (const v of tableValues(values, cols)) {
-    html.push('<tr><td>', esc(v), '</td>');
-    if (labels) html.push('<td>', esc(labels.get(v) || ''), '</td>');
-    for (const col of cols) {
-      const p = chance(col, v, state.mode);
+  for (const i of likeliest(keys.length, weights)) {
+    const k = keys[i];
+    html.push('<tr>');
+    if (bins) html.push('<td>', esc(k * w), '</td><td>', esc(k * w + w - 1), '</td>');
+    else html.push('<td>', esc(k), '</td>');
+    if (labels) html.push('<td>', esc(labels.get(k) || ''), '</td>');
+    for (let j = 0; j < cols.length; j++) {
+      const p = at(j, i);
       if (p === undefined) html.push('<td></td>');
       else html.push('<td data-p="', esc(p), '">', esc(pct(p)), '</td>');
     }
@@ -442,12 +538,13 @@ function fillTable(table, items, cols, values, labels) {
   }
   body.innerHTML = html.join('');
   const note = $('table-note');
-  note.hidden = values.length <= TABLE_ROWS;
-  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${values.length} values; ` +
-    'the chart and the CSV have them all.';
+  note.hidden = keys.length <= TABLE_ROWS;
+  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${keys.length} ` +
+    `${bins ? 'bins' : 'values'}; the chart and the CSV have them all.`;
 }
 
 let tables = 0; // the number of the latest table; an older one is not built
+let lastView = null; // what renderDist showed last, for the CSV
 
 function renderDist(items) {
   lastDists = items;
@@ -468,22 +565,31 @@ function renderDist(items) {
   const table = $('dist-table');
   table.replaceChildren();
   renderSummary(items, cols);
-  drawChart(items, cols, values, labels);
+  if (plot) { plot.destroy(); plot = null; } // its canvas must not hold the width
+  $('dist-view').hidden = false; // measured while shown, never while hidden
+  const width = Math.max(200, $('chart').clientWidth || 280);
+  const layout = layoutOf(items, cols, values, labels, width);
+  lastView = { items, cols, values, layout };
+  drawChart(items, cols, values, labels, layout, width);
   const my = ++tables;
   document.body.dataset.drawing = '1';
   requestAnimationFrame(() => setTimeout(() => {
     if (my !== tables) return;
-    fillTable(table, items, cols, values, labels);
+    fillTable(table, items, cols, values, labels, layout);
     delete document.body.dataset.drawing;
   }, 0));
   announce(items.map(({ src, dist }) => `${src}: mean ${dist.mean.toFixed(2)}, ` +
     `from ${dist.min} to ${dist.max}`).join('; '));
 }
 
-// The series of a line: its name ("advantage: 2d20kh1") or the line, and
-// an estimate's number of rolls.
-const seriesLabel = (src, dist) => (dist.name ?? src) +
-  (dist.estimate ? ` (estimate from ${dist.estimate} rolls)` : '');
+// The series of a line: its name ("advantage: 2d20kh1") or the line, an
+// estimate's number of rolls, and the width of the chart's bins (w > 1).
+function seriesLabel({ name, dist }, w = 1) {
+  const notes = [];
+  if (dist.estimate) notes.push(`estimate from ${dist.estimate} rolls`);
+  if (w > 1) notes.push(`bins of ${w}`);
+  return notes.length ? `${name} (${notes.join(', ')})` : name;
+}
 
 function showDist(exprs, results) {
   const items = [], errors = [];
@@ -491,7 +597,10 @@ function showDist(exprs, results) {
   exprs.forEach((src, i) => {
     const dist = results[i];
     if (dist.error) errors.push({ src, error: dist.error, index: i });
-    else items.push({ src: seriesLabel(src, dist), dist });
+    else {
+      const name = dist.name ?? src;
+      items.push({ name, src: seriesLabel({ name, dist }), dist });
+    }
   });
   lastDists = items;
   if (items.length) renderDist(items);
@@ -710,6 +819,7 @@ function reveal(view) {
 // view), not the link's first view.
 async function update(view, asked = true) {
   state.view = view;
+  if (asked) state.estimates = []; // a link's are made again below
   const my = ++updates;
   const exprs = state.exprs.slice(0, MAX_EXPRS);
   const dists = exprs.map((src) => ({ op: 'dist', src }));
@@ -751,6 +861,7 @@ async function update(view, asked = true) {
     if (errors.length && !out.results) announce('');
     shown = { view, exprs: state.exprs.slice() };
     if (asked) reveal(view);
+    if (view === 'dist' && out.results && state.estimates.length && !(await estimateAgain())) return;
   }
   writeHash();
   document.body.dataset.ready = '1';
@@ -758,22 +869,28 @@ async function update(view, asked = true) {
 
 // ---- estimate by sampling ------------------------------------------------------------
 
-// Rolls line index of the distribution view ESTIMATE_ROLLS times, a chunk
-// a request, and shows the estimate in place of its error (labelled with
-// its number of rolls, with a note that it is not exact).
-async function estimate(index) {
-  if (!lastResults) return;
+// Rolls line index of the distribution view `rolls` times (ESTIMATE_ROLLS
+// unless a link says fewer), a chunk a request, and shows the estimate in
+// place of its error (labelled with its number of rolls, with a note that
+// it is not exact). Chunk k rolls stream k of the seed (drawn here unless a
+// link gives it): the chunks are the threads of `alea dist --sample rolls
+// --seed S --threads chunks`, and the link records the seed and the rolls
+// counted (state.estimates), so that it estimates again with the same
+// rolls. Resolves true when it counted every roll, 'stopped' when a chunk
+// was stopped (the deadline, Cancel), false when a newer update took over.
+async function estimate(index, seed = drawSeed(), rolls = ESTIMATE_ROLLS) {
+  if (!lastResults) return false;
   const { exprs, results } = lastResults;
   const src = exprs[index];
   const my = ++updates;
   const parts = [];
   let stop = null;
   setBusy(true);
-  for (let done = 0; done < ESTIMATE_ROLLS; done += ESTIMATE_CHUNK) {
-    $('busy-what').textContent = `Estimating: ${done} of ${ESTIMATE_ROLLS} rolls`;
-    const n = Math.min(ESTIMATE_CHUNK, ESTIMATE_ROLLS - done);
-    const out = await calc.run([{ op: 'sample', src, n, seed: '' }], state.deadline, state.dialect);
-    if (my !== updates) return;
+  for (let done = 0, stream = 0; done < rolls; done += ESTIMATE_CHUNK, stream++) {
+    $('busy-what').textContent = `Estimating: ${done} of ${rolls} rolls`;
+    const n = Math.min(ESTIMATE_CHUNK, rolls - done);
+    const out = await calc.run([{ op: 'sample', src, n, seed, stream }], state.deadline, state.dialect);
+    if (my !== updates) return false;
     const r = out.results ? out.results[0] : null;
     if (!r || r.error) {
       stop = r ? r.error : out.timedOut ? stoppedError(state.deadline) : out.cancelled
@@ -785,38 +902,64 @@ async function estimate(index) {
   }
   setBusy(false);
   const next = results.slice();
+  state.estimates = state.estimates.filter((e) => e.index !== index);
   if (parts.length) {
     const d = mergeSamples(parts);
     if (parts[0].name) d.name = parts[0].name;
     // the standard error of a chance p counted in n rolls: sqrt(p(1-p)/n)
     d.incomplete = 'not exact: a chance near p is off by about sqrt(p(1-p)/rolls), ' +
       `${pct(Math.sqrt(0.25 / d.estimate))} points at 50%` +
-      (stop ? `; stopped after ${d.estimate} rolls (${stop.message})` : '');
+      (stop ? `; stopped after ${d.estimate} rolls (${stop.message})` : '') +
+      `; the same rolls as alea dist --sample ${d.estimate} --seed ${seed} --threads ${parts.length}` +
+      (state.dialect === 'alea' ? '' : ` --dialect ${state.dialect}`);
     next[index] = d;
+    state.estimates.push({ index, seed, rolls: d.estimate });
   } else if (stop) {
     next[index] = { error: stop };
   }
   $('dist-view').hidden = false;
   const { errors } = showDist(exprs, next);
   showErrors(errors, 'dist');
-  reveal('dist');
+  writeHash();
+  return stop ? 'stopped' : true;
+}
+
+// The estimates a link records, made again in turn (update's, after the
+// link's distributions): each of a line the library refused for a limit
+// that sampling may get past; the others are forgotten. One stopped (by
+// Cancel, or a chunk past the deadline) ends them: at most MAX_EXPRS x
+// ESTIMATE_ROLLS / ESTIMATE_CHUNK chunks, each under the deadline. Resolves
+// false when a newer update took over.
+async function estimateAgain() {
+  const todo = state.estimates;
+  state.estimates = [];
+  for (const { index, seed, rolls } of todo) {
+    const r = lastResults.results[index];
+    if (!r || !r.error || !estimable(r.error)) continue;
+    const done = await estimate(index, seed, rolls);
+    if (done !== true) return done !== false;
+  }
+  return true;
 }
 
 // ---- CSV ---------------------------------------------------------------------------
 
+// The view's rows (rowsOf): a value each, or a bin each ("from", "to") in
+// a binned view, every one of them, in the mode's chances.
 function downloadCsv() {
-  const values = [...new Set(lastDists.flatMap(({ dist }) => dist.outcomes.map(([v]) => v)))]
-    .sort((a, b) => a - b);
+  if (!lastView) return;
+  const { items, cols, values, layout } = lastView;
+  const { keys, bins, at } = rowsOf(cols, values, layout);
+  const w = layout.w;
   const quote = (s) => `"${s.replaceAll('"', '""')}"`;
-  const lines = [['value', ...lastDists.map(({ src }) => quote(src))].join(',')];
-  const cols = lastDists.map(({ dist }) => ({ dist, c: columns(dist),
-    at: new Map(dist.outcomes.map(([v], i) => [v, i])) }));
-  for (const v of values)
-    lines.push([v, ...cols.map((col) => String(chance(col, v, state.mode) ?? ''))].join(','));
+  const lines = [[...(bins ? ['from', 'to'] : ['value']),
+    ...items.map((item) => quote(seriesLabel(item, w)))].join(',')];
+  keys.forEach((k, i) => lines.push([...(bins ? [k * w, k * w + w - 1] : [k]),
+    ...cols.map((_, j) => String(at(j, i) ?? ''))].join(',')));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
-  a.download = `alea-${state.mode}.csv`;
+  a.download = bins ? `alea-${state.mode}-bins-of-${w}.csv` : `alea-${state.mode}.csv`;
   a.click();
   URL.revokeObjectURL(a.href);
 }
@@ -884,7 +1027,7 @@ async function main() {
   $('csv').addEventListener('click', downloadCsv);
   $('errors').addEventListener('click', (ev) => {
     const b = ev.target.closest('button.estimate');
-    if (b && !calc.busy) estimate(Number(b.dataset.index));
+    if (b && !calc.busy) estimate(Number(b.dataset.index)).then((done) => { if (done) reveal('dist'); });
   });
   $('rolls').addEventListener('click', (ev) => {
     const b = ev.target.closest('button.copy-md');

@@ -93,3 +93,85 @@ export function mergeSamples(parts) {
     min: values[0], max: values.at(-1), truncated: 0, samples: n, estimate: n,
     ...(labels ? { labels } : {}) };
 }
+
+// ---- histograms of estimates ---------------------------------------------------
+
+// Bin widths: 1, 2, 5, 10, 20, 50, ... values (whole numbers: an outcome
+// is one; a round width makes round edges).
+const NICE = [1, 2, 5];
+const niceWidths = function* () {
+  for (let e = 1; ; e *= 10) for (const m of NICE) yield m * e;
+};
+const niceAtLeast = (x) => {
+  for (const w of niceWidths()) if (w >= x) return w;
+};
+// the nice width nearest to x, on a log scale
+const niceNearest = (x) => {
+  let below = 1;
+  for (const w of niceWidths()) {
+    if (w >= x) return w === 1 || Math.log(w / x) <= Math.log(x / below) ? w : below;
+    below = w;
+  }
+};
+
+// The smallest value whose chance of at most it reaches q.
+const quantile = (dist, c, q) => {
+  const i = c.atmost.findIndex((s) => s >= q);
+  return dist.outcomes[i < 0 ? dist.outcomes.length - 1 : i][0];
+};
+
+// The rolls an estimate counted (mergeSamples' "estimate", the library's
+// "samples").
+const rollsOf = (d) => d.estimate ?? d.samples;
+
+// The width of the bins of a chart showing values (the sorted values in
+// view, of every expression) and the estimates among its distributions,
+// at most maxBins bars wide: 1 (a bar per value) while the values are few
+// (no more than sqrt(rolls), nor maxBins); else Freedman and Diaconis's
+// width for the rolls counted, 2 IQR / rolls^(1/3) (the widest of the
+// estimates'), rounded to the nearest of 1, 2, 5 x 10^k, and widened to
+// fit the values into maxBins bars. An estimate whose quartiles coincide
+// takes its range over sqrt(rolls) instead.
+export function binWidth(values, estimates, maxBins) {
+  if (estimates.length === 0 || values.length === 0) return 1;
+  const rolls = Math.min(...estimates.map(rollsOf));
+  if (values.length <= Math.min(maxBins, Math.floor(Math.sqrt(rolls)))) return 1;
+  let h = 1;
+  for (const d of estimates) {
+    const c = columns(d);
+    const iqr = quantile(d, c, 0.75) - quantile(d, c, 0.25);
+    h = Math.max(h, iqr > 0 ? 2 * iqr / Math.cbrt(rollsOf(d))
+      : (d.max - d.min + 1) / Math.sqrt(rollsOf(d)));
+  }
+  const span = values.at(-1) - values[0] + 1;
+  return Math.max(niceNearest(h), niceAtLeast(span / maxBins));
+}
+
+// The bins (their numbers: bin k holds k w to k w + w - 1) of a table or
+// CSV in bins of w: each bin that holds a value of some expression
+// (values: sorted), and every bin in the range of an estimate (its empty
+// bins are counted zeros).
+export function binRows(values, w, estimates) {
+  const rows = new Set(values.map((v) => Math.floor(v / w)));
+  for (const d of estimates)
+    for (let k = Math.floor(d.min / w); k <= Math.floor(d.max / w); k++) rows.add(k);
+  return [...rows].sort((a, b) => a - b);
+}
+
+// The chance (mode's) of each bin of w values of bins (sorted numbers, as
+// binRows') for a distribution as chance() takes it: "exactly" the chance
+// of a value in the bin (undefined for a bin outside its range, as a value
+// it cannot take), "at least" the chance of the bin's first value or more,
+// "at most" of its last value or less.
+export function binChances(col, bins, w, mode) {
+  if (mode !== 'exact')
+    return bins.map((k) => chance(col, mode === 'atleast' ? k * w : k * w + w - 1, mode));
+  const slot = new Map(bins.map((k, i) => [k, i]));
+  const sums = new Array(bins.length).fill(0);
+  col.dist.outcomes.forEach(([v], i) => {
+    const s = slot.get(Math.floor(v / w));
+    if (s !== undefined) sums[s] += col.c.exact[i];
+  });
+  const { min, max } = col.dist;
+  return bins.map((k, i) => (k * w + w - 1 < min || k * w > max ? undefined : sums[i]));
+}

@@ -35,6 +35,10 @@
  *             estimate by sampling asks for chunks of 1000, each a request
  *             of its own under the deadline; 1000 rolls of 1000d6*1000d6
  *             (2000 dice each) took 13 to 81 ms in node on the 2-core machine.
+ * STREAM_MAX  64: the highest stream of a seed a sample call rolls (each
+ *             costs a jump of the generator, about 1000 steps), as the
+ *             command line's --threads (cli/cli.h THREADS_MAX); the page
+ *             uses streams 0 to 9.
  *
  * With the library's memory limit (16 MiB) these size the module's linear
  * memory, whose maximum scripts/web sets (--max-memory): 16 MiB for the
@@ -44,6 +48,7 @@
 #define ANSWER_MAX ((size_t)16 << 20)
 #define ROLLS_MAX 1000
 #define SAMPLE_MAX 10000
+#define STREAM_MAX 64
 
 /* The module's one answer buffer and one context: a web page is one
  * thread (a worker), and each call finishes before the next. */
@@ -174,6 +179,21 @@ static const char *error_of(const char *status, const char *text, const char *me
         put(&len, ", \"start\": %zu, \"end\": %zu}}", a, b))
         return answer;
     return nomem;
+}
+
+/* A limit of this module's own, refused (the span: the whole expression);
+ * fmt and its arguments make the message. */
+static const char *limit_error(size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static const char *limit_error(size_t len, const char *fmt, ...)
+{
+    char msg[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, NULL, 0,
+                    len);
 }
 
 /* The deadline passed: the message says so plainly (the library's own is
@@ -368,12 +388,8 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
 {
     if (!ready())
         return nomem;
-    if (n > ROLLS_MAX) {
-        char msg[64];
-        snprintf(msg, sizeof msg, "too many rolls (limit is %d)", ROLLS_MAX);
-        return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, NULL,
-                        0, len);
-    }
+    if (n > ROLLS_MAX)
+        return limit_error(len, "too many rolls (limit is %d)", ROLLS_MAX);
     alea_expr *e = NULL;
     if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
         return error_answer();
@@ -461,26 +477,28 @@ EXPORT("alea_web_compiles") int web_compiles(const char *src, size_t len)
 /*
  * Rolls the expression n times (1 to SAMPLE_MAX) without breakdowns and
  * counts the totals (alea_tally_sample): the estimated distribution as the
- * library's JSON (alea_dist_format, with "samples": n), seeded first as
- * web_roll is when seeded is set; or an error as web_dist's.
+ * library's JSON (alea_dist_format, with "samples": n); or an error as
+ * web_dist's. When seeded is set, the rolls are those of stream `stream` of
+ * the seed (alea_ctx_seed_stream; stream 0 is alea_ctx_seed's): the page's
+ * estimate rolls chunk k on stream k, so that its chunks together are the
+ * rolls of `alea dist --sample N --seed S --threads K` (thread k rolls
+ * stream k), and a link repeats them.
  */
 EXPORT("alea_web_sample")
 const char *web_sample(const char *src, size_t len, int n, int seeded, uint32_t seed_hi,
-                       uint32_t seed_lo)
+                       uint32_t seed_lo, uint32_t stream)
 {
     if (!ready())
         return nomem;
-    if (n < 1 || n > SAMPLE_MAX) {
-        char msg[80];
-        snprintf(msg, sizeof msg, "sample of %d rolls (limit is 1 to %d)", n, SAMPLE_MAX);
-        return error_of(alea_status_name(ALEA_ERR_LIMIT), alea_status_text(ALEA_ERR_LIMIT), msg, NULL,
-                        0, len);
-    }
+    if (n < 1 || n > SAMPLE_MAX)
+        return limit_error(len, "sample of %d rolls (limit is 1 to %d)", n, SAMPLE_MAX);
+    if (stream > STREAM_MAX)
+        return limit_error(len, "stream %u of the seed (limit is %d)", (unsigned)stream, STREAM_MAX);
     alea_expr *e = NULL;
     if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
         return error_answer();
     if (seeded)
-        alea_ctx_seed(ctx, (uint64_t)seed_hi << 32 | seed_lo);
+        alea_ctx_seed_stream(ctx, (uint64_t)seed_hi << 32 | seed_lo, stream);
     const char *out = nomem;
     alea_tally *t = alea_tally_new(ctx);
     alea_dist *d = NULL;

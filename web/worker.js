@@ -7,7 +7,7 @@
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
 //   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}
-//                                             | {op: 'sample', src, n, seed}]}
+//                                             | {op: 'sample', src, n, seed, stream}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -44,7 +44,8 @@ self.onmessage = async (ev) => {
       if (named && named.error) return named;
       const src = named ? named.src : c.src;
       const out = c.op === 'roll' ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true })
-        : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed }) : req.dist(src);
+        : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed, stream: c.stream ?? 0 })
+          : req.dist(src);
       if (named) {
         out.name = named.name;
         if (out.error) { out.error.start += named.at; out.error.end += named.at; }

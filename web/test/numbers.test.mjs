@@ -1,13 +1,14 @@
 // numbers.test.mjs -- the page's arithmetic (numbers.js) against the
 // command line: a percentage as `alea dist` prints it, the cumulative
 // chances of `alea compare --at-least/--at-most` (100 and 0 outside an
-// expression's range, the value below inside a gap), the median.
+// expression's range, the value below inside a gap), the median; the bins
+// of an estimate's histogram.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, columns, chance, median, mergeSamples } from '../numbers.js';
+import { pct, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -86,4 +87,69 @@ test('mergeSamples adds the counts of samples into one estimate', () => {
   assert.equal(d.max, 5);
   assert.ok(Math.abs(d.mean - 2.8) < 1e-12);
   assert.ok(Math.abs(d.sd - Math.sqrt((1.8 ** 2 + 6 * 0.8 ** 2 + 3 * 2.2 ** 2) / 10)) < 1e-12);
+});
+
+// An estimate of `rolls` rolls with these counts by value.
+const counted = (counts, rolls = [...counts.values()].reduce((a, b) => a + b, 0)) => {
+  const values = [...counts.keys()].sort((a, b) => a - b);
+  return { outcomes: values.map((v) => [v, counts.get(v) / rolls]), min: values[0],
+    max: values.at(-1), estimate: rolls };
+};
+const uniform = (lo, hi, each) => counted(new Map(Array.from({ length: hi - lo + 1 }, (_, i) => [lo + i, each])));
+const valuesOf = (d) => d.outcomes.map(([v]) => v);
+
+test('binWidth: a bar per value while the values are few, else Freedman-Diaconis, capped by the chart', () => {
+  // 100 values of 10000 rolls: sqrt(10000) = 100 of them keep a bar each
+  const u100 = uniform(1, 100, 100);
+  assert.equal(binWidth(valuesOf(u100), [u100], 150), 1);
+  // ...unless the chart holds fewer bars: then Freedman-Diaconis, quartiles
+  // 25 and 75, 2 * 50 / 10000^(1/3) = 4.64, nearest 5
+  assert.equal(binWidth(valuesOf(u100), [u100], 99), 5);
+  // 101 values of 10100 rolls: quartiles 26 and 76, IQR 50: 2 * 50 / 10100^(1/3) = 4.62 -> 5
+  const u101 = uniform(1, 101, 100);
+  assert.equal(binWidth(valuesOf(u101), [u101], 150), 5);
+  // at most 10 bars: 101 values need bins of 10.1, rounded up to 20
+  assert.equal(binWidth(valuesOf(u101), [u101], 10), 20);
+  // no estimate, nothing to bin
+  assert.equal(binWidth(valuesOf(u101), [], 10), 1);
+  // few values far apart stay a bar each: 6 values from 0 to 5000
+  const sparse = counted(new Map([0, 1000, 2000, 3000, 4000, 5000].map((v) => [v, 1000])));
+  assert.equal(binWidth(valuesOf(sparse), [sparse], 150), 1);
+  // quartiles that coincide (90% of the rolls on 0): the range over sqrt(rolls),
+  // 201 / 100 = 2.01 -> 2
+  const spike = new Map([[0, 9000]]);
+  for (let v = 1; v <= 200; v++) spike.set(v, 5);
+  const s = counted(spike);
+  assert.equal(binWidth(valuesOf(s), [s], 150), 2);
+  // the widest of two estimates' widths; the values in view are all of both
+  const wide = uniform(1000, 1100, 100);
+  assert.equal(binWidth([...valuesOf(u101), ...valuesOf(wide)], [u101, wide], 300), 5);
+});
+
+test('binRows: the bins that hold a value, and every bin across an estimate', () => {
+  // 3 and 4 in bin 0 (0 to 4), 17 in bin 3, -1 in bin -1 (-5 to -1); the
+  // estimate from 20 to 31: bins 4, 5, 6 (30 to 34)
+  assert.deepEqual(binRows([-1, 3, 4, 17], 5, [{ min: 20, max: 31 }]), [-1, 0, 3, 4, 5, 6]);
+  assert.deepEqual(binRows([1, 2, 3], 1, []), [1, 2, 3]);
+});
+
+test('binChances: a value in the bin, at least its first value, at most its last', () => {
+  const d = { outcomes: [[1, 0.1], [2, 0.2], [3, 0.3], [7, 0.4]], min: 1, max: 7 };
+  const c = col(d);
+  const bins = [0, 1, 2, 3, 4]; // 0-1, 2-3, 4-5, 6-7, 8-9
+  const near = (got, want) => got.forEach((p, i) => (want[i] === undefined ? assert.equal(p, undefined)
+    : assert.ok(Math.abs(p - want[i]) < 1e-15, `bin ${i}: ${p} for ${want[i]}`)));
+  // an empty bin inside the range is 0; one outside it, no value (a blank cell)
+  near(binChances(c, bins, 2, 'exact'), [0.1, 0.5, 0, 0.4, undefined]);
+  near(binChances(c, bins, 2, 'atleast'), [1, 0.9, 0.4, 0.4, 0]);
+  near(binChances(c, bins, 2, 'atmost'), [0.1, 0.6, 0.6, 1, 1]);
+  // bins of 1 are the values, as chance() gives them
+  const three = col(distOf('3d6'));
+  const all = Array.from({ length: 18 }, (_, i) => i + 1);
+  for (const mode of ['exact', 'atleast', 'atmost'])
+    assert.deepEqual(binChances(three, all, 1, mode), all.map((v) => chance(three, v, mode)), mode);
+  // bins of 5 of 3d6: the CLI's chances, added up
+  const five = binChances(three, [0, 1, 2, 3], 5, 'exact');
+  const sum = (lo, hi) => distOf('3d6').outcomes.filter(([v]) => v >= lo && v <= hi).reduce((a, [, p]) => a + p, 0);
+  near(five, [sum(0, 4), sum(5, 9), sum(10, 14), sum(15, 19)]);
 });

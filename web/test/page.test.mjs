@@ -868,7 +868,29 @@ test('named lines ("advantage: 2d20kh1") name their series, as compare name=expr
   }
 });
 
-test('a limit error offers an estimate by sampling: 10000 rolls, labelled, near the mean', async () => {
+// The rows of a binned table: [from, to, then each column's data-p, null
+// for a blank cell].
+const binnedRows = (page) => page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
+  [...tr.cells].map((c, i) => (i < 2 ? Number(c.textContent)
+    : c.dataset.p === undefined ? null : Number(c.dataset.p)))));
+// The estimates a page's link records (x=LINE.SEED[.ROLLS]).
+const estimatesOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).getAll('x');
+// The CLI's estimate from the same rolls: 10000 on 10 streams of the seed.
+const cliSample = (expr, seed, rolls = 10000, threads = 10) => {
+  const r = spawnSync(ALEA, ['dist', '--json', '--sample', String(rolls), '--seed', seed, '--threads',
+    String(threads), '--', expr], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+const NOT_EXACT = 'not exact: a chance near p is off by about sqrt(p(1-p)/rolls), 0.50 points at 50%';
+// The page's summary of an estimate: the rolls' own numbers, as the CLI's.
+const summaryOf = (d) => ({ mean: [d.mean.toFixed(2)], sd: [d.sd.toFixed(2)], min: [String(d.min)],
+  max: [String(d.max)] });
+const waitEstimated = (page, errors) => page.waitForFunction((n) =>
+  document.querySelectorAll('#errors .error').length === n &&
+  document.body.dataset.ready === '1' && !document.body.dataset.busy && !document.body.dataset.drawing, errors);
+
+test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI\'s own rolls', async () => {
   for (const [size, ctx] of await sizes()) {
     const page = await open('', ctx);
     await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
@@ -881,24 +903,151 @@ test('a limit error offers an estimate by sampling: 10000 rolls, labelled, near 
     assert.equal(await page.$('#errors button.estimate'), null);
     await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
     await page.click('#errors button.estimate >> nth=1');
-    await page.waitForFunction(() => document.querySelectorAll('#errors .error').length === 1 &&
-      !document.body.dataset.busy && !document.body.dataset.drawing);
+    await waitEstimated(page, 1);
+    // the link records the estimate of line 1 and its seed; the CLI rolls the same
+    const [x] = estimatesOf(page);
+    assert.match(x, /^1\.\d+$/, size);
+    const seed = x.slice(2);
+    const want = cliSample('1000d6*1000d6', seed);
     const h = await headers(page);
-    assert.deepEqual(h.summary, ['big (estimate from 10000 rolls)', '3d6'], size);
-    assert.deepEqual(h.legend, ['value', 'big (estimate from 10000 rolls)', '3d6'], size);
-    assert.equal(h.table[1], 'big (estimate from 10000 rolls)');
-    assert.equal(await page.textContent('#dist-notes'), 'big (estimate from 10000 rolls): not exact: ' +
-      'a chance near p is off by about sqrt(p(1-p)/rolls), 0.50 points at 50%');
-    // the mean of 1000d6 * 1000d6 is 3500^2; one roll's sd is about 2.7e5,
-    // the mean of 10000 rolls' about 2.7e3: within 1% is 45 of those
-    const mean = Number((await summary(page)).mean[0]);
-    assert.ok(Math.abs(mean - 3500 ** 2) < 0.01 * 3500 ** 2, `${size}: mean ${mean}`);
-    assert.equal((await summary(page)).mean[1], '10.50');
+    const w = Number(/bins of (\d+)\)$/.exec(h.legend[1])?.[1]);
+    assert.deepEqual(h, {
+      summary: ['big (estimate from 10000 rolls)', '3d6'],
+      legend: ['values', `big (estimate from 10000 rolls, bins of ${w})`, `3d6 (bins of ${w})`],
+      table: ['from', 'to', `big (estimate from 10000 rolls, bins of ${w})`, `3d6 (bins of ${w})`],
+    }, size);
+    // two series: lines through the bins' middles, a point where a line cannot be
+    assert.equal(await page.textContent('#bin-note'), `each point a bin of ${w} values`);
+    assert.equal(await page.textContent('#dist-notes'), `big (estimate from 10000 rolls): ${NOT_EXACT}; ` +
+      `the same rolls as alea dist --sample 10000 --seed ${seed} --threads 10`);
+    // the summary is of the rolls themselves, not of the bins
+    const got = await summary(page);
+    for (const k of ['mean', 'sd', 'min', 'max']) assert.equal(got[k][0], summaryOf(want)[k][0], `${size} ${k}`);
+    assert.equal(got.mean[1], '10.50');
+    // a bar per 6 px of the chart at most: the bins of 0 (3d6) to the largest roll
+    const bars = Math.floor(want.max / w) + 1;
+    const width = await page.$eval('#chart', (c) => c.clientWidth);
+    assert.ok(bars <= (width - 70) / 6 && bars > (width - 70) / 6 / 10, `${size}: ${bars} bars in ${width} px`);
+    // each bin's chance: the CLI's counts in it; bins across the estimate's
+    // range, empty ones 0; 3d6 all in bin 0, blank elsewhere
+    const counts = new Map();
+    for (const [v, p] of want.outcomes) counts.set(Math.floor(v / w), (counts.get(Math.floor(v / w)) || 0) + p);
+    const rows = await binnedRows(page);
+    assert.deepEqual(rows.map(([from]) => from / w), [0, ...Array.from({ length: bars - Math.floor(want.min / w) },
+      (_, i) => Math.floor(want.min / w) + i)], size);
+    for (const [from, to, big, three] of rows) {
+      assert.equal(to, from + w - 1);
+      if (from === 0) { assert.ok(close(three, 1) || Math.abs(three - 1) < 1e-12); assert.equal(big, null); continue; }
+      assert.equal(three, null);
+      assert.ok(Math.abs(big - (counts.get(from / w) || 0)) < 1e-12, `${size} bin ${from}: ${big}`);
+    }
     assert.equal(await overflows(page), false, size);
     await axe(page, `${size}, an estimate`);
     await page.screenshot({ path: join(shots, `estimate-${size}.png`), fullPage: true });
+
+    // the link estimates again, with the same rolls: the same numbers
+    const again = await open(new URL(page.url()).hash, ctx);
+    await waitEstimated(again, 1);
+    assert.deepEqual(await summary(again), got, size);
+    assert.deepEqual(await binnedRows(again), rows, size);
+    assert.equal(again.url(), page.url());
+    await again.close();
+
+    if (size === 'desktop') {
+      // at least / at most: of the bin's first value / last value, as the
+      // CLI's at_least / at_most of them; the CSV holds the bins too
+      await page.check('input[name=mode][value=atleast]');
+      await page.waitForFunction(() => !document.body.dataset.drawing);
+      assert.deepEqual(estimatesOf(page), [x], 'the mode keeps the estimate in the link');
+      const atleast = await binnedRows(page);
+      const share = (f) => want.outcomes.filter(([v]) => f(v)).reduce((a, [, p]) => a + p, 0);
+      for (const [from, , big, three] of atleast) {
+        assert.ok(Math.abs(big - share((v) => v >= from)) < 1e-9, `at least ${from}: ${big}`);
+        assert.equal(three, from === 0 ? 1 : 0);
+      }
+      assert.equal(await page.textContent('#dist-table caption'),
+        `The chance of at least its first value, for bins of ${w} values (from and to), in %`);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+      assert.equal(download.suggestedFilename(), `alea-atleast-bins-of-${w}.csv`);
+      const csv = readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+      assert.equal(csv[0], `from,to,"big (estimate from 10000 rolls, bins of ${w})","3d6 (bins of ${w})"`);
+      assert.deepEqual(csv.slice(1).map((l) => l.split(',').map(Number)), atleast);
+      await page.check('input[name=mode][value=atmost]');
+      await page.waitForFunction(() => !document.body.dataset.drawing);
+      for (const [, to, big] of await binnedRows(page))
+        assert.ok(Math.abs(big - share((v) => v <= to)) < 1e-9, `at most ${to}: ${big}`);
+      // a new Distribution starts afresh: the error and its button again
+      await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
+      assert.equal((await page.$$('#errors button.estimate')).length, 2);
+      assert.deepEqual(estimatesOf(page), []);
+    }
     await ctx.close();
   }
+});
+
+test('a wide estimate alone is a histogram at desktop and phone sizes', async () => {
+  for (const [size, ctx] of await sizes()) {
+    for (const expr of ['100d100*100d100', '1000d6*1000d6']) {
+      const page = await open(link({ e: expr, v: 'dist', x: '0.7' }), ctx);
+      await waitEstimated(page, 0);
+      const want = cliSample(expr, '7');
+      const h = await headers(page);
+      const w = Number(/bins of (\d+)\)$/.exec(h.legend[1])?.[1]);
+      assert.deepEqual(h.legend, ['values', `${expr} (estimate from 10000 rolls, bins of ${w})`]);
+      assert.equal(await page.textContent('#bin-note'), `each bar a bin of ${w} values`);
+      // Freedman-Diaconis (about 33000 and 260000 here), to 1, 2, 5 x 10^k,
+      // at most a bar per 6 px, and at least 10 bars
+      const bars = Math.floor(want.max / w) - Math.floor(want.min / w) + 1;
+      const width = await page.$eval('#chart', (c) => c.clientWidth);
+      assert.ok(bars <= (width - 70) / 6 && bars >= 10, `${size} ${expr}: ${bars} bars of ${w} in ${width} px`);
+      assert.match(String(w), /^[125]0*$/);
+      const rows = await binnedRows(page);
+      assert.equal(rows.length, bars);
+      let total = 0;
+      for (const [from, to, p] of rows) {
+        const inBin = want.outcomes.filter(([v]) => v >= from && v <= to).reduce((a, [, q]) => a + q, 0);
+        assert.ok(Math.abs(p - inBin) < 1e-12, `${size} ${expr} ${from}: ${p} for ${inBin}`);
+        total += p;
+      }
+      assert.ok(Math.abs(total - 1) < 1e-9);
+      console.log(`${size} (${width} px): ${expr} in ${bars} bins of ${w}`);
+      assert.equal(await overflows(page), false, size);
+      await axe(page, `${size}, a binned estimate`);
+      await page.screenshot({ path: join(shots, `estimate-bins-${expr.replace(/[^0-9a-z]+/gi, '-')}-${size}.png`), fullPage: true });
+      await page.close();
+    }
+    await ctx.close();
+  }
+});
+
+test('a narrow estimate keeps a bar per value; a link may ask for fewer rolls', async () => {
+  // 1000d6*1000d6/100000: about 25 values, fewer than sqrt(10000)
+  const expr = '1000d6*1000d6/100000';
+  const page = await open(link({ e: expr, v: 'dist', x: '0.7.3000' }));
+  await waitEstimated(page, 0);
+  const want = cliSample(expr, '7', 3000, 3);
+  assert.deepEqual(await headers(page), { summary: [`${expr} (estimate from 3000 rolls)`],
+    legend: ['value', `${expr} (estimate from 3000 rolls)`], table: ['value', `${expr} (estimate from 3000 rolls)`] });
+  assert.equal(await page.textContent('#bin-note'), '');
+  assert.match(await page.textContent('#dist-notes'), /the same rolls as alea dist --sample 3000 --seed 7 --threads 3$/);
+  const rows = await tableColumns(page);
+  assert.deepEqual(rows.map((r) => [r.value, r.cells[0]]), want.outcomes);
+  assert.deepEqual(estimatesOf(page), ['0.7.3000']);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  assert.equal(readFileSync(await download.path(), 'utf8').split('\n')[0], `value,"${expr} (estimate from 3000 rolls)"`);
+  await page.screenshot({ path: join(shots, 'estimate-narrow.png'), fullPage: true });
+  // what a link cannot ask: rolls that are not whole chunks, more than
+  // 10000, a line that is not refused, one twice (the first is kept)
+  for (const [xs, kept] of [[['0.7.2500'], []], [['0.7.11000'], []], [['0.7', '0.8'], ['0.7']],
+    [['1.7'], []], [['0.99999999999999999999'], []], [['0.x'], []]]) {
+    const h = new URLSearchParams({ e: `${expr}\n3d6`, v: 'dist' });
+    for (const x of xs) h.append('x', x);
+    const p = await open('#' + h.toString());
+    await waitEstimated(p, kept.length ? 0 : 1);
+    assert.deepEqual(estimatesOf(p), kept, xs.join(' '));
+    await p.close();
+  }
+  await page.close();
 });
 
 test('an estimate is bounded by the deadline: a chunk it stops ends the estimate', async () => {
@@ -913,6 +1062,38 @@ test('an estimate is bounded by the deadline: a chunk it stops ends the estimate
     && !document.body.dataset.busy);
   assert.equal(await page.$('#errors button.estimate'), null);
   assert.equal(await page.isHidden('#dist-view'), true);
+  assert.deepEqual(estimatesOf(page), [], 'no rolls counted, nothing to link');
+  await page.close();
+});
+
+test('a link\'s estimates are made in turn; Cancel ends them all', async () => {
+  // two lines of 9000 dice: 1000 rolls take 70 ms or more
+  const slow = 'd1000000*d1000000*9000d6';
+  const h = new URLSearchParams({ e: `${slow}\n${slow}+1`, v: 'dist' });
+  h.append('x', '0.7');
+  h.append('x', '1.7');
+  // Cancel, pressed as soon as the first estimate has counted a chunk (from
+  // inside the page: a click from here may come after both are done)
+  const page = await context.newPage();
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => consoleErrors.push(String(e)));
+  await page.addInitScript(() => addEventListener('DOMContentLoaded', () => {
+    const what = document.getElementById('busy-what');
+    new MutationObserver((_, seen) => {
+      if (!/^Estimating: [1-9]\d* of 10000 rolls$/.test(what.textContent)) return;
+      seen.disconnect();
+      document.getElementById('cancel').click();
+    }).observe(what, { childList: true, characterData: true, subtree: true });
+  }));
+  await page.goto(base + '#' + h.toString());
+  await page.waitForFunction(() => document.body.dataset.ready === '1' && !document.body.dataset.busy &&
+    !document.body.dataset.drawing);
+  // the first is shown as far as it went, the second keeps its error and button
+  assert.match(await page.textContent('#dist-notes'), /; stopped after \d+ rolls \(cancelled\); the same rolls as alea dist --sample \d+ --seed 7 --threads \d+$/);
+  assert.equal((await page.$$('#errors button.estimate')).length, 1);
+  const [x] = estimatesOf(page);
+  assert.match(x, /^0\.7\.\d+000$/);
+  assert.equal(estimatesOf(page).length, 1);
   await page.close();
 });
 

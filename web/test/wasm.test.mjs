@@ -260,6 +260,32 @@ test('sample: the same estimate as `alea dist --sample N --seed 7 --json`', () =
   }
 });
 
+test('sample: stream k of a seed is thread k of `alea dist --sample --seed S --threads T`', () => {
+  // the page's estimate: chunk k on stream k, the counts added up
+  for (const [expr, seed] of [['3d6*4d6', '8789616384988581'], ['1000d6*1000d6', '7'], ['4d6kh3', '0']]) {
+    const counts = new Map();
+    for (let k = 0; k < 10; k++) {
+      const d = alea.sample(expr, { n: 200, seed, stream: k });
+      assert.equal(d.samples, 200);
+      for (const [v, p] of d.outcomes) counts.set(v, (counts.get(v) || 0) + Math.round(p * 200));
+    }
+    const r = cli(['dist', '--json', '--sample', '2000', '--seed', seed, '--threads', '10', '--', expr]);
+    const want = JSON.parse(r.stdout);
+    assert.deepEqual([...counts].sort((a, b) => a[0] - b[0]),
+      want.outcomes.map(([v, p]) => [v, Math.round(p * 2000)]), expr);
+  }
+  // stream 0 is the seed's own sequence; two streams differ
+  assert.deepEqual(alea.sample('3d6', { n: 100, seed: '7', stream: 0 }), alea.sample('3d6', { n: 100, seed: '7' }));
+  assert.notDeepEqual(alea.sample('3d6', { n: 100, seed: '7', stream: 1 }).outcomes,
+    alea.sample('3d6', { n: 100, seed: '7' }).outcomes);
+  // at most stream 64 (each a jump of the generator), as --threads
+  assert.equal(alea.sample('3d6', { n: 10, seed: '7', stream: 64 }).samples, 10);
+  assert.equal(alea.sample('3d6', { n: 10, seed: '7', stream: 65 }).error?.message,
+    'stream 65 of the seed (limit is 64)');
+  assert.equal(alea.sample('3d6', { n: 10, seed: '7', stream: -1 }).error?.message,
+    'stream 4294967295 of the seed (limit is 64)');
+});
+
 test('sample: 10000 rolls in one call, not 10001, nor 0', () => {
   assert.equal(alea.sample('1d6', { n: 10000 }).samples, 10000);
   assert.equal(alea.sample('1d6', { n: 10001 }).error?.message, 'sample of 10001 rolls (limit is 1 to 10000)');
