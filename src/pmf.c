@@ -226,6 +226,12 @@ alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, alea__w b, cons
     return x->has_q ? alea__frac_xaddmul(ctx, &x->q, a, b, at) : ALEA_OK;
 }
 
+alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at)
+{
+    x->d /= a.d;
+    return x->has_q ? alea__frac_xdiv(ctx, &x->q, alea__x_w(x), a, at) : ALEA_OK;
+}
+
 alea_status alea__support_error(alea_ctx *ctx, const node *at)
 {
     return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
