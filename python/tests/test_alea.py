@@ -84,7 +84,7 @@ class ExactTest(unittest.TestCase):
 
     def test_refusals_are_named(self):
         with self.assertRaises(alea.AleaError) as cm:
-            self.ctx.dist('3d6ra1')
+            self.ctx.dist('3d6uo')
         self.assertIn('exact fractions are not available', str(cm.exception))
         with self.assertRaises(TypeError):
             alea.Context(exact='yes')
