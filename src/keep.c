@@ -939,7 +939,7 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     alea__pmf a = {0}, b = {0}, sub = {0};
     int64_t *gs = NULL;
     size_t gs_size = alea__mul_size(nm, sizeof *gs);
-    if (ctx->exact || pa > 0) {
+    if (nm > 0 && (ctx->exact || pa > 0)) {
         if ((st = outcomes_where(ctx, die, match, 0, at, &sub)) != ALEA_OK)
             return st;
         if (g && !(gs = alea__mem_alloc(ctx, gs_size))) {
