@@ -162,8 +162,8 @@ static alea_status kept_range(alea_ctx *ctx, const alea__pmf *die, const int64_t
 /* P(none of m dice was cut), a die with cut explosion tails having mass
  * 1 - trunc: in doubles from the tracked truncation (the mass itself
  * carries rounding that the power would amplify); in fractions the die's
- * own mass to the m, always (it is exactly 1 for a die that was not cut,
- * and a die's double mass can round to 1 when it was). */
+ * own mass to the m, whenever it is not exactly 1 (a die's double mass can
+ * round to 1 when it was cut, and a part of a die has no truncation). */
 static alea_status uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, const node *at,
                          alea__x *x)
 {
@@ -175,10 +175,11 @@ static alea_status uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, const n
                                             at)
                               : ALEA_OK;
     alea__x_init(ctx, &mass);
-    st = alea__x_mul(ctx, &mass, ALEA__W(0), at);
+    st = alea__x_mul(ctx, &mass, ALEA__W(-1), at); /* the mass short of 1 */
     for (size_t i = 0; i < die->n && st == ALEA_OK; i++)
         st = alea__x_addmul(ctx, &mass, alea__pmf_w(die, i), ALEA__W(1), at);
-    if (st == ALEA_OK)
+    if (st == ALEA_OK && alea__frac_sgn(ctx, &mass.q) != 0 &&
+        (st = alea__x_addmul(ctx, &mass, ALEA__W(1), ALEA__W(1), at)) == ALEA_OK)
         st = alea__x_pow(ctx, x, alea__x_w(&mass), (uint64_t)m, at);
     alea__x_free(ctx, &mass);
     return st;

@@ -616,6 +616,12 @@ static void test_explosion_keeps_sum_to_one(void **state)
     assert_string_equal(frac(d, ALEA_FRACTION_PROB, alea_dist_count(d) - 1), "5/32");
     assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), "0");
     alea_dist_free(d);
+    /* dice that cannot be cut need no power of their mass (2000000 digits) */
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA), ALEA_OK);
+    d = dist_of(ctx, "2000000d6kh0");
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1");
+    alea_dist_free(d);
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_RPGDR), ALEA_OK);
     /* hostile: many chains, deep mixtures end at a limit, quickly */
     alea_expr *e = compile(ctx, "200d100!k100");
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
