@@ -190,8 +190,8 @@ ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node 
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* The weights being computed (alea__x): = 1; given back; read as a weight;
- * x *= a; x *= num / den (den > 0); x *= a^k; x += a b; x /= a (a > 0). On
- * error x keeps a value that can be given back. */
+ * x *= a; x *= num / den (den > 0); x *= a^k; x += a b. On error x keeps a
+ * value that can be given back. */
 ALEA__HIDDEN void alea__x_init(alea_ctx *ctx, alea__x *x);
 ALEA__HIDDEN void alea__x_free(alea_ctx *ctx, alea__x *x);
 ALEA__HIDDEN alea__w alea__x_w(const alea__x *x);
@@ -202,6 +202,7 @@ ALEA__HIDDEN alea_status alea__x_pow(alea_ctx *ctx, alea__x *x, alea__w a, uint6
                                      const node *at);
 ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, alea__w b,
                                         const node *at);
+/* x /= a (a above 0). */
 ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
@@ -417,7 +418,7 @@ struct alea__out;
       (ctx, r, a, b, at), ctx)                                                               \
     X(xpow, (alea_ctx * ctx, alea__q * r, alea__w a, uint64_t k, const node *at),            \
       (ctx, r, a, k, at), ctx)                                                               \
-    /* *r = a / b (b above 0, else ALEA_ERR_INVALID). */                                       \
+    /* *r = a / b (b above 0; r may be a's or b's fraction). */                               \
     X(xdiv, (alea_ctx * ctx, alea__q * r, alea__w a, alea__w b, const node *at),             \
       (ctx, r, a, b, at), ctx)                                                               \
     /* The accumulator (pmf.c) in fractions. */                                              \

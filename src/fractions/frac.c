@@ -170,7 +170,6 @@ static int w_get(alea__w w, fmpq_t t, const alea__q **out)
     return 1;
 }
 
-/* add: *r = a b (0), *r += a b (1), *r = a / b (2). */
 static alea_status x_op(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, int add,
                         const node *at)
 {
@@ -181,17 +180,11 @@ static alea_status x_op(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, int add
     alea_status st = ALEA_OK;
     if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
         st = alea__frac_inexact(ctx, at);
-    else if (add == 2 && fmpq_sgn(qb) <= 0) /* FLINT aborts on a division by 0 */
-        st = alea__error(ctx, ALEA_ERR_INVALID, at ? at->start : 0, at ? at->end : 0,
-                         "internal error: a weight divided by a weight that is not above 0");
     else
-        st = alea__charge(ctx,
-                          (int64_t)q_cost(q_limbs(qa) + q_limbs(qb) + (add == 1 ? q_limbs(r) : 0)),
+        st = alea__charge(ctx, (int64_t)q_cost(q_limbs(qa) + q_limbs(qb) + (add ? q_limbs(r) : 0)),
                           at ? at->start : 0, at ? at->end : 0);
     if (st == ALEA_OK) {
-        if (add == 2)
-            fmpq_div(r, qa, qb);
-        else if (add)
+        if (add)
             fmpq_addmul(r, qa, qb);
         else
             fmpq_mul(r, qa, qb);
@@ -210,11 +203,6 @@ alea_status alea__frac_xaddmul(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b,
                                const node *at)
 {
     return x_op(ctx, r, a, b, 1, at);
-}
-
-alea_status alea__frac_xdiv(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, const node *at)
-{
-    return x_op(ctx, r, a, b, 2, at);
 }
 
 alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, const node *at)
@@ -238,6 +226,27 @@ alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, co
             fmpq_pow_si(r, qa, (slong)k);
     }
     fmpq_clear(t);
+    return st;
+}
+
+alea_status alea__frac_xdiv(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, const node *at)
+{
+    fmpq_t ta, tb;
+    const alea__q *qa = NULL, *qb = NULL;
+    fmpq_init(ta);
+    fmpq_init(tb);
+    alea_status st = ALEA_OK;
+    size_t s = at ? at->start : 0, e = at ? at->end : 0;
+    if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
+        st = alea__frac_inexact(ctx, at);
+    else if (fmpq_sgn(qb) <= 0) /* FLINT aborts on a zero divisor */
+        st = alea__broken(ctx, s, e, "a weight divided by one not above 0");
+    else
+        st = alea__charge(ctx, (int64_t)q_cost(q_limbs(qa) + q_limbs(qb)), s, e);
+    if (st == ALEA_OK)
+        fmpq_div(r, qa, qb);
+    fmpq_clear(ta);
+    fmpq_clear(tb);
     return st;
 }
 
