@@ -82,7 +82,9 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         return out_of_memory();
     }
     /* One memory budget for the command: the threads and the merged tally
-     * (in ctx) share it equally. */
+     * (in ctx) share it equally while the threads run; then each thread's
+     * share passes to the merged tally as its tally is merged and freed
+     * (the merged one holds every value the threads found). */
     int64_t memory = alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, -1);
     int64_t share = memory / (int64_t)(nt + 1);
     alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)alea_ctx_memory(ctx, NULL) + share);
@@ -117,9 +119,14 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         all = alea_tally_new(ctx);
         if (!all)
             rc = report_len(ctx, src, len);
-        for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++)
+        for (uint32_t i = 0; i < nt && rc == EXIT_OK; i++) {
             if (alea_tally_merge(ctx, all, w[i].tally) != ALEA_OK)
                 rc = report_len(ctx, src, len);
+            alea_tally_free(w[i].tally);
+            w[i].tally = NULL;
+            alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY,
+                           alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, -1) + share);
+        }
         if (rc == EXIT_OK && alea_tally_dist(ctx, all, e, out) != ALEA_OK)
             rc = report_len(ctx, src, len);
     }

@@ -135,6 +135,15 @@ size_t alea_ctx_error_line(const alea_ctx *ctx, char *buf, size_t cap);
  * both 0 when it concerns no position. Returns the last status. */
 alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end);
 
+/* After an ALEA_ERR_LIMIT error of the work limit: the work units the
+ * evaluation needed at least, when the step that would pass the limit was
+ * refused before it started (its cost is known beforehand: a dynamic
+ * programme's states times its outcomes, the multisets of a pool); 0 when
+ * the limit was reached on the way (what the rest would need is unknown)
+ * and after any other error. A host can say "needs at least N" and offer
+ * to raise the limit. */
+double alea_ctx_work_needed(const alea_ctx *ctx);
+
 /* Bytes currently allocated through the context's allocator, and the peak. */
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 

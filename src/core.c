@@ -217,6 +217,7 @@ alea_status alea__error(alea_ctx *ctx, alea_status status, size_t start,
 {
     va_list ap;
     ctx->status = status;
+    ctx->work_need = 0;
     ctx->err_start = start;
     ctx->err_end = end < start ? start : end;
     va_start(ap, fmt);
@@ -270,6 +271,7 @@ void alea__clear_error(alea_ctx *ctx)
 void alea__budget_start(alea_ctx *ctx)
 {
     ctx->work_used = 0;
+    ctx->work_need = 0;
     ctx->work_poll = ALEA__POLL_EVERY;
     ctx->dice_used = 0;
     alea__clear_error(ctx);

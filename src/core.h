@@ -64,6 +64,8 @@ struct alea_ctx {
 
     /* Budget of the evaluation under way (reset by alea__budget_start). */
     int64_t work_used, work_poll, dice_used;
+    double work_need; /* after a step refused before it started: the work the
+                         evaluation needed up to its end (alea_ctx_work_needed) */
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
     uint8_t exact;   /* distributions in exact fractions (dist.h) */

@@ -248,10 +248,17 @@ alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
 
 alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
 {
-    int64_t left = ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used;
-    if (!(units <= (double)left)) /* also catches NaN */
-        return alea__charge(ctx, left + 1, at->start, at->end);
-    return ALEA_OK;
+    int64_t limit = ctx->limits[ALEA_LIMIT_WORK], left = limit - ctx->work_used;
+    if (units <= (double)left) /* NaN is refused below */
+        return ALEA_OK;
+    double need = (double)ctx->work_used + units;
+    alea_status st = alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+                                 "too much work to compute at byte %zu: it needs at least "
+                                 "%.*g units (work limit is %lld)",
+                                 (size_t)at->start, need < 1e15 ? 15 : 3, ceil(need),
+                                 (long long)limit);
+    ctx->work_need = need == need ? need : HUGE_VAL;
+    return st;
 }
 
 static size_t support_limit(const alea_ctx *ctx)

@@ -88,6 +88,26 @@ static void test_work(void **state)
     alea_dist_free(d);
     alea_expr_free(e);
     assert_true(alea_ctx_work(NULL) == 0);
+    /* a step refused before it starts says what the evaluation needed up
+     * to it: that much lets the step through (the next one stops) */
+    assert_int_equal(alea_expr_compile(ctx, "3d6*3d6", 7, &e), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 100);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    double need = alea_ctx_work_needed(ctx);
+    assert_true(need > 100 && need < 1000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, (int64_t)need - 1);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_work_needed(ctx) == need);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, (int64_t)need);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_work_needed(ctx) == 0 || alea_ctx_work_needed(ctx) > need);
+    /* any other error, and success, clear it */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    assert_true(alea_ctx_work_needed(ctx) == 0);
+    alea_dist_free(d);
+    alea_expr_free(e);
+    assert_true(alea_ctx_work_needed(NULL) == 0);
     alea_ctx_free(ctx);
 }
 

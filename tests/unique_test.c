@@ -73,17 +73,27 @@ static void check(const rule *r)
     memset(got, 0, sizeof got);
     lost = 0;
     walk(r, vals, 0, 0, 1.0);
-    alea_dist *d = dist_of(ctx, r->expr);
-    double seen = 0;
-    for (size_t i = 0; i < alea_dist_count(d); i++) {
-        int64_t v = alea_dist_value(d, i);
-        assert_true(v + OFF >= 0 && v + OFF < MAXV);
-        assert_double_equal(alea_dist_prob(d, i), got[v + OFF], 1e-12 + lost);
-        seen += got[v + OFF];
+    /* in doubles, and in exact fractions (their nearest doubles) */
+    for (int exact = 0; exact < 2; exact++) {
+#ifndef ALEA_HAVE_FLINT
+        if (exact)
+            break;
+#endif
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        alea_dist *d = dist_of(ctx, r->expr);
+        assert_int_equal(alea_dist_is_exact(d), exact);
+        double seen = 0;
+        for (size_t i = 0; i < alea_dist_count(d); i++) {
+            int64_t v = alea_dist_value(d, i);
+            assert_true(v + OFF >= 0 && v + OFF < MAXV);
+            assert_double_equal(alea_dist_prob(d, i), got[v + OFF], 1e-12 + lost);
+            seen += got[v + OFF];
+        }
+        /* no outcome alea lacks (the walk's millions of additions round) */
+        assert_double_equal(seen + lost, 1.0, 1e-9);
+        alea_dist_free(d);
     }
-    /* no outcome alea lacks (the walk's millions of additions round) */
-    assert_double_equal(seen + lost, 1.0, 1e-9);
-    alea_dist_free(d);
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
 }
 
 static const int64_t d3[] = {1, 2, 3}, d4[] = {1, 2, 3, 4}, d5[] = {1, 2, 3, 4, 5};
@@ -160,6 +170,60 @@ static void test_limit(void **state)
     alea_dist_free(d);
 }
 
+#ifdef ALEA_HAVE_FLINT
+/* Exact fractions: read whole; the chain's and the set walk's fractions
+ * agree (a selection that keeps every die sends "u" through the chain);
+ * each allocation failing in turn gives NOMEM and gives back every byte,
+ * the digits' included. */
+static void test_exact(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    char a[64], b[64];
+    alea_dist *d = dist_of(ctx, "3d4uo"), *d2;
+    assert_int_equal(alea_dist_value(d, 0), 3);
+    alea_dist_fraction(d, ALEA_FRACTION_PROB, 0, a, sizeof a);
+    assert_string_equal(a, "1/1024");
+    alea_dist_fraction(d, ALEA_FRACTION_VARIANCE, 0, a, sizeof a);
+    assert_string_equal(a, "145/64");
+    alea_dist_free(d);
+    d = dist_of(ctx, "5d9ukh3");
+    d2 = dist_of(ctx, "5d9kh3uk{>=1}");
+    assert_int_equal(alea_dist_count(d), alea_dist_count(d2));
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
+        assert_int_equal(alea_dist_value(d, i), alea_dist_value(d2, i));
+        alea_dist_fraction(d, ALEA_FRACTION_PROB, i, a, sizeof a);
+        alea_dist_fraction(d2, ALEA_FRACTION_PROB, i, b, sizeof b);
+        assert_string_equal(a, b);
+    }
+    alea_dist_free(d);
+    alea_dist_free(d2);
+    const char *srcs[] = {"4d6ukh3", "3d4uokh2", "3d{1,1,2,3}u<3", "4d3>=2uo"};
+    for (size_t k = 0; k < sizeof srcs / sizeof *srcs; k++) {
+        alea_expr *e = compile(ctx, srcs[k]);
+        size_t base = alea_ctx_memory(ctx, NULL);
+        long n;
+        for (n = 1; n < 100000; n++) {
+            d = NULL;
+            heap_fail_at(&fa, n);
+            alea_status st = alea_expr_dist(ctx, e, &d);
+            heap_fail_at(&fa, 0);
+            if (st == ALEA_OK)
+                alea_dist_free(d);
+            assert_int_equal(alea_ctx_memory(ctx, NULL), base);
+            if (st == ALEA_OK)
+                break;
+            if (st != ALEA_ERR_NOMEM)
+                fail_msg("%s: allocation %ld: %s", srcs[k], n, alea_ctx_error(ctx));
+            assert_null(d);
+        }
+        assert_true(n > 5);
+        alea_expr_free(e);
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+}
+#endif
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +231,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unique_cond, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unique_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limit, setup, teardown),
+#ifdef ALEA_HAVE_FLINT
+        cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
+#endif
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

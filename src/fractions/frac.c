@@ -1204,7 +1204,12 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
      * part computed in doubles alone would leave its fractions 0). */
     ok = ok && fabs(1 - fmpq_get_d(sum) - d->trunc) <= 1e-9;
     fmpq_clear(sum);
-    return ok ? ALEA_OK : alea__frac_inexact(ctx, at);
+    /* an internal error, not "no exact form yet": a construct without its
+     * exact form is refused where it hands a double on, so fractions that
+     * do not add up are a mistake to report, never a refusal to count */
+    return ok ? ALEA_OK
+              : alea__broken(ctx, at->start, at->end,
+                             "the exact fractions do not add up to the mass computed");
 }
 
 /* The double nearest q (ties to even), as FLINT's own conversion rounds

@@ -274,13 +274,27 @@ check "compare: the notes name the column" $? "$out"
 
 # ---- limit errors say what would let the expression through -----------------
 
-work_err="alea: too much work to compute at byte 0 (work limit is 100)$nl  3d6*3d6$nl  ^^^"
-expect "dist past the work limit: the hint" 1 "" \
-    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), or estimate with --sample 10000" \
+work_err="alea: too much work to compute at byte 0: it needs at least 118 units (work limit is 100)$nl  3d6*3d6$nl  ^^^"
+# the hint's number is found by computing it again with the limit raised
+expect "dist past the work limit: the hint says how much work it needs" 1 "" \
+    "$work_err${nl}alea: hint: it needs 571 units of work: raise --max-work to that (100 now, at most 1000000000000), or estimate with --sample 10000" \
     dist --max-work 100 '3d6*3d6'
+run dist --max-work 571 '3d6*3d6'
+check "dist: the work the hint names (571) lets it through" "$rc" "$err"
+run dist --max-work 570 '3d6*3d6'
+has "$err" '^alea: hint: it needs 571 units of work' && [ "$rc" = 1 ]
+check "dist: one unit less (570) does not" $? "$err"
+# past 16 times the limit, a lower bound
 expect "dist --exact past the work limit: the hint" 1 "" \
-    "$work_err${nl}alea: hint: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    "alea: too much work to compute at byte 0: it needs at least 324 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 1601 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
     dist --exact --max-work 100 '3d6*3d6'
+# another limit on the way
+run dist --max-support 200 '20d20*3'
+has "$err" '^alea: hint: raise --max-support' && [ "$rc" = 1 ]
+check "dist past the support limit: its own hint" $? "$err"
+run dist --max-work 2000 --max-support 500 '20d6kh10*20d6'
+has "$err" '^alea: hint: with --max-work [0-9]* it stops at the support limit instead: raise --max-work and --max-support, or estimate with --sample 10000$' && [ "$rc" = 1 ]
+check "dist past the work limit, then the support limit: both named" $? "$err"
 # the ways it names let it through
 run dist --max-work 1000 '3d6*3d6'
 check "dist: the raised work limit lets it through" "$rc" "$err"
@@ -748,6 +762,11 @@ share the memory limit (16777216 bytes), 258111 bytes each, and one ran out; use
 --threads, or raise --max-memory" dist --sample 2000000 --threads 64 --seed 1 '1d100000*7'
 expect "--sample: fewer threads fit" 0 "*" "" \
     dist --sample 200000 --threads 2 --seed 1 '1d100000*7'
+# the merged tally holds every value the threads found: it takes each
+# thread's share as that thread's tally is merged (20000 distinct values
+# need more than a third of 2 MiB, less than two thirds)
+expect "--sample: the merged tally takes the threads' shares" 0 "*" "" \
+    dist --max-memory 2m --sample 20000 --threads 2 --seed 1 '100d100 * 100d100'
 
 # ---- dist --sample: Monte Carlo estimates -------------------------------------
 

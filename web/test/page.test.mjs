@@ -699,7 +699,7 @@ test('the hash-flooding link: the page stays responsive, and it ends by 2 s', as
     assert.ok(trips.length > 0, 'stopped, yet never seen busy');
   } else {
     // the library since its hash was fixed: over the work limit, at once
-    assert.equal(errors[0].message, 'too much work to compute at byte 0 (work limit is 30000000)');
+    assert.match(errors[0].message, /^too much work to compute at byte 0(: it needs at least \d+ units)? \(work limit is 30000000\)$/);
   }
   await page.close();
 });

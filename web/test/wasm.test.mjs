@@ -194,10 +194,9 @@ test('the hash-flooding link ends by the deadline', () => {
   const ms = performance.now() - t;
   // stopped at 2 s by a library whose hash table these keys flood (45 s
   // without a deadline); refused at once since the hash was fixed
-  assert.ok([
-    'stopped after 2 s: this expression takes too long to compute here',
-    'too much work to compute at byte 0 (work limit is 30000000)',
-  ].includes(got.error?.message), got.error?.message);
+  assert.ok(got.error?.message === 'stopped after 2 s: this expression takes too long to compute here' ||
+    /^too much work to compute at byte 0(: it needs at least \d+ units)? \(work limit is 30000000\)$/.test(got.error?.message),
+    got.error?.message);
   // the bound is loose for a busy machine
   assert.ok(ms < 15000, `${ms} ms`);
 });
