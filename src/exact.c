@@ -289,13 +289,13 @@ static alea_status add_conv(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
 
 /* *acc += w (a (+) b); x is scratch, left empty. */
 static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pmf *a,
-                                   const alea__pmf *b, double w, const node *at, alea__pmf *x)
+                                   const alea__pmf *b, alea__w w, const node *at, alea__pmf *x)
 {
     alea_status st;
     if ((st = alea__charge(ctx, (int64_t)(a->n * b->n) + 1, at->start, at->end)) != ALEA_OK ||
         (st = alea__pmf_conv(ctx, a, b, at, x)) != ALEA_OK)
         return st;
-    st = alea__pmf_add_scaled(ctx, acc, x, ALEA__W(w), at);
+    st = alea__pmf_add_scaled(ctx, acc, x, w, at);
     alea__pmf_free(ctx, x);
     return st;
 }
@@ -548,23 +548,71 @@ static alea_status count_dist(alea_ctx *ctx, const node *ce, alea__pmf *cnt)
  * n rolls then the t rolls (or the reverse), and the kept range splits into
  * a kept range of each: two independent keeps (keep.c), convolved. The
  * mixture over K is followed while the mass left is at least the tail bound;
- * what is left is out->trunc, as a chain's (die_dist).
+ * what is left is out->trunc, as a chain's (die_dist). Past some K the pool
+ * can stop changing: once the kept range of each kind no longer moves with
+ * K and the kept explosion rolls all show one face (2d3!k1 keeps a 3 as soon
+ * as a die has exploded), the rest of the mixture is that one pool, with
+ * weight P(K >= k), and nothing is cut.
  */
 typedef struct singles_parts {
     alea__pmf n, t; /* a roll that ends its chain, that explodes: conditioned */
-    double pt, pn;
+    alea__x pt, pn; /* their chances */
     int t_high;     /* the trigger's faces are the highest */
 } singles_parts;
+
+static void singles_parts_free(alea_ctx *ctx, singles_parts *q)
+{
+    alea__pmf_free(ctx, &q->n);
+    alea__pmf_free(ctx, &q->t);
+    alea__x_free(ctx, &q->pt);
+    alea__x_free(ctx, &q->pn);
+}
+
+/* The kept positions [*a, *b) (*a == *b: none) of one kind's m rolls, which
+ * fill sorted positions [from, from + m) of a pool whose kept range is
+ * [lo, hi). */
+static void kind_range(int64_t lo, int64_t hi, int64_t from, int64_t m, int64_t *a, int64_t *b)
+{
+    *a = lo > from ? lo - from : 0;
+    *b = hi - from < m ? hi - from : m;
+    if (*b <= *a)
+        *a = *b = 0;
+}
 
 /* The kept contributions of positions [lo, hi) of one kind's m rolls, which
  * fill sorted positions [from, from + m) of the pool. */
 static alea_status singles_keep(alea_ctx *ctx, const alea__pmf *die, int64_t m, int64_t from,
                                 int64_t lo, int64_t hi, const node *n, alea__pmf *out)
 {
-    int64_t a = lo > from ? lo - from : 0, b = hi - from < m ? hi - from : m;
+    int64_t a, b;
+    kind_range(lo, hi, from, m, &a, &b);
     if (m == 0 || b <= a)
         return alea__pmf_point(ctx, 0, ALEA__W(1), out);
     return alea__keep(ctx, die, NULL, m, a, b, n, out);
+}
+
+/* Whether the pools of c + k and of c + k + 1 rolls keep the same: the
+ * same positions of kind n, as many rolls of kind t, and those (if any)
+ * all of one face. Once the keep steps clamp no more (k above every count
+ * of theirs), the kept ranges move by 0 or 1 with each roll more, so the
+ * same two pools in a row mean the same pools from then on. */
+static int singles_settled(const pool *p, const singles_parts *q, int64_t c, int64_t k)
+{
+    double counts = (double)(p->extra < 0 ? -(double)p->extra : (double)p->extra);
+    for (uint32_t i = 0; i < p->nkeeps; i++)
+        counts += (double)p->keeps[i].n;
+    if ((double)k <= counts || k > INT64_MAX - c - 1)
+        return 0;
+    int64_t r[2][3];
+    for (int u = 0; u < 2; u++) {
+        int64_t K = k + u, lo, hi, a, b;
+        alea__pool_keep_range(p, c + K, &lo, &hi);
+        kind_range(lo, hi, q->t_high ? 0 : K, c, &r[u][0], &r[u][1]);
+        kind_range(lo, hi, q->t_high ? c : 0, K, &a, &b);
+        r[u][2] = b - a;
+    }
+    return r[0][0] == r[1][0] && r[0][1] == r[1][1] && r[0][2] == r[1][2] &&
+           (r[0][2] == 0 || q->t.n == 1);
 }
 
 static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
@@ -572,40 +620,57 @@ static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
 {
     alea_status st = ALEA_OK;
     alea__pmf sum = {0}, a = {0}, b = {0}, x = {0};
+    alea__x w, left; /* P(K = k) (in fractions; its double from logarithms), P(K >= k) */
     double tail = ctx->tail > 0 ? ctx->tail : ALEA_TAIL_DEFAULT;
-    if (ctx->exact) /* the mixture's weights are doubles */
-        return alea__frac_inexact(ctx, n);
+    double pt = q->pt.d, pn = q->pn.d;
     /* Work first: about mean + 12 sd + log(tail)/log(pt) values of K, each
      * two keeps over at most c + K rolls and a convolution. */
-    double dc = (double)c, mean = dc * q->pt / q->pn, sd = sqrt(mean / q->pn);
-    double kmax = mean + 12 * sd + log(tail) / log(q->pt) + 1;
+    double dc = (double)c, mean = dc * pt / pn, sd = sqrt(mean / pn);
+    double kmax = mean + 12 * sd + log(tail) / log(pt) + 1;
     if ((st = alea__work_check(ctx, kmax * (MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n)),
                                n)) != ALEA_OK)
         return st;
-    double lw = dc * log(q->pn), mass = 0; /* log P(K = k), P(K < k) */
+    double lw = dc * log(pn); /* log P(K = k): pn^c alone can underflow */
+    int settled = 0;
+    alea__x_init(ctx, &w);
+    alea__x_init(ctx, &left);
+    if ((st = alea__x_pow(ctx, &w, alea__x_w(&q->pn), (uint64_t)c, n)) != ALEA_OK)
+        goto done;
     for (int64_t k = 0;; k++) {
-        double w = exp(lw);
         int64_t m, lo, hi;
-        if (alea__add_ovf(c, k, &m))
-            return alea__overflow_error(ctx, n);
+        if (alea__add_ovf(c, k, &m)) {
+            st = alea__overflow_error(ctx, n);
+            goto done;
+        }
         alea__pool_keep_range(p, m, &lo, &hi);
         int64_t nfrom = q->t_high ? 0 : k, tfrom = q->t_high ? c : 0;
+        settled = singles_settled(p, q, c, k);
+        w.d = exp(lw);
         if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
             (st = singles_keep(ctx, &q->n, c, nfrom, lo, hi, n, &a)) != ALEA_OK ||
             (st = singles_keep(ctx, &q->t, k, tfrom, lo, hi, n, &b)) != ALEA_OK ||
-            (st = add_conv_scaled(ctx, &sum, &a, &b, w, n, &x)) != ALEA_OK)
+            (st = add_conv_scaled(ctx, &sum, &a, &b, alea__x_w(settled ? &left : &w), n, &x)) !=
+                ALEA_OK)
             goto done;
         alea__pmf_free(ctx, &a);
         alea__pmf_free(ctx, &b);
-        mass += w;
-        if (1 - mass < tail && (double)k >= mean) /* past the mode: the rest is the tail */
+        if (settled)
             break;
-        lw += log((dc + (double)k) / (double)(k + 1)) + log(q->pt);
+        if ((st = alea__x_addmul(ctx, &left, alea__x_w(&w), ALEA__W(-1), n)) != ALEA_OK)
+            goto done;
+        if (left.d < tail && (double)k >= mean) /* past the mode: the rest is the tail */
+            break;
+        lw += log((dc + (double)k) / (double)(k + 1)) + log(pt);
+        if ((st = alea__x_mul(ctx, &w, alea__x_w(&q->pt), n)) != ALEA_OK ||
+            (st = alea__x_ratio(ctx, &w, (uint64_t)m, (uint64_t)(k + 1), n)) != ALEA_OK)
+            goto done;
     }
-    sum.trunc = 1 - mass < 0 ? 0 : 1 - mass;
+    sum.trunc = settled || left.d < 0 ? 0 : left.d;
     *out = sum;
     sum.n = 0;
 done:
+    alea__x_free(ctx, &w);
+    alea__x_free(ctx, &left);
     alea__pmf_free(ctx, &a);
     alea__pmf_free(ctx, &b);
     alea__pmf_free(ctx, &x);
@@ -613,52 +678,79 @@ done:
     return st;
 }
 
+/* part = the outcomes of r with trigger `want`, conditioned on it: each
+ * probability divided by mass, their sum. */
+static alea_status singles_part(alea_ctx *ctx, const node *n, const pool *p, const alea__pmf *r,
+                                int want, const alea__x *mass, alea__pmf *part)
+{
+    alea_status st = ALEA_OK;
+    alea__x w;
+    alea__x_init(ctx, &w);
+    for (size_t i = 0, k = 0; i < r->n && st == ALEA_OK; i++) {
+        if (!alea__cond_match(&p->trigger, r->v[i]) != !want)
+            continue;
+        alea__x_free(ctx, &w);
+        alea__x_init(ctx, &w);
+        if ((st = alea__x_mul(ctx, &w, alea__pmf_w(r, i), n)) != ALEA_OK ||
+            (st = alea__x_div(ctx, &w, alea__x_w(mass), n)) != ALEA_OK)
+            break;
+        part->v[k] = r->v[i];
+        part->p[k] = w.d;
+        if (part->q)
+            st = alea__frac_set(ctx, &part->q[k], alea__x_w(&w), n);
+        k++;
+    }
+    alea__x_free(ctx, &w);
+    return st == ALEA_OK ? alea__pmf_seal(ctx, part, n) : st;
+}
+
 /* Splits one roll of the die into the parts above. */
 static alea_status singles_split(alea_ctx *ctx, const node *n, const pool *p,
                                  singles_parts *q)
 {
     alea__pmf r;
+    memset(q, 0, sizeof *q);
     alea_status st = roll_dist(ctx, p, n, &r);
     if (st != ALEA_OK)
         return st;
     size_t nt = 0;
-    double pt = 0, pn = 0;
+    alea__x_init(ctx, &q->pt);
+    alea__x_init(ctx, &q->pn);
+    if ((st = alea__x_mul(ctx, &q->pt, ALEA__W(0), n)) != ALEA_OK ||
+        (st = alea__x_mul(ctx, &q->pn, ALEA__W(0), n)) != ALEA_OK)
+        goto fail;
     for (size_t i = 0; i < r.n; i++) {
         int t = alea__cond_match(&p->trigger, r.v[i]);
         nt += (size_t)t;
-        *(t ? &pt : &pn) += r.p[i];
+        if ((st = alea__x_addmul(ctx, t ? &q->pt : &q->pn, alea__pmf_w(&r, i), ALEA__W(1), n)) !=
+            ALEA_OK)
+            goto fail;
     }
-    memset(q, 0, sizeof *q);
     if (nt == 0 || nt == r.n) { /* the parser refuses both */
-        alea__pmf_free(ctx, &r);
-        return alea__broken(ctx, n->start, n->end, "an explosion on no face or every face");
+        st = alea__broken(ctx, n->start, n->end, "an explosion on no face or every face");
+        goto fail;
+    }
+    if (!ctx->exact) { /* a roll's mass is 1 up to rounding; exactly in fractions */
+        double sum = q->pt.d + q->pn.d;
+        q->pt.d /= sum;
+        q->pn.d /= sum;
     }
     if ((st = alea__pmf_alloc(ctx, r.n - nt, &q->n)) != ALEA_OK ||
-        (st = alea__pmf_alloc(ctx, nt, &q->t)) != ALEA_OK) {
-        alea__pmf_free(ctx, &q->n);
-        alea__pmf_free(ctx, &r);
-        return st;
-    }
-    size_t in = 0, it = 0;
-    for (size_t i = 0; i < r.n; i++) {
-        if (alea__cond_match(&p->trigger, r.v[i])) {
-            q->t.v[it] = r.v[i];
-            q->t.p[it++] = r.p[i] / pt;
-        } else {
-            q->n.v[in] = r.v[i];
-            q->n.p[in++] = r.p[i] / pn;
-        }
-    }
-    q->pt = pt / (pt + pn);
-    q->pn = pn / (pt + pn);
+        (st = alea__pmf_alloc(ctx, nt, &q->t)) != ALEA_OK ||
+        (st = singles_part(ctx, n, p, &r, 0, &q->pn, &q->n)) != ALEA_OK ||
+        (st = singles_part(ctx, n, p, &r, 1, &q->pt, &q->t)) != ALEA_OK)
+        goto fail;
     q->t_high = q->t.v[0] > q->n.v[q->n.n - 1];
     alea__pmf_free(ctx, &r);
     if (!q->t_high && q->t.v[q->t.n - 1] > q->n.v[0]) {
-        alea__pmf_free(ctx, &q->n);
-        alea__pmf_free(ctx, &q->t);
+        singles_parts_free(ctx, q);
         return alea__broken(ctx, n->start, n->end, "explosion faces between the others");
     }
     return ALEA_OK;
+fail:
+    alea__pmf_free(ctx, &r);
+    singles_parts_free(ctx, q);
+    return st;
 }
 
 /* The pool, its count rolled or not: the mixture over the count. */
@@ -687,8 +779,7 @@ static alea_status singles(alea_ctx *ctx, const node *n, const pool *p, alea__pm
     *out = sum;
     sum.n = 0;
 done:
-    alea__pmf_free(ctx, &q.n);
-    alea__pmf_free(ctx, &q.t);
+    singles_parts_free(ctx, &q);
     alea__pmf_free(ctx, &cnt);
     alea__pmf_free(ctx, &sum);
     alea__pmf_free(ctx, &cur);

@@ -159,6 +159,54 @@ static alea_status kept_range(alea_ctx *ctx, const alea__pmf *die, const int64_t
     return ALEA_OK;
 }
 
+/* P(none of m dice was cut), a die with cut explosion tails having mass
+ * 1 - trunc: in doubles from the tracked truncation (the mass itself
+ * carries rounding that the power would amplify); in fractions the die's
+ * own mass to the m, whenever it is not exactly 1 (a die's double mass can
+ * round to 1 when it was cut, and a part of a die has no truncation). */
+static alea_status uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, const node *at,
+                         alea__x *x)
+{
+    alea_status st;
+    alea__x mass;
+    alea__x_init(ctx, x);
+    if (!ctx->exact)
+        return die->trunc > 0 ? alea__x_mul(ctx, x, ALEA__W(exp((double)m * log1p(-die->trunc))),
+                                            at)
+                              : ALEA_OK;
+    alea__x_init(ctx, &mass);
+    st = alea__x_mul(ctx, &mass, ALEA__W(-1), at); /* the mass short of 1 */
+    for (size_t i = 0; i < die->n && st == ALEA_OK; i++)
+        st = alea__x_addmul(ctx, &mass, alea__pmf_w(die, i), ALEA__W(1), at);
+    if (st == ALEA_OK && alea__frac_sgn(ctx, &mass.q) != 0 &&
+        (st = alea__x_addmul(ctx, &mass, ALEA__W(1), ALEA__W(1), at)) == ALEA_OK)
+        st = alea__x_pow(ctx, x, alea__x_w(&mass), (uint64_t)m, at);
+    alea__x_free(ctx, &mass);
+    return st;
+}
+
+/* d (normalised: the chance of its outcomes given that no die was cut)
+ * times P(none of m dice of die was cut) (uncut); d is freed on error. */
+static alea_status scale_uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, const node *at,
+                               alea__pmf *d)
+{
+    alea__x sc;
+    alea__pmf r = {0};
+    alea_status st = ALEA_OK;
+    if (!ctx->exact && die->trunc <= 0)
+        return ALEA_OK;
+    if ((st = uncut(ctx, die, m, at, &sc)) == ALEA_OK &&
+        (st = alea__pmf_add_scaled(ctx, &r, d, alea__x_w(&sc), at)) == ALEA_OK) {
+        r.trunc = d->trunc;
+        alea__pmf_free(ctx, d);
+        *d = r;
+    }
+    alea__x_free(ctx, &sc);
+    if (st != ALEA_OK)
+        alea__pmf_free(ctx, d);
+    return st;
+}
+
 /* alea__keep with contributions gmin + step * k: computed on the
  * indices k, each sum s mapped back to K * gmin + step * s. That value lies
  * between K * gmin and K * gmax, which the caller checked for overflow, so
@@ -335,9 +383,6 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     int64_t K = hi - lo;
     double trunc = alea__trunc_pow(die->trunc, m);
     double mass = alea__pmf_mass(die);
-    /* P(no die of the pool was cut), from the tracked truncation: mass
-     * itself carries rounding that the power would amplify. */
-    double scale = die->trunc > 0 ? exp((double)m * log1p(-die->trunc)) : 1.0;
 
     if (die->n == 0) {
         if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
@@ -347,9 +392,12 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     int64_t gmin, gmax, smin, smax;
     if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
         return st;
-    if (K == 0 || gmin == gmax) { /* one possible sum */
-        if ((st = alea__pmf_point(ctx, smin, ALEA__W(scale), out)) == ALEA_OK)
+    if (K == 0 || gmin == gmax) { /* one possible sum: P(no die was cut) */
+        alea__x sc;
+        if ((st = uncut(ctx, die, m, at, &sc)) == ALEA_OK &&
+            (st = alea__pmf_point(ctx, smin, alea__x_w(&sc), out)) == ALEA_OK)
             out->trunc = trunc;
+        alea__x_free(ctx, &sc);
         return st;
     }
     if (lo == 0 && hi == m) { /* everything kept: a plain sum */
@@ -433,11 +481,9 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
         (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
         goto fail;
     /* In fractions: the masses at or beyond each outcome, for the rows of
-     * binomial weights (a pool with cut explosion tails has no exact
-     * scale for its collapsed states yet). */
-    if (ctx->exact && (die->trunc > 0 ? (st = alea__frac_inexact(ctx, at))
-                                      : (st = alea__frac_walk_sums(ctx, die, bottom, at, &sums))) !=
-                          ALEA_OK)
+     * binomial weights. The walk's weights are normalised (given that no
+     * die was cut); the result is scaled by P(no die was cut) at the end. */
+    if (ctx->exact && (st = alea__frac_walk_sums(ctx, die, bottom, at, &sums)) != ALEA_OK)
         goto fail;
 
     for (int64_t t = 0; t < F; t++) {
@@ -509,8 +555,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
             }
             /* The rest of the kept range is filled by x: collapse. */
             if (tail > 0 &&
-                (st = alea__acc_add_pmf(&d.fin, sj, (phi - base) * x, ALEA__W(tail * scale))) !=
-                    ALEA_OK)
+                (st = alea__acc_add_pmf(&d.fin, sj, (phi - base) * x, ALEA__W(tail))) != ALEA_OK)
                 goto fail;
         }
         for (int64_t j = 0; j < phi; j++) {
@@ -525,7 +570,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     alea__pmf_free(ctx, &sums);
     alea__pmf_free(ctx, &brow);
     out->trunc = trunc;
-    return ALEA_OK;
+    return scale_uncut(ctx, die, m, at, out);
 fail:
     dp_free(&d);
     alea__pmf_free(ctx, &sums);
@@ -559,6 +604,11 @@ typedef struct radp {
     alea__acc fin;
     void *block; /* q, S, Snm, row, xs */
     size_t block_size;
+    /* Exact mode: the die's masses at or beyond each outcome (sums), and
+     * those of its other [0] and matching [1] outcomes (part), each in its
+     * own order (psums); rows of binomial weights in fractions. */
+    alea__pmf sums, part[2], psums[2], yrow, orow, frow;
+    alea__x w, coll, fx; /* weights being computed */
 } radp;
 
 static void radp_free(radp *d)
@@ -579,13 +629,100 @@ static void radp_free(radp *d)
     alea__acc_free(&d->fin);
     if (d->block)
         alea__mem_free(d->ctx, d->block, d->block_size);
+    alea__pmf *pm[] = {&d->sums, &d->part[0], &d->part[1], &d->psums[0], &d->psums[1],
+                       &d->yrow, &d->orow, &d->frow};
+    for (size_t i = 0; i < sizeof pm / sizeof *pm; i++)
+        alea__pmf_free(d->ctx, pm[i]);
+    alea__x_free(d->ctx, &d->w);
+    alea__x_free(d->ctx, &d->coll);
+    alea__x_free(d->ctx, &d->fx);
 }
 
-/* Part B, normalised: the walk over the die's outcomes. */
+/* The outcomes i of die with match[i] == want, with their probabilities
+ * as they are (a sub-probability, possibly empty). */
+static alea_status outcomes_where(alea_ctx *ctx, const alea__pmf *die, const uint8_t *match,
+                                  int want, const node *at, alea__pmf *out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < die->n; i++)
+        n += !!match[i] == want;
+    alea_status st = alea__pmf_alloc(ctx, n, out);
+    if (st != ALEA_OK || n == 0)
+        return st;
+    n = 0;
+    for (size_t i = 0; i < die->n; i++)
+        if (!!match[i] == want)
+            alea__pmf_take(ctx, out, n++, die, i);
+    return alea__pmf_seal(ctx, out, at);
+}
+
+/* A row of weights over k = 0, 1, ...: in doubles the terms d[0 .. n) (a
+ * term 0 is left out), in fractions the pmf r (its values are the k). */
+typedef struct wrow {
+    const double *d;
+    size_t n;
+    const alea__pmf *r;
+} wrow;
+
+static size_t wrow_len(const wrow *w)
+{
+    return w->r ? w->r->n : w->n;
+}
+
+/* Term u's k, or -1 for a term left out. */
+static int64_t wrow_k(const wrow *w, size_t u)
+{
+    return w->r ? w->r->v[u] : w->d[u] > 0 ? (int64_t)u : -1;
+}
+
+static alea__w wrow_w(const wrow *w, size_t u)
+{
+    return w->r ? alea__pmf_w(w->r, u) : ALEA__W(w->d[u]);
+}
+
+/* In fractions, the row of r dice at outcome i of the walk, each taking
+ * it with the chance rho = P(i) / P(at or beyond i) (binomial terms for
+ * k < kmax, then the chance of kmax or more); replaces *row. */
+static alea_status ra_row(radp *d, const alea__pmf *die, size_t i, int64_t r, int64_t kmax,
+                          const node *at, alea__pmf *row)
+{
+    alea__pmf_free(d->ctx, row);
+    return alea__frac_binom_row(d->ctx, &die->q[i], &d->sums.q[i],
+                                i + 1 < die->n ? &d->sums.q[i + 1] : NULL, r, kmax, at, row);
+}
+
+/* d->fx = the chance that some of n dice above outcome i match (none has
+ * yet); *some = 0 when it is 0. inm, imt: the first outcomes above i among
+ * the others and the matching ones (in part's order); cnm: the chance,
+ * in doubles, that a die above i does not match. */
+static alea_status some_match(radp *d, size_t i, size_t inm, size_t imt, double cnm, int64_t n,
+                              const node *at, int *some)
+{
+    alea_ctx *ctx = d->ctx;
+    alea__x_free(ctx, &d->fx);
+    alea__x_init(ctx, &d->fx);
+    *some = n > 0 && (ctx->exact ? imt < d->part[1].n : cnm < 1);
+    if (!*some)
+        return ALEA_OK;
+    if (!ctx->exact)
+        return alea__x_mul(ctx, &d->fx, ALEA__W(-expm1((double)n * log(cnm))), at);
+    if (inm >= d->part[0].n) /* every die above matches */
+        return ALEA_OK;
+    /* 1 - cnm^n: the tail of a row of one term, cnm = Snm / S above i */
+    alea__pmf_free(ctx, &d->frow);
+    alea_status st = alea__frac_binom_row(ctx, &d->psums[1].q[imt], &d->sums.q[i + 1],
+                                          &d->psums[0].q[inm], n, 1, at, &d->frow);
+    if (st != ALEA_OK)
+        return st;
+    *some = d->frow.n > 0 && d->frow.v[d->frow.n - 1] == 1;
+    return *some ? alea__x_mul(ctx, &d->fx, alea__pmf_w(&d->frow, d->frow.n - 1), at) : ALEA_OK;
+}
+
+/* Part B, normalised (given that no die was cut): the walk over the die's
+ * outcomes, its weights in the context's number system. */
 static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                            const uint8_t *match, int64_t m, int64_t lo, int64_t hi,
-                           int64_t gmin, int64_t gmax, double scale, const node *at,
-                           alea__pmf *out)
+                           int64_t gmin, int64_t gmax, const node *at, alea__pmf *out)
 {
     alea_status st;
     int64_t F = (int64_t)die->n;
@@ -612,7 +749,7 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
     memset(d.acc, 0, ns * sizeof *d.acc);
     double *q = d.block, *S = q + nF, *Snm = S + nF + 1, *row = Snm + nF + 1;
     int64_t *xs = (int64_t *)(void *)(row + m + 1);
-    double mass = alea__pmf_mass(die);
+    double mass = alea__pmf_mass(die), one = 1, yd[2];
     for (size_t i = 0; i < nF; i++) {
         q[i] = die->p[i] / mass;
         xs[i] = g ? g[i] : die->v[i];
@@ -622,17 +759,35 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
         S[i] = S[i + 1] + q[i];
         Snm[i] = Snm[i + 1] + (match[i] ? 0 : q[i]);
     }
+    if (ctx->exact) {
+        if ((st = alea__frac_walk_sums(ctx, die, 1, at, &d.sums)) != ALEA_OK)
+            goto fail;
+        for (int w = 0; w < 2; w++)
+            if ((st = outcomes_where(ctx, die, match, w, at, &d.part[w])) != ALEA_OK ||
+                (d.part[w].n &&
+                 (st = alea__frac_walk_sums(ctx, &d.part[w], 1, at, &d.psums[w])) != ALEA_OK))
+                goto fail;
+    }
     int64_t K = hi - lo;
     if ((st = alea__acc_init(&d.fin, ctx, at, K * gmin, K * gmax, (double)F * (double)hi)) !=
             ALEA_OK ||
         (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
         goto fail;
 
+    /* y, not placed yet: placed here (1) or not (0); placed already: 1 */
+    const wrow ydone = {&one, 1, NULL};
+    wrow yrow = {yd, 2, ctx->exact ? &d.yrow : NULL}, orow = {row, 0, ctx->exact ? &d.orow : NULL};
+    size_t inm = 0, imt = 0; /* outcomes above i: the first other, matching */
     for (int64_t i = 0; i < F; i++) {
         int64_t x = xs[i];
         double rho = q[i] / S[i], rhoc = S[i + 1] / S[i];
         /* chance that a die above x does not match */
         double cnm = S[i + 1] > 0 ? Snm[i + 1] / S[i + 1] : 0;
+        yd[0] = rhoc;
+        yd[1] = rho;
+        *(match[i] ? &imt : &inm) += 1;
+        if (ctx->exact && (st = ra_row(&d, die, (size_t)i, 1, 1, at, &d.yrow)) != ALEA_OK)
+            goto fail;
         memset(d.live, 0, ns);
         for (int f = 0; f < 4; f++) {
             for (int64_t j = 0; j < hi; j++) {
@@ -645,25 +800,45 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
                 if ((st = alea__charge(ctx, (n_o + 1) * (int64_t)(2 + sj->n), at->start,
                                        at->end)) != ALEA_OK)
                     goto fail;
-                if (n_o > 0)
+                if (ctx->exact)
+                    st = ra_row(&d, die, (size_t)i, n_o, n_o, at, &d.orow);
+                else if (n_o > 0)
                     row[n_o] = binom_row(n_o, rho, rhoc, n_o, row);
                 else
                     row[0] = 1;
-                for (int yh = 0; yh <= !placed; yh++) {
-                    double wy = placed ? 1 : yh ? rho : rhoc, coll = 0;
-                    if (wy <= 0)
+                if (st != ALEA_OK)
+                    goto fail;
+                orow.n = (size_t)n_o + 1;
+                const wrow *yr = placed ? &ydone : &yrow;
+                for (size_t uy = 0; uy < wrow_len(yr); uy++) {
+                    int64_t yh = wrow_k(yr, uy);
+                    if (yh < 0)
                         continue;
-                    for (int64_t k = 0; k <= n_o; k++) {
-                        if (row[k] <= 0)
+                    alea__w wy = wrow_w(yr, uy);
+                    int any = 0;
+                    alea__x_free(ctx, &d.coll);
+                    alea__x_init(ctx, &d.coll);
+                    if ((st = alea__x_mul(ctx, &d.coll, ALEA__W(0), at)) != ALEA_OK)
+                        goto fail;
+                    for (size_t u = 0; u < wrow_len(&orow); u++) {
+                        int64_t k = wrow_k(&orow, u);
+                        if (k < 0)
                             continue;
+                        alea__w rk = wrow_w(&orow, u);
                         int rem = !removed && match[i] && k >= 1;
                         int64_t jn = j + k - rem + yh;
-                        int nf = f | rem | yh << 1;
-                        if (jn >= hi) {
-                            coll += row[k] * (nf & 1 ? 1 : n_o - k > 0
-                                                              ? -expm1((double)(n_o - k) *
-                                                                       log(cnm))
-                                                              : 0);
+                        int nf = f | rem | (int)yh << 1;
+                        if (jn >= hi) { /* collapsed: a match is still to come if none was */
+                            int some = 1;
+                            if (!(nf & 1) && (st = some_match(&d, (size_t)i, inm, imt, cnm,
+                                                              n_o - k, at, &some)) != ALEA_OK)
+                                goto fail;
+                            if (some && (st = alea__x_addmul(ctx, &d.coll, rk,
+                                                             nf & 1 ? ALEA__W(1)
+                                                                    : alea__x_w(&d.fx),
+                                                             at)) != ALEA_OK)
+                                goto fail;
+                            any |= some;
                             continue;
                         }
                         size_t t = (size_t)nf * (size_t)hi + (size_t)jn;
@@ -675,12 +850,18 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
                             d.live[t] = 1;
                         }
                         int64_t kept = jn > base ? jn - base : 0;
-                        if ((st = alea__acc_add_pmf(&d.acc[t], sj, kept * x, ALEA__W(wy * row[k]))) !=
-                            ALEA_OK)
+                        alea__x_free(ctx, &d.w);
+                        alea__x_init(ctx, &d.w);
+                        if ((st = alea__x_mul(ctx, &d.w, wy, at)) != ALEA_OK ||
+                            (st = alea__x_mul(ctx, &d.w, rk, at)) != ALEA_OK ||
+                            (st = alea__acc_add_pmf(&d.acc[t], sj, kept * x,
+                                                    alea__x_w(&d.w))) != ALEA_OK)
                             goto fail;
                     }
-                    if (coll > 0 && (st = alea__acc_add_pmf(&d.fin, sj, (hi - base) * x,
-                                                            ALEA__W(scale * wy * coll))) != ALEA_OK)
+                    if (any && (ctx->exact || d.coll.d > 0) &&
+                        ((st = alea__x_mul(ctx, &d.coll, wy, at)) != ALEA_OK ||
+                         (st = alea__acc_add_pmf(&d.fin, sj, (hi - base) * x,
+                                                 alea__x_w(&d.coll))) != ALEA_OK))
                         goto fail;
                 }
             }
@@ -710,8 +891,6 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
         nm += !match[i];
     if (m == 0 || nm == F) /* nothing can be rerolled */
         return alea__keep(ctx, die, g, m, lo, hi, at, out);
-    if (ctx->exact) /* the walk's weights are doubles */
-        return alea__frac_inexact(ctx, at);
 
     int64_t K = hi - lo;
     double t = die->trunc, pnm = 0;
@@ -724,16 +903,19 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     int64_t m1 = m < INT64_MAX ? m + 1 : m;
     double trunc = alea__trunc_pow(t, m1) - t * pa;
     trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-    double scale = t > 0 ? exp((double)m1 * log1p(-t)) : 1.0;
 
     int64_t gmin, gmax, smin, smax;
     if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
         return st;
-    if (K == 0 || gmin == gmax) { /* one possible sum */
+    if (!ctx->exact && (K == 0 || gmin == gmax)) { /* one possible sum */
         if ((st = alea__pmf_point(ctx, smin, ALEA__W(1 - trunc), out)) == ALEA_OK)
             out->trunc = trunc;
         return st;
     }
+    /* In fractions the parts below give the mass exactly; with nothing kept
+     * they keep one more position, whose sums are all 0 (m >= 1 here). */
+    if (K == 0)
+        lo = hi = 1;
     if (!g && (double)K * (double)(F - 1) + 1 > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
         return alea__support_error(ctx, at);
     /* Each outcome moves every state (j, sums) to up to m - j others: at
@@ -752,34 +934,33 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
     if ((st = alea__work_check(ctx, est, at)) != ALEA_OK)
         return st;
 
-    /* Part A: the pool of non-matching outcomes, normalised, then weighted. */
+    /* Part A: the pool of the other outcomes. In doubles normalised, then
+     * weighted by pa; in fractions as they are, so that the pool's own mass
+     * is pnm^m exactly. */
     alea__pmf a = {0}, b = {0}, sub = {0};
     int64_t *gs = NULL;
     size_t gs_size = alea__mul_size(nm, sizeof *gs);
-    if (pa > 0) {
-        if ((st = alea__pmf_alloc(ctx, nm, &sub)) != ALEA_OK)
+    if (nm > 0 && (ctx->exact || pa > 0)) {
+        if ((st = outcomes_where(ctx, die, match, 0, at, &sub)) != ALEA_OK)
             return st;
         if (g && !(gs = alea__mem_alloc(ctx, gs_size))) {
             st = alea__nomem(ctx);
             goto done;
         }
-        size_t k = 0;
-        for (size_t i = 0; i < F; i++) {
-            if (match[i])
-                continue;
-            sub.v[k] = die->v[i];
-            sub.p[k] = die->p[i] / pnm; /* normalised: weighted by pa below */
-            if (gs)
-                gs[k] = g[i];
-            k++;
-        }
+        for (size_t i = 0, k = 0; i < F; i++)
+            if (!match[i] && gs)
+                gs[k++] = g[i];
+        for (size_t k = 0; k < nm; k++)
+            sub.p[k] = ctx->exact ? sub.p[k] : sub.p[k] / pnm;
+        sub.trunc = ctx->exact && pnm < 1 ? 1 - pnm : 0;
         if ((st = alea__keep(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
             goto done;
     }
-    /* Part B */
-    if ((st = ra_walk(ctx, die, g, match, m, lo, hi, gmin, gmax, scale, at, &b)) != ALEA_OK)
+    /* Part B, times P(none of the m + 1 dice was cut) */
+    if ((st = ra_walk(ctx, die, g, match, m, lo, hi, gmin, gmax, at, &b)) != ALEA_OK ||
+        (st = scale_uncut(ctx, die, m1, at, &b)) != ALEA_OK)
         goto done;
-    if ((st = alea__pmf_add_scaled(ctx, &b, &a, ALEA__W(pa), at)) != ALEA_OK)
+    if ((st = alea__pmf_add_scaled(ctx, &b, &a, ALEA__W(ctx->exact ? 1 : pa), at)) != ALEA_OK)
         goto done;
     b.trunc = trunc;
     *out = b;

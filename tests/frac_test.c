@@ -477,10 +477,15 @@ static void test_no_outcome_dropped(void **state)
     assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m), (int64_t)floor(lg));
     assert_true(fabs(m - want) <= 1e-12 * want);
     alea_dist_free(d);
-    /* what cannot be recomputed says so */
-    d = dist_of(ctx, "((500d6) >= 501) + 1d6ra1");
+    /* what cannot be recomputed says so (every construct has its exact
+     * form; a pool of exploding dice with 'ra' is past the work limit) */
+    d = dist_of(ctx, "((500d6) >= 501) + 4d6!ra1kh3");
     assert_non_null(alea_dist_incomplete(d));
-    assert_non_null(strstr(alea_dist_incomplete(d), "no exact form"));
+    assert_non_null(strstr(alea_dist_incomplete(d), "more work than the limit"));
+    alea_dist_free(d);
+    d = dist_of(ctx, "((500d6) >= 501) + 1d6ra1");
+    assert_null(alea_dist_incomplete(d));
+    assert_int_equal(alea_dist_min(d), 1);
     alea_dist_free(d);
     /* far from the range: nothing recomputed, nothing said */
     d = dist_of(ctx, "3d6");
@@ -501,11 +506,6 @@ static void test_refusals(void **state)
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
     assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions"));
     alea_expr_free(e);
-    /* a construct with no exact form yet is named, never rounded */
-    e = compile(ctx, "3d6ra1 + 1d6");
-    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_INVALID);
-    assert_non_null(strstr(alea_ctx_error(ctx), "exact fractions are not available"));
-    alea_expr_free(e);
     /* a sum spread far apart: the value range past the support limit is
      * summed term by term, never as a polynomial that long (it took 20 GB
      * and aborted inside FLINT before) */
@@ -518,6 +518,114 @@ static void test_refusals(void **state)
     assert_false(alea_dist_is_exact(d));
     assert_int_equal(alea_dist_fraction(d, ALEA_FRACTION_MEAN, 0, NULL, 0), 0);
     alea_dist_free(d);
+}
+
+/* a + b for decimal digit strings, into out (room for the longer + 2). */
+static void dec_add(const char *a, const char *b, char *out)
+{
+    size_t la = strlen(a), lb = strlen(b), n = (la > lb ? la : lb) + 1;
+    unsigned carry = 0;
+    out[n] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        unsigned x = carry + (i < la ? (unsigned)(a[la - 1 - i] - '0') : 0) +
+                     (i < lb ? (unsigned)(b[lb - 1 - i] - '0') : 0);
+        out[n - 1 - i] = (char)('0' + x % 10);
+        carry = x / 10;
+    }
+    if (out[0] == '0')
+        memmove(out, out + 1, n);
+}
+
+/* The listed fractions of d and its truncated mass add up to 1 exactly:
+ * the listed mass (at least the minimum) is u/v and the truncated w/v, with
+ * u + w = v (both reduced, so a sum of 1 has one denominator). */
+static void check_sums_to_one(const alea_dist *d)
+{
+    static char mass[8192], cut[8192], sum[8200];
+    snprintf(mass, sizeof mass, "%s", frac(d, ALEA_FRACTION_AT_LEAST, 0));
+    snprintf(cut, sizeof cut, "%s", frac(d, ALEA_FRACTION_TRUNCATED, 0));
+    if (strcmp(cut, "0") == 0) {
+        assert_string_equal(mass, "1");
+        return;
+    }
+    char *sm = strchr(mass, '/'), *sc = strchr(cut, '/');
+    assert_non_null(sm);
+    assert_non_null(sc);
+    *sm++ = '\0';
+    *sc++ = '\0';
+    assert_string_equal(sm, sc);
+    dec_add(mass, cut, sum);
+    assert_string_equal(sum, sm);
+}
+
+/* Exploding dice kept whole in the middle of the pool, and single
+ * explosion rolls kept (rpg-dice-roller): the fractions against the
+ * doubles (which the exact engine's tests check against enumeration), the
+ * listed fractions and the truncated mass adding up to 1 exactly, and the
+ * truncated mass the same fraction as that of the plain sum of the dice
+ * (the chance that some die was cut, whatever is kept). */
+static void test_explosion_keeps_sum_to_one(void **state)
+{
+    (void)state;
+    static const struct {
+        int dialect;
+        const char *src;
+        int settled; /* nothing cut: every chain kept past some roll */
+    } cases[] = {
+        {ALEA_DIALECT_ALEA, "3d6!dh1dl1", 0},  {ALEA_DIALECT_ALEA, "5d4!dh2dl1", 0},
+        {ALEA_DIALECT_ALEA, "3d6!kh2", 0},     {ALEA_DIALECT_ALEA, "2d3!ra1", 0},
+        {ALEA_DIALECT_ALEA, "3d4!ra<3kh2", 0}, {ALEA_DIALECT_RPGDR, "1d4!d1", 0},
+        {ALEA_DIALECT_RPGDR, "3d6!>=5kh2", 0}, {ALEA_DIALECT_RPGDR, "(1d3)d4!k2", 1},
+        {ALEA_DIALECT_RPGDR, "2d3!k1", 1},     {ALEA_DIALECT_RPGDR, "4d6!<2kl2", 1},
+        {ALEA_DIALECT_FOUNDRY, "2d3xkh2", 1},  {ALEA_DIALECT_D20, "1d3e3pl1", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        assert_int_equal(alea_ctx_set_dialect(ctx, cases[k].dialect), ALEA_OK);
+        assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+        alea_dist *dd = dist_of(ctx, cases[k].src);
+        assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+        alea_dist *d = dist_of(ctx, cases[k].src);
+        assert_true(alea_dist_is_exact(d));
+        assert_int_equal(alea_dist_count(d), alea_dist_count(dd));
+        for (size_t i = 0; i < alea_dist_count(d); i++) {
+            assert_int_equal(alea_dist_value(d, i), alea_dist_value(dd, i));
+            assert_true(fabs(alea_dist_prob(d, i) - alea_dist_prob(dd, i)) <= 1e-15);
+        }
+        assert_true(fabs(alea_dist_truncated(d) - alea_dist_truncated(dd)) <= 1e-15);
+        assert_int_equal(alea_dist_truncated(d) == 0, cases[k].settled);
+        check_sums_to_one(d);
+        alea_dist_free(dd);
+        alea_dist_free(d);
+    }
+    /* the walk, the threshold and the plain sum: one chance that a die was cut */
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA), ALEA_OK);
+    alea_dist *sum = dist_of(ctx, "3d6!");
+    const char *srcs[] = {"3d6!dh1dl1", "3d6!kh2", "3d6!kl1"};
+    for (size_t k = 0; k < sizeof srcs / sizeof *srcs; k++) {
+        alea_dist *d = dist_of(ctx, srcs[k]);
+        static char want[8192];
+        snprintf(want, sizeof want, "%s", frac(sum, ALEA_FRACTION_TRUNCATED, 0));
+        assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), want);
+        alea_dist_free(d);
+    }
+    alea_dist_free(sum);
+    /* settled: P(8) of 2d4!k2 is P(K >= 2) = 1 - 9/16 - 9/32, nothing cut */
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_RPGDR), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "2d4!k2");
+    assert_int_equal(alea_dist_value(d, alea_dist_count(d) - 1), 8);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, alea_dist_count(d) - 1), "5/32");
+    assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), "0");
+    alea_dist_free(d);
+    /* dice that cannot be cut need no power of their mass (2000000 digits) */
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA), ALEA_OK);
+    d = dist_of(ctx, "2000000d6kh0");
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1");
+    alea_dist_free(d);
+    assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_RPGDR), ALEA_OK);
+    /* hostile: many chains, deep mixtures end at a limit, quickly */
+    alea_expr *e = compile(ctx, "200d100!k100");
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    alea_expr_free(e);
 }
 
 int main(void)
@@ -533,6 +641,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_event_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_outcome_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_explosion_keeps_sum_to_one, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -480,7 +480,7 @@ static void to_poly_at(const alea__pmf *d, int64_t base, slong len, fmpz_poly_t 
     for (size_t i = 0; i < d->n; i++) {
         fmpz *c = P->coeffs + (slong)((uint64_t)d->v[i] - (uint64_t)base);
         fmpz_divexact(t, den, fmpq_denref(&d->q[i]));
-        fmpz_mul(c, fmpq_numref(&d->q[i]), t);
+        fmpz_addmul(c, fmpq_numref(&d->q[i]), t); /* polyval's values may repeat */
     }
     _fmpz_poly_set_length(P, len);
     _fmpz_poly_normalise(P);
