@@ -207,6 +207,10 @@ static alea_status scale_uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, c
     return st;
 }
 
+static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                              int64_t m, int64_t lo, int64_t hi, const node *at,
+                              alea__pmf *out);
+
 /* alea__keep with contributions gmin + step * k: computed on the
  * indices k, each sum s mapped back to K * gmin + step * s. That value lies
  * between K * gmin and K * gmax, which the caller checked for overflow, so
@@ -221,7 +225,7 @@ static alea_status keep_on_lattice(alea_ctx *ctx, const alea__pmf *die, const in
         return alea__nomem(ctx);
     for (size_t i = 0; i < n; i++)
         k[i] = (int64_t)(((uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin) / step);
-    alea_status st = alea__keep(ctx, die, k, m, lo, hi, at, out);
+    alea_status st = keep_uncut(ctx, die, k, m, lo, hi, at, out);
     alea__mem_free(ctx, k, n * sizeof *k);
     if (st != ALEA_OK)
         return st;
@@ -375,9 +379,10 @@ static int use_threshold(const alea_ctx *ctx, int64_t F, int64_t K, int64_t phi,
     return thr < walk;
 }
 
-alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
-                            int64_t m, int64_t lo, int64_t hi, const node *at,
-                            alea__pmf *out)
+/* alea__keep of m dice none of which was cut (scaled by that chance). */
+static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                              int64_t m, int64_t lo, int64_t hi, const node *at,
+                              alea__pmf *out)
 {
     alea_status st;
     int64_t K = hi - lo;
@@ -576,6 +581,82 @@ fail:
     alea__pmf_free(ctx, &sums);
     alea__pmf_free(ctx, &brow);
     return st;
+}
+
+/* The mass cut from a die by its explosion tails, as a weight (exact in
+ * fractions: 1 minus the die's mass; in doubles the tracked truncation);
+ * *cut is 0 when none was cut. */
+static alea_status cut_mass(alea_ctx *ctx, const alea__pmf *die, const node *at, alea__x *t,
+                            int *cut)
+{
+    alea__x_init(ctx, t);
+    if (!ctx->exact) {
+        *cut = die->trunc > 0;
+        t->d = die->trunc;
+        return ALEA_OK;
+    }
+    alea_status st = ALEA_OK;
+    for (size_t i = 0; i < die->n && st == ALEA_OK; i++) /* t = 1 - the die's mass */
+        st = alea__x_addmul(ctx, t, alea__pmf_w(die, i), ALEA__W(-1), at);
+    *cut = st == ALEA_OK && alea__frac_sgn(ctx, &t->q) != 0;
+    return st;
+}
+
+/* Rolls in which more than this weight's share of the dice (relative to
+ * 1) was cut are left to the truncated mass in doubles, where adding them
+ * could not change a digit; exact mode adds every one. */
+#define CUT_NEGLIGIBLE 1e-20
+
+/*
+ * A die whose explosion chains were cut at the tail bound: a cut chain is
+ * above every outcome listed for the die, so in a roll with j cut dice they
+ * are the j highest, and the kept range [lo, hi) is that of the m - j
+ * others as long as it stays below them (j <= m - hi). The result sums
+ * those rolls: C(m, j) t^j times the kept range of m - j dice none of
+ * which was cut (keep_uncut), so that keeping the lowest of exploding dice
+ * ("3d6!!kl2") gives each listed outcome its whole probability; only the
+ * rolls with a cut die in the kept range are truncated.
+ */
+alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int64_t m,
+                       int64_t lo, int64_t hi, const node *at, alea__pmf *out)
+{
+    alea__x t, w;
+    int cut = 0;
+    alea_status st = ALEA_OK;
+    if (hi < m && lo < hi && die->n > 0)
+        st = cut_mass(ctx, die, at, &t, &cut);
+    else
+        alea__x_init(ctx, &t);
+    if (st != ALEA_OK || !cut) {
+        alea__x_free(ctx, &t);
+        return st == ALEA_OK ? keep_uncut(ctx, die, g, m, lo, hi, at, out) : st;
+    }
+    alea__pmf sum = {0};
+    alea__x_init(ctx, &w); /* C(m, j) t^j */
+    double kept = 0;       /* in doubles: the probability summed */
+    for (int64_t j = 0; j <= m - hi && st == ALEA_OK; j++) {
+        if (j > 0 && ((st = alea__x_ratio(ctx, &w, (uint64_t)(m - j + 1), (uint64_t)j, at)) !=
+                          ALEA_OK ||
+                      (st = alea__x_mul(ctx, &w, alea__x_w(&t), at)) != ALEA_OK))
+            break;
+        if (!ctx->exact && j > 0 && w.d < CUT_NEGLIGIBLE)
+            break;
+        alea__pmf part = {0};
+        if ((st = keep_uncut(ctx, die, g, m - j, lo, hi, at, &part)) == ALEA_OK) {
+            kept += w.d * alea__pmf_mass(&part);
+            st = alea__pmf_add_scaled(ctx, &sum, &part, alea__x_w(&w), at);
+        }
+        alea__pmf_free(ctx, &part);
+    }
+    alea__x_free(ctx, &t);
+    alea__x_free(ctx, &w);
+    if (st != ALEA_OK) {
+        alea__pmf_free(ctx, &sum);
+        return st;
+    }
+    sum.trunc = kept < 1 ? 1 - kept : 0;
+    *out = sum;
+    return ALEA_OK;
 }
 
 /* ---- "ra": reroll the lowest matching die --------------------------------------- */
@@ -953,7 +1034,9 @@ alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
         for (size_t k = 0; k < nm; k++)
             sub.p[k] = ctx->exact ? sub.p[k] : sub.p[k] / pnm;
         sub.trunc = ctx->exact && pnm < 1 ? 1 - pnm : 0;
-        if ((st = alea__keep(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
+        /* sub's missing mass is the matching outcomes' (and the cut one's):
+         * the pool of non-matching dice, none cut, as it is */
+        if ((st = keep_uncut(ctx, &sub, gs, m, lo, hi, at, &a)) != ALEA_OK)
             goto done;
     }
     /* Part B, times P(none of the m + 1 dice was cut) */

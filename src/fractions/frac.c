@@ -1208,8 +1208,10 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
      * exact form is refused where it hands a double on, so fractions that
      * do not add up are a mistake to report, never a refusal to count */
     return ok ? ALEA_OK
-              : alea__broken(ctx, at->start, at->end,
-                             "the exact fractions do not add up to the mass computed");
+              : alea__error(ctx, ALEA_ERR_INVALID, at->start, at->end,
+                            "internal error at byte %u: the exact fractions do not add up to "
+                            "the mass computed; please report the expression",
+                            (unsigned)at->start);
 }
 
 /* The double nearest q (ties to even), as FLINT's own conversion rounds
