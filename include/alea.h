@@ -484,9 +484,9 @@ double alea_dist_flag_prob(const alea_dist *dist, size_t i);
  * more work and memory (digits grow with the dice: 1000d20's fractions
  * have about 1300 digits each); the WORK and MEMORY limits cover them.
  * alea_ctx_set_exact returns ALEA_ERR_ARGUMENT in a build without FLINT
- * (the WebAssembly module), and ALEA_ERR_INVALID comes from alea_expr_dist
- * for the few constructs that have no exact form yet (the message names
- * them).
+ * (the WebAssembly module). Every construct of the language has its exact
+ * form; a construct without one (none today) would be refused by
+ * alea_expr_dist with ALEA_ERR_INVALID naming it, never rounded silently.
  */
 alea_status alea_ctx_set_exact(alea_ctx *ctx, int on);
 int alea_ctx_exact(const alea_ctx *ctx);
