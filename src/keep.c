@@ -611,7 +611,8 @@ static alea_status cut_mass(alea_ctx *ctx, const alea__pmf *die, const node *at,
  * A die whose explosion chains were cut at the tail bound: a cut chain is
  * above every outcome listed for the die, so in a roll with j cut dice they
  * are the j highest, and the kept range [lo, hi) is that of the m - j
- * others as long as it stays below them (j <= m - hi). The result sums
+ * others as long as it stays below them (j <= m - hi; any j when the range
+ * is empty). The result sums
  * those rolls: C(m, j) t^j times the kept range of m - j dice none of
  * which was cut (keep_uncut), so that keeping the lowest of exploding dice
  * ("3d6!!kl2") gives each listed outcome its whole probability; only the
@@ -623,7 +624,7 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
     alea__x t, w;
     int cut = 0;
     alea_status st = ALEA_OK;
-    if (hi < m && lo < hi && die->n > 0)
+    if ((hi < m || lo == hi) && die->n > 0)
         st = cut_mass(ctx, die, at, &t, &cut);
     else
         alea__x_init(ctx, &t);
@@ -633,8 +634,9 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
     }
     alea__pmf sum = {0};
     alea__x_init(ctx, &w); /* C(m, j) t^j */
-    double kept = 0;       /* in doubles: the probability summed */
-    for (int64_t j = 0; j <= m - hi && st == ALEA_OK; j++) {
+    int64_t most = lo == hi ? m : m - hi; /* cut dice that leave the range whole */
+    int64_t j = 0;
+    for (; j <= most && st == ALEA_OK; j++) {
         if (j > 0 && ((st = alea__x_ratio(ctx, &w, (uint64_t)(m - j + 1), (uint64_t)j, at)) !=
                           ALEA_OK ||
                       (st = alea__x_mul(ctx, &w, alea__x_w(&t), at)) != ALEA_OK))
@@ -642,10 +644,8 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
         if (!ctx->exact && j > 0 && w.d < CUT_NEGLIGIBLE)
             break;
         alea__pmf part = {0};
-        if ((st = keep_uncut(ctx, die, g, m - j, lo, hi, at, &part)) == ALEA_OK) {
-            kept += w.d * alea__pmf_mass(&part);
+        if ((st = keep_uncut(ctx, die, g, m - j, lo, hi, at, &part)) == ALEA_OK)
             st = alea__pmf_add_scaled(ctx, &sum, &part, alea__x_w(&w), at);
-        }
         alea__pmf_free(ctx, &part);
     }
     alea__x_free(ctx, &t);
@@ -654,7 +654,17 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
         alea__pmf_free(ctx, &sum);
         return st;
     }
-    sum.trunc = kept < 1 ? 1 - kept : 0;
+    /* truncated: the rolls with j or more cut dice, j the first count left
+     * out (P(Binomial(m, t) >= j), its terms summed while they count; in
+     * exact mode the fractions give it) */
+    double tr = 0, td = die->trunc > 0 ? die->trunc : 0;
+    for (; j <= m && td > 0; j++) {
+        double b = binom_pmf(m, j, td, 1 - td);
+        tr += b;
+        if (b <= tr * 1e-17)
+            break;
+    }
+    sum.trunc = tr < 1 ? tr : 1;
     *out = sum;
     return ALEA_OK;
 }

@@ -562,8 +562,9 @@ static void check_sums_to_one(const alea_dist *d)
  * explosion rolls kept (rpg-dice-roller): the fractions against the
  * doubles (which the exact engine's tests check against enumeration), the
  * listed fractions and the truncated mass adding up to 1 exactly, and the
- * truncated mass the same fraction as that of the plain sum of the dice
- * (the chance that some die was cut, whatever is kept). */
+ * truncated mass: keeping the highest, the same fraction as that of the
+ * plain sum of the dice (some die was cut); below the top, the chance that
+ * a cut die (above every listed face) falls in the kept range. */
 static void test_explosion_keeps_sum_to_one(void **state)
 {
     (void)state;
@@ -597,18 +598,27 @@ static void test_explosion_keeps_sum_to_one(void **state)
         alea_dist_free(dd);
         alea_dist_free(d);
     }
-    /* the walk, the threshold and the plain sum: one chance that a die was cut */
+    /* the threshold and the plain sum: one chance that a die was cut */
     assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA), ALEA_OK);
-    alea_dist *sum = dist_of(ctx, "3d6!");
-    const char *srcs[] = {"3d6!dh1dl1", "3d6!kh2", "3d6!kl1"};
-    for (size_t k = 0; k < sizeof srcs / sizeof *srcs; k++) {
-        alea_dist *d = dist_of(ctx, srcs[k]);
-        static char want[8192];
-        snprintf(want, sizeof want, "%s", frac(sum, ALEA_FRACTION_TRUNCATED, 0));
-        assert_string_equal(frac(d, ALEA_FRACTION_TRUNCATED, 0), want);
-        alea_dist_free(d);
-    }
+    alea_dist *sum = dist_of(ctx, "3d6!"), *kh = dist_of(ctx, "3d6!kh2");
+    static char want[8192];
+    snprintf(want, sizeof want, "%s", frac(sum, ALEA_FRACTION_TRUNCATED, 0));
+    assert_string_equal(frac(kh, ALEA_FRACTION_TRUNCATED, 0), want);
+    alea_dist_free(kh);
     alea_dist_free(sum);
+    /* the middle of three is cut when two or three dice are, the lowest
+     * when all three are: 3 t^2 (1 - t) + t^3 and t^3, t for one die */
+    alea_dist *one = dist_of(ctx, "1d6!"), *mid = dist_of(ctx, "3d6!dh1dl1"),
+              *low = dist_of(ctx, "3d6!kl1");
+    double t = alea_dist_truncated(one);
+    assert_true(t > 0);
+    assert_true(fabs(alea_dist_truncated(mid) / (3 * t * t * (1 - t) + t * t * t) - 1) < 1e-12);
+    assert_true(fabs(alea_dist_truncated(low) / (t * t * t) - 1) < 1e-12);
+    check_sums_to_one(mid);
+    check_sums_to_one(low);
+    alea_dist_free(one);
+    alea_dist_free(mid);
+    alea_dist_free(low);
     /* settled: P(8) of 2d4!k2 is P(K >= 2) = 1 - 9/16 - 9/32, nothing cut */
     assert_int_equal(alea_ctx_set_dialect(ctx, ALEA_DIALECT_RPGDR), ALEA_OK);
     alea_dist *d = dist_of(ctx, "2d4!k2");
