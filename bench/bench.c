@@ -255,21 +255,25 @@ static stats time_true(void)
 
 static void section_process(void)
 {
-    printf("### Exact distributions, whole process (`alea dist --json EXPR`), ms\n\n");
+    printf("### Exact distributions, whole process (`alea dist [--exact] --json EXPR`), "
+           "ms\n\n");
     stats t = time_true();
     printf("Starting any process here (`/bin/true`) takes ");
     put_ms(t);
     printf(" ms.\n\n");
-    printf("| expression | alea process | peak RSS MB | icepool (compute only) | ratio |\n");
-    printf("|---|--:|--:|--:|--:|\n");
+    printf("| expression | alea process | peak RSS MB | in fractions (`--exact`) | "
+           "icepool (compute only) | ratio |\n");
+    printf("|---|--:|--:|--:|--:|--:|\n");
     for (size_t i = 0; i < NANCHORS; i++) {
         const char *args[] = {alea_path, "dist", "--json", anchors[i].expr, NULL};
-        long kb;
-        stats s = time_process(args, &kb);
+        const char *qargs[] = {alea_path, "dist", "--exact", "--json", anchors[i].expr, NULL};
+        long kb, qkb;
+        stats s = time_process(args, &kb), q = time_process(qargs, &qkb);
         printf("| `%s` | ", anchors[i].expr);
         put_ms(s);
-        printf(" | %.1f | %.0f | %.0fx |\n", (double)kb / 1024, anchors[i].icepool_ms,
-               anchors[i].icepool_ms / (s.med * 1e3));
+        printf(" | %.1f | ", (double)kb / 1024);
+        put_ms(q);
+        printf(" | %.0f | %.0fx |\n", anchors[i].icepool_ms, anchors[i].icepool_ms / (s.med * 1e3));
     }
     printf("\n");
 }
