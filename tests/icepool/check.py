@@ -345,6 +345,26 @@ CASES = [
     ("alea", "2d{1,1,2,3}ra1kh1", lambda: lucky(2, Die([1, 1, 2, 3]), lambda f: f == 1, lambda t: t[-1])),
     # Foundry's r1=1: one die showing 1 rolled again once, as ra1
     ("foundry", "2d4r1=1", lambda: lucky(2, d(4), lambda f: f == 1, sum)),
+    # keep or drop of single explosion rolls (d20, foundry, rpgdr): each roll
+    # of a chain is a die of its own. Keeping the k highest when the top face
+    # explodes: icepool's explode_to_pool, exact from depth k - 1 on (a chain
+    # cut there shows only top faces above its first k rolls)
+    ("d20", "2d3e3kh2", lambda: d(3).explode_to_pool(2, [3], depth=2).highest(2).sum()),
+    ("foundry", "2d3xkh2", lambda: d(3).explode_to_pool(2, depth=2).highest(2).sum()),
+    ("rpgdr", "2d3!k1", lambda: d(3).explode_to_pool(2, depth=1).highest(1).sum()),
+    ("rpgdr", "2d4!k2", lambda: d(4).explode_to_pool(2, depth=2).highest(2).sum()),
+    ("rpgdr", "0d6!k1", lambda: const(0)),
+    # the lowest roll of a chain that explodes on its top face is its last,
+    # a face that does not explode; the highest of one that explodes on 1 too
+    ("rpgdr", "2d3!kl1", lambda: reroll(d(3), [3]).lowest(2, 1)),
+    ("rpgdr", "2d6!kl1", lambda: reroll(d(6), [6]).lowest(2, 1)),
+    ("rpgdr", "(1d2)d3!kl1", lambda: d(2).map(lambda n: reroll(d(3), [3]).lowest(n, 1))),
+    ("rpgdr", "2d3!<2kh1", lambda: reroll(d(3), [1]).highest(2, 1)),
+    ("foundry", "2d3x1kh1", lambda: reroll(d(3), [1]).highest(2, 1)),
+    # one chain, its lowest roll dropped: the last roll goes, each top face
+    # before it stays (cut chains at the depth whose cut mass is alea's)
+    ("d20", "1d3e3pl1", X, lambda D: chain(d(3), lambda f: f == 3, D, value=lambda f: 3 if f == 3 else 0)),
+    ("rpgdr", "1d4!d1", X, lambda D: chain(d(4), lambda f: f == 4, D, value=lambda f: 4 if f == 4 else 0)),
     # computed-sides.test: a rolled count, then rolled sides for the pool
     ("alea", "1d(1d4)", lambda: d(4).map(lambda s: d(s))),
     ("alea", "3d(2*4)", lambda: 3 @ d(8)),
@@ -713,11 +733,6 @@ NOT_COMPARABLE = [
     # constructs icepool has no operator for, or that alea's exact mode refuses
     ("alea", r"\d+d4x\d=4.*",
      "explosions capped across the pool in roll order (x2=4): icepool's explode depth is per die"),
-    ("*", r"1d3e3pl1|2d3e3kh2|2d3x1kh1|2d3xkh2|\(1d2\)d3!kl1|0d6!k1|1d4!d1|2d3!<2kh1|2d3!k1|"
-     r"2d3!kl1|2d4!k2|2d6!kl1",
-     "keep or drop of single explosion rolls (the d20, foundry and rpgdr dialects): icepool's "
-     "explode_to_pool stops at a depth and keeps the last roll at its face, with no sentinel to "
-     "match alea's truncated mass; not written by hand yet"),
     ("alea", r"1d\(1d2\+1\)!",
      "an explosion on rolled sides: alea cuts each side's chain at its own depth, so one icepool depth "
      "cannot reproduce the truncated mass"),
