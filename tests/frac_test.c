@@ -569,7 +569,7 @@ static void test_explosion_keeps_sum_to_one(void **state)
 {
     (void)state;
     static const struct {
-        int dialect;
+        alea_dialect dialect;
         const char *src;
         int settled; /* nothing cut: every chain kept past some roll */
     } cases[] = {
