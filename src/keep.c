@@ -585,12 +585,13 @@ fail:
 
 /* The mass cut from a die by its explosion tails, as a weight (exact in
  * fractions: 1 minus the die's mass; in doubles the tracked truncation);
- * *cut is 0 when none was cut. */
+ * *cut is 0 when none was cut. A die none of whose chains was cut tracks
+ * no truncation: its fractions are not summed. */
 static alea_status cut_mass(alea_ctx *ctx, const alea__pmf *die, const node *at, alea__x *t,
                             int *cut)
 {
     alea__x_init(ctx, t);
-    if (!ctx->exact) {
+    if (!ctx->exact || die->trunc <= 0) {
         *cut = die->trunc > 0;
         t->d = die->trunc;
         return ALEA_OK;
