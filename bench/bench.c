@@ -422,7 +422,7 @@ static void section_startup(void)
         {"dist", "3d6", NULL, NULL},
         {"dist", "event(d12 + d14 + d18 + d20)", NULL, NULL},
         {"compare", "dd(6, 14)", "dd(6, 14, best)", NULL},
-        /* loads the exact module (FLINT) */
+        /* loads the exact module (GMP) */
         {"dist", "--exact", "3d6", NULL},
     };
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
@@ -479,7 +479,7 @@ static void section_growth(const char *data_path)
     printf("|---|--:|--:|--:|--:|--:|--:|\n");
     for (int k = 0; k < G__COUNT; k++) {
         if (k >= G_KEEP_Q && !have_q)
-            continue; /* built without FLINT */
+            continue; /* built without GMP */
         printf("| %s |", names[k]);
         if (data) { /* the name without its markdown */
             fputc('"', data);

@@ -86,7 +86,7 @@ void fz_check_memory(alea_ctx *ctx, const fz_heap *h)
 void fz_check_memory_with(alea_ctx *ctx, const fz_heap *h, int fractions)
 {
     size_t peak = 0, used = alea_ctx_memory(ctx, &peak);
-    /* A distribution in fractions counts the digits FLINT holds beside
+    /* A distribution in fractions counts the digits GMP holds beside
      * what the hook holds; they are given back when it is freed. */
     FZ_CHECK(fractions ? used >= h->live_bytes : used == h->live_bytes,
              "the context counts %zu bytes, its hook holds %zu", used, h->live_bytes);

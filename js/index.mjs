@@ -339,7 +339,7 @@ export class Alea {
   }
 
   /** The exact distribution of expr (a Dist), in doubles: exact fractions
-   * (FLINT) are not in the WebAssembly build, so exact: true is refused. */
+   * (GMP) are not in the WebAssembly build, so exact: true is refused. */
   dist(expr, options = {}) {
     const { dialect = 'alea', exact = false } = optionsOf(options, 'dist');
     const src = this.#source(expr);

@@ -25,8 +25,8 @@
 
 /*
  * The two number systems. A distribution's probabilities are doubles, or,
- * in exact mode (alea_ctx_set_exact; needs FLINT), reduced fractions
- * (FLINT's fmpq) with the nearest doubles beside them. The algorithms are
+ * in exact mode (alea_ctx_set_exact; needs GMP), reduced fractions
+ * (GMP's mpq_t) with the nearest doubles beside them. The algorithms are
  * written once: they read a probability as a weight (alea__w: the double,
  * and the fraction when there is one) and hand weights to the accumulator
  * and the pmf operations, which do the arithmetic in the pmf's own system.
@@ -34,12 +34,12 @@
  * exact mode any other is refused (ALEA_ERR_INVALID: the construct has no
  * exact form yet), never rounded in silently.
  */
-#ifdef ALEA_HAVE_FLINT
-#include <flint/fmpq.h>
-typedef fmpq alea__q;
+#ifdef ALEA_HAVE_GMP
+#include <gmp.h>
+typedef __mpq_struct alea__q; /* an element of GMP's mpq_t */
 #else
 typedef struct alea__q {
-    long num, den; /* never used: exact mode needs FLINT */
+    long num, den; /* never used: exact mode needs GMP */
 } alea__q;
 #endif
 
@@ -382,10 +382,10 @@ ALEA__HIDDEN alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const ch
 
 /* ---- the pmf operations in exact fractions ----
  * pmf.c calls these in exact mode; `lo` is the result's lowest value. They
- * are written in fractions/frac.c with FLINT, which the library does not
- * link: frac.c and FLINT make a module of their own (alea-exact.so), loaded
+ * are written in fractions/frac.c with GMP, which the library does not
+ * link: frac.c and GMP make a module of their own (alea-exact.so), loaded
  * by frac_load.c when a context first needs fractions (alea__frac_load), so
- * that a run in doubles never pays for loading FLINT. frac_load.c defines
+ * that a run in doubles never pays for loading GMP. frac_load.c defines
  * each function below as a call through the module's table (ctx->frac_ops);
  * frac.c defines them for real (a build may also link it directly, as the
  * fuzzers do). The tables below list them once, for both files:
@@ -505,8 +505,9 @@ struct alea__out;
     X(acc_free, (alea__acc * a), (a), a->ctx)                                                \
     /* Gives back a weight's fraction (alea__x_free). */                                     \
     X(xfree, (alea_ctx * ctx, alea__q * r), (ctx, r), ctx)                                   \
-    /* Gives back the numbers FLINT cached for the calling thread (at the end                \
-     * of an exact evaluation, and when an exact distribution is freed). */                  \
+    /* Gives back what MPFR cached for the calling thread (constants for the                 \
+     * decimal exponents of probabilities below the double range), at the end                \
+     * of an exact evaluation and when an exact distribution is freed. */                    \
     X(release, (alea_ctx * ctx), (ctx), ctx)                                                 \
     X(dist_free, (alea_dist * d), (d), d->ctx)                                               \
     /* Writes the fraction `what` (of outcome i) of an exact distribution; its               \

@@ -2,11 +2,10 @@
  * frac_load.c -- the exact engine's fractions, reached through a module.
  *
  * The pmf operations in fractions (dist.h, ALEA__FRAC_STATUS and
- * ALEA__FRAC_VOID) are written in fractions/frac.c with FLINT. FLINT is a
- * shared library only (in Debian, with NTL and the C++ library), and the
- * dynamic loader's symbol lookups for its relocations cost every process
- * that links it about 6 ms, ten times what a roll takes. So the library
- * does not link it: frac.c and FLINT make the module alea-exact.so, which
+ * ALEA__FRAC_VOID) are written in fractions/frac.c with GMP and MPFR.
+ * Loading them costs a process about 0.7 ms, more than a roll takes, so
+ * the library does not link them: frac.c, GMP and MPFR make the module
+ * alea-exact.so, which
  * alea__frac_load opens the first time a context computes in fractions
  * (exact mode, or a result in doubles with outcomes near the double range,
  * api.c). The module's table is kept in the context; every function here
@@ -23,7 +22,7 @@
 #include "core.h"
 #include "dist.h"
 
-#ifdef ALEA_HAVE_FLINT
+#ifdef ALEA_HAVE_GMP
 #include <dlfcn.h>
 #include <string.h>
 
@@ -42,9 +41,9 @@ alea_status alea__frac_load(alea_ctx *ctx)
 {
     if (ctx->frac_ops)
         return ALEA_OK;
-    void *h = dlopen("alea-exact.so", RTLD_NOW | RTLD_LOCAL);
+    void *h = dlopen("alea-exact.so", RTLD_LAZY | RTLD_LOCAL);
     if (!h)
-        h = dlopen(ALEA_EXACT_MODULE_PATH, RTLD_NOW | RTLD_LOCAL);
+        h = dlopen(ALEA_EXACT_MODULE_PATH, RTLD_LAZY | RTLD_LOCAL);
     if (!h) {
         const char *e = dlerror();
         return refuse(ctx, "could not be loaded", e ? e : "not found");
@@ -70,13 +69,13 @@ void alea__frac_unload(alea_ctx *ctx)
     ctx->frac_ops = NULL;
 }
 
-#else /* no FLINT (the WebAssembly build): exact mode cannot be switched on */
+#else /* no GMP (the WebAssembly build): exact mode cannot be switched on */
 
 alea_status alea__frac_load(alea_ctx *ctx)
 {
     return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
                        "exact fractions are not available in this build of alea "
-                       "(it was built without FLINT)");
+                       "(it was built without GMP)");
 }
 
 void alea__frac_unload(alea_ctx *ctx)

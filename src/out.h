@@ -17,6 +17,15 @@ typedef struct alea__out {
     int ansi;   /* colour escapes wanted (ALEA_FORMAT_ANSI) */
     int md;     /* Markdown: text written is escaped (alea__out_raw is not) */
     int json;   /* inside a JSON string: alea__out_text escapes '"' and '\\' */
+    /* Numbers of an exact distribution whose digits are in buf already, so
+     * that a denominator written again is copied, not converted again (the
+     * 3,801 fractions of 200d20 have 88 denominators): frac.c's, valid
+     * while zc_on. */
+    int zc_on;
+    struct alea__zcache {
+        const void *z;   /* the number (an mpz of the distribution) */
+        size_t at, len;  /* its digits: buf[at, at + len) */
+    } zc[32];
 } alea__out;
 
 ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);

@@ -4,7 +4,7 @@
  * 1/s^n, the mean n(s+1)/2, the variance n(s^2-1)/12), the doubles beside
  * them the nearest, no outcome lost where doubles underflow, and the
  * limits on the digits; keep/drop, Double Down and event() against
- * enumerations written from their rules, fraction for fraction. Without FLINT: exact mode is refused by name.
+ * enumerations written from their rules, fraction for fraction. Without GMP: exact mode is refused by name.
  */
 #include <math.h>
 
@@ -47,7 +47,7 @@ static char *power(unsigned base, unsigned n)
     return s;
 }
 
-#ifdef ALEA_HAVE_FLINT
+#ifdef ALEA_HAVE_GMP
 
 static void test_three_d6(void **state)
 {
@@ -508,7 +508,7 @@ static void test_refusals(void **state)
     alea_expr_free(e);
     /* a sum spread far apart: the value range past the support limit is
      * summed term by term, never as a polynomial that long (it took 20 GB
-     * and aborted inside FLINT before) */
+     * and aborted inside the arithmetic library before) */
     e = compile(ctx, "1d50000*50000 + 1d50000");
     assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
     alea_expr_free(e);
@@ -656,18 +656,18 @@ int main(void)
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
 
-#else /* built without FLINT */
+#else /* built without GMP */
 
 static void test_refused(void **state)
 {
     (void)state;
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_ERR_ARGUMENT);
-    assert_non_null(strstr(alea_ctx_error(ctx), "without FLINT"));
+    assert_non_null(strstr(alea_ctx_error(ctx), "without GMP"));
     assert_int_equal(alea_ctx_exact(ctx), 0);
     /* doubles near their range cannot be recomputed: the result says so */
     alea_dist *d = dist_of(ctx, "(500d6) >= 501");
     assert_non_null(alea_dist_incomplete(d));
-    assert_non_null(strstr(alea_dist_incomplete(d), "without FLINT"));
+    assert_non_null(strstr(alea_dist_incomplete(d), "without GMP"));
     alea_dist_free(d);
     (void)power;
     (void)frac;

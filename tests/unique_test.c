@@ -75,7 +75,7 @@ static void check(const rule *r)
     walk(r, vals, 0, 0, 1.0);
     /* in doubles, and in exact fractions (their nearest doubles) */
     for (int exact = 0; exact < 2; exact++) {
-#ifndef ALEA_HAVE_FLINT
+#ifndef ALEA_HAVE_GMP
         if (exact)
             break;
 #endif
@@ -170,7 +170,7 @@ static void test_limit(void **state)
     alea_dist_free(d);
 }
 
-#ifdef ALEA_HAVE_FLINT
+#ifdef ALEA_HAVE_GMP
 /* Exact fractions: read whole; the chain's and the set walk's fractions
  * agree (a selection that keeps every die sends "u" through the chain);
  * each allocation failing in turn gives NOMEM and gives back every byte,
@@ -231,7 +231,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unique_cond, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unique_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limit, setup, teardown),
-#ifdef ALEA_HAVE_FLINT
+#ifdef ALEA_HAVE_GMP
         cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
 #endif
     };

@@ -90,7 +90,7 @@ test('dist: the exact distribution', () => {
   assert.equal(dd.p(2), 0.55);
   const ev = alea.dist('event(d12 + d14 + d18 + d20)');
   assert.ok(ev.flags['critical failure'] > 0 && ev.truncated > 0);
-  // exact fractions need FLINT, which the WebAssembly build has not
+  // exact fractions need GMP, which the WebAssembly build has not
   refused(() => alea.dist('3d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
 });
 

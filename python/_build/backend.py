@@ -3,11 +3,11 @@ only: pip builds the wheel offline, with nothing to fetch (setuptools would
 need the `wheel` package, which an offline machine may lack).
 
 The wheel holds alea/ and the C library it wraps, built here with CMake
-from the C sources: alea/libalea.so.0 and, when FLINT is there to build it,
+from the C sources: alea/libalea.so.0 and, when GMP is there to build it,
 the exact-fractions module alea/alea/alea-exact.so, where libalea.so looks
 for it (its run path is $ORIGIN/alea). `import alea` then needs no separate
 C install and no environment variable. The wheel is for this machine: its
-tag is the platform's, and the module needs the FLINT it was built against
+tag is the platform's, and the module needs the GMP and MPFR it was built against
 (without it, the library refuses exact mode with a message and computes in
 doubles).
 
@@ -17,7 +17,7 @@ LICENSE, what CMake's configuration reads); else the repository, the
 folder above python/ (`pip install python/`).
 
 Building needs cmake and a C compiler (Debian: cmake build-essential) and,
-for exact fractions, libflint-dev. CMAKE_BUILD_PARALLEL_LEVEL sets the
+for exact fractions, libgmp-dev and libmpfr-dev. CMAKE_BUILD_PARALLEL_LEVEL sets the
 number of compiler jobs (default: one per processor).
 """
 import base64
@@ -94,7 +94,7 @@ def _run(cmd, log):
         r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     except FileNotFoundError:
         raise RuntimeError(f'alea: building the C library needs {cmd[0]} (Debian: cmake '
-                           'build-essential, and libflint-dev for exact fractions)') from None
+                           'build-essential, and libgmp-dev libmpfr-dev for exact fractions)') from None
     log.append(r.stdout)
     if r.returncode != 0:
         tail = '\n'.join(r.stdout.splitlines()[-40:])
@@ -102,7 +102,7 @@ def _run(cmd, log):
 
 
 def _build_library(build_dir):
-    """Builds libalea.so.0 (and alea-exact.so when FLINT is there) in
+    """Builds libalea.so.0 (and alea-exact.so when GMP is there) in
     build_dir; returns [(path, name in the wheel)]. The library gets its
     installed run path ($ORIGIN/alea) in the build tree already, so that the
     copies in the wheel find the module beside them, and no path of this
@@ -119,7 +119,7 @@ def _build_library(build_dir):
         raise RuntimeError(f'alea: the build made no {lib}')
     files = [(lib, f'{NAME}/libalea.so.0')]
     module = os.path.join(build_dir, 'alea-exact.so')
-    if os.path.exists(module):  # built when FLINT was found
+    if os.path.exists(module):  # built when GMP was found
         files.append((module, f'{NAME}/alea/alea-exact.so'))
     return files
 

@@ -629,7 +629,7 @@ class Context:
     to 2**64 - 1; else seeded from the OS), and the notation expressions are
     read in (`dialect`, one of DIALECTS: 'roll20' reads '3d6>3' as Roll20
     does). With `exact=True` distributions are computed in exact fractions
-    (the library must be built with FLINT, which pip install builds in). Not to be shared between threads; close()
+    (the library must be built with GMP, which pip install builds in). Not to be shared between threads; close()
     frees it (or use `with`)."""
 
     _ctx = None

@@ -56,8 +56,8 @@ class ExactTest(unittest.TestCase):
     def setUp(self):
         try:
             self.ctx = alea.Context(exact=True)
-        except ValueError as e:  # a library built without FLINT says so
-            self.assertIn('without FLINT', str(e))
+        except ValueError as e:  # a library built without GMP says so
+            self.assertIn('without GMP', str(e))
             self.skipTest('the library was built without exact fractions')
 
     def tearDown(self):

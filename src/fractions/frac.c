@@ -4,22 +4,24 @@
  * context is in exact mode; everything above it (keep, explosions, the
  * mechanics) is written once and hands weights down (alea__w).
  *
- * The numbers are FLINT's: a probability is a reduced fmpq, sums and powers
- * of dice are products of integer polynomials (fmpz_poly, Kronecker
- * substitution) over a common denominator. Their digits are allocated by
- * FLINT, outside the context's allocator, so they are counted instead: each
- * pmf adds the bytes of its digits to the context's memory (qbytes), and
- * the big operations estimate the digits of their result and refuse, before
- * they start, one that would pass the memory limit. Work is charged by the
- * limbs the arithmetic walks (q_cost), not by a count of additions.
+ * The numbers are GMP's: a probability is a reduced mpq_t; sums and powers
+ * of dice are products of integer polynomials over a common denominator,
+ * computed as products of long integers (Kronecker substitution) or, for a
+ * power of a die with few faces, by a recurrence over its coefficients.
+ * Their digits are allocated by GMP, outside the context's allocator, so
+ * they are counted instead: each pmf adds the bytes of its digits to the
+ * context's memory (qbytes), and the big operations estimate the digits of
+ * their result and refuse, before they start, one that would pass the
+ * memory limit. Work is charged by the limbs the arithmetic walks (q_cost),
+ * not by a count of additions.
  *
  * This file is not part of the library: with the library's other objects
- * and FLINT it makes the module alea-exact.so, which the library loads
- * (frac_load.c) when a context first computes in fractions: loading FLINT
- * and its libraries costs a process several milliseconds, which a roll or
- * a distribution in doubles does not pay. A program may also link this file
- * in place of frac_load.c (the fuzzers do). Without FLINT (the WebAssembly
- * build) exact mode cannot be switched on and this file is not built.
+ * and GMP it makes the module alea-exact.so, which the library loads
+ * (frac_load.c) when a context first computes in fractions, so that a roll
+ * or a distribution in doubles never loads GMP. A program may also link
+ * this file in place of frac_load.c (the fuzzers do). Without GMP (the
+ * WebAssembly build) exact mode cannot be switched on and this file is not
+ * built.
  */
 #include "dist.h"
 #include "out.h"
@@ -29,35 +31,34 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef ALEA_HAVE_FLINT
-#error "frac.c is built with FLINT (ALEA_HAVE_FLINT) only"
+#ifndef ALEA_HAVE_GMP
+#error "frac.c is built with GMP (ALEA_HAVE_GMP) only"
 #endif
-#include <flint/fmpz_poly.h>
 #include <mpfr.h>
-#include <flint/fmpz_vec.h>
 
 /* Work units per limb (times its logarithm) of the operands of an exact
  * addition, beyond the ALEA__FRAC_UNIT of one-limb fractions. */
 #define FRAC_LIMB_COST 8
 
 /* Limbs of the digits of a number, and of a fraction. */
-static size_t z_limbs(const fmpz_t z)
+static size_t z_limbs(const mpz_t z)
 {
-    return (size_t)fmpz_size(z);
+    return (size_t)mpz_size(z);
 }
 
 static size_t q_limbs(const alea__q *q)
 {
-    return z_limbs(fmpq_numref(q)) + z_limbs(fmpq_denref(q));
+    return z_limbs(mpq_numref(q)) + z_limbs(mpq_denref(q));
 }
 
-/* Bytes of the digits of q (its limbs beyond the two words of the fmpq). */
+/* Bytes of the digits of q: its limbs and the allocator's header of each
+ * of its two blocks. */
 static size_t q_bytes(const alea__q *q)
 {
-    return q_limbs(q) * sizeof(mp_limb_t);
+    return q_limbs(q) * sizeof(mp_limb_t) + 32;
 }
 
-/* Work of an operation on fractions of `limbs` limbs. FLINT's products and
+/* Work of an operation on fractions of `limbs` limbs. GMP's products and
  * gcds of long numbers are subquadratic: measured here, an addition of two
  * fractions over powers of 20 takes 1 us at 8 limbs, 111 us at 2,048 and
  * 6.6 ms at 32,768 (a work unit is about 2 ns), which this bounds from
@@ -68,17 +69,56 @@ static double q_cost(size_t limbs)
     return ALEA__FRAC_UNIT + FRAC_LIMB_COST * l * log2(l + 2);
 }
 
+/* Operations mpq_t lacks: r += x y; r = x^k (k >= 0); r = x k; r = a / b
+ * (b > 0) in lowest terms; z = x / k exactly. */
+static void q_addmul(mpq_t r, const mpq_t x, const mpq_t y)
+{
+    mpq_t t;
+    mpq_init(t);
+    mpq_mul(t, x, y);
+    mpq_add(r, r, t);
+    mpq_clear(t);
+}
+
+static void q_pow(mpq_t r, const mpq_t x, long k)
+{
+    mpz_pow_ui(mpq_numref(r), mpq_numref(x), (unsigned long)k);
+    mpz_pow_ui(mpq_denref(r), mpq_denref(x), (unsigned long)k);
+}
+
+static void q_mul_si(mpq_t r, const mpq_t x, long k)
+{
+    mpz_mul_si(mpq_numref(r), mpq_numref(x), k);
+    if (r != x)
+        mpz_set(mpq_denref(r), mpq_denref(x));
+    mpq_canonicalize(r);
+}
+
+static void q_set_frac(mpq_t r, const mpz_t a, const mpz_t b)
+{
+    mpz_set(mpq_numref(r), a);
+    mpz_set(mpq_denref(r), b);
+    mpq_canonicalize(r);
+}
+
+static void z_divexact_si(mpz_t z, const mpz_t x, long k)
+{
+    mpz_divexact_ui(z, x, (unsigned long)(k < 0 ? -k : k));
+    if (k < 0)
+        mpz_neg(z, z);
+}
+
 void alea__frac_init(alea_ctx *ctx, alea__pmf *d)
 {
     (void)ctx;
     for (size_t i = 0; i < d->n; i++)
-        fmpq_init(&d->q[i]);
+        mpq_init(&d->q[i]);
 }
 
 void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from)
 {
     for (size_t i = from; i < d->n; i++)
-        fmpq_clear(&d->q[i]);
+        mpq_clear(&d->q[i]);
     if (from == 0 && d->qbytes) {
         ctx->mem_used -= d->qbytes;
         d->qbytes = 0;
@@ -90,7 +130,7 @@ alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
     size_t bytes = 0;
     double limbs = 0;
     for (size_t i = 0; i < d->n; i++) {
-        d->p[i] = fmpq_get_d(&d->q[i]);
+        d->p[i] = mpq_get_d(&d->q[i]);
         bytes += q_bytes(&d->q[i]);
         limbs += (double)q_limbs(&d->q[i]);
     }
@@ -119,11 +159,11 @@ alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
 alea_status alea__frac_set(alea_ctx *ctx, alea__q *r, alea__w w, const node *at)
 {
     if (w.q)
-        fmpq_set(r, w.q);
+        mpq_set(r, w.q);
     else if (w.d == 1)
-        fmpq_one(r);
+        mpq_set_ui(r, 1, 1);
     else if (w.d == 0)
-        fmpq_zero(r);
+        mpq_set_ui(r, 0, 1);
     else
         return alea__frac_inexact(ctx, at);
     return ALEA_OK;
@@ -137,7 +177,7 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
                                       at ? at->start : 0, at ? at->end : 0);
         if (st != ALEA_OK)
             return st;
-        fmpq_addmul(r, x, w.q);
+        q_addmul(r, x, w.q);
         return ALEA_OK;
     }
     if (w.d == 0)
@@ -147,7 +187,7 @@ alea_status alea__frac_addmul(alea_ctx *ctx, alea__q *r, const alea__q *x, alea_
     alea_status st = alea__charge(ctx, (int64_t)q_cost(q_limbs(x) + q_limbs(r)),
                                   at ? at->start : 0, at ? at->end : 0);
     if (st == ALEA_OK)
-        fmpq_add(r, r, x);
+        mpq_add(r, r, x);
     return st;
 }
 
@@ -157,7 +197,7 @@ static alea_status digits_check(alea_ctx *ctx, double bytes, const node *at);
 
 /* A weight as a fraction: its own, or a whole double (exact below 2^53)
  * into t; 0 when it has no exact value. */
-static int w_get(alea__w w, fmpq_t t, const alea__q **out)
+static int w_get(alea__w w, mpq_t t, const alea__q **out)
 {
     if (w.q) {
         *out = w.q;
@@ -165,7 +205,7 @@ static int w_get(alea__w w, fmpq_t t, const alea__q **out)
     }
     if (!(fabs(w.d) <= 9007199254740992.0) || w.d != floor(w.d))
         return 0;
-    fmpq_set_si(t, (slong)w.d, 1);
+    mpq_set_si(t, (long)w.d, 1);
     *out = t;
     return 1;
 }
@@ -173,10 +213,10 @@ static int w_get(alea__w w, fmpq_t t, const alea__q **out)
 static alea_status x_op(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, int add,
                         const node *at)
 {
-    fmpq_t ta, tb;
+    mpq_t ta, tb;
     const alea__q *qa = NULL, *qb = NULL;
-    fmpq_init(ta);
-    fmpq_init(tb);
+    mpq_init(ta);
+    mpq_init(tb);
     alea_status st = ALEA_OK;
     if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
         st = alea__frac_inexact(ctx, at);
@@ -185,12 +225,12 @@ static alea_status x_op(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, int add
                           at ? at->start : 0, at ? at->end : 0);
     if (st == ALEA_OK) {
         if (add)
-            fmpq_addmul(r, qa, qb);
+            q_addmul(r, qa, qb);
         else
-            fmpq_mul(r, qa, qb);
+            mpq_mul(r, qa, qb);
     }
-    fmpq_clear(ta);
-    fmpq_clear(tb);
+    mpq_clear(ta);
+    mpq_clear(tb);
     return st;
 }
 
@@ -207,15 +247,15 @@ alea_status alea__frac_xaddmul(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b,
 
 alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, const node *at)
 {
-    fmpq_t t;
+    mpq_t t;
     const alea__q *qa = NULL;
-    fmpq_init(t);
+    mpq_init(t);
     alea_status st = ALEA_OK;
     if (!w_get(a, t, &qa)) {
         st = alea__frac_inexact(ctx, at);
     } else {
         /* The power has about k times the digits: checked against the
-         * memory and work limits before FLINT computes it. */
+         * memory and work limits before GMP computes it. */
         double limbs = (double)k * (double)(q_limbs(qa) ? q_limbs(qa) : 1);
         if (k > (uint64_t)INT32_MAX)
             st = digits_check(ctx, HUGE_VAL, at);
@@ -223,53 +263,53 @@ alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, co
             (st = alea__work_check(ctx, q_cost((size_t)limbs), at)) == ALEA_OK &&
             (st = alea__charge(ctx, (int64_t)q_cost((size_t)limbs), at ? at->start : 0,
                                at ? at->end : 0)) == ALEA_OK)
-            fmpq_pow_si(r, qa, (slong)k);
+            q_pow(r, qa, (long)k);
     }
-    fmpq_clear(t);
+    mpq_clear(t);
     return st;
 }
 
 alea_status alea__frac_xdiv(alea_ctx *ctx, alea__q *r, alea__w a, alea__w b, const node *at)
 {
-    fmpq_t ta, tb;
+    mpq_t ta, tb;
     const alea__q *qa = NULL, *qb = NULL;
-    fmpq_init(ta);
-    fmpq_init(tb);
+    mpq_init(ta);
+    mpq_init(tb);
     alea_status st = ALEA_OK;
     size_t s = at ? at->start : 0, e = at ? at->end : 0;
     if (!w_get(a, ta, &qa) || !w_get(b, tb, &qb))
         st = alea__frac_inexact(ctx, at);
-    else if (fmpq_sgn(qb) <= 0) /* FLINT aborts on a zero divisor */
+    else if (mpq_sgn(qb) <= 0) /* GMP aborts on a zero divisor */
         st = alea__broken(ctx, s, e, "a weight divided by one not above 0");
     else
         st = alea__charge(ctx, (int64_t)q_cost(q_limbs(qa) + q_limbs(qb)), s, e);
     if (st == ALEA_OK)
-        fmpq_div(r, qa, qb);
-    fmpq_clear(ta);
-    fmpq_clear(tb);
+        mpq_div(r, qa, qb);
+    mpq_clear(ta);
+    mpq_clear(tb);
     return st;
 }
 
 void alea__frac_xfree(alea_ctx *ctx, alea__q *r)
 {
     (void)ctx;
-    fmpq_clear(r);
+    mpq_clear(r);
 }
 
 void alea__frac_ratio(alea_ctx *ctx, alea__q *r, uint64_t a1, uint64_t a2, uint64_t b1,
                       uint64_t b2)
 {
     (void)ctx;
-    fmpz_t t;
-    fmpz_init(t);
-    fmpz_set_ui(fmpq_numref(r), a1);
-    fmpz_set_ui(t, a2);
-    fmpz_mul(fmpq_numref(r), fmpq_numref(r), t);
-    fmpz_set_ui(fmpq_denref(r), b1);
-    fmpz_set_ui(t, b2);
-    fmpz_mul(fmpq_denref(r), fmpq_denref(r), t);
-    fmpq_canonicalise(r);
-    fmpz_clear(t);
+    mpz_t t;
+    mpz_init(t);
+    mpz_set_ui(mpq_numref(r), a1);
+    mpz_set_ui(t, a2);
+    mpz_mul(mpq_numref(r), mpq_numref(r), t);
+    mpz_set_ui(mpq_denref(r), b1);
+    mpz_set_ui(t, b2);
+    mpz_mul(mpq_denref(r), mpq_denref(r), t);
+    mpq_canonicalize(r);
+    mpz_clear(t);
 }
 
 /* ---- the accumulator in fractions ---------------------------------------------- */
@@ -282,7 +322,7 @@ alea_status alea__frac_acc_dense(alea__acc *a)
         return alea__nomem(a->ctx);
     a->dqbytes = bytes;
     for (size_t i = 0; i < a->span; i++)
-        fmpq_init(&a->dq[i]);
+        mpq_init(&a->dq[i]);
     return ALEA_OK;
 }
 
@@ -295,14 +335,14 @@ void alea__frac_acc_free(alea__acc *a)
 {
     if (a->dq) {
         for (size_t i = 0; i < a->span; i++)
-            fmpq_clear(&a->dq[i]);
+            mpq_clear(&a->dq[i]);
         alea__spare_free(a->ctx, a->dq, a->dqbytes);
         a->dq = NULL;
     }
     if (a->sq) {
         qpair *pr = a->sq;
         for (size_t i = 0; i < a->nsq; i++)
-            fmpq_clear(&pr[i].q);
+            mpq_clear(&pr[i].q);
         alea__mem_free(a->ctx, a->sq, a->capsq * sizeof(qpair));
         a->sq = NULL;
     }
@@ -335,9 +375,9 @@ static alea_status sparse_compact(alea__acc *a)
                 a->nsq = n;
                 return st;
             }
-            fmpq_zero(&pr[i].q);
+            mpq_set_ui(&pr[i].q, 0, 1);
         } else if (k != i) {
-            fmpq_swap(&pr[k].q, &pr[i].q);
+            mpq_swap(&pr[k].q, &pr[i].q);
             pr[k].v = pr[i].v;
             k++;
         } else {
@@ -345,7 +385,7 @@ static alea_status sparse_compact(alea__acc *a)
         }
     }
     for (size_t i = k; i < n; i++)
-        fmpq_clear(&pr[i].q);
+        mpq_clear(&pr[i].q);
     a->nsq = k;
     if (k > a->limit)
         return alea__support_error(a->ctx, a->at);
@@ -370,7 +410,7 @@ static alea_status sparse_push(alea__acc *a, int64_t v, const alea__q *x, alea__
         }
     }
     qpair *pr = a->sq;
-    fmpq_init(&pr[a->nsq].q);
+    mpq_init(&pr[a->nsq].q);
     pr[a->nsq].v = v;
     a->nsq++;
     return alea__frac_addmul(a->ctx, &pr[a->nsq - 1].q, x, w, a->at);
@@ -392,11 +432,11 @@ alea_status alea__frac_acc_add(alea__acc *a, int64_t v, alea__w x, alea__w y)
             return ALEA_OK;
         if (x.d != 1)
             return alea__frac_inexact(a->ctx, a->at);
-        fmpq_t one;
-        fmpq_init(one);
-        fmpq_one(one);
+        mpq_t one;
+        mpq_init(one);
+        mpq_set_ui(one, 1, 1);
         st = alea__frac_acc_add(a, v, (alea__w){1, one}, ALEA__W(1));
-        fmpq_clear(one);
+        mpq_clear(one);
         return st;
     }
     if (a->span)
@@ -421,14 +461,14 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
     if (a->span) {
         size_t k = 0;
         for (size_t i = 0; i < a->span; i++)
-            k += fmpq_sgn(&a->dq[i]) > 0;
+            k += mpq_sgn(&a->dq[i]) > 0;
         if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
             goto fail;
         k = 0;
         for (size_t i = 0; i < a->span; i++) {
-            if (fmpq_sgn(&a->dq[i]) > 0) {
+            if (mpq_sgn(&a->dq[i]) > 0) {
                 r.v[k] = (int64_t)((uint64_t)a->lo + i);
-                fmpq_swap(&r.q[k], &a->dq[i]);
+                mpq_swap(&r.q[k], &a->dq[i]);
                 k++;
             }
         }
@@ -438,14 +478,14 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
         qpair *pr = a->sq;
         size_t k = 0;
         for (size_t i = 0; i < a->nsq; i++)
-            k += fmpq_sgn(&pr[i].q) > 0;
+            k += mpq_sgn(&pr[i].q) > 0;
         if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
             goto fail;
         k = 0;
         for (size_t i = 0; i < a->nsq; i++) {
-            if (fmpq_sgn(&pr[i].q) > 0) {
+            if (mpq_sgn(&pr[i].q) > 0) {
                 r.v[k] = pr[i].v;
-                fmpq_swap(&r.q[k], &pr[i].q);
+                mpq_swap(&r.q[k], &pr[i].q);
                 k++;
             }
         }
@@ -465,31 +505,331 @@ fail:
 /* ---- sums as polynomial products -------------------------------------------- */
 
 /*
- * d as an integer polynomial over one denominator: P(x) = sum c_k x^k with
- * k = v - v[0], and den the least common multiple of the denominators.
+ * Integer polynomials, c[k] the coefficient of x^k: their array comes from
+ * the context's allocator, their digits from GMP. Every coefficient here is
+ * a count, never negative, which is what lets a product be one product of
+ * integers (Kronecker substitution: each polynomial packed into an integer,
+ * a coefficient every `slot` bits, wide enough that no sum carries into the
+ * next; GMP multiplies long integers in quasi-linear time).
  */
-static void to_poly_at(const alea__pmf *d, int64_t base, slong len, fmpz_poly_t P, fmpz_t den)
+typedef struct zpoly {
+    mpz_t *c;
+    size_t len, cap;
+} zpoly;
+
+/* The limbs below are GMP's 64-bit limbs without nails (Debian's build). */
+#define LIMB_BITS 64
+_Static_assert(sizeof(mp_limb_t) * 8 == LIMB_BITS, "64-bit limbs");
+
+static size_t z_bits(const mpz_t z)
 {
-    fmpz_one(den);
-    for (size_t i = 0; i < d->n; i++)
-        fmpz_lcm(den, den, fmpq_denref(&d->q[i]));
-    fmpz_poly_fit_length(P, len);
-    _fmpz_vec_zero(P->coeffs, len);
-    fmpz_t t;
-    fmpz_init(t);
-    for (size_t i = 0; i < d->n; i++) {
-        fmpz *c = P->coeffs + (slong)((uint64_t)d->v[i] - (uint64_t)base);
-        fmpz_divexact(t, den, fmpq_denref(&d->q[i]));
-        fmpz_addmul(c, fmpq_numref(&d->q[i]), t); /* polyval's values may repeat */
-    }
-    _fmpz_poly_set_length(P, len);
-    _fmpz_poly_normalise(P);
-    fmpz_clear(t);
+    return mpz_sgn(z) ? mpz_sizeinbase(z, 2) : 0;
 }
 
-static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
+static void zp_init(zpoly *P)
 {
-    to_poly_at(d, d->v[0], (slong)((uint64_t)d->v[d->n - 1] - (uint64_t)d->v[0]) + 1, P, den);
+    P->c = NULL;
+    P->len = P->cap = 0;
+}
+
+static void zp_clear(alea_ctx *ctx, zpoly *P)
+{
+    for (size_t i = 0; i < P->cap; i++)
+        mpz_clear(P->c[i]);
+    if (P->c)
+        alea__mem_free(ctx, P->c, P->cap * sizeof *P->c);
+    zp_init(P);
+}
+
+/* P = 0 with len coefficients. */
+static alea_status zp_zero(alea_ctx *ctx, zpoly *P, size_t len)
+{
+    if (len > P->cap) {
+        mpz_t *c = alea__mem_realloc(ctx, P->c, P->cap * sizeof *c,
+                                     alea__mul_size(len, sizeof *c));
+        if (!c)
+            return alea__nomem(ctx);
+        for (size_t i = P->cap; i < len; i++)
+            mpz_init(c[i]);
+        P->c = c;
+        P->cap = len;
+    }
+    for (size_t i = 0; i < len; i++)
+        mpz_set_ui(P->c[i], 0);
+    P->len = len;
+    return ALEA_OK;
+}
+
+static void zp_swap(zpoly *a, zpoly *b)
+{
+    zpoly t = *a;
+    *a = *b;
+    *b = t;
+}
+
+static size_t zp_max_bits(const zpoly *P)
+{
+    size_t b = 0;
+    for (size_t i = 0; i < P->len; i++) {
+        size_t x = z_bits(P->c[i]);
+        b = x > b ? x : b;
+    }
+    return b;
+}
+
+/* z = sum c[k] 2^(k slot), each c[k] below 2^slot. */
+static void kr_pack(mpz_t z, const zpoly *P, size_t slot)
+{
+    size_t total = P->len * slot / LIMB_BITS + 2;
+    mp_limb_t *w = mpz_limbs_write(z, (mp_size_t)total);
+    memset(w, 0, total * sizeof *w);
+    for (size_t k = 0; k < P->len; k++) {
+        size_t n = mpz_size(P->c[k]), bit = k * slot, li = bit / LIMB_BITS;
+        unsigned sh = (unsigned)(bit % LIMB_BITS);
+        const mp_limb_t *x = mpz_limbs_read(P->c[k]);
+        for (size_t j = 0; j < n; j++) {
+            w[li + j] |= x[j] << sh;
+            if (sh)
+                w[li + j + 1] |= x[j] >> (LIMB_BITS - sh);
+        }
+    }
+    while (total && !w[total - 1])
+        total--;
+    mpz_limbs_finish(z, (mp_size_t)total);
+}
+
+/* R's len coefficients from z, slot bits each. */
+static void kr_unpack(zpoly *R, const mpz_t z, size_t slot)
+{
+    size_t nz = mpz_size(z), n = slot / LIMB_BITS + 1;
+    const mp_limb_t *w = mpz_limbs_read(z);
+    mp_limb_t mask = slot % LIMB_BITS ? ((mp_limb_t)1 << (slot % LIMB_BITS)) - 1 : 0;
+    for (size_t k = 0; k < R->len; k++) {
+        size_t bit = k * slot, li = bit / LIMB_BITS;
+        unsigned sh = (unsigned)(bit % LIMB_BITS);
+        if (li >= nz) {
+            mpz_set_ui(R->c[k], 0);
+            continue;
+        }
+        mp_limb_t *r = mpz_limbs_write(R->c[k], (mp_size_t)n);
+        for (size_t j = 0; j < n; j++) {
+            mp_limb_t lo = li + j < nz ? w[li + j] : 0;
+            mp_limb_t hi = li + j + 1 < nz ? w[li + j + 1] : 0;
+            r[j] = sh ? (lo >> sh) | (hi << (LIMB_BITS - sh)) : lo;
+        }
+        r[n - 1] &= mask;
+        size_t m = n;
+        while (m && !r[m - 1])
+            m--;
+        mpz_limbs_finish(R->c[k], (mp_size_t)m);
+    }
+}
+
+/* Below this many terms in the shorter factor a product is computed term by
+ * term; above, packed. */
+#define KRONECKER_FROM 16
+
+/* R = A B (R may be A or B). */
+static alea_status zp_mul(alea_ctx *ctx, zpoly *R, const zpoly *A, const zpoly *B)
+{
+    zpoly T;
+    zp_init(&T);
+    size_t len = A->len && B->len ? A->len + B->len - 1 : 0;
+    alea_status st = zp_zero(ctx, &T, len);
+    if (st != ALEA_OK || !len) {
+        zp_swap(R, &T);
+        zp_clear(ctx, &T);
+        return st;
+    }
+    size_t shorter = A->len < B->len ? A->len : B->len;
+    if (shorter < KRONECKER_FROM) {
+        for (size_t i = 0; i < A->len; i++)
+            if (mpz_sgn(A->c[i]))
+                for (size_t j = 0; j < B->len; j++)
+                    mpz_addmul(T.c[i + j], A->c[i], B->c[j]);
+    } else {
+        /* a coefficient of the product: at most `shorter` products */
+        size_t slot = zp_max_bits(A) + zp_max_bits(B) + 1;
+        for (size_t s = shorter; s; s >>= 1)
+            slot++;
+        mpz_t a, b;
+        mpz_init(a);
+        mpz_init(b);
+        kr_pack(a, A, slot);
+        if (A == B) {
+            mpz_mul(a, a, a);
+        } else {
+            kr_pack(b, B, slot);
+            mpz_mul(a, a, b);
+        }
+        kr_unpack(&T, a, slot);
+        mpz_clear(a);
+        mpz_clear(b);
+    }
+    zp_swap(R, &T);
+    zp_clear(ctx, &T);
+    return ALEA_OK;
+}
+
+/* R = A^n, n >= 1, A->c[0] != 0 (a pmf's polynomial starts at its lowest
+ * value). */
+static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long n)
+{
+    size_t s = A->len, terms = 0, equal = 1;
+    for (size_t i = 0; i < s; i++) {
+        terms += mpz_sgn(A->c[i]) != 0;
+        equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
+    }
+    if (s == 1 || n == 1 || (!equal && terms > KRONECKER_FROM)) {
+        /* by squaring */
+        zpoly B;
+        zp_init(&B);
+        alea_status st = zp_zero(ctx, R, 1);
+        if (st == ALEA_OK && (st = zp_zero(ctx, &B, s)) == ALEA_OK) {
+            mpz_set_ui(R->c[0], 1);
+            for (size_t i = 0; i < s; i++)
+                mpz_set(B.c[i], A->c[i]);
+            for (unsigned long e = n; st == ALEA_OK && e; e >>= 1) {
+                if (e & 1)
+                    st = zp_mul(ctx, R, R, &B);
+                if (st == ALEA_OK && e > 1)
+                    st = zp_mul(ctx, &B, &B, &B);
+            }
+        }
+        zp_clear(ctx, &B);
+        return st;
+    }
+    size_t len = (s - 1) * (size_t)n + 1;
+    alea_status st = zp_zero(ctx, R, len);
+    if (st != ALEA_OK)
+        return st;
+    mpz_t acc, t;
+    mpz_init(acc);
+    mpz_init(t);
+    mpz_t *c = R->c;
+    long ln = (long)n, ls = (long)s;
+    mpz_set_ui(c[0], 1);
+    if (equal) {
+        /* (1 + x + ... + x^(s-1))^n, P: from P'/P = n (1/(1-x) - s x^(s-1)/(1-x^s)),
+         * (k+1) c[k+1] = (k+n) c[k] + (k-s+1-ns) c[k-s+1] + (n(s-1)-k+s) c[k-s];
+         * the coefficients are symmetric, so half of them are computed. */
+        for (long k = 0; 2 * (k + 1) < (long)len; k++) {
+            mpz_mul_si(acc, c[k], k + ln);
+            if (k - ls + 1 >= 0) {
+                mpz_mul_si(t, c[k - ls + 1], k - ls + 1 - ln * ls);
+                mpz_add(acc, acc, t);
+            }
+            if (k - ls >= 0) {
+                mpz_mul_si(t, c[k - ls], ln * (ls - 1) - k + ls);
+                mpz_add(acc, acc, t);
+            }
+            mpz_divexact_ui(c[k + 1], acc, (unsigned long)(k + 1));
+        }
+        for (size_t k = (len - 1) / 2 + 1; k < len; k++)
+            mpz_set(c[k], c[len - 1 - k]);
+        if (mpz_cmp_ui(A->c[0], 1) != 0) {
+            mpz_pow_ui(t, A->c[0], n);
+            for (size_t k = 0; k < len; k++)
+                mpz_mul(c[k], c[k], t);
+        }
+    } else {
+        /* a few terms a[i]: from A P' = n A' P (J. C. P. Miller's recurrence),
+         * k a[0] c[k] = sum over i of ((n+1) i - k) a[i] c[k-i] */
+        mpz_pow_ui(c[0], A->c[0], n);
+        for (long k = 1; k < (long)len; k++) {
+            mpz_set_ui(acc, 0);
+            for (long i = 1; i < ls && i <= k; i++) {
+                if (!mpz_sgn(A->c[i]) || !mpz_sgn(c[k - i]))
+                    continue;
+                mpz_mul(t, A->c[i], c[k - i]);
+                mpz_mul_si(t, t, (ln + 1) * i - k);
+                mpz_add(acc, acc, t);
+            }
+            mpz_divexact_ui(acc, acc, (unsigned long)k);
+            mpz_divexact(c[k], acc, A->c[0]);
+        }
+    }
+    mpz_clear(acc);
+    mpz_clear(t);
+    return ALEA_OK;
+}
+
+/*
+ * d as an integer polynomial over one denominator: P(x) = sum c_k x^k with
+ * k = v - base, and den the least common multiple of the denominators.
+ */
+static alea_status to_poly_at(alea_ctx *ctx, const alea__pmf *d, int64_t base, size_t len,
+                              zpoly *P, mpz_t den)
+{
+    alea_status st = zp_zero(ctx, P, len);
+    if (st != ALEA_OK)
+        return st;
+    mpz_set_ui(den, 1);
+    for (size_t i = 0; i < d->n; i++)
+        mpz_lcm(den, den, mpq_denref(&d->q[i]));
+    mpz_t t;
+    mpz_init(t);
+    for (size_t i = 0; i < d->n; i++) {
+        mpz_ptr c = P->c[(size_t)((uint64_t)d->v[i] - (uint64_t)base)];
+        mpz_divexact(t, den, mpq_denref(&d->q[i]));
+        mpz_addmul(c, mpq_numref(&d->q[i]), t); /* polyval's values may repeat */
+    }
+    mpz_clear(t);
+    while (P->len && !mpz_sgn(P->c[P->len - 1]))
+        P->len--;
+    return ALEA_OK;
+}
+
+static alea_status to_poly(alea_ctx *ctx, const alea__pmf *d, zpoly *P, mpz_t den)
+{
+    return to_poly_at(ctx, d, d->v[0],
+                      (size_t)((uint64_t)d->v[d->n - 1] - (uint64_t)d->v[0]) + 1, P, den);
+}
+
+/* A hash of z's top limb and size, for the caches of numbers met again. */
+static uint64_t top_hash(const mpz_t z)
+{
+    size_t nl = mpz_size(z);
+    uint64_t top = nl ? (uint64_t)mpz_getlimbn(z, (mp_size_t)nl - 1) : 0;
+    return (top * 0x9E3779B97F4A7C15u ^ nl) >> 58;
+}
+
+/* L / d for one L and the few divisors d a distribution's fractions need
+ * (the 3,801 fractions of 200d20 have 88 denominators): the last quotients,
+ * by d's top limb and size, so that a divisor met again costs a comparison
+ * rather than a division of long numbers. */
+#define QC_SLOTS 32
+typedef struct quot_cache {
+    mpz_t d[QC_SLOTS], q[QC_SLOTS];
+    int used[QC_SLOTS];
+} quot_cache;
+
+static void qc_init(quot_cache *c)
+{
+    for (int i = 0; i < QC_SLOTS; i++) {
+        mpz_init(c->d[i]);
+        mpz_init(c->q[i]);
+        c->used[i] = 0;
+    }
+}
+
+static void qc_clear(quot_cache *c)
+{
+    for (int i = 0; i < QC_SLOTS; i++) {
+        mpz_clear(c->d[i]);
+        mpz_clear(c->q[i]);
+    }
+}
+
+static mpz_srcptr qc_get(quot_cache *c, const mpz_t L, const mpz_t d)
+{
+    int k = (int)(top_hash(d) % QC_SLOTS);
+    if (!c->used[k] || mpz_cmp(c->d[k], d) != 0) {
+        mpz_set(c->d[k], d);
+        mpz_divexact(c->q[k], L, d);
+        c->used[k] = 1;
+    }
+    return c->q[k];
 }
 
 /* Trial division bound for a denominator's primes: the denominators of
@@ -502,73 +842,74 @@ static void to_poly(const alea__pmf *d, fmpz_poly_t P, fmpz_t den)
  * primes come from the gcd of den with the product of all primes below
  * the bound (about 90 limbs), so that a long den is divided only by its
  * own primes. */
-static int smooth(const fmpz_t den, ulong *ps, ulong *es, double *work)
+static int smooth(const mpz_t den, unsigned long *ps, unsigned long *es, double *work)
 {
-    fmpz_t c, g, pz;
-    fmpz_init_set(c, den);
-    fmpz_init(g);
-    fmpz_init(pz);
-    fmpz_primorial(g, SMOOTH_BOUND - 1);
-    fmpz_gcd(g, g, den);
+    mpz_t c, g, pz;
+    mpz_init_set(c, den);
+    mpz_init(g);
+    mpz_init(pz);
+    mpz_primorial_ui(g, SMOOTH_BOUND - 1);
+    mpz_gcd(g, g, den);
     /* the trial divisions of g, a unit a limb; then a division of den per
      * power of two of each prime's exponent */
     *work = SMOOTH_BOUND * (double)(z_limbs(g) + 1);
     double rm = (double)(z_limbs(den) + 1) * 2 * log2((double)z_limbs(den) * 64 + 2);
     int np = 0;
-    for (ulong d = 2; d < SMOOTH_BOUND && !fmpz_is_one(g); d++) {
-        if (!fmpz_divisible_si(g, (slong)d))
+    for (unsigned long d = 2; d < SMOOTH_BOUND && !(mpz_cmp_ui(g, 1) == 0); d++) {
+        if (!mpz_divisible_ui_p(g, d))
             continue; /* g is squarefree: a composite d never divides */
-        fmpz_divexact_ui(g, g, d);
+        mpz_divexact_ui(g, g, d);
         if (np == SMOOTH_PRIMES) {
             np = -1;
             break;
         }
-        fmpz_set_ui(pz, d);
+        mpz_set_ui(pz, d);
         ps[np] = d;
-        es[np++] = (ulong)fmpz_remove(c, c, pz);
+        es[np++] = (unsigned long)mpz_remove(c, c, pz);
         *work += rm;
     }
-    if (!fmpz_is_one(c))
+    if (!(mpz_cmp_ui(c, 1) == 0))
         np = -1;
-    fmpz_clear(c);
-    fmpz_clear(g);
-    fmpz_clear(pz);
+    mpz_clear(c);
+    mpz_clear(g);
+    mpz_clear(pz);
     return np;
 }
 
 /* r = c / den in lowest terms, den = prod ps^es: the primes are divided out
- * of c (a valuation each: much cheaper than a gcd of long numbers). */
-static void reduce_smooth(alea__q *r, const fmpz_t c, const fmpz_t den, const ulong *ps,
-                          const ulong *es, int np, fmpz_t pz)
+ * of c (a valuation each: much cheaper than a gcd of long numbers), and den
+ * by their product g (through qc: few products recur). c's digits become
+ * r's (c is left 0). */
+static void reduce_smooth(alea__q *r, mpz_t c, const mpz_t den, const unsigned long *ps,
+                          const unsigned long *es, int np, mpz_t pz, mpz_t g, quot_cache *qc)
 {
-    fmpz_set(fmpq_numref(r), c);
-    fmpz_set(fmpq_denref(r), den);
+    mpz_swap(mpq_numref(r), c);
+    mpz_set_ui(g, 1);
     for (int j = 0; j < np; j++) {
-        fmpz_set_ui(pz, ps[j]);
-        ulong e = (ulong)fmpz_remove(fmpq_numref(r), fmpq_numref(r), pz);
+        mpz_set_ui(pz, ps[j]);
+        unsigned long e = (unsigned long)mpz_remove(mpq_numref(r), mpq_numref(r), pz);
         if (e > es[j]) { /* only as many as den has */
-            fmpz_pow_ui(pz, pz, e - es[j]);
-            fmpz_mul(fmpq_numref(r), fmpq_numref(r), pz);
+            mpz_ui_pow_ui(pz, ps[j], e - es[j]);
+            mpz_mul(mpq_numref(r), mpq_numref(r), pz);
             e = es[j];
         }
         if (e) {
-            fmpz_set_ui(pz, ps[j]);
-            fmpz_pow_ui(pz, pz, e);
-            fmpz_divexact(fmpq_denref(r), fmpq_denref(r), pz);
+            mpz_ui_pow_ui(pz, ps[j], e);
+            mpz_mul(g, g, pz);
         }
     }
+    mpz_set(mpq_denref(r), qc_get(qc, den, g));
 }
 
 /* The pmf of P / den with its lowest power at value lo (zero coefficients
- * left out). */
-static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t den, int64_t lo,
+ * left out). P's digits become the fractions' (P is left 0). */
+static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t lo,
                              const node *at, alea__pmf *out)
 {
-    slong len = fmpz_poly_length(P);
-    size_t k = 0;
-    for (slong i = 0; i < len; i++)
-        k += !fmpz_is_zero(P->coeffs + i);
-    ulong ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    size_t len = P->len, k = 0;
+    for (size_t i = 0; i < len; i++)
+        k += mpz_sgn(P->c[i]) != 0;
+    unsigned long ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
     size_t dl = z_limbs(den);
     /* Finding den's primes: a gcd with the primorial (its 90 limbs times
      * den's), a unit a limb; the rest (trial divisions of that gcd, at most
@@ -591,20 +932,28 @@ static alea_status from_poly(alea_ctx *ctx, const fmpz_poly_t P, const fmpz_t de
         st = alea__charge(ctx, (int64_t)cost, at->start, at->end);
     if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
         return st;
-    fmpz_t pz;
-    fmpz_init(pz);
+    mpz_t pz, g;
+    mpz_init(pz);
+    mpz_init(g);
+    quot_cache qc;
+    qc_init(&qc);
     k = 0;
-    for (slong i = 0; i < len; i++) {
-        if (fmpz_is_zero(P->coeffs + i))
+    for (size_t i = 0; i < len; i++) {
+        if (!mpz_sgn(P->c[i]))
             continue;
         out->v[k] = (int64_t)((uint64_t)lo + (uint64_t)i);
-        if (np >= 0)
-            reduce_smooth(&out->q[k], P->coeffs + i, den, ps, es, np, pz);
-        else
-            fmpq_set_fmpz_frac(&out->q[k], P->coeffs + i, den);
+        if (np >= 0) {
+            reduce_smooth(&out->q[k], P->c[i], den, ps, es, np, pz, g, &qc);
+        } else {
+            mpz_swap(mpq_numref(&out->q[k]), P->c[i]);
+            mpz_set(mpq_denref(&out->q[k]), den);
+            mpq_canonicalize(&out->q[k]);
+        }
         k++;
     }
-    fmpz_clear(pz);
+    mpz_clear(pz);
+    mpz_clear(g);
+    qc_clear(&qc);
     if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
         alea__pmf_free(ctx, out);
     return st;
@@ -649,7 +998,7 @@ static alea_status skeleton_check(alea_ctx *ctx, const alea__pmf *a, const alea_
 {
     double la = (double)((uint64_t)a->v[a->n - 1] - (uint64_t)a->v[0]) + 1;
     double lb = b ? (double)((uint64_t)b->v[b->n - 1] - (uint64_t)b->v[0]) + 1 : 0;
-    double bytes = (la + lb + len_out) * (double)sizeof(fmpz) + 2 * (double)a->qbytes +
+    double bytes = (la + lb + len_out) * (double)sizeof(mpz_t) + 2 * (double)a->qbytes +
                    (b ? 2 * (double)b->qbytes : 0);
     if ((double)ctx->mem_used + bytes > (double)ctx->limits[ALEA_LIMIT_MEMORY])
         return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
@@ -668,27 +1017,26 @@ alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *
     alea_status st = skeleton_check(ctx, a, b, len, at);
     if (st != ALEA_OK)
         return st;
-    fmpz_poly_t A, B;
-    fmpz_t da, db;
-    fmpz_poly_init(A);
-    fmpz_poly_init(B);
-    fmpz_init(da);
-    fmpz_init(db);
-    to_poly(a, A, da);
-    to_poly(b, B, db);
-    double la = (double)fmpz_poly_length(A), lb = (double)fmpz_poly_length(B);
-    double ba = (double)fmpz_poly_max_bits(A) + (double)fmpz_bits(da),
-           bb = (double)fmpz_poly_max_bits(B) + (double)fmpz_bits(db);
-    st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
-    if (st == ALEA_OK) {
-        fmpz_poly_mul(A, A, B);
-        fmpz_mul(da, da, db);
-        st = from_poly(ctx, A, da, lo, at, out);
+    zpoly A, B;
+    mpz_t da, db;
+    zp_init(&A);
+    zp_init(&B);
+    mpz_init(da);
+    mpz_init(db);
+    if ((st = to_poly(ctx, a, &A, da)) == ALEA_OK && (st = to_poly(ctx, b, &B, db)) == ALEA_OK) {
+        double la = (double)A.len, lb = (double)B.len;
+        double ba = (double)zp_max_bits(&A) + (double)z_bits(da),
+               bb = (double)zp_max_bits(&B) + (double)z_bits(db);
+        st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
     }
-    fmpz_poly_clear(A);
-    fmpz_poly_clear(B);
-    fmpz_clear(da);
-    fmpz_clear(db);
+    if (st == ALEA_OK && (st = zp_mul(ctx, &A, &A, &B)) == ALEA_OK) {
+        mpz_mul(da, da, db);
+        st = from_poly(ctx, &A, da, lo, at, out);
+    }
+    zp_clear(ctx, &A);
+    zp_clear(ctx, &B);
+    mpz_clear(da);
+    mpz_clear(db);
     return st;
 }
 
@@ -699,24 +1047,27 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
     alea_status st = skeleton_check(ctx, a, NULL, range * (double)n + 1, at);
     if (st != ALEA_OK)
         return st;
-    fmpz_poly_t A;
-    fmpz_t da;
-    fmpz_poly_init(A);
-    fmpz_init(da);
-    to_poly(a, A, da);
-    double la = (double)fmpz_poly_length(A), dn = (double)n;
-    double bits = ((double)fmpz_poly_max_bits(A) + (double)fmpz_bits(da)) * dn;
-    double len = (la - 1) * dn + 1;
-    /* Repeated squaring: the last product dominates, the ones before it sum
-     * to about as much again. */
-    st = poly_check(ctx, len, bits, 2 * len * bits, at);
-    if (st == ALEA_OK) {
-        fmpz_poly_pow(A, A, (ulong)n);
-        fmpz_pow_ui(da, da, (ulong)n);
-        st = from_poly(ctx, A, da, lo, at, out);
+    zpoly A, R;
+    mpz_t da;
+    zp_init(&A);
+    zp_init(&R);
+    mpz_init(da);
+    if ((st = to_poly(ctx, a, &A, da)) == ALEA_OK) {
+        double la = (double)A.len, dn = (double)n;
+        double bits = ((double)zp_max_bits(&A) + (double)z_bits(da)) * dn;
+        double len = (la - 1) * dn + 1;
+        /* Repeated squaring: the last product dominates, the ones before it
+         * sum to about as much again (a recurrence over few terms costs
+         * less). */
+        st = poly_check(ctx, len, bits, 2 * len * bits, at);
     }
-    fmpz_poly_clear(A);
-    fmpz_clear(da);
+    if (st == ALEA_OK && (st = zp_pow(ctx, &R, &A, (unsigned long)n)) == ALEA_OK) {
+        mpz_pow_ui(da, da, (unsigned long)n);
+        st = from_poly(ctx, &R, da, lo, at, out);
+    }
+    zp_clear(ctx, &A);
+    zp_clear(ctx, &R);
+    mpz_clear(da);
     return st;
 }
 
@@ -728,24 +1079,25 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
                                alea__pmf *out)
 {
     size_t n = w->n;
-    slong c = (slong)-base;
+    size_t c = (size_t)-base;
     alea_status st = skeleton_check(ctx, b, NULL, (double)(n - 1) * (double)top + 1, at);
     if (st != ALEA_OK)
         return st;
-    fmpz_poly_t P, R;
-    fmpz_t den, L, pw, t;
-    fmpz_poly_init(P);
-    fmpz_poly_init(R);
-    fmpz_init(den);
-    fmpz_init(L);
-    fmpz_init(pw);
-    fmpz_init(t);
-    to_poly_at(b, base, (slong)top + 1, P, den);
-    fmpz_one(L);
+    zpoly P, R;
+    mpz_t den, L, pw, t;
+    zp_init(&P);
+    zp_init(&R);
+    mpz_init(den);
+    mpz_init(L);
+    mpz_init(pw);
+    mpz_init(t);
+    if ((st = to_poly_at(ctx, b, base, (size_t)top + 1, &P, den)) != ALEA_OK)
+        goto done;
+    mpz_set_ui(L, 1);
     double wbits = 0;
     for (size_t a = 0; a < n; a++) {
-        fmpz_lcm(L, L, fmpq_denref(&w->q[a]));
-        double nb = (double)fmpz_bits(fmpq_numref(&w->q[a]));
+        mpz_lcm(L, L, mpq_denref(&w->q[a]));
+        double nb = (double)z_bits(mpq_numref(&w->q[a]));
         wbits = nb > wbits ? nb : wbits;
     }
     /* The result's coefficients are below L den^(n-1) (B's mass is at most
@@ -753,41 +1105,53 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
      * on average half of it; a product of a long R by a short P costs R's
      * limbs times the logarithm of P's (packed in R's coefficient size). */
     double dn = (double)n, len = (dn - 1) * (double)top + 1;
-    double bits = (double)fmpz_bits(L) + (dn - 1) * (double)fmpz_bits(den) + wbits + 64;
+    double bits = (double)z_bits(L) + (dn - 1) * (double)z_bits(den) + wbits + 64;
     double plimbs = ((double)top + 1) * (bits / 64 + 1);
     st = poly_check(ctx, len, bits, plimbs * 64, at);
     double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * (1 + log2(plimbs + 2));
     if (st == ALEA_OK && (st = alea__work_check(ctx, horner, at)) == ALEA_OK)
         st = alea__charge(ctx, (int64_t)horner, at->start, at->end);
-    if (st == ALEA_OK) {
-        fmpz_divexact(t, L, fmpq_denref(&w->q[n - 1]));
-        fmpz_mul(t, t, fmpq_numref(&w->q[n - 1]));
-        fmpz_poly_set_fmpz(R, t);
-        fmpz_one(pw);
-        for (size_t a = n - 1; a-- > 0;) {
-            fmpz_poly_mul(R, R, P);
-            fmpz_mul(pw, pw, den);
-            if (fmpq_is_zero(&w->q[a]))
+    if (st == ALEA_OK && (st = zp_zero(ctx, &R, 1)) == ALEA_OK) {
+        mpz_divexact(t, L, mpq_denref(&w->q[n - 1]));
+        mpz_mul(R.c[0], t, mpq_numref(&w->q[n - 1]));
+        mpz_set_ui(pw, 1);
+        for (size_t a = n - 1; a-- > 0 && st == ALEA_OK;) {
+            if ((st = zp_mul(ctx, &R, &R, &P)) != ALEA_OK)
+                break;
+            mpz_mul(pw, pw, den);
+            if (!mpq_sgn(&w->q[a]))
                 continue;
-            fmpz_divexact(t, L, fmpq_denref(&w->q[a]));
-            fmpz_mul(t, t, fmpq_numref(&w->q[a]));
-            fmpz_mul(t, t, pw);
-            slong at_k = c * (slong)(n - 1 - a);
-            if (at_k >= fmpz_poly_length(R)) {
-                fmpz_poly_set_coeff_fmpz(R, at_k, t);
-            } else {
-                fmpz_add(R->coeffs + at_k, R->coeffs + at_k, t);
+            mpz_divexact(t, L, mpq_denref(&w->q[a]));
+            mpz_mul(t, t, mpq_numref(&w->q[a]));
+            mpz_mul(t, t, pw);
+            size_t at_k = c * (n - 1 - a);
+            if (at_k >= R.len) {
+                size_t old = R.len;
+                zpoly G;
+                zp_init(&G);
+                if ((st = zp_zero(ctx, &G, at_k + 1)) != ALEA_OK) {
+                    zp_clear(ctx, &G);
+                    break;
+                }
+                for (size_t i = 0; i < old; i++)
+                    mpz_swap(G.c[i], R.c[i]);
+                zp_swap(&R, &G);
+                zp_clear(ctx, &G);
             }
+            mpz_add(R.c[at_k], R.c[at_k], t);
         }
-        fmpz_mul(L, L, pw);
-        st = from_poly(ctx, R, L, lo, at, out);
+        if (st == ALEA_OK) {
+            mpz_mul(L, L, pw);
+            st = from_poly(ctx, &R, L, lo, at, out);
+        }
     }
-    fmpz_poly_clear(P);
-    fmpz_poly_clear(R);
-    fmpz_clear(den);
-    fmpz_clear(L);
-    fmpz_clear(pw);
-    fmpz_clear(t);
+done:
+    zp_clear(ctx, &P);
+    zp_clear(ctx, &R);
+    mpz_clear(den);
+    mpz_clear(L);
+    mpz_clear(pw);
+    mpz_clear(t);
     return st;
 }
 
@@ -796,22 +1160,22 @@ alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t 
 {
     /* e = P(t), s = P(short of t): the outcomes below t when the highest
      * are kept, above t when the lowest are. */
-    fmpq_t e, s, es, T, U, C;
-    fmpq_init(e);
-    fmpq_init(s);
-    fmpq_init(es);
-    fmpq_init(T);
-    fmpq_init(U);
-    fmpq_init(C);
-    fmpq_set(e, &die->q[t]);
+    mpq_t e, s, es, T, U, C;
+    mpq_init(e);
+    mpq_init(s);
+    mpq_init(es);
+    mpq_init(T);
+    mpq_init(U);
+    mpq_init(C);
+    mpq_set(e, &die->q[t]);
     for (size_t i = 0; i < die->n; i++)
         if (high ? i < t : i > t)
-            fmpq_add(s, s, &die->q[i]);
-    fmpq_add(es, e, s);
+            mpq_add(s, s, &die->q[i]);
+    mpq_add(es, e, s);
     /* Each weight has about m times the digits of e and s, plus the
      * binomial's; K of them, and a fraction operation each. */
-    double qb = (double)(fmpz_bits(fmpq_numref(es)) + fmpz_bits(fmpq_denref(es)) +
-                         fmpz_bits(fmpq_numref(s)) + fmpz_bits(fmpq_denref(s)));
+    double qb = (double)(z_bits(mpq_numref(es)) + z_bits(mpq_denref(es)) +
+                         z_bits(mpq_numref(s)) + z_bits(mpq_denref(s)));
     double per = ((double)m * qb + (double)K * log2((double)m + 1)) / 8 + 16;
     alea_status st = digits_check(ctx, per * (double)K * 2, at);
     if (st == ALEA_OK)
@@ -824,42 +1188,42 @@ alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t 
          * T(r+1, k+1) = (e+s) T(r, k) - U(r, k),
          * U(r+1, k+1) = U(r, k) e (r+1) / (k+1). */
         int64_t r = m - K + 1, k = 1;
-        fmpq_pow_si(T, es, (slong)r);
-        fmpq_pow_si(U, s, (slong)r);
-        fmpq_sub(T, T, U);
-        fmpq_mul(U, U, e);
-        fmpq_mul_si(U, U, (slong)r);
-        fmpz_bin_uiui(fmpq_numref(C), (ulong)m, (ulong)(K - 1));
-        fmpz_one(fmpq_denref(C));
+        q_pow(T, es, (long)r);
+        q_pow(U, s, (long)r);
+        mpq_sub(T, T, U);
+        mpq_mul(U, U, e);
+        q_mul_si(U, U, (long)r);
+        mpz_bin_uiui(mpq_numref(C), (unsigned long)m, (unsigned long)(K - 1));
+        mpz_set_ui(mpq_denref(C), 1);
         for (int64_t a = K - 1; a >= 0; a--) {
             if ((st = alea__charge(ctx, (int64_t)(4 * q_cost(q_limbs(T) + q_limbs(U))),
                                    at->start, at->end)) != ALEA_OK)
                 goto done;
             w->v[a] = a;
-            fmpq_mul(&w->q[a], C, T);
+            mpq_mul(&w->q[a], C, T);
             if (a == 0)
                 break;
-            fmpq_mul(T, T, es);
-            fmpq_sub(T, T, U);
-            fmpq_mul(U, U, e);
-            fmpq_mul_si(U, U, (slong)(r + 1));
-            fmpz_mul_si(fmpq_denref(U), fmpq_denref(U), (slong)(k + 1));
-            fmpq_canonicalise(U);
+            mpq_mul(T, T, es);
+            mpq_sub(T, T, U);
+            mpq_mul(U, U, e);
+            q_mul_si(U, U, (long)(r + 1));
+            mpz_mul_si(mpq_denref(U), mpq_denref(U), (long)(k + 1));
+            mpq_canonicalize(U);
             r++;
             k++;
             /* C(m, a - 1) = C(m, a) a / (m - a + 1) */
-            fmpz_mul_si(fmpq_numref(C), fmpq_numref(C), (slong)a);
-            fmpz_divexact_si(fmpq_numref(C), fmpq_numref(C), (slong)(m - a + 1));
+            mpz_mul_si(mpq_numref(C), mpq_numref(C), (long)a);
+            z_divexact_si(mpq_numref(C), mpq_numref(C), (long)(m - a + 1));
         }
         st = alea__frac_seal(ctx, w, at);
     }
 done:
-    fmpq_clear(e);
-    fmpq_clear(s);
-    fmpq_clear(es);
-    fmpq_clear(T);
-    fmpq_clear(U);
-    fmpq_clear(C);
+    mpq_clear(e);
+    mpq_clear(s);
+    mpq_clear(es);
+    mpq_clear(T);
+    mpq_clear(U);
+    mpq_clear(C);
     return st;
 }
 
@@ -883,9 +1247,9 @@ alea_status alea__frac_walk_sums(alea_ctx *ctx, const alea__pmf *die, int bottom
         return st;
     for (size_t t = F; t-- > 0;) {
         out->v[t] = (int64_t)t;
-        fmpq_set(&out->q[t], &die->q[bottom ? t : F - 1 - t]);
+        mpq_set(&out->q[t], &die->q[bottom ? t : F - 1 - t]);
         if (t + 1 < F)
-            fmpq_add(&out->q[t], &out->q[t], &out->q[t + 1]);
+            mpq_add(&out->q[t], &out->q[t], &out->q[t + 1]);
     }
     if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
         alea__pmf_free(ctx, out);
@@ -896,19 +1260,19 @@ alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q
                                  const alea__q *St1, int64_t r, int64_t kmax, const node *at,
                                  alea__pmf *out)
 {
-    fmpq_t rho, rhoc, up, term, sum;
-    fmpq_init(rho);
-    fmpq_init(rhoc);
-    fmpq_init(up);
-    fmpq_init(term);
-    fmpq_init(sum);
-    fmpq_div(rho, qt, St);
+    mpq_t rho, rhoc, up, term, sum;
+    mpq_init(rho);
+    mpq_init(rhoc);
+    mpq_init(up);
+    mpq_init(term);
+    mpq_init(sum);
+    mpq_div(rho, qt, St);
     if (St1)
-        fmpq_div(rhoc, St1, St);
+        mpq_div(rhoc, St1, St);
     /* Each term has about r times the digits of rho and rhoc, plus the
      * binomial's; kmax of them, and a few fraction operations each. */
-    double qb = (double)(fmpz_bits(fmpq_numref(rho)) + fmpz_bits(fmpq_denref(rho)) +
-                         fmpz_bits(fmpq_numref(rhoc)) + fmpz_bits(fmpq_denref(rhoc)));
+    double qb = (double)(z_bits(mpq_numref(rho)) + z_bits(mpq_denref(rho)) +
+                         z_bits(mpq_numref(rhoc)) + z_bits(mpq_denref(rhoc)));
     double per = ((double)r * qb + (double)kmax * log2((double)r + 1)) / 8 + 16;
     alea_status st = digits_check(ctx, per * ((double)kmax + 1) * 2, at);
     if (st == ALEA_OK)
@@ -917,31 +1281,31 @@ alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q
         goto done;
     {
         size_t n = 0;
-        if (!fmpq_is_zero(rhoc)) {
+        if (!(mpq_sgn(rhoc) == 0)) {
             /* row[0] = rhoc^r; row[k] = row[k - 1] (r - k + 1) / k rho / rhoc */
-            fmpq_div(up, rho, rhoc);
-            fmpq_pow_si(term, rhoc, (slong)r);
+            mpq_div(up, rho, rhoc);
+            q_pow(term, rhoc, (long)r);
             for (int64_t k = 0; k < kmax; k++) {
                 if (k > 0) {
-                    fmpq_mul(term, term, up);
-                    fmpq_mul_si(term, term, (slong)(r - k + 1));
-                    fmpz_mul_si(fmpq_denref(term), fmpq_denref(term), (slong)k);
-                    fmpq_canonicalise(term);
+                    mpq_mul(term, term, up);
+                    q_mul_si(term, term, (long)(r - k + 1));
+                    mpz_mul_si(mpq_denref(term), mpq_denref(term), (long)k);
+                    mpq_canonicalize(term);
                 }
                 if ((st = alea__charge(ctx, (int64_t)(4 * q_cost(q_limbs(term))), at->start,
                                        at->end)) != ALEA_OK)
                     goto done;
                 out->v[n] = k;
-                fmpq_set(&out->q[n++], term);
-                fmpq_add(sum, sum, term);
+                mpq_set(&out->q[n++], term);
+                mpq_add(sum, sum, term);
             }
         }
         /* the rest: at least kmax of the r dice take this outcome */
-        fmpq_one(term);
-        fmpq_sub(term, term, sum);
-        if (fmpq_sgn(term) > 0) {
+        mpq_set_ui(term, 1, 1);
+        mpq_sub(term, term, sum);
+        if (mpq_sgn(term) > 0) {
             out->v[n] = kmax;
-            fmpq_set(&out->q[n++], term);
+            mpq_set(&out->q[n++], term);
         }
         alea__frac_clear(ctx, out, n);
         out->n = n;
@@ -950,11 +1314,11 @@ alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q
 done:
     if (st != ALEA_OK)
         alea__pmf_free(ctx, out);
-    fmpq_clear(rho);
-    fmpq_clear(rhoc);
-    fmpq_clear(up);
-    fmpq_clear(term);
-    fmpq_clear(sum);
+    mpq_clear(rho);
+    mpq_clear(rhoc);
+    mpq_clear(up);
+    mpq_clear(term);
+    mpq_clear(sum);
     return st;
 }
 
@@ -963,19 +1327,19 @@ done:
 void alea__frac_copy(alea_ctx *ctx, alea__pmf *out, size_t k, const alea__pmf *a, size_t i)
 {
     (void)ctx;
-    fmpq_set(&out->q[k], &a->q[i]);
+    mpq_set(&out->q[k], &a->q[i]);
 }
 
 void alea__frac_swap(alea_ctx *ctx, alea__pmf *d, size_t i, size_t j)
 {
     (void)ctx;
-    fmpq_swap(&d->q[i], &d->q[j]);
+    mpq_swap(&d->q[i], &d->q[j]);
 }
 
 int alea__frac_sgn(alea_ctx *ctx, const alea__q *q)
 {
     (void)ctx;
-    return fmpq_sgn(q);
+    return mpq_sgn(q);
 }
 
 alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,
@@ -989,18 +1353,18 @@ alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const 
         return alea__nomem(ctx);
     alea__q *above = below + nb + 1;
     for (size_t j = 0; j < 2 * (nb + 1); j++)
-        fmpq_init(&below[j]);
-    fmpq_t pt, pf, t, f;
-    fmpq_init(pt);
-    fmpq_init(pf);
-    fmpq_init(t);
-    fmpq_init(f);
+        mpq_init(&below[j]);
+    mpq_t pt, pf, t, f;
+    mpq_init(pt);
+    mpq_init(pf);
+    mpq_init(t);
+    mpq_init(f);
     for (size_t j = 0; j < nb && st == ALEA_OK; j++) {
-        fmpq_set(&below[j + 1], &below[j]);
+        mpq_set(&below[j + 1], &below[j]);
         st = alea__frac_addmul(ctx, &below[j + 1], &b->q[j], ALEA__W(1), NULL);
     }
     for (size_t j = nb; j-- > 0 && st == ALEA_OK;) {
-        fmpq_set(&above[j], &above[j + 1]);
+        mpq_set(&above[j], &above[j + 1]);
         st = alea__frac_addmul(ctx, &above[j], &b->q[j], ALEA__W(1), NULL);
     }
     size_t j = 0;
@@ -1009,50 +1373,50 @@ alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const 
         while (j < nb && b->v[j] < x)
             j++;
         const alea__q *lt = &below[j], *gt;
-        fmpq_t eq;
-        fmpq_init(eq);
+        mpq_t eq;
+        mpq_init(eq);
         size_t g = j;
         if (j < nb && b->v[j] == x) {
-            fmpq_set(eq, &b->q[j]);
+            mpq_set(eq, &b->q[j]);
             g = j + 1;
         }
         gt = &above[g];
         switch (op) { /* x op B */
-        case CMP_EQ: fmpq_set(t, eq); fmpq_add(f, lt, gt); break;
-        case CMP_NE: fmpq_add(t, lt, gt); fmpq_set(f, eq); break;
-        case CMP_LT: fmpq_set(t, gt); fmpq_add(f, lt, eq); break;
-        case CMP_LE: fmpq_add(t, eq, gt); fmpq_set(f, lt); break;
-        case CMP_GT: fmpq_set(t, lt); fmpq_add(f, eq, gt); break;
-        default: fmpq_add(t, lt, eq); fmpq_set(f, gt); break; /* CMP_GE */
+        case CMP_EQ: mpq_set(t, eq); mpq_add(f, lt, gt); break;
+        case CMP_NE: mpq_add(t, lt, gt); mpq_set(f, eq); break;
+        case CMP_LT: mpq_set(t, gt); mpq_add(f, lt, eq); break;
+        case CMP_LE: mpq_add(t, eq, gt); mpq_set(f, lt); break;
+        case CMP_GT: mpq_set(t, lt); mpq_add(f, eq, gt); break;
+        default: mpq_add(t, lt, eq); mpq_set(f, gt); break; /* CMP_GE */
         }
-        fmpq_clear(eq);
+        mpq_clear(eq);
         if ((st = alea__frac_addmul(ctx, pt, &a->q[i], (alea__w){1, t}, NULL)) == ALEA_OK)
             st = alea__frac_addmul(ctx, pf, &a->q[i], (alea__w){1, f}, NULL);
     }
     size_t k = 0;
     if (st == ALEA_OK) {
-        k = (size_t)(fmpq_sgn(pf) > 0) + (size_t)(fmpq_sgn(pt) > 0);
+        k = (size_t)(mpq_sgn(pf) > 0) + (size_t)(mpq_sgn(pt) > 0);
         st = alea__pmf_alloc(ctx, k, out);
     }
     if (st == ALEA_OK) {
         k = 0;
-        if (fmpq_sgn(pf) > 0) {
+        if (mpq_sgn(pf) > 0) {
             out->v[k] = 0;
-            fmpq_set(&out->q[k++], pf);
+            mpq_set(&out->q[k++], pf);
         }
-        if (fmpq_sgn(pt) > 0) {
+        if (mpq_sgn(pt) > 0) {
             out->v[k] = 1;
-            fmpq_set(&out->q[k], pt);
+            mpq_set(&out->q[k], pt);
         }
         if ((st = alea__frac_seal(ctx, out, NULL)) != ALEA_OK)
             alea__pmf_free(ctx, out);
     }
-    fmpq_clear(pt);
-    fmpq_clear(pf);
-    fmpq_clear(t);
-    fmpq_clear(f);
+    mpq_clear(pt);
+    mpq_clear(pf);
+    mpq_clear(t);
+    mpq_clear(f);
     for (size_t l = 0; l < 2 * (nb + 1); l++)
-        fmpq_clear(&below[l]);
+        mpq_clear(&below[l]);
     alea__mem_free(ctx, below, 2 * (nb + 1) * sizeof *below);
     return st;
 }
@@ -1061,22 +1425,22 @@ alea_status alea__frac_minmax_step(alea_ctx *ctx, alea__q *r, alea__q *fa, alea_
                                    const alea__q *pa, const alea__q *pb)
 {
     /* r = pa (fb + pb) + fa pb; then fa += pa, fb += pb */
-    fmpq_zero(r);
-    double c = q_cost(z_limbs(fmpq_denref(fa)) + z_limbs(fmpq_denref(fb)) + 2);
+    mpq_set_ui(r, 0, 1);
+    double c = q_cost(z_limbs(mpq_denref(fa)) + z_limbs(mpq_denref(fb)) + 2);
     alea_status st = alea__charge(ctx, (int64_t)(4 * c), 0, 0);
     if (st != ALEA_OK)
         return st;
     if (pa) {
-        fmpq_addmul(r, pa, fb);
+        q_addmul(r, pa, fb);
         if (pb)
-            fmpq_addmul(r, pa, pb);
+            q_addmul(r, pa, pb);
     }
     if (pb)
-        fmpq_addmul(r, fa, pb);
+        q_addmul(r, fa, pb);
     if (pa)
-        fmpq_add(fa, fa, pa);
+        mpq_add(fa, fa, pa);
     if (pb)
-        fmpq_add(fb, fb, pb);
+        mpq_add(fb, fb, pb);
     return ALEA_OK;
 }
 
@@ -1085,28 +1449,28 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
 {
     /* P(max = v) = F(v)^n - F(v-)^n, F the distribution function of a (whose
      * mass is 1 - truncated: the kept copies' mass is then (1 - t)^n). */
-    fmpq_t run, prev, cur;
-    fmpq_init(run);
-    fmpq_init(prev);
-    fmpq_init(cur);
+    mpq_t run, prev, cur;
+    mpq_init(run);
+    mpq_init(prev);
+    mpq_init(cur);
     alea_status st = ALEA_OK;
     /* The powers have n times the digits of the distribution function. */
     double bits = 0;
     for (size_t i = 0; i < a->n; i++)
-        bits += (double)fmpz_bits(fmpq_denref(&a->q[i]));
+        bits += (double)z_bits(mpq_denref(&a->q[i]));
     bits = bits / (double)(a->n ? a->n : 1) + 64;
     st = poly_check(ctx, (double)a->n, bits * (double)n, bits * (double)n, at);
     for (size_t s = 0; s < a->n && st == ALEA_OK; s++) {
         size_t i = is_max ? s : a->n - 1 - s;
-        fmpq_add(run, run, &a->q[i]);
-        fmpq_pow_si(cur, run, (slong)n);
+        mpq_add(run, run, &a->q[i]);
+        q_pow(cur, run, (long)n);
         out->v[i] = a->v[i];
-        fmpq_sub(&out->q[i], cur, prev);
-        fmpq_swap(prev, cur);
+        mpq_sub(&out->q[i], cur, prev);
+        mpq_swap(prev, cur);
     }
-    fmpq_clear(run);
-    fmpq_clear(prev);
-    fmpq_clear(cur);
+    mpq_clear(run);
+    mpq_clear(prev);
+    mpq_clear(cur);
     return st;
 }
 
@@ -1115,34 +1479,60 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
 void alea__frac_release(alea_ctx *ctx)
 {
     (void)ctx;
-    /* FLINT keeps the numbers it frees in a cache of the calling thread;
-     * an exact evaluation gives them back when it ends, so that nothing it
-     * allocated outlives it but its result. */
-    flint_cleanup();
+    /* MPFR keeps the constants its logarithms use in a cache of the calling
+     * thread; an exact evaluation gives them back when it ends, so that
+     * nothing it allocated outlives it but its result. */
+    mpfr_free_cache();
 }
 
 /* The digits of z, into the output's buffer itself when they fit (a
  * distribution of 200d20 prints 7,602 numbers of 260 digits); else through
- * a string of their own, for their length. */
-static void print_z(alea__out *o, const fmpz_t z)
+ * a string of their own, for their length. A number of more than a limb
+ * whose digits the buffer holds already (a denominator, mostly: o->zc, by
+ * its top limb and size) is copied from there; `kept`: z is the
+ * distribution's own, which outlives the output (never a temporary). */
+static void print_z(alea__out *o, const mpz_t z, int kept)
 {
-    size_t need = fmpz_sizeinbase(z, 10) + 2; /* a sign and the NUL */
+    size_t need = mpz_sizeinbase(z, 10) + 2; /* a sign and the NUL */
     if (!o->md && o->len < o->cap && o->cap - o->len > need) {
-        fmpz_get_str(o->buf + o->len, 10, z);
-        o->len += strlen(o->buf + o->len);
+        size_t nl = mpz_size(z);
+        struct alea__zcache *c = NULL;
+        if (kept && nl > 1) {
+            if (!o->zc_on) {
+                memset(o->zc, 0, sizeof o->zc);
+                o->zc_on = 1;
+            }
+            c = &o->zc[top_hash(z) % (sizeof o->zc / sizeof o->zc[0])];
+            if (c->z && mpz_cmp(c->z, z) == 0) {
+                memcpy(o->buf + o->len, o->buf + c->at, c->len);
+                o->len += c->len;
+                return;
+            }
+        }
+        mpz_get_str(o->buf + o->len, 10, z);
+        size_t len = strlen(o->buf + o->len);
+        if (c) {
+            c->z = z;
+            c->at = o->len;
+            c->len = len;
+        }
+        o->len += len;
         return;
     }
-    char *s = fmpz_get_str(NULL, 10, z);
-    alea__out_mem(o, s, strlen(s));
-    flint_free(s);
+    void (*gmp_free)(void *, size_t);
+    mp_get_memory_functions(NULL, NULL, &gmp_free);
+    char *s = mpz_get_str(NULL, 10, z);
+    size_t len = strlen(s);
+    alea__out_mem(o, s, len);
+    gmp_free(s, len + 1);
 }
 
-static void frac_print(alea__out *o, const alea__q *q)
+static void frac_print(alea__out *o, const alea__q *q, int kept)
 {
-    print_z(o, fmpq_numref(q));
-    if (!fmpz_is_one(fmpq_denref(q))) {
+    print_z(o, mpq_numref(q), kept);
+    if (!(mpz_cmp_ui(mpq_denref(q), 1) == 0)) {
         alea__out_char(o, '/');
-        print_z(o, fmpq_denref(q));
+        print_z(o, mpq_denref(q), kept);
     }
 }
 
@@ -1155,55 +1545,55 @@ static void frac_print(alea__out *o, const alea__q *q)
  */
 static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
 {
-    fmpz_t L, f, s[3];
-    fmpz_init(L);
-    fmpz_init(f);
+    mpz_t L, f, s[3];
+    mpz_init(L);
+    mpz_init(f);
     for (int k = 0; k < nk; k++)
-        fmpz_init(s[k]);
-    fmpz_one(L);
+        mpz_init(s[k]);
+    mpz_set_ui(L, 1);
     for (size_t i = 0; i < m->n; i++)
-        if (fmpz_cmp(fmpq_denref(&m->q[i]), L) > 0)
-            fmpz_set(L, fmpq_denref(&m->q[i]));
+        if (mpz_cmp(mpq_denref(&m->q[i]), L) > 0)
+            mpz_set(L, mpq_denref(&m->q[i]));
     for (size_t i = 0; i < m->n; i++)
-        if (!fmpz_divisible(L, fmpq_denref(&m->q[i])))
-            fmpz_lcm(L, L, fmpq_denref(&m->q[i]));
+        if (!mpz_divisible_p(L, mpq_denref(&m->q[i])))
+            mpz_lcm(L, L, mpq_denref(&m->q[i]));
     for (size_t i = 0; i < m->n; i++) {
-        fmpz_divexact(f, L, fmpq_denref(&m->q[i]));
-        fmpz_mul(f, f, fmpq_numref(&m->q[i])); /* q_i L */
+        mpz_divexact(f, L, mpq_denref(&m->q[i]));
+        mpz_mul(f, f, mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
-                fmpz_mul_si(f, f, (slong)m->v[i]);
-            fmpz_add(s[k], s[k], f);
+                mpz_mul_si(f, f, (long)m->v[i]);
+            mpz_add(s[k], s[k], f);
         }
     }
     for (int k = 0; k < nk; k++) {
-        fmpq_set_fmpz_frac(&sk[k], s[k], L);
-        fmpz_clear(s[k]);
+        q_set_frac(&sk[k], s[k], L);
+        mpz_clear(s[k]);
     }
-    fmpz_clear(L);
-    fmpz_clear(f);
+    mpz_clear(L);
+    mpz_clear(f);
 }
 
 alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
 {
-    fmpq_t sum;
-    fmpq_init(sum);
+    mpq_t sum;
+    mpq_init(sum);
     int ok = 1;
     for (size_t i = 0; i < d->n && ok; i++)
-        ok = fmpq_sgn(&d->q[i]) > 0;
+        ok = mpq_sgn(&d->q[i]) > 0;
     /* A division and a product of the digits per outcome. */
     alea_status st = alea__charge(ctx, (int64_t)(4 * (double)d->qbytes / 8 + (double)d->n),
                                   at->start, at->end);
     if (st != ALEA_OK) {
-        fmpq_clear(sum);
+        mpq_clear(sum);
         return st;
     }
     q_sums(d, 1, sum);
-    ok = ok && fmpz_cmp(fmpq_numref(sum), fmpq_denref(sum)) <= 0;
+    ok = ok && mpz_cmp(mpq_numref(sum), mpq_denref(sum)) <= 0;
     /* ... and the mass the doubles tracked as cut off is what is missing (a
      * part computed in doubles alone would leave its fractions 0). */
-    ok = ok && fabs(1 - fmpq_get_d(sum) - d->trunc) <= 1e-9;
-    fmpq_clear(sum);
+    ok = ok && fabs(1 - mpq_get_d(sum) - d->trunc) <= 1e-9;
+    mpq_clear(sum);
     /* an internal error, not "no exact form yet": a construct without its
      * exact form is refused where it hands a double on, so fractions that
      * do not add up are a mistake to report, never a refusal to count */
@@ -1214,14 +1604,14 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
                             (unsigned)at->start);
 }
 
-/* The double nearest q (ties to even), as FLINT's own conversion rounds
+/* The double nearest q (ties to even), as GMP's own conversion rounds
  * towards zero; with `root`, the nearest to its square root (computed
  * wide, so that a variance below the double range keeps its sd). */
 static double nearest_root(const alea__q *q, int root)
 {
     mpfr_t r;
     mpfr_init2(r, 64);
-    fmpq_get_mpfr(r, q, MPFR_RNDN);
+    mpfr_set_q(r, q, MPFR_RNDN);
     if (root)
         mpfr_sqrt(r, r, MPFR_RNDN);
     double d = mpfr_get_d(r, MPFR_RNDN);
@@ -1240,19 +1630,19 @@ static double nearest(const alea__q *q)
 static double nearest_prob(const alea__q *q)
 {
     double d = nearest(q);
-    return d == 0 && fmpq_sgn(q) > 0 ? DBL_TRUE_MIN : d;
+    return d == 0 && mpq_sgn(q) > 0 ? DBL_TRUE_MIN : d;
 }
 
 /* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
- * at 96 bits, whose exponent reaches far below a double's). */
-static alea__sci to_sci(const fmpz_t num, const fmpz_t den, mpfr_t r, mpfr_t t)
+ * at 96 bits, whose exponent reaches far below a double's); den already
+ * rounded to 96 bits. */
+static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
 {
     alea__sci s = {0, 0, 0};
-    if (fmpz_is_zero(num))
+    if ((mpz_sgn(num) == 0))
         return s;
-    fmpz_get_mpfr(r, num, MPFR_RNDN);
-    fmpz_get_mpfr(t, den, MPFR_RNDN);
-    mpfr_div(r, r, t, MPFR_RNDN);
+    mpfr_set_z(r, num, MPFR_RNDN);
+    mpfr_div(r, r, den, MPFR_RNDN);
     s.d = mpfr_get_d(r, MPFR_RNDN);
     double m;
     long e;
@@ -1288,46 +1678,49 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     /* Over one denominator L: an outcome's numerator (a product and an
      * exact division), two integer sums and three conversions (a division
      * of 96-bit numbers and a power of ten each). */
-    fmpz_t L, num, below, mass, x;
-    fmpz_init(L);
-    fmpz_one(L);
+    mpz_t L, num, below, mass, x;
+    mpz_init(L);
+    mpz_set_ui(L, 1);
     for (size_t i = 0; i < n; i++)
-        if (!fmpz_divisible(L, fmpq_denref(&m->q[i])))
-            fmpz_lcm(L, L, fmpq_denref(&m->q[i]));
+        if (!mpz_divisible_p(L, mpq_denref(&m->q[i])))
+            mpz_lcm(L, L, mpq_denref(&m->q[i]));
     double limbs = (double)z_limbs(L) + 2;
     alea_status st = alea__charge(ctx, (int64_t)((16 * limbs + 3 * 400) * (double)n), 0, 0);
     alea__sci *sci = st == ALEA_OK ? alea__mem_alloc(ctx, bytes) : NULL;
     if (st == ALEA_OK && !sci)
         st = alea__nomem(ctx);
     if (st != ALEA_OK) {
-        fmpz_clear(L);
+        mpz_clear(L);
         return st;
     }
-    fmpz_init(num);
-    fmpz_init(below);
-    fmpz_init(mass);
-    fmpz_init(x);
-    mpfr_t r, t;
+    mpz_init(num);
+    mpz_init(below);
+    mpz_init(mass);
+    mpz_init(x);
+    mpfr_t r, t, lf;
     mpfr_init2(r, 96);
     mpfr_init2(t, 96);
+    mpfr_init2(lf, 96);
+    mpfr_set_z(lf, L, MPFR_RNDN);
+    quot_cache qc;
+    qc_init(&qc);
+    for (size_t i = 0; i < n; i++)
+        mpz_addmul(mass, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
     for (size_t i = 0; i < n; i++) {
-        fmpz_divexact(x, L, fmpq_denref(&m->q[i]));
-        fmpz_addmul(mass, x, fmpq_numref(&m->q[i]));
+        mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
+        sci[3 * i] = to_sci(num, lf, r, t);
+        mpz_sub(x, mass, below); /* at least */
+        sci[3 * i + 1] = to_sci(x, lf, r, t);
+        mpz_add(below, below, num);
+        sci[3 * i + 2] = to_sci(below, lf, r, t);
     }
-    for (size_t i = 0; i < n; i++) {
-        fmpz_divexact(x, L, fmpq_denref(&m->q[i]));
-        fmpz_mul(num, x, fmpq_numref(&m->q[i]));
-        sci[3 * i] = to_sci(num, L, r, t);
-        fmpz_sub(x, mass, below); /* at least */
-        sci[3 * i + 1] = to_sci(x, L, r, t);
-        fmpz_add(below, below, num);
-        sci[3 * i + 2] = to_sci(below, L, r, t);
-    }
-    fmpz_clear(L);
-    fmpz_clear(num);
-    fmpz_clear(below);
-    fmpz_clear(mass);
-    fmpz_clear(x);
+    mpfr_clear(lf);
+    qc_clear(&qc);
+    mpz_clear(L);
+    mpz_clear(num);
+    mpz_clear(below);
+    mpz_clear(mass);
+    mpz_clear(x);
     mpfr_clear(r);
     mpfr_clear(t);
     d->sci = sci;
@@ -1337,15 +1730,15 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
 alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
 {
     const alea__pmf *m = &d->pmf;
-    fmpq_t mass, t, sq, mean, var, trunc;
-    fmpq_init(mass);
-    fmpq_init(t);
-    fmpq_init(sq);
-    fmpq_init(mean);
-    fmpq_init(var);
-    fmpq_init(trunc);
+    mpq_t mass, t, sq, mean, var, trunc;
+    mpq_init(mass);
+    mpq_init(t);
+    mpq_init(sq);
+    mpq_init(mean);
+    mpq_init(var);
+    mpq_init(trunc);
     for (int k = 0; k < 3; k++)
-        fmpq_init(&d->xq[k]);
+        mpq_init(&d->xq[k]);
     /* mean = sum v q / mass; variance = sum v^2 q / mass - mean^2 */
     double limbs = 0;
     for (size_t i = 0; i < m->n; i++)
@@ -1357,44 +1750,44 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
     if (st == ALEA_OK) {
         alea__q sums[3];
         for (int k = 0; k < 3; k++)
-            fmpq_init(&sums[k]);
+            mpq_init(&sums[k]);
         q_sums(m, 3, sums);
-        fmpq_swap(mass, &sums[0]);
-        fmpq_swap(mean, &sums[1]);
-        fmpq_swap(var, &sums[2]);
+        mpq_swap(mass, &sums[0]);
+        mpq_swap(mean, &sums[1]);
+        mpq_swap(var, &sums[2]);
         for (int k = 0; k < 3; k++)
-            fmpq_clear(&sums[k]);
+            mpq_clear(&sums[k]);
         for (size_t i = 0; i < m->n; i++)
             d->pmf.p[i] = nearest_prob(&m->q[i]);
-        fmpq_one(t);
-        fmpq_sub(trunc, t, mass);
-        if (fmpq_sgn(mass) > 0) {
-            fmpq_div(mean, mean, mass);
-            fmpq_div(var, var, mass);
-            fmpq_mul(sq, mean, mean);
-            fmpq_sub(var, var, sq);
+        mpq_set_ui(t, 1, 1);
+        mpq_sub(trunc, t, mass);
+        if (mpq_sgn(mass) > 0) {
+            mpq_div(mean, mean, mass);
+            mpq_div(var, var, mass);
+            mpq_mul(sq, mean, mean);
+            mpq_sub(var, var, sq);
         }
         d->mass = nearest(mass);
         d->mean = nearest(mean);
         d->sd = nearest_root(var, 1);
         d->pmf.trunc = nearest(trunc);
-        fmpq_swap(&d->xq[0], mean);
-        fmpq_swap(&d->xq[1], var);
-        fmpq_swap(&d->xq[2], trunc);
+        mpq_swap(&d->xq[0], mean);
+        mpq_swap(&d->xq[1], var);
+        mpq_swap(&d->xq[2], trunc);
     }
-    fmpq_clear(mass);
-    fmpq_clear(t);
-    fmpq_clear(sq);
-    fmpq_clear(mean);
-    fmpq_clear(var);
-    fmpq_clear(trunc);
+    mpq_clear(mass);
+    mpq_clear(t);
+    mpq_clear(sq);
+    mpq_clear(mean);
+    mpq_clear(var);
+    mpq_clear(trunc);
     return st;
 }
 
 void alea__frac_dist_free(alea_dist *d)
 {
     for (int k = 0; k < 3; k++)
-        fmpq_clear(&d->xq[k]);
+        mpq_clear(&d->xq[k]);
 }
 
 void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__out *o)
@@ -1402,28 +1795,27 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     const alea__pmf *m = &d->pmf;
     if (what == ALEA_FRACTION_MEAN || what == ALEA_FRACTION_VARIANCE ||
         what == ALEA_FRACTION_TRUNCATED) {
-        frac_print(o, &d->xq[what == ALEA_FRACTION_MEAN       ? 0
-                                   : what == ALEA_FRACTION_VARIANCE ? 1
-                                                                    : 2]);
+        size_t k = what == ALEA_FRACTION_MEAN ? 0 : what == ALEA_FRACTION_VARIANCE ? 1 : 2;
+        frac_print(o, &d->xq[k], 1);
         return;
     }
     if (i >= m->n)
         return;
     if (what == ALEA_FRACTION_PROB) {
-        frac_print(o, &m->q[i]);
+        frac_print(o, &m->q[i], 1);
         return;
     }
     /* at least: outcomes i.. ; at most: ..i, summed from the small end */
-    fmpq_t s;
-    fmpq_init(s);
+    mpq_t s;
+    mpq_init(s);
     if (what == ALEA_FRACTION_AT_LEAST)
         for (size_t j = m->n; j-- > i;)
-            fmpq_add(s, s, &m->q[j]);
+            mpq_add(s, s, &m->q[j]);
     else
         for (size_t j = 0; j <= i; j++)
-            fmpq_add(s, s, &m->q[j]);
-    frac_print(o, s);
-    fmpq_clear(s);
+            mpq_add(s, s, &m->q[j]);
+    frac_print(o, s, 0);
+    mpq_clear(s);
 }
 
 void alea__frac_csv(const alea_dist *d, alea__out *o)
@@ -1431,28 +1823,28 @@ void alea__frac_csv(const alea_dist *d, alea__out *o)
     /* at most: summed from the bottom; at least: the mass less the at most
      * before it (exact, so no cancellation to fear). */
     const alea__pmf *m = &d->pmf;
-    fmpq_t most, least, mass;
-    fmpq_init(most);
-    fmpq_init(least);
-    fmpq_init(mass);
+    mpq_t most, least, mass;
+    mpq_init(most);
+    mpq_init(least);
+    mpq_init(mass);
     for (size_t i = 0; i < m->n; i++)
-        fmpq_add(mass, mass, &m->q[i]);
+        mpq_add(mass, mass, &m->q[i]);
     alea__out_str(o, "value,probability,at_least,at_most\n");
     for (size_t i = 0; i < m->n; i++) {
-        fmpq_sub(least, mass, most);
-        fmpq_add(most, most, &m->q[i]);
+        mpq_sub(least, mass, most);
+        mpq_add(most, most, &m->q[i]);
         alea__out_i64(o, m->v[i]);
         alea__out_char(o, ',');
-        frac_print(o, &m->q[i]);
+        frac_print(o, &m->q[i], 1);
         alea__out_char(o, ',');
-        frac_print(o, least);
+        frac_print(o, least, 0);
         alea__out_char(o, ',');
-        frac_print(o, most);
+        frac_print(o, most, 0);
         alea__out_char(o, '\n');
     }
-    fmpq_clear(most);
-    fmpq_clear(least);
-    fmpq_clear(mass);
+    mpq_clear(most);
+    mpq_clear(least);
+    mpq_clear(mass);
 }
 
 /* ---- the module ------------------------------------------------------------- */

@@ -18,7 +18,7 @@ import tempfile
 def main():
     fix = sys.argv[1] == '--fix'
     cc, include, library, page = sys.argv[1 + fix:5 + fix]
-    libs = sys.argv[5 + fix:]  # what the static library needs (FLINT, GMP)
+    libs = sys.argv[5 + fix:]  # what the static library needs (GMP, MPFR)
     text = open(page).read()
     fixed = text
     blocks = re.findall(r'```c\n(.*?)```\n\n```output\n(.*?)```', text, re.S)

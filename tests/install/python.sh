@@ -61,7 +61,7 @@ got=$(cd "$tmp/cwd" && echo '!roll 1d1' |
 [ "$got" = '@player rolled 1d1 [1] = `1`' ] ||
     { echo "FAIL: examples/bot.py with the installed package printed: $got" >&2; exit 1; }
 if [ -z "$exact" ]; then
-    echo "SKIPPED: the package was built without FLINT (no exact fractions): libflint-dev" >&2
+    echo "SKIPPED: the package was built without GMP (no exact fractions): libgmp-dev libmpfr-dev" >&2
     exit 77
 fi
 echo "pip installed python/ offline into a fresh venv; it rolls and computes in fractions: ok"
@@ -75,7 +75,7 @@ install sdist "$tmp/sdist/$(cat "$tmp/sdist.name")"
 check sdist
 echo "pip installed the source distribution offline into a fresh venv: ok"
 
-# Without the module (a machine without FLINT's library): doubles only. (The
+# Without the module (a machine without GMP's library): doubles only. (The
 # library's last resort is the module of an alea installed under /usr/local.)
 if [ -e /usr/local/lib/alea/alea-exact.so ]; then
     echo "SKIPPED: an installed alea's module is there; not testing without one" >&2

@@ -84,7 +84,7 @@ test('dist: the same JSON as `alea dist --json`, or the same error', () => {
       assert.equal(r.status, 0, `${src}: the CLI failed: ${r.stderr}`);
       const { hint, ...dist } = got;
       if (dist.incomplete !== undefined) {
-        // The module has no exact fractions (no FLINT in WebAssembly): where
+        // The module has no exact fractions (no GMP in WebAssembly): where
         // a result came near the double range the CLI computed it again in
         // fractions and may list rarer outcomes; the module says so.
         assert.match(dist.incomplete, /exact fractions are not available in this build/, src);
