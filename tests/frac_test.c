@@ -455,6 +455,11 @@ static void test_no_outcome_dropped(void **state)
     assert_int_equal(alea_dist_min(d), 300);
     assert_int_equal(alea_dist_max(d), 6000);
     assert_true(alea_dist_mean(d) == 3150); /* the nearest double to the exact mean */
+    /* each probability is the double nearest its fraction, rounded once:
+     * P(300d20 = 2294) is 1.8617765123555483e-19 (Python's float() of the
+     * exact fraction); a fraction rounded to 64 bits first, then to 53,
+     * read 1.861776512355548e-19 */
+    assert_true(alea_dist_p(d, 2294) == 1.8617765123555483e-19);
     /* P(all 1s) = 20^-300: mantissa and exponent against log10 */
     double m, lg = -300 * log10(20.0), want = pow(10, lg - floor(lg));
     assert_int_equal(alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m), (int64_t)floor(lg));

@@ -885,9 +885,25 @@ static void reduce_smooth(alea__q *r, mpz_t c, const mpz_t den, const unsigned l
 {
     mpz_swap(mpq_numref(r), c);
     mpz_set_ui(g, 1);
+    mpz_ptr num = mpq_numref(r);
     for (int j = 0; j < np; j++) {
-        mpz_set_ui(pz, ps[j]);
-        unsigned long e = (unsigned long)mpz_remove(mpq_numref(r), mpq_numref(r), pz);
+        unsigned long e = 0;
+        if (ps[j] == 2) { /* the trailing zero bits */
+            e = (unsigned long)mpz_scan1(num, 0);
+            mpz_tdiv_q_2exp(num, num, e);
+        } else {
+            /* a remainder first (mostly not divisible), a few exact
+             * divisions; a high power (the extreme outcomes') is removed by
+             * GMP's squarings */
+            while (e < 4 && mpz_divisible_ui_p(num, ps[j])) {
+                mpz_divexact_ui(num, num, ps[j]);
+                e++;
+            }
+            if (e == 4) {
+                mpz_set_ui(pz, ps[j]);
+                e += (unsigned long)mpz_remove(num, num, pz);
+            }
+        }
         if (e > es[j]) { /* only as many as den has */
             mpz_ui_pow_ui(pz, ps[j], e - es[j]);
             mpz_mul(mpq_numref(r), mpq_numref(r), pz);
@@ -1543,6 +1559,27 @@ static void frac_print(alea__out *o, const alea__q *q, int kept)
  * another does not divide it): integer additions, where adding fractions
  * would take a gcd of long numbers each. *sk = sum of v^k q for k < nk.
  */
+/* L = the least common multiple of m's denominators, starting from the
+ * largest (which the others mostly divide); a denominator equal to one
+ * already met (a table by top limb) is not divided again. */
+static void common_den(const alea__pmf *m, mpz_t L)
+{
+    mpz_srcptr seen[QC_SLOTS] = {0};
+    mpz_set_ui(L, 1);
+    for (size_t i = 0; i < m->n; i++)
+        if (mpz_cmp(mpq_denref(&m->q[i]), L) > 0)
+            mpz_set(L, mpq_denref(&m->q[i]));
+    for (size_t i = 0; i < m->n; i++) {
+        mpz_srcptr d = mpq_denref(&m->q[i]);
+        int k = (int)(top_hash(d) % QC_SLOTS);
+        if (seen[k] && mpz_cmp(seen[k], d) == 0)
+            continue;
+        seen[k] = d;
+        if (!mpz_divisible_p(L, d))
+            mpz_lcm(L, L, d);
+    }
+}
+
 static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
 {
     mpz_t L, f, s[3];
@@ -1550,22 +1587,18 @@ static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
     mpz_init(f);
     for (int k = 0; k < nk; k++)
         mpz_init(s[k]);
-    mpz_set_ui(L, 1);
-    for (size_t i = 0; i < m->n; i++)
-        if (mpz_cmp(mpq_denref(&m->q[i]), L) > 0)
-            mpz_set(L, mpq_denref(&m->q[i]));
-    for (size_t i = 0; i < m->n; i++)
-        if (!mpz_divisible_p(L, mpq_denref(&m->q[i])))
-            mpz_lcm(L, L, mpq_denref(&m->q[i]));
+    common_den(m, L);
+    quot_cache qc;
+    qc_init(&qc);
     for (size_t i = 0; i < m->n; i++) {
-        mpz_divexact(f, L, mpq_denref(&m->q[i]));
-        mpz_mul(f, f, mpq_numref(&m->q[i])); /* q_i L */
+        mpz_mul(f, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
                 mpz_mul_si(f, f, (long)m->v[i]);
             mpz_add(s[k], s[k], f);
         }
     }
+    qc_clear(&qc);
     for (int k = 0; k < nk; k++) {
         q_set_frac(&sk[k], s[k], L);
         mpz_clear(s[k]);
@@ -1609,8 +1642,11 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
  * wide, so that a variance below the double range keeps its sd). */
 static double nearest_root(const alea__q *q, int root)
 {
+    /* at a double's 53 bits, q is rounded once, correctly; a root is taken
+     * of q at 128 bits, whose second rounding can differ only when the root
+     * lies within 2^-75 of a tie */
     mpfr_t r;
-    mpfr_init2(r, 64);
+    mpfr_init2(r, root ? 128 : 53);
     mpfr_set_q(r, q, MPFR_RNDN);
     if (root)
         mpfr_sqrt(r, r, MPFR_RNDN);
@@ -1633,42 +1669,52 @@ static double nearest_prob(const alea__q *q)
     return d == 0 && mpq_sgn(q) > 0 ? DBL_TRUE_MIN : d;
 }
 
-/* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
- * at 96 bits, whose exponent reaches far below a double's); den already
- * rounded to 96 bits. */
-static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
+
+/* Above this a double holds a probability's 12 digits (sci_of). */
+#define SCI_NORMAL 1e-290
+
+/* d as mantissa m * 10^e, m brought into [1, 10) (e from a logarithm may be
+ * one off at a power of ten). */
+static alea__sci sci_norm(double d, double m, long e)
 {
-    alea__sci s = {0, 0, 0};
-    if ((mpz_sgn(num) == 0))
-        return s;
-    mpfr_set_z(r, num, MPFR_RNDN);
-    mpfr_div(r, r, den, MPFR_RNDN);
-    s.d = mpfr_get_d(r, MPFR_RNDN);
-    double m;
-    long e;
-    if (s.d >= 1e-290) { /* a normal double holds the digits: no wide power */
-        e = (long)floor(log10(s.d));
-        m = s.d / pow(10, (double)e);
-    } else {
-        s.d = s.d > 0 ? s.d : DBL_TRUE_MIN; /* positive, as nearest_prob() */
-        mpfr_log10(t, r, MPFR_RNDN);
-        mpfr_floor(t, t);
-        e = mpfr_get_si(t, MPFR_RNDN);
-        mpfr_set_si(t, 10, MPFR_RNDN);
-        mpfr_pow_si(t, t, -e, MPFR_RNDN);
-        mpfr_mul(r, r, t, MPFR_RNDN);
-        m = mpfr_get_d(r, MPFR_RNDN);
-    }
-    if (m >= 10) { /* log10 rounded up to the next power */
+    if (m >= 10) {
         m /= 10;
         e++;
     } else if (m < 1) {
         m *= 10;
         e--;
     }
-    s.m = m;
-    s.e = e;
-    return s;
+    return (alea__sci){.m = m, .e = e, .d = d};
+}
+
+/* A double d >= SCI_NORMAL as mantissa * 10^e. */
+static alea__sci sci_of(double d)
+{
+    long e = (long)floor(log10(d));
+    return sci_norm(d, d / pow(10, (double)e), e);
+}
+
+/* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
+ * at 96 bits, whose exponent reaches far below a double's); den already
+ * rounded to 96 bits. */
+static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
+{
+    if (mpz_sgn(num) == 0)
+        return (alea__sci){0, 0, 0};
+    mpfr_set_z(r, num, MPFR_RNDN);
+    mpfr_div(r, r, den, MPFR_RNDN);
+    double d = mpfr_get_d(r, MPFR_RNDN);
+    if (d >= SCI_NORMAL)
+        return sci_of(d);
+    /* below: the power of ten from the wide value */
+    mpfr_log10(t, r, MPFR_RNDN);
+    mpfr_floor(t, t);
+    long e = mpfr_get_si(t, MPFR_RNDN);
+    mpfr_set_si(t, 10, MPFR_RNDN);
+    mpfr_pow_si(t, t, -e, MPFR_RNDN);
+    mpfr_mul(r, r, t, MPFR_RNDN);
+    /* positive, as nearest_prob() */
+    return sci_norm(d > 0 ? d : DBL_TRUE_MIN, mpfr_get_d(r, MPFR_RNDN), e);
 }
 
 alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
@@ -1680,10 +1726,7 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
      * of 96-bit numbers and a power of ten each). */
     mpz_t L, num, below, mass, x;
     mpz_init(L);
-    mpz_set_ui(L, 1);
-    for (size_t i = 0; i < n; i++)
-        if (!mpz_divisible_p(L, mpq_denref(&m->q[i])))
-            mpz_lcm(L, L, mpq_denref(&m->q[i]));
+    common_den(m, L);
     double limbs = (double)z_limbs(L) + 2;
     alea_status st = alea__charge(ctx, (int64_t)((16 * limbs + 3 * 400) * (double)n), 0, 0);
     alea__sci *sci = st == ALEA_OK ? alea__mem_alloc(ctx, bytes) : NULL;
@@ -1708,7 +1751,8 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
         mpz_addmul(mass, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
     for (size_t i = 0; i < n; i++) {
         mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
-        sci[3 * i] = to_sci(num, lf, r, t);
+        /* the probability's nearest double is there already (alea__frac_dist) */
+        sci[3 * i] = m->p[i] >= SCI_NORMAL ? sci_of(m->p[i]) : to_sci(num, lf, r, t);
         mpz_sub(x, mass, below); /* at least */
         sci[3 * i + 1] = to_sci(x, lf, r, t);
         mpz_add(below, below, num);
