@@ -681,22 +681,20 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
     }
     if (s == 1 || n == 1 || (!equal && terms > KRONECKER_FROM)) {
-        /* by squaring */
-        zpoly B;
-        zp_init(&B);
-        alea_status st = zp_zero(ctx, R, 1);
-        if (st == ALEA_OK && (st = zp_zero(ctx, &B, s)) == ALEA_OK) {
-            mpz_set_ui(R->c[0], 1);
-            for (size_t i = 0; i < s; i++)
-                mpz_set(B.c[i], A->c[i]);
-            for (unsigned long e = n; st == ALEA_OK && e; e >>= 1) {
-                if (e & 1)
-                    st = zp_mul(ctx, R, R, &B);
-                if (st == ALEA_OK && e > 1)
-                    st = zp_mul(ctx, &B, &B, &B);
-            }
+        /* by squaring, from the exponent's highest bit down: each step
+         * squares R and multiplies it by the short A at most, so that the
+         * only product of two long polynomials is the last squaring */
+        alea_status st = zp_zero(ctx, R, s);
+        for (size_t i = 0; st == ALEA_OK && i < s; i++)
+            mpz_set(R->c[i], A->c[i]);
+        int top = 0;
+        while (top < 63 && (n >> (top + 1)))
+            top++;
+        for (int bit = top - 1; st == ALEA_OK && bit >= 0; bit--) {
+            st = zp_mul(ctx, R, R, R);
+            if (st == ALEA_OK && ((n >> bit) & 1))
+                st = zp_mul(ctx, R, R, A);
         }
-        zp_clear(ctx, &B);
         return st;
     }
     size_t len = (s - 1) * (size_t)n + 1;
