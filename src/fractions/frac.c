@@ -629,45 +629,40 @@ static void kr_unpack(zpoly *R, const mpz_t z, size_t slot)
  * term; above, packed. */
 #define KRONECKER_FROM 16
 
-/* R = A B (R may be A or B). */
-static alea_status zp_mul(alea_ctx *ctx, zpoly *R, const zpoly *A, const zpoly *B)
+/* T = A B; T is neither A nor B, and its numbers keep their digits' room
+ * from one product to the next (a Horner step or a squaring writes into
+ * the polynomial the step before it freed). */
+static alea_status zp_mul(alea_ctx *ctx, zpoly *T, const zpoly *A, const zpoly *B)
 {
-    zpoly T;
-    zp_init(&T);
     size_t len = A->len && B->len ? A->len + B->len - 1 : 0;
-    alea_status st = zp_zero(ctx, &T, len);
-    if (st != ALEA_OK || !len) {
-        zp_swap(R, &T);
-        zp_clear(ctx, &T);
+    alea_status st = zp_zero(ctx, T, len);
+    if (st != ALEA_OK || !len)
         return st;
-    }
     size_t shorter = A->len < B->len ? A->len : B->len;
     if (shorter < KRONECKER_FROM) {
         for (size_t i = 0; i < A->len; i++)
             if (mpz_sgn(A->c[i]))
                 for (size_t j = 0; j < B->len; j++)
-                    mpz_addmul(T.c[i + j], A->c[i], B->c[j]);
-    } else {
-        /* a coefficient of the product: at most `shorter` products */
-        size_t slot = zp_max_bits(A) + zp_max_bits(B) + 1;
-        for (size_t s = shorter; s; s >>= 1)
-            slot++;
-        mpz_t a, b;
-        mpz_init(a);
-        mpz_init(b);
-        kr_pack(a, A, slot);
-        if (A == B) {
-            mpz_mul(a, a, a);
-        } else {
-            kr_pack(b, B, slot);
-            mpz_mul(a, a, b);
-        }
-        kr_unpack(&T, a, slot);
-        mpz_clear(a);
-        mpz_clear(b);
+                    mpz_addmul(T->c[i + j], A->c[i], B->c[j]);
+        return ALEA_OK;
     }
-    zp_swap(R, &T);
-    zp_clear(ctx, &T);
+    /* a coefficient of the product: at most `shorter` products */
+    size_t slot = zp_max_bits(A) + zp_max_bits(B) + 1;
+    for (size_t k = shorter; k; k >>= 1)
+        slot++;
+    mpz_t a, b;
+    mpz_init(a);
+    mpz_init(b);
+    kr_pack(a, A, slot);
+    if (A == B) {
+        mpz_mul(a, a, a);
+    } else {
+        kr_pack(b, B, slot);
+        mpz_mul(a, a, b);
+    }
+    kr_unpack(T, a, slot);
+    mpz_clear(a);
+    mpz_clear(b);
     return ALEA_OK;
 }
 
@@ -684,6 +679,8 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         /* by squaring, from the exponent's highest bit down: each step
          * squares R and multiplies it by the short A at most, so that the
          * only product of two long polynomials is the last squaring */
+        zpoly T;
+        zp_init(&T);
         alea_status st = zp_zero(ctx, R, s);
         for (size_t i = 0; st == ALEA_OK && i < s; i++)
             mpz_set(R->c[i], A->c[i]);
@@ -691,10 +688,13 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         while (top < 63 && (n >> (top + 1)))
             top++;
         for (int bit = top - 1; st == ALEA_OK && bit >= 0; bit--) {
-            st = zp_mul(ctx, R, R, R);
-            if (st == ALEA_OK && ((n >> bit) & 1))
-                st = zp_mul(ctx, R, R, A);
+            if ((st = zp_mul(ctx, &T, R, R)) != ALEA_OK)
+                break;
+            zp_swap(R, &T);
+            if (((n >> bit) & 1) && (st = zp_mul(ctx, &T, R, A)) == ALEA_OK)
+                zp_swap(R, &T);
         }
+        zp_clear(ctx, &T);
         return st;
     }
     size_t len = (s - 1) * (size_t)n + 1;
@@ -1043,12 +1043,15 @@ alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *
                bb = (double)zp_max_bits(&B) + (double)z_bits(db);
         st = poly_check(ctx, la + lb - 1, ba + bb, (la + lb) * (ba + bb), at);
     }
-    if (st == ALEA_OK && (st = zp_mul(ctx, &A, &A, &B)) == ALEA_OK) {
+    zpoly C;
+    zp_init(&C);
+    if (st == ALEA_OK && (st = zp_mul(ctx, &C, &A, &B)) == ALEA_OK) {
         mpz_mul(da, da, db);
-        st = from_poly(ctx, &A, da, lo, at, out);
+        st = from_poly(ctx, &C, da, lo, at, out);
     }
     zp_clear(ctx, &A);
     zp_clear(ctx, &B);
+    zp_clear(ctx, &C);
     mpz_clear(da);
     mpz_clear(db);
     return st;
@@ -1097,10 +1100,11 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
     alea_status st = skeleton_check(ctx, b, NULL, (double)(n - 1) * (double)top + 1, at);
     if (st != ALEA_OK)
         return st;
-    zpoly P, R;
+    zpoly P, R, T;
     mpz_t den, L, pw, t;
     zp_init(&P);
     zp_init(&R);
+    zp_init(&T);
     mpz_init(den);
     mpz_init(L);
     mpz_init(pw);
@@ -1130,8 +1134,9 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
         mpz_mul(R.c[0], t, mpq_numref(&w->q[n - 1]));
         mpz_set_ui(pw, 1);
         for (size_t a = n - 1; a-- > 0 && st == ALEA_OK;) {
-            if ((st = zp_mul(ctx, &R, &R, &P)) != ALEA_OK)
+            if ((st = zp_mul(ctx, &T, &R, &P)) != ALEA_OK)
                 break;
+            zp_swap(&R, &T);
             mpz_mul(pw, pw, den);
             if (!mpq_sgn(&w->q[a]))
                 continue;
@@ -1162,6 +1167,7 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
 done:
     zp_clear(ctx, &P);
     zp_clear(ctx, &R);
+    zp_clear(ctx, &T);
     mpz_clear(den);
     mpz_clear(L);
     mpz_clear(pw);
