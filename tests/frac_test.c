@@ -115,6 +115,54 @@ static void test_many_dice(void **state)
     alea_dist_free(d);
 }
 
+/* The same sum by different products: a power of one die (a recurrence for
+ * equal faces, another for few faces, squaring for many), products of two
+ * long polynomials (packed into integers) and of short ones (term by term)
+ * must agree fraction for fraction, and add up to 1. */
+static void same_fractions(const char *a, const char *b)
+{
+    alea_dist *da = dist_of(ctx, a), *db = dist_of(ctx, b);
+    size_t n = alea_dist_count(da);
+    assert_int_equal(alea_dist_count(db), n);
+    static char want[8192];
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(alea_dist_value(da, i), alea_dist_value(db, i));
+        assert_true(alea_dist_fraction(da, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
+        assert_string_equal(frac(db, ALEA_FRACTION_PROB, i), want);
+    }
+    assert_string_equal(frac(da, ALEA_FRACTION_TRUNCATED, 0), "0");
+    assert_string_equal(frac(db, ALEA_FRACTION_TRUNCATED, 0), "0");
+    alea_dist_free(da);
+    alea_dist_free(db);
+}
+
+static void test_products_agree(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    /* equal faces: an odd and an even number of coefficients */
+    same_fractions("40d20", "19d20 + 21d20");
+    same_fractions("3d2", "d2 + d2 + d2");
+    same_fractions("9d6", "d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6 + d6");
+    /* few unequal faces (with a gap): Miller's recurrence */
+    same_fractions("30d{1,2,2,5}", "13d{1,2,2,5} + 17d{1,2,2,5}");
+    same_fractions("4d{1,2,2,5}", "d{1,2,2,5} + d{1,2,2,5} + d{1,2,2,5} + d{1,2,2,5}");
+    /* many unequal faces: squarings, and products of long polynomials */
+    same_fractions("12d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25}",
+                   "5d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25} + "
+                   "7d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25}");
+    same_fractions("3d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25}",
+                   "d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25} + "
+                   "d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25} + "
+                   "d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25}");
+    /* by hand: 3d{1,2,2,5} makes 6 only as 2+2+2, each die showing one of
+     * its two 2s: 8 of the 64 rolls */
+    alea_dist *d = dist_of(ctx, "3d{1,2,2,5}");
+    assert_true(alea_dist_p(d, 6) == 0.125);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 3), "1/8");
+    alea_dist_free(d);
+}
+
 static void test_explosions_sum_to_one(void **state)
 {
     (void)state;
@@ -648,6 +696,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_products_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sparse, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_brute, setup, teardown),
