@@ -675,7 +675,10 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         terms += mpz_sgn(A->c[i]) != 0;
         equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
     }
-    if (s == 1 || n == 1 || (!equal && terms > KRONECKER_FROM)) {
+    /* Miller's recurrence costs terms products of each coefficient by one
+     * of A's: for A's of a limb, less than the squarings' packed products
+     * (poly_check charges those) */
+    if (s == 1 || n == 1 || (!equal && (terms > KRONECKER_FROM || zp_max_bits(A) > LIMB_BITS))) {
         /* by squaring, from the exponent's highest bit down: each step
          * squares R and multiplies it by the short A at most, so that the
          * only product of two long polynomials is the last squaring */
