@@ -478,12 +478,12 @@ double alea_dist_flag_prob(const alea_dist *dist, size_t i);
 
 /*
  * Exact fractions. In exact mode alea_expr_dist computes in exact rational
- * arithmetic (FLINT): every probability is a reduced fraction, no outcome
+ * arithmetic (GMP): every probability is a reduced fraction, no outcome
  * is lost to underflow, and the doubles the accessors above return are the
  * nearest to the fractions (the mean of 3d6 is 10.5). Exact mode costs
  * more work and memory (digits grow with the dice: 1000d20's fractions
  * have about 1300 digits each); the WORK and MEMORY limits cover them.
- * alea_ctx_set_exact returns ALEA_ERR_ARGUMENT in a build without FLINT
+ * alea_ctx_set_exact returns ALEA_ERR_ARGUMENT in a build without GMP
  * (the WebAssembly module). Every construct of the language has its exact
  * form; a construct without one (none today) would be refused by
  * alea_expr_dist with ALEA_ERR_INVALID naming it, never rounded silently.
@@ -529,7 +529,7 @@ int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, doubl
  * NULL, or why outcomes rarer than about 1e-290 may be missing from a
  * distribution in doubles: its smallest probabilities came near the double
  * range and it could not be recomputed in fractions (the reason, e.g. the
- * memory limit, or a library without FLINT). Also "incomplete" in JSON.
+ * memory limit, or a library without GMP). Also "incomplete" in JSON.
  */
 const char *alea_dist_incomplete(const alea_dist *dist);
 

@@ -439,7 +439,7 @@ size_t alea_roll_format(const alea_roll *roll, alea_format format, char *buf, si
  * of its own (the same limit: such a call may do twice the limit's work in
  * all), and the same memory limit with the first result still held. When
  * it cannot (a limit, a construct with no
- * exact form, a library without FLINT), the doubles stand and the
+ * exact form, a library without GMP), the doubles stand and the
  * distribution says why outcomes may be missing (alea_dist_incomplete).
  */
 static int near_underflow(const alea_ctx *ctx, const alea_dist *d)

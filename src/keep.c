@@ -607,6 +607,56 @@ static alea_status cut_mass(alea_ctx *ctx, const alea__pmf *die, const node *at,
  * 1) was cut are left to the truncated mass in doubles, where adding them
  * could not change a digit; exact mode adds every one. */
 #define CUT_NEGLIGIBLE 1e-20
+/* Work units of one count of cut dice beyond its keep: a binomial weight
+ * and a scaled addition. */
+#define CUT_STEP_COST 64
+
+/* Terms of a binomial tail summed before the rest is bounded (below), and
+ * the work units of one (logarithms and an exponential). */
+#define TAIL_TERMS 4096
+#define TAIL_TERM_COST 64
+
+/*
+ * *p = P(Binomial(m, t) >= j), in doubles. Below the mode (j <= (m + 1) t)
+ * it is 1 less the j terms under j (alea__keep paid for j steps before);
+ * above, the terms fall, and are summed while they count, at most
+ * TAIL_TERMS of them, the rest bounded by a geometric series of the last
+ * ratio (the ratios only fall): a pool of 4 * 10^17 dice whose mode is
+ * 10^7 cut dice must not walk to it one term at a time.
+ */
+static alea_status binom_upper(alea_ctx *ctx, int64_t m, int64_t j, double t, const node *at,
+                               double *p)
+{
+    *p = 0;
+    if (j > m)
+        return ALEA_OK;
+    double mode = ((double)m + 1) * t;
+    if ((double)j <= mode) {
+        alea_status st = alea__charge(ctx, j * TAIL_TERM_COST, at->start, at->end);
+        double lower = 0;
+        for (int64_t i = 0; i < j && st == ALEA_OK; i++)
+            lower += binom_pmf(m, i, t, 1 - t);
+        *p = lower < 1 ? 1 - lower : 0;
+        return st;
+    }
+    alea_status st = alea__charge(ctx, TAIL_TERMS * TAIL_TERM_COST, at->start, at->end);
+    if (st != ALEA_OK)
+        return st;
+    double tr = 0, b = 0;
+    int64_t i = j;
+    for (int64_t n = 0; i <= m && n < TAIL_TERMS; i++, n++) {
+        b = binom_pmf(m, i, t, 1 - t);
+        tr += b;
+        if (b <= tr * 1e-17)
+            return *p = tr, ALEA_OK;
+    }
+    if (i <= m) { /* b(i) = b(i - 1) r, r = (m - i + 1) t / (i (1 - t)), and smaller after */
+        double r = (double)(m - i + 1) * t / ((double)i * (1 - t));
+        tr += r < 1 ? b * r / (1 - r) : 1;
+    }
+    *p = tr < 1 ? tr : 1;
+    return ALEA_OK;
+}
 
 /*
  * A die whose explosion chains were cut at the tail bound: a cut chain is
@@ -638,6 +688,10 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
     int64_t most = lo == hi ? m : m - hi; /* cut dice that leave the range whole */
     int64_t j = 0;
     for (; j <= most && st == ALEA_OK; j++) {
+        /* a step costs its weight and a keep, which for one possible sum
+         * charges nothing itself (4 * 10^17 dice keeping none took minutes) */
+        if ((st = alea__charge(ctx, CUT_STEP_COST, at->start, at->end)) != ALEA_OK)
+            break;
         if (j > 0 && ((st = alea__x_ratio(ctx, &w, (uint64_t)(m - j + 1), (uint64_t)j, at)) !=
                           ALEA_OK ||
                       (st = alea__x_mul(ctx, &w, alea__x_w(&t), at)) != ALEA_OK))
@@ -656,14 +710,11 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
         return st;
     }
     /* truncated: the rolls with j or more cut dice, j the first count left
-     * out (P(Binomial(m, t) >= j), its terms summed while they count; in
-     * exact mode the fractions give it) */
-    double tr = 0, td = die->trunc > 0 ? die->trunc : 0;
-    for (; j <= m && td > 0; j++) {
-        double b = binom_pmf(m, j, td, 1 - td);
-        tr += b;
-        if (b <= tr * 1e-17)
-            break;
+     * out (in exact mode the fractions give it) */
+    double tr = 0;
+    if (die->trunc > 0 && (st = binom_upper(ctx, m, j, die->trunc, at, &tr)) != ALEA_OK) {
+        alea__pmf_free(ctx, &sum);
+        return st;
     }
     sum.trunc = tr < 1 ? tr : 1;
     *out = sum;

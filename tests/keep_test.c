@@ -152,6 +152,37 @@ static void test_deficient_mass(void **state)
     alea__pmf_free(ctx, &d);
 }
 
+/* Pools too large to enumerate: the truncated mass is the chance that a
+ * cut die is kept, P(Binomial(m, t) >= j), below the mode (1 less the
+ * terms under j) and above it (the terms summed); and the counts of cut
+ * dice walked one by one are charged, so that a pool of 4 * 10^17 dice
+ * keeping none ends at the work limit. */
+static void test_cut_pools(void **state)
+{
+    (void)state;
+    int64_t v[] = {1, 2};
+    double p[] = {0.5, 0.5 - 1e-3};
+    alea__pmf d = pmf_given(ctx, 2, v, p), r;
+    d.trunc = 1e-3;
+    /* keep the highest of 10^4: kept from a cut die when any was cut;
+     * 10 cut dice are expected, above the one the walk stops at */
+    assert_int_equal(alea__keep(ctx, &d, NULL, 10000, 9999, 10000, &at, &r), ALEA_OK);
+    assert_double_equal(r.trunc, -expm1(10000 * log1p(-1e-3)), EPS);
+    alea__pmf_free(ctx, &r);
+    /* of 100: 0.1 cut dice expected, below it */
+    assert_int_equal(alea__keep(ctx, &d, NULL, 100, 99, 100, &at, &r), ALEA_OK);
+    assert_double_equal(r.trunc, -expm1(100 * log1p(-1e-3)), EPS);
+    alea__pmf_free(ctx, &r);
+    /* keep none of 4 * 10^17: every count of cut dice leaves the range
+     * whole; walked one by one, until the work limit */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000);
+    alea__budget_start(ctx);
+    assert_int_equal(alea__keep(ctx, &d, NULL, 400000000000000000, 0, 0, &at, &r),
+                     ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+    alea__pmf_free(ctx, &d);
+}
+
 /* Every roll of m dice, with "ra": the lowest matching die is replaced by
  * one more roll y (not rolled when nothing matches). */
 static void brute_ra(const alea__pmf *die, const int64_t *g, const uint8_t *match, int m,
@@ -401,6 +432,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_uneven_die, setup, teardown),
         cmocka_unit_test_setup_teardown(test_counting_contributions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deficient_mass, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cut_pools, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_known_means, setup, teardown),
         cmocka_unit_test_setup_teardown(test_100d6kh50, setup, teardown),
