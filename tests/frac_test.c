@@ -548,6 +548,32 @@ static void test_no_outcome_dropped(void **state)
     alea_dist_free(d);
 }
 
+/* A limit reached at any step of an exact evaluation, the last ones (the
+ * distribution's mean, variance and decimal forms) included, gives back
+ * every fraction made (GMP's fractions hold digits from their start: the
+ * sanitizer build checks that nothing leaks). Found by fuzzing: 3d510!. */
+static void test_refused_at_every_step(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_expr *e = compile(ctx, "2d6 + d4");
+    alea_dist *d = NULL;
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    int64_t need = alea_ctx_work(ctx);
+    alea_dist_free(d);
+    assert_true(need > 0 && need < 100000);
+    for (int64_t limit = need - 1; limit >= 0; limit--) { /* every unit short */
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, limit);
+        d = NULL;
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+        assert_null(d);
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    alea_dist_free(d);
+    alea_expr_free(e);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -705,6 +731,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_event_brute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_outcome_dropped, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refused_at_every_step, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosion_keeps_sum_to_one, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

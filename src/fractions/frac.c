@@ -1832,6 +1832,8 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
     mpq_clear(mean);
     mpq_clear(var);
     mpq_clear(trunc);
+    if (st != ALEA_OK) /* the caller frees them only after a success */
+        alea__frac_dist_free(d);
     return st;
 }
 
