@@ -556,22 +556,35 @@ static void test_refused_at_every_step(void **state)
 {
     (void)state;
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
-    alea_expr *e = compile(ctx, "2d6 + d4");
-    alea_dist *d = NULL;
-    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
-    int64_t need = alea_ctx_work(ctx);
-    alea_dist_free(d);
-    assert_true(need > 0 && need < 100000);
-    for (int64_t limit = need - 1; limit >= 0; limit--) { /* every unit short */
-        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, limit);
-        d = NULL;
-        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
-        assert_null(d);
+    /* a construct of each kind: sums, keeps, explosions kept, selections,
+     * rerolls, groups, the mechanics */
+    static const char *const srcs[] = {
+        "2d6 + d4",      "4d6kh3",    "2d3!kl1",    "3d4k{h1,l1}", "2d6ra1kh1",
+        "{2d4, 1d6}kh1", "dd(6, 14)", "event(d6)",  "3d6u",        "3d6>4",
+        "d20 +1d",       "2d6 +1 DICE",
+    };
+    assert_int_equal(alea_ctx_set_tail(ctx, 1e-3), ALEA_OK); /* short explosions */
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 30000000);
+        alea_expr *e = compile(ctx, srcs[i]);
+        alea_dist *d = NULL;
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        int64_t need = alea_ctx_work(ctx);
+        alea_dist_free(d);
+        assert_true(need > 0 && need < 1000000);
+        /* short of the whole by 1 unit, then by a 600th of it more each time */
+        for (int64_t limit = need - 1; limit >= 0; limit -= need / 600 + 1) {
+            alea_ctx_limit(ctx, ALEA_LIMIT_WORK, limit);
+            d = NULL;
+            alea_status st = alea_expr_dist(ctx, e, &d);
+            if (st != ALEA_ERR_LIMIT || d)
+                fail_msg("%s at %lld units: status %d", srcs[i], (long long)limit, (int)st);
+        }
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        alea_dist_free(d);
+        alea_expr_free(e);
     }
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
-    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
-    alea_dist_free(d);
-    alea_expr_free(e);
 }
 
 static void test_refusals(void **state)
