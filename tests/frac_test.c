@@ -147,6 +147,9 @@ static void test_products_agree(void **state)
     /* few unequal faces (with a gap): Miller's recurrence */
     same_fractions("30d{1,2,2,5}", "13d{1,2,2,5} + 17d{1,2,2,5}");
     same_fractions("4d{1,2,2,5}", "d{1,2,2,5} + d{1,2,2,5} + d{1,2,2,5} + d{1,2,2,5}");
+    /* ... far apart: the recurrence walks the terms, not the gap (dist_fuzz:
+     * 2d{0,0,11542} walked 11,542 zeros for each of 23,085 coefficients) */
+    same_fractions("12d{0,0,11542}", "5d{0,0,11542} + 7d{0,0,11542}");
     /* many unequal faces: squarings, and products of long polynomials */
     same_fractions("12d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25}",
                    "5d{1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,25} + "

@@ -736,11 +736,18 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
     } else {
         /* a few terms a[i]: from A P' = n A' P (J. C. P. Miller's recurrence),
          * k a[0] c[k] = sum over i of ((n+1) i - k) a[i] c[k-i] */
+        long at[KRONECKER_FROM + 1]; /* A's terms past a[0]: over them only,
+                                       * however far apart (d{0,0,11542}) */
+        int nt = 0;
+        for (long i = 1; i < ls; i++)
+            if (mpz_sgn(A->c[i]))
+                at[nt++] = i;
         mpz_pow_ui(c[0], A->c[0], n);
         for (long k = 1; k < (long)len; k++) {
             mpz_set_ui(acc, 0);
-            for (long i = 1; i < ls && i <= k; i++) {
-                if (!mpz_sgn(A->c[i]) || !mpz_sgn(c[k - i]))
+            for (int j = 0; j < nt && at[j] <= k; j++) {
+                long i = at[j];
+                if (!mpz_sgn(c[k - i]))
                     continue;
                 mpz_mul(t, A->c[i], c[k - i]);
                 mpz_mul_si(t, t, (ln + 1) * i - k);
