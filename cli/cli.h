@@ -282,12 +282,6 @@ enum { HINT_SAMPLE = 1, HINT_EXACT = 2 };
 void report_limit_hint(alea_ctx *ctx, unsigned ways);
 /* report(), then the hint of a limit error. */
 int report_limit(alea_ctx *ctx, const char *src, unsigned ways);
-/* The same after alea_expr_dist(e) failed; past the work limit the hint
- * says how much work e needs, found by computing it again with the limit
- * raised (up to PROBE_TIMES times the limit, under the timer t). */
-#define PROBE_TIMES 16
-int report_dist_limit(alea_ctx *ctx, const alea_expr *e, const char *src, unsigned ways,
-                      timer *t);
 /* A compiled expression's hint about a likely mistake, if it has one. */
 void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */

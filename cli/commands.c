@@ -175,7 +175,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         if (erc != EXIT_OK)
             return erc;
     } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        return report_dist_limit(ctx, e, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u), o->timer);
+        return report_limit(ctx, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u));
     }
     double boons = 0, banes = 0;
     if (o->boons_set &&
