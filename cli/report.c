@@ -282,3 +282,16 @@ int report_limit(alea_ctx *ctx, const char *src, unsigned ways)
     report_limit_hint(ctx, ways);
     return rc;
 }
+
+int report_output_limit(alea_ctx *ctx, const char *src, const char *what)
+{
+    int64_t limit = alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1);
+    size_t len = strlen(src);
+    fprintf(stderr,
+            "alea: too much output: the %s passes %" PRId64
+            " bytes (output limit is %" PRId64 ")\n",
+            what, limit, limit);
+    put_excerpt(src, len, 0, len);
+    limit_hint(ctx, 0, ALEA_LIMIT_OUTPUT, 0);
+    return EXIT_FAIL;
+}

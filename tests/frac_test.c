@@ -733,10 +733,43 @@ static void test_explosion_keeps_sum_to_one(void **state)
     alea_expr_free(e);
 }
 
+/* The OUTPUT limit over exact fractions: 500d10 (6 bytes) made 12.5 MB of
+ * CSV: refused at the default, at N and N - 1 as in doubles. */
+static void test_output_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "3d6");
+    char buf[4096];
+    size_t n = alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf);
+    assert_true(n > 0 && n < sizeof buf);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), n);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n - 1);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(alea_ctx_error_span(ctx, NULL, NULL), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "(output limit is"));
+    alea_dist_free(d);
+    assert_int_equal(alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 8388608), (int64_t)n - 1);
+    d = dist_of(ctx, "500d10");
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, NULL, 0), 0);
+    assert_non_null(strstr(alea_ctx_error(ctx), "the distribution's CSV passes 8388608 bytes"));
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 1073741824);
+    size_t whole = alea_dist_format(d, ALEA_FORMAT_CSV, NULL, 0);
+    assert_true(whole > 12000000); /* 12.5 MB */
+    assert_true(alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0) > 4000000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 4000000);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0), 0);
+    assert_non_null(strstr(alea_ctx_error(ctx), "the distribution's JSON passes 4000000 bytes"));
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_products_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),

@@ -1890,7 +1890,7 @@ void alea__frac_csv(const alea_dist *d, alea__out *o)
     for (size_t i = 0; i < m->n; i++)
         mpq_add(mass, mass, &m->q[i]);
     alea__out_str(o, "value,probability,at_least,at_most\n");
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
         mpq_sub(least, mass, most);
         mpq_add(most, most, &m->q[i]);
         alea__out_i64(o, m->v[i]);

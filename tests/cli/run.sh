@@ -77,7 +77,7 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
-    '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
+    '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--max-output BYTES +8M ' '--tail P +1e-12 ' \
     '--timeout MS +none ' '--time-limit S +60 ' 'alea help syntax'; do
     has "$out" "$word"
     check "--help mentions $word" $?
@@ -297,6 +297,37 @@ printf '3d6*3d6\n3d6*3d6\n' >"$tmp/in"
 run_from "$tmp/in" dist --max-work 100
 [ "$(printf '%s\n' "$err" | grep -c '^alea: hint: it needs at least 118 units of work')" = 2 ] && [ "$rc" = 1 ]
 check "dist on standard input: each line's hint from the cost model" $? "$err"
+# ---- the output limit: a distribution's text, in every format -------------
+# 3d6's CSV is 933 bytes, its JSON 516 (and a newline); at N it prints, at
+# N - 1 it is refused with the library's message
+run dist --csv --max-output 933 3d6
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | wc -c)" = 933 ]
+check "dist --csv at the output limit (933 bytes) prints" $? "$err"
+expect "dist --csv one byte past the output limit" 1 "" \
+    "alea: too much output: the distribution's CSV passes 932 bytes (output limit is 932)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-output (932 now, at most 1073741824)" \
+    dist --csv --max-output 932 3d6
+run dist --json --max-output 516 3d6
+check "dist --json at the output limit (516 bytes) prints" "$rc" "$err"
+run dist --json --max-output 515 3d6
+has "$err" "^alea: too much output: the distribution's JSON passes 515 bytes \(output limit is 515\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist --json one byte past the output limit: refused, nothing printed" $? "$err"
+# the 6-byte input that printed 12.5 MB
+run dist --exact --csv 500d10
+has "$err" "^alea: too much output: the distribution's CSV passes 8388608 bytes \(output limit is 8388608\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist --exact --csv 500d10: refused by the default output limit" $? "$err"
+run dist --exact --max-output 100k 500d10
+has "$err" "^alea: too much output: the distribution's table passes 102400 bytes \(output limit is 102400\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist's table: refused past the output limit" $? "$err"
+run dist --exact --max-output 1M 500d10
+check "dist's table: printed under the output limit" "$rc" "$err"
+run compare --json --max-output 1000 3d6 3d6
+has "$err" "^alea: too much output: the comparison's JSON passes 1000 bytes" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "compare --json: the output limit bounds the whole document" $? "$err"
+printf '3d6\n1d4\n' >"$tmp/in"
+run_from "$tmp/in" dist --csv --max-output 100
+[ "$rc" = 1 ] && [ "$out" = "$(printf 'value,probability,at_least,at_most\n1,0.25,1,0.25\n2,0.25,0.75,0.5\n3,0.25,0.5,0.75\n4,0.25,0.25,1')" ]
+check "dist on standard input: a line past the output limit is refused, the next prints" $? "$out$nl$err"
+
 # another limit on the way
 run dist --max-support 200 '20d20*3'
 has "$err" '^alea: hint: raise --max-support' && [ "$rc" = 1 ]
