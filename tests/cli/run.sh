@@ -589,6 +589,18 @@ fi
 
 # ---- expressions on standard input -------------------------------------------
 
+# A lone CR ends a line as LF and CRLF do (it was one long line); a NUL or a
+# byte that is not UTF-8 reaches the library, which refuses it (never dropped)
+printf '1d6\r2d6\r\n3d6\n\r4d6\r' >"$tmp/in"
+run_from "$tmp/in" roll --seed 1
+[ "$rc" = 0 ] && [ "$out" = "$(printf '1d6 [5] = 5\n2d6 [4, 4] = 8\n3d6 [3, 5, 1] = 9\n4d6 [1, 3, 6, 4] = 14')" ]
+check "stdin: lines ended by a lone CR, CRLF and LF" $? "$out$nl$err"
+printf '1d6\0+2\n1d6\377+2\n' >"$tmp/in"
+run_from "$tmp/in" roll --seed 1
+[ "$rc" = 1 ] && [ -z "$out" ] && has "$err" '^alea: syntax error: unexpected byte 0x00 at byte 3' &&
+    has "$err" '^alea: syntax error: unexpected byte 0xFF at byte 3'
+check "stdin: a NUL and a byte that is not UTF-8 are errors, not dropped" $? "$out$nl$err"
+
 # Good and bad lines mixed: blank lines skipped, CRLF stripped, the last line
 # without a newline still read; each bad line reported, the others rolled.
 printf '4d6kh3\n\n2d+3\n  \t\r\n1d20+5\r\n1d6/0\n3d6' >"$tmp/in"
