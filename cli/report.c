@@ -250,7 +250,7 @@ static void limit_hint(alea_ctx *ctx, unsigned ways, alea_limit l, double need)
     else if (need > 0)
         fprintf(stderr, "alea: hint: it needs at least %.0f units of work: raise --max-work "
                         "(%" PRId64 " now, at most %" PRId64 ")",
-                need, now, max);
+                ceil(need), now, max); /* as the library's message rounds it */
     else if (now < max)
         fprintf(stderr, "alea: hint: raise --max-%s (%" PRId64 " now, at most %" PRId64 ")",
                 alea_limit_name(l), now, max);

@@ -765,10 +765,63 @@ static void test_output_limit(void **state)
     alea_dist_free(d);
 }
 
+/* best(2, ...) nested 20 deep around 3d6 (163 bytes): each level squares
+ * the distribution function, so the fractions double in length; the
+ * differences of the powers (gcds of their digits) were not charged, and
+ * it took a second in exact mode and in doubles (whose rare outcomes are
+ * recomputed in fractions). Now each step is charged by its digits. */
+static char *nested_calls(const char *call, int k, const char *inner)
+{
+    size_t cl = strlen(call), il = strlen(inner);
+    char *s = malloc((size_t)k * (cl + 1) + il + 1);
+    size_t at = 0;
+    for (int i = 0; i < k; i++, at += cl)
+        memcpy(s + at, call, cl);
+    memcpy(s + at, inner, il);
+    at += il;
+    for (int i = 0; i < k; i++)
+        s[at++] = ')';
+    s[at] = '\0';
+    return s;
+}
+
+static void test_nested_extremes_charged(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    /* 12 deep: about 11 ms here, so at least 5 million units (0.94
+     * million before) */
+    char *src = nested_calls("best(2, ", 12, "3d6");
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000000);
+    alea_dist *d = dist_of(ctx, src);
+    assert_true(alea_ctx_work(ctx) > 5000000);
+    alea_dist_free(d);
+    free(src);
+    /* 20 deep, at the default work limit: refused in fractions, and in
+     * doubles the rare outcomes are not recomputed (the result says so) */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+    for (int worst = 0; worst <= 1; worst++) {
+        src = nested_calls(worst ? "worst(2," : "best(2,", worst ? 30 : 20, "3d6");
+        alea_expr *e = compile(ctx, src);
+        assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+        d = NULL;
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+        assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+        assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        assert_non_null(alea_dist_incomplete(d));
+        assert_non_null(strstr(alea_dist_incomplete(d), "more work than the limit allows"));
+        alea_dist_free(d);
+        alea_expr_free(e);
+        free(src);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nested_extremes_charged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_products_agree, setup, teardown),

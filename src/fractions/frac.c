@@ -1014,6 +1014,19 @@ static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, do
     return st;
 }
 
+/* Before the powers of a distribution function are made (len_out of
+ * about bits_out bits each): the memory of their digits, and the work of
+ * the subtractions of consecutive powers (a gcd of their digits each),
+ * checked against the work left; the steps charge it as they go. */
+static alea_status extreme_check(alea_ctx *ctx, double len_out, double bits_out,
+                                 const node *at)
+{
+    double limbs = bits_out / 64 + 1;
+    if (digits_check(ctx, len_out * limbs * 8 * 3, at) != ALEA_OK)
+        return ALEA_ERR_LIMIT;
+    return alea__work_check(ctx, len_out * 8 * (2 * limbs) * log2(2 * limbs + 2), at);
+}
+
 /* Before the polynomials are made: their coefficients (a word each, zeros
  * included, over the value ranges of the operands: lengths la, lb and the
  * result's) and the operands' digits must fit in the memory limit. */
@@ -1489,9 +1502,17 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
     for (size_t i = 0; i < a->n; i++)
         bits += (double)z_bits(mpq_denref(&a->q[i]));
     bits = bits / (double)(a->n ? a->n : 1) + 64;
-    st = poly_check(ctx, (double)a->n, bits * (double)n, bits * (double)n, at);
+    st = extreme_check(ctx, (double)a->n, bits * (double)n, at);
     for (size_t s = 0; s < a->n && st == ALEA_OK; s++) {
         size_t i = is_max ? s : a->n - 1 - s;
+        /* each step charged by the digits it walks: the running sum (a
+         * gcd), its n-th power, and the difference of two powers, a gcd of
+         * numbers n times as long (the dearest: 20 nested best(2, 3d6) cost
+         * 10 times their charge when only the power was counted) */
+        size_t l = q_limbs(run) + q_limbs(&a->q[i]);
+        double c = q_cost(l) + 2 * q_cost((size_t)n * l) + q_cost(2 * (size_t)n * l);
+        if ((st = alea__charge(ctx, (int64_t)c, at->start, at->end)) != ALEA_OK)
+            break;
         mpq_add(run, run, &a->q[i]);
         q_pow(cur, run, (long)n);
         out->v[i] = a->v[i];
