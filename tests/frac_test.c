@@ -817,10 +817,37 @@ static void test_nested_extremes_charged(void **state)
     }
 }
 
+/* Products in fractions: the pairs are made, sorted and summed a value at a
+ * time (an mpq made, sorted and merged per pair before: 1d700*1d700 spent
+ * 30 million units of work in 200 ms before it was refused). Refused before
+ * any pair when making and sorting them passes the limit; the result the
+ * same fractions as the sums of the products. */
+static void test_products_charged(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_expr *e = compile(ctx, "1d700*1d700");
+    alea_dist *d = NULL;
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_work(ctx) < 1000000);
+    assert_true(alea_ctx_work_needed(ctx) > 30000000);
+    alea_expr_free(e);
+    /* 1d4 * 1d6: 15 values, 2 and 3 made twice, 4 and 6 three times */
+    d = dist_of(ctx, "1d4*1d6");
+    assert_int_equal(alea_dist_count(d), 15);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1/24");  /* 1 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 1), "1/12");  /* 2 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 3), "1/8");   /* 4: 1x4, 2x2, 4x1 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 5), "1/8");   /* 6 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 14), "1/24"); /* 24 */
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_products_charged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nested_extremes_charged, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
