@@ -349,8 +349,11 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
             goto done;
         goto finish;
     }
-    if (q.n0.n == 0 || q.n1.n == 0) {
-        st = alea__broken(ctx, at->start, at->end, "an explosion on every face");
+    /* A first roll may explode on every face (a clamp the trigger sees:
+     * 1d4min4! is 4 + 1d4!, the extra rolls unclamped); an extra roll
+     * that always explodes would never end, which the parser refuses. */
+    if (q.n1.n == 0) {
+        st = alea__broken(ctx, at->start, at->end, "an explosion on every extra roll");
         goto done;
     }
     {
