@@ -440,9 +440,10 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v);
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
- * total mass. A truncated explosion tail holds the largest values, so they
- * can fall short of the true ones by a little more than the truncated mass
- * times those values (1d6! at the default bound: 3e-11 low). min, max;
+ * total mass. A truncated explosion tail holds values the outcomes miss
+ * (the largest, for a sum of exploding dice), so they can be off the true
+ * ones by a little more than the truncated mass times those values (1d6! at
+ * the default bound: 3e-11 low). min, max;
  * median is the smallest value v with P(X <= v) >= 1/2. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);

@@ -30,7 +30,10 @@ variance must be icepool's for the distribution conditioned on no cut
 Keep and drop over exploding dice are compared the same way: a cut chain
 ends in CUT, above every chain that was not cut, so with keep-lowest or a
 middle range a roll is cut only when a cut die is among the kept ones, as
-alea truncates it, and every listed outcome has its true probability.
+alea truncates it, and every listed outcome has its true probability. These
+cases explode on the highest face, whose cut chains alea too knows to end
+above every chain it lists; where it cannot know that (a Fudge die exploding
+on its blank), it truncates more than the sentinel does.
 
 Each case's icepool side runs in a child process bounded in memory and time
 (--mem-mb, --timeout): a case past its bound is an error with its name.
