@@ -487,6 +487,18 @@ experr "999999999d6 in dist" \
     "  ^^^^^^^^^^^" \
     "alea: hint: raise --max-support (100000 now, at most 100000000), or estimate with --sample 10000" \
     dist 999999999d6
+experr "a die past the most the support limit allows" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
+    "  1d99999999999" \
+    "  ^^^^^^^^^^^^^" \
+    "alea: hint: it needs 99999999999 outcomes, more than --max-support allows (at most 100000000), or estimate with --sample 10000" \
+    dist 1d99999999999
+experr "a die past the support limit" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 1000)" \
+    "  1d5000" \
+    "  ^^^^^^" \
+    "alea: hint: it needs 5000 outcomes: raise --max-support to that (1000 now, at most 100000000), or estimate with --sample 10000" \
+    dist --max-support 1000 1d5000
 experr "tab and control bytes line up" \
     "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \
