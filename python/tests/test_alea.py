@@ -419,7 +419,7 @@ class BotTest(unittest.TestCase):
         self.assertEqual(b.reply('!roll 2d6+3 fire damage', 'ann'),
                          '@ann rolled 2d6 [5, 4] + 3 = `12` # fire damage')
         self.assertEqual(b.reply('!roll 1d20 [str] + 4 // to hit', 'ann'),
-                         '@ann rolled 1d20 [str] [12] + 4 = `16` # to hit')
+                         '@ann rolled 1d20 [str: 12] + 4 = `16` # to hit')
         self.assertIn('fire damage\n', b.reply('!dist 2d6 fire damage'))
         # words that name a mechanic: the library's reading, not a comment
         self.assertEqual(b.reply('!roll 1d20+5 adv to hit', 'ann'),
