@@ -1069,8 +1069,8 @@ static alea_status read_advantage(alea_ctx *ctx, alea_expr *e, size_t pre, const
  * syntax error falls in a word that follows a space, is not a word of the
  * language, and what comes before that word compiles. Words that name a
  * mechanic are read or refused (read_trailer); the others describe the
- * roll, as a comment would. Costs four more passes over the source at
- * most.
+ * roll, as a comment would. Costs three more passes over the source at
+ * most (the prefix, another prefix, then the advantage or the error again).
  */
 alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
 {
