@@ -181,7 +181,12 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
                     return usage_error(CMD_COMPARE, 1, "compare: the column name '%.*s...' "
                                        "is longer than " STR(COLUMN_NAME_MAX) " characters",
                                        COLUMN_NAME_MAX, src);
-                return report_limit(ctx, src, 0);
+                int rc = report_limit(ctx, src, 0);
+                column_name name;
+                if (!o->names && (expr = split_name(src, name, &too_long)) != NULL)
+                    fprintf(stderr, "alea: hint: '%s=' names a column of alea compare; here "
+                                    "write the expression alone: %s\n", name, expr);
+                return rc;
             }
             o->exprs[i] = expr;
             if (alea_expr_compile(ctx, expr, strlen(expr), &ex[i]) != ALEA_OK)

@@ -274,6 +274,9 @@ check "compare: a name starts with a letter or _" $? "$err"
 run roll 'a=3d6'
 [ "$rc" = 1 ]
 check "roll: no names" $? "$err"
+run roll 'with advantage=2d20kh1'
+[ "$rc" = 1 ] && has "$err" "^alea: hint: 'with advantage=' names a column of alea compare; here write the expression alone: 2d20kh1$"
+check "roll: a name says where names go" $? "$err"
 run compare crit=event\(d6+d8\) 2d6
 has "$out" '^critical failure 2\.08% in crit$'
 check "compare: the notes name the column" $? "$out"
