@@ -144,6 +144,13 @@ alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
  * to raise the limit. */
 double alea_ctx_work_needed(const alea_ctx *ctx);
 
+/* After an ALEA_ERR_LIMIT error of the support limit: the outcomes the
+ * step that passed it needed at least, when that is known before the step
+ * starts (a die's faces: 1d99999999999 needs 99999999999); 0 otherwise and
+ * after any other error. A host can tell a limit it may raise from one
+ * past the most it can be raised to. */
+double alea_ctx_support_needed(const alea_ctx *ctx);
+
 /* Bytes currently allocated through the context's allocator, and the peak. */
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 

@@ -212,6 +212,8 @@ ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, al
 ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
+/* The same, when the outcomes the step needs are known (alea_ctx_support_needed). */
+ALEA__HIDDEN alea_status alea__support_need(alea_ctx *ctx, const node *at, double need);
 /* Records an integer-overflow error for node at. */
 ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
 /* Checks that `units` more work fit in the budget, without charging it (the

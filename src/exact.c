@@ -105,7 +105,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         /* Several conditions ("r8r2") are counted face by face. */
         if (rc && (p->nreroll_also || !match_interval(rc, d->lo, d->hi, &mlo, &mhi))) {
             if (nf > limit)
-                return alea__support_error(ctx, at);
+                return alea__support_need(ctx, at, (double)nf);
             mlo = 1;
             mhi = 0;
             for (uint64_t i = 0; i < nf; i++)
@@ -127,7 +127,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     if (distinct == 0 || cm >= dnf * (until ? 1 : 2))
         return alea__broken(ctx, at->start, at->end, "a reroll that matches every face");
     if (distinct > limit)
-        return alea__support_error(ctx, at);
+        return alea__support_need(ctx, at, (double)distinct);
     if ((st = alea__charge(ctx, (int64_t)distinct, at->start, at->end)) != ALEA_OK)
         return st;
     if ((st = alea__pmf_alloc(ctx, (size_t)distinct, out)) != ALEA_OK)

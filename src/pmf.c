@@ -243,6 +243,13 @@ alea_status alea__support_error(alea_ctx *ctx, const node *at)
                        (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
 }
 
+alea_status alea__support_need(alea_ctx *ctx, const node *at, double need)
+{
+    alea_status st = alea__support_error(ctx, at);
+    ctx->support_need = need;
+    return st;
+}
+
 alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
 {
     return alea__error(ctx, ALEA_ERR_OVERFLOW, at->start, at->end,
