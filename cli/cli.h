@@ -95,7 +95,8 @@ typedef struct options {
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
     size_t nexprs;
-    char *joined; /* the repeats "6 x 4d6kh3" written as three words, or NULL */
+    char *joined; /* the repeats "6 x 4d6kh3" written as three words, or the
+                     arguments joined (join_arguments), or NULL */
     int argc;     /* the command's arguments as given (serve hands them on) */
     char **argv;
     int from_stdin; /* no EXPR: one per line of standard input */
@@ -180,6 +181,7 @@ int buffer_reserve(buffer *b, size_t need);
 /* Compiles every expression of o into ex (reports the first error). With
  * o->names, a word that is not an expression but "name=expr" with expr one
  * is a named column: no valid expression is ever read as a name. */
+int join_arguments(alea_ctx *ctx, options *o, int *joined);
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. */

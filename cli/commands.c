@@ -63,17 +63,23 @@ static size_t format_dist(alea_ctx *ctx, const alea_dist *d, alea_format fmt, bu
 
 /* ---- roll ---------------------------------------------------------------- */
 
-/* "adv=2d20kh1": the name (copied into name) and where the expression
- * starts; NULL when src does not start with a name and a single '=', or
- * (*too_long set) when the name is longer than COLUMN_NAME_MAX. */
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-';
+}
+
+/* "adv=2d20kh1", "with advantage=2d20kh1": the name, words of letters,
+ * digits, _ and - apart by one space (copied into name), and where the
+ * expression starts; NULL when src does not start with a name and a single
+ * '=', or (*too_long set) when the name is longer than COLUMN_NAME_MAX. */
 static const char *split_name(const char *src, column_name name, int *too_long)
 {
     *too_long = 0;
     size_t n = 0;
     if (!((src[0] >= 'a' && src[0] <= 'z') || (src[0] >= 'A' && src[0] <= 'Z') || src[0] == '_'))
         return NULL;
-    while ((src[n] >= 'a' && src[n] <= 'z') || (src[n] >= 'A' && src[n] <= 'Z') ||
-           (src[n] >= '0' && src[n] <= '9') || src[n] == '_' || src[n] == '-')
+    while (name_char(src[n]) || (src[n] == ' ' && name_char(src[n + 1])))
         n++;
     if (src[n] != '=' || src[n + 1] == '=')
         return NULL;
@@ -84,6 +90,90 @@ static const char *split_name(const char *src, column_name name, int *too_long)
     memcpy(name, src, n);
     name[n] = '\0';
     return src + n + 1;
+}
+
+/* Whether src forms an expression alone: it compiles (or, with names,
+ * "name=expr" whose expr does); and after another argument (after), it
+ * does not start with an operator, which continues the one before ("alea
+ * 1d20 +5"), and is not a number alone ("alea 4d6kh3 6 times"). */
+static int forms_expression(alea_ctx *ctx, const options *o, const char *src, int after)
+{
+    if (after && (strchr("+-*/^%<>=),", src[0]) || strspn(src, "0123456789") == strlen(src)))
+        return 0;
+    column_name name;
+    int too_long;
+    const char *expr = src;
+    alea_expr *e = NULL;
+    alea_status st = alea_expr_compile(ctx, src, strlen(src), &e);
+    if (st != ALEA_OK && o->names && (expr = split_name(src, name, &too_long)) != NULL)
+        st = alea_expr_compile(ctx, expr, strlen(expr), &e);
+    alea_expr_free(e);
+    return st != ALEA_ERR_SYNTAX && st != ALEA_ERR_INVALID; /* a limit's error is its own */
+}
+
+/* An argument with a space or a tab in it was quoted: it stays whole. */
+static int quoted(const char *src)
+{
+    return strpbrk(src, " \t") != NULL;
+}
+
+/*
+ * "alea roll d20 +1d", "alea 1d20 + 5": the game systems' own spellings
+ * have spaces, and an unquoted one reaches alea as several arguments. When
+ * the arguments do not each form an expression, an argument that does not
+ * (or that follows one that does not) joins the one before, with a space:
+ * "d20" "+1d" "2d6" are "d20 +1d" and "2d6". A quoted argument ("d20 +1d")
+ * is never joined. When the last part still does not form one and nothing
+ * was quoted, all of them are one expression ("4d6kh3 6 times"), whose
+ * error is then reported. The parts are written into o->joined. Returns 0
+ * when out of memory; *joined tells whether it joined. Compiles each part
+ * once per argument it takes: a few arguments.
+ */
+int join_arguments(alea_ctx *ctx, options *o, int *joined)
+{
+    *joined = 0;
+    size_t n = o->nexprs, need = 1, i = 0;
+    while (i < n && forms_expression(ctx, o, o->exprs[i], i > 0))
+        i++;
+    if (n < 2 || i == n)
+        return 1;
+    for (i = 0; i < n; i++)
+        need += strlen(o->exprs[i]) + 1;
+    char *s = malloc(need);
+    if (!s)
+        return 0;
+    size_t k = 0, at = 0, part = 0;
+    int forms = 0, was_quoted = 0, any_quoted = 0; /* the part so far */
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(o->exprs[i]);
+        int q = quoted(o->exprs[i]);
+        any_quoted |= q;
+        if (i > 0 && (q || was_quoted || (forms && forms_expression(ctx, o, o->exprs[i], 1)))) {
+            s[at++] = '\0'; /* a new part */
+            o->exprs[k++] = s + part;
+            part = at;
+        } else if (i > 0) {
+            s[at++] = ' ';
+        }
+        memcpy(s + at, o->exprs[i], len);
+        at += len;
+        s[at] = '\0';
+        was_quoted = q;
+        forms = forms_expression(ctx, o, s + part, 0);
+    }
+    o->exprs[k++] = s + part;
+    if (!forms && !any_quoted) { /* one expression, joined again */
+        for (char *c = s; c < s + at; c++)
+            if (!*c)
+                *c = ' ';
+        o->exprs[0] = s;
+        k = 1;
+    }
+    free(o->joined); /* its repeats are copied into s */
+    o->joined = s;
+    o->nexprs = k;
+    *joined = k < n;
+    return 1;
 }
 
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
@@ -98,7 +188,12 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
                     return usage_error(CMD_COMPARE, 1, "compare: the column name '%.*s...' "
                                        "is longer than " STR(COLUMN_NAME_MAX) " characters",
                                        COLUMN_NAME_MAX, src);
-                return report_limit(ctx, src, 0);
+                int rc = report_limit(ctx, src, 0);
+                column_name name;
+                if (!o->names && (expr = split_name(src, name, &too_long)) != NULL)
+                    fprintf(stderr, "alea: hint: '%s=' names a column of alea compare; here "
+                                    "write the expression alone: %s\n", name, expr);
+                return rc;
             }
             o->exprs[i] = expr;
             if (alea_expr_compile(ctx, expr, strlen(expr), &ex[i]) != ALEA_OK)

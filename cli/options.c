@@ -592,10 +592,6 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                                    "'%s' is a command: put it first "
                                    "(alea %s [OPTION]... EXPR)",
                                    command_names[c], command_names[c]);
-    if (cmd == CMD_DIST && o->nexprs > 1)
-        return usage_error(cmd, has_cmd,
-                           "dist takes one expression (quote it if it has "
-                           "spaces; 'alea compare' takes several)");
     return EXIT_OK;
 }
 

@@ -243,7 +243,16 @@ static int error_limit(const alea_ctx *ctx, alea_limit *l)
 static void limit_hint(alea_ctx *ctx, unsigned ways, alea_limit l, double need)
 {
     int64_t now = alea_ctx_limit(ctx, l, -1), max = alea_limit_max(l);
-    if (need > (double)max)
+    double outcomes = l == ALEA_LIMIT_SUPPORT ? alea_ctx_support_needed(ctx) : 0;
+    if (outcomes > (double)max)
+        fprintf(stderr, "alea: hint: it needs %.0f outcomes, more than --max-support allows "
+                        "(at most %" PRId64 ")",
+                outcomes, max);
+    else if (outcomes > 0)
+        fprintf(stderr, "alea: hint: it needs %.0f outcomes: raise --max-support to that "
+                        "(%" PRId64 " now, at most %" PRId64 ")",
+                outcomes, now, max);
+    else if (need > (double)max)
         fprintf(stderr, "alea: hint: it needs more work than --max-work allows (at most %" PRId64
                         ")",
                 max);

@@ -269,6 +269,21 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
     return rc;
 }
 
+/* "dist 3d6", "help": a line that does not compile and starts with the
+ * name of a session command, written without its ':'. */
+static void colon_hint(const char *line)
+{
+    static const char *const names[] = {"roll", "dist", "compare", "seed", "help"};
+    size_t n = strcspn(line, " \t");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (n == strlen(names[i]) && !strncmp(line, names[i], n)) {
+            fprintf(stderr, "alea: hint: the session's commands start with ':', as in :%s%s "
+                            "(:help lists them)\n",
+                    names[i], line[n] ? line + n : "");
+            return;
+        }
+}
+
 /* :compare E1 ; E2 ... */
 static int repl_compare(alea_ctx *ctx, options *o, char *list)
 {
@@ -293,6 +308,9 @@ static int repl_compare(alea_ctx *ctx, options *o, char *list)
     c.nexprs = n;
     c.names = names;
     int rc = compile_all(ctx, &c, ex);
+    if (rc == EXIT_FAIL && n == 1 && strpbrk(parts[0], " \t"))
+        fputs("alea: hint: :compare parts its expressions at ';', as in :compare 2d6 ; "
+              "1d12\n", stderr);
     if (rc == EXIT_OK)
         rc = cmd_compare(ctx, &c, ex);
     for (size_t i = 0; i < n; i++)
@@ -481,6 +499,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
             if (repl_eval(ctx, o, cmd, 0, roll, &b) == EXIT_OK) {
                 free(last);
                 last = strdup(cmd);
+            } else {
+                colon_hint(cmd);
             }
         } else {
             char *arg = cmd + 1 + strcspn(cmd + 1, " \t");

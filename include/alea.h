@@ -144,6 +144,13 @@ alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
  * to raise the limit. */
 double alea_ctx_work_needed(const alea_ctx *ctx);
 
+/* After an ALEA_ERR_LIMIT error of the support limit: the outcomes the
+ * step that passed it needed at least, when that is known before the step
+ * starts (a die's faces: 1d99999999999 needs 99999999999); 0 otherwise and
+ * after any other error. A host can tell a limit it may raise from one
+ * past the most it can be raised to. */
+double alea_ctx_support_needed(const alea_ctx *ctx);
+
 /* Bytes currently allocated through the context's allocator, and the peak. */
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 
@@ -447,9 +454,10 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v);
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
- * total mass. A truncated explosion tail holds the largest values, so they
- * can fall short of the true ones by a little more than the truncated mass
- * times those values (1d6! at the default bound: 3e-11 low). min, max;
+ * total mass. A truncated explosion tail holds values the outcomes miss
+ * (the largest, for a sum of exploding dice), so they can be off the true
+ * ones by a little more than the truncated mass times those values (1d6! at
+ * the default bound: 3e-11 low). min, max;
  * median is the smallest value v with P(X <= v) >= 1/2. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);

@@ -148,6 +148,11 @@ double alea_ctx_work_needed(const alea_ctx *ctx)
     return ctx && ctx->status == ALEA_ERR_LIMIT ? ctx->work_need : 0;
 }
 
+double alea_ctx_support_needed(const alea_ctx *ctx)
+{
+    return ctx && ctx->status == ALEA_ERR_LIMIT ? ctx->support_need : 0;
+}
+
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak)
 {
     if (!ctx)

@@ -218,6 +218,7 @@ alea_status alea__error(alea_ctx *ctx, alea_status status, size_t start,
     va_list ap;
     ctx->status = status;
     ctx->work_need = 0;
+    ctx->support_need = 0;
     ctx->err_start = start;
     ctx->err_end = end < start ? start : end;
     va_start(ap, fmt);

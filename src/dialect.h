@@ -25,6 +25,9 @@ typedef struct alea__dialect {
      * would ("2d6 fire damage"; Roll20); else they are an error that says
      * how to write a comment. */
     uint8_t trailing_text;
+    /* Advantage written as a word ("1d20 adv") is alea's bonus die, read
+     * as d20 +1d; else the tools' 2d20kh1 (2d20kl1 for disadvantage). */
+    uint8_t adv_bonus;
     /* "r" rerolls once (Foundry); a bare "r" rerolls the lowest face. */
     uint8_t reroll_once;
     /* Several rerolls on one die reroll a face that any of them matches

@@ -58,6 +58,12 @@ typedef struct alea__pmf {
     size_t qbytes; /* exact mode: bytes of the digits of q, counted in the
                       context's memory */
     double trunc;  /* mass cut off by explosion tails, tracked, in [0, 1] */
+    /* has_cut_low: every chain cut off ends at or above cut_low, as
+     * die_dist (exact.c) proved it, so a keep may sort a cut die above the
+     * outcomes up to cut_low; 0 (what every other operation makes):
+     * nothing is known of a cut value */
+    int has_cut_low;
+    int64_t cut_low;
 } alea__pmf;
 
 /* A weight: a probability in either number system (q NULL: the double d,
@@ -206,6 +212,8 @@ ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, al
 ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
+/* The same, when the outcomes the step needs are known (alea_ctx_support_needed). */
+ALEA__HIDDEN alea_status alea__support_need(alea_ctx *ctx, const node *at, double need);
 /* Records an integer-overflow error for node at. */
 ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
 /* Checks that `units` more work fit in the budget, without charging it (the

@@ -105,7 +105,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         /* Several conditions ("r8r2") are counted face by face. */
         if (rc && (p->nreroll_also || !match_interval(rc, d->lo, d->hi, &mlo, &mhi))) {
             if (nf > limit)
-                return alea__support_error(ctx, at);
+                return alea__support_need(ctx, at, (double)nf);
             mlo = 1;
             mhi = 0;
             for (uint64_t i = 0; i < nf; i++)
@@ -127,7 +127,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     if (distinct == 0 || cm >= dnf * (until ? 1 : 2))
         return alea__broken(ctx, at->start, at->end, "a reroll that matches every face");
     if (distinct > limit)
-        return alea__support_error(ctx, at);
+        return alea__support_need(ctx, at, (double)distinct);
     if ((st = alea__charge(ctx, (int64_t)distinct, at->start, at->end)) != ALEA_OK)
         return st;
     if ((st = alea__pmf_alloc(ctx, (size_t)distinct, out)) != ALEA_OK)
@@ -301,6 +301,23 @@ static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pm
 }
 
 /*
+ * A bound below every chain that die_dist cuts off: *low, and 1, or 0 when
+ * there is none. A chain cut after `links` extra rolls, all of which
+ * exploded, has made at least t0min plus `links` times the least exploding
+ * extra roll, and rolls on: more exploding rolls, then one that ends it.
+ * When no exploding extra roll can lower the sum it ends at or above that
+ * plus the least ending roll; when one can ("d{-1,1}!<0") it has no bound.
+ * "1d6!" is cut above all it lists (7 links: at least 49); "1dF!0" at -1,
+ * below its +1; "1d6!>=5" (5+5+5+5+1) below some (6+6+6+4).
+ */
+static int cut_bound(const parts *q, int64_t t0min, int64_t links, int64_t *low)
+{
+    int64_t t1min = q->t1.n ? q->t1.v[0] : 0;
+    return t1min >= 0 && !alea__mul_ovf(links, t1min, low) && !alea__add_ovf(*low, t0min, low) &&
+           !alea__add_ovf(*low, q->n1.v[0], low);
+}
+
+/*
  * The distribution of one die: its value (the sum of its chain), or with
  * count_mode its success score judged on every roll of the chain (what
  * "!" with success counting means). The chain is followed while the mass
@@ -349,8 +366,11 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
             goto done;
         goto finish;
     }
-    if (q.n0.n == 0 || q.n1.n == 0) {
-        st = alea__broken(ctx, at->start, at->end, "an explosion on every face");
+    /* A first roll may explode on every face (a clamp the trigger sees:
+     * 1d4min4! is 4 + 1d4!, the extra rolls unclamped); an extra roll
+     * that always explodes would never end, which the parser refuses. */
+    if (q.n1.n == 0) {
+        st = alea__broken(ctx, at->start, at->end, "an explosion on every extra roll");
         goto done;
     }
     {
@@ -366,7 +386,9 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
         q.n0.n = 0;
         cur = q.t0;
         q.t0.n = 0;
+        int64_t t0min = cur.v[0], links_made = 0;
         while (cur.n && alea__pmf_mass(&cur) >= tail) {
+            links_made++;
             if ((st = alea__charge(ctx, LINK_COST, at->start, at->end)) != ALEA_OK ||
                 (st = alea__pmf_conv(ctx, &cur, &q.n1, at, &x)) != ALEA_OK)
                 goto done;
@@ -380,6 +402,7 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
         }
         double cut = alea__pmf_mass(&cur);
         total.trunc = cut > 1 ? 1 : cut;
+        total.has_cut_low = cut > 0 && cut_bound(&q, t0min, links_made, &total.cut_low);
     }
 finish:
     *out = total;

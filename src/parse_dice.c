@@ -1461,6 +1461,12 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
             rtok = advance(p);
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
+            if (t->kind == T_R && !p->dl->rr && at(p, T_R) && peek(p)->start == t->end)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek(p)->end,
+                                   "'rr' at byte %u is the reroll until no match of Foundry "
+                                   "VTT and Avrae's d20 (--dialect foundry or d20); alea "
+                                   "writes a single r, as in r1 or r<3",
+                                   (unsigned)t->start);
             if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
                 rtok = advance(p); /* "rr": until no match, as alea's "r" */
             } else if (p->dl->bare_reroll && !starts_cond(p)) {

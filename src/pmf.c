@@ -63,6 +63,8 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     d->bytes = 0;
     d->qbytes = 0;
     d->trunc = 0;
+    d->has_cut_low = 0;
+    d->cut_low = 0;
     if (n == 0)
         return ALEA_OK;
     int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n, ctx->exact), &d->bytes);
@@ -147,6 +149,8 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
             alea__frac_copy(ctx, d, i, a, i);
     }
     d->trunc = a->trunc;
+    d->has_cut_low = a->has_cut_low;
+    d->cut_low = a->cut_low;
     return pmf_seal(ctx, d, NULL);
 }
 
@@ -237,6 +241,13 @@ alea_status alea__support_error(alea_ctx *ctx, const node *at)
     return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
                        "too many outcomes to compute at byte %u (support limit is %lld)",
                        (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
+}
+
+alea_status alea__support_need(alea_ctx *ctx, const node *at, double need)
+{
+    alea_status st = alea__support_error(ctx, at);
+    ctx->support_need = need;
+    return st;
 }
 
 alea_status alea__overflow_error(alea_ctx *ctx, const node *at)

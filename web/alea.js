@@ -39,10 +39,10 @@ export const SAMPLE_ROLLS = 10000;
 // web/wasm.c's STREAM_MAX: the highest stream of a seed a sample call rolls.
 export const STREAM_MAX = 64;
 // A named line's name, as `alea compare name=expr` reads one (cli/cli.h
-// COLUMN_NAME_MAX): letters, digits, _ and -, from a letter or _, at most
-// NAME_MAX of them, then ':' here.
+// COLUMN_NAME_MAX): words of letters, digits, _ and -, from a letter or _,
+// one space apart ("plus five"), at most NAME_MAX characters, then ':' here.
 export const NAME_MAX = 24;
-const NAME = /^([A-Za-z_][A-Za-z0-9_-]*):/;
+const NAME = /^([A-Za-z_][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*):/;
 
 // "name: expr" split, when compiles(line) is false (a line that compiles
 // as it stands is never read as a name): {name, src, at} (at: the byte

@@ -100,6 +100,9 @@ test('dialects: another tool\'s notation, as it means it', () => {
   assert.equal(alea.dist('3d6>3', { dialect: 'roll20' }).mean, 2); // 3 or more
   assert.equal(alea.roll('3d6>3', { dialect: 'roll20', seed: 1 }).text, '3d6>=3 [5*, 4*, 4*] = 3');
   assert.match(alea.dist('3d6>3').hint, /Roll20 reads it as 3 or more/);
+  // a repeat written as Foundry's explosion, and words after a roll
+  assert.match(alea.roll('4d6kh3x6').hint, /did you mean 6 x 4d6kh3/);
+  assert.ok(alea.roll('1d20 adv', { dialect: 'd20' }).text.startsWith('2d20kh1 ['));
   assert.throws(() => alea.dist('3d6', { dialect: 'anydice' }),
     { name: 'RangeError', message: /unknown dialect 'anydice' \(the dialects are alea, roll20/ });
 });

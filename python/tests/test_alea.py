@@ -127,6 +127,10 @@ class DialectTest(unittest.TestCase):
         self.assertIsNone(alea.dist('3d6>3', dialect='roll20').hint)
         self.assertIn('(3d6) >= 5', alea.roll('3d6 >= 5').hint)
         self.assertIsNone(alea.roll('4d6kh3').hint)
+        # a repeat written as Foundry's explosion, and words after a roll
+        self.assertIn('did you mean 6 x 4d6kh3', alea.roll('4d6kh3x6').hint)
+        self.assertTrue(alea.roll('1d20 adv', dialect='d20').text.startswith('2d20kh1 ['))
+        self.assertTrue(alea.roll('1d20 adv').text.startswith('1d20 +1d ['))
         # the same line as the command line's
         err = cli('dist', '3d6>3').stderr.strip()
         self.assertEqual(err, 'alea: hint: ' + alea.dist('3d6>3').hint)
@@ -434,8 +438,14 @@ class BotTest(unittest.TestCase):
         self.assertEqual(b.reply('!roll 2d6+3 fire damage', 'ann'),
                          '@ann rolled 2d6 [5, 4] + 3 = `12` # fire damage')
         self.assertEqual(b.reply('!roll 1d20 [str] + 4 // to hit', 'ann'),
-                         '@ann rolled 1d20 [str] [12] + 4 = `16` # to hit')
+                         '@ann rolled 1d20 [str: 12] + 4 = `16` # to hit')
         self.assertIn('fire damage\n', b.reply('!dist 2d6 fire damage'))
+        # words that name a mechanic: the library's reading, not a comment
+        self.assertEqual(b.reply('!roll 1d20+5 adv to hit', 'ann'),
+                         '@ann rolled (1d20 +1d [~~8~~, 14]) + 5 = `19` # to hit')
+        refused = b.reply('!roll 4d6kh3 x6', 'ann')
+        self.assertIn('to roll it 6 times, write 6 x 4d6kh3', refused)
+        self.assertIn('```\n4d6kh3 x6\n       ^^\n```', refused)
         # a misspelt word inside the roll is still an error, with its caret
         bad = b.reply('!roll 1d20 + str', 'ann')
         self.assertIn("unknown name 'str'", bad)

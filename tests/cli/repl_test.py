@@ -183,6 +183,16 @@ def main():
           ':compare needs expressions, as in :compare 2d20kh1 ; 1d20+5' in out, out)
     out = plain(s.line(':bogus'))
     check('an unknown command', "unknown command ':bogus'" in out, out)
+    # a command without its ':', and several expressions without ';'
+    out = plain(s.line('dist 3d6'))
+    check('dist without its colon: a hint',
+          "alea: hint: the session's commands start with ':', as in :dist 3d6" in out, out)
+    out = plain(s.line('help'))
+    check('help without its colon: a hint', "as in :help (:help lists them)" in out, out)
+    out = plain(s.line(':compare 2d6 1d12'))
+    check(':compare without ;: a hint',
+          "alea: hint: :compare parts its expressions at ';', as in :compare 2d6 ; 1d12" in out,
+          out)
     out = plain(s.line(':help'))
     check(':help', ':compare [OPTION]... E1 ; E2' in out and ':seed S' in out
           and 'quit, exit' in out, out)

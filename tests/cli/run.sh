@@ -259,15 +259,24 @@ expect "compare: a name of 25 characters is refused" 2 "" \
 expect "compare: the named expression's error points into it" 1 "" \
     "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  3d6 +$nl       ^" \
     compare 'x=3d6 +' 3d6
-run compare 'a b=3d6' 3d6
-[ "$rc" = 1 ]
-check "compare: a name is one word" $? "$err"
+run compare 'with advantage=2d20kh1' 1d20
+[ "$rc" = 0 ] && has "$out" "^ value  with advantage +1d20$"
+check "compare: a name of several words" $? "$out$err"
+run compare with advantage=2d20kh1 plain=1d20
+[ "$rc" = 0 ] && has "$out" "^ value  with advantage +plain$"
+check "compare: a name of several words, unquoted" $? "$out$err"
+run compare 'a  b=3d6' 3d6
+[ "$rc" = 1 ] && has "$err" "unknown name 'a'"
+check "compare: the words of a name are one space apart" $? "$err"
 run compare '1x=3d6' 3d6
 [ "$rc" = 1 ]
 check "compare: a name starts with a letter or _" $? "$err"
 run roll 'a=3d6'
 [ "$rc" = 1 ]
 check "roll: no names" $? "$err"
+run roll 'with advantage=2d20kh1'
+[ "$rc" = 1 ] && has "$err" "^alea: hint: 'with advantage=' names a column of alea compare; here write the expression alone: 2d20kh1$"
+check "roll: a name says where names go" $? "$err"
 run compare crit=event\(d6+d8\) 2d6
 has "$out" '^critical failure 2\.08% in crit$'
 check "compare: the notes name the column" $? "$out"
@@ -431,7 +440,28 @@ expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
 expect "compare --json and --csv" 2 "" "*" compare --json --csv 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
-    dist 1d20 + 5
+    dist 1d20 2d6
+
+# ---- unquoted arguments: the game systems' spellings have spaces ------------
+
+expect "d20 +1d unquoted" 0 "d20 +1d [15, 11 dropped] = 15" "" roll --seed 1 d20 +1d
+expect "1d20 + 5 unquoted" 0 "1d20 [15] + 5 = 20" "" --seed 1 1d20 + 5
+expect "1d20 +5: a sign continues the argument before" 0 "1d20 [15] + 5 = 20" "" --seed 1 1d20 +5
+expect "quoted expressions stay several" 0 "d20 +1d [15, 11 dropped] = 15${nl}2d6 [4, 3] = 7" "" \
+    roll --seed 1 "d20 +1d" 2d6
+expect "unquoted expressions are parted where each forms one" 0 \
+    "d20 +1d [15, 11 dropped] = 15${nl}2d6 [4, 3] = 7 # fire" "" roll --seed 1 d20 +1d 2d6 fire
+expect "words after a roll, unquoted" 0 "1d20 +1d [15, 11 dropped] = 15 # stealth" "" \
+    --seed 1 1d20 adv stealth
+expect "dist joins its arguments" 0 "*" "" dist 1d20 + 5
+has "$out" "^mean 15.50 "
+check "dist joins its arguments: the sum's mean" $? "$out"
+expect "a repeat written after the roll, unquoted" 1 "" \
+    "alea: syntax error: '6 times' after the expression (byte 7) does not repeat it: to roll it 6 times, write 6 x 4d6kh3$nl  4d6kh3 6 times$nl         ^^^^^^^${nl}alea: hint: the arguments do not each form an expression, so they were read as one; quote each expression to roll several, as in alea roll \"d20 +1d\" \"2d6\"" \
+    4d6kh3 6 times
+expect "a quoted argument is never joined" 1 "" \
+    "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  1d6 +$nl       ^" \
+    roll '1d6 +' 2
 expect "--json and --csv" 2 "" "*" dist --json --csv 1d6
 expect "--at-least and --at-most" 2 "" "*" dist --at-least --at-most 1d6
 expect "--tail out of range" 2 "" \
@@ -497,6 +527,18 @@ experr "999999999d6 in dist" \
     "  ^^^^^^^^^^^" \
     "alea: hint: raise --max-support (100000 now, at most 100000000), or estimate with --sample 10000" \
     dist 999999999d6
+experr "a die past the most the support limit allows" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
+    "  1d99999999999" \
+    "  ^^^^^^^^^^^^^" \
+    "alea: hint: it needs 99999999999 outcomes, more than --max-support allows (at most 100000000), or estimate with --sample 10000" \
+    dist 1d99999999999
+experr "a die past the support limit" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 1000)" \
+    "  1d5000" \
+    "  ^^^^^^" \
+    "alea: hint: it needs 5000 outcomes: raise --max-support to that (1000 now, at most 100000000), or estimate with --sample 10000" \
+    dist --max-support 1000 1d5000
 experr "tab and control bytes line up" \
     "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \

@@ -30,7 +30,10 @@ variance must be icepool's for the distribution conditioned on no cut
 Keep and drop over exploding dice are compared the same way: a cut chain
 ends in CUT, above every chain that was not cut, so with keep-lowest or a
 middle range a roll is cut only when a cut die is among the kept ones, as
-alea truncates it, and every listed outcome has its true probability.
+alea truncates it, and every listed outcome has its true probability. These
+cases explode on the highest face, whose cut chains alea too knows to end
+above every chain it lists; where it cannot know that (a Fudge die exploding
+on its blank), it truncates more than the sentinel does.
 
 Each case's icepool side runs in a child process bounded in memory and time
 (--mem-mb, --timeout): a case past its bound is an error with its name.
@@ -282,6 +285,10 @@ CASES = [
     ("alea", "6 x 2d6", lambda: 2 @ d(6)),
     ("alea", "repeat(1d(1d4), 5)", lambda: d(4).map(lambda s: d(s))),
     ("alea", "2d4sd", lambda: 2 @ d(4)),
+    # words.test: advantage written as a word is the higher of two d20s
+    ("alea", "1d20 adv", lambda: d(20).highest(2, 1)),
+    ("alea", "1d20 dis", lambda: d(20).lowest(2, 1)),
+    ("roll20", "d20 adv # in Roll20's dialect too", lambda: d(20).highest(2, 1)),
     # unique.test: the unique dice alea's exact mode computes (the rest: below);
     # u on a die of equally likely faces deals different faces, as a deck
     ("alea", "6d6u", lambda: icepool.Deck(range(1, 7)).deal(6).sum()),

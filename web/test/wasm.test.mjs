@@ -303,8 +303,13 @@ test('sample: a distribution past the work limit is estimated near its mean', ()
 test('a named line: as `alea compare name=expr`, with ":"', () => {
   assert.deepEqual(alea.named('advantage: 2d20kh1'), { name: 'advantage', src: ' 2d20kh1', at: 10 });
   assert.deepEqual(alea.named('_a-1:d6'), { name: '_a-1', src: 'd6', at: 5 });
+  // a name of several words, one space apart, as the CLI's column names
+  assert.deepEqual(alea.named('plus five: 1d20+5'), { name: 'plus five', src: ' 1d20+5', at: 10 });
+  assert.equal(cli(['compare', 'plus five=1d20+5', 'd20']).status, 0);
   // a line that compiles as it stands is never a name; no name, no split
-  for (const line of ['d20=20', '2d20kh1', '1a: d6', 'a b: d6', ': d6']) assert.equal(alea.named(line), null, line);
+  for (const line of ['d20=20', '2d20kh1', '1a: d6', 'a  b: d6', 'a b : d6', ': d6']) {
+    assert.equal(alea.named(line), null, line);
+  }
   // at most 24 characters, as the CLI's column names
   const n24 = 'a'.repeat(24), n25 = 'a'.repeat(25);
   assert.equal(alea.named(`${n24}: d6`).name, n24);
