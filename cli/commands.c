@@ -24,9 +24,14 @@ int buffer_reserve(buffer *b, size_t need)
     return 1;
 }
 
-/* Formats a distribution in the library's JSON or CSV into b; returns its
- * length, or SIZE_MAX when out of memory. */
-static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
+/* format_dist's answer when the text passes the output limit (the
+ * context holds the library's error). */
+#define FORMAT_REFUSED (SIZE_MAX - 1)
+
+/* Formats a distribution (computed in ctx) in the library's JSON or CSV
+ * into b; returns its length, SIZE_MAX when out of memory, or
+ * FORMAT_REFUSED. */
+static size_t format_dist(alea_ctx *ctx, const alea_dist *d, alea_format fmt, buffer *b)
 {
     /* Room for a typical outcome up front ("[123, 0.0123456789012345], ",
      * or a CSV line of four or six numbers), so that a large distribution
@@ -51,6 +56,8 @@ static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
             return SIZE_MAX;
         len = alea_dist_format(d, fmt, b->p, b->cap);
     }
+    if (len == 0 && alea_ctx_error_span(ctx, NULL, NULL) == ALEA_ERR_LIMIT)
+        return FORMAT_REFUSED;
     return len == 0 ? SIZE_MAX : len; /* CSV: no memory for its columns */
 }
 
@@ -270,7 +277,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         if (erc != EXIT_OK)
             return erc;
     } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        return report_dist_limit(ctx, e, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u), o->timer);
+        return report_limit(ctx, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u));
     }
     double boons = 0, banes = 0;
     if (o->boons_set &&
@@ -281,13 +288,15 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 
     int rc = EXIT_OK;
     if (o->json) {
-        size_t len = format_dist(d, ALEA_FORMAT_JSON, b);
+        size_t len = format_dist(ctx, d, ALEA_FORMAT_JSON, b);
         char extra[96] = "";
         if (o->sample) /* how to make the estimate again, before the last '}' */
             snprintf(extra, sizeof extra, ", \"seed\": %" PRIu64 ", \"threads\": %u}", seed,
                      threads);
         size_t xl = strlen(extra);
-        if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
+        if (len == FORMAT_REFUSED) {
+            rc = report_limit(ctx, src, 0);
+        } else if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
             rc = out_of_memory();
         } else {
             if (xl) {
@@ -298,8 +307,10 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
             fwrite(b->p, 1, len + 1, stdout);
         }
     } else if (o->csv) {
-        size_t len = format_dist(d, ALEA_FORMAT_CSV, b);
-        if (len == SIZE_MAX)
+        size_t len = format_dist(ctx, d, ALEA_FORMAT_CSV, b);
+        if (len == FORMAT_REFUSED)
+            rc = report_limit(ctx, src, 0);
+        else if (len == SIZE_MAX)
             rc = out_of_memory();
         else
             fwrite(b->p, 1, len, stdout);
@@ -313,8 +324,10 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
                        " (--seed %" PRIu64 " --threads %u to repeat it)\n",
                        alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
                        threads);
-            dist_table(d, src, o->cumul, least, most, o->all);
-            if (o->boons_set)
+            if (!dist_table(d, src, o->cumul, least, most, o->all,
+                            alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1)))
+                rc = report_output_limit(ctx, src, "distribution's table");
+            else if (o->boons_set)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
             free(most);
@@ -336,16 +349,22 @@ int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
 
 /* compare --json: {"columns": [<each column's dist --json, with "name"
  * first: its name, or null>, ...]}, formatted whole before it is written. */
-static int compare_json(const column *cols, size_t ncols, const options *o)
+static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const options *o)
 {
     buffer b = {NULL, 0}, all = {NULL, 0};
     size_t at = 0;
     int rc = EXIT_OK;
+    /* the output limit bounds the whole document */
+    int64_t limit = alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1);
     for (size_t j = 0; j < ncols && rc == EXIT_OK; j++) {
-        size_t len = format_dist(cols[j].d, ALEA_FORMAT_JSON, &b);
+        size_t len = format_dist(ctx, cols[j].d, ALEA_FORMAT_JSON, &b);
         const char *name = o->names && o->names[j][0] ? o->names[j] : NULL;
         /* "{\"columns\": [" or ", ", then {"name": "...", and the rest */
         size_t need = at + 16 + 12 + COLUMN_NAME_MAX + len + 4;
+        if (len == FORMAT_REFUSED || (len != SIZE_MAX && (double)need > (double)limit)) {
+            rc = report_output_limit(ctx, o->exprs[j], "comparison's JSON");
+            break;
+        }
         if (len == SIZE_MAX || !buffer_reserve(&all, need)) {
             rc = out_of_memory();
             break;
@@ -414,7 +433,7 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         }
     }
 
-    rc = o->json ? compare_json(cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
+    rc = o->json ? compare_json(ctx, cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
 
 done:
     for (size_t j = 0; j < ncols; j++) {

@@ -68,7 +68,8 @@ int parse_u64(const char *s, uint64_t *out)
 
 int limit_is_bytes(alea_limit l)
 {
-    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN ||
+           l == ALEA_LIMIT_OUTPUT;
 }
 
 /* ---- setters: the options that are more than a field --------------------- */

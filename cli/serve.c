@@ -337,6 +337,9 @@ static void answer_dist(const options *o, const request_fields *f, reply *out)
         if (!p) {
             out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
             out->p = NULL;
+        } else if (len == 0) { /* past the output limit: the library's error */
+            free(p);
+            fail_ctx(out, o, ctx);
         } else if (len >= limit) { /* the newline after it too */
             free(p);
             fail_response_limit(out, o);

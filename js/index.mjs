@@ -9,7 +9,7 @@
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
 // in one call and the bytes of one answer, each named in LIMITS; the
 // library's own limits (dice, support, work, memory, depth, nodes,
-// breakdown: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
+// breakdown, output: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
 // bad expression or a limit reached throws an AleaError with the library's
 // status and the byte span of the problem; bad options throw TypeError or
 // RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
@@ -33,7 +33,7 @@ export const LIMITS = Object.freeze({
 // their defaults and maxima are the library's (include/alea.h); the source
 // limit is the package's (above), checked before the module sees the text.
 export const LIBRARY_LIMITS = Object.freeze(['depth', 'nodes', 'dice', 'support', 'work',
-  'memory', 'breakdown']);
+  'memory', 'breakdown', 'output']);
 
 const SEED_MAX = (1n << 64n) - 1n;
 

@@ -330,7 +330,7 @@ static size_t format_csv(const alea_dist *dist, alea__out *o)
     char ptext[32];
     size_t plen = 0;
     double last = -1;
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
         alea__out_i64(o, m->v[i]);
         alea__out_char(o, ',');
         if (dist->sci && m->p[i] < SCI_BELOW) {
@@ -383,112 +383,139 @@ static void json_prob(const alea_dist *dist, alea__out *o, alea_fraction what, s
     alea__out_char(o, '"');
 }
 
+/* A text past the OUTPUT limit: nothing of it, and the error in the
+ * context that computed the distribution. */
+static size_t refuse_output(const alea_dist *dist, alea__out *o, const char *what)
+{
+    long long limit = (long long)dist->ctx->limits[ALEA_LIMIT_OUTPUT];
+    alea__error(dist->ctx, ALEA_ERR_LIMIT, 0, dist->len,
+                "too much output: the distribution's %s passes %lld bytes (output limit is "
+                "%lld)",
+                what, limit, limit);
+    if (o->cap > 0)
+        o->buf[0] = '\0';
+    return 0;
+}
+
+static size_t format_json(const alea_dist *dist, alea__out *o);
+
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (dist && format == ALEA_FORMAT_CSV && dist->exact) {
+    if (!dist || (format != ALEA_FORMAT_CSV && format != ALEA_FORMAT_JSON))
+        return alea__out_finish(&o);
+    int64_t limit = dist->ctx->limits[ALEA_LIMIT_OUTPUT];
+    o.limit = (uint64_t)limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
+    size_t len;
+    if (format == ALEA_FORMAT_CSV && dist->exact) {
         alea__frac_csv(dist, &o);
-        return alea__out_finish(&o);
+        len = alea__out_finish(&o);
+    } else if (format == ALEA_FORMAT_CSV) {
+        len = format_csv(dist, &o);
+    } else {
+        len = format_json(dist, &o);
     }
-    if (dist && format == ALEA_FORMAT_CSV)
-        return format_csv(dist, &o);
-    if (!dist || format != ALEA_FORMAT_JSON)
-        return alea__out_finish(&o);
+    return len > o.limit ? refuse_output(dist, &o, format == ALEA_FORMAT_CSV ? "CSV" : "JSON")
+                         : len;
+}
+
+static size_t format_json(const alea_dist *dist, alea__out *o)
+{
     const alea__pmf *m = &dist->pmf;
-    alea__out_str(&o, "{\"expression\": ");
-    alea__out_json_str(&o, dist->src, dist->len);
-    alea__out_str(&o, ", \"outcomes\": [");
+    alea__out_str(o, "{\"expression\": ");
+    alea__out_json_str(o, dist->src, dist->len);
+    alea__out_str(o, ", \"outcomes\": [");
     /* Runs of equal probabilities (a uniform die) reuse the last text. */
     char ptext[32];
     size_t plen = 0;
     double last = -1;
-    for (size_t i = 0; i < m->n; i++) {
-        alea__out_str(&o, i ? ", [" : "[");
-        alea__out_i64(&o, m->v[i]);
-        alea__out_str(&o, ", ");
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
+        alea__out_str(o, i ? ", [" : "[");
+        alea__out_i64(o, m->v[i]);
+        alea__out_str(o, ", ");
         if (dist->exact) {
-            json_prob(dist, &o, ALEA_FRACTION_PROB, i);
+            json_prob(dist, o, ALEA_FRACTION_PROB, i);
         } else if (dist->sci && m->p[i] < SCI_BELOW) {
-            out_prob(dist, &o, ALEA_FRACTION_PROB, i, m->p[i]);
+            out_prob(dist, o, ALEA_FRACTION_PROB, i, m->p[i]);
         } else {
             if (m->p[i] != last) {
                 last = m->p[i];
                 plen = alea__fmt_double(ptext, last);
             }
-            alea__out_mem(&o, ptext, plen);
+            alea__out_mem(o, ptext, plen);
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
-    alea__out_str(&o, "], \"mean\": ");
+    alea__out_str(o, "], \"mean\": ");
     if (dist->exact)
-        json_prob(dist, &o, ALEA_FRACTION_MEAN, 0);
+        json_prob(dist, o, ALEA_FRACTION_MEAN, 0);
     else
-        alea__out_double(&o, dist->mean);
+        alea__out_double(o, dist->mean);
     if (dist->exact) {
-        alea__out_str(&o, ", \"variance\": ");
-        json_prob(dist, &o, ALEA_FRACTION_VARIANCE, 0);
+        alea__out_str(o, ", \"variance\": ");
+        json_prob(dist, o, ALEA_FRACTION_VARIANCE, 0);
     }
-    alea__out_str(&o, ", \"sd\": ");
-    alea__out_double(&o, dist->sd);
-    alea__out_str(&o, ", \"min\": ");
-    alea__out_i64(&o, alea_dist_min(dist));
-    alea__out_str(&o, ", \"max\": ");
-    alea__out_i64(&o, alea_dist_max(dist));
-    alea__out_str(&o, ", \"truncated\": ");
+    alea__out_str(o, ", \"sd\": ");
+    alea__out_double(o, dist->sd);
+    alea__out_str(o, ", \"min\": ");
+    alea__out_i64(o, alea_dist_min(dist));
+    alea__out_str(o, ", \"max\": ");
+    alea__out_i64(o, alea_dist_max(dist));
+    alea__out_str(o, ", \"truncated\": ");
     if (dist->exact)
-        json_prob(dist, &o, ALEA_FRACTION_TRUNCATED, 0);
+        json_prob(dist, o, ALEA_FRACTION_TRUNCATED, 0);
     else
-        alea__out_double(&o, m->trunc);
+        alea__out_double(o, m->trunc);
     if (dist->exact)
-        alea__out_str(&o, ", \"exact\": true");
+        alea__out_str(o, ", \"exact\": true");
     if (dist->incomplete) {
-        alea__out_str(&o, ", \"incomplete\": ");
-        alea__out_json_str(&o, dist->incomplete, strlen(dist->incomplete));
+        alea__out_str(o, ", \"incomplete\": ");
+        alea__out_json_str(o, dist->incomplete, strlen(dist->incomplete));
     }
     if (dist->notes.nlabels > 0) {
-        alea__out_str(&o, ", \"labels\": [");
-        for (size_t i = 0; i < m->n; i++) {
-            alea__out_str(&o, i ? ", [" : "[");
-            alea__out_i64(&o, m->v[i]);
-            alea__out_str(&o, ", \"");
-            alea__out_str(&o, alea_dist_label(dist, m->v[i]));
-            alea__out_str(&o, "\"]");
+        alea__out_str(o, ", \"labels\": [");
+        for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
+            alea__out_str(o, i ? ", [" : "[");
+            alea__out_i64(o, m->v[i]);
+            alea__out_str(o, ", \"");
+            alea__out_str(o, alea_dist_label(dist, m->v[i]));
+            alea__out_str(o, "\"]");
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
     if (dist->samples > 0) {
         /* An estimate: how many samples, and each probability's 95% interval */
-        alea__out_str(&o, ", \"samples\": ");
-        alea__out_i64(&o, (int64_t)dist->samples);
-        alea__out_str(&o, ", \"intervals\": [");
-        for (size_t i = 0; i < m->n; i++) {
+        alea__out_str(o, ", \"samples\": ");
+        alea__out_i64(o, (int64_t)dist->samples);
+        alea__out_str(o, ", \"intervals\": [");
+        for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
             double lo, hi;
             alea_dist_interval(dist, i, &lo, &hi);
-            alea__out_str(&o, i ? ", [" : "[");
-            alea__out_double(&o, lo);
-            alea__out_str(&o, ", ");
-            alea__out_double(&o, hi);
-            alea__out_char(&o, ']');
+            alea__out_str(o, i ? ", [" : "[");
+            alea__out_double(o, lo);
+            alea__out_str(o, ", ");
+            alea__out_double(o, hi);
+            alea__out_char(o, ']');
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
     if (dist->rolls > 1) {
-        alea__out_str(&o, ", \"rolls\": ");
-        alea__out_i64(&o, dist->rolls);
+        alea__out_str(o, ", \"rolls\": ");
+        alea__out_i64(o, dist->rolls);
     }
     if (alea_dist_flag_count(dist) > 0) {
-        alea__out_str(&o, ", \"flags\": {");
+        alea__out_str(o, ", \"flags\": {");
         for (size_t i = 0; i < alea_dist_flag_count(dist); i++) {
-            alea__out_str(&o, i ? ", \"" : "\"");
-            alea__out_str(&o, alea_dist_flag_name(dist, i));
-            alea__out_str(&o, "\": ");
-            alea__out_double(&o, alea_dist_flag_prob(dist, i));
+            alea__out_str(o, i ? ", \"" : "\"");
+            alea__out_str(o, alea_dist_flag_name(dist, i));
+            alea__out_str(o, "\": ");
+            alea__out_double(o, alea_dist_flag_prob(dist, i));
         }
-        alea__out_char(&o, '}');
+        alea__out_char(o, '}');
     }
-    alea__out_char(&o, '}');
-    return alea__out_finish(&o);
+    alea__out_char(o, '}');
+    return alea__out_finish(o);
 }
 
 const char *alea_dist_label(const alea_dist *dist, int64_t v)

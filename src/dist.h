@@ -410,6 +410,18 @@ ALEA__HIDDEN void alea__frac_unload(alea_ctx *ctx);
 
 struct alea__out;
 
+/* A pair of outcomes (a's i-th, b's j-th) of an operation in fractions and
+ * the value it makes (pmf.c's arithmetic, frac.c's pairs). */
+typedef struct alea__ipair {
+    int64_t v;
+    uint32_t i, j;
+} alea__ipair;
+/* Work units of a pair made (its value, 16 bytes of fresh memory), and of
+ * each of the n log2 n steps that sort them (a compare through a call and
+ * a move: about 9 ns here). */
+#define ALEA__PAIR_UNIT 4
+#define ALEA__PAIR_SORT_UNIT 5
+
 #define ALEA__FRAC_STATUS(X)                                                                  \
     /* After the fractions of d are written: the nearest doubles into p, the                 \
      * bytes of the digits counted in the context's memory (the limit applies). */           \
@@ -472,6 +484,13 @@ struct alea__out;
       (alea_ctx * ctx, const alea__pmf *a, int64_t n, int64_t lo, const node *at,            \
        alea__pmf *out),                                                                      \
       (ctx, a, n, lo, at, out), ctx)                                                         \
+    /* The distribution of the n pairs' values: each value's probability the sum              \
+     * of a.q[i] b.q[j] over its pairs (sorted here); more than `limit` values                \
+     * is the support error. */                                                              \
+    X(pairs,                                                                                 \
+      (alea_ctx * ctx, const alea__pmf *a, const alea__pmf *b, alea__ipair *pr, size_t n,    \
+       size_t limit, const node *at, alea__pmf *out),                                        \
+      (ctx, a, b, pr, n, limit, at, out), ctx)                                               \
     X(cmp, (alea_ctx * ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,              \
             alea__pmf *out),                                                                 \
       (ctx, op, a, b, out), ctx)                                                             \

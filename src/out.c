@@ -11,6 +11,7 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->buf = buf;
     o->cap = cap;
     o->len = 0;
+    o->limit = SIZE_MAX;
     o->ansi = 0;
     o->md = 0;
     o->json = 0;

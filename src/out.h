@@ -14,6 +14,8 @@ typedef struct alea__out {
     char *buf;
     size_t cap;
     size_t len; /* full length written so far (may exceed cap) */
+    size_t limit; /* a writer that loops stops once len passes it (the
+                     OUTPUT limit; SIZE_MAX unless set) */
     int ansi;   /* colour escapes wanted (ALEA_FORMAT_ANSI) */
     int md;     /* Markdown: text written is escaped (alea__out_raw is not) */
     int json;   /* inside a JSON string: alea__out_text escapes '"' and '\\' */

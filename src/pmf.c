@@ -802,6 +802,49 @@ static void widen(int64_t *lo, int64_t *hi, int *first, int64_t r)
     *first = 0;
 }
 
+/* pmf_arith in fractions: the pairs' values, then frac.c sorts them and sums
+ * each value's pairs. Checked before the pairs are made: making and
+ * sorting them, and a multiply-add each at least. */
+static alea_status exact_pairs(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                               const alea__pmf *b, const node *at, const node *div_at,
+                               double trunc, alea__pmf *out)
+{
+    double pairs = (double)a->n * (double)b->n;
+    double lg = pairs > 1 ? ceil(log2(pairs)) : 1;
+    alea_status st = alea__work_check(
+        ctx, pairs * (ALEA__PAIR_UNIT + lg * ALEA__PAIR_SORT_UNIT + 6), at);
+    if (st != ALEA_OK)
+        return st;
+    if (a->n > UINT32_MAX || b->n > UINT32_MAX || pairs * sizeof(alea__ipair) > (double)SIZE_MAX)
+        return alea__support_error(ctx, at);
+    size_t n = a->n * b->n, bytes = n * sizeof(alea__ipair);
+    alea__ipair *pr = alea__mem_alloc(ctx, bytes ? bytes : 1);
+    if (!pr)
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < a->n && st == ALEA_OK; i++) {
+        if ((st = alea__charge(ctx, (int64_t)b->n * ALEA__PAIR_UNIT, at->start, at->end)) !=
+            ALEA_OK)
+            break;
+        for (size_t j = 0; j < b->n; j++) {
+            alea__ipair *p = &pr[i * b->n + j];
+            int ar = alea__arith(op, a->v[i], b->v[j], &p->v);
+            if (ar != ARITH_OK) {
+                st = ar == ARITH_INEXACT ? alea__inexact_error(ctx, at->start, div_at->end, 1)
+                                         : alea__overflow_error(ctx, at);
+                break;
+            }
+            p->i = (uint32_t)i;
+            p->j = (uint32_t)j;
+        }
+    }
+    if (st == ALEA_OK)
+        st = alea__frac_pairs(ctx, a, b, pr, n, support_limit(ctx), at, out);
+    alea__mem_free(ctx, pr, bytes ? bytes : 1);
+    if (st == ALEA_OK)
+        out->trunc = trunc;
+    return st;
+}
+
 alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                             const alea__pmf *b, const node *at, const node *div_at,
                             alea__pmf *out)
@@ -887,6 +930,8 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         return alea__support_error(ctx, at);
 ranged:;
     double pairs = (double)a->n * (double)b->n;
+    if (ctx->exact)
+        return exact_pairs(ctx, op, a, b, at, div_at, trunc, out);
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
         return st;

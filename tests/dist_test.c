@@ -59,10 +59,45 @@ static void test_accessors_and_json(void **state)
     alea_dist_free(d);
 }
 
+/* The OUTPUT limit: a text of N bytes passes at N and is refused at N - 1
+ * (nothing written, 0 returned, the error in the context). */
+static void test_output_limit(void **state)
+{
+    (void)state;
+    alea__pmf d6 = pmf_uniform(ctx, 1, 6);
+    alea_dist *d = dist_made(&d6, "1d6");
+    assert_int_equal(alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1), 8388608);
+    char buf[512];
+    for (int csv = 0; csv <= 1; csv++) {
+        alea_format f = csv ? ALEA_FORMAT_CSV : ALEA_FORMAT_JSON;
+        size_t n = alea_dist_format(d, f, buf, sizeof buf);
+        assert_true(n > 50 && n < sizeof buf);
+        alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n);
+        assert_int_equal(alea_dist_format(d, f, buf, sizeof buf), n);
+        assert_int_equal(alea_dist_format(d, f, NULL, 0), n);
+        alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n - 1);
+        assert_int_equal(alea_dist_format(d, f, buf, sizeof buf), 0);
+        assert_string_equal(buf, "");
+        assert_int_equal(alea_dist_format(d, f, NULL, 0), 0);
+        size_t start, end;
+        assert_int_equal(alea_ctx_error_span(ctx, &start, &end), ALEA_ERR_LIMIT);
+        assert_true(start == 0 && end == 3);
+        char want[128];
+        snprintf(want, sizeof want,
+                 "too much output: the distribution's %s passes %zu bytes (output limit is "
+                 "%zu)",
+                 csv ? "CSV" : "JSON", n - 1, n - 1);
+        assert_string_equal(alea_ctx_error(ctx), want);
+        alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 8388608);
+    }
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_accessors_and_json, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -358,7 +358,9 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
     const char *out = nomem;
     size_t pos = 0, n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
     /* {"hint": "...", then the library's object after its "{" */
-    if (put_hint(&pos, e) && reserve(pos + n + 1)) {
+    if (n == 0) { /* past the output limit: the library's refusal */
+        out = error_answer();
+    } else if (put_hint(&pos, e) && reserve(pos + n + 1)) {
         char *at = answer + pos - (pos ? 1 : 0);
         char keep = pos ? at[0] : 0;
         alea_dist_format(d, ALEA_FORMAT_JSON, at, answer_cap - (size_t)(at - answer));
@@ -507,7 +509,9 @@ const char *web_sample(const char *src, size_t len, int n, int seeded, uint32_t 
         out = error_answer();
     } else {
         size_t k = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
-        if (reserve(k + 1)) {
+        if (k == 0) { /* past the output limit */
+            out = error_answer();
+        } else if (reserve(k + 1)) {
             alea_dist_format(d, ALEA_FORMAT_JSON, answer, answer_cap);
             out = charged(k);
         } else if (too_long) {

@@ -242,6 +242,13 @@ test('the library\'s limits: the module\'s context, at N and N + 1, at load and 
   const small = await load({ limits: { support: 16 } });
   assert.equal(small.dist('3d6').outcomes.length, 16);
   refused(() => small.dist('3d6 + 1d2'), 'ALEA_ERR_LIMIT', /support limit is 16/);
+  // a distribution's text: 3d6's JSON is 516 bytes, refused at 515 as the
+  // command line and the Python module refuse it
+  const out = await load({ limits: { output: 516 } });
+  assert.equal(out.dist('3d6').outcomes.length, 16);
+  assert.equal(out.limit('output', 515), 516);
+  refused(() => out.dist('3d6'), 'ALEA_ERR_LIMIT',
+    /^too much output: the distribution's JSON passes 515 bytes \(output limit is 515\)$/);
   // the other instances keep theirs
   assert.equal(alea.limit('dice'), 10000);
 });

@@ -838,8 +838,10 @@ class Context:
             if st != 0:
                 raise self._error(st, expression)
             try:
-                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()),
-                            _hint(expr), _dist_median(d))
+                text = _format(_dist_format, d, _FORMAT_JSON)
+                if not text:  # past the output limit: the library's refusal
+                    raise self._error(_ctx_error_span(self._ctx, None, None), expression)
+                return Dist(json.loads(text.decode()), _hint(expr), _dist_median(d))
             finally:
                 _dist_free(d)
         finally:

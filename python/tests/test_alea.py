@@ -275,6 +275,25 @@ class ArgumentTest(unittest.TestCase):
                 self.assertEqual(ctx.limit(name), 5)
         self.assertIsNone(alea._limit_name(len(alea.LIMITS)))
 
+    def test_the_output_limit(self):
+        # the library's refusal, as the command line's: 3d6's JSON is 516
+        # bytes, a distribution's text passes at N and is refused at N - 1
+        with alea.Context(limits={'output': 516}) as ctx:
+            self.assertEqual(ctx.dist('3d6').mean, 10.5)
+            ctx.limit('output', 515)
+            want = "too much output: the distribution's JSON passes 515 bytes (output limit is 515)"
+            try:
+                ctx.dist('3d6')
+                self.fail('no error past the output limit')
+            except alea.AleaError as e:
+                self.assertEqual((e.status, e.message, e.start, e.end),
+                                 ('ALEA_ERR_LIMIT', want, 0, 3))
+            self.assertIn('alea: ' + want, cli('dist', '--json', '--max-output', '515', '3d6').stderr)
+        with alea.Context(exact=True) as ctx:  # 500d10's fractions: 4 MB of JSON
+            ctx.limit('output', 1000000)
+            self.raises(alea.AleaError, lambda: ctx.dist('500d10'),
+                        "the distribution's JSON passes 1000000 bytes")
+
     def test_seeds(self):
         for good in [0, 2**64 - 1]:
             self.assertEqual(alea.Context(seed=good).roll('1d1000000').total,

@@ -344,6 +344,23 @@ check('bytes that are no HTTP are closed after --idle-timeout 1',
 rc, err = slow.stop()
 check('stopped', rc == 0, err)
 
+# ---- the output limit: the library's refusal, as the command line's ---------------
+# 3d6's JSON is 516 bytes: at --max-output 516 it is answered, at 515 refused
+for limit in (516, 515):
+    out_srv = Server('--max-output', str(limit))
+    st, _, data = out_srv.post('/dist', {'expr': '3d6'})
+    rc, out, err = cli('dist', '--json', '--max-output', str(limit), '3d6')
+    if limit == 516:
+        check('/dist at --max-output 516: answered', st == 200 and data == json.loads(out),
+              f'{st} {data}')
+    else:
+        e = error_of(st, data, 422, '/dist past --max-output')
+        want = "too much output: the distribution's JSON passes 515 bytes (output limit is 515)"
+        check('/dist past --max-output: the library\'s message, as dist --json says it',
+              e['message'] == want and e['start'] == 0 and e['end'] == 3 and
+              rc == 1 and f'alea: {want}' in err, f'{e}\n{err}')
+    out_srv.stop()
+
 # ---- usage -----------------------------------------------------------------------
 rc, _, err = cli('serve', '3d6')
 check('serve takes no expression', rc == 2 and 'serve takes no expression' in err, err)
