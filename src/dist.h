@@ -128,6 +128,8 @@ struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
+    double den;            /* in doubles: the denominator of the outcomes'
+                              exact counts (dist.c), or 0 when unknown */
     alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
@@ -187,6 +189,8 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 /* In exact mode, after a pmf's fractions are written: its doubles and the
  * bytes of its digits (frac_seal); d is freed on error. Nothing otherwise. */
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
+/* The greatest common divisor of a and b (a when b is 0). */
+ALEA__HIDDEN uint64_t alea__gcd(uint64_t a, uint64_t b);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* The weights being computed (alea__x): = 1; given back; read as a weight;

@@ -150,6 +150,16 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
     return pmf_seal(ctx, d, NULL);
 }
 
+uint64_t alea__gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
 double alea__pmf_mass(const alea__pmf *d)
 {
     double s = 0;
