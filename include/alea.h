@@ -451,8 +451,15 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
  * are; else from sums carried in double-double arithmetic). A truncated
  * explosion tail holds the largest values, so they can fall short of the
  * true ones by a little more than the truncated mass times those values
- * (1d6! at the default bound: 3e-11 low). min, max; median is the
- * smallest value v with P(X <= v) >= 1/2 of the mass listed. */
+ * (1d6! at the default bound: 3e-11 low). min and max are the least and
+ * the greatest value the expression can take, known without any
+ * probability: where the rarest outcomes fell below the double range and
+ * could not be recomputed (alea_dist_incomplete), they are still the
+ * support's bounds, carried through sums, products, quotients, negation,
+ * order comparisons, min/max and best/worst (1000d6: 1000 and 6000, where
+ * the outcomes listed run from 1599 to 5401); a keep/drop of such a pool
+ * gives the bounds of what it lists. median is the smallest value v with
+ * P(X <= v) >= 1/2 of the mass listed. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);
 int64_t alea_dist_min(const alea_dist *dist);

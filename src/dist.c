@@ -353,14 +353,16 @@ double alea_dist_sd(const alea_dist *dist)
     return dist ? dist->sd : 0;
 }
 
+/* The support's bounds: known without any probability, so true even where
+ * the rarest outcomes fell below the double range (alea__pmf.wide). */
 int64_t alea_dist_min(const alea_dist *dist)
 {
-    return dist && dist->pmf.n ? dist->pmf.v[0] : 0;
+    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_lo(&dist->pmf) : 0;
 }
 
 int64_t alea_dist_max(const alea_dist *dist)
 {
-    return dist && dist->pmf.n ? dist->pmf.v[dist->pmf.n - 1] : 0;
+    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_hi(&dist->pmf) : 0;
 }
 
 int64_t alea_dist_percentile(const alea_dist *dist, double q)

@@ -193,6 +193,51 @@ static void test_percentiles(void **state)
     }
 }
 
+/* min and max are the support's bounds, known without any probability:
+ * true even where doubles dropped the rarest outcomes and fractions were
+ * past the work limit (1000d6 once said min 1599, its JSON "min": 1599). */
+static void test_bounds_past_the_double_range(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int64_t min, max;
+    } cases[] = {
+        {"1000d6", 1000, 6000},           {"1000d6 + 5", 1005, 6005},
+        {"-1000d6", -6000, -1000},        {"2 * 1000d6", 2000, 12000},
+        {"1000d6 / 2", 500, 3000},        {"1000d6 - 1000", 0, 5000},
+        {"(1000d6) >= 1001", 0, 1},       {"(1000d6) < 1001", 0, 1},
+        {"best(2, 1000d6)", 1000, 6000},  {"max(1000d6, 3d6)", 1000, 6000},
+        {"min(1000d6, 1500)", 1000, 1500}, {"1500d6 + 1d4", 1501, 9004},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *src = cases[k].src;
+        alea_dist *d = dist_of(ctx, src);
+        if (alea_dist_min(d) != cases[k].min || alea_dist_max(d) != cases[k].max)
+            fail_msg("%s: min %lld max %lld, not %lld and %lld", src,
+                     (long long)alea_dist_min(d), (long long)alea_dist_max(d),
+                     (long long)cases[k].min, (long long)cases[k].max);
+        /* the outcomes listed lie within them; the JSON says the same */
+        assert_true(alea_dist_count(d) == 0 || (alea_dist_value(d, 0) >= cases[k].min &&
+                    alea_dist_value(d, alea_dist_count(d) - 1) <= cases[k].max));
+        char want[96];
+        snprintf(want, sizeof want, "\"min\": %lld, \"max\": %lld", (long long)cases[k].min,
+                 (long long)cases[k].max);
+        size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
+        char *buf = malloc(len + 1);
+        assert_non_null(buf);
+        alea_dist_format(d, ALEA_FORMAT_JSON, buf, len + 1);
+        if (!strstr(buf, want))
+            fail_msg("%s: the JSON lacks %s", src, want);
+        free(buf);
+        alea_dist_free(d);
+    }
+    /* a distribution that lists its every outcome: its ends */
+    alea_dist *d = dist_of(ctx, "3d6 - 1d4");
+    assert_true(alea_dist_min(d) == -1 && alea_dist_max(d) == 17);
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +245,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_stats_are_nearest, setup, teardown),
         cmocka_unit_test_setup_teardown(test_columns_without_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentiles, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounds_past_the_double_range, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
