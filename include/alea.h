@@ -446,9 +446,10 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
  * total mass: the nearest doubles to the true values of the outcomes
- * listed (from exact counts when the probabilities are the nearest
- * doubles of whole counts over a denominator up to 2^32, as most dice's
- * are; else from sums carried in double-double arithmetic). A truncated
+ * listed (from exact counts when each probability is within 2^-46 of its
+ * own of a whole count over a denominator up to 2^32, the counts adding up
+ * to it, as most dice's do; else from sums carried in double-double
+ * arithmetic, as near as the probabilities' own rounding allows). A truncated
  * explosion tail holds the largest values, so they can fall short of the
  * true ones by a little more than the truncated mass times those values
  * (1d6! at the default bound: 3e-11 low). min and max are the least and

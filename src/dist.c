@@ -73,7 +73,8 @@ static double dd_round(ddouble a)
  * Exact counts. A distribution in doubles is most often a fraction of
  * whole counts over a small denominator (the faces of its dice: 4d6kh3's
  * 1296, dd(6, 14)'s 20) with each probability the nearest double to its
- * count over it. When those counts can be recovered, every statistic is
+ * count over it, or within a few ulps of it. When those counts can be
+ * recovered (and add up to the denominator exactly), every statistic is
  * computed from them: the cumulative columns are exact fractions rounded
  * once (1 at the bottom, never above), the median compares whole numbers,
  * and the mean and sd are the nearest doubles to the true ones
@@ -82,10 +83,21 @@ static double dd_round(ddouble a)
  * the counts and their sums stay exact in doubles and 64-bit integers.
  */
 #define COUNT_DEN_MAX 4294967296.0 /* 2^32 */
+/* How far a probability may be from its count's fraction: the engine's
+ * arithmetic leaves a few ulps of rounding in some (2d20kh1's 1/400 is
+ * 0.0025000000000000014), and 2^-46 of p (about 100 ulps) still puts a
+ * count of at most 2^32 within 2^-14 of p times the denominator. */
+#define COUNT_REL 0x1p-46
 
-/* The fraction num/den (den <= COUNT_DEN_MAX) whose nearest double is p, 0 < p <= 1: the
- * first convergent of p's continued fraction that rounds to p (a fraction
- * with den^2 well below 1/ulp(p) is one, by Legendre's theorem); 0 if none. */
+static int near_count(double x, double p)
+{
+    return fabs(x - p) <= p * COUNT_REL;
+}
+
+/* The fraction num/den (den <= COUNT_DEN_MAX) that p is within COUNT_REL
+ * of, 0 < p <= 1: the first convergent of p's continued fraction that is
+ * (a fraction with den^2 well below 1/ulp(p) is one, by Legendre's
+ * theorem); 0 if none. */
 static double fraction_of(double p, double *num)
 {
     double h0 = 0, h1 = 1, k0 = 1, k1 = 0, x = p;
@@ -94,7 +106,7 @@ static double fraction_of(double p, double *num)
         double h = a * h1 + h0, k = a * k1 + k0;
         if (k > COUNT_DEN_MAX)
             return 0;
-        if (k > 0 && h / k == p) {
+        if (k > 0 && near_count(h / k, p)) {
             *num = h;
             return k;
         }
@@ -135,7 +147,7 @@ static double count_denominator(const alea__pmf *m)
     uint64_t total = 0;
     for (size_t i = 0; i < m->n; i++) {
         double c = nearbyint(m->p[i] * D);
-        if (c / D != m->p[i])
+        if (!near_count(c / D, m->p[i]))
             return 0;
         total += (uint64_t)c;
         if (total > den)
@@ -205,6 +217,10 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
         if (d->pmf.p[i] > 1)
             d->pmf.p[i] = 1;
     d->den = ctx->exact ? 0 : count_denominator(&d->pmf);
+    /* with exact counts, each probability is the nearest double to its
+     * fraction (2d20kh1's 1/400 is 0.0025, not 0.0025000000000000014) */
+    for (size_t i = 0; d->den > 0 && i < d->pmf.n; i++)
+        d->pmf.p[i] = weight(d, i) / d->den;
     moments(d);
     d->fracs = ctx->exact;
     d->exact = ctx->exact && !ctx->precise;

@@ -131,12 +131,22 @@ static void test_stats_are_nearest(void **state)
         }
         alea_dist_free(d);
     }
-    /* the CSV prints the columns as they are: "1", not 1.0000000000000002 */
+    /* the CSV prints the columns as they are: "1", not 1.0000000000000002;
+     * each probability the nearest double to its fraction (1/1296, 21/1296) */
     alea_dist *d = dist_of(ctx, "4d6kh3");
-    char buf[4096];
+    char buf[4096], low[32], high[32], want[128];
+    alea_format_double(1.0 / 1296, low, sizeof low);
+    alea_format_double(21.0 / 1296, high, sizeof high);
     alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf);
-    assert_non_null(strstr(buf, "\n3,0.0007716049382716048,1,0.0007716049382716048\n"));
-    assert_non_null(strstr(buf, "\n18,0.016203703703703706,0.016203703703703706,1\n"));
+    snprintf(want, sizeof want, "\n3,%s,1,%s\n", low, low);
+    assert_non_null(strstr(buf, want));
+    snprintf(want, sizeof want, "\n18,%s,%s,1\n", high, high);
+    assert_non_null(strstr(buf, want));
+    assert_true(alea_dist_prob(d, 0) == 1.0 / 1296);
+    alea_dist_free(d);
+    d = dist_of(ctx, "2d20kh1"); /* its engine's 1/400 was 0.0025000000000000014 */
+    for (size_t i = 0; i < alea_dist_count(d); i++)
+        assert_true(alea_dist_prob(d, i) == (double)(2 * i + 1) / 400);
     alea_dist_free(d);
 }
 
