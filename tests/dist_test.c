@@ -248,6 +248,31 @@ static void test_bounds_past_the_double_range(void **state)
     alea_dist_free(d);
 }
 
+/* 1000d6's counts are one power of a die of equal faces, a recurrence over
+ * its coefficients in fractions: charged as that (not as the squarings it
+ * does not do), it fits the default work limit, so every total from 1000 to
+ * 6000 is listed, however rare (issue 14): all 1s is 6^-1000. */
+static void test_rare_outcomes_listed(void **state)
+{
+    (void)state;
+    if (alea_ctx_set_exact(ctx, 1) != ALEA_OK)
+        skip(); /* a library without exact fractions */
+    alea_ctx_set_exact(ctx, 0);
+    alea_dist *d = dist_of(ctx, "1000d6");
+    assert_null(alea_dist_incomplete(d));
+    assert_int_equal(alea_dist_count(d), 5001);
+    assert_true(alea_dist_value(d, 0) == 1000 && alea_dist_value(d, 5000) == 6000);
+    double lg = -1000 * log10(6.0), m;
+    int64_t e = alea_dist_sci(d, ALEA_FRACTION_PROB, 0, &m);
+    assert_true(e == (int64_t)floor(lg));
+    assert_double_equal(m, pow(10, lg - floor(lg)), 1e-9);
+    /* 1000 ways of one 2 and 999 1s */
+    e = alea_dist_sci(d, ALEA_FRACTION_PROB, 1, &m);
+    assert_double_equal(m * pow(10, (double)(e - (int64_t)floor(lg))), 1000 * pow(10, lg - floor(lg)),
+                        1e-6);
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -256,6 +281,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_columns_without_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentiles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounds_past_the_double_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rare_outcomes_listed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

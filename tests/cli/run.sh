@@ -286,7 +286,7 @@ has "$err" '^alea: hint: it needs 571 units of work' && [ "$rc" = 1 ]
 check "dist: one unit less (570) does not" $? "$err"
 # past 16 times the limit, a lower bound
 expect "dist --exact past the work limit: the hint" 1 "" \
-    "alea: too much work to compute at byte 0: it needs at least 324 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 1601 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    "alea: too much work to compute at byte 0: it needs at least 172 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 1601 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
     dist --exact --max-work 100 '3d6*3d6'
 # another limit on the way
 run dist --max-support 200 '20d20*3'
