@@ -448,22 +448,44 @@ double alea_dist_at_least(const alea_dist *dist, int64_t v);
 double alea_dist_at_most(const alea_dist *dist, int64_t v);
 
 /* Both cumulative columns at once, for a table: least[i] = P(X >= value i)
- * and most[i] = P(X <= value i), each summed from its small end (no
- * cancellation); least and most have room for alea_dist_count entries.
- * Cost: two passes, where a call of alea_dist_at_least per row is one each. */
+ * and most[i] = P(X <= value i); least and most have room for
+ * alea_dist_count entries. Each is in [0, 1], the whole mass listed (1
+ * less alea_dist_truncated) at its far end, exactly 1 when nothing was
+ * cut; the exact fractions rounded once when they are known (exact mode,
+ * exact counts as for alea_dist_mean), else summed from its small end in
+ * double-double arithmetic (no cancellation). alea_dist_at_least and
+ * alea_dist_at_most give the same numbers. Cost: two passes, where a call
+ * of alea_dist_at_least per row is one each. */
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
- * total mass. A truncated explosion tail holds values the outcomes miss
- * (the largest, for a sum of exploding dice), so they can be off the true
- * ones by a little more than the truncated mass times those values (1d6! at
- * the default bound: 3e-11 low). min, max;
- * median is the smallest value v with P(X <= v) >= 1/2. */
+ * total mass: the nearest doubles to the true values of the outcomes
+ * listed (from exact counts when each probability is within 2^-46 of its
+ * own of a whole count over a denominator up to 2^32, the counts adding up
+ * to it, as most dice's do; else from sums carried in double-double
+ * arithmetic, as near as the probabilities' own rounding allows). A truncated
+ * explosion tail holds the largest values, so they can fall short of the
+ * true ones by a little more than the truncated mass times those values
+ * (1d6! at the default bound: 3e-11 low). min and max are the least and
+ * the greatest value the expression can take, known without any
+ * probability: where the rarest outcomes fell below the double range and
+ * could not be recomputed (alea_dist_incomplete), they are still the
+ * support's bounds, carried through sums, products, quotients, negation,
+ * order comparisons, min/max and best/worst (1000d6: 1000 and 6000, where
+ * the outcomes listed run from 1599 to 5401); a keep/drop of such a pool
+ * gives the bounds of what it lists. median is the smallest value v with
+ * P(X <= v) >= 1/2 of the mass listed. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);
 int64_t alea_dist_min(const alea_dist *dist);
 int64_t alea_dist_max(const alea_dist *dist);
 int64_t alea_dist_median(const alea_dist *dist);
+/* The smallest value v with P(X <= v) >= q of the mass listed: q = 0.5 is
+ * the median, 0.25 and 0.75 the quartiles, 0.9 the 90th percentile; q <= 0
+ * gives the least value, q >= 1 the value where the mass is reached. The
+ * comparison is exact with exact counts or fractions; in doubles otherwise,
+ * with a relative allowance of 1e-12 for their rounding. Cost: linear. */
+int64_t alea_dist_percentile(const alea_dist *dist, double q);
 
 /* The probability mass cut off by the explosion tail bound (0 when nothing
  * was cut). The outcomes' probabilities sum to 1 minus this. */

@@ -110,8 +110,11 @@ export class Dist {
   /** The library's JSON, as parsed. */
   json: Record<string, unknown>;
   p(value: number): number;
+  /** P(X >= value): the library's cumulative column (alea_dist_cumulate). */
   atLeast(value: number): number;
+  /** P(X <= value): the library's cumulative column. */
   atMost(value: number): number;
+  /** The library's median (alea_dist_median). */
   readonly median: number;
 }
 

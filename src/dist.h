@@ -64,7 +64,24 @@ typedef struct alea__pmf {
      * nothing is known of a cut value */
     int has_cut_low;
     int64_t cut_low;
+    int wide;      /* lo and hi are the support's bounds, past the outcomes
+                      listed at one end or both: in doubles, the rarest
+                      outcomes of a sum can fall below the double range and
+                      be dropped (1000d6 lists 1599 to 5401 of 1000 to
+                      6000); 0: the bounds are v[0] and v[n - 1] */
+    int64_t lo, hi;
 } alea__pmf;
+
+/* The least and the greatest value d can take (d has outcomes, or is wide). */
+static inline int64_t alea__pmf_lo(const alea__pmf *d)
+{
+    return d->wide ? d->lo : d->v[0];
+}
+
+static inline int64_t alea__pmf_hi(const alea__pmf *d)
+{
+    return d->wide ? d->hi : d->v[d->n - 1];
+}
 
 /* A weight: a probability in either number system (q NULL: the double d,
  * which in exact mode must be 0 or 1). */
@@ -134,6 +151,8 @@ struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
+    double den;            /* in doubles: the denominator of the outcomes'
+                              exact counts (dist.c), or 0 when unknown */
     alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
@@ -193,6 +212,11 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 /* In exact mode, after a pmf's fractions are written: its doubles and the
  * bytes of its digits (frac_seal); d is freed on error. Nothing otherwise. */
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
+/* The greatest common divisor of a and b (a when b is 0). */
+ALEA__HIDDEN uint64_t alea__gcd(uint64_t a, uint64_t b);
+/* Records [lo, hi] as d's support bounds (wide) when they pass the outcomes
+ * it lists. */
+ALEA__HIDDEN void alea__pmf_bound(alea__pmf *d, int64_t lo, int64_t hi);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* The weights being computed (alea__x): = 1; given back; read as a weight;

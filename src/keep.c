@@ -132,16 +132,6 @@ static void dp_free(dp *d)
         alea__mem_free(d->ctx, d->block, d->block_size);
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* What one die contributes, [*gmin, *gmax] (its g, or its face when g is
  * NULL), and the sums K kept dice can make, [*smin, *smax]. */
 static alea_status kept_range(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int64_t K,
@@ -420,7 +410,7 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
      * arrays shrink by the step, and the sums are mapped back at the end. */
     uint64_t step = 0;
     for (size_t i = 0; i < die->n && step != 1; i++)
-        step = gcd_u64(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
+        step = alea__gcd(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
     if (step > 1)
         return keep_on_lattice(ctx, die, g, gmin, step, m, lo, hi, at, out);
 

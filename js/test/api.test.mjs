@@ -83,6 +83,15 @@ test('dist: the exact distribution', () => {
   assert.equal(wide.median, 0);
   assert.deepEqual([alea.dist('1d6').median, alea.dist('4d6kh3').median, alea.dist('1d2').median],
     [3, 12, 1]);
+  // the library's median and columns, not sums of doubles here: 1d20's
+  // median is 10, 4d6kh3's chance of at least 3 exactly 1
+  assert.deepEqual([alea.dist('1d20').median, alea.dist('1d20+5').median, alea.dist('1d12').median],
+    [10, 15, 6]);
+  const kh = alea.dist('4d6kh3');
+  assert.deepEqual([kh.atLeast(3), kh.atLeast(-5), kh.atMost(18), kh.atMost(2.5), kh.atLeast(19)],
+    [1, 1, 1, 0, 0]);
+  assert.equal(kh.atMost(3.5), kh.p(3));
+  assert.ok(!('at_least' in kh.json) && !('median' in kh.json)); // the library's JSON as it is
   assert.deepEqual([d.min, d.max], [2, 12]);
   assert.throws(() => d.p('7'), TypeError);
   const dd = alea.dist('dd(6, 14)');
@@ -168,12 +177,13 @@ test('limit rolls: 1000 in one call, not 1001; lowered', async () => {
 });
 
 test('limit answerBytes: an answer and its closing byte', async () => {
-  // 2d6's JSON is 394 bytes (`alea dist --json 2d6` less its newline)
-  const at = await load({ limits: { answerBytes: 395 } });
+  // 2d6's answer is 848 bytes: `alea dist --json 2d6` less its newline
+  // (394), and the library's median and cumulative columns
+  const at = await load({ limits: { answerBytes: 849 } });
   assert.equal(at.dist('2d6').outcomes.length, 11);
-  at.limit('answerBytes', 394);
+  at.limit('answerBytes', 848);
   refused(() => at.dist('2d6'), 'ALEA_ERR_LIMIT',
-    'the distribution is too long (limit is 394 bytes in all)');
+    'the distribution is too long (limit is 848 bytes in all)');
   // a roll's answer too, however small: its text alone is past 20 bytes
   // (the budget was once checked only when the module's buffer grew)
   const tiny = await load({ limits: { answerBytes: 20 } });

@@ -5,6 +5,7 @@ python3 -m unittest discover -s python/tests
 """
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -604,6 +605,34 @@ class MedianTest(unittest.TestCase):
             self.skipTest('a library without exact fractions')
         self.assertEqual(d.median, 3)
         self.assertEqual(d._median(), 3)
+
+
+class ColumnsTest(unittest.TestCase):
+    """at_least and at_most are the library's columns, number for number
+    with `alea dist --csv`: exactly 1 at their far end (4d6kh3's at least 3
+    once summed to 1.0000000000000002)."""
+
+    def test_every_die_size_against_the_cli(self):
+        for n in range(1, 101):
+            for expr in (f'1d{n}', f'2d{n}', f'1d{n}+1d{101 - n}'):
+                d = alea.dist(expr)
+                rows = [line.split(',') for line in
+                        cli('dist', '--csv', expr).stdout.split()[1:]]
+                for v, _, least, most in rows:
+                    self.assertEqual(d.at_least(int(v)), float(least), (expr, v))
+                    self.assertEqual(d.at_most(int(v)), float(most), (expr, v))
+                self.assertEqual(d.median, int(re.search(
+                    r'median (-?\d+)', cli('dist', expr).stdout).group(1)), expr)
+
+    def test_ends_and_gaps(self):
+        d = alea.dist('4d6kh3')
+        self.assertEqual((d.at_least(3), d.at_most(18), d.at_least(-5), d.at_most(99)),
+                         (1.0, 1.0, 1.0, 1.0))
+        self.assertEqual((d.at_least(19), d.at_most(2), d.at_most(2.5)), (0.0, 0.0, 0.0))
+        gap = alea.dist('2 * 1d6')
+        self.assertEqual(gap.at_least(3), gap.at_least(4))
+        self.assertEqual(gap.at_most(5), gap.at_most(4))
+        self.assertEqual(alea.dist('1d20').median, 10)
 
 
 class CompareTest(unittest.TestCase):

@@ -820,19 +820,32 @@ static alea_status zp_mul(alea_ctx *ctx, zpoly *T, const zpoly *A, const zpoly *
     return ALEA_OK;
 }
 
+/* How zp_pow computes A^n: 0 by squaring (packed products, poly_check
+ * charges them), else by a recurrence over the coefficients, each from the
+ * few before it: 1 for a die of equal faces (half of them, by symmetry), 2
+ * for Miller's over A's *terms nonzero coefficients. */
+static int zp_pow_walk(const zpoly *A, unsigned long n, size_t *terms)
+{
+    size_t s = A->len, equal = 1;
+    *terms = 0;
+    for (size_t i = 0; i < s; i++) {
+        *terms += mpz_sgn(A->c[i]) != 0;
+        equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
+    }
+    /* Miller's recurrence costs terms products of each coefficient by one
+     * of A's: for A's of a limb, less than the squarings' packed products */
+    if (s == 1 || n == 1 || (!equal && (*terms > KRONECKER_FROM || zp_max_bits(A) > LIMB_BITS)))
+        return 0;
+    return equal ? 1 : 2;
+}
+
 /* R = A^n, n >= 1, A->c[0] != 0 (a pmf's polynomial starts at its lowest
  * value). */
 static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long n)
 {
-    size_t s = A->len, terms = 0, equal = 1;
-    for (size_t i = 0; i < s; i++) {
-        terms += mpz_sgn(A->c[i]) != 0;
-        equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
-    }
-    /* Miller's recurrence costs terms products of each coefficient by one
-     * of A's: for A's of a limb, less than the squarings' packed products
-     * (poly_check charges those) */
-    if (s == 1 || n == 1 || (!equal && (terms > KRONECKER_FROM || zp_max_bits(A) > LIMB_BITS))) {
+    size_t s = A->len, terms;
+    int walk = zp_pow_walk(A, n, &terms), equal = walk == 1;
+    if (!walk) {
         /* by squaring, from the exponent's highest bit down: each step
          * squares R and multiplies it by the short A at most, so that the
          * only product of two long polynomials is the last squaring */
@@ -1261,10 +1274,29 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
         double la = (double)A.len, dn = (double)n;
         double bits = ((double)zp_max_bits(&A) + (double)z_bits(da)) * dn;
         double len = (la - 1) * dn + 1;
-        /* Repeated squaring: the last product dominates, the ones before it
-         * sum to about as much again (a recurrence over few terms costs
-         * less). */
-        st = poly_check(ctx, len, bits, 2 * len * bits, at);
+        size_t terms;
+        int walk = zp_pow_walk(&A, (unsigned long)n, &terms);
+        if (walk && mpz_cmp_ui(A.c[0], 1) == 0) {
+            /* A recurrence: each coefficient from a few before it, a pass
+             * over its limbs for each product, sum and exact division
+             * (equal faces: six for each of half of them, and a copy;
+             * Miller's: three a term and two), counted twice; a first
+             * coefficient other than 1 scales every one (a long product:
+             * charged as squaring below). */
+            double passes = walk == 1 ? 4 : 3 * (double)terms + 2;
+            double work = 2 * passes * len * (bits / LIMB_BITS + 1);
+            /* the digits as poly_check counts them: the result, its
+             * fractions and (here) the recurrence's own */
+            st = digits_check(ctx, len * (bits / LIMB_BITS + 1) * 8 * 3, at) == ALEA_OK
+                     ? alea__work_check(ctx, work, at)
+                     : ALEA_ERR_LIMIT;
+            if (st == ALEA_OK)
+                st = alea__charge(ctx, (int64_t)work, at->start, at->end);
+        } else {
+            /* Repeated squaring: the last product dominates, the ones
+             * before it sum to about as much again. */
+            st = poly_check(ctx, len, bits, 2 * len * bits, at);
+        }
     }
     if (st == ALEA_OK && (st = zp_pow(ctx, &R, &A, (unsigned long)n)) == ALEA_OK) {
         mpz_pow_ui(da, da, (unsigned long)n);

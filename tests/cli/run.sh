@@ -295,7 +295,7 @@ run dist --max-work 570 '3d6*3d6'
 has "$err" '^alea: hint: it needs at least [0-9]* units of work' && [ "$rc" = 1 ]
 check "dist: one unit less (570) does not" $? "$err"
 expect "dist --exact past the work limit: the hint" 1 "" \
-    "alea: too much work to compute at byte 0: it needs at least 324 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 324 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    "alea: too much work to compute at byte 0: it needs at least 172 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 172 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
     dist --exact --max-work 100 '3d6*3d6'
 # a limit hit inside a step's loop: no number, and no second computation
 # (before, 16 more times the limit: 1.4 s and 33 MB for 1d700*1d700)
@@ -307,14 +307,14 @@ run_from "$tmp/in" dist --max-work 100
 [ "$(printf '%s\n' "$err" | grep -c '^alea: hint: it needs at least 118 units of work')" = 2 ] && [ "$rc" = 1 ]
 check "dist on standard input: each line's hint from the cost model" $? "$err"
 # ---- the output limit: a distribution's text, in every format -------------
-# 3d6's CSV is 933 bytes, its JSON 516 (and a newline); at N it prints, at
+# 3d6's CSV is 886 bytes, its JSON 516 (and a newline); at N it prints, at
 # N - 1 it is refused with the library's message
-run dist --csv --max-output 933 3d6
-[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | wc -c)" = 933 ]
-check "dist --csv at the output limit (933 bytes) prints" $? "$err"
+run dist --csv --max-output 886 3d6
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | wc -c)" = 886 ]
+check "dist --csv at the output limit (886 bytes) prints" $? "$err"
 expect "dist --csv one byte past the output limit" 1 "" \
-    "alea: too much output: the distribution's CSV passes 932 bytes (output limit is 932)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-output (932 now, at most 1073741824)" \
-    dist --csv --max-output 932 3d6
+    "alea: too much output: the distribution's CSV passes 885 bytes (output limit is 885)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-output (885 now, at most 1073741824)" \
+    dist --csv --max-output 885 3d6
 run dist --json --max-output 516 3d6
 check "dist --json at the output limit (516 bytes) prints" "$rc" "$err"
 run dist --json --max-output 515 3d6
