@@ -24,6 +24,24 @@ int alea__cond_match(const cond *c, int64_t v)
     }
 }
 
+int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,
+                      uint8_t sflag, uint8_t fflag)
+{
+    int64_t x;
+    if (alea__add_ovf(v, j->add, &x))
+        return 0;
+    *score = 0;
+    if (j->success && alea__cond_match(j->success, x)) {
+        ++*score;
+        *flags |= sflag;
+    }
+    if (j->failure && alea__cond_match(j->failure, x)) {
+        --*score;
+        *flags |= fflag;
+    }
+    return 1;
+}
+
 int alea__pool_rerolls(const pool *p, int64_t v)
 {
     if (!p->has_reroll)

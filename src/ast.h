@@ -81,6 +81,14 @@ typedef struct cond {
     int64_t value;
 } cond;
 
+/* A count's judgement of a value (a pool's "3d6!>=5f1", a group's
+ * "{2d6! + 1}>=5"): the value plus add scores +1 when success matches, -1
+ * when failure matches (0 both or neither); either may be NULL. */
+typedef struct alea__judge {
+    const cond *success, *failure;
+    int64_t add;
+} alea__judge;
+
 /* Face set of one die. RANGE: lo..hi, each once. LIST: faces[] as written
  * (duplicates allowed, weight = multiplicity); sorted ascending copy in
  * sorted[] for the engines. */
@@ -330,6 +338,10 @@ ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, struct alea_expr *e);
 
 /* Whether face value v satisfies condition c. */
 ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
+/* j's score of value v into *score, sflag or fflag set in *flags for a
+ * success or a failure; 0 when v plus j->add overflows (nothing set). */
+ALEA__HIDDEN int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,
+                                   uint8_t sflag, uint8_t fflag);
 
 /*
  * The arithmetic of the language, shared by both evaluators: op is an

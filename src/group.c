@@ -291,16 +291,46 @@ static void keep_range(const keep_step *k, int64_t m, int64_t *lo, int64_t *hi)
 /* +1 a success, -1 a failure, 0 neither (or both), with their marks. */
 static int judge(const group *g, int64_t v, uint8_t *mark)
 {
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, 0};
     int sc = 0;
-    if (alea__cond_match(&g->success, v)) {
-        sc++;
-        *mark |= DIE_SUCCESS;
-    }
-    if (g->has_failure && alea__cond_match(&g->failure, v)) {
-        sc--;
-        *mark |= DIE_FAILURE;
-    }
+    (void)alea__judge_score(&j, v, &sc, mark, DIE_SUCCESS, DIE_FAILURE); /* adds 0 */
     return sc;
+}
+
+/* The items of a group's dice member (a sum, or one pool): *items, *ops
+ * (NULL: all added), *cnt. */
+static void member_items(const group *g, const node *const **items, const uint8_t **ops,
+                         uint32_t *cnt)
+{
+    const node *m = g->items[0];
+    if (m->kind == N_SUM) {
+        *items = m->u.chain.items;
+        *ops = m->u.chain.ops;
+        *cnt = m->u.chain.n;
+    } else {
+        *items = g->items;
+        *ops = NULL;
+        *cnt = 1;
+    }
+}
+
+/* The numbers a dice member adds to its dice ("{3d20 + 5}": 5), into *c. */
+static alea_status member_numbers(alea_ctx *ctx, const node *n, alea__rstate *s, int64_t *c)
+{
+    const node *const *items;
+    const uint8_t *ops;
+    uint32_t cnt;
+    member_items(n->u.group, &items, &ops, &cnt);
+    *c = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        const node *it = items[i];
+        if (it->kind != N_NUM)
+            continue;
+        int64_t v = ops && ops[i] == OP_SUB ? -it->u.num : it->u.num;
+        if (it->u.num == INT64_MIN || alea__add_ovf(*c, v, c))
+            return s ? alea__roll_overflow(s, n) : alea__overflow_error(ctx, n);
+    }
+    return ALEA_OK;
 }
 
 /* ---- rolling ------------------------------------------------------------------- */
@@ -333,18 +363,26 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
 }
 
 /* One member whose dice form the pool: the keep drops dice, the count
- * judges each die plus the member's numbers. */
+ * judges each die plus the member's numbers, and each roll of a "!" die
+ * (its explosions are dice of their own, as the die's own count judges
+ * them; the roller scores them, DIE_SCORED). */
 static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const group *g = n->u.group;
     alea_status st;
     size_t dice0 = s->r->ndice;
-    int64_t mv, dsum = 0, c, sum = 0;
+    int64_t mv, dsum = 0, c = 0, sum = 0;
     const rec *kid = NULL;
+    if (g->has_success && (st = member_numbers(s->ctx, n, s, &c)) != ALEA_OK)
+        return st;
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, c};
     int saved = s->keep_dice;
+    const alea__judge *saved_judge = s->judge;
     s->keep_dice = 1;
+    s->judge = g->has_success ? &j : NULL;
     st = alea__roll_eval(s, g->items[0], &kid, &mv);
     s->keep_dice = saved;
+    s->judge = saved_judge;
     if (st != ALEA_OK)
         return st;
     size_t nd = s->r->ndice - dice0;
@@ -366,7 +404,9 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     if (g->has_keep)
         sum = c;
     for (size_t i = 0; i < nd; i++) {
-        if (g->has_success) {
+        if (g->has_success && (dice[i].flags & DIE_SCORED)) {
+            sum += dice[i].score; /* |score| <= faces, bounded by the dice limit */
+        } else if (g->has_success) {
             int64_t jv;
             if (alea__add_ovf(vals[i], c, &jv))
                 return alea__roll_overflow(s, n);
@@ -429,10 +469,12 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
 
 /* ---- exact --------------------------------------------------------------------- */
 
-/* Independent values: count copies of each distribution d. */
+/* Independent values: count copies of each distribution d (scored: d is
+ * already a success score, a "!" die judged roll by roll). */
 typedef struct kind {
     alea__pmf d;
     int64_t count;
+    int scored;
 } kind;
 
 typedef struct kinds {
@@ -450,34 +492,34 @@ static void kinds_free(alea_ctx *ctx, kinds *ks)
         alea__mem_free(ctx, ks->k, ks->cap * sizeof *ks->k);
 }
 
-/* The members' distributions, or the dice of a dice member and its numbers. */
+/* The members' distributions, or the dice of a dice member and its numbers
+ * (a count's "!" dice as their scores, as the roller judges them). */
 static alea_status kinds_of(alea_ctx *ctx, const node *n, kinds *ks)
 {
     const group *g = n->u.group;
     const node *const *items = g->items;
     const uint8_t *ops = NULL;
     uint32_t cnt = g->n;
-    if (g->dice && g->items[0]->kind == N_SUM) {
-        items = g->items[0]->u.chain.items;
-        ops = g->items[0]->u.chain.ops;
-        cnt = g->items[0]->u.chain.n;
-    }
+    alea_status st;
     memset(ks, 0, sizeof *ks);
+    if (g->dice) {
+        member_items(g, &items, &ops, &cnt);
+        if ((st = member_numbers(ctx, n, NULL, &ks->c)) != ALEA_OK)
+            return st;
+    }
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, ks->c};
     ks->cap = cnt;
     if (!(ks->k = alea__mem_alloc(ctx, alea__mul_size(cnt, sizeof *ks->k))))
         return alea__nomem(ctx);
-    alea_status st;
     for (uint32_t i = 0; i < cnt; i++) {
         const node *it = items[i];
-        if (g->dice && it->kind == N_NUM) {
-            int64_t v = ops && ops[i] == OP_SUB ? -it->u.num : it->u.num;
-            if (it->u.num == INT64_MIN || alea__add_ovf(ks->c, v, &ks->c))
-                return alea__overflow_error(ctx, n);
+        if (g->dice && it->kind == N_NUM)
             continue;
-        }
         kind *k = &ks->k[ks->n];
         k->count = g->dice ? it->u.pool->count : 1;
-        st = g->dice ? alea__exact_die(ctx, it, &k->d) : alea__exact_eval(ctx, it, &k->d);
+        k->scored = g->dice && g->has_success && it->u.pool->explode == EXPLODE_EACH;
+        st = g->dice ? alea__exact_die(ctx, it, k->scored ? &j : NULL, &k->d)
+                     : alea__exact_eval(ctx, it, &k->d);
         if (st != ALEA_OK)
             return st;
         ks->n++;
@@ -894,7 +936,9 @@ static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, al
         }
         for (size_t j = 0; st == ALEA_OK && j < d->n; j++) {
             uint8_t mark = 0;
-            if (alea__add_ovf(d->v[j], ks->c, &map[j]))
+            if (ks->k[i].scored)
+                map[j] = d->v[j];
+            else if (alea__add_ovf(d->v[j], ks->c, &map[j]))
                 st = alea__overflow_error(ctx, n);
             else
                 map[j] = judge(g, map[j], &mark);
