@@ -298,6 +298,8 @@ static void print_explode(alea__out *o, const pool *p)
         return;
     }
     alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
+    if (p->trigger.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (p->penetrate)
         alea__out_char(o, 'p');
     /* A success count right after a bare "!" would read back as its
@@ -461,11 +463,15 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
         alea__out_str(o, "ra");
         print_cond(o, &p->reroll_one);
     }
+    if (p->keep_rolls && p->nkeeps)
+        o->foreign = "each roll of an explosion kept or dropped as a die of its own";
     for (uint32_t i = 0; i < p->nkeeps; i++) {
         alea__out_str(o, keep_str[p->keeps[i].op]);
         alea__out_i64(o, p->keeps[i].n);
     }
     print_selects(o, p);
+    if (p->has_success && p->success.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (p->has_success) {
         alea__out_str(o, alea__cmp_str(p->success.op));
         if (!ALEA__COND_PARITY(p->success.op))
@@ -530,6 +536,15 @@ void alea__label_close(alea__out *o, const node *n)
     alea__out_char(o, ']');
 }
 
+void alea__expr_print(alea__out *o, const struct alea_expr *e)
+{
+    alea__node_print(o, e->root);
+    if (e->comment) {
+        alea__out_str(o, " # ");
+        alea__out_mem(o, e->comment, e->comment_len);
+    }
+}
+
 void alea__node_print(alea__out *o, const node *n)
 {
     alea__label_open(o, n);
@@ -559,6 +574,8 @@ static void print_body(alea__out *o, const node *n)
     case N_PROD: {
         alea__chain_open(o, n);
         for (uint32_t i = 0; i < n->u.chain.n; i++) {
+            if (i && n->u.chain.ops[i] == OP_DIVWHOLE)
+                o->foreign = "'/' a division of real numbers";
             if (i)
                 alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
             print_at(o, n->u.chain.items[i], alea__chain_min(n, i));

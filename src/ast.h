@@ -408,6 +408,9 @@ ALEA__HIDDEN int alea__chain_min(const node *n, uint32_t i);
  * writes an N_DICE node, with its count when with_count is set. */
 struct alea__out;
 ALEA__HIDDEN void alea__node_print(struct alea__out *o, const node *n);
+/* The canonical text of a compiled expression, its comment after " # "
+ * (alea_expr_format). */
+ALEA__HIDDEN void alea__expr_print(struct alea__out *o, const struct alea_expr *e);
 /* A label on a term other than dice or a number, printed around the term
  * (by node_print, and by the breakdown): "(" before it when it is not an
  * atom, then ") [label]" after it. Nothing for other nodes. */

@@ -16,7 +16,8 @@ typedef struct alea__dialect {
     const char *name; /* "roll20" */
     const char *tool; /* "Roll20", for messages */
     /* Hints where another tool reads a spelling otherwise (alea_expr_hint):
-     * in alea's own dialect, whose readings are the ones that differ. */
+     * in alea's own dialect, the text is read in every row that does not
+     * hint, and each that reads it as another tree is named (parse.c). */
     uint8_t hints;
     /* ">N" and "<N" in a die's conditions (success, failure, explosion,
      * reroll) are "at least" and "at most" (Roll20). */

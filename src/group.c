@@ -250,6 +250,8 @@ void alea__group_print_mods(alea__out *o, const group *g)
         alea__out_str(o, keep_str[g->keep.op]);
         alea__out_i64(o, g->keep.n);
     }
+    if (g->has_success && g->success.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (g->has_success) {
         print_cond(o, &g->success, 0);
         if (g->has_failure) {

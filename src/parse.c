@@ -802,7 +802,7 @@ static int is_letter(char c)
  * description; the other dialects give an error that says how to write
  * one. Costs three more passes over the source at most.
  */
-alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
 {
     alea_status st = parse_prefix(ctx, e, e->len);
     size_t w = ctx->err_start;
@@ -874,4 +874,177 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
                        "dialect, words after a roll describe it)",
                        (int)shown, src + w, more, w, (int)(pre > 60 ? 60 : pre), src,
                        (int)shown, src + w, more);
+}
+
+/* ---- other tools' readings ---------------------------------------------------- */
+
+/* A reading's text in hints: at most this many bytes of it, then "...". */
+#define READING_SHOWN 60
+
+/* One dialect's reading of the text: its canonical text (allocated, size
+ * bytes; NULL when the dialect refuses the text), and what the printer
+ * said alea's own dialect reads otherwise in it. */
+typedef struct reading {
+    char *text;
+    size_t size;
+    const char *foreign;
+} reading;
+
+static alea_status read_as(alea_ctx *ctx, const alea_expr *e, reading *r)
+{
+    alea__out o;
+    alea__out_init(&o, NULL, 0);
+    alea__expr_print(&o, e);
+    size_t n = alea__out_finish(&o) + 1;
+    if (!(r->text = alea__mem_alloc(ctx, n)))
+        return alea__nomem(ctx);
+    r->size = n;
+    alea__out_init(&o, r->text, n);
+    alea__expr_print(&o, e);
+    alea__out_finish(&o);
+    r->foreign = o.foreign;
+    return ALEA_OK;
+}
+
+/* e's text in dialect d, into *r (r->text NULL when d refuses it, or its
+ * limits do: no reading to name); only running out of memory is an error.
+ * The context's error state is left as it was. */
+static alea_status read_in(alea_ctx *ctx, const alea_expr *e, alea_dialect d, reading *r)
+{
+    alea_dialect own = ctx->dialect;
+    alea_status saved = ctx->status;
+    size_t es = ctx->err_start, ee = ctx->err_end;
+    char msg[sizeof ctx->errmsg];
+    memcpy(msg, ctx->errmsg, sizeof msg);
+    alea_expr t;
+    memset(&t, 0, sizeof t);
+    t.ctx = ctx;
+    alea__arena_init(&t.arena, ctx);
+    t.src = e->src;
+    t.len = e->len;
+    ctx->dialect = d;
+    alea_status st = parse_text(ctx, &t);
+    ctx->dialect = own;
+    if (st == ALEA_OK)
+        st = read_as(ctx, &t, r);
+    alea__arena_free(&t.arena);
+    if (st == ALEA_ERR_NOMEM)
+        return st;
+    ctx->status = saved;
+    ctx->err_start = es;
+    ctx->err_end = ee;
+    memcpy(ctx->errmsg, msg, sizeof msg);
+    return ALEA_OK;
+}
+
+/* Whether dialect d's reading r differs from alea's own, a. */
+static int reads_otherwise(const reading *a, const reading *r)
+{
+    return r->text && (r->foreign || strcmp(a->text, r->text) != 0);
+}
+
+static void out_reading(alea__out *o, const reading *r)
+{
+    size_t n = strlen(r->text);
+    alea__out_mem(o, r->text, n > READING_SHOWN ? READING_SHOWN : n);
+    if (n > READING_SHOWN)
+        alea__out_str(o, "...");
+    if (r->foreign) {
+        alea__out_str(o, ", with ");
+        alea__out_str(o, r->foreign);
+    }
+}
+
+/*
+ * The hint of a text that other tools read otherwise, derived from the
+ * table of dialects (dialect.h): e's text is read in every other dialect
+ * of the table, and each that reads it as another tree is named with its
+ * reading, the tools that agree together ("Roll20 and Foundry VTT read it
+ * as ..."), after the parser's own hint; a tool that hint names already is
+ * not named again. A new row of the table brings its hints. Costs a parse
+ * of the text per row.
+ */
+static alea_status hint_dialects(alea_ctx *ctx, alea_expr *e)
+{
+    reading rd[ALEA_DIALECT__COUNT];
+    memset(rd, 0, sizeof rd);
+    alea_status st = read_as(ctx, e, &rd[ctx->dialect]);
+    const reading *own = &rd[ctx->dialect];
+    int any = 0;
+    for (int d = 0; st == ALEA_OK && d < ALEA_DIALECT__COUNT; d++) {
+        if (d == (int)ctx->dialect || alea__dialects[d].hints)
+            continue;
+        if ((st = read_in(ctx, e, (alea_dialect)d, &rd[d])) == ALEA_OK &&
+            reads_otherwise(own, &rd[d]) &&
+            !(e->hint && strstr(e->hint, alea__dialects[d].tool)))
+            any = 1;
+        else if (st == ALEA_OK && rd[d].text) { /* the same reading: nothing to say */
+            alea__mem_free(ctx, rd[d].text, rd[d].size);
+            rd[d].text = NULL;
+        }
+    }
+    if (st == ALEA_OK && any) {
+        /* Twice: the length, then the text in the arena. */
+        char *buf = NULL;
+        size_t cap = 0;
+        for (int pass = 0; pass < 2 && st == ALEA_OK; pass++) {
+            alea__out o;
+            alea__out_init(&o, buf, cap);
+            if (e->hint) {
+                alea__out_str(&o, e->hint);
+                alea__out_str(&o, "; ");
+            } else {
+                alea__out_str(&o, "alea reads this as ");
+                out_reading(&o, own);
+                alea__out_str(&o, "; ");
+            }
+            int first = 1, said[ALEA_DIALECT__COUNT] = {0};
+            said[ctx->dialect] = 1;
+            for (int d = 0; d < ALEA_DIALECT__COUNT; d++) {
+                if (said[d] || !rd[d].text)
+                    continue;
+                int same[ALEA_DIALECT__COUNT], n = 0;
+                for (int k = d; k < ALEA_DIALECT__COUNT; k++)
+                    if (!said[k] && rd[k].text && rd[k].foreign == rd[d].foreign &&
+                        strcmp(rd[k].text, rd[d].text) == 0) {
+                        same[n++] = k;
+                        said[k] = 1;
+                    }
+                if (!first)
+                    alea__out_str(&o, "; ");
+                first = 0;
+                for (int i = 0; i < n; i++) {
+                    if (i)
+                        alea__out_str(&o, i + 1 < n ? ", " : " and ");
+                    alea__out_str(&o, alea__dialects[same[i]].tool);
+                }
+                alea__out_str(&o, n > 1 ? " read it as " : " reads it as ");
+                out_reading(&o, &rd[d]);
+                alea__out_str(&o, " (--dialect ");
+                for (int i = 0; i < n; i++) {
+                    if (i)
+                        alea__out_str(&o, ", ");
+                    alea__out_str(&o, alea__dialects[same[i]].name);
+                }
+                alea__out_char(&o, ')');
+            }
+            size_t len = alea__out_finish(&o);
+            if (pass == 0 && !(buf = alea__arena_alloc(&e->arena, cap = len + 1)))
+                st = alea__nomem(ctx);
+            else if (pass == 1)
+                e->hint = buf;
+        }
+    }
+    for (int d = 0; d < ALEA_DIALECT__COUNT; d++)
+        if (rd[d].text)
+            alea__mem_free(ctx, rd[d].text, rd[d].size);
+    return st;
+}
+
+alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+{
+    alea_status st = parse_text(ctx, e);
+    if (st == ALEA_OK && alea__dialects[ctx->dialect].hints)
+        st = hint_dialects(ctx, e);
+    return st;
 }
