@@ -1037,20 +1037,17 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *stok)
 {
     const die_spec *d = &pl->die;
-    if (pl->has_reroll && pl->nreroll_also && !face_stays(d, pl, NULL))
+    /* A reroll done once always ends ("1d1ro1": the second face stays). */
+    int until = pl->has_reroll && !pl->reroll_once;
+    if (until && pl->nreroll_also && !face_stays(d, pl, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            "the reroll conditions at byte %u match every face of the die "
-                           "together, so %s",
-                           (unsigned)rtok->start, pl->reroll_once
-                                                      ? "every die would be rerolled"
-                                                      : "no roll could be kept");
-    if (pl->has_reroll && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
+                           "together, so no roll could be kept",
+                           (unsigned)rtok->start);
+    if (until && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           pl->reroll_once
-                               ? "reroll condition %s%lld matches every face of the die, "
-                                 "so every die would be rerolled (byte %u)"
-                               : "reroll condition %s%lld matches every face of the die, "
-                                 "so no roll could be kept (byte %u)",
+                           "reroll condition %s%lld matches every face of the die, "
+                           "so no roll could be kept (byte %u)",
                            cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
                            (unsigned)rtok->start);
     if (pl->explode != EXPLODE_NONE && !cond_any(d, &pl->trigger))
