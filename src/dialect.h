@@ -23,7 +23,7 @@ typedef struct alea__dialect {
      * reroll) are "at least" and "at most" (Roll20). */
     uint8_t inclusive;
     /* Words after a whole expression describe the roll, as a comment
-     * would ("2d6 fire damage"; Roll20); else they are an error that says
+     * would ("2d6 fire damage"; Roll20, d20); else they are an error that says
      * how to write a comment. */
     uint8_t trailing_text;
     /* "r" rerolls once (Foundry); a bare "r" rerolls the lowest face. */

@@ -145,6 +145,21 @@ static alea_status unsupported(parser *p, const token *t, const char *what)
                        p->dl->tool, what, (unsigned)t->start);
 }
 
+/* d20's selector of the highest or lowest dice right after its "ro" or
+ * "ra" at op ("rol1", "rah1"): *high and *n set, its tokens taken; 0 when
+ * there is none. */
+static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
+{
+    const token *h = peek(p);
+    if (!p->dl->d20_select || (h->kind != T_H && h->kind != T_L) || h->start != op->end ||
+        peek_at(p, 1)->kind != T_NUM)
+        return 0;
+    *high = h->kind == T_H;
+    advance(p);
+    *n = advance(p)->num;
+    return 1;
+}
+
 /*
  * rpg-dice-roller's keep and drop: every step chooses from the whole pool
  * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
@@ -1296,7 +1311,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
-        int taken = 0;
+        int taken = 0, high = 0;
+        int64_t rank = 0; /* d20's "rol1", "rah2" */
         if (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P) {
             if (!seltok)
                 seltok = t;
@@ -1456,6 +1472,22 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 continue;
             }
             rtok = advance(p);
+            if (t->kind == T_RO && d20_rank_selector(p, t, &high, &rank)) {
+                /* d20's "rol1": the lowest die rolled again once, the new
+                 * face standing: alea's "ra" on any face */
+                if (high || rank != 1)
+                    return unsupported(p, t, "rerolling once the highest dice, or more "
+                                             "than one of the lowest (rol1 is read)");
+                if (pl->has_reroll_one)
+                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                       "'ra' given twice, second at byte %u",
+                                       (unsigned)t->start);
+                rtok = NULL;
+                pl->has_reroll_one = 1;
+                pl->reroll_one.op = CMP_GE;
+                pl->reroll_one.value = pl->die.lo;
+                continue;
+            }
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
             if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
@@ -1491,6 +1523,15 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 pl->explode_once = 1;
                 pl->explode_cap = 1;
                 pl->trigger_written = 1;
+                if (d20_rank_selector(p, t, &high, &rank)) {
+                    /* "ral1", "rah2": the selection always holds a die, and
+                     * one more die is added: a trigger on any face */
+                    if (rank < 1)
+                        return unsupported(p, t, "'ra' on no dice ('ral0')");
+                    pl->trigger.op = CMP_GE;
+                    pl->trigger.value = pl->die.lo;
+                    continue;
+                }
                 if ((st = parse_cond(p, &pl->trigger,
                                      "a selector after 'ra' (as in ra1, ra<3)")) != ALEA_OK)
                     return st;
