@@ -42,6 +42,19 @@ int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flag
     return 1;
 }
 
+int alea__pool_marks(const pool *p, int fumble, int64_t v)
+{
+    if (!(fumble ? p->has_fumble : p->has_crit))
+        return 0;
+    if (alea__cond_match(fumble ? &p->fumble : &p->crit, v))
+        return 1;
+    const cond *also = fumble ? p->fumble_also : p->crit_also;
+    for (uint8_t i = 0, n = fumble ? p->nfumble_also : p->ncrit_also; i < n; i++)
+        if (alea__cond_match(&also[i], v))
+            return 1;
+    return 0;
+}
+
 int alea__pool_rerolls(const pool *p, int64_t v)
 {
     if (!p->has_reroll)
@@ -328,10 +341,18 @@ static void print_marks(alea__out *o, const pool *p)
     if (p->has_crit) {
         alea__out_str(o, "cs");
         print_cond(o, &p->crit);
+        for (uint8_t i = 0; i < p->ncrit_also; i++) {
+            alea__out_str(o, "cs");
+            print_cond(o, &p->crit_also[i]);
+        }
     }
     if (p->has_fumble) {
         alea__out_str(o, "cf");
         print_cond(o, &p->fumble);
+        for (uint8_t i = 0; i < p->nfumble_also; i++) {
+            alea__out_str(o, "cf");
+            print_cond(o, &p->fumble_also[i]);
+        }
     }
 }
 

@@ -74,6 +74,9 @@ typedef enum cmp_op {
  * engine alike. Roll20's docs write two; more than a few faces is a custom
  * die's job (d{...}) or a range condition's (r<3). */
 #define ALEA__REROLLS_MAX 8
+/* Critical markers of one kind on one die ("cs20cs10"), at most: a face is
+ * matched against each, so they are few, as the rerolls are. */
+#define ALEA__MARKS_MAX 8
 
 /* A condition on one die face: "face <op> value". */
 typedef struct cond {
@@ -258,6 +261,10 @@ typedef struct pool {
      * lowest faces. Display only. */
     uint8_t has_crit, has_fumble;
     cond crit, fumble;
+    /* Further markers of each ("1d20cs20cs10": Roll20 marks a face that
+     * any of them matches). At most ALEA__MARKS_MAX - 1 each. */
+    const cond *crit_also, *fumble_also;
+    uint8_t ncrit_also, nfumble_also;
 } pool;
 
 /*
@@ -338,6 +345,9 @@ ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, struct alea_expr *e);
 
 /* Whether face value v satisfies condition c. */
 ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
+/* Whether the pool's critical markers of a success (fumble 0) or of a
+ * failure (1) mark face v: any of them matches (none written: 0). */
+ALEA__HIDDEN int alea__pool_marks(const pool *p, int fumble, int64_t v);
 /* j's score of value v into *score, sflag or fflag set in *flags for a
  * success or a failure; 0 when v plus j->add overflows (nothing set). */
 ALEA__HIDDEN int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,

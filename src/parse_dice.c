@@ -843,10 +843,24 @@ static alea_status parse_mark(parser *p, pool *pl, const token *t, const token *
     if (written && (st = parse_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
         return st;
     if (!p->dl->cs_counts) {
-        if (fail ? pl->has_fumble : pl->has_crit)
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                               "'%s' given twice, second at byte %u", fail ? "cf" : "cs",
-                               (unsigned)t->start);
+        if (fail ? pl->has_fumble : pl->has_crit) {
+            /* "1d20cs20cs10": a face that any of them matches (Roll20) */
+            uint8_t *n = fail ? &pl->nfumble_also : &pl->ncrit_also;
+            const cond **also = fail ? &pl->fumble_also : &pl->crit_also;
+            if (1u + *n >= ALEA__MARKS_MAX)
+                return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                                   "too many '%s' markers on one die at byte %u (limit is %d)",
+                                   fail ? "cf" : "cs", (unsigned)t->start, ALEA__MARKS_MAX);
+            cond *b = alloc(p, (*n + 1u) * sizeof *b);
+            if (!b)
+                return alea__nomem(p->ctx);
+            if (*n)
+                memcpy(b, *also, *n * sizeof *b);
+            b[*n] = c;
+            *also = b;
+            ++*n;
+            return count_nodes(p, 1, t->start, t->end);
+        }
         *(fail ? &pl->has_fumble : &pl->has_crit) = 1;
         *(fail ? &pl->fumble : &pl->crit) = c;
         return ALEA_OK;
