@@ -282,6 +282,10 @@ typedef struct group {
     keep_step keep;
     uint8_t has_success, has_failure;
     cond success, failure;
+    /* "s"/"sa", "sd" (rpg-dice-roller's): the breakdown lists the members
+     * by their totals and each pool's dice in order; the value is
+     * unchanged. SORT_ASC or SORT_DESC, 0: none. */
+    uint8_t sort;
 } group;
 
 typedef struct node {

@@ -98,11 +98,14 @@ static alea_status parse_mods(parser *p, group *g, const token *open)
         break;
     }
     t = peek(p);
+    if (t->kind == T_S || t->kind == T_SA || t->kind == T_SD)
+        g->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
+    t = peek(p);
     if (t->kind == T_KH || t->kind == T_K || t->kind == T_KL || t->kind == T_DH ||
         t->kind == T_DL || t->kind == T_D)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "a group takes one keep or drop, before any success count; "
-                           "another at byte %u (group at byte %u)",
+                           "a group takes one keep or drop, before any success count "
+                           "and sort; another at byte %u (group at byte %u)",
                            (unsigned)t->start, (unsigned)open->start);
     return ALEA_OK;
 }
@@ -126,7 +129,8 @@ static alea_status close_group(parser *p, tok_kind close, const char *what, cons
     return ALEA_OK;
 }
 
-/* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ] */
+/* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ]
+ *         [ "s" | "sa" | "sd" ] */
 alea_status alea__group_parse(parser *p, const node **out)
 {
     const token *open = advance(p);
@@ -259,6 +263,8 @@ void alea__group_print_mods(alea__out *o, const group *g)
             print_cond(o, &g->failure, 1);
         }
     }
+    if (g->sort)
+        alea__out_str(o, g->sort == SORT_DESC ? "sd" : "sa");
 }
 
 void alea__group_print(alea__out *o, const node *n)
@@ -339,14 +345,10 @@ static alea_status member_numbers(alea_ctx *ctx, const node *n, alea__rstate *s,
 
 typedef alea__ranked ranked;
 
-/* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
-static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
-                                uint8_t *drop)
+/* The m values v in order (ties keep the earlier first), charged: *out. */
+static alea_status rank_values(alea__rstate *s, const node *n, const int64_t *v, size_t m,
+                               ranked **out)
 {
-    int64_t lo, hi;
-    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
-    if (lo == 0 && hi == (int64_t)m)
-        return ALEA_OK;
     ranked *r = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *r));
     if (!r)
         return alea__nomem(s->ctx);
@@ -358,6 +360,22 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
         r[i].i = i;
     }
     qsort(r, m, sizeof *r, alea__ranked_cmp);
+    *out = r;
+    return ALEA_OK;
+}
+
+/* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
+static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
+                                uint8_t *drop)
+{
+    int64_t lo, hi;
+    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
+    if (lo == 0 && hi == (int64_t)m)
+        return ALEA_OK;
+    ranked *r;
+    alea_status st = rank_values(s, n, v, m, &r);
+    if (st != ALEA_OK)
+        return st;
     for (size_t k = 0; k < m; k++)
         if ((int64_t)k < lo || (int64_t)k >= hi)
             drop[r[k].i] |= DIE_DROPPED;
@@ -380,11 +398,15 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, c};
     int saved = s->keep_dice;
     const alea__judge *saved_judge = s->judge;
+    uint8_t saved_sort = s->sort;
     s->keep_dice = 1;
     s->judge = g->has_success ? &j : NULL;
+    if (g->sort)
+        s->sort = g->sort;
     st = alea__roll_eval(s, g->items[0], &kid, &mv);
     s->keep_dice = saved;
     s->judge = saved_judge;
+    s->sort = saved_sort;
     if (st != ALEA_OK)
         return st;
     size_t nd = s->r->ndice - dice0;
@@ -432,6 +454,30 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     return ALEA_OK;
 }
 
+/* A sorting group's members in order of their totals, for the breakdown:
+ * their records and marks permuted alike. */
+static alea_status sort_members(alea__rstate *s, const node *n, const int64_t *vals,
+                                const rec **kids, uint8_t *marks)
+{
+    size_t m = n->u.group->n;
+    ranked *r;
+    const rec **k2 = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *k2));
+    uint8_t *m2 = alea__arena_alloc(&s->r->arena, m);
+    if (!k2 || !m2)
+        return alea__nomem(s->ctx);
+    alea_status st = rank_values(s, n, vals, m, &r);
+    if (st != ALEA_OK)
+        return st;
+    memcpy(k2, kids, m * sizeof *k2);
+    memcpy(m2, marks, m);
+    for (size_t k = 0; k < m; k++) {
+        size_t from = r[n->u.group->sort == SORT_DESC ? m - 1 - k : k].i;
+        kids[k] = k2[from];
+        marks[k] = m2[from];
+    }
+    return ALEA_OK;
+}
+
 alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const group *g = n->u.group;
@@ -447,12 +493,16 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
     if (!vals || !marks || (s->trace && !kids))
         return alea__nomem(s->ctx);
     memset(marks, 0, m);
+    uint8_t saved_sort = s->sort;
+    if (g->sort)
+        s->sort = g->sort;
     for (size_t i = 0; i < m; i++) {
         const rec *dummy;
         if ((st = alea__roll_eval(s, g->items[i], kids ? &kids[i] : &dummy, &vals[i])) !=
             ALEA_OK)
             return st;
     }
+    s->sort = saved_sort;
     if (g->has_keep && (st = mark_dropped(s, n, vals, m, marks)) != ALEA_OK)
         return st;
     int64_t sum = 0;
@@ -462,6 +512,8 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
         else if (!(marks[i] & DIE_DROPPED) && alea__add_ovf(sum, vals[i], &sum))
             return alea__roll_overflow(s, n);
     }
+    if (g->sort && kids && (st = sort_members(s, n, vals, kids, marks)) != ALEA_OK)
+        return st;
     rc->kids = kids;
     rc->nkids = kids ? (uint32_t)m : 0;
     rc->marks = marks;

@@ -399,7 +399,8 @@ static alea_status finish_dice(rstate *s, const pool *p, rec *rc, size_t die0, s
                                int64_t sum, int64_t *value)
 {
     alea_status st;
-    if (p->sort && s->trace && (st = sort_dice(s, s->r->dice + die0, m, p->sort)) != ALEA_OK)
+    uint8_t sort = p->sort ? p->sort : s->sort;
+    if (sort && s->trace && (st = sort_dice(s, s->r->dice + die0, m, sort)) != ALEA_OK)
         return st;
     rc->die0 = (uint32_t)die0;
     rc->ndice = (uint32_t)m;
@@ -815,7 +816,7 @@ static void reset(alea_roll *r)
 
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
     int64_t total;
     const rec *root = NULL;
     reset(r);
@@ -854,7 +855,7 @@ void alea__scratch_free(alea_roll *scratch)
 alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
                               int64_t *total)
 {
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
     const rec *root = NULL;
     reset(scratch);
     return eval(&s, e->root, &root, total);

@@ -92,6 +92,9 @@ typedef struct alea__rstate {
      * "!" die, plus the member's numbers, is judged into the die's score,
      * as the die's own count would judge it; NULL when no group judges. */
     const alea__judge *judge;
+    /* A sorting group's order (group.c): its pools list their dice so, as
+     * their own "s" would. 0: none. */
+    uint8_t sort;
 } alea__rstate;
 
 /* best()/worst() of more repetitions than this show the dropped ones by
