@@ -300,6 +300,13 @@ static void print_clamps(alea__out *o, const pool *p)
  * and "x5=10", which alea reads in every dialect. */
 static void print_explode(alea__out *o, const pool *p)
 {
+    if (p->has_first_trigger) { /* "xo<8x10" */
+        alea__out_str(o, "xo");
+        print_cond(o, &p->first_trigger);
+        alea__out_char(o, 'x');
+        print_cond(o, &p->trigger);
+        return;
+    }
     if (p->explode_once || p->explode_cap) {
         alea__out_str(o, p->explode_once ? "xo" : "x");
         if (p->explode_cap)

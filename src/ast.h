@@ -213,6 +213,11 @@ typedef struct pool {
     cond trigger;       /* default: CMP_EQ max face */
     uint8_t trigger_written; /* a condition was written after "!" */
     uint8_t explode_once;    /* "xo": an extra roll never explodes */
+    /* Foundry's "xo<8x10", an "xo" then an "x": the first roll also
+     * explodes, once, on first_trigger (faces trigger does not match);
+     * every roll explodes on trigger, again and again. */
+    uint8_t has_first_trigger;
+    cond first_trigger;
     int64_t explode_cap;     /* "x5=10": at most 5 in the pool; 0: no cap */
 
     /* Clamps ("4d6min3", "4d6max5", d20's "mi"/"ma"): step 2b above. */

@@ -251,7 +251,8 @@ static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
          * (clamp_all), after the trigger saw the face (pool step 2b). */
         int64_t v0 = clamped ? alea__pool_clamp(p, f) : f;
         int64_t v1 = clamped && p->clamp_all ? v0 : f, f1 = v1;
-        trig0[i] = (uint8_t)alea__cond_match(&p->trigger, p->clamp_all ? f : v0);
+        trig0[i] = (uint8_t)(alea__cond_match(&p->trigger, p->clamp_all ? f : v0) ||
+                             (p->has_first_trigger && alea__cond_match(&p->first_trigger, f)));
         trig1[i] = (uint8_t)(!p->explode_once && alea__cond_match(&p->trigger, f));
         st = ALEA_OK;
         if (p->penetrate && alea__sub_ovf(v1, 1, &f1))

@@ -909,9 +909,9 @@ static alea_status read_as(alea_ctx *ctx, const alea_expr *e, reading *r)
 /* e's text in dialect d, into *r (r->text NULL when d refuses it, or its
  * limits do: no reading to name); only running out of memory is an error.
  * The context's error state is left as it was. */
-static alea_status read_in(alea_ctx *ctx, const alea_expr *e, alea_dialect d, reading *r)
+static alea_status read_in(alea_ctx *ctx, const alea_expr *e, uint8_t d, reading *r)
 {
-    alea_dialect own = ctx->dialect;
+    uint8_t own = ctx->dialect;
     alea_status saved = ctx->status;
     size_t es = ctx->err_start, ee = ctx->err_end;
     char msg[sizeof ctx->errmsg];
@@ -974,7 +974,7 @@ static alea_status hint_dialects(alea_ctx *ctx, alea_expr *e)
     for (int d = 0; st == ALEA_OK && d < ALEA_DIALECT__COUNT; d++) {
         if (d == (int)ctx->dialect || alea__dialects[d].hints)
             continue;
-        if ((st = read_in(ctx, e, (alea_dialect)d, &rd[d])) == ALEA_OK &&
+        if ((st = read_in(ctx, e, (uint8_t)d, &rd[d])) == ALEA_OK &&
             reads_otherwise(own, &rd[d]) &&
             !(e->hint && strstr(e->hint, alea__dialects[d].tool)))
             any = 1;

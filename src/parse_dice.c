@@ -823,6 +823,43 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
 }
 
 /*
+ * An "x" after an "xo" on the same die (Foundry's "5d10xo<8x10"): Foundry
+ * explodes each first roll matching the "xo" once, then every roll, new
+ * ones too, matching the "x", again and again. One chain per die says it
+ * when no face matches both: the first roll explodes on either, the others
+ * on the "x"'s. Refused otherwise, and with rolled sides, as not yet read.
+ */
+static alea_status second_explosion(parser *p, pool *pl, const token *t)
+{
+    alea_status st;
+    cond first = pl->trigger;
+    if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
+        return st;
+    const die_spec *d = &pl->die;
+    uint64_t nf = alea__die_nfaces(d), both = 0, any = 0;
+    const char *why = pl->explode_cap ? "with a cap"
+                      : pl->sides_expr ? "on rolled sides"
+                      : nf > (uint64_t)p->ctx->limits[ALEA_LIMIT_SUPPORT] ? "on so many faces"
+                                                                             : NULL;
+    for (uint64_t i = 0; !why && i < nf; i++) {
+        int64_t f = alea__die_face(d, i);
+        int a = alea__cond_match(&first, f), b = alea__cond_match(&pl->trigger, f);
+        both += a && b;
+        any += a || b;
+    }
+    if (!why && (both || any == nf))
+        why = both ? "whose conditions both match a face (Foundry VTT adds two dice there)"
+                   : "whose conditions together match every face";
+    if (why)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "an 'x' after an 'xo' on one die %s is not supported yet (byte %u)",
+                           why, (unsigned)t->start);
+    pl->has_first_trigger = 1;
+    pl->first_trigger = first;
+    return ALEA_OK;
+}
+
+/*
  * mark = ("cs" | "cf") [cond]
  * Critical markers: which faces the breakdown marks (Roll20,
  * rpg-dice-roller, alea). In Foundry's dialect "cs" counts the dice that
@@ -966,7 +1003,8 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
               "single rolls";
     else if (ctok)
         why = "keep and drop on exploding dice with a clamp";
-    else if (pl->explode_once || pl->explode_cap || pl->has_reroll_one || pl->extra)
+    else if (pl->explode_once || pl->explode_cap || pl->has_first_trigger ||
+             pl->has_reroll_one || pl->extra)
         why = "keep and drop on exploding dice with another modifier of the explosion";
     else if (!cond_at_end(&pl->die, &pl->trigger))
         why = "keep and drop on exploding dice whose explosion faces lie between the "
@@ -1384,6 +1422,14 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                    "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
                                    "alea writes '!' (as in 4d6!)",
                                    (unsigned)t->start);
+            if (etok && t->kind == T_X && xtok && xtok->kind == T_XO && !pl->explode_cap &&
+                !pl->has_first_trigger) {
+                /* Foundry's "xo<8x10": once on the first's, ever on the second's */
+                advance(p);
+                if ((st = second_explosion(p, pl, t)) != ALEA_OK)
+                    return st;
+                continue;
+            }
             if (etok)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "a die can explode only one way, second explosion "

@@ -173,7 +173,9 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
             die->score += sc;
         }
         int boom = p->explode != EXPLODE_NONE && !(extra && p->explode_once) &&
-                   (!budget || *budget > 0) && alea__cond_match(&p->trigger, seen);
+                   (!budget || *budget > 0) &&
+                   (alea__cond_match(&p->trigger, seen) ||
+                    (!extra && p->has_first_trigger && alea__cond_match(&p->first_trigger, seen)));
         if (boom) {
             flags |= FACE_EXPLODED;
             if (budget)
