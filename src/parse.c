@@ -914,6 +914,7 @@ static alea_status read_in(alea_ctx *ctx, const alea_expr *e, uint8_t d, reading
     uint8_t own = ctx->dialect;
     alea_status saved = ctx->status;
     size_t es = ctx->err_start, ee = ctx->err_end;
+    int limit_hit = ctx->mem_limit_hit;
     char msg[sizeof ctx->errmsg];
     memcpy(msg, ctx->errmsg, sizeof msg);
     alea_expr t;
@@ -933,6 +934,7 @@ static alea_status read_in(alea_ctx *ctx, const alea_expr *e, uint8_t d, reading
     ctx->status = saved;
     ctx->err_start = es;
     ctx->err_end = ee;
+    ctx->mem_limit_hit = limit_hit;
     memcpy(ctx->errmsg, msg, sizeof msg);
     return ALEA_OK;
 }
