@@ -947,9 +947,12 @@ static int reads_otherwise(const reading *a, const reading *r)
 
 static void out_reading(alea__out *o, const reading *r)
 {
-    size_t n = strlen(r->text);
-    alea__out_mem(o, r->text, n > READING_SHOWN ? READING_SHOWN : n);
-    if (n > READING_SHOWN)
+    size_t n = strlen(r->text), cut = n;
+    if (n > READING_SHOWN) /* at a character's start: a label or comment may be UTF-8 */
+        for (cut = READING_SHOWN; cut > 0 && ((unsigned char)r->text[cut] & 0xC0) == 0x80;)
+            cut--;
+    alea__out_mem(o, r->text, cut);
+    if (cut < n)
         alea__out_str(o, "...");
     if (r->foreign) {
         alea__out_str(o, ", with ");
