@@ -257,8 +257,28 @@ static int put(buffer *b, size_t *at, const char *s, size_t len, const options *
     return 1;
 }
 
-/* POST /roll: {"rolls": [roll, ...], "seed": S}, each roll as roll --json,
- * S the seed that rolls them again (drawn when the request gives none). */
+/* The answer's first field, "\"hint\": \"...\", ", for e's hint
+ * (alea_expr_hint: another tool reads the text otherwise), "" when it has
+ * none; malloc'd, NULL when out of memory. */
+static char *hint_field(const alea_expr *e)
+{
+    const char *h = alea_expr_hint(e);
+    json_t *j = h ? json_string(h) : NULL;
+    char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    size_t n = q ? strlen(q) : 0;
+    char *r = (h && !q) ? NULL : malloc(n + 12);
+    if (r && q)
+        snprintf(r, n + 12, "\"hint\": %s, ", q);
+    else if (r)
+        r[0] = '\0';
+    free(q);
+    return r;
+}
+
+/* POST /roll: {"hint": H, "rolls": [roll, ...], "seed": S}, each roll as
+ * roll --json, S the seed that rolls them again (drawn when the request
+ * gives none), H only when the expression has a hint. */
 static void answer_roll(const options *o, const request_fields *f, reply *out)
 {
     timer tm;
@@ -276,7 +296,13 @@ static void answer_roll(const options *o, const request_fields *f, reply *out)
         fail_ctx(out, o, ctx);
         goto done;
     }
-    if (!put(&b, &at, "{\"rolls\": [", 11, o, out))
+    char *hint = hint_field(e);
+    int ok = hint && put(&b, &at, "{", 1, o, out) && put(&b, &at, hint, strlen(hint), o, out) &&
+             put(&b, &at, "\"rolls\": [", 10, o, out);
+    if (!hint)
+        out->p = NULL; /* answered as out of memory */
+    free(hint);
+    if (!ok)
         goto done;
     for (int64_t k = 0; k < f->n; k++) {
         /* the library polls the deadline every few thousand steps: a
@@ -309,7 +335,8 @@ done:
     alea_ctx_free(ctx);
 }
 
-/* POST /dist: the distribution as dist --json. */
+/* POST /dist: the distribution as dist --json, with the expression's
+ * hint first as /roll gives it. */
 static void answer_dist(const options *o, const request_fields *f, reply *out)
 {
     timer tm;
@@ -329,11 +356,27 @@ static void answer_dist(const options *o, const request_fields *f, reply *out)
         fail_response_limit(out, o);
         goto done;
     }
-    size_t cap = 32 * alea_dist_count(d) + 1024;
+    char *hint = hint_field(e);
+    if (!hint) {
+        out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        out->p = NULL;
+        goto done;
+    }
+    size_t hl = strlen(hint); /* the object's "{", then the hint */
+    if (hl + 8 > limit) {
+        free(hint);
+        fail_response_limit(out, o);
+        goto done;
+    }
+    size_t cap = 32 * alea_dist_count(d) + 1024 + hl;
     cap = cap < limit + 1 ? cap : limit + 1;
     for (;;) {
         char *p = malloc(cap);
-        size_t len = p ? alea_dist_format(d, ALEA_FORMAT_JSON, p, cap) : 0;
+        size_t len = p ? hl + alea_dist_format(d, ALEA_FORMAT_JSON, p + hl, cap - hl) : 0;
+        if (p && hl) { /* "{" + hint + the rest of the object */
+            memcpy(p + 1, hint, hl);
+            p[0] = '{';
+        }
         if (!p) {
             out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
             out->p = NULL;
@@ -355,6 +398,7 @@ static void answer_dist(const options *o, const request_fields *f, reply *out)
         }
         break;
     }
+    free(hint);
 done:
     alea_dist_free(d);
     alea_expr_free(e);

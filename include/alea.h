@@ -370,11 +370,13 @@ alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *tota
 int64_t alea_expr_rolls(const alea_expr *expr);
 
 /*
- * A hint about a compiled expression that is valid but likely means
- * something else than its writer meant: a spelling that another tool reads
- * otherwise ("2d10!<>8": in rpg-dice-roller, explode on anything but 8;
- * try --dialect rpgdr), or a success count where a comparison of the total
- * is likely meant ("3d6 >= 5"). NULL when there is none. Owned by expr.
+ * A hint about a compiled expression that is valid but may mean something
+ * else than its writer meant: in alea's own dialect, each other dialect
+ * that reads the text otherwise, with its reading ("10d20cs20": Foundry
+ * VTT counts the 20s; "2d10!<>8": rpg-dice-roller explodes on anything
+ * but 8), or a success count where a comparison of the total is likely
+ * meant ("3d6 >= 5"). NULL when there is none. Owned by expr. Finding the
+ * other readings costs a parse of the text per dialect at compile time.
  */
 const char *alea_expr_hint(const alea_expr *expr);
 

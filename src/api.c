@@ -323,13 +323,8 @@ size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (expr) {
-        alea__node_print(&o, expr->root);
-        if (expr->comment) {
-            alea__out_str(&o, " # ");
-            alea__out_mem(&o, expr->comment, expr->comment_len);
-        }
-    }
+    if (expr)
+        alea__expr_print(&o, expr);
     return alea__out_finish(&o);
 }
 

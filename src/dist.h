@@ -185,8 +185,11 @@ ALEA__HIDDEN alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dis
 /* The distribution of node n (group.c). */
 ALEA__HIDDEN alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 /* The distribution of one die of the pool of N_DICE node n: rerolled and
- * exploded, without keep, extra dice or success counting (group.c). */
-ALEA__HIDDEN alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out);
+ * exploded, without keep, extra dice or the pool's success counting; with
+ * count (not NULL), the die's score by it, every roll of a "!" chain
+ * judged (group.c). */
+ALEA__HIDDEN alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *count,
+                                         alea__pmf *out);
 /* Truncated mass of two independent parts: 1 - (1 - a)(1 - b). */
 ALEA__HIDDEN double alea__trunc_join(double a, double b);
 /* Truncated mass of n independent copies: 1 - (1 - t)^n. */

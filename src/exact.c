@@ -27,15 +27,26 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* ---- one die ------------------------------------------------------------------ */
 
-/* Success counting score of one value: +1 success, -1 failure. */
-static int64_t score(const pool *p, int64_t v)
+/* The pool's own count: its conditions, nothing added. */
+static alea__judge pool_judge(const pool *p)
 {
-    int64_t s = 0;
-    if (p->has_success && alea__cond_match(&p->success, v))
-        s++;
-    if (p->has_failure && alea__cond_match(&p->failure, v))
-        s--;
-    return s;
+    alea__judge j = {p->has_success ? &p->success : NULL, p->has_failure ? &p->failure : NULL,
+                     0};
+    return j;
+}
+
+/* Success counting score of one value by j into *s: +1 success, -1
+ * failure; an overflow error at node `at` when the value plus j's numbers
+ * overflows. */
+static alea_status score(alea_ctx *ctx, const alea__judge *j, int64_t v, const node *at,
+                         int64_t *s)
+{
+    int sc;
+    uint8_t flags = 0;
+    if (!alea__judge_score(j, v, &sc, &flags, 1, 2))
+        return alea__overflow_error(ctx, at);
+    *s = sc;
+    return ALEA_OK;
 }
 
 /* The faces of the range [lo, hi] that condition c matches, as the interval
@@ -224,7 +235,7 @@ static void parts_free(alea_ctx *ctx, parts *q)
 }
 
 static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
-                               const node *at, int count_mode, parts *q)
+                               const node *at, const alea__judge *count, parts *q)
 {
     alea_status st;
     size_t size = alea__mul_size(r->n, 2 * sizeof(int64_t) + 2);
@@ -240,14 +251,20 @@ static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
          * (clamp_all), after the trigger saw the face (pool step 2b). */
         int64_t v0 = clamped ? alea__pool_clamp(p, f) : f;
         int64_t v1 = clamped && p->clamp_all ? v0 : f, f1 = v1;
-        trig0[i] = (uint8_t)alea__cond_match(&p->trigger, p->clamp_all ? f : v0);
+        trig0[i] = (uint8_t)(alea__cond_match(&p->trigger, p->clamp_all ? f : v0) ||
+                             (p->has_first_trigger && alea__cond_match(&p->first_trigger, f)));
         trig1[i] = (uint8_t)(!p->explode_once && alea__cond_match(&p->trigger, f));
-        if (p->penetrate && alea__sub_ovf(v1, 1, &f1)) {
+        st = ALEA_OK;
+        if (p->penetrate && alea__sub_ovf(v1, 1, &f1))
+            st = alea__overflow_error(ctx, at);
+        c0[i] = v0;
+        c1[i] = f1;
+        if (st == ALEA_OK && count && (st = score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
+            st = score(ctx, count, f1, at, &c1[i]);
+        if (st != ALEA_OK) {
             alea__mem_free(ctx, scratch, size);
-            return alea__overflow_error(ctx, at);
+            return st;
         }
-        c0[i] = count_mode ? score(p, v0) : v0;
-        c1[i] = count_mode ? score(p, f1) : f1;
     }
     memset(q, 0, sizeof *q);
     if ((st = part(ctx, r, trig0, 0, c0, at, &q->n0)) != ALEA_OK ||
@@ -324,7 +341,8 @@ static int cut_bound(const parts *q, int64_t t0min, int64_t links, int64_t *low)
  * still rolling is at least ctx->tail; what is left is out->trunc. An
  * explosion once ("xo") has at most one extra roll, and is exact.
  */
-static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int count_mode,
+static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at,
+                            const alea__judge *count_mode,
                             alea__pmf *out)
 {
     alea_status st;
@@ -428,7 +446,7 @@ done:
  * (f0 a first roll, f1 an extra roll, of any face).
  */
 static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
-                               int count_mode, int64_t c, alea__pmf *out)
+                               const alea__judge *count_mode, int64_t c, alea__pmf *out)
 {
     const pool *p = n->u.pool;
     alea_status st;
@@ -815,6 +833,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
     alea_status st;
     int counting = p->has_success || p->has_failure;
     int each = counting && p->explode == EXPLODE_EACH;
+    alea__judge own = pool_judge(p);
     alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
     int64_t *g = NULL;
     uint8_t *match = NULL;
@@ -831,13 +850,13 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
         alea__pmf r;
         if ((st = roll_dist(ctx, p, n, &r)) != ALEA_OK)
             return st;
-        st = capped_pool(ctx, n, &r, each, p->count, out);
+        st = capped_pool(ctx, n, &r, each ? &own : NULL, p->count, out);
         alea__pmf_free(ctx, &r);
         return st;
     }
     if (p->keep_rolls) /* the parser allows no count of successes here */
         return singles(ctx, n, p, out);
-    if ((st = die_dist(ctx, p, n, each, &die)) != ALEA_OK)
+    if ((st = die_dist(ctx, p, n, each ? &own : NULL, &die)) != ALEA_OK)
         return st;
     if (counting && !each) { /* "!!" and plain dice: judge each die's total */
         g_size = alea__mul_size(die.n, sizeof *g);
@@ -845,8 +864,10 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
             st = alea__nomem(ctx);
             goto done;
         }
-        for (size_t i = 0; i < die.n; i++)
-            g[i] = score(p, die.v[i]);
+        for (size_t i = 0; st == ALEA_OK && i < die.n; i++)
+            st = score(ctx, &own, die.v[i], n, &g[i]);
+        if (st != ALEA_OK)
+            goto done;
     }
     if (p->unique) { /* the parser allows plain dice of a written count */
         st = alea__unique_dist(ctx, n, &die, g, out);
@@ -1132,9 +1153,10 @@ alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     return eval(ctx, n, out);
 }
 
-alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out)
+alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *count,
+                            alea__pmf *out)
 {
-    return die_dist(ctx, n->u.pool, n, 0, out);
+    return die_dist(ctx, n->u.pool, n, count, out);
 }
 
 alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)

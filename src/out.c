@@ -15,6 +15,7 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->ansi = 0;
     o->md = 0;
     o->json = 0;
+    o->foreign = NULL;
     o->zc_on = 0;
 }
 

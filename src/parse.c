@@ -1072,8 +1072,9 @@ static alea_status read_advantage(alea_ctx *ctx, alea_expr *e, size_t pre, const
  * roll, as a comment would. Costs three more passes over the source at
  * most (the prefix, another prefix, then the advantage or the error again).
  */
-alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
 {
+    e->words_at = e->len;
     alea_status st = parse_prefix(ctx, e, e->len, NULL);
     size_t w = ctx->err_start;
     const char *src = e->src;
@@ -1155,18 +1156,212 @@ alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
         e->comment = src + t.comment;
         e->comment_len = end - t.comment;
     }
-    if (t.adv && alea__dialects[ctx->dialect].trailing_text && !e->hint) {
-        /* Roll20 itself reads the word as the roll's description */
+    e->words_at = pre;
+    /* a tool that reads the word as the roll's description (Roll20) is
+     * named in its own dialect, and in alea's (whose hints name the tools
+     * that read a text otherwise) */
+    const alea__dialect *describes = NULL;
+    for (int d = 0; d < ALEA_DIALECT__COUNT && !describes; d++)
+        if (alea__dialects[d].adv_words_describe &&
+            (d == (int)ctx->dialect || alea__dialects[ctx->dialect].hints))
+            describes = &alea__dialects[d];
+    if (t.adv && describes && !e->hint) {
         char h[160];
         int n = snprintf(h, sizeof h, "'%.*s' reads as %s; %s reads words after a roll as "
                                        "its description, and rolls one d20",
                          (int)(t.adv_end - t.adv_start > 40 ? 40 : t.adv_end - t.adv_start),
                          src + t.adv_start, t.adv > 0 ? "advantage" : "disadvantage",
-                         alea__dialects[ctx->dialect].tool);
+                         describes->tool);
         char *copy = n > 0 ? alea__arena_alloc(&e->arena, (size_t)n + 1) : NULL;
         if (!copy)
             return alea__nomem(ctx);
         e->hint = memcpy(copy, h, (size_t)n + 1);
     }
     return ALEA_OK;
+}
+
+/* ---- other tools' readings ---------------------------------------------------- */
+
+/* A tool_reading's text in hints: at most this many bytes of it, then "...". */
+#define READING_SHOWN 60
+
+/* One dialect's tool_reading of the text: its canonical text (allocated, size
+ * bytes; NULL when the dialect refuses the text), and what the printer
+ * said alea's own dialect reads otherwise in it. */
+typedef struct tool_reading {
+    char *text;
+    size_t size;
+    const char *foreign;
+} tool_reading;
+
+static alea_status read_as(alea_ctx *ctx, const alea_expr *e, tool_reading *r)
+{
+    alea__out o;
+    alea__out_init(&o, NULL, 0);
+    alea__expr_print(&o, e);
+    size_t n = alea__out_finish(&o) + 1;
+    if (!(r->text = alea__mem_alloc(ctx, n)))
+        return alea__nomem(ctx);
+    r->size = n;
+    alea__out_init(&o, r->text, n);
+    alea__expr_print(&o, e);
+    alea__out_finish(&o);
+    r->foreign = o.foreign;
+    return ALEA_OK;
+}
+
+/* e's text in dialect d, into *r (r->text NULL when d refuses it, or its
+ * limits do: no tool_reading to name); only running out of memory is an error.
+ * The context's error state is left as it was. */
+static alea_status read_in(alea_ctx *ctx, const alea_expr *e, uint8_t d, size_t len,
+                           tool_reading *r)
+{
+    uint8_t own = ctx->dialect;
+    alea_status saved = ctx->status;
+    size_t es = ctx->err_start, ee = ctx->err_end;
+    int limit_hit = ctx->mem_limit_hit;
+    char msg[sizeof ctx->errmsg];
+    memcpy(msg, ctx->errmsg, sizeof msg);
+    alea_expr t;
+    memset(&t, 0, sizeof t);
+    t.ctx = ctx;
+    alea__arena_init(&t.arena, ctx);
+    t.src = e->src;
+    t.len = len;
+    ctx->dialect = d;
+    alea_status st = parse_text(ctx, &t);
+    ctx->dialect = own;
+    if (st == ALEA_OK)
+        st = read_as(ctx, &t, r);
+    alea__arena_free(&t.arena);
+    if (st == ALEA_ERR_NOMEM)
+        return st;
+    ctx->status = saved;
+    ctx->err_start = es;
+    ctx->err_end = ee;
+    ctx->mem_limit_hit = limit_hit;
+    memcpy(ctx->errmsg, msg, sizeof msg);
+    return ALEA_OK;
+}
+
+/* Whether dialect d's tool_reading r differs from alea's own, a. */
+static int reads_otherwise(const tool_reading *a, const tool_reading *r)
+{
+    return r->text && (r->foreign || strcmp(a->text, r->text) != 0);
+}
+
+static void out_reading(alea__out *o, const tool_reading *r)
+{
+    size_t n = strlen(r->text), cut = n;
+    if (n > READING_SHOWN) /* at a character's start: a label or comment may be UTF-8 */
+        for (cut = READING_SHOWN; cut > 0 && ((unsigned char)r->text[cut] & 0xC0) == 0x80;)
+            cut--;
+    alea__out_mem(o, r->text, cut);
+    if (cut < n)
+        alea__out_str(o, "...");
+    if (r->foreign) {
+        alea__out_str(o, ", with ");
+        alea__out_str(o, r->foreign);
+    }
+}
+
+/*
+ * The hint of a text that other tools read otherwise, derived from the
+ * table of dialects (dialect.h): e's text is read in every other dialect
+ * of the table, and each that reads it as another tree is named with its
+ * tool_reading, the tools that agree together ("Roll20 and Foundry VTT read it
+ * as ..."), after the parser's own hint; a tool that hint names already is
+ * not named again. A new row of the table brings its hints. Costs a parse
+ * of the text per row.
+ */
+static alea_status hint_dialects(alea_ctx *ctx, alea_expr *e)
+{
+    tool_reading rd[ALEA_DIALECT__COUNT];
+    memset(rd, 0, sizeof rd);
+    /* words after the expression ("1d20 adv") are read alike in every
+     * dialect, but printed in each one's style (1d20 +1d, 2d20kh1): the
+     * readings compared are the expression's before them */
+    size_t len = e->words_at;
+    alea_status st = len < e->len ? read_in(ctx, e, ctx->dialect, len, &rd[ctx->dialect])
+                                  : read_as(ctx, e, &rd[ctx->dialect]);
+    if (st == ALEA_OK && !rd[ctx->dialect].text)
+        return ALEA_OK; /* the expression alone is refused: nothing to compare */
+    const tool_reading *own = &rd[ctx->dialect];
+    int any = 0;
+    for (int d = 0; st == ALEA_OK && d < ALEA_DIALECT__COUNT; d++) {
+        if (d == (int)ctx->dialect || alea__dialects[d].hints)
+            continue;
+        if ((st = read_in(ctx, e, (uint8_t)d, len, &rd[d])) == ALEA_OK &&
+            reads_otherwise(own, &rd[d]) &&
+            !(e->hint && strstr(e->hint, alea__dialects[d].tool)))
+            any = 1;
+        else if (st == ALEA_OK && rd[d].text) { /* the same tool_reading: nothing to say */
+            alea__mem_free(ctx, rd[d].text, rd[d].size);
+            rd[d].text = NULL;
+        }
+    }
+    if (st == ALEA_OK && any) {
+        /* Twice: the length, then the text in the arena. */
+        char *buf = NULL;
+        size_t cap = 0;
+        for (int pass = 0; pass < 2 && st == ALEA_OK; pass++) {
+            alea__out o;
+            alea__out_init(&o, buf, cap);
+            if (e->hint) {
+                alea__out_str(&o, e->hint);
+                alea__out_str(&o, "; ");
+            } else {
+                alea__out_str(&o, "alea reads this as ");
+                out_reading(&o, own);
+                alea__out_str(&o, "; ");
+            }
+            int first = 1, said[ALEA_DIALECT__COUNT] = {0};
+            said[ctx->dialect] = 1;
+            for (int d = 0; d < ALEA_DIALECT__COUNT; d++) {
+                if (said[d] || !rd[d].text)
+                    continue;
+                int same[ALEA_DIALECT__COUNT], n = 0;
+                for (int k = d; k < ALEA_DIALECT__COUNT; k++)
+                    if (!said[k] && rd[k].text && rd[k].foreign == rd[d].foreign &&
+                        strcmp(rd[k].text, rd[d].text) == 0) {
+                        same[n++] = k;
+                        said[k] = 1;
+                    }
+                if (!first)
+                    alea__out_str(&o, "; ");
+                first = 0;
+                for (int i = 0; i < n; i++) {
+                    if (i)
+                        alea__out_str(&o, i + 1 < n ? ", " : " and ");
+                    alea__out_str(&o, alea__dialects[same[i]].tool);
+                }
+                alea__out_str(&o, n > 1 ? " read it as " : " reads it as ");
+                out_reading(&o, &rd[d]);
+                alea__out_str(&o, " (--dialect ");
+                for (int i = 0; i < n; i++) {
+                    if (i)
+                        alea__out_str(&o, ", ");
+                    alea__out_str(&o, alea__dialects[same[i]].name);
+                }
+                alea__out_char(&o, ')');
+            }
+            size_t n = alea__out_finish(&o);
+            if (pass == 0 && !(buf = alea__arena_alloc(&e->arena, cap = n + 1)))
+                st = alea__nomem(ctx);
+            else if (pass == 1)
+                e->hint = buf;
+        }
+    }
+    for (int d = 0; d < ALEA_DIALECT__COUNT; d++)
+        if (rd[d].text)
+            alea__mem_free(ctx, rd[d].text, rd[d].size);
+    return st;
+}
+
+alea_status alea__parse(alea_ctx *ctx, alea_expr *e)
+{
+    alea_status st = parse_text(ctx, e);
+    if (st == ALEA_OK && alea__dialects[ctx->dialect].hints)
+        st = hint_dialects(ctx, e);
+    return st;
 }

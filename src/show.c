@@ -44,9 +44,9 @@ enum { MARK_NONE, MARK_CRITICAL, MARK_FUMBLE };
 static int face_mark(const rface *f, const die_spec *spec, const pool *pl)
 {
     if (pl && (pl->has_crit || pl->has_fumble)) {
-        int crit = pl->has_crit ? alea__cond_match(&pl->crit, f->face)
+        int crit = pl->has_crit ? alea__pool_marks(pl, 0, f->face)
                                 : face_mark(f, spec, NULL) == MARK_CRITICAL;
-        int fumble = pl->has_fumble ? alea__cond_match(&pl->fumble, f->face)
+        int fumble = pl->has_fumble ? alea__pool_marks(pl, 1, f->face)
                                     : face_mark(f, spec, NULL) == MARK_FUMBLE;
         return crit ? MARK_CRITICAL : fumble ? MARK_FUMBLE : MARK_NONE;
     }

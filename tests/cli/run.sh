@@ -451,7 +451,7 @@ expect "quoted expressions stay several" 0 "d20 +1d [15, 11 dropped] = 15${nl}2d
     roll --seed 1 "d20 +1d" 2d6
 expect "unquoted expressions are parted where each forms one" 0 \
     "d20 +1d [15, 11 dropped] = 15${nl}2d6 [4, 3] = 7 # fire" "" roll --seed 1 d20 +1d 2d6 fire
-expect "words after a roll, unquoted" 0 "1d20 +1d [15, 11 dropped] = 15 # stealth" "" \
+expect "words after a roll, unquoted" 0 "1d20 +1d [15, 11 dropped] = 15 # stealth" "alea: hint: 'adv' reads as advantage; Roll20 reads words after a roll as its description, and rolls one d20" \
     --seed 1 1d20 adv stealth
 expect "dist joins its arguments" 0 "*" "" dist 1d20 + 5
 has "$out" "^mean 15.50 "
@@ -508,12 +508,14 @@ experr "3d6r<=6 rerolls forever" \
     "alea: invalid expression: reroll condition <=6 matches every face of the die, so no roll could be kept (byte 3)" \
     "  3d6r<=6" \
     "     ^" dist '3d6r<=6'
+# (other tools divide as real numbers: a hint says so first)
+div_hint="alea: hint: alea reads this as 1d6 / 0; Roll20, Foundry VTT and rpg-dice-roller read it as 1d6 / 0, with '/' a division of real numbers (--dialect roll20, foundry, rpgdr); Avrae's d20 reads it as trunc(1d6 / 0) (--dialect d20)"
 experr "1d6/0 in roll" \
-    "alea: undefined result: division by zero at byte 4" \
+    "$div_hint${nl}alea: undefined result: division by zero at byte 4" \
     "  1d6/0" \
     "      ^" roll 1d6/0
 experr "1d6/0 in dist" \
-    "alea: undefined result: division by zero is possible at byte 4: the divisor can be 0" \
+    "$div_hint${nl}alea: undefined result: division by zero is possible at byte 4: the divisor can be 0" \
     "  1d6/0" \
     "      ^" dist 1d6/0
 experr "999999999d6 in roll" \
@@ -662,6 +664,7 @@ check "stdin roll: both errors, each with its caret" \
     "$([ "$err" = "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6)) at byte 2, found '+'
   2d+3
     ^
+$div_hint
 alea: undefined result: division by zero at byte 4
   1d6/0
       ^" ]; echo $?)" "$err"
@@ -1045,7 +1048,7 @@ check "--dialect: a bad name lists the dialects" $? "$err"
 expect "--dialect roll20: >3 is at least 3" 0 "3d6>=3 [5*, 4*, 4*] = 3" "" \
     roll --dialect roll20 --seed 1 '3d6>3'
 expect "--dialect: the hint names it" 0 "3d6>3 [5*, 4*, 4*] = 3" \
-    "alea: hint: '>3' on dice counts 4 or more; Roll20 reads it as 3 or more (--dialect roll20)" \
+    "alea: hint: '>3' on dice counts 4 or more; Roll20 reads it as 3 or more (--dialect roll20); Avrae's d20 reads it as (3d6) > 3 (--dialect d20)" \
     roll --seed 1 '3d6>3'
 run dist --dialect d20 --csv 'd%'
 has "$out" '^90,0\.1,0\.1,'

@@ -150,6 +150,16 @@ for body, argv in [({'expr': '3d6'}, ['3d6']),
     check(f'/dist {body}: as dist --json', st == 200 and data == json.loads(out),
           f'{st} {str(data)[:300]}')
 
+# A text another tool reads otherwise: the hint first, as the CLI gives it.
+_, _, err = cli('roll', '--seed', '1', '1d%')
+for path in ['/roll', '/dist']:
+    st, _, data = s.post(path, {'expr': '1d%', 'seed': 1} if path == '/roll' else {'expr': '1d%'})
+    check(f'{path} 1d%: the hint', st == 200 and 'alea: hint: ' + data.get('hint', '') ==
+          err.splitlines()[0] and "Avrae's d20" in data['hint'] and
+          list(data)[0] == 'hint', f'{st} {str(data)[:300]}\n{err}')
+st, _, data = s.post('/roll', {'expr': '4d6kh3'})
+check('/roll 4d6kh3: no hint', st == 200 and 'hint' not in data, str(data)[:300])
+
 # An expression's error: 422, the library's message and its span in expr.
 for expr, start, end in [('2d+3', 2, 3), ('1d6 + ', 6, 6)]:
     st, _, data = s.post('/roll', {'expr': expr})
