@@ -282,7 +282,7 @@ static const char syntax_text[] =
     "  10d10>=8  10d10>=8f1          count successes (f1: minus each 1)\n"
     "  4d4min2  1d6max3  4d6u        clamp each die; no face repeated\n"
     "  {4d6+3, 2d8}kh1  2d6 <> 7     best of a group; comparisons are 1 or 0\n"
-    "  best(2, 1d20+5)  max(1d6, 3)  best worst min max abs of expressions\n"
+    "  best(2, 1d20+5)  max(1d6, 3)  best worst min max abs pow sign of values\n"
     "  3d6 [fire] + 1d4 # a comment  labels name terms; # or // comments\n"
     "Game mechanics:\n"
     "  d20 +1d  d20 -1d  d20 adv     bonus / penalty d20: roll more, keep best\n"
