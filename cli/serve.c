@@ -24,6 +24,13 @@ void serve_defaults(options *o)
     o->max_request = SERVE_REQUEST;
     o->max_response = SERVE_RESPONSE;
     o->idle_timeout = SERVE_IDLE;
+    o->max_client_connections = SERVE_CLIENT_CONNECTIONS;
+    o->max_pending = SERVE_PENDING;
+    o->max_queue = SERVE_QUEUE;
+    o->max_client_queue = SERVE_CLIENT_QUEUE;
+    o->request_timeout = SERVE_REQUEST_TIMEOUT;
+    o->write_timeout = SERVE_WRITE_TIMEOUT;
+    o->log_limit = SERVE_LOG_LIMIT;
     o->timer->ms = SERVE_TIMEOUT;
     o->timer->cmd_s = 0; /* a server runs until it is stopped */
 }
@@ -79,12 +86,14 @@ int cmd_serve(const options *o)
 #include <arpa/inet.h>
 #include <inttypes.h>
 #include <jansson.h>
+#include <math.h>
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -110,14 +119,8 @@ typedef struct request_fields {
     int exact;
 } request_fields;
 
-/* A request's own state, from its headers to its answer. */
-typedef struct request {
-    const struct route *route;
-    buffer body;
-    size_t len; /* bytes received, kept or not */
-} request;
-
-typedef void route_answer(const options *o, const request_fields *f, reply *out);
+typedef void route_answer(const options *o, const request_fields *f, const timer *deadline,
+                          reply *out);
 
 /* One row per path: its method, the fields its body takes, its answer. */
 typedef struct route {
@@ -202,10 +205,11 @@ static void fail_response_limit(reply *out, const options *o)
 /* ---- the answers ----------------------------------------------------------- */
 
 /* A context for one request: the server's limits, the request's dialect
- * and mode, and its deadline (tm, armed here); and its expression compiled
- * in it (*e). NULL when refused (out filled). */
-static alea_ctx *request_ctx(const options *o, const request_fields *f, timer *tm,
-                             alea_expr **e, reply *out)
+ * and mode, and its deadline (tm, a copy of the one armed when the request
+ * arrived); and its expression compiled in it (*e). NULL when refused (out
+ * filled). */
+static alea_ctx *request_ctx(const options *o, const request_fields *f, const timer *deadline,
+                             timer *tm, alea_expr **e, reply *out)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     if (!ctx) {
@@ -221,10 +225,9 @@ static alea_ctx *request_ctx(const options *o, const request_fields *f, timer *t
         alea_ctx_free(ctx);
         return NULL;
     }
-    *tm = *o->timer;
+    *tm = *deadline;
     if (tm->ms > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, tm);
-    timer_arm(tm);
     if (alea_expr_compile(ctx, f->expr, f->expr_len, e) != ALEA_OK) {
         fail_ctx(out, o, ctx);
         alea_ctx_free(ctx);
@@ -259,11 +262,12 @@ static int put(buffer *b, size_t *at, const char *s, size_t len, const options *
 
 /* POST /roll: {"rolls": [roll, ...], "seed": S}, each roll as roll --json,
  * S the seed that rolls them again (drawn when the request gives none). */
-static void answer_roll(const options *o, const request_fields *f, reply *out)
+static void answer_roll(const options *o, const request_fields *f, const timer *deadline,
+                        reply *out)
 {
     timer tm;
     alea_expr *e;
-    alea_ctx *ctx = request_ctx(o, f, &tm, &e, out);
+    alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
     if (!ctx)
         return;
     buffer b = {NULL, 0};
@@ -310,11 +314,12 @@ done:
 }
 
 /* POST /dist: the distribution as dist --json. */
-static void answer_dist(const options *o, const request_fields *f, reply *out)
+static void answer_dist(const options *o, const request_fields *f, const timer *deadline,
+                        reply *out)
 {
     timer tm;
     alea_expr *e;
-    alea_ctx *ctx = request_ctx(o, f, &tm, &e, out);
+    alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
     if (!ctx)
         return;
     alea_dist *d = NULL;
@@ -359,10 +364,12 @@ done:
 }
 
 /* GET /health. */
-static void answer_health(const options *o, const request_fields *f, reply *out)
+static void answer_health(const options *o, const request_fields *f, const timer *deadline,
+                          reply *out)
 {
     (void)o;
     (void)f;
+    (void)deadline;
     json_t *j = json_pack("{s:s,s:s}", "status", "ok", "version", alea_version());
     out->status = MHD_HTTP_OK;
     out->p = j ? json_dumps(j, 0) : NULL;
@@ -457,12 +464,13 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
     return 1;
 }
 
-/* The answer to a whole request on route r. */
-static void answer(const options *o, const route *r, const char *body, size_t len, reply *out)
+/* The answer to a whole request on route r, within its deadline. */
+static void answer(const options *o, const route *r, const char *body, size_t len,
+                   const timer *deadline, reply *out)
 {
     request_fields f;
     if (!r->fields) {
-        r->answer(o, NULL, out);
+        r->answer(o, NULL, deadline, out);
         return;
     }
     json_error_t err;
@@ -480,21 +488,211 @@ static void answer(const options *o, const route *r, const char *body, size_t le
         return;
     }
     if (read_fields(r, root, &f, out))
-        r->answer(o, &f, out);
+        r->answer(o, &f, deadline, out);
     json_decref(root);
+}
+
+/* ---- the server's state ---------------------------------------------------- */
+
+/*
+ * libmicrohttpd's one thread reads and writes every connection; the
+ * requests with a body wait, their connection suspended, in the queue of
+ * their client address, for one of --threads workers; a clock thread cuts
+ * what runs past its time. One mutex guards all of it.
+ *
+ * A connection is in one phase at a time, each with its own bound:
+ *   ARRIVING  its request's headers and body (--request-timeout, 408)
+ *   WORKING   waiting for a worker or evaluated (--timeout, 503, sent at
+ *             the deadline even when the evaluation has not yet stopped)
+ *   SENDING   its answer being read (--write-timeout, closed)
+ * A connection cut by the clock is shut down (its socket, not its
+ * descriptor, which libmicrohttpd closes): libmicrohttpd sees the end and
+ * closes it as it would any other.
+ */
+enum { ARRIVING, WORKING, SENDING, CUT };
+enum { QUEUED, RUNNING, DONE };
+
+/* Clients are told apart by address: IPv4 whole, IPv6 by its /64 prefix
+ * (a host is given a /64 and picks addresses in it at will). */
+typedef struct client_key {
+    unsigned char b[9]; /* family, then 4 or 8 bytes */
+} client_key;
+
+typedef struct job job;
+
+/* One client address: its requests waiting, and the worker time it used
+ * lately, which decides whose request a free worker takes. */
+typedef struct client {
+    client_key key;
+    job *head, *tail;
+    int64_t waiting, running;
+    double used; /* seconds of workers, halved every CLIENT_MEMORY_S */
+    struct timespec used_at;
+} client;
+
+/* A request with a body, from its arrival to its answer. */
+struct job {
+    job *next;
+    client *cl;
+    const route *r;
+    char *body;
+    size_t len;
+    struct MHD_Connection *c;
+    timer tm; /* its deadline, armed as it arrived */
+    int state;
+    int answered; /* out is the connection's (the worker's, or the clock's 503) */
+    int orphan;   /* the connection is gone while the worker still runs it */
+    reply out;
+};
+
+/* A connection: libmicrohttpd's socket context. */
+typedef struct conn {
+    struct conn *prev, *next;
+    MHD_socket fd;
+    int phase;
+    int begun; /* a request line has come: a cut gets a 408 */
+    struct timespec due;
+    job *job;
+} conn;
+
+/* What one request holds while it arrives. */
+typedef struct request {
+    const route *r;
+    buffer body;
+    size_t len;   /* bytes received, kept or not */
+    int refused;  /* answered already (413 to a chunked body): drained, then closed */
+    job *job;
+} request;
+
+/* The clock's period: the bounds above are kept to within it. */
+#define CLOCK_MS 10
+/* Clients remembered beyond those with requests in the queue, for their
+ * share of the workers. */
+#define CLIENTS_REMEMBERED 256
+/* The worker time a client used counts half after this many seconds. */
+#define CLIENT_MEMORY_S 2.0
+/* A chunked body past --max-request is read and dropped up to this many
+ * times the limit, so that its 413 is read; past that it is closed. */
+#define DRAIN_TIMES 16
+
+typedef struct server {
+    const options *o;
+    struct MHD_Daemon *d;
+    pthread_mutex_t lock;
+    pthread_cond_t work;
+    conn *conns;
+    client *clients;
+    size_t nclients;
+    int64_t admitted; /* jobs waiting or running */
+    int stopping;
+    size_t pending; /* bytes of answers held */
+    /* libmicrohttpd's messages: this minute's, and those left out */
+    pthread_mutex_t log_lock;
+    struct timespec log_since;
+    int64_t logged, left_out, left_out_all;
+} server;
+
+static struct timespec now_plus(int64_t ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    t.tv_sec += (time_t)(ms / 1000);
+    t.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    return t;
+}
+
+static double seconds_since(const struct timespec *t)
+{
+    struct timespec n = now_plus(0);
+    return (double)(n.tv_sec - t->tv_sec) + (double)(n.tv_nsec - t->tv_nsec) / 1e9;
+}
+
+static int past(const struct timespec *t)
+{
+    return seconds_since(t) >= 0;
+}
+
+/* ---- answers held: --max-pending ------------------------------------------- */
+
+/* An answer handed to libmicrohttpd, counted until it is freed. */
+typedef struct held {
+    server *s;
+    char *p;
+    size_t len; /* counted; 0 for an error's few bytes */
+} held;
+
+/* Counts len more bytes of answers held; 0 past --max-pending. */
+static int pending_take(server *s, size_t len)
+{
+    size_t max = (size_t)s->o->max_pending;
+    pthread_mutex_lock(&s->lock);
+    int ok = s->pending <= max && len <= max - s->pending;
+    if (ok)
+        s->pending += len;
+    pthread_mutex_unlock(&s->lock);
+    return ok;
+}
+
+static void pending_free(void *cls)
+{
+    held *h = cls;
+    pthread_mutex_lock(&h->s->lock);
+    h->s->pending -= h->len;
+    pthread_mutex_unlock(&h->s->lock);
+    free(h->p);
+    free(h);
 }
 
 /* ---- HTTP -------------------------------------------------------------------- */
 
-/* Queues an answer (takes r->p); allow: the Allow header of a 405. */
-static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r, const char *allow)
+static void fail_busy(reply *out, const char *what, const char *option, int64_t limit)
 {
-    struct MHD_Response *resp;
+    char msg[256];
+    snprintf(msg, sizeof msg, "%s (%s %" PRId64 "); try again later", what, option, limit);
+    fail(out, MHD_HTTP_SERVICE_UNAVAILABLE, msg, 0, 0);
+}
+
+static conn *conn_of(struct MHD_Connection *c);
+
+/* Queues an answer (takes r->p); allow: the Allow header of a 405. An
+ * answer (status 200) counts in --max-pending until libmicrohttpd frees
+ * it; past the limit it becomes a 503. The connection's answer is then
+ * being sent (--write-timeout). */
+static enum MHD_Result send_reply(server *s, struct MHD_Connection *c, reply *r,
+                                  const char *allow)
+{
+    struct MHD_Response *resp = NULL;
+    size_t counted = r->status == MHD_HTTP_OK && r->p ? r->len : 0;
+    if (counted && !pending_take(s, counted)) {
+        free(r->p);
+        counted = 0;
+        fail_busy(r, "the answers not yet read by their clients hold too much memory",
+                  "--max-pending", s->o->max_pending);
+    }
     if (r->p) {
-        resp = MHD_create_response_from_buffer(r->len, r->p, MHD_RESPMEM_MUST_FREE);
-        if (!resp)
+        held *h = malloc(sizeof *h);
+        if (h) {
+            h->s = s;
+            h->p = r->p;
+            h->len = counted;
+            resp = MHD_create_response_from_buffer_with_free_callback_cls(r->len, r->p,
+                                                                          pending_free, h);
+            if (!resp)
+                pending_free(h);
+        } else {
             free(r->p);
-    } else {
+            pthread_mutex_lock(&s->lock);
+            s->pending -= counted;
+            pthread_mutex_unlock(&s->lock);
+        }
+        if (!resp)
+            r->p = NULL;
+    }
+    if (!r->p) {
         r->status = MHD_HTTP_SERVICE_UNAVAILABLE;
         resp = MHD_create_response_from_buffer(sizeof oom_body - 1, (void *)(uintptr_t)oom_body,
                                                MHD_RESPMEM_PERSISTENT);
@@ -504,97 +702,598 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, reply *r, const char
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
     if (allow)
         MHD_add_response_header(resp, MHD_HTTP_HEADER_ALLOW, allow);
+    if (r->status == MHD_HTTP_SERVICE_UNAVAILABLE || r->status == MHD_HTTP_TOO_MANY_REQUESTS)
+        MHD_add_response_header(resp, MHD_HTTP_HEADER_RETRY_AFTER, "1");
+    conn *k = conn_of(c);
+    if (k) {
+        pthread_mutex_lock(&s->lock);
+        if (k->phase != CUT) {
+            k->phase = SENDING;
+            k->due = now_plus(s->o->write_timeout * 1000);
+            k->job = NULL;
+        }
+        pthread_mutex_unlock(&s->lock);
+    }
     enum MHD_Result ok = MHD_queue_response(c, r->status, resp);
     MHD_destroy_response(resp);
     return ok;
 }
 
-static enum MHD_Result refuse(struct MHD_Connection *c, unsigned status, const char *msg,
-                              const char *allow)
+static enum MHD_Result refuse(server *s, struct MHD_Connection *c, unsigned status,
+                              const char *msg, const char *allow)
 {
     reply r;
     fail(&r, status, msg, 0, 0);
-    return send_reply(c, &r, allow);
+    return send_reply(s, c, &r, allow);
 }
 
-static enum MHD_Result refuse_size(struct MHD_Connection *c, const options *o)
+static void size_message(char *msg, size_t n, const options *o)
 {
-    char msg[128];
-    snprintf(msg, sizeof msg, "the request body is larger than the request limit "
-             "(--max-request %" PRId64 " bytes)", o->max_request);
-    return refuse(c, MHD_HTTP_CONTENT_TOO_LARGE, msg, NULL);
+    snprintf(msg, n, "the request body is larger than the request limit (--max-request %"
+             PRId64 " bytes)", o->max_request);
+}
+
+/* An answer written on the socket itself, for when libmicrohttpd takes
+ * none (a body still arriving, a request cut by the clock), then the end
+ * of the sending side: the connection closes after it. */
+static void send_raw(MHD_socket fd, unsigned status, const char *reason, const char *msg)
+{
+    reply r;
+    fail(&r, status, msg, 0, 0);
+    char head[256];
+    int n = snprintf(head, sizeof head, "HTTP/1.1 %u %s\r\nContent-Type: application/json\r\n"
+                     "Connection: close\r\nContent-Length: %zu\r\n\r\n", status, reason,
+                     r.p ? r.len : sizeof oom_body - 1);
+    /* best effort: a client that does not read loses it */
+    if (send(fd, head, (size_t)n, MSG_NOSIGNAL | MSG_DONTWAIT) == n)
+        send(fd, r.p ? r.p : oom_body, r.p ? r.len : sizeof oom_body - 1,
+             MSG_NOSIGNAL | MSG_DONTWAIT);
+    free(r.p);
+    shutdown(fd, SHUT_WR);
+}
+
+static conn *conn_of(struct MHD_Connection *c)
+{
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return i ? i->socket_context : NULL;
+}
+
+static client_key key_of(struct MHD_Connection *c)
+{
+    client_key k;
+    memset(&k, 0, sizeof k);
+    const union MHD_ConnectionInfo *i =
+        MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    const struct sockaddr *sa = i ? i->client_addr : NULL;
+    if (sa && sa->sa_family == AF_INET) {
+        k.b[0] = 4;
+        memcpy(k.b + 1, &((const struct sockaddr_in *)(const void *)sa)->sin_addr, 4);
+    } else if (sa && sa->sa_family == AF_INET6) {
+        const unsigned char *a =
+            ((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr.s6_addr;
+        static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+        if (!memcmp(a, mapped, 12)) { /* an IPv4 client of an IPv6 socket */
+            k.b[0] = 4;
+            memcpy(k.b + 1, a + 12, 4);
+        } else {
+            k.b[0] = 6;
+            memcpy(k.b + 1, a, 8);
+        }
+    }
+    return k;
+}
+
+/* The worker time c used, decayed to now. */
+static double client_used(client *c)
+{
+    double dt = seconds_since(&c->used_at);
+    return c->used * exp2(-dt / CLIENT_MEMORY_S);
+}
+
+/* The record of key (made, or an idle one's taken over); NULL when every
+ * record has requests (the queue is full). Under the lock. */
+static client *client_find(server *s, client_key key)
+{
+    client *idle = NULL;
+    double least = 0;
+    for (size_t i = 0; i < s->nclients; i++) {
+        client *c = &s->clients[i];
+        if (!memcmp(&c->key, &key, sizeof key))
+            return c;
+        if (!c->waiting && !c->running) {
+            double u = c->key.b[0] ? client_used(c) : -1;
+            if (!idle || u < least) {
+                idle = c;
+                least = u;
+            }
+        }
+    }
+    if (idle) {
+        memset(idle, 0, sizeof *idle);
+        idle->key = key;
+        idle->used_at = now_plus(0);
+    }
+    return idle;
+}
+
+/* The next job for a free worker: from the client with the fewest
+ * running, then the least worker time used lately. Under the lock. */
+static job *job_take(server *s)
+{
+    client *best = NULL;
+    double best_used = 0;
+    for (size_t i = 0; i < s->nclients; i++) {
+        client *c = &s->clients[i];
+        if (!c->head)
+            continue;
+        double u = client_used(c);
+        if (!best || c->running < best->running ||
+            (c->running == best->running && u < best_used)) {
+            best = c;
+            best_used = u;
+        }
+    }
+    if (!best)
+        return NULL;
+    job *j = best->head;
+    best->head = j->next;
+    if (!best->head)
+        best->tail = NULL;
+    best->waiting--;
+    best->running++;
+    j->state = RUNNING;
+    return j;
+}
+
+/* Removes a waiting job from its client's queue. Under the lock. */
+static void job_unqueue(server *s, job *j)
+{
+    client *c = j->cl;
+    for (job **p = &c->head; *p; p = &(*p)->next)
+        if (*p == j) {
+            *p = j->next;
+            break;
+        }
+    c->tail = NULL;
+    for (job *k = c->head; k; k = k->next)
+        c->tail = k;
+    c->waiting--;
+    s->admitted--;
+    j->state = DONE;
+}
+
+static void job_free(job *j)
+{
+    if (j) {
+        free(j->body);
+        free(j->out.p);
+        free(j);
+    }
+}
+
+static void *worker(void *arg)
+{
+    server *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        job *j = NULL;
+        while (!s->stopping && !(j = job_take(s)))
+            pthread_cond_wait(&s->work, &s->lock);
+        if (!j)
+            break;
+        pthread_mutex_unlock(&s->lock);
+        struct timespec t0 = now_plus(0);
+        reply r;
+        if (timer_expired(&j->tm))
+            fail_deadline(&r, s->o);
+        else
+            answer(s->o, j->r, j->body ? j->body : "", j->len, &j->tm, &r);
+        pthread_mutex_lock(&s->lock);
+        client *c = j->cl;
+        c->used = client_used(c) + seconds_since(&t0);
+        c->used_at = now_plus(0);
+        c->running--;
+        s->admitted--;
+        j->state = DONE;
+        struct MHD_Connection *resume = NULL;
+        if (!j->answered) {
+            j->out = r;
+            j->answered = 1;
+            resume = j->c;
+        } else {
+            free(r.p); /* the clock answered it at its deadline */
+        }
+        if (j->orphan)
+            job_free(j);
+        if (resume) {
+            pthread_mutex_unlock(&s->lock);
+            MHD_resume_connection(resume);
+            pthread_mutex_lock(&s->lock);
+        }
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+/* The clock: cuts what passed its bound (see the top of this part). */
+static int clock_cut(server *s, struct MHD_Connection **resume, size_t max)
+{
+    size_t n = 0;
+    for (conn *k = s->conns; k; k = k->next) {
+        if ((k->phase == ARRIVING || k->phase == SENDING) && past(&k->due)) {
+            if (k->phase == ARRIVING && k->begun) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "the request took longer than --request-timeout %"
+                         PRId64 " s to arrive", s->o->request_timeout);
+                send_raw(k->fd, MHD_HTTP_REQUEST_TIMEOUT, "Request Timeout", msg);
+            }
+            shutdown(k->fd, SHUT_RDWR);
+            k->phase = CUT;
+        } else if (k->phase == WORKING && k->job && !k->job->answered && n < max &&
+                   (s->stopping || timer_expired(&k->job->tm))) {
+            job *j = k->job;
+            if (j->state == QUEUED)
+                job_unqueue(s, j);
+            if (s->stopping)
+                fail(&j->out, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is stopping", 0, 0);
+            else
+                fail_deadline(&j->out, s->o);
+            j->answered = 1;
+            resume[n++] = j->c;
+        }
+    }
+    return (int)n;
+}
+
+static void *clock_thread(void *arg)
+{
+    server *s = arg;
+    struct timespec tick = {0, CLOCK_MS * 1000000L};
+    struct MHD_Connection *resume[64];
+    for (;;) {
+        pthread_mutex_lock(&s->lock);
+        int n = clock_cut(s, resume, sizeof resume / sizeof resume[0]);
+        int stop = s->stopping == 2 && !n;
+        pthread_mutex_unlock(&s->lock);
+        for (int i = 0; i < n; i++)
+            MHD_resume_connection(resume[i]);
+        if (stop)
+            break;
+        if (!n)
+            nanosleep(&tick, NULL);
+    }
+    return NULL;
+}
+
+/* ---- libmicrohttpd's callbacks ----------------------------------------------- */
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **ctx,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    server *s = cls;
+    conn *k = *ctx;
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *i =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        if (!i || !(k = calloc(1, sizeof *k)))
+            return; /* not watched by the clock: the idle timeout still holds */
+        k->fd = i->connect_fd;
+        k->phase = ARRIVING;
+        k->due = now_plus(s->o->request_timeout * 1000);
+        pthread_mutex_lock(&s->lock);
+        k->next = s->conns;
+        if (s->conns)
+            s->conns->prev = k;
+        s->conns = k;
+        pthread_mutex_unlock(&s->lock);
+        *ctx = k;
+    } else if (k) { /* closed: before libmicrohttpd closes the descriptor */
+        pthread_mutex_lock(&s->lock);
+        if (k->prev)
+            k->prev->next = k->next;
+        else
+            s->conns = k->next;
+        if (k->next)
+            k->next->prev = k->prev;
+        pthread_mutex_unlock(&s->lock);
+        free(k);
+        *ctx = NULL;
+    }
+}
+
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *c)
+{
+    (void)uri;
+    conn *k = conn_of(c);
+    if (k) {
+        pthread_mutex_lock(&((server *)cls)->lock);
+        k->begun = 1;
+        pthread_mutex_unlock(&((server *)cls)->lock);
+    }
+    return NULL;
+}
+
+/* Counts the Content-Length and Transfer-Encoding headers, and whether
+ * the Content-Lengths differ. */
+typedef struct framing {
+    int lengths, encodings, differ;
+    const char *length;
+} framing;
+
+static enum MHD_Result count_framing(void *cls, enum MHD_ValueKind kind, const char *key,
+                                     const char *value)
+{
+    framing *f = cls;
+    (void)kind;
+    if (!strcasecmp(key, MHD_HTTP_HEADER_CONTENT_LENGTH)) {
+        if (f->lengths++ && strcmp(f->length, value ? value : ""))
+            f->differ = 1;
+        f->length = value ? value : "";
+    } else if (!strcasecmp(key, MHD_HTTP_HEADER_TRANSFER_ENCODING)) {
+        f->encodings++;
+    }
+    return MHD_YES;
+}
+
+/* Whether a Content-Type is application/json (with parameters or not). */
+static int is_json(const char *type)
+{
+    static const char want[] = "application/json";
+    if (!type)
+        return 0;
+    while (*type == ' ' || *type == '\t')
+        type++;
+    if (strncasecmp(type, want, sizeof want - 1))
+        return 0;
+    char next = type[sizeof want - 1];
+    return next == '\0' || next == ';' || next == ' ' || next == '\t';
+}
+
+/* The checks of a request's headers before its body is read: NULL when
+ * it may go on, else the answer's status and message. */
+static const char *check_headers(server *s, struct MHD_Connection *c, const route *r,
+                                 unsigned *status)
+{
+    framing f = {0, 0, 0, NULL};
+    MHD_get_connection_values(c, MHD_HEADER_KIND, count_framing, &f);
+    *status = MHD_HTTP_BAD_REQUEST;
+    if (f.differ)
+        return "two different Content-Length headers: the body's length is ambiguous";
+    if (f.lengths && f.encodings)
+        return "both Content-Length and Transfer-Encoding: the body's length is ambiguous";
+    if (MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin")) {
+        *status = MHD_HTTP_FORBIDDEN;
+        return "requests from web pages are refused (the request has an Origin header): "
+               "call alea serve from your own server";
+    }
+    if (r->fields &&
+        !is_json(MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Type"))) {
+        *status = MHD_HTTP_UNSUPPORTED_MEDIA_TYPE;
+        return "the body must be sent as Content-Type: application/json";
+    }
+    uint64_t declared;
+    if (f.length && parse_u64(f.length, &declared) && declared > (uint64_t)s->o->max_request) {
+        *status = MHD_HTTP_CONTENT_TOO_LARGE;
+        return "";
+    }
+    return NULL;
+}
+
+/* A request's first call: its route and headers. */
+static enum MHD_Result request_start(server *s, struct MHD_Connection *c, const char *url,
+                                     const char *method, void **state)
+{
+    const route *r = NULL;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
+        if (!strcmp(url, routes[i].path))
+            r = &routes[i];
+    if (!r)
+        return refuse(s, c, MHD_HTTP_NOT_FOUND, "no such path (alea serve answers POST "
+                      "/roll, POST /dist and GET /health)", NULL);
+    if (strcmp(method, r->method) != 0 &&
+        !(!strcmp(r->method, "GET") && !strcmp(method, "HEAD"))) {
+        char msg[96];
+        snprintf(msg, sizeof msg, "%s takes %s", r->path, r->allow);
+        return refuse(s, c, MHD_HTTP_METHOD_NOT_ALLOWED, msg, r->allow);
+    }
+    unsigned status;
+    const char *bad = check_headers(s, c, r, &status);
+    if (bad) {
+        char msg[160];
+        if (status == MHD_HTTP_CONTENT_TOO_LARGE)
+            size_message(msg, sizeof msg, s->o);
+        return refuse(s, c, status, *bad ? bad : msg, NULL);
+    }
+    if (!r->fields) { /* no body, no evaluation: answered at once */
+        reply out;
+        r->answer(s->o, NULL, NULL, &out);
+        return send_reply(s, c, &out, NULL);
+    }
+    request *rq = calloc(1, sizeof *rq);
+    if (!rq)
+        return MHD_NO;
+    rq->r = r;
+    *state = rq;
+    return MHD_YES;
+}
+
+/* A piece of the body. */
+static enum MHD_Result request_body(server *s, struct MHD_Connection *c, request *rq,
+                                    const char *upload, size_t n)
+{
+    size_t limit = (size_t)s->o->max_request;
+    if (rq->len + n > limit || rq->refused) {
+        /* A body without Content-Length (chunked) past the limit:
+         * libmicrohttpd takes no answer before the body ends, so the 413
+         * is written on the socket now, and the rest read and dropped
+         * (up to DRAIN_TIMES the limit) so that the client reads it. */
+        if (!rq->refused) {
+            conn *k = conn_of(c);
+            char msg[160];
+            size_message(msg, sizeof msg, s->o);
+            if (k) {
+                pthread_mutex_lock(&s->lock);
+                send_raw(k->fd, MHD_HTTP_CONTENT_TOO_LARGE, "Content Too Large", msg);
+                pthread_mutex_unlock(&s->lock);
+            }
+            rq->refused = 1;
+            free(rq->body.p);
+            rq->body.p = NULL;
+        }
+        rq->len = rq->len + n < DRAIN_TIMES * limit + 1 ? rq->len + n : DRAIN_TIMES * limit + 1;
+        return rq->len > DRAIN_TIMES * limit ? MHD_NO : MHD_YES;
+    }
+    if (!buffer_reserve(&rq->body, rq->len + n + 1))
+        return MHD_NO;
+    memcpy(rq->body.p + rq->len, upload, n);
+    rq->len += n;
+    return MHD_YES;
+}
+
+/* The body has arrived: the request joins its client's queue, its
+ * connection suspended until a worker or the clock answers it. */
+static enum MHD_Result request_queue(server *s, struct MHD_Connection *c, request *rq)
+{
+    conn *k = conn_of(c);
+    reply out;
+    job *j = calloc(1, sizeof *j);
+    if (!j)
+        return MHD_NO;
+    j->r = rq->r;
+    j->body = rq->body.p;
+    j->len = rq->len;
+    rq->body.p = NULL;
+    j->c = c;
+    j->tm = *s->o->timer;
+    timer_arm(&j->tm);
+    pthread_mutex_lock(&s->lock);
+    if ((k && k->phase == CUT) || s->stopping) {
+        pthread_mutex_unlock(&s->lock);
+        job_free(j);
+        if (!s->stopping)
+            return MHD_NO;
+        fail(&out, MHD_HTTP_SERVICE_UNAVAILABLE, "the server is stopping", 0, 0);
+        return send_reply(s, c, &out, NULL);
+    }
+    client *cl = client_find(s, key_of(c));
+    if (!cl || s->admitted >= s->o->max_queue) {
+        pthread_mutex_unlock(&s->lock);
+        job_free(j);
+        fail_busy(&out, "the server has too many requests waiting", "--max-queue",
+                  s->o->max_queue);
+        return send_reply(s, c, &out, NULL);
+    }
+    if (cl->waiting + cl->running >= s->o->max_client_queue) {
+        pthread_mutex_unlock(&s->lock);
+        job_free(j);
+        char msg[200];
+        snprintf(msg, sizeof msg, "too many requests from this address at once "
+                 "(--max-client-queue %" PRId64 "); wait for their answers",
+                 s->o->max_client_queue);
+        fail(&out, MHD_HTTP_TOO_MANY_REQUESTS, msg, 0, 0);
+        return send_reply(s, c, &out, NULL);
+    }
+    /* suspended before it is queued: a worker may resume it at once */
+    MHD_suspend_connection(c);
+    j->cl = cl;
+    j->state = QUEUED;
+    if (cl->tail)
+        cl->tail->next = j;
+    else
+        cl->head = j;
+    cl->tail = j;
+    cl->waiting++;
+    s->admitted++;
+    rq->job = j;
+    if (k) {
+        k->phase = WORKING;
+        k->job = j;
+    }
+    pthread_cond_signal(&s->work);
+    pthread_mutex_unlock(&s->lock);
+    return MHD_YES;
 }
 
 /* libmicrohttpd's access handler: called once with the headers, then with
- * each piece of the body, then once more with none to answer. */
+ * each piece of the body, then with none until it is answered. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url,
                                   const char *method, const char *version,
                                   const char *upload, size_t *upload_size, void **state)
 {
-    const options *o = cls;
+    server *s = cls;
     request *rq = *state;
     (void)version;
-    if (!rq) {
-        const route *r = NULL;
-        for (size_t i = 0; i < sizeof routes / sizeof routes[0]; i++)
-            if (!strcmp(url, routes[i].path))
-                r = &routes[i];
-        if (!r)
-            return refuse(c, MHD_HTTP_NOT_FOUND, "no such path (alea serve answers POST "
-                          "/roll, POST /dist and GET /health)", NULL);
-        if (strcmp(method, r->method) != 0 &&
-            !(!strcmp(r->method, "GET") && !strcmp(method, "HEAD"))) {
-            char msg[96];
-            snprintf(msg, sizeof msg, "%s takes %s", r->path, r->allow);
-            return refuse(c, MHD_HTTP_METHOD_NOT_ALLOWED, msg, r->allow);
-        }
-        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Content-Length");
-        uint64_t declared;
-        if (cl && parse_u64(cl, &declared) && declared > (uint64_t)o->max_request)
-            return refuse_size(c, o);
-        if (!(rq = calloc(1, sizeof *rq)))
-            return MHD_NO;
-        rq->route = r;
-        *state = rq;
-        return MHD_YES;
-    }
-    size_t limit = (size_t)o->max_request;
+    if (!rq)
+        return request_start(s, c, url, method, state);
     if (*upload_size) {
-        /* A body without Content-Length (chunked) that passes the limit:
-         * libmicrohttpd answers only once a body is read, so the rest is
-         * read and dropped, up to the limit again; past it, the connection
-         * is closed without an answer. */
         size_t n = *upload_size;
         *upload_size = 0;
-        if (rq->len + n > limit) {
-            rq->len = rq->len + n < 2 * limit + 1 ? rq->len + n : 2 * limit + 1;
-            return rq->len > 2 * limit ? MHD_NO : MHD_YES;
-        }
-        if (!buffer_reserve(&rq->body, rq->len + n + 1))
-            return MHD_NO;
-        memcpy(rq->body.p + rq->len, upload, n);
-        rq->len += n;
-        return MHD_YES;
+        return request_body(s, c, rq, upload, n);
     }
-    if (rq->len > limit)
-        return refuse_size(c, o);
-    reply r;
-    answer(o, rq->route, rq->body.p ? rq->body.p : "", rq->len, &r);
-    return send_reply(c, &r, NULL);
+    if (rq->refused)
+        return MHD_NO;
+    if (!rq->job)
+        return request_queue(s, c, rq);
+    /* resumed: answered by a worker or by the clock */
+    pthread_mutex_lock(&s->lock);
+    reply out = rq->job->out;
+    rq->job->out.p = NULL;
+    pthread_mutex_unlock(&s->lock);
+    return send_reply(s, c, &out, NULL);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *c, void **state,
                          enum MHD_RequestTerminationCode why)
 {
+    server *s = cls;
     request *rq = *state;
-    (void)cls;
-    (void)c;
     (void)why;
+    conn *k = conn_of(c);
+    pthread_mutex_lock(&s->lock);
+    if (k && k->phase != CUT) { /* the next request's time starts */
+        k->phase = ARRIVING;
+        k->begun = 0;
+        k->due = now_plus(s->o->request_timeout * 1000);
+        k->job = NULL;
+    }
+    if (rq && rq->job) {
+        if (rq->job->state == RUNNING)
+            rq->job->orphan = 1; /* the worker frees it */
+        else
+            job_free(rq->job);
+    }
+    pthread_mutex_unlock(&s->lock);
     if (rq) {
         free(rq->body.p);
         free(rq);
         *state = NULL;
     }
+}
+
+/* libmicrohttpd's messages: at most --log-limit a minute, the rest
+ * counted (a client could otherwise grow the log at will). */
+static void on_log(void *cls, const char *fmt, va_list ap)
+{
+    server *s = cls;
+    pthread_mutex_lock(&s->log_lock);
+    if (seconds_since(&s->log_since) >= 60) {
+        if (s->left_out)
+            fprintf(stderr, "alea: serve: %" PRId64 " more messages of the HTTP server were "
+                    "left out (--log-limit %" PRId64 " a minute)\n", s->left_out,
+                    s->o->log_limit);
+        s->log_since = now_plus(0);
+        s->logged = s->left_out = 0;
+    }
+    if (s->logged < s->o->log_limit) {
+        s->logged++;
+        fputs("alea: serve: ", stderr);
+        vfprintf(stderr, fmt, ap);
+    } else {
+        s->left_out++;
+        s->left_out_all++;
+    }
+    pthread_mutex_unlock(&s->log_lock);
 }
 
 static unsigned daemon_connections(struct MHD_Daemon *d)
@@ -625,8 +1324,21 @@ int cmd_serve(const options *o)
     int64_t threads = o->threads ? o->threads : cores > 0 ? cores : 1;
     if (threads > THREADS_MAX)
         threads = THREADS_MAX;
-    if (threads > o->max_connections) /* each thread serves a share of them */
+    if (threads > o->max_connections) /* each evaluates one connection's request */
         threads = o->max_connections;
+
+    server s;
+    memset(&s, 0, sizeof s);
+    s.o = o;
+    s.nclients = (size_t)o->max_queue + CLIENTS_REMEMBERED;
+    s.clients = calloc(s.nclients, sizeof *s.clients);
+    pthread_t workers[THREADS_MAX], clock_id;
+    if (!s.clients)
+        return out_of_memory();
+    pthread_mutex_init(&s.lock, NULL);
+    pthread_mutex_init(&s.log_lock, NULL);
+    pthread_cond_init(&s.work, NULL);
+    s.log_since = now_plus(0);
 
     /* SIGINT and SIGTERM are taken by sigwait below: blocked before the
      * threads start, so that they inherit the mask. */
@@ -636,42 +1348,78 @@ int cmd_serve(const options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ITC |
+    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME |
                      MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
-    struct MHD_Daemon *d = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, on_request, (void *)(uintptr_t)o,
+    s.d = MHD_start_daemon(
+        flags, (uint16_t)o->port, NULL, NULL, on_request, &s,
         MHD_OPTION_SOCK_ADDR, &addr.sa,
-        MHD_OPTION_THREAD_POOL_SIZE, (unsigned)threads,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->max_client_connections,
         MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->idle_timeout,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, NULL,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, &s,
+        MHD_OPTION_EXTERNAL_LOGGER, on_log, &s,
         MHD_OPTION_END);
-    if (!d) {
+    if (!s.d) {
         fprintf(stderr, "alea: serve: cannot listen on %s port %" PRId64 "\n", o->bind,
                 o->port);
+        free(s.clients);
         return EXIT_FAIL;
     }
-    const union MHD_DaemonInfo *info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
-    printf("listening on http://%s%s%s:%u/\n", v6 ? "[" : "", o->bind, v6 ? "]" : "",
-           info ? (unsigned)info->port : (unsigned)o->port);
-    fflush(stdout);
+    int64_t started = 0;
+    while (started < threads &&
+           pthread_create(&workers[started], NULL, worker, &s) == 0)
+        started++;
+    int clock_ok = pthread_create(&clock_id, NULL, clock_thread, &s) == 0;
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_BIND_PORT);
+    if (started && clock_ok) {
+        printf("listening on http://%s%s%s:%u/\n", v6 ? "[" : "", o->bind, v6 ? "]" : "",
+               info ? (unsigned)info->port : (unsigned)o->port);
+        fflush(stdout);
+    }
 
     int sig = 0;
-    sigwait(&stop, &sig);
+    if (started && clock_ok)
+        sigwait(&stop, &sig);
+    else
+        fputs("alea: serve: cannot start its threads\n", stderr);
     /* Stop accepting, give the requests being answered their deadline to
-     * finish (a second more), then close the rest. */
-    MHD_socket listen_fd = MHD_quiesce_daemon(d);
+     * finish (a second more), then answer those left 503 and close the
+     * rest. */
+    MHD_socket listen_fd = MHD_quiesce_daemon(s.d);
     struct timespec pause = {0, 10000000L};
     int64_t waited_ms = 0, grace_ms = (o->timer->ms > 0 ? o->timer->ms : 1000) + 1000;
-    while (daemon_connections(d) > 0 && waited_ms < grace_ms) {
+    while (daemon_connections(s.d) > 0 && waited_ms < grace_ms) {
         nanosleep(&pause, NULL);
         waited_ms += 10;
     }
-    MHD_stop_daemon(d);
+    pthread_mutex_lock(&s.lock);
+    s.stopping = 1; /* the clock answers what is left, the workers stop */
+    pthread_cond_broadcast(&s.work);
+    pthread_mutex_unlock(&s.lock);
+    for (int64_t i = 0; i < started; i++)
+        pthread_join(workers[i], NULL);
+    if (clock_ok) {
+        nanosleep(&pause, NULL); /* a tick to answer the last */
+        pthread_mutex_lock(&s.lock);
+        s.stopping = 2;
+        pthread_mutex_unlock(&s.lock);
+        pthread_join(clock_id, NULL);
+    }
+    MHD_stop_daemon(s.d);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
-    fprintf(stderr, "alea: serve: stopped by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
-    return EXIT_OK;
+    if (s.left_out_all)
+        fprintf(stderr, "alea: serve: %" PRId64 " messages of the HTTP server were left out "
+                "in all (--log-limit %" PRId64 " a minute)\n", s.left_out_all, o->log_limit);
+    free(s.clients);
+    pthread_mutex_destroy(&s.lock);
+    pthread_mutex_destroy(&s.log_lock);
+    pthread_cond_destroy(&s.work);
+    if (sig)
+        fprintf(stderr, "alea: serve: stopped by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
+    return sig ? EXIT_OK : EXIT_FAIL;
 }
 
 #endif
