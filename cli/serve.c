@@ -550,7 +550,8 @@ typedef struct conn {
     struct conn *prev, *next;
     MHD_socket fd;
     int phase;
-    int begun; /* a request line has come: a cut gets a 408 */
+    int begun;  /* a request line has come: a cut gets a 408 */
+    int served; /* answers sent: a cut of the first request gets a 408 */
     struct timespec due;
     job *job;
 } conn;
@@ -571,6 +572,11 @@ typedef struct request {
 #define CLIENTS_REMEMBERED 256
 /* The worker time a client used counts half after this many seconds. */
 #define CLIENT_MEMORY_S 2.0
+/* With two workers or more, the first takes only requests of clients that
+ * used less than this many seconds of workers lately (about a tenth of a
+ * worker, steadily): clients that loop expensive requests share the
+ * others, and a cheap request never waits behind them. */
+#define CLIENT_LIGHT_S 0.25
 /* A chunked body past --max-request is read and dropped up to this many
  * times the limit, so that its 413 is read; past that it is closed. */
 #define DRAIN_TIMES 16
@@ -585,6 +591,7 @@ typedef struct server {
     size_t nclients;
     int64_t admitted; /* jobs waiting or running */
     int stopping;
+    int64_t workers_left; /* workers not yet returned */
     size_t pending; /* bytes of answers held */
     /* libmicrohttpd's messages: this minute's, and those left out */
     pthread_mutex_t log_lock;
@@ -818,8 +825,9 @@ static client *client_find(server *s, client_key key)
 }
 
 /* The next job for a free worker: from the client with the fewest
- * running, then the least worker time used lately. Under the lock. */
-static job *job_take(server *s)
+ * running, then the least worker time used lately; for the reserved
+ * worker, only from a light client. Under the lock. */
+static job *job_take(server *s, int reserved)
 {
     client *best = NULL;
     double best_used = 0;
@@ -828,6 +836,8 @@ static job *job_take(server *s)
         if (!c->head)
             continue;
         double u = client_used(c);
+        if (reserved && u >= CLIENT_LIGHT_S)
+            continue;
         if (!best || c->running < best->running ||
             (c->running == best->running && u < best_used)) {
             best = c;
@@ -872,13 +882,20 @@ static void job_free(job *j)
     }
 }
 
+/* A worker's server, and whether it is the one kept for light clients. */
+typedef struct worker_arg {
+    server *s;
+    int reserved;
+} worker_arg;
+
 static void *worker(void *arg)
 {
-    server *s = arg;
+    server *s = ((worker_arg *)arg)->s;
+    int reserved = ((worker_arg *)arg)->reserved;
     pthread_mutex_lock(&s->lock);
     for (;;) {
         job *j = NULL;
-        while (!s->stopping && !(j = job_take(s)))
+        while (!s->stopping && !(j = job_take(s, reserved)))
             pthread_cond_wait(&s->work, &s->lock);
         if (!j)
             break;
@@ -912,6 +929,7 @@ static void *worker(void *arg)
             pthread_mutex_lock(&s->lock);
         }
     }
+    s->workers_left--;
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
@@ -922,7 +940,7 @@ static int clock_cut(server *s, struct MHD_Connection **resume, size_t max)
     size_t n = 0;
     for (conn *k = s->conns; k; k = k->next) {
         if ((k->phase == ARRIVING || k->phase == SENDING) && past(&k->due)) {
-            if (k->phase == ARRIVING && k->begun) {
+            if (k->phase == ARRIVING && (k->begun || !k->served)) {
                 char msg[160];
                 snprintf(msg, sizeof msg, "the request took longer than --request-timeout %"
                          PRId64 " s to arrive", s->o->request_timeout);
@@ -1210,7 +1228,7 @@ static enum MHD_Result request_queue(server *s, struct MHD_Connection *c, reques
         k->phase = WORKING;
         k->job = j;
     }
-    pthread_cond_signal(&s->work);
+    pthread_cond_broadcast(&s->work); /* the reserved worker may not take it */
     pthread_mutex_unlock(&s->lock);
     return MHD_YES;
 }
@@ -1254,6 +1272,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
     if (k && k->phase != CUT) { /* the next request's time starts */
         k->phase = ARRIVING;
         k->begun = 0;
+        k->served++;
         k->due = now_plus(s->o->request_timeout * 1000);
         k->job = NULL;
     }
@@ -1327,12 +1346,14 @@ int cmd_serve(const options *o)
     if (threads > o->max_connections) /* each evaluates one connection's request */
         threads = o->max_connections;
 
-    server s;
-    memset(&s, 0, sizeof s);
+    /* static: a worker in an evaluation that does not poll its deadline
+     * may outlive cmd_serve until the process exits */
+    static server s;
     s.o = o;
     s.nclients = (size_t)o->max_queue + CLIENTS_REMEMBERED;
     s.clients = calloc(s.nclients, sizeof *s.clients);
     pthread_t workers[THREADS_MAX], clock_id;
+    static worker_arg args[THREADS_MAX];
     if (!s.clients)
         return out_of_memory();
     pthread_mutex_init(&s.lock, NULL);
@@ -1352,6 +1373,7 @@ int cmd_serve(const options *o)
                      MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
     s.d = MHD_start_daemon(
         flags, (uint16_t)o->port, NULL, NULL, on_request, &s,
+        MHD_OPTION_EXTERNAL_LOGGER, on_log, &s, /* first, to have every message */
         MHD_OPTION_SOCK_ADDR, &addr.sa,
         MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections,
         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->max_client_connections,
@@ -1359,7 +1381,6 @@ int cmd_serve(const options *o)
         MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
         MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
         MHD_OPTION_URI_LOG_CALLBACK, on_uri, &s,
-        MHD_OPTION_EXTERNAL_LOGGER, on_log, &s,
         MHD_OPTION_END);
     if (!s.d) {
         fprintf(stderr, "alea: serve: cannot listen on %s port %" PRId64 "\n", o->bind,
@@ -1368,9 +1389,13 @@ int cmd_serve(const options *o)
         return EXIT_FAIL;
     }
     int64_t started = 0;
-    while (started < threads &&
-           pthread_create(&workers[started], NULL, worker, &s) == 0)
-        started++;
+    for (; started < threads; started++) {
+        args[started].s = &s;
+        args[started].reserved = started == 0 && threads > 1;
+        if (pthread_create(&workers[started], NULL, worker, &args[started]) != 0)
+            break;
+    }
+    s.workers_left = started;
     int clock_ok = pthread_create(&clock_id, NULL, clock_thread, &s) == 0;
     const union MHD_DaemonInfo *info = MHD_get_daemon_info(s.d, MHD_DAEMON_INFO_BIND_PORT);
     if (started && clock_ok) {
@@ -1398,8 +1423,6 @@ int cmd_serve(const options *o)
     s.stopping = 1; /* the clock answers what is left, the workers stop */
     pthread_cond_broadcast(&s.work);
     pthread_mutex_unlock(&s.lock);
-    for (int64_t i = 0; i < started; i++)
-        pthread_join(workers[i], NULL);
     if (clock_ok) {
         nanosleep(&pause, NULL); /* a tick to answer the last */
         pthread_mutex_lock(&s.lock);
@@ -1410,13 +1433,31 @@ int cmd_serve(const options *o)
     MHD_stop_daemon(s.d);
     if (listen_fd != MHD_INVALID_SOCKET)
         close(listen_fd);
+    /* The workers end with their evaluation, which polls the deadline;
+     * one that does not within a grace is left to the process's exit. */
+    int64_t left = 0;
+    for (waited_ms = 0; waited_ms <= grace_ms; waited_ms += 10) {
+        pthread_mutex_lock(&s.lock);
+        left = s.workers_left;
+        pthread_mutex_unlock(&s.lock);
+        if (!left)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    for (int64_t i = 0; i < started; i++)
+        if (left)
+            pthread_detach(workers[i]);
+        else
+            pthread_join(workers[i], NULL);
     if (s.left_out_all)
         fprintf(stderr, "alea: serve: %" PRId64 " messages of the HTTP server were left out "
                 "in all (--log-limit %" PRId64 " a minute)\n", s.left_out_all, o->log_limit);
-    free(s.clients);
-    pthread_mutex_destroy(&s.lock);
-    pthread_mutex_destroy(&s.log_lock);
-    pthread_cond_destroy(&s.work);
+    if (!left) {
+        free(s.clients);
+        pthread_mutex_destroy(&s.lock);
+        pthread_mutex_destroy(&s.log_lock);
+        pthread_cond_destroy(&s.work);
+    }
     if (sig)
         fprintf(stderr, "alea: serve: stopped by %s\n", sig == SIGINT ? "SIGINT" : "SIGTERM");
     return sig ? EXIT_OK : EXIT_FAIL;
