@@ -328,6 +328,9 @@ void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */
 void report_use_timer(const timer *t);
 void put_excerpt(const char *src, size_t len, size_t start, size_t end);
+/* The same on f: the expression's line and a line of carets under the span
+ * (serve.c puts it in its error answers). */
+void put_excerpt_to(FILE *f, const char *src, size_t len, size_t start, size_t end);
 /* The bytes of the character at s[i]: a valid UTF-8 sequence, else 1. */
 size_t unit_len(const unsigned char *s, size_t len, size_t i);
 

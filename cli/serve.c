@@ -117,6 +117,7 @@ typedef struct request_fields {
     int seed_set;
     int dialect; /* -1: the server's (--dialect) */
     int exact;
+    alea_format format; /* /roll: JSON (the breakdown's objects), text or Markdown */
 } request_fields;
 
 typedef void route_answer(const options *o, const request_fields *f, const timer *deadline,
@@ -133,10 +134,30 @@ typedef struct route {
 
 /* ---- errors ------------------------------------------------------------- */
 
-/* An error answer: {"error": {"message": ..., "start": S, "end": E}}. The
- * message is made valid UTF-8 first (a byte that starts no character
- * becomes '?'), as JSON requires. */
-static void fail(reply *out, unsigned status, const char *msg, size_t start, size_t end)
+/* The machine status of an error that is not the library's, by its HTTP
+ * status (the library's are its own: ALEA_ERR_SYNTAX, ALEA_ERR_LIMIT...). */
+static const struct {
+    unsigned http;
+    const char *status;
+} http_statuses[] = {
+    {MHD_HTTP_BAD_REQUEST, "SERVE_BAD_REQUEST"},
+    {MHD_HTTP_FORBIDDEN, "SERVE_FORBIDDEN"},
+    {MHD_HTTP_NOT_FOUND, "SERVE_NOT_FOUND"},
+    {MHD_HTTP_METHOD_NOT_ALLOWED, "SERVE_METHOD"},
+    {MHD_HTTP_REQUEST_TIMEOUT, "SERVE_REQUEST_TIMEOUT"},
+    {MHD_HTTP_CONTENT_TOO_LARGE, "SERVE_TOO_LARGE"},
+    {MHD_HTTP_UNSUPPORTED_MEDIA_TYPE, "SERVE_MEDIA_TYPE"},
+    {MHD_HTTP_UNPROCESSABLE_CONTENT, "ALEA_ERR_LIMIT"}, /* --max-response */
+    {MHD_HTTP_TOO_MANY_REQUESTS, "SERVE_TOO_MANY"},
+    {MHD_HTTP_SERVICE_UNAVAILABLE, "SERVE_BUSY"},
+};
+
+/* An error answer: {"error": {"message": ..., "start": S, "end": E,
+ * "status": NAME, "caret": the expression and a caret line under [S, E)
+ * or null, "hint": a sentence or null}}. The texts are made valid UTF-8
+ * first (a byte that starts no character becomes '?'), as JSON requires. */
+static void fail_full(reply *out, unsigned http, const char *status, const char *msg,
+                      size_t start, size_t end, const char *caret, const char *hint)
 {
     char clean[ALEA_ERROR_LINE_MAX + 256];
     size_t n = strlen(msg), k = 0;
@@ -152,10 +173,15 @@ static void fail(reply *out, unsigned status, const char *msg, size_t start, siz
         i += u;
     }
     clean[k] = '\0';
-    out->status = status;
+    if (!status)
+        for (size_t i = 0; i < sizeof http_statuses / sizeof http_statuses[0]; i++)
+            if (http_statuses[i].http == http)
+                status = http_statuses[i].status;
+    out->status = http;
     out->p = NULL;
-    json_t *j = json_pack("{s:{s:s,s:I,s:I}}", "error", "message", clean, "start",
-                          (json_int_t)start, "end", (json_int_t)end);
+    json_t *j = json_pack("{s:{s:s,s:I,s:I,s:s,s:s?,s:s?}}", "error", "message", clean, "start",
+                          (json_int_t)start, "end", (json_int_t)end, "status",
+                          status ? status : "SERVE_ERROR", "caret", caret, "hint", hint);
     char *text = j ? json_dumps(j, 0) : NULL;
     json_decref(j);
     if (!text)
@@ -170,17 +196,28 @@ static void fail(reply *out, unsigned status, const char *msg, size_t start, siz
     out->len++;
 }
 
+static void fail(reply *out, unsigned http, const char *msg, size_t start, size_t end)
+{
+    fail_full(out, http, NULL, msg, start, end, NULL, NULL);
+}
+
 static void fail_deadline(reply *out, const options *o)
 {
-    char line[128];
+    char line[128], hint[128];
     snprintf(line, sizeof line, "timed out: the request ran past its deadline (--timeout %"
              PRId64 " ms) and was stopped", o->timer->ms);
-    fail(out, MHD_HTTP_SERVICE_UNAVAILABLE, line, 0, 0);
+    snprintf(hint, sizeof hint, "this server gives a request %" PRId64 " ms; ask for less work, "
+             "or try again when it is less busy", o->timer->ms);
+    fail_full(out, MHD_HTTP_SERVICE_UNAVAILABLE, alea_status_name(ALEA_ERR_INTERRUPTED), line, 0,
+              0, NULL, hint);
 }
 
 /* The context's error as an answer: 503 for the deadline and the server's
- * memory, 422 for what the expression asked (syntax, limits). */
-static void fail_ctx(reply *out, const options *o, const alea_ctx *ctx)
+ * memory, 422 for what the expression (f's, compiled as e or not) asked:
+ * its status, the caret under its span, and the expression's hint or the
+ * limit's. */
+static void fail_ctx(reply *out, const options *o, const alea_ctx *ctx, const request_fields *f,
+                     const alea_expr *e)
 {
     size_t start, end;
     alea_status st = alea_ctx_error_span(ctx, &start, &end);
@@ -190,8 +227,21 @@ static void fail_ctx(reply *out, const options *o, const alea_ctx *ctx)
         return;
     }
     alea_ctx_error_line(ctx, line, sizeof line);
-    fail(out, st == ALEA_ERR_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE
-                                   : MHD_HTTP_UNPROCESSABLE_CONTENT, line, start, end);
+    char *caret = NULL;
+    size_t caret_len = 0;
+    FILE *m = f && f->expr ? open_memstream(&caret, &caret_len) : NULL;
+    if (m) {
+        put_excerpt_to(m, f->expr, f->expr_len, start, end);
+        fclose(m);
+    }
+    const char *hint = e ? alea_expr_hint(e) : NULL;
+    if (!hint && st == ALEA_ERR_LIMIT)
+        hint = "the limits are this server's (its --max-* options): ask for fewer dice, "
+               "outcomes or less work";
+    fail_full(out, st == ALEA_ERR_NOMEM ? MHD_HTTP_SERVICE_UNAVAILABLE
+                                        : MHD_HTTP_UNPROCESSABLE_CONTENT,
+              alea_status_name(st), line, start, end, caret, hint);
+    free(caret);
 }
 
 static void fail_response_limit(reply *out, const options *o)
@@ -221,7 +271,7 @@ static alea_ctx *request_ctx(const options *o, const request_fields *f, const ti
     if (f->dialect >= 0)
         alea_ctx_set_dialect(ctx, (alea_dialect)f->dialect);
     if (f->exact && alea_ctx_set_exact(ctx, 1) != ALEA_OK) {
-        fail_ctx(out, o, ctx);
+        fail_ctx(out, o, ctx, NULL, NULL);
         alea_ctx_free(ctx);
         return NULL;
     }
@@ -229,7 +279,7 @@ static alea_ctx *request_ctx(const options *o, const request_fields *f, const ti
     if (tm->ms > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, tm);
     if (alea_expr_compile(ctx, f->expr, f->expr_len, e) != ALEA_OK) {
-        fail_ctx(out, o, ctx);
+        fail_ctx(out, o, ctx, f, NULL);
         alea_ctx_free(ctx);
         return NULL;
     }
@@ -260,6 +310,29 @@ static int put(buffer *b, size_t *at, const char *s, size_t len, const options *
     return 1;
 }
 
+/* A roll as {"expression": ..., "total": T, "text": ...}, its text (with
+ * its comment) in f's format, for a bot to post as it is. */
+static int put_text(buffer *b, size_t *at, const request_fields *f, const alea_roll *roll,
+                    const options *o, reply *out)
+{
+    size_t len = alea_roll_format(roll, f->format, NULL, 0);
+    char *text = malloc(len + 1);
+    json_t *j = NULL;
+    if (text) {
+        alea_roll_format(roll, f->format, text, len + 1);
+        j = json_pack("{s:s%,s:I,s:s%}", "expression", f->expr, f->expr_len, "total",
+                      (json_int_t)alea_roll_total(roll), "text", text, len);
+    }
+    char *d = j ? json_dumps(j, 0) : NULL;
+    int ok = d ? put(b, at, d, strlen(d), o, out) : 0;
+    if (!d)
+        out->p = NULL; /* answered as out of memory */
+    free(d);
+    json_decref(j);
+    free(text);
+    return ok;
+}
+
 /* POST /roll: {"rolls": [roll, ...], "seed": S}, each roll as roll --json,
  * S the seed that rolls them again (drawn when the request gives none). */
 static void answer_roll(const options *o, const request_fields *f, const timer *deadline,
@@ -277,7 +350,7 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
     alea_ctx_seed(ctx, seed);
     alea_roll *roll = alea_roll_new(ctx);
     if (!roll) {
-        fail_ctx(out, o, ctx);
+        fail_ctx(out, o, ctx, f, e);
         goto done;
     }
     if (!put(&b, &at, "{\"rolls\": [", 11, o, out))
@@ -290,11 +363,18 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
             goto done;
         }
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
-            fail_ctx(out, o, ctx);
+            fail_ctx(out, o, ctx, f, e);
             goto done;
         }
+        if (k && !put(&b, &at, ", ", 2, o, out))
+            goto done;
+        if (f->format != ALEA_FORMAT_JSON) {
+            if (!put_text(&b, &at, f, roll, o, out))
+                goto done;
+            continue;
+        }
         size_t len = alea_roll_format(roll, ALEA_FORMAT_JSON, NULL, 0);
-        if ((k && !put(&b, &at, ", ", 2, o, out)) || !room(&b, at, len, o, out))
+        if (!room(&b, at, len, o, out))
             goto done;
         at += alea_roll_format(roll, ALEA_FORMAT_JSON, b.p + at, len + 1);
     }
@@ -324,7 +404,7 @@ static void answer_dist(const options *o, const request_fields *f, const timer *
         return;
     alea_dist *d = NULL;
     if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        fail_ctx(out, o, ctx);
+        fail_ctx(out, o, ctx, f, e);
         goto done;
     }
     /* Each outcome takes 8 bytes at least ("[1, 1], "): refused before
@@ -378,7 +458,7 @@ static void answer_health(const options *o, const request_fields *f, const timer
 }
 
 static const route routes[] = {
-    {"/roll", "POST", "POST", "expr, n, seed, dialect", answer_roll},
+    {"/roll", "POST", "POST", "expr, n, seed, dialect, format", answer_roll},
     {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
 };
@@ -405,6 +485,7 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
     memset(f, 0, sizeof *f);
     f->n = 1;
     f->dialect = -1;
+    f->format = ALEA_FORMAT_JSON;
     if (!json_is_object(root)) {
         fail(out, MHD_HTTP_BAD_REQUEST, "the body must be a JSON object, as {\"expr\": "
              "\"4d6kh3\"}", 0, 0);
@@ -443,6 +524,16 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
         } else if (!strcmp(key, "dialect")) {
             if (!json_is_string(v) || (f->dialect = alea_dialect_find(json_string_value(v))) < 0)
                 bad = "one of alea, roll20, foundry, rpgdr, d20";
+        } else if (!strcmp(key, "format")) {
+            const char *v_s = json_is_string(v) ? json_string_value(v) : "";
+            if (!strcmp(v_s, "json"))
+                f->format = ALEA_FORMAT_JSON;
+            else if (!strcmp(v_s, "text"))
+                f->format = ALEA_FORMAT_TEXT;
+            else if (!strcmp(v_s, "markdown"))
+                f->format = ALEA_FORMAT_MARKDOWN;
+            else
+                bad = "one of json, text, markdown";
         } else if (!strcmp(key, "exact")) {
             if (json_is_boolean(v))
                 f->exact = json_is_true(v);

@@ -109,7 +109,7 @@ class Server:
 
 def error_of(status, data, want_status, name):
     ok = (status == want_status and isinstance(data, dict) and set(data) == {'error'}
-          and set(data['error']) == {'message', 'start', 'end'})
+          and set(data['error']) == {'message', 'start', 'end', 'status', 'caret', 'hint'})
     check(f'{name}: {want_status} with an error object', ok, f'{status} {data}')
     return data['error'] if ok else {'message': '', 'start': -1, 'end': -1}
 
@@ -163,6 +163,31 @@ for expr, start, end in [('2d+3', 2, 3), ('1d6 + ', 6, 6)]:
           f'{e}\n{err}')
     _, _, data = s.post('/dist', {'expr': expr})
     check(f'/dist {expr!r}: the same error', data.get('error') == e, data)
+# The error for a program: its status, the caret line, the hint.
+st, _, data = s.post('/roll', {'expr': '99999d6'})
+e = error_of(st, data, 422, '/roll past the dice limit')
+check('a limit error: its status, caret and hint', e['status'] == 'ALEA_ERR_LIMIT' and
+      e['caret'] == '  99999d6\n  ^^^^^^^\n' and 'limits are this server' in e['hint'], e)
+st, _, data = s.post('/roll', {'expr': '1d6 +'})
+e = error_of(st, data, 422, '/roll 1d6 +')
+check('a syntax error: its status and caret', e['status'] == 'ALEA_ERR_SYNTAX' and
+      e['caret'] == '  1d6 +\n       ^\n', e)
+st, _, data = s.post('/roll', {'expr': '1d6', 'n': 0})
+check('a server error: its status', error_of(st, data, 400, 'n 0')['status'] ==
+      'SERVE_BAD_REQUEST', data)
+# format: the roll's line, its comment included, in text or Markdown.
+for fmt, flag in [('text', []), ('markdown', ['--format', 'markdown'])]:
+    st, _, data = s.post('/roll', {'expr': '2d6 # fire damage', 'seed': 3, 'n': 2,
+                                   'format': fmt})
+    _, out, _ = cli('roll', '--seed', '3', '-n', '2', *flag, '2d6 # fire damage')
+    want = [{'expression': '2d6 # fire damage', 'total': int(line.split('=')[1].split()[0]
+                                                              .strip('`*')), 'text': line}
+            for line in out.splitlines()]
+    check(f'/roll format {fmt}: the lines of roll, comment and all',
+          st == 200 and data == {'rolls': want, 'seed': 3}, f'{data}\nwant {want}')
+st, _, data = s.post('/roll', {'expr': '1d6', 'format': 'html'})
+check('/roll format html: 400', 'one of json, text, markdown' in
+      error_of(st, data, 400, 'format html')['message'], data)
 st, _, data = s.post('/dist', {'expr': '1d{1,1000000000} * 1d{1,1000000000} * 1d1000000'})
 e = error_of(st, data, 422, '/dist past the work or support limit')
 check('a limit names itself', 'limit' in e['message'], e)
