@@ -112,6 +112,7 @@ static const char oom_body[] =
 typedef struct request_fields {
     const char *expr;
     size_t expr_len;
+    json_t *exprs; /* /compare: an array of strings (in the body's root) */
     int64_t n;
     uint64_t seed;
     int seed_set;
@@ -394,6 +395,42 @@ done:
 }
 
 /* POST /dist: the distribution as dist --json. */
+/* The JSON of d, as dist --json prints it, within the response limit:
+ * malloc'd with room for a newline, its length in *len; NULL with out
+ * filled. */
+static char *dist_json(const alea_dist *d, const options *o, size_t *len, reply *out)
+{
+    /* Each outcome takes 8 bytes at least ("[1, 1], "): refused before
+     * anything is formatted when they cannot fit. */
+    size_t limit = (size_t)o->max_response;
+    if (alea_dist_count(d) > limit / 8) {
+        fail_response_limit(out, o);
+        return NULL;
+    }
+    size_t cap = 32 * alea_dist_count(d) + 1024;
+    cap = cap < limit + 1 ? cap : limit + 1;
+    for (;;) {
+        char *p = malloc(cap);
+        size_t n = p ? alea_dist_format(d, ALEA_FORMAT_JSON, p, cap) : 0;
+        if (!p) {
+            out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+            out->p = NULL;
+        } else if (n >= limit) { /* the newline after it too */
+            free(p);
+            fail_response_limit(out, o);
+        } else if (n + 1 >= cap) {
+            free(p);
+            cap = n + 2;
+            continue;
+        } else {
+            *len = n;
+            return p;
+        }
+        return NULL;
+    }
+}
+
+/* POST /dist: the distribution as dist --json. */
 static void answer_dist(const options *o, const request_fields *f, const timer *deadline,
                         reply *out)
 {
@@ -403,41 +440,92 @@ static void answer_dist(const options *o, const request_fields *f, const timer *
     if (!ctx)
         return;
     alea_dist *d = NULL;
+    size_t len;
+    char *p;
     if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
         fail_ctx(out, o, ctx, f, e);
-        goto done;
+    } else if ((p = dist_json(d, o, &len, out)) != NULL) {
+        p[len++] = '\n';
+        out->status = MHD_HTTP_OK;
+        out->p = p;
+        out->len = len;
     }
-    /* Each outcome takes 8 bytes at least ("[1, 1], "): refused before
-     * anything is formatted when they cannot fit. */
-    size_t limit = (size_t)o->max_response;
-    if (alea_dist_count(d) > limit / 8) {
-        fail_response_limit(out, o);
+    alea_dist_free(d);
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+}
+
+/* POST /compare: {"columns": [each expression's distribution as /dist
+ * answers it, with "name": null first]}, as compare --json prints it. The
+ * columns share one work budget and their outcomes together stay within
+ * the support limit, as on the command line; the number of expressions is
+ * bounded by the body's limit, and their time by the deadline; an error's
+ * caret shows the expression it is about. */
+static void answer_compare(const options *o, const request_fields *f, const timer *deadline,
+                           reply *out)
+{
+    size_t n = json_array_size(f->exprs);
+    request_fields g = *f;
+    g.expr = json_string_value(json_array_get(f->exprs, 0));
+    g.expr_len = json_string_length(json_array_get(f->exprs, 0));
+    timer tm;
+    alea_expr *e = NULL;
+    alea_ctx *ctx = request_ctx(o, &g, deadline, &tm, &e, out);
+    if (!ctx)
+        return;
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1), outcomes = 0;
+    buffer b = {NULL, 0};
+    size_t at = 0;
+    alea_dist *d = NULL;
+    if (!put(&b, &at, "{\"columns\": [", 13, o, out))
         goto done;
-    }
-    size_t cap = 32 * alea_dist_count(d) + 1024;
-    cap = cap < limit + 1 ? cap : limit + 1;
-    for (;;) {
-        char *p = malloc(cap);
-        size_t len = p ? alea_dist_format(d, ALEA_FORMAT_JSON, p, cap) : 0;
-        if (!p) {
-            out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
-            out->p = NULL;
-        } else if (len >= limit) { /* the newline after it too */
-            free(p);
-            fail_response_limit(out, o);
-        } else if (len + 1 >= cap) {
-            free(p);
-            cap = len + 2;
-            continue;
-        } else {
-            p[len++] = '\n';
-            out->status = MHD_HTTP_OK;
-            out->p = p;
-            out->len = len;
+    for (size_t j = 0; j < n; j++) {
+        if (j) {
+            alea_expr_free(e);
+            e = NULL;
+            g.expr = json_string_value(json_array_get(f->exprs, j));
+            g.expr_len = json_string_length(json_array_get(f->exprs, j));
+            if (alea_expr_compile(ctx, g.expr, g.expr_len, &e) != ALEA_OK) {
+                fail_ctx(out, o, ctx, &g, NULL);
+                goto done;
+            }
         }
-        break;
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent);
+        alea_status st = alea_expr_dist(ctx, e, &d);
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st != ALEA_OK) {
+            fail_ctx(out, o, ctx, &g, e);
+            goto done;
+        }
+        outcomes += (int64_t)alea_dist_count(d);
+        if (outcomes > support) {
+            char msg[160];
+            snprintf(msg, sizeof msg, "the columns have more than %" PRId64 " outcomes in all "
+                     "(the support limit)", support);
+            fail_full(out, MHD_HTTP_UNPROCESSABLE_CONTENT, alea_status_name(ALEA_ERR_LIMIT),
+                      msg, 0, 0, NULL, "compare fewer or smaller expressions");
+            goto done;
+        }
+        size_t len;
+        char *p = dist_json(d, o, &len, out);
+        int ok = p && put(&b, &at, j ? ", {\"name\": null, " : "{\"name\": null, ",
+                          j ? 17 : 15, o, out) && put(&b, &at, p + 1, len - 1, o, out);
+        free(p);
+        alea_dist_free(d);
+        d = NULL;
+        if (!ok)
+            goto done;
     }
+    if (!put(&b, &at, "]}\n", 3, o, out))
+        goto done;
+    out->status = MHD_HTTP_OK;
+    out->p = b.p;
+    out->len = at;
+    b.p = NULL;
 done:
+    free(b.p);
     alea_dist_free(d);
     alea_expr_free(e);
     alea_ctx_free(ctx);
@@ -457,10 +545,104 @@ static void answer_health(const options *o, const request_fields *f, const timer
     json_decref(j);
 }
 
+/* GET /openapi.json: this service described for generators of clients
+ * (OpenAPI 3.0), its version the library's; tests/cli/serve_test.py checks
+ * the answers against it. Lines, joined as it is answered: a string
+ * literal this long is past what C11 compilers must take. */
+static const char *const openapi_lines[] = {
+    "{\"openapi\": \"3.0.3\",\n",
+    " \"info\": {\"title\": \"alea serve\", \"version\": \"VERSION\",\n",
+    "  \"description\": \"Dice rolls, distributions and comparisons as JSON, for bots. Every request with a body is sent as application/json; requests with an Origin header are refused.\"},\n",
+    " \"paths\": {\n",
+    "  \"/roll\": {\"post\": {\"summary\": \"Roll an expression n times\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/RollRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"The rolls and the seed that rolls them again\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Rolls\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/dist\": {\"post\": {\"summary\": \"The distribution of an expression\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/DistRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"The distribution, as alea dist --json prints it\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Dist\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/compare\": {\"post\": {\"summary\": \"The distributions of several expressions, within one budget\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/CompareRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"Each expression's distribution, as alea compare --json prints them\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Compare\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/health\": {\"get\": {\"summary\": \"Whether the server answers\",\n",
+    "   \"responses\": {\"200\": {\"description\": \"It does\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Health\"}}}}}}},\n",
+    "  \"/openapi.json\": {\"get\": {\"summary\": \"This document\",\n",
+    "   \"responses\": {\"200\": {\"description\": \"The OpenAPI document\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"object\"}}}}}}}},\n",
+    " \"components\": {\n",
+    "  \"responses\": {\"Error\": {\"description\": \"An error: 400, 403, 404, 405, 408, 413, 415, 422, 429 or 503\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Error\"}}}}},\n",
+    "  \"schemas\": {\n",
+    "   \"RollRequest\": {\"type\": \"object\", \"required\": [\"expr\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expr\": {\"type\": \"string\"}, \"n\": {\"type\": \"integer\", \"minimum\": 1},\n",
+    "    \"seed\": {\"oneOf\": [{\"type\": \"integer\", \"minimum\": 0}, {\"type\": \"string\", \"pattern\": \"^[0-9]+$\"}]},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]},\n",
+    "    \"format\": {\"type\": \"string\", \"enum\": [\"json\", \"text\", \"markdown\"]}}},\n",
+    "   \"DistRequest\": {\"type\": \"object\", \"required\": [\"expr\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expr\": {\"type\": \"string\"}, \"exact\": {\"type\": \"boolean\"},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]}}},\n",
+    "   \"CompareRequest\": {\"type\": \"object\", \"required\": [\"exprs\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"exprs\": {\"type\": \"array\", \"minItems\": 1, \"items\": {\"type\": \"string\"}}, \"exact\": {\"type\": \"boolean\"},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]}}},\n",
+    "   \"Rolls\": {\"type\": \"object\", \"required\": [\"rolls\", \"seed\"], \"properties\": {\n",
+    "    \"rolls\": {\"type\": \"array\", \"items\": {\"oneOf\": [{\"$ref\": \"#/components/schemas/Roll\"}, {\"$ref\": \"#/components/schemas/RollText\"}]}},\n",
+    "    \"seed\": {\"type\": \"integer\", \"minimum\": 0}}},\n",
+    "   \"Roll\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\", \"dice\"], \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"},\n",
+    "    \"comment\": {\"type\": \"string\"}, \"dice\": {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}},\n",
+    "   \"RollText\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}}},\n",
+    "   \"Dist\": {\"type\": \"object\", \"required\": [\"expression\", \"outcomes\", \"mean\", \"sd\", \"min\", \"max\", \"truncated\"], \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"},\n",
+    "    \"outcomes\": {\"type\": \"array\", \"items\": {\"type\": \"array\", \"minItems\": 2, \"maxItems\": 2, \"items\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}}},\n",
+    "    \"mean\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}, \"sd\": {\"type\": \"number\"},\n",
+    "    \"min\": {\"type\": \"integer\"}, \"max\": {\"type\": \"integer\"},\n",
+    "    \"truncated\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}}},\n",
+    "   \"Compare\": {\"type\": \"object\", \"required\": [\"columns\"], \"properties\": {\n",
+    "    \"columns\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/components/schemas/Dist\"}}}},\n",
+    "   \"Health\": {\"type\": \"object\", \"required\": [\"status\", \"version\"], \"properties\": {\n",
+    "    \"status\": {\"type\": \"string\", \"enum\": [\"ok\"]}, \"version\": {\"type\": \"string\"}}},\n",
+    "   \"Error\": {\"type\": \"object\", \"required\": [\"error\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"error\": {\"type\": \"object\", \"required\": [\"message\", \"start\", \"end\", \"status\", \"caret\", \"hint\"], \"additionalProperties\": false, \"properties\": {\n",
+    "     \"message\": {\"type\": \"string\"}, \"start\": {\"type\": \"integer\", \"minimum\": 0}, \"end\": {\"type\": \"integer\", \"minimum\": 0},\n",
+    "     \"status\": {\"type\": \"string\", \"pattern\": \"^(ALEA_ERR|SERVE)_[A-Z_]+$\"},\n",
+    "     \"caret\": {\"type\": \"string\", \"nullable\": true}, \"hint\": {\"type\": \"string\", \"nullable\": true}}}}}}}}\n",
+};
+
+static void answer_openapi(const options *o, const request_fields *f, const timer *deadline,
+                           reply *out)
+{
+    (void)o;
+    (void)f;
+    (void)deadline;
+    buffer b = {NULL, 0};
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof openapi_lines / sizeof openapi_lines[0]; i++) {
+        size_t n = strlen(openapi_lines[i]);
+        if (!buffer_reserve(&b, at + n + 1)) {
+            free(b.p);
+            out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+            out->p = NULL;
+            return;
+        }
+        memcpy(b.p + at, openapi_lines[i], n);
+        at += n;
+    }
+    json_t *doc = json_loadb(b.p, at, 0, NULL);
+    free(b.p);
+    json_object_set_new(json_object_get(doc, "info"), "version", json_string(alea_version()));
+    out->status = MHD_HTTP_OK;
+    out->p = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL;
+    out->len = out->p ? strlen(out->p) : 0;
+    json_decref(doc);
+}
+
 static const route routes[] = {
     {"/roll", "POST", "POST", "expr, n, seed, dialect, format", answer_roll},
     {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
+    {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
+    {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi},
 };
 
 /* ---- the request's body ---------------------------------------------------- */
@@ -524,6 +706,14 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
         } else if (!strcmp(key, "dialect")) {
             if (!json_is_string(v) || (f->dialect = alea_dialect_find(json_string_value(v))) < 0)
                 bad = "one of alea, roll20, foundry, rpgdr, d20";
+        } else if (!strcmp(key, "exprs")) {
+            size_t i, k = json_array_size(v);
+            for (i = 0; i < k && json_is_string(json_array_get(v, i)); i++)
+                ;
+            if (json_is_array(v) && k && i == k)
+                f->exprs = v;
+            else
+                bad = "a non-empty array of strings";
         } else if (!strcmp(key, "format")) {
             const char *v_s = json_is_string(v) ? json_string_value(v) : "";
             if (!strcmp(v_s, "json"))
@@ -546,7 +736,13 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
             return 0;
         }
     }
-    if (!f->expr) {
+    if (takes(r, "exprs") && !f->exprs) {
+        snprintf(msg, sizeof msg, "missing field 'exprs' (the expressions, as {\"exprs\": "
+                 "[\"2d20kh1\", \"1d20\"]})");
+        fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
+        return 0;
+    }
+    if (!f->expr && !takes(r, "exprs")) {
         snprintf(msg, sizeof msg, "missing field 'expr' (the expression, as {\"expr\": "
                  "\"4d6kh3\"})");
         fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
@@ -1199,7 +1395,7 @@ static enum MHD_Result request_start(server *s, struct MHD_Connection *c, const 
             r = &routes[i];
     if (!r)
         return refuse(s, c, MHD_HTTP_NOT_FOUND, "no such path (alea serve answers POST "
-                      "/roll, POST /dist and GET /health)", NULL);
+                      "/roll, /dist and /compare, GET /health and /openapi.json)", NULL);
     if (strcmp(method, r->method) != 0 &&
         !(!strcmp(r->method, "GET") && !strcmp(method, "HEAD"))) {
         char msg[96];

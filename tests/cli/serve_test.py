@@ -273,6 +273,90 @@ for cmd, shown in examples:
     check(f'docs: {cmd}', re.fullmatch(pattern, got, re.S) is not None,
           f'shown:\n{shown}got:\n{got}')
 
+# /compare: as compare --json, within one budget.
+st, _, data = s.post('/compare', {'exprs': ['2d20kh1', '1d20+3']})
+rc, out, _ = cli('compare', '--json', '2d20kh1', '1d20+3')
+check('/compare: as compare --json', st == 200 and data == json.loads(out), f'{st} {data}')
+st, _, data = s.post('/compare', {'exprs': ['1d60000', '1d50000']})
+check('/compare: the columns share the support limit', 'support limit' in
+      error_of(st, data, 422, '/compare past support')['message'], data)
+st, _, data = s.post('/compare', {'exprs': ['1d4', '1d+']})
+check('/compare: the caret shows the bad expression', error_of(st, data, 422, '/compare 1d+')
+      ['caret'] == '  1d+\n    ^\n', data)
+for body in [{'exprs': []}, {'exprs': '1d6'}, {'expr': '1d6'}]:
+    st, _, data = s.post('/compare', body)
+    error_of(st, data, 400, f'/compare {body}')
+
+# /openapi.json describes every route, and the answers match its schemas.
+st, _, api = s.request('GET', '/openapi.json')
+check('/openapi.json', st == 200 and api.get('openapi', '').startswith('3.') and
+      set(api['paths']) == {'/roll', '/dist', '/compare', '/health', '/openapi.json'}, st)
+schemas = api['components']['schemas'] if st == 200 else {}
+
+
+def valid(v, sch, where='$'):
+    """The first place where v breaks the schema sch (the keywords the
+    document uses), or None."""
+    if '$ref' in sch:
+        return valid(v, schemas[sch['$ref'].rsplit('/', 1)[1]], where)
+    if 'oneOf' in sch:
+        ok = [s for s in sch['oneOf'] if valid(v, s, where) is None]
+        return None if len(ok) == 1 else f'{where}: {len(ok)} of oneOf match'
+    if v is None:
+        return None if sch.get('nullable') else f'{where}: null'
+    kinds = {'object': dict, 'array': list, 'string': str, 'boolean': bool,
+             'integer': int, 'number': (int, float)}
+    t = sch.get('type')
+    if t and (not isinstance(v, kinds[t]) or (t in ('integer', 'number') and
+                                               isinstance(v, bool))):
+        return f'{where}: not {t}: {str(v)[:40]}'
+    if 'enum' in sch and v not in sch['enum']:
+        return f'{where}: {v} not in {sch["enum"]}'
+    if 'pattern' in sch and not re.search(sch['pattern'], v):
+        return f'{where}: {v} does not match {sch["pattern"]}'
+    if 'minimum' in sch and v < sch['minimum']:
+        return f'{where}: {v} below {sch["minimum"]}'
+    if t == 'array':
+        if len(v) < sch.get('minItems', 0) or len(v) > sch.get('maxItems', len(v)):
+            return f'{where}: {len(v)} items'
+        for i, x in enumerate(v):
+            bad = valid(x, sch.get('items', {}), f'{where}[{i}]')
+            if bad:
+                return bad
+    if t == 'object':
+        for k in sch.get('required', []):
+            if k not in v:
+                return f'{where}: no {k}'
+        for k, x in v.items():
+            if k in sch.get('properties', {}):
+                bad = valid(x, sch['properties'][k], f'{where}.{k}')
+                if bad:
+                    return bad
+            elif sch.get('additionalProperties') is False:
+                return f'{where}: {k} is not in the schema'
+    return None
+
+
+for method, path, body, want, schema in [
+        ('POST', '/roll', {'expr': '4d6kh3 # str', 'n': 2}, 200, 'Rolls'),
+        ('POST', '/roll', {'expr': 'dd(6, 14, always)', 'format': 'markdown'}, 200, 'Rolls'),
+        ('POST', '/dist', {'expr': '3d6'}, 200, 'Dist'),
+        ('POST', '/dist', {'expr': '3d6', 'exact': True}, 200, 'Dist'),
+        ('POST', '/compare', {'exprs': ['1d6', '2d6']}, 200, 'Compare'),
+        ('GET', '/health', None, 200, 'Health'),
+        ('POST', '/roll', {'expr': '2d+3'}, 422, 'Error'),
+        ('POST', '/roll', {'expr': 1}, 400, 'Error'),
+        ('GET', '/roll', None, 405, 'Error'),
+        ('GET', '/nope', None, 404, 'Error')]:
+    st, _, data = s.request(method, path, body)
+    req = api['paths'].get(path, {}).get(method.lower(), {})
+    bad = valid(body, req['requestBody']['content']['application/json']['schema']) \
+        if body and want == 200 else None
+    check(f'{method} {path} {body}: its request is in the document', bad is None, bad)
+    check(f'{method} {path} {body}: {want}, as the document says', st == want and
+          valid(data, {'$ref': '#/components/schemas/' + schema}) is None,
+          f'{st} {valid(data, {"$ref": "#/components/schemas/" + schema})}')
+
 rc, err = s.stop(signal.SIGINT)
 check('SIGINT stops it with status 0', rc == 0 and 'stopped by SIGINT' in err, f'{rc} {err}')
 
