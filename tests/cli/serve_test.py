@@ -357,6 +357,17 @@ for method, path, body, want, schema in [
           valid(data, {'$ref': '#/components/schemas/' + schema}) is None,
           f'{st} {valid(data, {"$ref": "#/components/schemas/" + schema})}')
 
+# docs/serve.md's bot, run against this server with the input shown: it
+# writes what the page shows.
+page = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                         'serve.md'), encoding='utf-8').read()
+bot = re.search(r'^```python\n(.*?)^```$', page, re.S | re.M).group(1)
+lines = re.search(r'these lines on its input:\n\n```text\n(.*?)```', page, re.S).group(1)
+shown = re.search(r'it writes:\n\n````text\n(.*?)````', page, re.S).group(1)
+r = subprocess.run([sys.executable, '-c', bot], input=lines, capture_output=True, text=True,
+                   timeout=SLOW * 3, env=dict(os.environ, ALEA_URL=f'http://127.0.0.1:{s.port}'))
+check("docs/serve.md: the bot's replies", r.stdout == shown, f'{r.stdout}{r.stderr}')
+
 rc, err = s.stop(signal.SIGINT)
 check('SIGINT stops it with status 0', rc == 0 and 'stopped by SIGINT' in err, f'{rc} {err}')
 
