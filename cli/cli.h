@@ -263,7 +263,7 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
  * clients: with the evaluations' memory (--threads times --max-memory) and
  * the program's own, the server stays under 64 MiB when clients stop
  * reading. An answer that would pass it is refused with 503. */
-#define SERVE_PENDING 25165824
+#define SERVE_PENDING 16777216
 #define SERVE_PENDING_MAX 17179869184
 /* Seconds a request may take to arrive, its headers and body together,
  * counted from the connection's start or the end of its previous answer

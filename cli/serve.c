@@ -1579,6 +1579,7 @@ static void on_completed(void *cls, struct MHD_Connection *c, void **state,
 
 /* libmicrohttpd's messages: at most --log-limit a minute, the rest
  * counted (a client could otherwise grow the log at will). */
+static void on_log(void *cls, const char *fmt, va_list ap) PRINTF_LIKE(2, 0);
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
     server *s = cls;
