@@ -1,16 +1,20 @@
 /*
- * serve.c -- alea serve: roll and dist as an HTTP JSON service, for bots in
- * any language.
+ * serve.c -- alea serve: roll, dist and compare as an HTTP JSON service,
+ * for bots in any language (docs/serve.md).
  *
- * libmicrohttpd reads the HTTP (a pool of threads, a cap on connections, a
- * time limit on silent ones); jansson reads the request bodies; the answers
- * are the library's own JSON (alea_roll_format, alea_dist_format), and the
- * errors jansson's. Every request gets a context of its own, the limits of
- * the command line's options, and a deadline (--timeout): contexts are
- * never shared between threads. What a request may hold is bounded before
- * it is held: its body (--max-request, 413), its answer (--max-response),
- * the connections served at once (--max-connections; more wait in the
- * listen queue until one ends).
+ * libmicrohttpd reads and writes the HTTP on one thread; jansson reads the
+ * request bodies; the answers are the library's own JSON (alea_roll_format,
+ * alea_dist_format), and the errors jansson's. A request with a body waits
+ * in the queue of its client address for one of --threads workers; every
+ * request gets a context of its own, the limits of the command line's
+ * options, and a deadline from its arrival (--timeout): contexts are never
+ * shared between threads. What clients may hold is bounded before it is
+ * held: a body (--max-request, 413), an answer (--max-response), all
+ * answers not yet read (--max-pending), connections (--max-connections,
+ * --max-client-connections), requests under way (--max-queue,
+ * --max-client-queue), and the time a request takes to arrive and its
+ * answer to be read (--request-timeout, --write-timeout): docs/security.md
+ * gives each its reason.
  */
 #define _POSIX_C_SOURCE 200809L /* sigwait, clock_gettime */
 
@@ -1232,6 +1236,12 @@ static int clock_cut(server *s, struct MHD_Connection **resume, size_t max)
                 snprintf(msg, sizeof msg, "the request took longer than --request-timeout %"
                          PRId64 " s to arrive", s->o->request_timeout);
                 send_raw(k->fd, MHD_HTTP_REQUEST_TIMEOUT, "Request Timeout", msg);
+            }
+            if (k->phase == SENDING) {
+                /* an abortive close: the answer still queued in the kernel
+                 * for a client that does not read is dropped, not sent */
+                struct linger now = {1, 0};
+                setsockopt(k->fd, SOL_SOCKET, SO_LINGER, &now, sizeof now);
             }
             shutdown(k->fd, SHUT_RDWR);
             k->phase = CUT;

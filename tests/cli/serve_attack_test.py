@@ -230,6 +230,43 @@ time.sleep(0.5)
 st, _, data, _ = srv.request('POST', '/roll', {'expr': '100d6', 'n': 1600})
 check('their memory is free after --write-timeout: a big answer again', st == 200, st)
 srv.stop()
+# --write-timeout 2: an answer read at once arrives whole; one left unread
+# for 3 s is cut.
+srv = Server('--write-timeout', '2')
+
+
+def read_big(pause):
+    s = srv.connect()
+    if pause:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    s.sendall(post_big)
+    time.sleep(pause)
+    s.settimeout(10)
+    got, want = b'', None
+    try:
+        while want is None or len(got) < want:
+            chunk = s.recv(1 << 20)
+            if not chunk:
+                break
+            got += chunk
+            head, sep, _ = got.partition(b'\r\n\r\n')
+            if sep and want is None:
+                length = [x for x in head.split(b'\r\n') if x.lower().startswith(
+                    b'content-length:')]
+                want = len(head) + 4 + int(length[0].split(b':')[1]) if length else None
+    except OSError:
+        pass
+    s.close()
+    return got
+
+
+whole = read_big(0)
+check('--write-timeout 2: an answer read at once arrives whole', whole.startswith(
+    b'HTTP/1.1 200') and whole.rstrip().endswith(b'}'), whole[-40:])
+cut = read_big(3)
+check('--write-timeout 2: an answer left unread for 3 s is cut', len(cut) < len(whole),
+      (len(cut), len(whole)))
+srv.stop()
 # --max-pending at N and N + 1: an answer of N bytes is sent, of N + 1 refused
 probe = Server()
 _, _, d1, _ = probe.request('POST', '/dist', {'expr': '1d6'})
@@ -244,7 +281,7 @@ for limit, want in [(size, 200), (size - 1, 503)]:
 
 # ---- 3. expensive loops from 8 clients: a share per address --------------------
 srv = Server('--threads', '2')
-stop_at = time.monotonic() + 4
+stop_at = time.monotonic() + 5
 statuses = []
 
 
@@ -257,7 +294,9 @@ def expensive(source):
 loops = [threading.Thread(target=expensive, args=(f'127.0.0.{30 + k}',)) for k in range(8)]
 for t in loops:
     t.start()
-time.sleep(0.5)
+# The loops' first requests are each client's first: a client counts as
+# expensive once it has used a worker for a while.
+time.sleep(1.5)
 cheap = []
 while time.monotonic() < stop_at - 0.5:
     ok, took = roll_1d20(srv)
