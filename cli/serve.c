@@ -824,6 +824,7 @@ typedef struct client {
 /* A request with a body, from its arrival to its answer. */
 struct job {
     job *next;
+    uint64_t seq; /* the order of arrival: among equal clients, the oldest first */
     client *cl;
     const route *r;
     char *body;
@@ -881,6 +882,7 @@ typedef struct server {
     client *clients;
     size_t nclients;
     int64_t admitted; /* jobs waiting or running */
+    uint64_t arrived; /* jobs queued so far */
     int stopping;
     int64_t workers_left; /* workers not yet returned */
     size_t pending; /* bytes of answers held */
@@ -1130,7 +1132,8 @@ static job *job_take(server *s, int reserved)
         if (reserved && u >= CLIENT_LIGHT_S)
             continue;
         if (!best || c->running < best->running ||
-            (c->running == best->running && u < best_used)) {
+            (c->running == best->running &&
+             (u < best_used || (u == best_used && c->head->seq < best->head->seq)))) {
             best = c;
             best_used = u;
         }
@@ -1512,6 +1515,7 @@ static enum MHD_Result request_queue(server *s, struct MHD_Connection *c, reques
     /* suspended before it is queued: a worker may resume it at once */
     MHD_suspend_connection(c);
     j->cl = cl;
+    j->seq = s->arrived++;
     j->state = QUEUED;
     if (cl->tail)
         cl->tail->next = j;
