@@ -15,7 +15,7 @@
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
- *   serve.c     alea serve: roll and dist as an HTTP JSON service
+ *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
  * Like any other host, the command line uses only <alea.h> from the library.
  */
 #ifndef ALEA_CLI_H
