@@ -87,6 +87,9 @@ class Server:
             s.sendall(data)
             if end:
                 s.shutdown(socket.SHUT_WR)
+        except OSError:  # closed before the end: what it answered is there to read
+            pass
+        try:
             while True:
                 chunk = s.recv(65536)
                 if not chunk:
