@@ -95,7 +95,8 @@ typedef struct options {
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
     size_t nexprs;
-    char *joined; /* the repeats "6 x 4d6kh3" written as three words, or NULL */
+    char *joined; /* the repeats "6 x 4d6kh3" written as three words, or the
+                     arguments joined (join_arguments), or NULL */
     int argc;     /* the command's arguments as given (serve hands them on) */
     char **argv;
     int from_stdin; /* no EXPR: one per line of standard input */
@@ -184,6 +185,7 @@ int buffer_reserve(buffer *b, size_t need);
 /* Compiles every expression of o into ex (reports the first error). With
  * o->names, a word that is not an expression but "name=expr" with expr one
  * is a named column: no valid expression is ever read as a name. */
+int join_arguments(alea_ctx *ctx, options *o, int *joined);
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. */
@@ -213,8 +215,10 @@ int cumulate(const alea_dist *d, double **least, double **most);
  * TAIL_SHOWN (they would read 0.00), and says how many and how much; all
  * shows them. The rows between always show. */
 #define TAIL_SHOWN 0.00005
-void dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
-                const double *most, int all);
+/* Returns 0, printing nothing, when the table would pass max_output bytes
+ * (reckoned before it is printed: every bar at its longest). */
+int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
+               const double *most, int all, int64_t max_output);
 /* The comparison of ncols columns (their distributions cumulated), as a
  * table or CSV; the headers are made from o->exprs. */
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,
@@ -317,12 +321,10 @@ enum { HINT_SAMPLE = 1, HINT_EXACT = 2 };
 void report_limit_hint(alea_ctx *ctx, unsigned ways);
 /* report(), then the hint of a limit error. */
 int report_limit(alea_ctx *ctx, const char *src, unsigned ways);
-/* The same after alea_expr_dist(e) failed; past the work limit the hint
- * says how much work e needs, found by computing it again with the limit
- * raised (up to PROBE_TIMES times the limit, under the timer t). */
-#define PROBE_TIMES 16
-int report_dist_limit(alea_ctx *ctx, const alea_expr *e, const char *src, unsigned ways,
-                      timer *t);
+/* A text (what: "distribution's table", "comparison's JSON") past the output
+ * limit, in the library's words (alea_dist_format), with the caret under
+ * the expression and the hint; returns EXIT_FAIL. */
+int report_output_limit(alea_ctx *ctx, const char *src, const char *what);
 /* A compiled expression's hint about a likely mistake, if it has one. */
 void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */

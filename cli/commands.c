@@ -24,9 +24,14 @@ int buffer_reserve(buffer *b, size_t need)
     return 1;
 }
 
-/* Formats a distribution in the library's JSON or CSV into b; returns its
- * length, or SIZE_MAX when out of memory. */
-static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
+/* format_dist's answer when the text passes the output limit (the
+ * context holds the library's error). */
+#define FORMAT_REFUSED (SIZE_MAX - 1)
+
+/* Formats a distribution (computed in ctx) in the library's JSON or CSV
+ * into b; returns its length, SIZE_MAX when out of memory, or
+ * FORMAT_REFUSED. */
+static size_t format_dist(alea_ctx *ctx, const alea_dist *d, alea_format fmt, buffer *b)
 {
     /* Room for a typical outcome up front ("[123, 0.0123456789012345], ",
      * or a CSV line of four or six numbers), so that a large distribution
@@ -51,22 +56,30 @@ static size_t format_dist(const alea_dist *d, alea_format fmt, buffer *b)
             return SIZE_MAX;
         len = alea_dist_format(d, fmt, b->p, b->cap);
     }
+    if (len == 0 && alea_ctx_error_span(ctx, NULL, NULL) == ALEA_ERR_LIMIT)
+        return FORMAT_REFUSED;
     return len == 0 ? SIZE_MAX : len; /* CSV: no memory for its columns */
 }
 
 /* ---- roll ---------------------------------------------------------------- */
 
-/* "adv=2d20kh1": the name (copied into name) and where the expression
- * starts; NULL when src does not start with a name and a single '=', or
- * (*too_long set) when the name is longer than COLUMN_NAME_MAX. */
+static int name_char(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           c == '_' || c == '-';
+}
+
+/* "adv=2d20kh1", "with advantage=2d20kh1": the name, words of letters,
+ * digits, _ and - apart by one space (copied into name), and where the
+ * expression starts; NULL when src does not start with a name and a single
+ * '=', or (*too_long set) when the name is longer than COLUMN_NAME_MAX. */
 static const char *split_name(const char *src, column_name name, int *too_long)
 {
     *too_long = 0;
     size_t n = 0;
     if (!((src[0] >= 'a' && src[0] <= 'z') || (src[0] >= 'A' && src[0] <= 'Z') || src[0] == '_'))
         return NULL;
-    while ((src[n] >= 'a' && src[n] <= 'z') || (src[n] >= 'A' && src[n] <= 'Z') ||
-           (src[n] >= '0' && src[n] <= '9') || src[n] == '_' || src[n] == '-')
+    while (name_char(src[n]) || (src[n] == ' ' && name_char(src[n + 1])))
         n++;
     if (src[n] != '=' || src[n + 1] == '=')
         return NULL;
@@ -77,6 +90,90 @@ static const char *split_name(const char *src, column_name name, int *too_long)
     memcpy(name, src, n);
     name[n] = '\0';
     return src + n + 1;
+}
+
+/* Whether src forms an expression alone: it compiles (or, with names,
+ * "name=expr" whose expr does); and after another argument (after), it
+ * does not start with an operator, which continues the one before ("alea
+ * 1d20 +5"), and is not a number alone ("alea 4d6kh3 6 times"). */
+static int forms_expression(alea_ctx *ctx, const options *o, const char *src, int after)
+{
+    if (after && (strchr("+-*/^%<>=),", src[0]) || strspn(src, "0123456789") == strlen(src)))
+        return 0;
+    column_name name;
+    int too_long;
+    const char *expr = src;
+    alea_expr *e = NULL;
+    alea_status st = alea_expr_compile(ctx, src, strlen(src), &e);
+    if (st != ALEA_OK && o->names && (expr = split_name(src, name, &too_long)) != NULL)
+        st = alea_expr_compile(ctx, expr, strlen(expr), &e);
+    alea_expr_free(e);
+    return st != ALEA_ERR_SYNTAX && st != ALEA_ERR_INVALID; /* a limit's error is its own */
+}
+
+/* An argument with a space or a tab in it was quoted: it stays whole. */
+static int quoted(const char *src)
+{
+    return strpbrk(src, " \t") != NULL;
+}
+
+/*
+ * "alea roll d20 +1d", "alea 1d20 + 5": the game systems' own spellings
+ * have spaces, and an unquoted one reaches alea as several arguments. When
+ * the arguments do not each form an expression, an argument that does not
+ * (or that follows one that does not) joins the one before, with a space:
+ * "d20" "+1d" "2d6" are "d20 +1d" and "2d6". A quoted argument ("d20 +1d")
+ * is never joined. When the last part still does not form one and nothing
+ * was quoted, all of them are one expression ("4d6kh3 6 times"), whose
+ * error is then reported. The parts are written into o->joined. Returns 0
+ * when out of memory; *joined tells whether it joined. Compiles each part
+ * once per argument it takes: a few arguments.
+ */
+int join_arguments(alea_ctx *ctx, options *o, int *joined)
+{
+    *joined = 0;
+    size_t n = o->nexprs, need = 1, i = 0;
+    while (i < n && forms_expression(ctx, o, o->exprs[i], i > 0))
+        i++;
+    if (n < 2 || i == n)
+        return 1;
+    for (i = 0; i < n; i++)
+        need += strlen(o->exprs[i]) + 1;
+    char *s = malloc(need);
+    if (!s)
+        return 0;
+    size_t k = 0, at = 0, part = 0;
+    int forms = 0, was_quoted = 0, any_quoted = 0; /* the part so far */
+    for (i = 0; i < n; i++) {
+        size_t len = strlen(o->exprs[i]);
+        int q = quoted(o->exprs[i]);
+        any_quoted |= q;
+        if (i > 0 && (q || was_quoted || (forms && forms_expression(ctx, o, o->exprs[i], 1)))) {
+            s[at++] = '\0'; /* a new part */
+            o->exprs[k++] = s + part;
+            part = at;
+        } else if (i > 0) {
+            s[at++] = ' ';
+        }
+        memcpy(s + at, o->exprs[i], len);
+        at += len;
+        s[at] = '\0';
+        was_quoted = q;
+        forms = forms_expression(ctx, o, s + part, 0);
+    }
+    o->exprs[k++] = s + part;
+    if (!forms && !any_quoted) { /* one expression, joined again */
+        for (char *c = s; c < s + at; c++)
+            if (!*c)
+                *c = ' ';
+        o->exprs[0] = s;
+        k = 1;
+    }
+    free(o->joined); /* its repeats are copied into s */
+    o->joined = s;
+    o->nexprs = k;
+    *joined = k < n;
+    return 1;
 }
 
 int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
@@ -91,7 +188,12 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
                     return usage_error(CMD_COMPARE, 1, "compare: the column name '%.*s...' "
                                        "is longer than " STR(COLUMN_NAME_MAX) " characters",
                                        COLUMN_NAME_MAX, src);
-                return report_limit(ctx, src, 0);
+                int rc = report_limit(ctx, src, 0);
+                column_name name;
+                if (!o->names && (expr = split_name(src, name, &too_long)) != NULL)
+                    fprintf(stderr, "alea: hint: '%s=' names a column of alea compare; here "
+                                    "write the expression alone: %s\n", name, expr);
+                return rc;
             }
             o->exprs[i] = expr;
             if (alea_expr_compile(ctx, expr, strlen(expr), &ex[i]) != ALEA_OK)
@@ -175,7 +277,7 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         if (erc != EXIT_OK)
             return erc;
     } else if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
-        return report_dist_limit(ctx, e, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u), o->timer);
+        return report_limit(ctx, src, HINT_SAMPLE | (o->exact ? HINT_EXACT : 0u));
     }
     double boons = 0, banes = 0;
     if (o->boons_set &&
@@ -186,13 +288,15 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 
     int rc = EXIT_OK;
     if (o->json) {
-        size_t len = format_dist(d, ALEA_FORMAT_JSON, b);
+        size_t len = format_dist(ctx, d, ALEA_FORMAT_JSON, b);
         char extra[96] = "";
         if (o->sample) /* how to make the estimate again, before the last '}' */
             snprintf(extra, sizeof extra, ", \"seed\": %" PRIu64 ", \"threads\": %u}", seed,
                      threads);
         size_t xl = strlen(extra);
-        if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
+        if (len == FORMAT_REFUSED) {
+            rc = report_limit(ctx, src, 0);
+        } else if (len == SIZE_MAX || !buffer_reserve(b, len + xl + 2)) {
             rc = out_of_memory();
         } else {
             if (xl) {
@@ -203,8 +307,10 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
             fwrite(b->p, 1, len + 1, stdout);
         }
     } else if (o->csv) {
-        size_t len = format_dist(d, ALEA_FORMAT_CSV, b);
-        if (len == SIZE_MAX)
+        size_t len = format_dist(ctx, d, ALEA_FORMAT_CSV, b);
+        if (len == FORMAT_REFUSED)
+            rc = report_limit(ctx, src, 0);
+        else if (len == SIZE_MAX)
             rc = out_of_memory();
         else
             fwrite(b->p, 1, len, stdout);
@@ -218,8 +324,10 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
                        " (--seed %" PRIu64 " --threads %u to repeat it)\n",
                        alea_dist_samples(d), threads, threads == 1 ? "" : "s", seed, seed,
                        threads);
-            dist_table(d, src, o->cumul, least, most, o->all);
-            if (o->boons_set)
+            if (!dist_table(d, src, o->cumul, least, most, o->all,
+                            alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1)))
+                rc = report_output_limit(ctx, src, "distribution's table");
+            else if (o->boons_set)
                 printf("expected boons %.2f   expected banes %.2f\n", boons, banes);
             free(least);
             free(most);
@@ -241,16 +349,22 @@ int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
 
 /* compare --json: {"columns": [<each column's dist --json, with "name"
  * first: its name, or null>, ...]}, formatted whole before it is written. */
-static int compare_json(const column *cols, size_t ncols, const options *o)
+static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const options *o)
 {
     buffer b = {NULL, 0}, all = {NULL, 0};
     size_t at = 0;
     int rc = EXIT_OK;
+    /* the output limit bounds the whole document */
+    int64_t limit = alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1);
     for (size_t j = 0; j < ncols && rc == EXIT_OK; j++) {
-        size_t len = format_dist(cols[j].d, ALEA_FORMAT_JSON, &b);
+        size_t len = format_dist(ctx, cols[j].d, ALEA_FORMAT_JSON, &b);
         const char *name = o->names && o->names[j][0] ? o->names[j] : NULL;
         /* "{\"columns\": [" or ", ", then {"name": "...", and the rest */
         size_t need = at + 16 + 12 + COLUMN_NAME_MAX + len + 4;
+        if (len == FORMAT_REFUSED || (len != SIZE_MAX && (double)need > (double)limit)) {
+            rc = report_output_limit(ctx, o->exprs[j], "comparison's JSON");
+            break;
+        }
         if (len == SIZE_MAX || !buffer_reserve(&all, need)) {
             rc = out_of_memory();
             break;
@@ -319,7 +433,7 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         }
     }
 
-    rc = o->json ? compare_json(cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
+    rc = o->json ? compare_json(ctx, cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
 
 done:
     for (size_t j = 0; j < ncols; j++) {

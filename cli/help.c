@@ -52,7 +52,8 @@ static const struct command_text {
         "then their mean, sd, min, max and median.\n"
         "\n"
         "NAME=EXPR names a column (alea compare adv=2d20kh1 plain=d20): NAME is\n"
-        "letters, digits, _ and - (from a letter or _), at most " STR(COLUMN_NAME_MAX) " of them.\n"
+        "words of letters, digits, _ and - (from a letter or _), one space apart,\n"
+        "at most " STR(COLUMN_NAME_MAX) " characters.\n"
         "An argument that is an expression as it stands (the comparison d20=20,\n"
         "the capped explosion d4x2=4) is never read as a name.\n"},
     [CMD_SERVE] = {
@@ -223,7 +224,9 @@ void help_main(FILE *f)
           "  alea dist --at-least '1d20+7'    the odds to reach each number\n"
           "  alea compare 2d20kh1 1d20 2d20kl1\n"
           "\n"
-          "Quote an expression with spaces or shell characters ('3d6!', '1d20 + 5').\n"
+          "Quote an expression with shell characters ('3d6!'), and each one to roll\n"
+          "several ('d20 +1d' 2d6); unquoted words that do not each form an expression\n"
+          "are one (alea 1d20 + 5).\n"
           "The dice language: alea help syntax, and the LANGUAGE section of man alea.\n",
           f);
 }
@@ -288,8 +291,8 @@ static const char syntax_text[] =
     "  best(2, 1d20+5)  max(1d6, 3)  best worst min max abs of expressions\n"
     "  3d6 [fire] + 1d4 # a comment  labels name terms; # or // comments\n"
     "Game mechanics:\n"
-    "  d20 +1d  d20 -1d              bonus / penalty d20: roll more, keep best\n"
-    "                                / worst (+proficient: +1d, +expert: +2d)\n"
+    "  d20 +1d  d20 -1d  d20 adv     bonus / penalty d20: roll more, keep best\n"
+    "                                / worst (adv: +1d, dis: -1d, +expert: +2d)\n"
     "  2d10 +3B -1B                  boons and banes: extra d10s, keep highest /\n"
     "                                lowest (at most 5 each)\n"
     "  d0 +1B  d0 -1B                the null die: 0; 1 with a boon, -1 a bane\n"
@@ -300,7 +303,7 @@ static const char syntax_text[] =
     "  dd(6, 14, always)             Double Down: d20+6 against 14 (a tier 0-3),\n"
     "                                always doubling down with a second d20\n"
     "  6 x 4d6kh3                    repeat: six rolls, a line each\n"
-    "Quote expressions with spaces or ! < > ( ) { } for the shell.\n";
+    "Quote ! < > ( ) { } for the shell, and each expression to roll several.\n";
 
 void help_syntax(FILE *f)
 {

@@ -27,6 +27,7 @@ static int is_blank(int c)
 typedef struct input {
     size_t pos, end;
     int eof, err; /* end of input; errno of a read error */
+    int cr;       /* the last line ended with '\r': a '\n' next is its end too */
     char buf[1 << 16];
 } input;
 
@@ -53,7 +54,8 @@ static int input_fill(input *in)
 /*
  * Reads one line: its first bytes, at most keep, into line (which has room
  * for keep + 1: it is NUL-terminated), their count in *kept, and the line's
- * whole length in *full, both without the line end ("\n" or "\r\n").
+ * whole length in *full, both without the line end ("\n", "\r\n" or a lone
+ * "\r", as a file from an old Mac or a terminal in raw mode ends its lines).
  * *blank tells whether the line is only whitespace. Returns 0 at the end of
  * the input. Bytes past keep are read and dropped, so a line of any length
  * costs keep bytes.
@@ -62,15 +64,24 @@ static int read_line(input *in, char *line, size_t keep, size_t *kept, size_t *f
                      int *blank)
 {
     size_t n = 0, total = 0;
-    int any = 0, last = EOF;
+    int any = 0;
     *blank = 1;
+    if (in->cr) { /* the "\n" of a "\r\n", perhaps in the next block */
+        if (in->pos < in->end || (!in->eof && !in->err && input_fill(in)))
+            in->pos += in->buf[in->pos] == '\n';
+        in->cr = 0;
+    }
     for (;;) {
         if (in->pos == in->end && (in->eof || in->err || !input_fill(in)))
             break;
         any = 1;
         const char *p = in->buf + in->pos;
         size_t avail = in->end - in->pos;
-        const char *nl = memchr(p, '\n', avail);
+        const char *nl = memchr(p, '\n', avail), *cr = memchr(p, '\r', avail);
+        if (cr && (!nl || cr < nl)) {
+            nl = cr;
+            in->cr = 1;
+        }
         size_t take = nl ? (size_t)(nl - p) : avail;
         size_t copy = take < keep - n ? take : keep - n;
         memcpy(line + n, p, copy);
@@ -78,8 +89,6 @@ static int read_line(input *in, char *line, size_t keep, size_t *kept, size_t *f
         for (size_t i = 0; i < take && *blank; i++)
             if (!is_blank((unsigned char)p[i]))
                 *blank = 0;
-        if (take)
-            last = (unsigned char)p[take - 1];
         total += take;
         in->pos += take + (nl != NULL);
         if (nl)
@@ -87,11 +96,6 @@ static int read_line(input *in, char *line, size_t keep, size_t *kept, size_t *f
     }
     if (!any)
         return 0;
-    if (last == '\r') { /* CRLF */
-        total--;
-        if (n > total)
-            n = total;
-    }
     line[n] = '\0';
     *kept = n;
     *full = total;

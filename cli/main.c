@@ -94,8 +94,20 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         rc = cmd_lines(ctx, &o, cmd, has_cmd);
         goto done;
     }
-    if (rc == EXIT_OK)
+    int joined = 0;
+    if (rc == EXIT_OK && !join_arguments(ctx, &o, &joined))
+        rc = out_of_memory();
+    if (rc == EXIT_OK && cmd == CMD_DIST && o.nexprs > 1)
+        rc = usage_error(cmd, has_cmd, "dist takes one expression (quote it if it has "
+                                       "spaces; 'alea compare' takes several)");
+    if (rc == EXIT_OK) {
         rc = compile_all(ctx, &o, ex);
+        if (rc == EXIT_FAIL && joined)
+            fprintf(stderr, "alea: hint: the arguments do not each form an expression, so "
+                            "they were read as one; quote each expression to %s several, "
+                            "as in alea %s \"d20 +1d\" \"2d6\"\n",
+                    command_names[cmd], command_names[cmd]);
+    }
     if (rc == EXIT_OK)
         rc = command_run[cmd](ctx, &o, ex);
 

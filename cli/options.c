@@ -68,7 +68,8 @@ int parse_u64(const char *s, uint64_t *out)
 
 int limit_is_bytes(alea_limit l)
 {
-    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN;
+    return l == ALEA_LIMIT_SOURCE || l == ALEA_LIMIT_MEMORY || l == ALEA_LIMIT_BREAKDOWN ||
+           l == ALEA_LIMIT_OUTPUT;
 }
 
 /* ---- setters: the options that are more than a field --------------------- */
@@ -626,10 +627,6 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                                    "'%s' is a command: put it first "
                                    "(alea %s [OPTION]... EXPR)",
                                    command_names[c], command_names[c]);
-    if (cmd == CMD_DIST && o->nexprs > 1)
-        return usage_error(cmd, has_cmd,
-                           "dist takes one expression (quote it if it has "
-                           "spaces; 'alea compare' takes several)");
     return EXIT_OK;
 }
 

@@ -232,43 +232,6 @@ static int named_limit(const char *msg, alea_limit *out)
     return 0;
 }
 
-static int error_limit(const alea_ctx *ctx, alea_limit *l);
-
-/* The work e needs past the work limit: e computed again with the limit
- * raised (to what the library said the evaluation needs at least, or twice
- * the limit, and at least twice as much each time after) while it stays
- * within PROBE_TIMES times the limit. Returns the work the evaluation took,
- * or minus what it needs at least when it needs more, or when another limit
- * stopped it (*other: that limit; else -1). */
-static double probe_work(alea_ctx *ctx, const alea_expr *e, timer *t, int *other)
-{
-    int64_t now = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), max = alea_limit_max(ALEA_LIMIT_WORK);
-    double cap = (double)now * PROBE_TIMES, tried = (double)now, need = 0;
-    cap = cap < (double)max ? cap : (double)max;
-    *other = -1;
-    while (tried < cap) {
-        double next = alea_ctx_work_needed(ctx);
-        next = next > 2 * tried ? next : 2 * tried;
-        tried = next < cap ? next : cap;
-        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, (int64_t)tried);
-        timer_arm(t);
-        alea_dist *d = NULL;
-        alea_status st = alea_expr_dist(ctx, e, &d);
-        alea_limit l;
-        if (st == ALEA_OK) {
-            need = (double)alea_ctx_work(ctx);
-            alea_dist_free(d);
-            break;
-        }
-        if (!error_limit(ctx, &l) || l != ALEA_LIMIT_WORK) {
-            *other = st == ALEA_ERR_LIMIT && error_limit(ctx, &l) ? (int)l : -1;
-            break;
-        }
-    }
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, now);
-    return need > 0 ? need : -(tried + 1);
-}
-
 /* The limit that the context's limit error names; 0 when none. */
 static int error_limit(const alea_ctx *ctx, alea_limit *l)
 {
@@ -277,23 +240,31 @@ static int error_limit(const alea_ctx *ctx, alea_limit *l)
            named_limit(alea_ctx_error(ctx), l);
 }
 
-/* The hint for limit l. For the work limit, need is the work the
- * evaluation needs (> 0), at least -need (< 0), or unknown (0). */
+/* The hint for limit l. For the work limit, need is what the cost model
+ * says the evaluation needs at least (the library's estimate of a step it
+ * refused before starting it), or 0 when it stopped in a step's loop. The
+ * hint never computes the expression again: a refusal costs no more than
+ * the limit it enforces. */
 static void limit_hint(alea_ctx *ctx, unsigned ways, alea_limit l, double need)
 {
     int64_t now = alea_ctx_limit(ctx, l, -1), max = alea_limit_max(l);
-    if (need > (double)max || -need > (double)max)
+    double outcomes = l == ALEA_LIMIT_SUPPORT ? alea_ctx_support_needed(ctx) : 0;
+    if (outcomes > (double)max)
+        fprintf(stderr, "alea: hint: it needs %.0f outcomes, more than --max-support allows "
+                        "(at most %" PRId64 ")",
+                outcomes, max);
+    else if (outcomes > 0)
+        fprintf(stderr, "alea: hint: it needs %.0f outcomes: raise --max-support to that "
+                        "(%" PRId64 " now, at most %" PRId64 ")",
+                outcomes, now, max);
+    else if (need > (double)max)
         fprintf(stderr, "alea: hint: it needs more work than --max-work allows (at most %" PRId64
                         ")",
                 max);
     else if (need > 0)
-        fprintf(stderr, "alea: hint: it needs %.0f units of work: raise --max-work to that "
-                        "(%" PRId64 " now, at most %" PRId64 ")",
-                need, now, max);
-    else if (need < 0)
         fprintf(stderr, "alea: hint: it needs at least %.0f units of work: raise --max-work "
                         "(%" PRId64 " now, at most %" PRId64 ")",
-                -need, now, max);
+                ceil(need), now, max); /* as the library's message rounds it */
     else if (now < max)
         fprintf(stderr, "alea: hint: raise --max-%s (%" PRId64 " now, at most %" PRId64 ")",
                 alea_limit_name(l), now, max);
@@ -316,7 +287,7 @@ void report_limit_hint(alea_ctx *ctx, unsigned ways)
     /* a step refused before it started says what the evaluation needed up
      * to it (later steps may need more) */
     if (error_limit(ctx, &l))
-        limit_hint(ctx, ways, l, l == ALEA_LIMIT_WORK ? -alea_ctx_work_needed(ctx) : 0);
+        limit_hint(ctx, ways, l, l == ALEA_LIMIT_WORK ? alea_ctx_work_needed(ctx) : 0);
 }
 
 int report_limit(alea_ctx *ctx, const char *src, unsigned ways)
@@ -326,31 +297,15 @@ int report_limit(alea_ctx *ctx, const char *src, unsigned ways)
     return rc;
 }
 
-int report_dist_limit(alea_ctx *ctx, const alea_expr *e, const char *src, unsigned ways,
-                      timer *t)
+int report_output_limit(alea_ctx *ctx, const char *src, const char *what)
 {
-    int rc = report(ctx, src);
-    alea_limit l;
-    if (!error_limit(ctx, &l))
-        return rc;
-    /* the probe replaces the context's error: the hint is written from
-     * what it found, after the error was reported */
-    if (l != ALEA_LIMIT_WORK) {
-        limit_hint(ctx, ways, l, 0);
-        return rc;
-    }
-    int other;
-    double need = probe_work(ctx, e, t, &other);
-    if (other < 0) {
-        limit_hint(ctx, ways, l, need);
-        return rc;
-    }
-    /* past the work limit, another one */
-    fprintf(stderr, "alea: hint: with --max-work %.0f it stops at the %s limit instead: raise "
-                    "--max-work and --max-%s",
-            -need - 1, alea_limit_name((alea_limit)other), alea_limit_name((alea_limit)other));
-    if (ways & HINT_SAMPLE)
-        fputs(", or estimate with --sample 10000", stderr);
-    fputc('\n', stderr);
-    return rc;
+    int64_t limit = alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1);
+    size_t len = strlen(src);
+    fprintf(stderr,
+            "alea: too much output: the %s passes %" PRId64
+            " bytes (output limit is %" PRId64 ")\n",
+            what, limit, limit);
+    put_excerpt(src, len, 0, len);
+    limit_hint(ctx, 0, ALEA_LIMIT_OUTPUT, 0);
+    return EXIT_FAIL;
 }

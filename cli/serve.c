@@ -338,8 +338,28 @@ static int put_text(buffer *b, size_t *at, const request_fields *f, const alea_r
     return ok;
 }
 
-/* POST /roll: {"rolls": [roll, ...], "seed": S}, each roll as roll --json,
- * S the seed that rolls them again (drawn when the request gives none). */
+/* The answer's first field, "\"hint\": \"...\", ", for e's hint
+ * (alea_expr_hint: another tool reads the text otherwise), "" when it has
+ * none; malloc'd, NULL when out of memory. */
+static char *hint_field(const alea_expr *e)
+{
+    const char *h = alea_expr_hint(e);
+    json_t *j = h ? json_string(h) : NULL;
+    char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    size_t n = q ? strlen(q) : 0;
+    char *r = (h && !q) ? NULL : malloc(n + 12);
+    if (r && q)
+        snprintf(r, n + 12, "\"hint\": %s, ", q);
+    else if (r)
+        r[0] = '\0';
+    free(q);
+    return r;
+}
+
+/* POST /roll: {"hint": H, "rolls": [roll, ...], "seed": S}, each roll as
+ * roll --json, S the seed that rolls them again (drawn when the request
+ * gives none), H only when the expression has a hint. */
 static void answer_roll(const options *o, const request_fields *f, const timer *deadline,
                         reply *out)
 {
@@ -358,7 +378,13 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
         fail_ctx(out, o, ctx, f, e);
         goto done;
     }
-    if (!put(&b, &at, "{\"rolls\": [", 11, o, out))
+    char *hint = hint_field(e);
+    int ok = hint && put(&b, &at, "{", 1, o, out) && put(&b, &at, hint, strlen(hint), o, out) &&
+             put(&b, &at, "\"rolls\": [", 10, o, out);
+    if (!hint)
+        out->p = NULL; /* answered as out of memory */
+    free(hint);
+    if (!ok)
         goto done;
     for (int64_t k = 0; k < f->n; k++) {
         /* the library polls the deadline every few thousand steps: a
@@ -398,27 +424,37 @@ done:
     alea_ctx_free(ctx);
 }
 
-/* POST /dist: the distribution as dist --json. */
-/* The JSON of d, as dist --json prints it, within the response limit:
- * malloc'd with room for a newline, its length in *len; NULL with out
- * filled. */
-static char *dist_json(const alea_dist *d, const options *o, size_t *len, reply *out)
+/* The JSON of d, as dist --json prints it, with hint (a field, or "")
+ * first, within the response limit: malloc'd with room for a newline, its
+ * length in *len; NULL with out filled (past the output limit, the
+ * library's error about f's expression e, compiled in ctx). */
+static char *dist_json(const alea_dist *d, const char *hint, const options *o,
+                       const alea_ctx *ctx, const request_fields *f, const alea_expr *e,
+                       size_t *len, reply *out)
 {
     /* Each outcome takes 8 bytes at least ("[1, 1], "): refused before
      * anything is formatted when they cannot fit. */
-    size_t limit = (size_t)o->max_response;
-    if (alea_dist_count(d) > limit / 8) {
+    size_t limit = (size_t)o->max_response, hl = strlen(hint);
+    if (alea_dist_count(d) > limit / 8 || hl + 8 > limit) {
         fail_response_limit(out, o);
         return NULL;
     }
-    size_t cap = 32 * alea_dist_count(d) + 1024;
+    size_t cap = 32 * alea_dist_count(d) + 1024 + hl;
     cap = cap < limit + 1 ? cap : limit + 1;
     for (;;) {
         char *p = malloc(cap);
-        size_t n = p ? alea_dist_format(d, ALEA_FORMAT_JSON, p, cap) : 0;
+        size_t fl = p ? alea_dist_format(d, ALEA_FORMAT_JSON, p + hl, cap - hl) : 0;
+        size_t n = hl + fl;
+        if (p && hl) { /* "{" + hint + the rest of the object */
+            memcpy(p + 1, hint, hl);
+            p[0] = '{';
+        }
         if (!p) {
             out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
             out->p = NULL;
+        } else if (fl == 0) { /* past the output limit: the library's error */
+            free(p);
+            fail_ctx(out, o, ctx, f, e);
         } else if (n >= limit) { /* the newline after it too */
             free(p);
             fail_response_limit(out, o);
@@ -434,7 +470,8 @@ static char *dist_json(const alea_dist *d, const options *o, size_t *len, reply 
     }
 }
 
-/* POST /dist: the distribution as dist --json. */
+/* POST /dist: the distribution as dist --json, with the expression's
+ * hint first as /roll gives it. */
 static void answer_dist(const options *o, const request_fields *f, const timer *deadline,
                         reply *out)
 {
@@ -444,16 +481,20 @@ static void answer_dist(const options *o, const request_fields *f, const timer *
     if (!ctx)
         return;
     alea_dist *d = NULL;
+    char *hint = NULL, *p;
     size_t len;
-    char *p;
     if (alea_expr_dist(ctx, e, &d) != ALEA_OK) {
         fail_ctx(out, o, ctx, f, e);
-    } else if ((p = dist_json(d, o, &len, out)) != NULL) {
+    } else if (!(hint = hint_field(e))) {
+        out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+        out->p = NULL;
+    } else if ((p = dist_json(d, hint, o, ctx, f, e, &len, out)) != NULL) {
         p[len++] = '\n';
         out->status = MHD_HTTP_OK;
         out->p = p;
         out->len = len;
     }
+    free(hint);
     alea_dist_free(d);
     alea_expr_free(e);
     alea_ctx_free(ctx);
@@ -513,7 +554,7 @@ static void answer_compare(const options *o, const request_fields *f, const time
             goto done;
         }
         size_t len;
-        char *p = dist_json(d, o, &len, out);
+        char *p = dist_json(d, "", o, ctx, &g, e, &len, out);
         int ok = p && put(&b, &at, j ? ", {\"name\": null, " : "{\"name\": null, ",
                           j ? 17 : 15, o, out) && put(&b, &at, p + 1, len - 1, o, out);
         free(p);
@@ -590,14 +631,15 @@ static const char *const openapi_lines[] = {
     "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]}}},\n",
     "   \"Rolls\": {\"type\": \"object\", \"required\": [\"rolls\", \"seed\"], \"properties\": {\n",
     "    \"rolls\": {\"type\": \"array\", \"items\": {\"oneOf\": [{\"$ref\": \"#/components/schemas/Roll\"}, {\"$ref\": \"#/components/schemas/RollText\"}]}},\n",
-    "    \"seed\": {\"type\": \"integer\", \"minimum\": 0}}},\n",
+    "    \"seed\": {\"type\": \"integer\", \"minimum\": 0},\n",
+    "    \"hint\": {\"type\": \"string\", \"description\": \"when another tool reads the expression otherwise\"}}},\n",
     "   \"Roll\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\", \"dice\"], \"properties\": {\n",
     "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"},\n",
     "    \"comment\": {\"type\": \"string\"}, \"dice\": {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}},\n",
     "   \"RollText\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\"], \"additionalProperties\": false, \"properties\": {\n",
     "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}}},\n",
     "   \"Dist\": {\"type\": \"object\", \"required\": [\"expression\", \"outcomes\", \"mean\", \"sd\", \"min\", \"max\", \"truncated\"], \"properties\": {\n",
-    "    \"expression\": {\"type\": \"string\"},\n",
+    "    \"expression\": {\"type\": \"string\"}, \"hint\": {\"type\": \"string\"},\n",
     "    \"outcomes\": {\"type\": \"array\", \"items\": {\"type\": \"array\", \"minItems\": 2, \"maxItems\": 2, \"items\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}}},\n",
     "    \"mean\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}, \"sd\": {\"type\": \"number\"},\n",
     "    \"min\": {\"type\": \"integer\"}, \"max\": {\"type\": \"integer\"},\n",

@@ -7,9 +7,71 @@
 
 #include "cli.h"
 
+#include <errno.h>
 #include <inttypes.h>
+#include <locale.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* read */
+
+/*
+ * The bytes typed for one line, as they came: the line editor drops a NUL
+ * and bytes that are not UTF-8 from the line it gives back, and a line with
+ * one of them must be refused as standard input refuses it (by the
+ * library, with its caret), not run without it. Capped at the source limit
+ * and a little more: a longer line is refused for its length anyway.
+ */
+typedef struct typed {
+    char *raw;
+    size_t n, cap;
+    int pending; /* a byte read past a broken UTF-8 sequence, or -1 */
+} typed;
+
+/* The offset of the first NUL or byte that is not UTF-8 of the n bytes
+ * at s; n when there is none. */
+static size_t non_text_at(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n; i += unit_len(u, n, i))
+        if (u[i] == 0 || (u[i] >= 0x80 && unit_len(u, n, i) == 1))
+            return i;
+    return n;
+}
+
+/* Whether the n bytes at s hold an editing key (a control character other
+ * than the NUL at `except`, or DEL): then they are not the line. */
+static int edited(const char *s, size_t n, size_t except)
+{
+    for (size_t i = 0; i < n; i++)
+        if (i != except && (((unsigned char)s[i] < 0x20 && s[i] != '\t') || s[i] == 0x7F))
+            return 1;
+    return 0;
+}
+
+/* A line typed with a byte that is not text: refused as standard input
+ * refuses it, by the library, when the bytes typed are the line; else
+ * (edited with the arrow keys, say) by its value and where it was typed. */
+static void refuse_typed(alea_ctx *ctx, const typed *t, size_t at)
+{
+    alea_expr *e = NULL;
+    if (edited(t->raw, t->n, at))
+        fprintf(stderr, "alea: syntax error: unexpected byte 0x%02X, the %zu%s byte typed "
+                        "(only text is understood; the line editor would drop it)\n",
+                (unsigned char)t->raw[at], at + 1,
+                at % 10 == 0 && at % 100 != 10 ? "st" : at % 10 == 1 && at % 100 != 11 ? "nd"
+                : at % 10 == 2 && at % 100 != 12 ? "rd" : "th");
+    else if (alea_expr_compile(ctx, t->raw, t->n, &e) != ALEA_OK)
+        report_len(ctx, t->raw, t->n);
+    else /* the library takes no such byte: never reached */
+        fputs("alea: the line holds a byte that is not text\n", stderr);
+    alea_expr_free(e);
+}
+
+static void typed_put(typed *t, int c)
+{
+    if (t->n < t->cap)
+        t->raw[t->n++] = (char)c;
+}
 
 #ifdef ALEA_HAVE_EDITLINE
 #include <dlfcn.h>
@@ -22,6 +84,7 @@
  * of alea about 1.5 ms to load. Without it, lines are read plainly. */
 typedef struct editline {
     void *lib;
+    int (**getc_function)(FILE *); /* libedit's rl_getc_function */
     char *(*readline)(const char *prompt);
     void (*using_history)(void);
     void (*stifle_history)(int max);
@@ -40,13 +103,65 @@ static int edit_sym(void *lib, const char *name, size_t size, void *fn)
     return 1;
 }
 
+/* The line being typed, for typed_getc (the editor's hook has no
+ * argument of the caller's): the session's, while it reads a line. */
+static typed *typing;
+
+/* One byte of the terminal, recorded; -1 at the end of input. */
+static int typed_byte(FILE *f)
+{
+    unsigned char b;
+    if (typing->pending >= 0) {
+        int c = typing->pending;
+        typing->pending = -1;
+        return c;
+    }
+    for (;;) {
+        ssize_t r = read(fileno(f), &b, 1);
+        if (r == 1) {
+            typed_put(typing, b);
+            return b;
+        }
+        if (r == 0 || errno != EINTR)
+            return -1;
+    }
+}
+
+/* libedit's rl_getc_function: a character to the editor, as a code point
+ * (the editor reads it as a wide character), every byte recorded. A NUL or
+ * a broken sequence goes to the editor as U+FFFD, which the line it gives
+ * back is not used for: the recorded bytes are refused instead. */
+static int typed_getc(FILE *f)
+{
+    int c = typed_byte(f);
+    if (c < 0x80)
+        return c == 0 ? 0xFFFD : c;
+    int more = c >= 0xC2 && c <= 0xDF ? 1 : c >= 0xE0 && c <= 0xEF ? 2
+               : c >= 0xF0 && c <= 0xF4 ? 3 : -1;
+    if (more < 0)
+        return 0xFFFD;
+    long cp = c & (0x3F >> more);
+    for (int k = 0; k < more; k++) {
+        int d = typed_byte(f);
+        if (d < 0)
+            return -1;
+        if ((d & 0xC0) != 0x80) {
+            typing->pending = d; /* the start of the next character */
+            return 0xFFFD;
+        }
+        cp = cp << 6 | (d & 0x3F);
+    }
+    return (int)cp;
+}
+
 static int edit_load(editline *e)
 {
     memset(e, 0, sizeof *e);
     e->lib = dlopen(ALEA_EDITLINE_SONAME, RTLD_NOW | RTLD_LOCAL);
 #define SYM(f) edit_sym(e->lib, #f, sizeof e->f, &e->f)
     if (e->lib && SYM(readline) && SYM(using_history) && SYM(stifle_history) &&
-        SYM(read_history) && SYM(write_history) && SYM(add_history))
+        SYM(read_history) && SYM(write_history) && SYM(add_history) &&
+        (e->getc_function = dlsym(e->lib, "rl_getc_function")) != NULL)
         return 1;
 #undef SYM
     if (e->lib)
@@ -75,12 +190,21 @@ static const char repl_help[] =
     "The dice language: 'alea help syntax', or 'man alea'.\n";
 
 /* One line from the user, without its line end; NULL at the end of input.
- * The caller frees it. */
-static char *repl_read(const editline *e, const char *prompt)
+ * The caller frees it. The bytes typed for it are in *t. */
+static char *repl_read(const editline *e, const char *prompt, typed *t)
 {
+    t->n = 0;
+    t->pending = -1;
 #ifdef ALEA_HAVE_EDITLINE
-    if (e->lib)
-        return e->readline(prompt);
+    if (e->lib) {
+        typing = t;
+        char *line = e->readline(prompt);
+        typing = NULL;
+        /* the line end: Enter sends "\r" to a terminal in raw mode */
+        while (t->n > 0 && (t->raw[t->n - 1] == '\r' || t->raw[t->n - 1] == '\n'))
+            t->n--;
+        return line;
+    }
 #else
     (void)e;
 #endif
@@ -90,6 +214,7 @@ static char *repl_read(const editline *e, const char *prompt)
     char *line = malloc(cap);
     int c;
     while (line && (c = getchar()) != EOF && c != '\n') {
+        typed_put(t, c);
         if (n + 1 == cap) {
             char *p = cap < 1048576 ? realloc(line, cap *= 2) : NULL;
             if (!p) {
@@ -144,6 +269,21 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
     return rc;
 }
 
+/* "dist 3d6", "help": a line that does not compile and starts with the
+ * name of a session command, written without its ':'. */
+static void colon_hint(const char *line)
+{
+    static const char *const names[] = {"roll", "dist", "compare", "seed", "help"};
+    size_t n = strcspn(line, " \t");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (n == strlen(names[i]) && !strncmp(line, names[i], n)) {
+            fprintf(stderr, "alea: hint: the session's commands start with ':', as in :%s%s "
+                            "(:help lists them)\n",
+                    names[i], line[n] ? line + n : "");
+            return;
+        }
+}
+
 /* :compare E1 ; E2 ... */
 static int repl_compare(alea_ctx *ctx, options *o, char *list)
 {
@@ -168,6 +308,9 @@ static int repl_compare(alea_ctx *ctx, options *o, char *list)
     c.nexprs = n;
     c.names = names;
     int rc = compile_all(ctx, &c, ex);
+    if (rc == EXIT_FAIL && n == 1 && strpbrk(parts[0], " \t"))
+        fputs("alea: hint: :compare parts its expressions at ';', as in :compare 2d6 ; "
+              "1d12\n", stderr);
     if (rc == EXIT_OK)
         rc = cmd_compare(ctx, &c, ex);
     for (size_t i = 0; i < n; i++)
@@ -302,8 +445,21 @@ int cmd_repl(alea_ctx *ctx, options *o)
         return out_of_memory();
     editline ed;
     memset(&ed, 0, sizeof ed);
+    /* the source limit and a line end: a longer line is refused all the same */
+    typed t = {NULL, 0, (size_t)alea_ctx_limit(ctx, ALEA_LIMIT_SOURCE, -1) + 2, -1};
+    t.raw = malloc(t.cap);
+    if (!t.raw) {
+        alea_roll_free(roll);
+        free(hist);
+        return out_of_memory();
+    }
 #ifdef ALEA_HAVE_EDITLINE
+    /* the editor reads characters in UTF-8, as the library takes them
+     * (in the C locale it dropped every byte past ASCII) */
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        setlocale(LC_CTYPE, "C.utf8");
     if (edit_load(&ed)) {
+        *ed.getc_function = typed_getc; /* before the editor starts */
         ed.using_history();
         ed.stifle_history(1000);
         if (hist)
@@ -315,13 +471,20 @@ int cmd_repl(alea_ctx *ctx, options *o)
     o->n = 1;
     for (;;) {
         fflush(stdout);
-        char *line = repl_read(&ed, "alea> ");
+        char *line = repl_read(&ed, "alea> ", &t);
         if (!line) {
             putchar('\n');
             break;
         }
-        char *cmd = trim(line);
         command_arm(o->timer); /* each line is a command of its own */
+        size_t at = non_text_at(t.raw, t.n);
+        if (at < t.n) {
+            refuse_typed(ctx, &t, at);
+            free(line);
+            fflush(stderr);
+            continue;
+        }
+        char *cmd = trim(line);
 #ifdef ALEA_HAVE_EDITLINE
         if (*cmd && ed.lib)
             ed.add_history(cmd);
@@ -336,6 +499,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
             if (repl_eval(ctx, o, cmd, 0, roll, &b) == EXIT_OK) {
                 free(last);
                 last = strdup(cmd);
+            } else {
+                colon_hint(cmd);
             }
         } else {
             char *arg = cmd + 1 + strcspn(cmd + 1, " \t");
@@ -381,6 +546,7 @@ int cmd_repl(alea_ctx *ctx, options *o)
     free(hist);
     free(last);
     free(b.p);
+    free(t.raw);
     alea_roll_free(roll);
     return EXIT_OK;
 }

@@ -211,8 +211,24 @@ static double dist_prob_at(const void *d, size_t i)
     return alea_dist_prob((const alea_dist *)d, i);
 }
 
-void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
-                       const double *least, const double *most, int all)
+/* The bytes of the table's rows [first, end) and its summary, at most
+ * (every bar at its longest; the fixed lines at their longest). */
+static size_t table_bytes(const alea_dist *d, const char *src, size_t first, size_t end,
+                          int vw, int lw, int est, char **fr, int fw, int bar)
+{
+    size_t row = (size_t)vw + (lw ? 2 + (size_t)lw : 0) + (est ? 47 : 9 + 11 + 11) +
+                 (bar ? 2 + BAR_WIDTH : 0) + 1;
+    size_t bytes = strlen(src) + 4096 + (end - first) * row; /* heads, notes, summary */
+    for (size_t i = first; fr && i < end; i++)
+        bytes += 2 + (bar ? (size_t)fw : fr[i] ? strlen(fr[i]) : 0);
+    if (alea_dist_is_exact(d))
+        for (int k = ALEA_FRACTION_MEAN; k <= ALEA_FRACTION_TRUNCATED; k++)
+            bytes += alea_dist_fraction(d, (alea_fraction)k, 0, NULL, 0);
+    return bytes;
+}
+
+int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
+               const double *most, int all, int64_t max_output)
 {
     size_t n = alea_dist_count(d);
     /* the shown rows: a dd()'s named outcomes are never hidden */
@@ -249,12 +265,18 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
     int bar = !fr || fw <= FRACTION_BAR_MAX;
 
     int lw = label_width(d);
+    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    if ((double)table_bytes(d, src, first, end, vw, lw, est, fr, fw, bar) > (double)max_output) {
+        for (size_t i = 0; fr && i < n; i++)
+            free(fr[i]);
+        free(fr);
+        return 0;
+    }
     printf("%s\n", src);
     printf("%*s", vw, "value");
     if (lw)
         printf("  %-*s", lw, "outcome");
     vw = 0; /* the value header is out */
-    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
     /* a chance below 1e-99 % ("4.9e-389") needs one more column */
     int pw = 8;
     for (size_t i = 0; i < n && pw == 8; i++) {
@@ -323,6 +345,7 @@ void dist_table(const alea_dist *d, const char *src, cumul_mode mode,
         free(fr[i]);
     free(fr);
     put_summary(d);
+    return 1;
 }
 
 /* ---- compare ------------------------------------------------------------- */

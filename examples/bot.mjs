@@ -5,6 +5,8 @@
 //
 //   !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, ~~1~~] = `14`
 //   !roll 2d6+3 fire dmg  -> @player rolled 2d6 [4, 1] + 3 = `8` # fire dmg
+//   !roll 1d20+5 adv      -> advantage: (1d20 +1d [17, ~~4~~]) + 5 = `22`
+//   !roll 4d6kh3 x6       -> "to roll it 6 times, write 6 x 4d6kh3"
 //   !roll 1d20 [str] + 4  -> labels and comments (# ..., // ...) as typed
 //   !dist 2d6 +1 DICE     -> the chances of each total, in a code block
 //   !roll 999999d6        -> a polite refusal that says which limit
@@ -39,17 +41,6 @@ function table(d) {
     + `sd ${d.sd.toFixed(2)} (too many to list here)`;
 }
 
-// What chat users type: '2d6+3 fire damage', words after the roll. alea
-// refuses them with an error that covers every word to the end (it shows
-// the comment to write); the bot writes that comment itself, and keeps the
-// first error when that does not compile either.
-function described(expr, e) {
-  if (e.status !== 'ALEA_ERR_SYNTAX' || e.endIndex !== expr.length || expr[e.index - 1] !== ' ') {
-    return null;
-  }
-  return `${expr.slice(0, e.index)}# ${expr.slice(e.index)}`;
-}
-
 function answer(command, expr, user) {
   if (command === '!roll') {
     const r = alea.roll(expr);
@@ -72,19 +63,11 @@ export async function reply(message, user = 'player') {
   if (!['!roll', '!dist', '!help'].includes(command)) return null;
   if (command === '!help' || !expr) return HELP;
   if (alea.closed) alea = await load({ limits: LIMITS }); // after a trap: a fresh module
+  // Words after the roll are the library's to read, as every host reads
+  // them: advantage words, a repeat refused with its spelling, a
+  // description (docs/language.md, "Words after a roll").
   try {
-    try {
-      return answer(command, expr, user);
-    } catch (e) {
-      const fixed = e instanceof AleaError ? described(expr, e) : null;
-      if (fixed === null) throw e;
-      try {
-        return answer(command, fixed, user);
-      } catch (again) {
-        if (again instanceof AleaError) throw e;
-        throw again;
-      }
-    }
+    return answer(command, expr, user);
   } catch (e) {
     if (e instanceof AleaError) {
       return `@${user} I could not do that: ${e.message}\n\`\`\`\n${e.caret()}\n\`\`\``;

@@ -4,6 +4,8 @@ a message's text to the reply's text, for a chat full of strangers.
 
     !roll 4d6kh3          -> @player rolled 4d6kh3 [6, 5, 3, ~~1~~] = `14`
     !roll 2d6+3 fire dmg  -> @player rolled 2d6 [4, 1] + 3 = `8` # fire dmg
+    !roll 1d20+5 adv      -> advantage: (1d20 +1d [17, ~~4~~]) + 5 = `22`
+    !roll 4d6kh3 x6       -> "to roll it 6 times, write 6 x 4d6kh3"
     !roll 1d20 [str] + 4  -> labels and comments (# ..., // ...) as typed
     !dist 2d6 +1 DICE     -> the chances of each total, in a code block
     !roll 999999d6        -> a polite refusal that says which limit
@@ -42,20 +44,6 @@ def table(d):
     return text
 
 
-def described(expr, e):
-    """What chat users type: '2d6+3 fire damage', words after the roll.
-    alea refuses them with an error that covers every word to the end (it
-    shows the comment to write); the bot writes that comment itself, and
-    keeps the first error when that does not compile either."""
-    try:
-        raw = expr.encode('utf-8')
-    except UnicodeEncodeError:  # not text: the first error stands
-        return None
-    if e.status != 'ALEA_ERR_SYNTAX' or e.end != len(raw) or raw[e.start - 1:e.start] != b' ':
-        return None
-    return (raw[:e.start] + b'# ' + raw[e.start:]).decode('utf-8')
-
-
 def answer(command, expr, user):
     if command == '!roll':
         r = CTX.roll(expr)
@@ -76,17 +64,11 @@ def reply(message, user='player'):
     if command == '!help' or not expr:
         return ('`!roll EXPR` rolls dice (4d6kh3, d20 +1d, 2d6 -1 DICE...), '
                 '`!dist EXPR` gives the odds of each total.')
+    # Words after the roll are the library's to read, as every host reads
+    # them: advantage words, a repeat refused with its spelling, a
+    # description (docs/language.md, "Words after a roll").
     try:
-        try:
-            return answer(command, expr, user)
-        except alea.AleaError as e:
-            fixed = described(expr, e)
-            if fixed is None:
-                raise
-            try:
-                return answer(command, fixed, user)
-            except alea.AleaError:
-                raise e from None
+        return answer(command, expr, user)
     except alea.AleaError as e:
         return f'@{user} I could not do that: {e.message}\n```\n{e.caret()}\n```'
     except MemoryError:

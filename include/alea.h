@@ -144,6 +144,13 @@ alea_status alea_ctx_error_span(const alea_ctx *ctx, size_t *start, size_t *end)
  * to raise the limit. */
 double alea_ctx_work_needed(const alea_ctx *ctx);
 
+/* After an ALEA_ERR_LIMIT error of the support limit: the outcomes the
+ * step that passed it needed at least, when that is known before the step
+ * starts (a die's faces: 1d99999999999 needs 99999999999); 0 otherwise and
+ * after any other error. A host can tell a limit it may raise from one
+ * past the most it can be raised to. */
+double alea_ctx_support_needed(const alea_ctx *ctx);
+
 /* Bytes currently allocated through the context's allocator, and the peak. */
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak);
 
@@ -191,6 +198,12 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
  *            upper bound of what they print: 96 bytes a die and a face,
  *            so that the DICE limit's 10000 dice of any size fit): a 4 KB
  *            expression repeated 9999 times printed 80 MB before it.
+ *   OUTPUT   8 MiB: what one distribution's text may take, as CSV, JSON or
+ *            the command line's table (alea_dist_format refuses past it):
+ *            the support limit's 100000 outcomes in doubles fit in every
+ *            format (6.7 MB, the CSV of best(2,1d100000), the longest
+ *            measured), while exact fractions grow with the dice: the CSV
+ *            of 500d10, a 6-byte input, was 12.5 MB.
  */
 #define ALEA_LIMIT_MAP(X)                                                      \
     X(SOURCE, 4096, 1048576, "bytes of expression text")                       \
@@ -200,7 +213,8 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
     X(SUPPORT, 100000, 100000000, "distinct outcomes in one distribution")     \
     X(WORK, 30000000, 1000000000000, "elementary steps of one evaluation")     \
     X(MEMORY, 16777216, 17179869184, "bytes allocated by the context")        \
-    X(BREAKDOWN, 4194304, 1073741824, "bytes of one roll's breakdown, text and JSON")
+    X(BREAKDOWN, 4194304, 1073741824, "bytes of one roll's breakdown, text and JSON") \
+    X(OUTPUT, 8388608, 1073741824, "bytes of one distribution's CSV, JSON or table")
 
 typedef enum alea_limit {
 #define ALEA__LIMIT_ENUM(name, def, max, what) ALEA_LIMIT_##name,
@@ -356,11 +370,13 @@ alea_status alea_expr_sample(alea_ctx *ctx, const alea_expr *expr, int64_t *tota
 int64_t alea_expr_rolls(const alea_expr *expr);
 
 /*
- * A hint about a compiled expression that is valid but likely means
- * something else than its writer meant: a spelling that another tool reads
- * otherwise ("2d10!<>8": in rpg-dice-roller, explode on anything but 8;
- * try --dialect rpgdr), or a success count where a comparison of the total
- * is likely meant ("3d6 >= 5"). NULL when there is none. Owned by expr.
+ * A hint about a compiled expression that is valid but may mean something
+ * else than its writer meant: in alea's own dialect, each other dialect
+ * that reads the text otherwise, with its reading ("10d20cs20": Foundry
+ * VTT counts the 20s; "2d10!<>8": rpg-dice-roller explodes on anything
+ * but 8), or a success count where a comparison of the total is likely
+ * meant ("3d6 >= 5"). NULL when there is none. Owned by expr. Finding the
+ * other readings costs a parse of the text per dialect at compile time.
  */
 const char *alea_expr_hint(const alea_expr *expr);
 
@@ -434,21 +450,44 @@ double alea_dist_at_least(const alea_dist *dist, int64_t v);
 double alea_dist_at_most(const alea_dist *dist, int64_t v);
 
 /* Both cumulative columns at once, for a table: least[i] = P(X >= value i)
- * and most[i] = P(X <= value i), each summed from its small end (no
- * cancellation); least and most have room for alea_dist_count entries.
- * Cost: two passes, where a call of alea_dist_at_least per row is one each. */
+ * and most[i] = P(X <= value i); least and most have room for
+ * alea_dist_count entries. Each is in [0, 1], the whole mass listed (1
+ * less alea_dist_truncated) at its far end, exactly 1 when nothing was
+ * cut; the exact fractions rounded once when they are known (exact mode,
+ * exact counts as for alea_dist_mean), else summed from its small end in
+ * double-double arithmetic (no cancellation). alea_dist_at_least and
+ * alea_dist_at_most give the same numbers. Cost: two passes, where a call
+ * of alea_dist_at_least per row is one each. */
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /* Mean and standard deviation of the computed outcomes, normalised by their
- * total mass. A truncated explosion tail holds the largest values, so they
- * can fall short of the true ones by a little more than the truncated mass
- * times those values (1d6! at the default bound: 3e-11 low). min, max;
- * median is the smallest value v with P(X <= v) >= 1/2. */
+ * total mass: the nearest doubles to the true values of the outcomes
+ * listed (from exact counts when each probability is within 2^-46 of its
+ * own of a whole count over a denominator up to 2^32, the counts adding up
+ * to it, as most dice's do; else from sums carried in double-double
+ * arithmetic, as near as the probabilities' own rounding allows). A truncated
+ * explosion tail holds the largest values, so they can fall short of the
+ * true ones by a little more than the truncated mass times those values
+ * (1d6! at the default bound: 3e-11 low). min and max are the least and
+ * the greatest value the expression can take, known without any
+ * probability: where the rarest outcomes fell below the double range and
+ * could not be recomputed (alea_dist_incomplete), they are still the
+ * support's bounds, carried through sums, products, quotients, negation,
+ * order comparisons, min/max and best/worst (1000d6: 1000 and 6000, where
+ * the outcomes listed run from 1599 to 5401); a keep/drop of such a pool
+ * gives the bounds of what it lists. median is the smallest value v with
+ * P(X <= v) >= 1/2 of the mass listed. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);
 int64_t alea_dist_min(const alea_dist *dist);
 int64_t alea_dist_max(const alea_dist *dist);
 int64_t alea_dist_median(const alea_dist *dist);
+/* The smallest value v with P(X <= v) >= q of the mass listed: q = 0.5 is
+ * the median, 0.25 and 0.75 the quartiles, 0.9 the 90th percentile; q <= 0
+ * gives the least value, q >= 1 the value where the mass is reached. The
+ * comparison is exact with exact counts or fractions; in doubles otherwise,
+ * with a relative allowance of 1e-12 for their rounding. Cost: linear. */
+int64_t alea_dist_percentile(const alea_dist *dist, double q);
 
 /* The probability mass cut off by the explosion tail bound (0 when nothing
  * was cut). The outcomes' probabilities sum to 1 minus this. */
@@ -633,7 +672,12 @@ alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boo
  * "name"], ...] (dd() outcomes), "samples": n and "intervals": [[lo, hi], ...]
  * (an estimate, one interval per outcome), and "flags": {"critical
  * failure": p, ...} (event() pools).
- * snprintf contract, as alea_roll_format.
+ * snprintf contract, as alea_roll_format. A text longer than the OUTPUT
+ * limit of the context that computed dist is refused: nothing is written
+ * (buf holds "" when cap > 0), 0 is returned, and that context's error is
+ * ALEA_ERR_LIMIT, "too much output: the CSV would pass N bytes (output
+ * limit is N)" over the expression's span; formatting stops at the row
+ * that passes it.
  */
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
                         size_t cap);

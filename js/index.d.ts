@@ -12,7 +12,7 @@ export type Status =
 export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes' | LibraryLimitName;
 /** The library's own limits (include/alea.h), in the module's context. */
 export type LibraryLimitName =
-  | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown';
+  | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown' | 'output';
 
 export interface Limits {
   /** Milliseconds one call may take (default 2000, at most 60000). */
@@ -25,7 +25,8 @@ export interface Limits {
   answerBytes?: number;
   /** The library's: nesting depth (64), terms (1000), dice rolled (10000),
    * outcomes of a distribution (100000), work units (30000000), bytes of
-   * memory (16 MiB), bytes of a roll's breakdown (4 MiB). */
+   * memory (16 MiB), bytes of a roll's breakdown (4 MiB), bytes of a
+   * distribution's JSON (8 MiB). */
   depth?: number;
   nodes?: number;
   dice?: number;
@@ -33,6 +34,7 @@ export interface Limits {
   work?: number;
   memory?: number;
   breakdown?: number;
+  output?: number;
 }
 
 export const LIMITS: Readonly<Record<'deadline' | 'source' | 'rolls' | 'answerBytes',
@@ -108,8 +110,11 @@ export class Dist {
   /** The library's JSON, as parsed. */
   json: Record<string, unknown>;
   p(value: number): number;
+  /** P(X >= value): the library's cumulative column (alea_dist_cumulate). */
   atLeast(value: number): number;
+  /** P(X <= value): the library's cumulative column. */
   atMost(value: number): number;
+  /** The library's median (alea_dist_median). */
   readonly median: number;
 }
 

@@ -9,7 +9,7 @@
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
 // in one call and the bytes of one answer, each named in LIMITS; the
 // library's own limits (dice, support, work, memory, depth, nodes,
-// breakdown: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
+// breakdown, output: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
 // bad expression or a limit reached throws an AleaError with the library's
 // status and the byte span of the problem; bad options throw TypeError or
 // RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
@@ -33,7 +33,7 @@ export const LIMITS = Object.freeze({
 // their defaults and maxima are the library's (include/alea.h); the source
 // limit is the package's (above), checked before the module sees the text.
 export const LIBRARY_LIMITS = Object.freeze(['depth', 'nodes', 'dice', 'support', 'work',
-  'memory', 'breakdown']);
+  'memory', 'breakdown', 'output']);
 
 const SEED_MAX = (1n << 64n) - 1n;
 
@@ -181,7 +181,7 @@ export class Roll {
  * (truncated), names of values (labels: dd()'s outcomes), named
  * probabilities (flags: an event() pool's 'critical failure'). */
 export class Dist {
-  constructor(d) {
+  constructor({ median, at_least: atLeast, at_most: atMost, ...d }) {
     this.expression = d.expression;
     this.outcomes = d.outcomes;
     this.mean = d.mean;
@@ -195,39 +195,52 @@ export class Dist {
     this.incomplete = d.incomplete ?? null;
     this.hint = d.hint ?? null;
     this.json = d;
+    // the library's median and cumulative columns (web/wasm.c): never
+    // summed here
+    this.#median = median;
+    this.#atLeast = atLeast;
+    this.#atMost = atMost;
   }
 
-  /** P(X = value), by bisection of the ascending outcomes. */
-  p(value) {
-    const x = point(value), o = this.outcomes;
+  #median;
+  #atLeast;
+  #atMost;
+
+  /** The index of the first outcome whose value is at least x. */
+  #first(x) {
+    const o = this.outcomes;
     let lo = 0, hi = o.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       if (o[mid][0] < x) lo = mid + 1;
       else hi = mid;
     }
-    return lo < o.length && o[lo][0] === x ? o[lo][1] : 0;
+    return lo;
   }
 
-  /** P(X >= value). */
+  /** P(X = value), by bisection of the ascending outcomes. */
+  p(value) {
+    const x = point(value), o = this.outcomes, i = this.#first(x);
+    return i < o.length && o[i][0] === x ? o[i][1] : 0;
+  }
+
+  /** P(X >= value): the library's column (alea_dist_cumulate). */
   atLeast(value) {
-    const x = point(value);
-    return this.outcomes.reduce((s, [v, p]) => (v >= x ? s + p : s), 0);
+    const i = this.#first(point(value));
+    return i < this.outcomes.length ? this.#atLeast[i] : 0;
   }
 
-  /** P(X <= value). */
+  /** P(X <= value): the library's column. */
   atMost(value) {
-    const x = point(value);
-    return this.outcomes.reduce((s, [v, p]) => (v <= x ? s + p : s), 0);
+    const x = point(value), i = this.#first(x);
+    const last = i < this.outcomes.length && this.outcomes[i][0] === x ? i : i - 1;
+    return last >= 0 ? this.#atMost[last] : 0;
   }
 
-  /** The smallest value v with P(X <= v) >= 1/2 of the listed mass, as
-   * alea_dist_median (the same allowance for the running sum's rounding). */
+  /** The library's median (alea_dist_median): the smallest value v with
+   * P(X <= v) >= 1/2 of the listed mass. */
   get median() {
-    const half = 0.5 * this.outcomes.reduce((s, [, p]) => s + p, 0) * (1 - 1e-12);
-    let s = 0;
-    for (const [v, p] of this.outcomes) if ((s += p) >= half) return v;
-    return this.max;
+    return this.#median;
   }
 }
 
@@ -348,7 +361,7 @@ export class Alea {
         + '`alea dist --exact` and the Python module have them)',
       { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
     }
-    return new Dist(this.#call(src, dialect, (req) => req.dist(src)));
+    return new Dist(this.#call(src, dialect, (req) => req.dist(src, { stats: true })));
   }
 
   #source(expr) {

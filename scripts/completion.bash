@@ -8,7 +8,7 @@ _alea() {
         case $w in roll|dist|compare|serve|help) cmd=$w; break ;; esac
     done
     local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
-        --max-memory --max-breakdown --tail --timeout --time-limit"
+        --max-memory --max-breakdown --max-output --tail --timeout --time-limit"
     case $prev in
         -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive)
             return 0 ;; # a value: nothing to complete
@@ -30,8 +30,9 @@ _alea() {
                 --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-response
                 --max-client-connections --max-queue --max-client-queue --max-pending
-                --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source --max-depth --max-nodes --max-dice
-                --max-support --max-work --max-memory --max-breakdown --tail --timeout" ;;
+                --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source
+                --max-depth --max-nodes --max-dice --max-support --max-work --max-memory --max-breakdown
+                --max-output --tail --timeout" ;;
             *) words="--help --version $limits" ;;
         esac
         mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")

@@ -148,6 +148,11 @@ double alea_ctx_work_needed(const alea_ctx *ctx)
     return ctx && ctx->status == ALEA_ERR_LIMIT ? ctx->work_need : 0;
 }
 
+double alea_ctx_support_needed(const alea_ctx *ctx)
+{
+    return ctx && ctx->status == ALEA_ERR_LIMIT ? ctx->support_need : 0;
+}
+
 size_t alea_ctx_memory(const alea_ctx *ctx, size_t *peak)
 {
     if (!ctx)
@@ -318,13 +323,8 @@ size_t alea_expr_format(const alea_expr *expr, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (expr) {
-        alea__node_print(&o, expr->root);
-        if (expr->comment) {
-            alea__out_str(&o, " # ");
-            alea__out_mem(&o, expr->comment, expr->comment_len);
-        }
-    }
+    if (expr)
+        alea__expr_print(&o, expr);
     return alea__out_finish(&o);
 }
 

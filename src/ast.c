@@ -24,6 +24,37 @@ int alea__cond_match(const cond *c, int64_t v)
     }
 }
 
+int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,
+                      uint8_t sflag, uint8_t fflag)
+{
+    int64_t x;
+    if (alea__add_ovf(v, j->add, &x))
+        return 0;
+    *score = 0;
+    if (j->success && alea__cond_match(j->success, x)) {
+        ++*score;
+        *flags |= sflag;
+    }
+    if (j->failure && alea__cond_match(j->failure, x)) {
+        --*score;
+        *flags |= fflag;
+    }
+    return 1;
+}
+
+int alea__pool_marks(const pool *p, int fumble, int64_t v)
+{
+    if (!(fumble ? p->has_fumble : p->has_crit))
+        return 0;
+    if (alea__cond_match(fumble ? &p->fumble : &p->crit, v))
+        return 1;
+    const cond *also = fumble ? p->fumble_also : p->crit_also;
+    for (uint8_t i = 0, n = fumble ? p->nfumble_also : p->ncrit_also; i < n; i++)
+        if (alea__cond_match(&also[i], v))
+            return 1;
+    return 0;
+}
+
 int alea__pool_rerolls(const pool *p, int64_t v)
 {
     if (!p->has_reroll)
@@ -269,6 +300,13 @@ static void print_clamps(alea__out *o, const pool *p)
  * and "x5=10", which alea reads in every dialect. */
 static void print_explode(alea__out *o, const pool *p)
 {
+    if (p->has_first_trigger) { /* "xo<8x10" */
+        alea__out_str(o, "xo");
+        print_cond(o, &p->first_trigger);
+        alea__out_char(o, 'x');
+        print_cond(o, &p->trigger);
+        return;
+    }
     if (p->explode_once || p->explode_cap) {
         alea__out_str(o, p->explode_once ? "xo" : "x");
         if (p->explode_cap)
@@ -280,6 +318,8 @@ static void print_explode(alea__out *o, const pool *p)
         return;
     }
     alea__out_str(o, p->explode == EXPLODE_COMPOUND ? "!!" : "!");
+    if (p->trigger.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (p->penetrate)
         alea__out_char(o, 'p');
     /* A success count right after a bare "!" would read back as its
@@ -308,10 +348,18 @@ static void print_marks(alea__out *o, const pool *p)
     if (p->has_crit) {
         alea__out_str(o, "cs");
         print_cond(o, &p->crit);
+        for (uint8_t i = 0; i < p->ncrit_also; i++) {
+            alea__out_str(o, "cs");
+            print_cond(o, &p->crit_also[i]);
+        }
     }
     if (p->has_fumble) {
         alea__out_str(o, "cf");
         print_cond(o, &p->fumble);
+        for (uint8_t i = 0; i < p->nfumble_also; i++) {
+            alea__out_str(o, "cf");
+            print_cond(o, &p->fumble_also[i]);
+        }
     }
 }
 
@@ -443,11 +491,15 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
         alea__out_str(o, "ra");
         print_cond(o, &p->reroll_one);
     }
+    if (p->keep_rolls && p->nkeeps)
+        o->foreign = "each roll of an explosion kept or dropped as a die of its own";
     for (uint32_t i = 0; i < p->nkeeps; i++) {
         alea__out_str(o, keep_str[p->keeps[i].op]);
         alea__out_i64(o, p->keeps[i].n);
     }
     print_selects(o, p);
+    if (p->has_success && p->success.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (p->has_success) {
         alea__out_str(o, alea__cmp_str(p->success.op));
         if (!ALEA__COND_PARITY(p->success.op))
@@ -512,6 +564,15 @@ void alea__label_close(alea__out *o, const node *n)
     alea__out_char(o, ']');
 }
 
+void alea__expr_print(alea__out *o, const struct alea_expr *e)
+{
+    alea__node_print(o, e->root);
+    if (e->comment) {
+        alea__out_str(o, " # ");
+        alea__out_mem(o, e->comment, e->comment_len);
+    }
+}
+
 void alea__node_print(alea__out *o, const node *n)
 {
     alea__label_open(o, n);
@@ -541,6 +602,8 @@ static void print_body(alea__out *o, const node *n)
     case N_PROD: {
         alea__chain_open(o, n);
         for (uint32_t i = 0; i < n->u.chain.n; i++) {
+            if (i && n->u.chain.ops[i] == OP_DIVWHOLE)
+                o->foreign = "'/' a division of real numbers";
             if (i)
                 alea__out_str(o, alea__arith_str(n->u.chain.ops[i]));
             print_at(o, n->u.chain.items[i], alea__chain_min(n, i));

@@ -74,12 +74,23 @@ typedef enum cmp_op {
  * engine alike. Roll20's docs write two; more than a few faces is a custom
  * die's job (d{...}) or a range condition's (r<3). */
 #define ALEA__REROLLS_MAX 8
+/* Critical markers of one kind on one die ("cs20cs10"), at most: a face is
+ * matched against each, so they are few, as the rerolls are. */
+#define ALEA__MARKS_MAX 8
 
 /* A condition on one die face: "face <op> value". */
 typedef struct cond {
     uint8_t op; /* cmp_op; CMP_NE ("<>") in rerolls, failures and markers */
     int64_t value;
 } cond;
+
+/* A count's judgement of a value (a pool's "3d6!>=5f1", a group's
+ * "{2d6! + 1}>=5"): the value plus add scores +1 when success matches, -1
+ * when failure matches (0 both or neither); either may be NULL. */
+typedef struct alea__judge {
+    const cond *success, *failure;
+    int64_t add;
+} alea__judge;
 
 /* Face set of one die. RANGE: lo..hi, each once. LIST: faces[] as written
  * (duplicates allowed, weight = multiplicity); sorted ascending copy in
@@ -202,6 +213,11 @@ typedef struct pool {
     cond trigger;       /* default: CMP_EQ max face */
     uint8_t trigger_written; /* a condition was written after "!" */
     uint8_t explode_once;    /* "xo": an extra roll never explodes */
+    /* Foundry's "xo<8x10", an "xo" then an "x": the first roll also
+     * explodes, once, on first_trigger (faces trigger does not match);
+     * every roll explodes on trigger, again and again. */
+    uint8_t has_first_trigger;
+    cond first_trigger;
     int64_t explode_cap;     /* "x5=10": at most 5 in the pool; 0: no cap */
 
     /* Clamps ("4d6min3", "4d6max5", d20's "mi"/"ma"): step 2b above. */
@@ -250,6 +266,10 @@ typedef struct pool {
      * lowest faces. Display only. */
     uint8_t has_crit, has_fumble;
     cond crit, fumble;
+    /* Further markers of each ("1d20cs20cs10": Roll20 marks a face that
+     * any of them matches). At most ALEA__MARKS_MAX - 1 each. */
+    const cond *crit_also, *fumble_also;
+    uint8_t ncrit_also, nfumble_also;
 } pool;
 
 /*
@@ -267,6 +287,10 @@ typedef struct group {
     keep_step keep;
     uint8_t has_success, has_failure;
     cond success, failure;
+    /* "s"/"sa", "sd" (rpg-dice-roller's): the breakdown lists the members
+     * by their totals and each pool's dice in order; the value is
+     * unchanged. SORT_ASC or SORT_DESC, 0: none. */
+    uint8_t sort;
 } group;
 
 typedef struct node {
@@ -316,6 +340,8 @@ struct alea_expr {
     const char *comment; /* "4d6 # fire": "fire", within src, or NULL */
     uint8_t has_labels;  /* a term has an inline label ("3d6 [fire]") */
     size_t comment_len;
+    size_t words_at; /* "1d20 adv": where the words after the expression
+                        start (the expression trimmed), or len: none */
 };
 
 /* ---- parse.c ---- */
@@ -330,6 +356,13 @@ ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, struct alea_expr *e);
 
 /* Whether face value v satisfies condition c. */
 ALEA__HIDDEN int alea__cond_match(const cond *c, int64_t v);
+/* Whether the pool's critical markers of a success (fumble 0) or of a
+ * failure (1) mark face v: any of them matches (none written: 0). */
+ALEA__HIDDEN int alea__pool_marks(const pool *p, int fumble, int64_t v);
+/* j's score of value v into *score, sflag or fflag set in *flags for a
+ * success or a failure; 0 when v plus j->add overflows (nothing set). */
+ALEA__HIDDEN int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,
+                                   uint8_t sflag, uint8_t fflag);
 
 /*
  * The arithmetic of the language, shared by both evaluators: op is an
@@ -396,6 +429,9 @@ ALEA__HIDDEN int alea__chain_min(const node *n, uint32_t i);
  * writes an N_DICE node, with its count when with_count is set. */
 struct alea__out;
 ALEA__HIDDEN void alea__node_print(struct alea__out *o, const node *n);
+/* The canonical text of a compiled expression, its comment after " # "
+ * (alea_expr_format). */
+ALEA__HIDDEN void alea__expr_print(struct alea__out *o, const struct alea_expr *e);
 /* A label on a term other than dice or a number, printed around the term
  * (by node_print, and by the breakdown): "(" before it when it is not an
  * atom, then ") [label]" after it. Nothing for other nodes. */

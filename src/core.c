@@ -218,6 +218,7 @@ alea_status alea__error(alea_ctx *ctx, alea_status status, size_t start,
     va_list ap;
     ctx->status = status;
     ctx->work_need = 0;
+    ctx->support_need = 0;
     ctx->err_start = start;
     ctx->err_end = end < start ? start : end;
     va_start(ap, fmt);
@@ -352,7 +353,8 @@ const char *alea_limit_name(alea_limit limit)
 {
     /* Lowercase names, kept beside the upper-case X-macro names. */
     static const char *const lower[] = {"source", "depth", "nodes", "dice",
-                                        "support", "work", "memory", "breakdown"};
+                                        "support", "work", "memory", "breakdown",
+                                        "output"};
     _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
                    "one lowercase name per limit");
     if ((unsigned)limit >= ALEA_LIMIT__COUNT)

@@ -66,6 +66,8 @@ struct alea_ctx {
     int64_t work_used, work_poll, dice_used;
     double work_need; /* after a step refused before it started: the work the
                          evaluation needed up to its end (alea_ctx_work_needed) */
+    double support_need; /* after a support-limit error: the outcomes the step
+                            refused needed at least, when known (0: unknown) */
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
     uint8_t exact;   /* distributions in exact fractions (dist.h) */

@@ -9,9 +9,9 @@
 
 const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV,
-                           .several_rerolls = 1},
+                           .several_rerolls = 1, .adv_bonus = 1},
     [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1,
-                             .trailing_text = 1, .several_rerolls = 1, .slash = OP_DIVWHOLE,
+                             .trailing_text = 1, .adv_words_describe = 1, .several_rerolls = 1, .slash = OP_DIVWHOLE,
                              .round_half_up = 1, .no_unique = 1},
     [ALEA_DIALECT_FOUNDRY] = {.name = "foundry", .tool = "Foundry VTT", .reroll_once = 1,
                               .rr = 1, .slash = OP_DIVWHOLE, .cs_counts = 1,
@@ -22,6 +22,7 @@ const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
                             .bare_reroll = 1,
                             .clamp_first = 1, .reroll_after_explode = 1, .no_group_dice_count = 1},
     [ALEA_DIALECT_D20] = {.name = "d20", .tool = "Avrae's d20", .rr = 1, .slash = OP_DIVWHOLE,
+                          .trailing_text = 1,
                           .trunc_total = 1, .cmp_total = 1,
                           .pct_tens = 1, .slash_slash = 1, .bang_ne = 1, .no_mod = 1,
                           .d20_select = 1, .e_explode = 1, .ra_adds = 1,

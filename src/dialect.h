@@ -16,15 +16,22 @@ typedef struct alea__dialect {
     const char *name; /* "roll20" */
     const char *tool; /* "Roll20", for messages */
     /* Hints where another tool reads a spelling otherwise (alea_expr_hint):
-     * in alea's own dialect, whose readings are the ones that differ. */
+     * in alea's own dialect, the text is read in every row that does not
+     * hint, and each that reads it as another tree is named (parse.c). */
     uint8_t hints;
     /* ">N" and "<N" in a die's conditions (success, failure, explosion,
      * reroll) are "at least" and "at most" (Roll20). */
     uint8_t inclusive;
     /* Words after a whole expression describe the roll, as a comment
-     * would ("2d6 fire damage"; Roll20); else they are an error that says
+     * would ("2d6 fire damage"; Roll20, d20); else they are an error that says
      * how to write a comment. */
     uint8_t trailing_text;
+    /* Advantage written as a word ("1d20 adv") is alea's bonus die, read
+     * as d20 +1d; else the tools' 2d20kh1 (2d20kl1 for disadvantage). */
+    uint8_t adv_bonus;
+    /* the tool reads an advantage word after a roll as its description and
+     * rolls one d20 (Roll20): alea reads the mechanic, with a hint */
+    uint8_t adv_words_describe;
     /* "r" rerolls once (Foundry); a bare "r" rerolls the lowest face. */
     uint8_t reroll_once;
     /* Several rerolls on one die reroll a face that any of them matches

@@ -13,12 +13,184 @@
 
 /* ---- the public distribution object ------------------------------------------------ */
 
-/* s += x, with the rounding error of each addition kept in *c. */
-static void neumaier(double *s, double *c, double x)
+/*
+ * Statistics in doubles are computed in double-double arithmetic (a value
+ * is hi + lo, with lo the rounding error of hi, Dekker and Knuth's exact
+ * sums and products): about 106 bits, so that what is finally rounded to a
+ * double is the nearest to the sums' true value.
+ */
+typedef struct ddouble {
+    double hi, lo;
+} ddouble;
+
+/* a + b, b a double. */
+static ddouble dd_add(ddouble a, double b)
 {
-    double t = *s + x;
-    *c += fabs(*s) >= fabs(x) ? (*s - t) + x : (x - t) + *s;
-    *s = t;
+    double s = a.hi + b, bb = s - a.hi;
+    double e = (a.hi - (s - bb)) + (b - bb) + a.lo;
+    double h = s + e;
+    return (ddouble){h, e - (h - s)};
+}
+
+/* a + b. */
+static ddouble dd_sum(ddouble a, ddouble b)
+{
+    return dd_add(dd_add(a, b.hi), b.lo);
+}
+
+/* a b, exactly. */
+static ddouble dd_prod(double a, double b)
+{
+    double p = a * b;
+    return (ddouble){p, fma(a, b, -p)};
+}
+
+/* a b, b a double. */
+static ddouble dd_mul(ddouble a, double b)
+{
+    ddouble p = dd_prod(a.hi, b);
+    return dd_add(p, a.lo * b);
+}
+
+/* a / b, as a double-double. */
+static ddouble dd_div(ddouble a, ddouble b)
+{
+    double q = a.hi / b.hi;
+    ddouble p = dd_mul(b, q); /* q b, less than an ulp from a */
+    ddouble r = dd_sum(a, (ddouble){-p.hi, -p.lo});
+    double q2 = (r.hi + r.lo) / b.hi;
+    double h = q + q2;
+    return (ddouble){h, q2 - (h - q)};
+}
+
+/* The double nearest to a. */
+static double dd_round(ddouble a)
+{
+    return a.hi + a.lo;
+}
+
+/*
+ * Exact counts. A distribution in doubles is most often a fraction of
+ * whole counts over a small denominator (the faces of its dice: 4d6kh3's
+ * 1296, dd(6, 14)'s 20) with each probability the nearest double to its
+ * count over it, or within a few ulps of it. When those counts can be
+ * recovered (and add up to the denominator exactly), every statistic is
+ * computed from them: the cumulative columns are exact fractions rounded
+ * once (1 at the bottom, never above), the median compares whole numbers,
+ * and the mean and sd are the nearest doubles to the true ones
+ * (dd(6, 14)'s 33/20 is 1.65, where the sum of its rounded probabilities
+ * is 1.6500000000000001). COUNT_DEN_MAX bounds the denominator so that
+ * the counts and their sums stay exact in doubles and 64-bit integers.
+ */
+#define COUNT_DEN_MAX 4294967296.0 /* 2^32 */
+/* How far a probability may be from its count's fraction: the engine's
+ * arithmetic leaves a few ulps of rounding in some (2d20kh1's 1/400 is
+ * 0.0025000000000000014), and 2^-46 of p (about 100 ulps) still puts a
+ * count of at most 2^32 within 2^-14 of p times the denominator. */
+#define COUNT_REL 0x1p-46
+
+static int near_count(double x, double p)
+{
+    return fabs(x - p) <= p * COUNT_REL;
+}
+
+/* The fraction num/den (den <= COUNT_DEN_MAX) that p is within COUNT_REL
+ * of, 0 < p <= 1: the first convergent of p's continued fraction that is
+ * (a fraction with den^2 well below 1/ulp(p) is one, by Legendre's
+ * theorem); 0 if none. */
+static double fraction_of(double p, double *num)
+{
+    double h0 = 0, h1 = 1, k0 = 1, k1 = 0, x = p;
+    for (int it = 0; it < 64; it++) {
+        double a = floor(x);
+        double h = a * h1 + h0, k = a * k1 + k0;
+        if (k > COUNT_DEN_MAX)
+            return 0;
+        if (k > 0 && near_count(h / k, p)) {
+            *num = h;
+            return k;
+        }
+        double f = x - a;
+        if (!(f > 0))
+            return 0;
+        x = 1 / f;
+        h0 = h1;
+        h1 = h;
+        k0 = k1;
+        k1 = k;
+    }
+    return 0;
+}
+
+/* The common denominator of m's probabilities when each is the nearest
+ * double of a count over it, and the counts add up to it (nothing was cut
+ * off); 0 otherwise. Outcome i's count is then p[i] times it, rounded. */
+static double count_denominator(const alea__pmf *m)
+{
+    if (m->n == 0 || m->trunc > 0)
+        return 0;
+    uint64_t den = 1;
+    double last = -1;
+    for (size_t i = 0; i < m->n; i++) {
+        if (m->p[i] == last) /* a uniform die: the same fraction again */
+            continue;
+        last = m->p[i];
+        double num, b = fraction_of(last, &num);
+        if (b == 0)
+            return 0;
+        uint64_t bb = (uint64_t)b, g = alea__gcd(den, bb);
+        if ((double)(den / g) * b > COUNT_DEN_MAX)
+            return 0;
+        den = den / g * bb;
+    }
+    double D = (double)den;
+    uint64_t total = 0;
+    for (size_t i = 0; i < m->n; i++) {
+        double c = nearbyint(m->p[i] * D);
+        if (!near_count(c / D, m->p[i]))
+            return 0;
+        total += (uint64_t)c;
+        if (total > den)
+            return 0;
+    }
+    return total == den ? D : 0;
+}
+
+/* Outcome i's weight in the statistics: its count, or its probability. */
+static double weight(const alea_dist *d, size_t i)
+{
+    return d->den > 0 ? nearbyint(d->pmf.p[i] * d->den) : d->pmf.p[i];
+}
+
+/* The mean and the sd of d's outcomes, normalised by their total weight,
+ * into d->mass (of the probabilities), d->mean, d->sd. */
+static void moments(alea_dist *d)
+{
+    const alea__pmf *m = &d->pmf;
+    ddouble w = {0, 0}, s = {0, 0}, mass = {0, 0};
+    for (size_t i = 0; i < m->n; i++) {
+        double c = weight(d, i);
+        w = dd_add(w, c);
+        mass = dd_add(mass, m->p[i]);
+        s = dd_sum(s, dd_prod(c, (double)m->v[i]));
+    }
+    d->mass = dd_round(mass);
+    d->mean = d->sd = 0;
+    if (!(w.hi > 0))
+        return;
+    ddouble mean = dd_div(s, w), var = {0, 0};
+    for (size_t i = 0; i < m->n; i++) {
+        ddouble dv = dd_add((ddouble){-mean.hi, -mean.lo}, (double)m->v[i]);
+        ddouble sq = dd_mul(dd_mul(dv, dv.hi), weight(d, i));
+        var = dd_sum(var, sq);
+        var = dd_sum(var, dd_mul(dd_prod(dv.lo, weight(d, i)), dv.hi));
+    }
+    var = dd_div(var, w);
+    d->mean = dd_round(mean);
+    if (var.hi > 0) { /* the root of hi + lo: one Newton step from sqrt(hi) */
+        double r = sqrt(var.hi);
+        d->sd = r + (fma(-r, r, var.hi) + var.lo) / (2 * r);
+    }
 }
 
 alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size_t len,
@@ -44,30 +216,12 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     for (size_t i = 0; i < d->pmf.n; i++)
         if (d->pmf.p[i] > 1)
             d->pmf.p[i] = 1;
-    const alea__pmf *m = &d->pmf;
-    /* Sums with their rounding errors carried (Neumaier), so that a mean is
-     * as near its true value as the probabilities allow: 3d6's 10.5, not
-     * 10.500000000000004. */
-    double mass = 0, cmass = 0, mean = 0, cmean = 0, var = 0;
-    for (size_t i = 0; i < m->n; i++) {
-        neumaier(&mass, &cmass, m->p[i]);
-        neumaier(&mean, &cmean, (double)m->v[i] * m->p[i]);
-    }
-    mass += cmass;
-    if (mass > 0) {
-        mean = (mean + cmean) / mass;
-        double cvar = 0;
-        for (size_t i = 0; i < m->n; i++) {
-            double dv = (double)m->v[i] - mean;
-            neumaier(&var, &cvar, dv * dv * m->p[i]);
-        }
-        var = (var + cvar) / mass;
-    } else {
-        mean = 0;
-    }
-    d->mass = mass;
-    d->mean = mean;
-    d->sd = sqrt(var);
+    d->den = ctx->exact ? 0 : count_denominator(&d->pmf);
+    /* with exact counts, each probability is the nearest double to its
+     * fraction (2d20kh1's 1/400 is 0.0025, not 0.0025000000000000014) */
+    for (size_t i = 0; d->den > 0 && i < d->pmf.n; i++)
+        d->pmf.p[i] = weight(d, i) / d->den;
+    moments(d);
     d->fracs = ctx->exact;
     d->exact = ctx->exact && !ctx->precise;
     d->sci = NULL;
@@ -141,30 +295,68 @@ double alea_dist_p(const alea_dist *dist, int64_t v)
     return i < dist->pmf.n && dist->pmf.v[i] == v ? dist->pmf.p[i] : 0;
 }
 
+/*
+ * The cumulative columns: P(X >= value i) and P(X <= value i). With exact
+ * counts, a sum of them over the denominator, rounded once. Else each is
+ * summed (double-double) from its small end while it is at most half the
+ * mass, and is the mass (1 less what was cut) less the other column's sum
+ * past that, so that both are the whole mass at their far end, and never
+ * leave [0, 1]. The sums of the first `upto` (i) outcomes and of those
+ * from i on (*above) are given.
+ */
+static double column(const alea_dist *d, ddouble below, ddouble above, int least)
+{
+    double whole = 1 - d->pmf.trunc;
+    double x;
+    if (d->den > 0) {
+        x = (least ? above.hi : below.hi) / d->den;
+    } else {
+        ddouble mine = least ? above : below, other = least ? below : above;
+        x = dd_round(other) <= whole / 2 ? dd_round(dd_add((ddouble){-other.hi, -other.lo}, whole))
+                                          : dd_round(mine);
+    }
+    return x < 0 ? 0 : x > 1 ? 1 : x;
+}
+
+/* The sums of the weights of outcomes [0, i) and [i, n) (counts, or
+ * probabilities). */
+static void split_sums(const alea_dist *d, size_t i, ddouble *below, ddouble *above)
+{
+    ddouble lo = {0, 0}, hi = {0, 0};
+    for (size_t k = 0; k < i; k++)
+        lo = dd_add(lo, weight(d, k));
+    for (size_t k = d->pmf.n; k-- > i;)
+        hi = dd_add(hi, weight(d, k));
+    *below = lo;
+    *above = hi;
+}
+
 double alea_dist_at_least(const alea_dist *dist, int64_t v)
 {
     if (!dist)
         return 0;
-    double s = 0;
     size_t first = lower_bound(&dist->pmf, v);
+    if (first >= dist->pmf.n)
+        return 0;
     if (dist->sci) /* recomputed in fractions: the nearest double */
-        return first < dist->pmf.n ? dist->sci[3 * first + 1].d : 0;
-    for (size_t i = dist->pmf.n; i-- > first;)
-        s += dist->pmf.p[i];
-    return s;
+        return dist->sci[3 * first + 1].d;
+    ddouble below, above;
+    split_sums(dist, first, &below, &above);
+    return column(dist, below, above, 1);
 }
 
 double alea_dist_at_most(const alea_dist *dist, int64_t v)
 {
     if (!dist)
         return 0;
-    double s = 0;
     size_t end = v == INT64_MAX ? dist->pmf.n : lower_bound(&dist->pmf, v + 1);
+    if (end == 0)
+        return 0;
     if (dist->sci)
-        return end > 0 ? dist->sci[3 * (end - 1) + 2].d : 0;
-    for (size_t i = 0; i < end; i++)
-        s += dist->pmf.p[i];
-    return s;
+        return dist->sci[3 * (end - 1) + 2].d;
+    ddouble below, above;
+    split_sums(dist, end, &below, &above);
+    return column(dist, below, above, 0);
 }
 
 double alea_dist_mean(const alea_dist *dist)
@@ -177,29 +369,57 @@ double alea_dist_sd(const alea_dist *dist)
     return dist ? dist->sd : 0;
 }
 
+/* The support's bounds: known without any probability, so true even where
+ * the rarest outcomes fell below the double range (alea__pmf.wide). */
 int64_t alea_dist_min(const alea_dist *dist)
 {
-    return dist && dist->pmf.n ? dist->pmf.v[0] : 0;
+    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_lo(&dist->pmf) : 0;
 }
 
 int64_t alea_dist_max(const alea_dist *dist)
 {
-    return dist && dist->pmf.n ? dist->pmf.v[dist->pmf.n - 1] : 0;
+    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_hi(&dist->pmf) : 0;
+}
+
+int64_t alea_dist_percentile(const alea_dist *dist, double q)
+{
+    if (!dist || dist->pmf.n == 0)
+        return 0;
+    const alea__pmf *m = &dist->pmf;
+    if (!(q > 0))
+        return m->v[0];
+    if (dist->den > 0) { /* whole counts: count <= q den, exactly (fma's sign) */
+        double s = 0;
+        for (size_t i = 0; i < m->n; i++) {
+            s += weight(dist, i);
+            if (fma(-q, dist->den, s) >= 0)
+                return m->v[i];
+        }
+        return m->v[m->n - 1];
+    }
+    if (dist->sci) { /* fractions: their nearest doubles of P(X <= v) */
+        double whole = dist->sci[3 * (m->n - 1) + 2].d;
+        for (size_t i = 0; i < m->n; i++)
+            if (dist->sci[3 * i + 2].d >= q * whole)
+                return m->v[i];
+        return m->v[m->n - 1];
+    }
+    /* P(X <= v) >= q of the mass, with a relative allowance for the rounding
+     * of the probabilities themselves (1d6 in doubles: 3 * (1/6) may fall
+     * below 1/2). */
+    double goal = q * dist->mass * (1 - 1e-12);
+    ddouble s = {0, 0};
+    for (size_t i = 0; i < m->n; i++) {
+        s = dd_add(s, m->p[i]);
+        if (dd_round(s) >= goal)
+            return m->v[i];
+    }
+    return m->v[m->n - 1];
 }
 
 int64_t alea_dist_median(const alea_dist *dist)
 {
-    if (!dist || dist->pmf.n == 0)
-        return 0;
-    /* P(X <= v) >= 1/2 of the mass, with a relative allowance for the
-     * rounding of the running sum (1d6: 3 * (1/6) may round below 1/2). */
-    double half = 0.5 * dist->mass * (1 - 1e-12), s = 0;
-    for (size_t i = 0; i < dist->pmf.n; i++) {
-        s += dist->pmf.p[i];
-        if (s >= half)
-            return dist->pmf.v[i];
-    }
-    return dist->pmf.v[dist->pmf.n - 1];
+    return alea_dist_percentile(dist, 0.5);
 }
 
 uint64_t alea_dist_samples(const alea_dist *dist)
@@ -237,7 +457,6 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
     if (!dist)
         return;
     const alea__pmf *m = &dist->pmf;
-    double s = 0;
     if (dist->sci) { /* recomputed in fractions: the nearest doubles */
         for (size_t i = 0; i < m->n; i++) {
             least[i] = dist->sci[3 * i + 1].d;
@@ -245,11 +464,25 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
         }
         return;
     }
-    for (size_t i = 0; i < m->n; i++)
-        most[i] = s += m->p[i];
-    s = 0;
-    for (size_t i = m->n; i-- > 0;)
-        least[i] = s += m->p[i];
+    /* Two passes: the sums from the top (kept in least as they go, then
+     * replaced), and the sums from the bottom, with which both columns are
+     * made. The double-double sum from the top is carried as its rounded
+     * value and error in the two arrays. */
+    ddouble above = {0, 0};
+    for (size_t i = m->n; i-- > 0;) {
+        above = dd_add(above, weight(dist, i));
+        least[i] = above.hi;
+        most[i] = above.lo;
+    }
+    ddouble below = {0, 0};
+    for (size_t i = 0; i < m->n; i++) {
+        ddouble from_i = {least[i], most[i]};
+        ddouble to_i = dd_add(below, weight(dist, i));
+        ddouble past = i + 1 < m->n ? (ddouble){least[i + 1], most[i + 1]} : (ddouble){0, 0};
+        least[i] = column(dist, below, from_i, 1);
+        most[i] = column(dist, to_i, past, 0);
+        below = to_i;
+    }
 }
 
 /* Below this a probability in doubles has lost digits (subnormal) or is 0:
@@ -330,7 +563,7 @@ static size_t format_csv(const alea_dist *dist, alea__out *o)
     char ptext[32];
     size_t plen = 0;
     double last = -1;
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
         alea__out_i64(o, m->v[i]);
         alea__out_char(o, ',');
         if (dist->sci && m->p[i] < SCI_BELOW) {
@@ -383,112 +616,139 @@ static void json_prob(const alea_dist *dist, alea__out *o, alea_fraction what, s
     alea__out_char(o, '"');
 }
 
+/* A text past the OUTPUT limit: nothing of it, and the error in the
+ * context that computed the distribution. */
+static size_t refuse_output(const alea_dist *dist, alea__out *o, const char *what)
+{
+    long long limit = (long long)dist->ctx->limits[ALEA_LIMIT_OUTPUT];
+    alea__error(dist->ctx, ALEA_ERR_LIMIT, 0, dist->len,
+                "too much output: the distribution's %s passes %lld bytes (output limit is "
+                "%lld)",
+                what, limit, limit);
+    if (o->cap > 0)
+        o->buf[0] = '\0';
+    return 0;
+}
+
+static size_t format_json(const alea_dist *dist, alea__out *o);
+
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (dist && format == ALEA_FORMAT_CSV && dist->exact) {
+    if (!dist || (format != ALEA_FORMAT_CSV && format != ALEA_FORMAT_JSON))
+        return alea__out_finish(&o);
+    int64_t limit = dist->ctx->limits[ALEA_LIMIT_OUTPUT];
+    o.limit = (uint64_t)limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
+    size_t len;
+    if (format == ALEA_FORMAT_CSV && dist->exact) {
         alea__frac_csv(dist, &o);
-        return alea__out_finish(&o);
+        len = alea__out_finish(&o);
+    } else if (format == ALEA_FORMAT_CSV) {
+        len = format_csv(dist, &o);
+    } else {
+        len = format_json(dist, &o);
     }
-    if (dist && format == ALEA_FORMAT_CSV)
-        return format_csv(dist, &o);
-    if (!dist || format != ALEA_FORMAT_JSON)
-        return alea__out_finish(&o);
+    return len > o.limit ? refuse_output(dist, &o, format == ALEA_FORMAT_CSV ? "CSV" : "JSON")
+                         : len;
+}
+
+static size_t format_json(const alea_dist *dist, alea__out *o)
+{
     const alea__pmf *m = &dist->pmf;
-    alea__out_str(&o, "{\"expression\": ");
-    alea__out_json_str(&o, dist->src, dist->len);
-    alea__out_str(&o, ", \"outcomes\": [");
+    alea__out_str(o, "{\"expression\": ");
+    alea__out_json_str(o, dist->src, dist->len);
+    alea__out_str(o, ", \"outcomes\": [");
     /* Runs of equal probabilities (a uniform die) reuse the last text. */
     char ptext[32];
     size_t plen = 0;
     double last = -1;
-    for (size_t i = 0; i < m->n; i++) {
-        alea__out_str(&o, i ? ", [" : "[");
-        alea__out_i64(&o, m->v[i]);
-        alea__out_str(&o, ", ");
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
+        alea__out_str(o, i ? ", [" : "[");
+        alea__out_i64(o, m->v[i]);
+        alea__out_str(o, ", ");
         if (dist->exact) {
-            json_prob(dist, &o, ALEA_FRACTION_PROB, i);
+            json_prob(dist, o, ALEA_FRACTION_PROB, i);
         } else if (dist->sci && m->p[i] < SCI_BELOW) {
-            out_prob(dist, &o, ALEA_FRACTION_PROB, i, m->p[i]);
+            out_prob(dist, o, ALEA_FRACTION_PROB, i, m->p[i]);
         } else {
             if (m->p[i] != last) {
                 last = m->p[i];
                 plen = alea__fmt_double(ptext, last);
             }
-            alea__out_mem(&o, ptext, plen);
+            alea__out_mem(o, ptext, plen);
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
-    alea__out_str(&o, "], \"mean\": ");
+    alea__out_str(o, "], \"mean\": ");
     if (dist->exact)
-        json_prob(dist, &o, ALEA_FRACTION_MEAN, 0);
+        json_prob(dist, o, ALEA_FRACTION_MEAN, 0);
     else
-        alea__out_double(&o, dist->mean);
+        alea__out_double(o, dist->mean);
     if (dist->exact) {
-        alea__out_str(&o, ", \"variance\": ");
-        json_prob(dist, &o, ALEA_FRACTION_VARIANCE, 0);
+        alea__out_str(o, ", \"variance\": ");
+        json_prob(dist, o, ALEA_FRACTION_VARIANCE, 0);
     }
-    alea__out_str(&o, ", \"sd\": ");
-    alea__out_double(&o, dist->sd);
-    alea__out_str(&o, ", \"min\": ");
-    alea__out_i64(&o, alea_dist_min(dist));
-    alea__out_str(&o, ", \"max\": ");
-    alea__out_i64(&o, alea_dist_max(dist));
-    alea__out_str(&o, ", \"truncated\": ");
+    alea__out_str(o, ", \"sd\": ");
+    alea__out_double(o, dist->sd);
+    alea__out_str(o, ", \"min\": ");
+    alea__out_i64(o, alea_dist_min(dist));
+    alea__out_str(o, ", \"max\": ");
+    alea__out_i64(o, alea_dist_max(dist));
+    alea__out_str(o, ", \"truncated\": ");
     if (dist->exact)
-        json_prob(dist, &o, ALEA_FRACTION_TRUNCATED, 0);
+        json_prob(dist, o, ALEA_FRACTION_TRUNCATED, 0);
     else
-        alea__out_double(&o, m->trunc);
+        alea__out_double(o, m->trunc);
     if (dist->exact)
-        alea__out_str(&o, ", \"exact\": true");
+        alea__out_str(o, ", \"exact\": true");
     if (dist->incomplete) {
-        alea__out_str(&o, ", \"incomplete\": ");
-        alea__out_json_str(&o, dist->incomplete, strlen(dist->incomplete));
+        alea__out_str(o, ", \"incomplete\": ");
+        alea__out_json_str(o, dist->incomplete, strlen(dist->incomplete));
     }
     if (dist->notes.nlabels > 0) {
-        alea__out_str(&o, ", \"labels\": [");
-        for (size_t i = 0; i < m->n; i++) {
-            alea__out_str(&o, i ? ", [" : "[");
-            alea__out_i64(&o, m->v[i]);
-            alea__out_str(&o, ", \"");
-            alea__out_str(&o, alea_dist_label(dist, m->v[i]));
-            alea__out_str(&o, "\"]");
+        alea__out_str(o, ", \"labels\": [");
+        for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
+            alea__out_str(o, i ? ", [" : "[");
+            alea__out_i64(o, m->v[i]);
+            alea__out_str(o, ", \"");
+            alea__out_str(o, alea_dist_label(dist, m->v[i]));
+            alea__out_str(o, "\"]");
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
     if (dist->samples > 0) {
         /* An estimate: how many samples, and each probability's 95% interval */
-        alea__out_str(&o, ", \"samples\": ");
-        alea__out_i64(&o, (int64_t)dist->samples);
-        alea__out_str(&o, ", \"intervals\": [");
-        for (size_t i = 0; i < m->n; i++) {
+        alea__out_str(o, ", \"samples\": ");
+        alea__out_i64(o, (int64_t)dist->samples);
+        alea__out_str(o, ", \"intervals\": [");
+        for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
             double lo, hi;
             alea_dist_interval(dist, i, &lo, &hi);
-            alea__out_str(&o, i ? ", [" : "[");
-            alea__out_double(&o, lo);
-            alea__out_str(&o, ", ");
-            alea__out_double(&o, hi);
-            alea__out_char(&o, ']');
+            alea__out_str(o, i ? ", [" : "[");
+            alea__out_double(o, lo);
+            alea__out_str(o, ", ");
+            alea__out_double(o, hi);
+            alea__out_char(o, ']');
         }
-        alea__out_char(&o, ']');
+        alea__out_char(o, ']');
     }
     if (dist->rolls > 1) {
-        alea__out_str(&o, ", \"rolls\": ");
-        alea__out_i64(&o, dist->rolls);
+        alea__out_str(o, ", \"rolls\": ");
+        alea__out_i64(o, dist->rolls);
     }
     if (alea_dist_flag_count(dist) > 0) {
-        alea__out_str(&o, ", \"flags\": {");
+        alea__out_str(o, ", \"flags\": {");
         for (size_t i = 0; i < alea_dist_flag_count(dist); i++) {
-            alea__out_str(&o, i ? ", \"" : "\"");
-            alea__out_str(&o, alea_dist_flag_name(dist, i));
-            alea__out_str(&o, "\": ");
-            alea__out_double(&o, alea_dist_flag_prob(dist, i));
+            alea__out_str(o, i ? ", \"" : "\"");
+            alea__out_str(o, alea_dist_flag_name(dist, i));
+            alea__out_str(o, "\": ");
+            alea__out_double(o, alea_dist_flag_prob(dist, i));
         }
-        alea__out_char(&o, '}');
+        alea__out_char(o, '}');
     }
-    alea__out_char(&o, '}');
-    return alea__out_finish(&o);
+    alea__out_char(o, '}');
+    return alea__out_finish(o);
 }
 
 const char *alea_dist_label(const alea_dist *dist, int64_t v)

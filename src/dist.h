@@ -58,7 +58,30 @@ typedef struct alea__pmf {
     size_t qbytes; /* exact mode: bytes of the digits of q, counted in the
                       context's memory */
     double trunc;  /* mass cut off by explosion tails, tracked, in [0, 1] */
+    /* has_cut_low: every chain cut off ends at or above cut_low, as
+     * die_dist (exact.c) proved it, so a keep may sort a cut die above the
+     * outcomes up to cut_low; 0 (what every other operation makes):
+     * nothing is known of a cut value */
+    int has_cut_low;
+    int64_t cut_low;
+    int wide;      /* lo and hi are the support's bounds, past the outcomes
+                      listed at one end or both: in doubles, the rarest
+                      outcomes of a sum can fall below the double range and
+                      be dropped (1000d6 lists 1599 to 5401 of 1000 to
+                      6000); 0: the bounds are v[0] and v[n - 1] */
+    int64_t lo, hi;
 } alea__pmf;
+
+/* The least and the greatest value d can take (d has outcomes, or is wide). */
+static inline int64_t alea__pmf_lo(const alea__pmf *d)
+{
+    return d->wide ? d->lo : d->v[0];
+}
+
+static inline int64_t alea__pmf_hi(const alea__pmf *d)
+{
+    return d->wide ? d->hi : d->v[d->n - 1];
+}
 
 /* A weight: a probability in either number system (q NULL: the double d,
  * which in exact mode must be 0 or 1). */
@@ -128,6 +151,8 @@ struct alea_dist {
     alea_ctx *ctx;
     alea__pmf pmf;
     double mass, mean, sd; /* mass: sum of the outcomes' probabilities */
+    double den;            /* in doubles: the denominator of the outcomes'
+                              exact counts (dist.c), or 0 when unknown */
     alea__notes notes;
     uint64_t samples;      /* an estimate from this many samples; 0: exact */
     int64_t rolls;         /* a repeat's rolls ("6 x 4d6kh3"), each of which
@@ -160,8 +185,11 @@ ALEA__HIDDEN alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dis
 /* The distribution of node n (group.c). */
 ALEA__HIDDEN alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 /* The distribution of one die of the pool of N_DICE node n: rerolled and
- * exploded, without keep, extra dice or success counting (group.c). */
-ALEA__HIDDEN alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out);
+ * exploded, without keep, extra dice or the pool's success counting; with
+ * count (not NULL), the die's score by it, every roll of a "!" chain
+ * judged (group.c). */
+ALEA__HIDDEN alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *count,
+                                         alea__pmf *out);
 /* Truncated mass of two independent parts: 1 - (1 - a)(1 - b). */
 ALEA__HIDDEN double alea__trunc_join(double a, double b);
 /* Truncated mass of n independent copies: 1 - (1 - t)^n. */
@@ -187,6 +215,11 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 /* In exact mode, after a pmf's fractions are written: its doubles and the
  * bytes of its digits (frac_seal); d is freed on error. Nothing otherwise. */
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
+/* The greatest common divisor of a and b (a when b is 0). */
+ALEA__HIDDEN uint64_t alea__gcd(uint64_t a, uint64_t b);
+/* Records [lo, hi] as d's support bounds (wide) when they pass the outcomes
+ * it lists. */
+ALEA__HIDDEN void alea__pmf_bound(alea__pmf *d, int64_t lo, int64_t hi);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* The weights being computed (alea__x): = 1; given back; read as a weight;
@@ -206,6 +239,8 @@ ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, al
 ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
 /* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
 ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
+/* The same, when the outcomes the step needs are known (alea_ctx_support_needed). */
+ALEA__HIDDEN alea_status alea__support_need(alea_ctx *ctx, const node *at, double need);
 /* Records an integer-overflow error for node at. */
 ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
 /* Checks that `units` more work fit in the budget, without charging it (the
@@ -402,6 +437,18 @@ ALEA__HIDDEN void alea__frac_unload(alea_ctx *ctx);
 
 struct alea__out;
 
+/* A pair of outcomes (a's i-th, b's j-th) of an operation in fractions and
+ * the value it makes (pmf.c's arithmetic, frac.c's pairs). */
+typedef struct alea__ipair {
+    int64_t v;
+    uint32_t i, j;
+} alea__ipair;
+/* Work units of a pair made (its value, 16 bytes of fresh memory), and of
+ * each of the n log2 n steps that sort them (a compare through a call and
+ * a move: about 9 ns here). */
+#define ALEA__PAIR_UNIT 4
+#define ALEA__PAIR_SORT_UNIT 5
+
 #define ALEA__FRAC_STATUS(X)                                                                  \
     /* After the fractions of d are written: the nearest doubles into p, the                 \
      * bytes of the digits counted in the context's memory (the limit applies). */           \
@@ -464,6 +511,13 @@ struct alea__out;
       (alea_ctx * ctx, const alea__pmf *a, int64_t n, int64_t lo, const node *at,            \
        alea__pmf *out),                                                                      \
       (ctx, a, n, lo, at, out), ctx)                                                         \
+    /* The distribution of the n pairs' values: each value's probability the sum              \
+     * of a.q[i] b.q[j] over its pairs (sorted here); more than `limit` values                \
+     * is the support error. */                                                              \
+    X(pairs,                                                                                 \
+      (alea_ctx * ctx, const alea__pmf *a, const alea__pmf *b, alea__ipair *pr, size_t n,    \
+       size_t limit, const node *at, alea__pmf *out),                                        \
+      (ctx, a, b, pr, n, limit, at, out), ctx)                                               \
     X(cmp, (alea_ctx * ctx, uint8_t op, const alea__pmf *a, const alea__pmf *b,              \
             alea__pmf *out),                                                                 \
       (ctx, op, a, b, out), ctx)                                                             \

@@ -27,15 +27,26 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* ---- one die ------------------------------------------------------------------ */
 
-/* Success counting score of one value: +1 success, -1 failure. */
-static int64_t score(const pool *p, int64_t v)
+/* The pool's own count: its conditions, nothing added. */
+static alea__judge pool_judge(const pool *p)
 {
-    int64_t s = 0;
-    if (p->has_success && alea__cond_match(&p->success, v))
-        s++;
-    if (p->has_failure && alea__cond_match(&p->failure, v))
-        s--;
-    return s;
+    alea__judge j = {p->has_success ? &p->success : NULL, p->has_failure ? &p->failure : NULL,
+                     0};
+    return j;
+}
+
+/* Success counting score of one value by j into *s: +1 success, -1
+ * failure; an overflow error at node `at` when the value plus j's numbers
+ * overflows. */
+static alea_status score(alea_ctx *ctx, const alea__judge *j, int64_t v, const node *at,
+                         int64_t *s)
+{
+    int sc;
+    uint8_t flags = 0;
+    if (!alea__judge_score(j, v, &sc, &flags, 1, 2))
+        return alea__overflow_error(ctx, at);
+    *s = sc;
+    return ALEA_OK;
 }
 
 /* The faces of the range [lo, hi] that condition c matches, as the interval
@@ -105,7 +116,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
         /* Several conditions ("r8r2") are counted face by face. */
         if (rc && (p->nreroll_also || !match_interval(rc, d->lo, d->hi, &mlo, &mhi))) {
             if (nf > limit)
-                return alea__support_error(ctx, at);
+                return alea__support_need(ctx, at, (double)nf);
             mlo = 1;
             mhi = 0;
             for (uint64_t i = 0; i < nf; i++)
@@ -127,7 +138,7 @@ static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea_
     if (distinct == 0 || cm >= dnf * (until ? 1 : 2))
         return alea__broken(ctx, at->start, at->end, "a reroll that matches every face");
     if (distinct > limit)
-        return alea__support_error(ctx, at);
+        return alea__support_need(ctx, at, (double)distinct);
     if ((st = alea__charge(ctx, (int64_t)distinct, at->start, at->end)) != ALEA_OK)
         return st;
     if ((st = alea__pmf_alloc(ctx, (size_t)distinct, out)) != ALEA_OK)
@@ -224,7 +235,7 @@ static void parts_free(alea_ctx *ctx, parts *q)
 }
 
 static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
-                               const node *at, int count_mode, parts *q)
+                               const node *at, const alea__judge *count, parts *q)
 {
     alea_status st;
     size_t size = alea__mul_size(r->n, 2 * sizeof(int64_t) + 2);
@@ -240,14 +251,20 @@ static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
          * (clamp_all), after the trigger saw the face (pool step 2b). */
         int64_t v0 = clamped ? alea__pool_clamp(p, f) : f;
         int64_t v1 = clamped && p->clamp_all ? v0 : f, f1 = v1;
-        trig0[i] = (uint8_t)alea__cond_match(&p->trigger, p->clamp_all ? f : v0);
+        trig0[i] = (uint8_t)(alea__cond_match(&p->trigger, p->clamp_all ? f : v0) ||
+                             (p->has_first_trigger && alea__cond_match(&p->first_trigger, f)));
         trig1[i] = (uint8_t)(!p->explode_once && alea__cond_match(&p->trigger, f));
-        if (p->penetrate && alea__sub_ovf(v1, 1, &f1)) {
+        st = ALEA_OK;
+        if (p->penetrate && alea__sub_ovf(v1, 1, &f1))
+            st = alea__overflow_error(ctx, at);
+        c0[i] = v0;
+        c1[i] = f1;
+        if (st == ALEA_OK && count && (st = score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
+            st = score(ctx, count, f1, at, &c1[i]);
+        if (st != ALEA_OK) {
             alea__mem_free(ctx, scratch, size);
-            return alea__overflow_error(ctx, at);
+            return st;
         }
-        c0[i] = count_mode ? score(p, v0) : v0;
-        c1[i] = count_mode ? score(p, f1) : f1;
     }
     memset(q, 0, sizeof *q);
     if ((st = part(ctx, r, trig0, 0, c0, at, &q->n0)) != ALEA_OK ||
@@ -301,13 +318,31 @@ static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pm
 }
 
 /*
+ * A bound below every chain that die_dist cuts off: *low, and 1, or 0 when
+ * there is none. A chain cut after `links` extra rolls, all of which
+ * exploded, has made at least t0min plus `links` times the least exploding
+ * extra roll, and rolls on: more exploding rolls, then one that ends it.
+ * When no exploding extra roll can lower the sum it ends at or above that
+ * plus the least ending roll; when one can ("d{-1,1}!<0") it has no bound.
+ * "1d6!" is cut above all it lists (7 links: at least 49); "1dF!0" at -1,
+ * below its +1; "1d6!>=5" (5+5+5+5+1) below some (6+6+6+4).
+ */
+static int cut_bound(const parts *q, int64_t t0min, int64_t links, int64_t *low)
+{
+    int64_t t1min = q->t1.n ? q->t1.v[0] : 0;
+    return t1min >= 0 && !alea__mul_ovf(links, t1min, low) && !alea__add_ovf(*low, t0min, low) &&
+           !alea__add_ovf(*low, q->n1.v[0], low);
+}
+
+/*
  * The distribution of one die: its value (the sum of its chain), or with
  * count_mode its success score judged on every roll of the chain (what
  * "!" with success counting means). The chain is followed while the mass
  * still rolling is at least ctx->tail; what is left is out->trunc. An
  * explosion once ("xo") has at most one extra roll, and is exact.
  */
-static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int count_mode,
+static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at,
+                            const alea__judge *count_mode,
                             alea__pmf *out)
 {
     alea_status st;
@@ -349,8 +384,11 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
             goto done;
         goto finish;
     }
-    if (q.n0.n == 0 || q.n1.n == 0) {
-        st = alea__broken(ctx, at->start, at->end, "an explosion on every face");
+    /* A first roll may explode on every face (a clamp the trigger sees:
+     * 1d4min4! is 4 + 1d4!, the extra rolls unclamped); an extra roll
+     * that always explodes would never end, which the parser refuses. */
+    if (q.n1.n == 0) {
+        st = alea__broken(ctx, at->start, at->end, "an explosion on every extra roll");
         goto done;
     }
     {
@@ -366,7 +404,9 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
         q.n0.n = 0;
         cur = q.t0;
         q.t0.n = 0;
+        int64_t t0min = cur.v[0], links_made = 0;
         while (cur.n && alea__pmf_mass(&cur) >= tail) {
+            links_made++;
             if ((st = alea__charge(ctx, LINK_COST, at->start, at->end)) != ALEA_OK ||
                 (st = alea__pmf_conv(ctx, &cur, &q.n1, at, &x)) != ALEA_OK)
                 goto done;
@@ -380,6 +420,7 @@ static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at, int co
         }
         double cut = alea__pmf_mass(&cur);
         total.trunc = cut > 1 ? 1 : cut;
+        total.has_cut_low = cut > 0 && cut_bound(&q, t0min, links_made, &total.cut_low);
     }
 finish:
     *out = total;
@@ -405,7 +446,7 @@ done:
  * (f0 a first roll, f1 an extra roll, of any face).
  */
 static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
-                               int count_mode, int64_t c, alea__pmf *out)
+                               const alea__judge *count_mode, int64_t c, alea__pmf *out)
 {
     const pool *p = n->u.pool;
     alea_status st;
@@ -792,6 +833,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
     alea_status st;
     int counting = p->has_success || p->has_failure;
     int each = counting && p->explode == EXPLODE_EACH;
+    alea__judge own = pool_judge(p);
     alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
     int64_t *g = NULL;
     uint8_t *match = NULL;
@@ -808,13 +850,13 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
         alea__pmf r;
         if ((st = roll_dist(ctx, p, n, &r)) != ALEA_OK)
             return st;
-        st = capped_pool(ctx, n, &r, each, p->count, out);
+        st = capped_pool(ctx, n, &r, each ? &own : NULL, p->count, out);
         alea__pmf_free(ctx, &r);
         return st;
     }
     if (p->keep_rolls) /* the parser allows no count of successes here */
         return singles(ctx, n, p, out);
-    if ((st = die_dist(ctx, p, n, each, &die)) != ALEA_OK)
+    if ((st = die_dist(ctx, p, n, each ? &own : NULL, &die)) != ALEA_OK)
         return st;
     if (counting && !each) { /* "!!" and plain dice: judge each die's total */
         g_size = alea__mul_size(die.n, sizeof *g);
@@ -822,8 +864,10 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
             st = alea__nomem(ctx);
             goto done;
         }
-        for (size_t i = 0; i < die.n; i++)
-            g[i] = score(p, die.v[i]);
+        for (size_t i = 0; st == ALEA_OK && i < die.n; i++)
+            st = score(ctx, &own, die.v[i], n, &g[i]);
+        if (st != ALEA_OK)
+            goto done;
     }
     if (p->unique) { /* the parser allows plain dice of a written count */
         st = alea__unique_dist(ctx, n, &die, g, out);
@@ -1109,9 +1153,10 @@ alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     return eval(ctx, n, out);
 }
 
-alea_status alea__exact_die(alea_ctx *ctx, const node *n, alea__pmf *out)
+alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *count,
+                            alea__pmf *out)
 {
-    return die_dist(ctx, n->u.pool, n, 0, out);
+    return die_dist(ctx, n->u.pool, n, count, out);
 }
 
 alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)

@@ -98,11 +98,14 @@ static alea_status parse_mods(parser *p, group *g, const token *open)
         break;
     }
     t = peek(p);
+    if (t->kind == T_S || t->kind == T_SA || t->kind == T_SD)
+        g->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
+    t = peek(p);
     if (t->kind == T_KH || t->kind == T_K || t->kind == T_KL || t->kind == T_DH ||
         t->kind == T_DL || t->kind == T_D)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "a group takes one keep or drop, before any success count; "
-                           "another at byte %u (group at byte %u)",
+                           "a group takes one keep or drop, before any success count "
+                           "and sort; another at byte %u (group at byte %u)",
                            (unsigned)t->start, (unsigned)open->start);
     return ALEA_OK;
 }
@@ -126,7 +129,8 @@ static alea_status close_group(parser *p, tok_kind close, const char *what, cons
     return ALEA_OK;
 }
 
-/* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ] */
+/* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ]
+ *         [ "s" | "sa" | "sd" ] */
 alea_status alea__group_parse(parser *p, const node **out)
 {
     const token *open = advance(p);
@@ -250,6 +254,8 @@ void alea__group_print_mods(alea__out *o, const group *g)
         alea__out_str(o, keep_str[g->keep.op]);
         alea__out_i64(o, g->keep.n);
     }
+    if (g->has_success && g->success.op == CMP_NE)
+        o->foreign = ALEA__FOREIGN_NE;
     if (g->has_success) {
         print_cond(o, &g->success, 0);
         if (g->has_failure) {
@@ -257,6 +263,8 @@ void alea__group_print_mods(alea__out *o, const group *g)
             print_cond(o, &g->failure, 1);
         }
     }
+    if (g->sort)
+        alea__out_str(o, g->sort == SORT_DESC ? "sd" : "sa");
 }
 
 void alea__group_print(alea__out *o, const node *n)
@@ -291,30 +299,56 @@ static void keep_range(const keep_step *k, int64_t m, int64_t *lo, int64_t *hi)
 /* +1 a success, -1 a failure, 0 neither (or both), with their marks. */
 static int judge(const group *g, int64_t v, uint8_t *mark)
 {
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, 0};
     int sc = 0;
-    if (alea__cond_match(&g->success, v)) {
-        sc++;
-        *mark |= DIE_SUCCESS;
-    }
-    if (g->has_failure && alea__cond_match(&g->failure, v)) {
-        sc--;
-        *mark |= DIE_FAILURE;
-    }
+    (void)alea__judge_score(&j, v, &sc, mark, DIE_SUCCESS, DIE_FAILURE); /* adds 0 */
     return sc;
+}
+
+/* The items of a group's dice member (a sum, or one pool): *items, *ops
+ * (NULL: all added), *cnt. */
+static void member_items(const group *g, const node *const **items, const uint8_t **ops,
+                         uint32_t *cnt)
+{
+    const node *m = g->items[0];
+    if (m->kind == N_SUM) {
+        *items = m->u.chain.items;
+        *ops = m->u.chain.ops;
+        *cnt = m->u.chain.n;
+    } else {
+        *items = g->items;
+        *ops = NULL;
+        *cnt = 1;
+    }
+}
+
+/* The numbers a dice member adds to its dice ("{3d20 + 5}": 5), into *c. */
+static alea_status member_numbers(alea_ctx *ctx, const node *n, alea__rstate *s, int64_t *c)
+{
+    const node *const *items;
+    const uint8_t *ops;
+    uint32_t cnt;
+    member_items(n->u.group, &items, &ops, &cnt);
+    *c = 0;
+    for (uint32_t i = 0; i < cnt; i++) {
+        const node *it = items[i];
+        if (it->kind != N_NUM)
+            continue;
+        int64_t v = ops && ops[i] == OP_SUB ? -it->u.num : it->u.num;
+        if (it->u.num == INT64_MIN || alea__add_ovf(*c, v, c))
+            return s ? alea__roll_overflow(s, n) : alea__overflow_error(ctx, n);
+    }
+    return ALEA_OK;
 }
 
 /* ---- rolling ------------------------------------------------------------------- */
 
 typedef alea__ranked ranked;
 
-/* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
-static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
-                                uint8_t *drop)
+/* The m values v in order (ties keep the earlier first), charged: *out. */
+static alea_status rank_values(alea__rstate *s, const node *n, const int64_t *v, size_t m,
+                               ranked **out)
 {
-    int64_t lo, hi;
-    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
-    if (lo == 0 && hi == (int64_t)m)
-        return ALEA_OK;
     ranked *r = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *r));
     if (!r)
         return alea__nomem(s->ctx);
@@ -326,6 +360,22 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
         r[i].i = i;
     }
     qsort(r, m, sizeof *r, alea__ranked_cmp);
+    *out = r;
+    return ALEA_OK;
+}
+
+/* Sets DIE_DROPPED in drop[i] for the values the keep step leaves out. */
+static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v, size_t m,
+                                uint8_t *drop)
+{
+    int64_t lo, hi;
+    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
+    if (lo == 0 && hi == (int64_t)m)
+        return ALEA_OK;
+    ranked *r;
+    alea_status st = rank_values(s, n, v, m, &r);
+    if (st != ALEA_OK)
+        return st;
     for (size_t k = 0; k < m; k++)
         if ((int64_t)k < lo || (int64_t)k >= hi)
             drop[r[k].i] |= DIE_DROPPED;
@@ -333,18 +383,30 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
 }
 
 /* One member whose dice form the pool: the keep drops dice, the count
- * judges each die plus the member's numbers. */
+ * judges each die plus the member's numbers, and each roll of a "!" die
+ * (its explosions are dice of their own, as the die's own count judges
+ * them; the roller scores them, DIE_SCORED). */
 static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const group *g = n->u.group;
     alea_status st;
     size_t dice0 = s->r->ndice;
-    int64_t mv, dsum = 0, c, sum = 0;
+    int64_t mv, dsum = 0, c = 0, sum = 0;
     const rec *kid = NULL;
+    if (g->has_success && (st = member_numbers(s->ctx, n, s, &c)) != ALEA_OK)
+        return st;
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, c};
     int saved = s->keep_dice;
+    const alea__judge *saved_judge = s->judge;
+    uint8_t saved_sort = s->sort;
     s->keep_dice = 1;
+    s->judge = g->has_success ? &j : NULL;
+    if (g->sort)
+        s->sort = g->sort;
     st = alea__roll_eval(s, g->items[0], &kid, &mv);
     s->keep_dice = saved;
+    s->judge = saved_judge;
+    s->sort = saved_sort;
     if (st != ALEA_OK)
         return st;
     size_t nd = s->r->ndice - dice0;
@@ -366,7 +428,9 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     if (g->has_keep)
         sum = c;
     for (size_t i = 0; i < nd; i++) {
-        if (g->has_success) {
+        if (g->has_success && (dice[i].flags & DIE_SCORED)) {
+            sum += dice[i].score; /* |score| <= faces, bounded by the dice limit */
+        } else if (g->has_success) {
             int64_t jv;
             if (alea__add_ovf(vals[i], c, &jv))
                 return alea__roll_overflow(s, n);
@@ -390,6 +454,30 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
     return ALEA_OK;
 }
 
+/* A sorting group's members in order of their totals, for the breakdown:
+ * their records and marks permuted alike. */
+static alea_status sort_members(alea__rstate *s, const node *n, const int64_t *vals,
+                                const rec **kids, uint8_t *marks)
+{
+    size_t m = n->u.group->n;
+    ranked *r;
+    const rec **k2 = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *k2));
+    uint8_t *m2 = alea__arena_alloc(&s->r->arena, m);
+    if (!k2 || !m2)
+        return alea__nomem(s->ctx);
+    alea_status st = rank_values(s, n, vals, m, &r);
+    if (st != ALEA_OK)
+        return st;
+    memcpy(k2, kids, m * sizeof *k2);
+    memcpy(m2, marks, m);
+    for (size_t k = 0; k < m; k++) {
+        size_t from = r[n->u.group->sort == SORT_DESC ? m - 1 - k : k].i;
+        kids[k] = k2[from];
+        marks[k] = m2[from];
+    }
+    return ALEA_OK;
+}
+
 alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
     const group *g = n->u.group;
@@ -405,12 +493,16 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
     if (!vals || !marks || (s->trace && !kids))
         return alea__nomem(s->ctx);
     memset(marks, 0, m);
+    uint8_t saved_sort = s->sort;
+    if (g->sort)
+        s->sort = g->sort;
     for (size_t i = 0; i < m; i++) {
         const rec *dummy;
         if ((st = alea__roll_eval(s, g->items[i], kids ? &kids[i] : &dummy, &vals[i])) !=
             ALEA_OK)
             return st;
     }
+    s->sort = saved_sort;
     if (g->has_keep && (st = mark_dropped(s, n, vals, m, marks)) != ALEA_OK)
         return st;
     int64_t sum = 0;
@@ -420,6 +512,8 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
         else if (!(marks[i] & DIE_DROPPED) && alea__add_ovf(sum, vals[i], &sum))
             return alea__roll_overflow(s, n);
     }
+    if (g->sort && kids && (st = sort_members(s, n, vals, kids, marks)) != ALEA_OK)
+        return st;
     rc->kids = kids;
     rc->nkids = kids ? (uint32_t)m : 0;
     rc->marks = marks;
@@ -429,10 +523,12 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
 
 /* ---- exact --------------------------------------------------------------------- */
 
-/* Independent values: count copies of each distribution d. */
+/* Independent values: count copies of each distribution d (scored: d is
+ * already a success score, a "!" die judged roll by roll). */
 typedef struct kind {
     alea__pmf d;
     int64_t count;
+    int scored;
 } kind;
 
 typedef struct kinds {
@@ -450,34 +546,34 @@ static void kinds_free(alea_ctx *ctx, kinds *ks)
         alea__mem_free(ctx, ks->k, ks->cap * sizeof *ks->k);
 }
 
-/* The members' distributions, or the dice of a dice member and its numbers. */
+/* The members' distributions, or the dice of a dice member and its numbers
+ * (a count's "!" dice as their scores, as the roller judges them). */
 static alea_status kinds_of(alea_ctx *ctx, const node *n, kinds *ks)
 {
     const group *g = n->u.group;
     const node *const *items = g->items;
     const uint8_t *ops = NULL;
     uint32_t cnt = g->n;
-    if (g->dice && g->items[0]->kind == N_SUM) {
-        items = g->items[0]->u.chain.items;
-        ops = g->items[0]->u.chain.ops;
-        cnt = g->items[0]->u.chain.n;
-    }
+    alea_status st;
     memset(ks, 0, sizeof *ks);
+    if (g->dice) {
+        member_items(g, &items, &ops, &cnt);
+        if ((st = member_numbers(ctx, n, NULL, &ks->c)) != ALEA_OK)
+            return st;
+    }
+    alea__judge j = {&g->success, g->has_failure ? &g->failure : NULL, ks->c};
     ks->cap = cnt;
     if (!(ks->k = alea__mem_alloc(ctx, alea__mul_size(cnt, sizeof *ks->k))))
         return alea__nomem(ctx);
-    alea_status st;
     for (uint32_t i = 0; i < cnt; i++) {
         const node *it = items[i];
-        if (g->dice && it->kind == N_NUM) {
-            int64_t v = ops && ops[i] == OP_SUB ? -it->u.num : it->u.num;
-            if (it->u.num == INT64_MIN || alea__add_ovf(ks->c, v, &ks->c))
-                return alea__overflow_error(ctx, n);
+        if (g->dice && it->kind == N_NUM)
             continue;
-        }
         kind *k = &ks->k[ks->n];
         k->count = g->dice ? it->u.pool->count : 1;
-        st = g->dice ? alea__exact_die(ctx, it, &k->d) : alea__exact_eval(ctx, it, &k->d);
+        k->scored = g->dice && g->has_success && it->u.pool->explode == EXPLODE_EACH;
+        st = g->dice ? alea__exact_die(ctx, it, k->scored ? &j : NULL, &k->d)
+                     : alea__exact_eval(ctx, it, &k->d);
         if (st != ALEA_OK)
             return st;
         ks->n++;
@@ -894,7 +990,9 @@ static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, al
         }
         for (size_t j = 0; st == ALEA_OK && j < d->n; j++) {
             uint8_t mark = 0;
-            if (alea__add_ovf(d->v[j], ks->c, &map[j]))
+            if (ks->k[i].scored)
+                map[j] = d->v[j];
+            else if (alea__add_ovf(d->v[j], ks->c, &map[j]))
                 st = alea__overflow_error(ctx, n);
             else
                 map[j] = judge(g, map[j], &mark);

@@ -132,16 +132,6 @@ static void dp_free(dp *d)
         alea__mem_free(d->ctx, d->block, d->block_size);
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* What one die contributes, [*gmin, *gmax] (its g, or its face when g is
  * NULL), and the sums K kept dice can make, [*smin, *smax]. */
 static alea_status kept_range(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int64_t K,
@@ -420,7 +410,7 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
      * arrays shrink by the step, and the sums are mapped back at the end. */
     uint64_t step = 0;
     for (size_t i = 0; i < die->n && step != 1; i++)
-        step = gcd_u64(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
+        step = alea__gcd(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
     if (step > 1)
         return keep_on_lattice(ctx, die, g, gmin, step, m, lo, hi, at, out);
 
@@ -658,24 +648,37 @@ static alea_status binom_upper(alea_ctx *ctx, int64_t m, int64_t j, double t, co
     return ALEA_OK;
 }
 
+/* Pools whose likeliest count of dice beyond the cut bound passes this
+ * are left to the truncated mass in doubles: each count up to it costs a
+ * keep. The count only falls as the tail bound tightens (the outcomes up
+ * to the bound gain mass), so a tighter bound never lists less. */
+#define CUT_MODE_MAX 4096
+
 /*
- * A die whose explosion chains were cut at the tail bound: a cut chain is
- * above every outcome listed for the die, so in a roll with j cut dice they
- * are the j highest, and the kept range [lo, hi) is that of the m - j
- * others as long as it stays below them (j <= m - hi; any j when the range
- * is empty). The result sums
- * those rolls: C(m, j) t^j times the kept range of m - j dice none of
- * which was cut (keep_uncut), so that keeping the lowest of exploding dice
- * ("3d6!!kl2") gives each listed outcome its whole probability; only the
- * rolls with a cut die in the kept range are truncated.
+ * A die whose explosion chains were cut at the tail bound: a cut chain's
+ * value is unknown, so a roll with a cut die is listed only where its kept
+ * sum does not depend on it. With nothing kept the sum is 0. Otherwise
+ * take L, the die's outcomes at or below die->cut_low, a bound below every
+ * cut chain (exact.c proves one where it holds: "1d6!", whose extra rolls
+ * add at least 1, is cut above all it lists; "1dF!0" cut at -1 or above).
+ * The cut dice sort above the dice in L, so when at least hi of the other
+ * dice lie in L, the kept range [lo, hi) is the lowest of those and the
+ * sum is known. So the result sums the rolls with no cut die (keep_uncut
+ * of m dice) and, for each j = 1 .. m - hi, the rolls with j dice beyond L
+ * of which at least one was cut: C(m, j) ((1 - P(L))^j - P(beyond L, not
+ * cut)^j) times the kept range of m - j dice in L. Keeping the lowest of
+ * exploding dice ("3d6!!kl2") so gives each listed outcome its whole
+ * probability; the other rolls with a cut die are truncated.
  */
 alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int64_t m,
                        int64_t lo, int64_t hi, const node *at, alea__pmf *out)
 {
-    alea__x t, w;
-    int cut = 0;
+    alea__x t, c, a, b, w, ph, rest;
+    int cut = 0, skipped = 0;
     alea_status st = ALEA_OK;
-    if ((hi < m || lo == hi) && die->n > 0)
+    if (lo == hi && die->n > 0) /* nothing kept: 0, whatever the dice show */
+        return alea__pmf_point(ctx, 0, ALEA__W(1), out);
+    if (hi < m && die->n > 0)
         st = cut_mass(ctx, die, at, &t, &cut);
     else
         alea__x_init(ctx, &t);
@@ -683,42 +686,96 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
         alea__x_free(ctx, &t);
         return st == ALEA_OK ? keep_uncut(ctx, die, g, m, lo, hi, at, out) : st;
     }
-    alea__pmf sum = {0};
-    alea__x_init(ctx, &w); /* C(m, j) t^j */
-    int64_t most = lo == hi ? m : m - hi; /* cut dice that leave the range whole */
-    int64_t j = 0;
-    for (; j <= most && st == ALEA_OK; j++) {
+    /* L is a prefix of the outcomes (their values ascend), so g, indexed
+     * by the die's outcomes, serves it too */
+    size_t nl = 0;
+    while (die->has_cut_low && nl < die->n && die->v[nl] <= die->cut_low)
+        nl++;
+    double pl = 0, pb = 0, td = die->trunc, listed = 0;
+    for (size_t i = 0; i < die->n; i++)
+        *(i < nl ? &pl : &pb) += die->p[i];
+    double rd = pb + td, mode = ((double)m + 1) * rd; /* rd: beyond L or cut */
+    int64_t most = nl == 0 || (!ctx->exact && mode > CUT_MODE_MAX) ? 0 : m - hi;
+
+    alea__pmf sub = {0}, sum = {0}, part = {0};
+    alea__x *xs[] = {&c, &a, &b, &w, &ph, &rest}; /* C(m, j), rest^j, ph^j, the weight */
+    for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+        alea__x_init(ctx, xs[i]);
+    if ((st = alea__x_mul(ctx, &ph, ALEA__W(0), at)) != ALEA_OK ||
+        (st = alea__x_mul(ctx, &rest, ALEA__W(0), at)) != ALEA_OK)
+        goto done;
+    if (most > 0) {
+        /* L: in fractions as it is (keep_uncut scales by P(L) to the dice),
+         * in doubles normalised (the weights below carry it) */
+        if ((st = alea__pmf_alloc(ctx, nl, &sub)) != ALEA_OK)
+            goto done;
+        for (size_t i = 0; i < nl; i++)
+            alea__pmf_take(ctx, &sub, i, die, i);
+        for (size_t i = 0; i < nl && !ctx->exact; i++)
+            sub.p[i] /= pl;
+        if ((st = alea__pmf_seal(ctx, &sub, at)) != ALEA_OK)
+            goto done;
+        sub.trunc = ctx->exact ? 1 - pl : 0;
+        for (size_t i = nl; i < die->n && ctx->exact && st == ALEA_OK; i++)
+            st = alea__x_addmul(ctx, &ph, alea__pmf_w(die, i), ALEA__W(1), at);
+        if (st != ALEA_OK || (st = alea__x_addmul(ctx, &rest, alea__x_w(&ph), ALEA__W(1), at)) !=
+                                 ALEA_OK ||
+            (st = alea__x_addmul(ctx, &rest, alea__x_w(&t), ALEA__W(1), at)) != ALEA_OK)
+            goto done;
+    }
+    if ((st = keep_uncut(ctx, die, g, m, lo, hi, at, &sum)) != ALEA_OK)
+        goto done;
+    int64_t j = 1;
+    for (; j <= most; j++) {
         /* a step costs its weight and a keep, which for one possible sum
-         * charges nothing itself (4 * 10^17 dice keeping none took minutes) */
+         * charges nothing itself */
         if ((st = alea__charge(ctx, CUT_STEP_COST, at->start, at->end)) != ALEA_OK)
             break;
-        if (j > 0 && ((st = alea__x_ratio(ctx, &w, (uint64_t)(m - j + 1), (uint64_t)j, at)) !=
-                          ALEA_OK ||
-                      (st = alea__x_mul(ctx, &w, alea__x_w(&t), at)) != ALEA_OK))
-            break;
-        if (!ctx->exact && j > 0 && w.d < CUT_NEGLIGIBLE)
-            break;
-        alea__pmf part = {0};
-        if ((st = keep_uncut(ctx, die, g, m - j, lo, hi, at, &part)) == ALEA_OK)
-            st = alea__pmf_add_scaled(ctx, &sum, &part, alea__x_w(&w), at);
+        /* in doubles: C(m, j) rd^j P(L)^(m - j) (1 - (pb / rd)^j) */
+        double e = binom_pmf(m, j, rd, pl) * (pb > 0 ? -expm1((double)j * log1p(-td / rd)) : 1);
+        if (ctx->exact) {
+            alea__x_free(ctx, &w);
+            alea__x_init(ctx, &w);
+            if ((st = alea__x_ratio(ctx, &c, (uint64_t)(m - j + 1), (uint64_t)j, at)) != ALEA_OK ||
+                (st = alea__x_mul(ctx, &a, alea__x_w(&rest), at)) != ALEA_OK ||
+                (st = alea__x_mul(ctx, &b, alea__x_w(&ph), at)) != ALEA_OK ||
+                (st = alea__x_mul(ctx, &w, alea__x_w(&a), at)) != ALEA_OK ||
+                (st = alea__x_addmul(ctx, &w, alea__x_w(&b), ALEA__W(-1), at)) != ALEA_OK ||
+                (st = alea__x_mul(ctx, &w, alea__x_w(&c), at)) != ALEA_OK)
+                break;
+        } else if (e < CUT_NEGLIGIBLE) {
+            if ((double)j > mode) /* past the likeliest count: the rest is less */
+                break;
+            skipped = 1;
+            continue;
+        }
+        if ((st = keep_uncut(ctx, &sub, g, m - j, lo, hi, at, &part)) == ALEA_OK)
+            st = alea__pmf_add_scaled(ctx, &sum, &part, ctx->exact ? alea__x_w(&w) : ALEA__W(e),
+                                      at);
         alea__pmf_free(ctx, &part);
+        if (st != ALEA_OK)
+            break;
+        listed += e;
     }
-    alea__x_free(ctx, &t);
-    alea__x_free(ctx, &w);
-    if (st != ALEA_OK) {
-        alea__pmf_free(ctx, &sum);
-        return st;
-    }
-    /* truncated: the rolls with j or more cut dice, j the first count left
-     * out (in exact mode the fractions give it) */
-    double tr = 0;
-    if (die->trunc > 0 && (st = binom_upper(ctx, m, j, die->trunc, at, &tr)) != ALEA_OK) {
-        alea__pmf_free(ctx, &sum);
-        return st;
-    }
-    sum.trunc = tr < 1 ? tr : 1;
+    if (st != ALEA_OK)
+        goto done;
+    /* truncated: the rolls with a cut die not listed (in exact mode the
+     * fractions give it); with no outcome beyond L and none skipped, those
+     * with j or more cut dice, j the first count left out */
+    double tr = alea__trunc_pow(td, m) - listed;
+    if (nl == die->n && !skipped && (st = binom_upper(ctx, m, j, td, at, &tr)) != ALEA_OK)
+        goto done;
+    sum.trunc = tr < 0 ? 0 : tr > 1 ? 1 : tr;
     *out = sum;
-    return ALEA_OK;
+    sum.n = 0;
+done:
+    alea__pmf_free(ctx, &sub);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &part);
+    alea__x_free(ctx, &t);
+    for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
+        alea__x_free(ctx, xs[i]);
+    return st;
 }
 
 /* ---- "ra": reroll the lowest matching die --------------------------------------- */

@@ -11,9 +11,11 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->buf = buf;
     o->cap = cap;
     o->len = 0;
+    o->limit = SIZE_MAX;
     o->ansi = 0;
     o->md = 0;
     o->json = 0;
+    o->foreign = NULL;
     o->zc_on = 0;
 }
 

@@ -14,9 +14,16 @@ typedef struct alea__out {
     char *buf;
     size_t cap;
     size_t len; /* full length written so far (may exceed cap) */
+    size_t limit; /* a writer that loops stops once len passes it (the
+                     OUTPUT limit; SIZE_MAX unless set) */
     int ansi;   /* colour escapes wanted (ALEA_FORMAT_ANSI) */
     int md;     /* Markdown: text written is escaped (alea__out_raw is not) */
     int json;   /* inside a JSON string: alea__out_text escapes '"' and '\\' */
+    /* Set by the canonical printer when it wrote another tool's spelling
+     * that alea's own dialect reads otherwise, as alea has none (a keep of
+     * single rolls, "<>" on each die, a division of real numbers): what it
+     * means, as a phrase for hints (parse.c). NULL: none. */
+    const char *foreign;
     /* Numbers of an exact distribution whose digits are in buf already, so
      * that a denominator written again is copied, not converted again (the
      * 3,801 fractions of 200d20 have 88 denominators): frac.c's, valid
@@ -27,6 +34,9 @@ typedef struct alea__out {
         size_t at, len;  /* its digits: buf[at, at + len) */
     } zc[32];
 } alea__out;
+
+/* alea__out's foreign: "<>" after dice or a group, a condition on each. */
+#define ALEA__FOREIGN_NE "'<>' a condition on each die, \"not equal\""
 
 ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);
 /* Terminates the buffer; returns the full length. */

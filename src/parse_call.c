@@ -230,6 +230,16 @@ static const struct {
     {"worst", N_WORST, 2},
 };
 
+/* Calls that are spellings of the operators, as rpg-dice-roller's math
+ * writes them: pow(a, b) is a ^ b; sign(a) is max(min(a, 1), -1), alea's
+ * values being whole (parse_spelled). */
+static const struct {
+    const char *name;
+    uint8_t nargs;
+} spelled[] = {
+    {"pow", 2}, {"sign", 1},
+};
+
 /* Roundings of a division: floor(a / b) is a / b, ceil a /^ b, round
  * a /~ b (or, where the dialect's round is JavaScript's, roundhalfup),
  * trunc (towards zero) and roundhalfup divisions of their own. */
@@ -270,6 +280,9 @@ int alea__lex_is_word(const char *s, size_t n)
             return 1;
     for (size_t r = 0; r < sizeof rounders / sizeof rounders[0]; r++)
         if (same_word(s, n, rounders[r].name))
+            return 1;
+    for (size_t r = 0; r < sizeof spelled / sizeof spelled[0]; r++)
+        if (same_word(s, n, spelled[r].name))
             return 1;
     /* The extra dice's words; single letters ("+2B") stay the lexer's
      * modifier letters, which the parser reads by their text. */
@@ -427,6 +440,72 @@ alea_status alea__p_program(parser *p, const node **out)
  * A built-in (min/max/abs/best/worst), else a game mechanic of the list
  * (mech/list.c), which parses its own arguments.
  */
+/* A number node of value v at span [start, end). */
+static alea_status num_node(parser *p, int64_t v, size_t start, size_t end, const node **out)
+{
+    node *n;
+    alea_status st = new_node(p, N_NUM, start, end, &n);
+    if (st == ALEA_OK) {
+        n->u.num = v;
+        *out = n;
+    }
+    return st;
+}
+
+/* spelled = ("pow" "(" expr "," expr | "sign" "(" expr) ")" */
+static alea_status parse_spelled(parser *p, const token *nt, size_t which, const node **out)
+{
+    alea_status st;
+    const node *a[2] = {NULL, NULL};
+    if (!at(p, T_LPAREN))
+        return err_at(p, peek(p), "'(' after the function name");
+    const token *open = advance(p);
+    if ((st = enter(p, open)) != ALEA_OK)
+        return st;
+    for (int i = 0; i < spelled[which].nargs; i++)
+        if ((i > 0 && (st = expect(p, T_COMMA, "','")) != ALEA_OK) ||
+            (st = alea__p_expr(p, &a[i])) != ALEA_OK)
+            return st;
+    if (!at(p, T_RPAREN))
+        return err_at(p, peek(p), spelled[which].nargs == 1
+                                      ? "')' (this function takes one argument)"
+                                      : "')' (this function takes two arguments)");
+    const token *close = advance(p);
+    leave(p);
+    size_t s0 = nt->start, s1 = close->end;
+    node *n;
+    if (spelled[which].nargs == 2) { /* pow(a, b): a ^ b */
+        const node **items = alloc(p, 2 * sizeof *items);
+        uint8_t *ops = alloc(p, 2);
+        if (!items || !ops)
+            return alea__nomem(p->ctx);
+        items[0] = a[0];
+        items[1] = a[1];
+        ops[0] = OP_MUL;
+        ops[1] = OP_POW;
+        if ((st = new_node(p, N_PROD, s0, s1, &n)) != ALEA_OK)
+            return st;
+        n->u.chain.items = items;
+        n->u.chain.ops = ops;
+        n->u.chain.n = 2;
+        *out = n;
+        return ALEA_OK;
+    }
+    node *lo; /* sign(a): max(min(a, 1), -1) */
+    const node *one, *minus_one;
+    if ((st = num_node(p, 1, s0, s1, &one)) != ALEA_OK ||
+        (st = num_node(p, -1, s0, s1, &minus_one)) != ALEA_OK ||
+        (st = new_node(p, N_MIN, s0, s1, &lo)) != ALEA_OK ||
+        (st = new_node(p, N_MAX, s0, s1, &n)) != ALEA_OK)
+        return st;
+    lo->u.bin.a = a[0];
+    lo->u.bin.b = one;
+    n->u.bin.a = lo;
+    n->u.bin.b = minus_one;
+    *out = n;
+    return ALEA_OK;
+}
+
 alea_status alea__p_call(parser *p, const node **out)
 {
     const token *nt = advance(p);
@@ -439,6 +518,9 @@ alea_status alea__p_call(parser *p, const node **out)
     for (size_t r = 0; b == nb && r < sizeof rounders / sizeof rounders[0]; r++)
         if (alea__p_is_word(p, nt, rounders[r].name))
             return parse_rounding(p, nt, rounders[r].op, out);
+    for (size_t r = 0; b == nb && r < sizeof spelled / sizeof spelled[0]; r++)
+        if (alea__p_is_word(p, nt, spelled[r].name))
+            return parse_spelled(p, nt, r, out);
     if (b == nb) {
         for (const alea__mech *const *m = alea__mechs; *m; m++)
             if (alea__p_is_word(p, nt, (*m)->name))

@@ -145,6 +145,21 @@ static alea_status unsupported(parser *p, const token *t, const char *what)
                        p->dl->tool, what, (unsigned)t->start);
 }
 
+/* d20's selector of the highest or lowest dice right after its "ro" or
+ * "ra" at op ("rol1", "rah1"): *high and *n set, its tokens taken; 0 when
+ * there is none. */
+static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
+{
+    const token *h = peek(p);
+    if (!p->dl->d20_select || (h->kind != T_H && h->kind != T_L) || h->start != op->end ||
+        peek_at(p, 1)->kind != T_NUM)
+        return 0;
+    *high = h->kind == T_H;
+    advance(p);
+    *n = advance(p)->num;
+    return 1;
+}
+
 /*
  * rpg-dice-roller's keep and drop: every step chooses from the whole pool
  * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
@@ -808,6 +823,43 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
 }
 
 /*
+ * An "x" after an "xo" on the same die (Foundry's "5d10xo<8x10"): Foundry
+ * explodes each first roll matching the "xo" once, then every roll, new
+ * ones too, matching the "x", again and again. One chain per die says it
+ * when no face matches both: the first roll explodes on either, the others
+ * on the "x"'s. Refused otherwise, and with rolled sides, as not yet read.
+ */
+static alea_status second_explosion(parser *p, pool *pl, const token *t)
+{
+    alea_status st;
+    cond first = pl->trigger;
+    if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
+        return st;
+    const die_spec *d = &pl->die;
+    uint64_t nf = alea__die_nfaces(d), both = 0, any = 0;
+    const char *why = pl->explode_cap ? "with a cap"
+                      : pl->sides_expr ? "on rolled sides"
+                      : nf > (uint64_t)p->ctx->limits[ALEA_LIMIT_SUPPORT] ? "on so many faces"
+                                                                             : NULL;
+    for (uint64_t i = 0; !why && i < nf; i++) {
+        int64_t f = alea__die_face(d, i);
+        int a = alea__cond_match(&first, f), b = alea__cond_match(&pl->trigger, f);
+        both += a && b;
+        any += a || b;
+    }
+    if (!why && (both || any == nf))
+        why = both ? "whose conditions both match a face (Foundry VTT adds two dice there)"
+                   : "whose conditions together match every face";
+    if (why)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "an 'x' after an 'xo' on one die %s is not supported yet (byte %u)",
+                           why, (unsigned)t->start);
+    pl->has_first_trigger = 1;
+    pl->first_trigger = first;
+    return ALEA_OK;
+}
+
+/*
  * mark = ("cs" | "cf") [cond]
  * Critical markers: which faces the breakdown marks (Roll20,
  * rpg-dice-roller, alea). In Foundry's dialect "cs" counts the dice that
@@ -828,10 +880,24 @@ static alea_status parse_mark(parser *p, pool *pl, const token *t, const token *
     if (written && (st = parse_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
         return st;
     if (!p->dl->cs_counts) {
-        if (fail ? pl->has_fumble : pl->has_crit)
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                               "'%s' given twice, second at byte %u", fail ? "cf" : "cs",
-                               (unsigned)t->start);
+        if (fail ? pl->has_fumble : pl->has_crit) {
+            /* "1d20cs20cs10": a face that any of them matches (Roll20) */
+            uint8_t *n = fail ? &pl->nfumble_also : &pl->ncrit_also;
+            const cond **also = fail ? &pl->fumble_also : &pl->crit_also;
+            if (1u + *n >= ALEA__MARKS_MAX)
+                return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
+                                   "too many '%s' markers on one die at byte %u (limit is %d)",
+                                   fail ? "cf" : "cs", (unsigned)t->start, ALEA__MARKS_MAX);
+            cond *b = alloc(p, (*n + 1u) * sizeof *b);
+            if (!b)
+                return alea__nomem(p->ctx);
+            if (*n)
+                memcpy(b, *also, *n * sizeof *b);
+            b[*n] = c;
+            *also = b;
+            ++*n;
+            return count_nodes(p, 1, t->start, t->end);
+        }
         *(fail ? &pl->has_fumble : &pl->has_crit) = 1;
         *(fail ? &pl->fumble : &pl->crit) = c;
         return ALEA_OK;
@@ -937,7 +1003,8 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
               "single rolls";
     else if (ctok)
         why = "keep and drop on exploding dice with a clamp";
-    else if (pl->explode_once || pl->explode_cap || pl->has_reroll_one || pl->extra)
+    else if (pl->explode_once || pl->explode_cap || pl->has_first_trigger ||
+             pl->has_reroll_one || pl->extra)
         why = "keep and drop on exploding dice with another modifier of the explosion";
     else if (!cond_at_end(&pl->die, &pl->trigger))
         why = "keep and drop on exploding dice whose explosion faces lie between the "
@@ -1037,20 +1104,17 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                               const token *stok)
 {
     const die_spec *d = &pl->die;
-    if (pl->has_reroll && pl->nreroll_also && !face_stays(d, pl, NULL))
+    /* A reroll done once always ends ("1d1ro1": the second face stays). */
+    int until = pl->has_reroll && !pl->reroll_once;
+    if (until && pl->nreroll_also && !face_stays(d, pl, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            "the reroll conditions at byte %u match every face of the die "
-                           "together, so %s",
-                           (unsigned)rtok->start, pl->reroll_once
-                                                      ? "every die would be rerolled"
-                                                      : "no roll could be kept");
-    if (pl->has_reroll && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
+                           "together, so no roll could be kept",
+                           (unsigned)rtok->start);
+    if (until && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           pl->reroll_once
-                               ? "reroll condition %s%lld matches every face of the die, "
-                                 "so every die would be rerolled (byte %u)"
-                               : "reroll condition %s%lld matches every face of the die, "
-                                 "so no roll could be kept (byte %u)",
+                           "reroll condition %s%lld matches every face of the die, "
+                           "so no roll could be kept (byte %u)",
                            cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
                            (unsigned)rtok->start);
     if (pl->explode != EXPLODE_NONE && !cond_any(d, &pl->trigger))
@@ -1299,7 +1363,8 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
     for (;;) {
         const token *t = peek(p);
         uint8_t kop;
-        int taken = 0;
+        int taken = 0, high = 0;
+        int64_t rank = 0; /* d20's "rol1", "rah2" */
         if (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P) {
             if (!seltok)
                 seltok = t;
@@ -1357,6 +1422,14 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                    "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
                                    "alea writes '!' (as in 4d6!)",
                                    (unsigned)t->start);
+            if (etok && t->kind == T_X && xtok && xtok->kind == T_XO && !pl->explode_cap &&
+                !pl->has_first_trigger) {
+                /* Foundry's "xo<8x10": once on the first's, ever on the second's */
+                advance(p);
+                if ((st = second_explosion(p, pl, t)) != ALEA_OK)
+                    return st;
+                continue;
+            }
             if (etok)
                 return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                                    "a die can explode only one way, second explosion "
@@ -1459,8 +1532,30 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 continue;
             }
             rtok = advance(p);
+            if (t->kind == T_RO && d20_rank_selector(p, t, &high, &rank)) {
+                /* d20's "rol1": the lowest die rolled again once, the new
+                 * face standing: alea's "ra" on any face */
+                if (high || rank != 1)
+                    return unsupported(p, t, "rerolling once the highest dice, or more "
+                                             "than one of the lowest (rol1 is read)");
+                if (pl->has_reroll_one)
+                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                                       "'ra' given twice, second at byte %u",
+                                       (unsigned)t->start);
+                rtok = NULL;
+                pl->has_reroll_one = 1;
+                pl->reroll_one.op = CMP_GE;
+                pl->reroll_one.value = pl->die.lo;
+                continue;
+            }
             pl->has_reroll = 1;
             pl->reroll_once = t->kind == T_RO;
+            if (t->kind == T_R && !p->dl->rr && at(p, T_R) && peek(p)->start == t->end)
+                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek(p)->end,
+                                   "'rr' at byte %u is the reroll until no match of Foundry "
+                                   "VTT and Avrae's d20 (--dialect foundry or d20); alea "
+                                   "writes a single r, as in r1 or r<3",
+                                   (unsigned)t->start);
             if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
                 rtok = advance(p); /* "rr": until no match, as alea's "r" */
             } else if (p->dl->bare_reroll && !starts_cond(p)) {
@@ -1494,6 +1589,15 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 pl->explode_once = 1;
                 pl->explode_cap = 1;
                 pl->trigger_written = 1;
+                if (d20_rank_selector(p, t, &high, &rank)) {
+                    /* "ral1", "rah2": the selection always holds a die, and
+                     * one more die is added: a trigger on any face */
+                    if (rank < 1)
+                        return unsupported(p, t, "'ra' on no dice ('ral0')");
+                    pl->trigger.op = CMP_GE;
+                    pl->trigger.value = pl->die.lo;
+                    continue;
+                }
                 if ((st = parse_cond(p, &pl->trigger,
                                      "a selector after 'ra' (as in ra1, ra<3)")) != ALEA_OK)
                     return st;

@@ -28,6 +28,16 @@ struct alea__parser {
     uint32_t nodes;
     uint8_t has_labels; /* a term was given an inline label */
     int64_t max_nodes;
+    /* Advantage written as a word after the expression ("1d20 adv",
+     * alea__parse): the single d20 that starts at byte adv_at gets adv
+     * (+1 or -1) more dice. What a reading found, for the next one: the
+     * single d20s, where the first starts, whether extra dice were
+     * written. */
+    int adv;
+    size_t adv_at;
+    uint32_t d20s;
+    size_t d20_at;
+    uint8_t has_extra;
 };
 typedef struct alea__parser parser;
 

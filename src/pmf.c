@@ -63,6 +63,9 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     d->bytes = 0;
     d->qbytes = 0;
     d->trunc = 0;
+    d->has_cut_low = 0;
+    d->cut_low = 0;
+    d->wide = 0;
     if (n == 0)
         return ALEA_OK;
     int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n, ctx->exact), &d->bytes);
@@ -147,7 +150,31 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
             alea__frac_copy(ctx, d, i, a, i);
     }
     d->trunc = a->trunc;
+    d->has_cut_low = a->has_cut_low;
+    d->cut_low = a->cut_low;
+    d->wide = a->wide;
+    d->lo = a->lo;
+    d->hi = a->hi;
     return pmf_seal(ctx, d, NULL);
+}
+
+void alea__pmf_bound(alea__pmf *d, int64_t lo, int64_t hi)
+{
+    if (d->n == 0 || lo < d->v[0] || hi > d->v[d->n - 1]) {
+        d->wide = 1;
+        d->lo = d->n && d->v[0] < lo ? d->v[0] : lo;
+        d->hi = d->n && d->v[d->n - 1] > hi ? d->v[d->n - 1] : hi;
+    }
+}
+
+uint64_t alea__gcd(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
 }
 
 double alea__pmf_mass(const alea__pmf *d)
@@ -237,6 +264,13 @@ alea_status alea__support_error(alea_ctx *ctx, const node *at)
     return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
                        "too many outcomes to compute at byte %u (support limit is %lld)",
                        (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
+}
+
+alea_status alea__support_need(alea_ctx *ctx, const node *at, double need)
+{
+    alea_status st = alea__support_error(ctx, at);
+    ctx->support_need = need;
+    return st;
 }
 
 alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
@@ -513,10 +547,13 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
             out->trunc = trunc;
         return st;
     }
-    int64_t lo, hi;
+    int64_t lo, hi, blo, bhi;
     if (alea__add_ovf(a->v[0], b->v[0], &lo) ||
         alea__add_ovf(a->v[a->n - 1], b->v[b->n - 1], &hi))
         return alea__overflow_error(ctx, at);
+    /* the support's bounds, which doubles may not list (alea__pmf.wide) */
+    int bounded = !alea__add_ovf(alea__pmf_lo(a), alea__pmf_lo(b), &blo) &&
+                  !alea__add_ovf(alea__pmf_hi(a), alea__pmf_hi(b), &bhi);
     /* |A + B| >= |A| + |B| - 1 for sets of integers */
     if ((uint64_t)a->n + b->n - 1 > support_limit(ctx))
         return alea__support_error(ctx, at);
@@ -548,6 +585,8 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
     if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
         return st;
     out->trunc = trunc;
+    if (bounded)
+        alea__pmf_bound(out, blo, bhi);
     return ALEA_OK;
 }
 
@@ -567,8 +606,12 @@ alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const no
     if (alea__mul_ovf(a->v[0], n, &lo) || alea__mul_ovf(a->v[a->n - 1], n, &hi))
         return alea__overflow_error(ctx, at);
     if (a->n == 1 && !ctx->exact) {
-        if ((st = alea__pmf_point(ctx, lo, ALEA__W(pow(a->p[0], (double)n)), out)) == ALEA_OK)
+        int64_t blo, bhi;
+        if ((st = alea__pmf_point(ctx, lo, ALEA__W(pow(a->p[0], (double)n)), out)) == ALEA_OK) {
             out->trunc = trunc;
+            if (a->wide && !alea__mul_ovf(a->lo, n, &blo) && !alea__mul_ovf(a->hi, n, &bhi))
+                alea__pmf_bound(out, blo, bhi);
+        }
         return st;
     }
     /* The n-fold sum has at least n * (|A| - 1) + 1 outcomes. */
@@ -630,7 +673,9 @@ alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
         out->v[i] = -out->v[i];
     }
     out->trunc = a->trunc;
-    return pmf_seal(ctx, out, at);
+    if ((st = pmf_seal(ctx, out, at)) == ALEA_OK && a->wide && a->lo != INT64_MIN)
+        alea__pmf_bound(out, -a->hi, -a->lo);
+    return st;
 }
 
 alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
@@ -791,6 +836,49 @@ static void widen(int64_t *lo, int64_t *hi, int *first, int64_t r)
     *first = 0;
 }
 
+/* pmf_arith in fractions: the pairs' values, then frac.c sorts them and sums
+ * each value's pairs. Checked before the pairs are made: making and
+ * sorting them, and a multiply-add each at least. */
+static alea_status exact_pairs(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
+                               const alea__pmf *b, const node *at, const node *div_at,
+                               double trunc, alea__pmf *out)
+{
+    double pairs = (double)a->n * (double)b->n;
+    double lg = pairs > 1 ? ceil(log2(pairs)) : 1;
+    alea_status st = alea__work_check(
+        ctx, pairs * (ALEA__PAIR_UNIT + lg * ALEA__PAIR_SORT_UNIT + 6), at);
+    if (st != ALEA_OK)
+        return st;
+    if (a->n > UINT32_MAX || b->n > UINT32_MAX || pairs * sizeof(alea__ipair) > (double)SIZE_MAX)
+        return alea__support_error(ctx, at);
+    size_t n = a->n * b->n, bytes = n * sizeof(alea__ipair);
+    alea__ipair *pr = alea__mem_alloc(ctx, bytes ? bytes : 1);
+    if (!pr)
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < a->n && st == ALEA_OK; i++) {
+        if ((st = alea__charge(ctx, (int64_t)b->n * ALEA__PAIR_UNIT, at->start, at->end)) !=
+            ALEA_OK)
+            break;
+        for (size_t j = 0; j < b->n; j++) {
+            alea__ipair *p = &pr[i * b->n + j];
+            int ar = alea__arith(op, a->v[i], b->v[j], &p->v);
+            if (ar != ARITH_OK) {
+                st = ar == ARITH_INEXACT ? alea__inexact_error(ctx, at->start, div_at->end, 1)
+                                         : alea__overflow_error(ctx, at);
+                break;
+            }
+            p->i = (uint32_t)i;
+            p->j = (uint32_t)j;
+        }
+    }
+    if (st == ALEA_OK)
+        st = alea__frac_pairs(ctx, a, b, pr, n, support_limit(ctx), at, out);
+    alea__mem_free(ctx, pr, bytes ? bytes : 1);
+    if (st == ALEA_OK)
+        out->trunc = trunc;
+    return st;
+}
+
 alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                             const alea__pmf *b, const node *at, const node *div_at,
                             alea__pmf *out)
@@ -816,7 +904,8 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
      * extremes are at the ends of a and at the ends of each sign of b. All
      * candidates are attainable, so an overflow among them is real.
      */
-    int64_t lo = 0, hi = 0;
+    int64_t lo = 0, hi = 0, blo = 0, bhi = 0;
+    int bounded = 0;
     if (op == OP_MOD || op == OP_POW) {
         /* Not monotone: the range from every pair (and every error found
          * before any memory is taken). A power takes up to 7 squarings a
@@ -846,6 +935,10 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         }
         goto ranged;
     }
+    /* Bounds past the outcomes listed (alea__pmf.wide) for a product, and
+     * for a quotient by a divisor that lists its bounds: the same corners
+     * at a's bounds (and b's, for a product). */
+    bounded = op == OP_MUL || (op != OP_DIVWHOLE && !b->wide);
     int64_t xs[2] = {a->v[0], a->v[a->n - 1]}, ys[4];
     int ny = 0;
     ys[ny++] = b->v[0];
@@ -866,6 +959,23 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
             widen(&lo, &hi, &first, r);
         }
     }
+    if (bounded && (a->wide || b->wide)) {
+        int64_t bx[2] = {alea__pmf_lo(a), alea__pmf_hi(a)};
+        if (op == OP_MUL) {
+            ys[0] = alea__pmf_lo(b);
+            ys[1] = alea__pmf_hi(b);
+        }
+        int bfirst = 1;
+        for (int i = 0; i < 2 && bounded; i++) {
+            for (int j = 0; j < ny && bounded; j++) {
+                int64_t r;
+                if ((bounded = alea__arith(op, bx[i], ys[j], &r) == ARITH_OK))
+                    widen(&blo, &bhi, &bfirst, r);
+            }
+        }
+    } else {
+        bounded = 0;
+    }
     /* Products of positive numbers (or of negative ones) are strictly
      * monotone in each factor, so, as for sums, there are at least
      * |a| + |b| - 1 distinct values: refuse an oversized result before any
@@ -876,6 +986,8 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         return alea__support_error(ctx, at);
 ranged:;
     double pairs = (double)a->n * (double)b->n;
+    if (ctx->exact)
+        return exact_pairs(ctx, op, a, b, at, div_at, trunc, out);
     alea__acc acc;
     if ((st = alea__acc_init(&acc, ctx, at, lo, hi, pairs)) != ALEA_OK)
         return st;
@@ -903,6 +1015,8 @@ ranged:;
     if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
         return st;
     out->trunc = trunc;
+    if (bounded)
+        alea__pmf_bound(out, blo, bhi);
     return ALEA_OK;
 }
 
@@ -971,6 +1085,21 @@ alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         out->p[k] = ptrue;
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
+    /* An order comparison of bounds past the outcomes listed can still be
+     * true and false (1000d6 < 1001): whether each can, from the bounds. */
+    if ((a->wide || b->wide) && (a->n || a->wide) && (b->n || b->wide) && op >= CMP_LT &&
+        op <= CMP_GE) {
+        int64_t alo = alea__pmf_lo(a), ahi = alea__pmf_hi(a);
+        int64_t blo = alea__pmf_lo(b), bhi = alea__pmf_hi(b);
+        int can_true, can_false;
+        switch (op) {
+        case CMP_LT: can_true = alo < bhi; can_false = ahi >= blo; break;
+        case CMP_LE: can_true = alo <= bhi; can_false = ahi > blo; break;
+        case CMP_GT: can_true = ahi > blo; can_false = alo <= bhi; break;
+        default: can_true = ahi >= blo; can_false = alo < bhi; break; /* CMP_GE */
+        }
+        alea__pmf_bound(out, can_false ? 0 : 1, can_true ? 1 : 0);
+    }
     return ALEA_OK;
 }
 
@@ -1038,7 +1167,15 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
     pmf_trim(ctx, out, k);
-    return pmf_seal(ctx, out, NULL);
+    if ((st = pmf_seal(ctx, out, NULL)) == ALEA_OK && a->n && b->n) {
+        int64_t al = alea__pmf_lo(a), ah = alea__pmf_hi(a), bl = alea__pmf_lo(b),
+                bh = alea__pmf_hi(b);
+        if (is_max)
+            alea__pmf_bound(out, al > bl ? al : bl, ah > bh ? ah : bh);
+        else
+            alea__pmf_bound(out, al < bl ? al : bl, ah < bh ? ah : bh);
+    }
+    return st;
 }
 
 /* hi^n - lo^n for 0 <= lo <= hi, accurate when they are close. */
@@ -1097,7 +1234,10 @@ alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int
         }
     }
     out->trunc = alea__trunc_pow(a->trunc, n);
-    return pmf_trim(ctx, out, k);
+    st = pmf_trim(ctx, out, k);
+    if (st == ALEA_OK && a->n) /* the best of n copies ranges as one does */
+        alea__pmf_bound(out, alea__pmf_lo(a), alea__pmf_hi(a));
+    return st;
 }
 
 alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf *b,

@@ -114,18 +114,13 @@ alea_status alea__roll_overflow(rstate *s, const node *n)
     return overflow(s, n);
 }
 
-/* Success score of one value: +1 success, -1 failure (both: 0). */
+/* Success score of one value by the pool's own count: +1 success, -1
+ * failure (both: 0). */
 static int score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag, uint8_t fflag)
 {
+    alea__judge j = {&p->success, p->has_failure ? &p->failure : NULL, 0};
     int sc = 0;
-    if (alea__cond_match(&p->success, v)) {
-        sc++;
-        *flags |= sflag;
-    }
-    if (p->has_failure && alea__cond_match(&p->failure, v)) {
-        sc--;
-        *flags |= fflag;
-    }
+    (void)alea__judge_score(&j, v, &sc, flags, sflag, fflag); /* adds 0 */
     return sc;
 }
 
@@ -169,10 +164,18 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
             return overflow(s, n);
         /* "!" with success counting: every roll is judged (all dice are
          * kept: the parser rejects keep/drop here). */
-        if (p->has_success && p->explode == EXPLODE_EACH)
+        int sc;
+        if (p->has_success && p->explode == EXPLODE_EACH) {
             die->score += score(p, counted, &flags, FACE_SUCCESS, FACE_FAILURE);
+        } else if (s->judge && p->explode == EXPLODE_EACH) {
+            if (!alea__judge_score(s->judge, counted, &sc, &flags, FACE_SUCCESS, FACE_FAILURE))
+                return overflow(s, n);
+            die->score += sc;
+        }
         int boom = p->explode != EXPLODE_NONE && !(extra && p->explode_once) &&
-                   (!budget || *budget > 0) && alea__cond_match(&p->trigger, seen);
+                   (!budget || *budget > 0) &&
+                   (alea__cond_match(&p->trigger, seen) ||
+                    (!extra && p->has_first_trigger && alea__cond_match(&p->first_trigger, seen)));
         if (boom) {
             flags |= FACE_EXPLODED;
             if (budget)
@@ -190,7 +193,7 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
     }
     die->value = total;
     die->nfaces = (uint32_t)(s->r->nfaces - die->first);
-    die->flags = 0;
+    die->flags = s->judge && p->explode == EXPLODE_EACH ? DIE_SCORED : 0;
     return ALEA_OK;
 }
 
@@ -398,7 +401,8 @@ static alea_status finish_dice(rstate *s, const pool *p, rec *rc, size_t die0, s
                                int64_t sum, int64_t *value)
 {
     alea_status st;
-    if (p->sort && s->trace && (st = sort_dice(s, s->r->dice + die0, m, p->sort)) != ALEA_OK)
+    uint8_t sort = p->sort ? p->sort : s->sort;
+    if (sort && s->trace && (st = sort_dice(s, s->r->dice + die0, m, sort)) != ALEA_OK)
         return st;
     rc->die0 = (uint32_t)die0;
     rc->ndice = (uint32_t)m;
@@ -814,7 +818,7 @@ static void reset(alea_roll *r)
 
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
     int64_t total;
     const rec *root = NULL;
     reset(r);
@@ -853,7 +857,7 @@ void alea__scratch_free(alea_roll *scratch)
 alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
                               int64_t *total)
 {
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
     const rec *root = NULL;
     reset(scratch);
     return eval(&s, e->root, &root, total);

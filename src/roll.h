@@ -31,7 +31,9 @@ enum {
     DIE_SUCCESS = 2,   /* success counting on the die's total */
     DIE_FAILURE = 4,
     DIE_CANCELLED = 8, /* cancelled by another die: does not count */
-    DIE_DISCARDED = 16 /* set aside by the rule of its term: does not count */
+    DIE_DISCARDED = 16, /* set aside by the rule of its term: does not count */
+    DIE_SCORED = 32    /* judged roll by roll for a group's count: score is
+                          what it counts (group.c) */
 };
 
 typedef struct rdie {
@@ -86,6 +88,13 @@ typedef struct alea__rstate {
     /* Dice pools leave their dice in r->dice even without a trace (a group
      * that keeps among the dice of its member, group.c). */
     int keep_dice;
+    /* A group's count of its one member's dice (group.c): each roll of a
+     * "!" die, plus the member's numbers, is judged into the die's score,
+     * as the die's own count would judge it; NULL when no group judges. */
+    const alea__judge *judge;
+    /* A sorting group's order (group.c): its pools list their dice so, as
+     * their own "s" would. 0: none. */
+    uint8_t sort;
 } alea__rstate;
 
 /* best()/worst() of more repetitions than this show the dropped ones by

@@ -44,9 +44,9 @@ enum { MARK_NONE, MARK_CRITICAL, MARK_FUMBLE };
 static int face_mark(const rface *f, const die_spec *spec, const pool *pl)
 {
     if (pl && (pl->has_crit || pl->has_fumble)) {
-        int crit = pl->has_crit ? alea__cond_match(&pl->crit, f->face)
+        int crit = pl->has_crit ? alea__pool_marks(pl, 0, f->face)
                                 : face_mark(f, spec, NULL) == MARK_CRITICAL;
-        int fumble = pl->has_fumble ? alea__cond_match(&pl->fumble, f->face)
+        int fumble = pl->has_fumble ? alea__pool_marks(pl, 1, f->face)
                                     : face_mark(f, spec, NULL) == MARK_FUMBLE;
         return crit ? MARK_CRITICAL : fumble ? MARK_FUMBLE : MARK_NONE;
     }
@@ -161,15 +161,23 @@ static void show_dice(alea__out *o, const alea_roll *r, const rec *rc)
 {
     sides_ud ud = {r, rc};
     alea__sides_fn *sides = rc->sides ? show_sides : NULL;
+    /* The label goes into the dice's brackets, "3d6 [fire: 5, 4, 4]": a
+     * label and a list of dice never look alike. */
+    node bare = *rc->n;
+    bare.label = NULL;
     if (rc->count) {
         alea__out_char(o, '(');
         show_rec(o, r, rc->count);
         alea__out_char(o, ')');
-        alea__pool_print_as(o, rc->n, 0, sides, &ud);
+        alea__pool_print_as(o, &bare, 0, sides, &ud);
     } else {
-        alea__pool_print_as(o, rc->n, 1, sides, &ud);
+        alea__pool_print_as(o, &bare, 1, sides, &ud);
     }
     alea__out_str(o, " [");
+    if (rc->n->label) {
+        alea__out_text(o, rc->n->label, rc->n->label_len);
+        alea__out_str(o, ": ");
+    }
     for (uint32_t i = 0; i < rc->ndice; i++) {
         if (i)
             alea__out_str(o, ", ");

@@ -108,6 +108,24 @@ static void test_work(void **state)
     alea_dist_free(d);
     alea_expr_free(e);
     assert_true(alea_ctx_work_needed(NULL) == 0);
+    /* a die past the support limit says how many outcomes it needs: one
+     * more face than the limit, and one past the most it can be raised to */
+    assert_int_equal(alea_expr_compile(ctx, "1d101", 5, &e), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 100);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_support_needed(ctx) == 101);
+    assert_true(alea_ctx_work_needed(ctx) == 0);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 101);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    assert_true(alea_ctx_support_needed(ctx) == 0);
+    alea_dist_free(d);
+    alea_expr_free(e);
+    assert_int_equal(alea_expr_compile(ctx, "1d99999999999", 13, &e), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, alea_limit_max(ALEA_LIMIT_SUPPORT));
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_support_needed(ctx) == 99999999999.0);
+    alea_expr_free(e);
+    assert_true(alea_ctx_support_needed(NULL) == 0);
     alea_ctx_free(ctx);
 }
 

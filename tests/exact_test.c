@@ -4,6 +4,7 @@
  * and allocation failure at every step. The game mechanics' values are in
  * mech_test.c and their golden files. */
 #include "dist.h"
+#include "rng.h" /* alea__rng_set_faces */
 #include "support.h"
 
 #define EPS 1e-12
@@ -715,8 +716,295 @@ static void test_alloc_failures(void **state)
           "+ worst(2, 1d4) + 3d6!ra<3kh2 + dd(3, 12)");
     sweep("3d{1,1000,1000000}kh2 + 1d6 * 1000 - (2d4)d{1,10}r1");
     sweep("(1d3)d6ra1 + 3d10!10>=8 + 4d6!!kl2>=5");
+    sweep("3dF!0kl2 + 3d{-1,0,2}!<=0dh1 + 4d6!>=5kh3kl2");
     sweep("event(3d4 + 3d6 + d18) + event(2d2, largest) + dd(6, 14, best)");
     sweep("event(5d6)");
+}
+
+/* ---- keep over exploding dice: the tail bound only takes away ----------------- */
+
+/* p(v) of d as a fraction "num/den" in buf (exact mode), "0" when v is not
+ * listed. */
+static void frac_at(const alea_dist *d, int64_t v, char *buf, size_t size)
+{
+    snprintf(buf, size, "0");
+    for (size_t i = 0; i < alea_dist_count(d); i++)
+        if (alea_dist_value(d, i) == v)
+            alea_dist_fraction(d, ALEA_FRACTION_PROB, i, buf, size);
+}
+
+/*
+ * Keeping the lowest of two dice whose chains end on -1 or +1 (a Fudge die
+ * exploding on its blank, or a d3 penetrating on its 1: 1 + 0 + ... then 1
+ * or 2 more). At the tail bound 1e-3 a die's chain is cut after six blanks,
+ * t = 1/3^7, and each end has (1 - t) / 2. A cut die is at least the low
+ * end, so beside a die on the low end the low end is kept: P(low) =
+ * 3 (1 - t)^2 / 4 + t (1 - t), P(high) = ((1 - t) / 2)^2, truncated the
+ * rest, t. The true P(high) is 1/4, which nothing listed may pass.
+ */
+static void test_keep_cut_unknown(void **state)
+{
+    (void)state;
+    const char *src[] = {"2dF!0kl1", "2d3!p1kl1", "2d3!p1dh1"};
+    const int64_t low[] = {-1, 2, 2}, high[] = {1, 3, 3};
+    long long n = 2187, h = (n - 1) / 2; /* t = 1/n; each end h/n */
+    double t = 1.0 / (double)n, e = (1 - t) / 2;
+    char want_lo[64], want_hi[64], got[64];
+    /* 3 (1 - t)^2 / 4 + t (1 - t) = (n - 1)(3n + 1) / (4 n^2) */
+    long long num = (n - 1) * (3 * n + 1), den = 4 * n * n, gd = num, r = den;
+    while (r) {
+        long long u = gd % r;
+        gd = r;
+        r = u;
+    }
+    snprintf(want_lo, sizeof want_lo, "%lld/%lld", num / gd, den / gd);
+    snprintf(want_hi, sizeof want_hi, "%lld/%lld", h * h, n * n);
+    assert_int_equal(alea_ctx_set_tail(ctx, 1e-3), ALEA_OK);
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        for (size_t i = 0; i < sizeof src / sizeof *src; i++) {
+            alea_dist *d = dist(src[i]);
+            assert_int_equal(alea_dist_count(d), 2);
+            assert_double_equal(alea_dist_p(d, high[i]), e * e, EPS);
+            assert_true(alea_dist_p(d, high[i]) <= 0.25);
+            assert_double_equal(alea_dist_p(d, low[i]), 3 * (1 - t) * (1 - t) / 4 + t * (1 - t),
+                                EPS);
+            assert_double_equal(alea_dist_truncated(d), t, 1e-15);
+            if (exact) {
+                frac_at(d, low[i], got, sizeof got);
+                assert_string_equal(got, want_lo);
+                frac_at(d, high[i], got, sizeof got);
+                assert_string_equal(got, want_hi);
+            }
+            alea_dist_free(d);
+        }
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    assert_int_equal(alea_ctx_set_tail(ctx, ALEA_TAIL_DEFAULT), ALEA_OK);
+}
+
+/*
+ * Every roll of an expression by the roller, its faces drawn in turn
+ * (explosions included): a sequence of faces is followed while its chance
+ * is at least BRUTE_EPS; past it the roll's dice cycle through their faces,
+ * so that every chain ends, and its chance is counted as unknown.
+ */
+#define BRUTE_EPS 1e-6
+#define BRUTE_DRAWS 64
+#define BRUTE_LEAVES 3000 /* rolls enumerated, at most; more: no brute force */
+#define BRUTE_OFF 256       /* totals -256 .. 255 */
+
+typedef struct walk {
+    uint64_t n[BRUTE_DRAWS], idx[BRUTE_DRAWS], spin;
+    int len, fixed, over;
+    double p; /* the chance of the faces drawn */
+} walk;
+
+static uint64_t brute_face(void *ud, uint64_t n, int64_t lo, const int64_t *faces)
+{
+    walk *b = ud;
+    (void)lo;
+    (void)faces;
+    if (b->over || b->len == BRUTE_DRAWS || b->p / (double)n < BRUTE_EPS) {
+        b->over = 1;
+        return b->spin++ % n;
+    }
+    int k = b->len++;
+    if (k >= b->fixed) {
+        b->n[k] = n;
+        b->idx[k] = 0;
+    }
+    b->p /= (double)n;
+    return b->idx[k];
+}
+
+/* known[v + BRUTE_OFF]: the chance of the rolls followed to their end with
+ * total v; *unknown: of the others. 0 when there are too many rolls. */
+static int brute_rolls(const char *src, double *known, double *unknown)
+{
+    alea_expr *e = compile(ctx, src);
+    alea_roll *r = alea_roll_new(ctx);
+    walk b;
+    assert_non_null(r);
+    memset(&b, 0, sizeof b);
+    memset(known, 0, 2 * BRUTE_OFF * sizeof *known);
+    *unknown = 0;
+    int ok = 1;
+    for (long rolls = 0;; rolls++) {
+        if (rolls == BRUTE_LEAVES) {
+            ok = 0;
+            break;
+        }
+        b.len = b.over = 0;
+        b.spin = 0;
+        b.p = 1;
+        alea__rng_set_faces(ctx, brute_face, &b);
+        alea_status st = alea_expr_roll(ctx, e, r);
+        alea__rng_set_faces(ctx, NULL, NULL);
+        if (st != ALEA_OK)
+            fail_msg("roll '%s': %s", src, alea_ctx_error(ctx));
+        int64_t v = alea_roll_total(r);
+        if (b.over) {
+            *unknown += b.p;
+        } else {
+            assert_true(v >= -BRUTE_OFF && v < BRUTE_OFF);
+            known[v + BRUTE_OFF] += b.p;
+        }
+        b.fixed = b.len; /* the next sequence: the last draw with a face left moves on */
+        while (b.fixed > 0 && b.idx[b.fixed - 1] + 1 == b.n[b.fixed - 1])
+            b.fixed--;
+        if (b.fixed == 0)
+            break;
+        b.idx[b.fixed - 1]++;
+    }
+    alea_roll_free(r);
+    alea_expr_free(e);
+    return ok;
+}
+
+/* Tail bounds, loosest first; fractions, dearer, at the first two. */
+static const double tails[] = {1e-3, 1e-4, 1e-6};
+#define NTAILS (sizeof tails / sizeof *tails)
+#define NTAILS_EXACT 2
+
+/*
+ * src at each tail bound in doubles, and at the first ones in fractions
+ * (the dearer, under valgrind): a looser bound
+ * never lists more at any value than a tighter one (in fractions exactly:
+ * their nearest doubles keep the order), and against the rolls enumerated
+ * (when there are not too many), what is listed at v is at most the known
+ * chance of v plus the unknown, and with the truncated mass at least the
+ * known chance. Returns 1 when the brute force ran.
+ */
+static int check_tails(const char *src)
+{
+    static double known[2 * BRUTE_OFF];
+    double unknown;
+    int brute = brute_rolls(src, known, &unknown);
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        alea_dist *d[NTAILS];
+        size_t nt = exact ? NTAILS_EXACT : NTAILS;
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        for (size_t k = 0; k < nt; k++) {
+            assert_int_equal(alea_ctx_set_tail(ctx, tails[k]), ALEA_OK);
+            d[k] = dist(src);
+        }
+        for (size_t k = 0; k + 1 < nt; k++)
+            for (size_t l = k + 1; l < nt; l++)
+                for (size_t i = 0; i < alea_dist_count(d[k]); i++) {
+                    int64_t v = alea_dist_value(d[k], i);
+                    double lp = alea_dist_prob(d[k], i), tp = alea_dist_p(d[l], v);
+                    if (exact ? lp > tp : lp > tp * (1 + 1e-9))
+                        fail_msg("'%s'%s: P(%lld) = %.17g at tail %g, %.17g at %g", src,
+                                 exact ? " in fractions" : "", (long long)v, lp, tails[k], tp,
+                                 tails[l]);
+                }
+        for (size_t k = 0; k < nt && brute; k++) {
+            double tr = alea_dist_truncated(d[k]);
+            for (size_t i = 0; i < alea_dist_count(d[k]); i++) {
+                int64_t v = alea_dist_value(d[k], i);
+                if (v < -BRUTE_OFF || v >= BRUTE_OFF ||
+                    alea_dist_prob(d[k], i) > known[v + BRUTE_OFF] + unknown + 1e-12)
+                    fail_msg("'%s': P(%lld) = %.17g at tail %g; rolled %.17g, %.3g unknown", src,
+                             (long long)v, alea_dist_prob(d[k], i), tails[k],
+                             v < -BRUTE_OFF || v >= BRUTE_OFF ? 0 : known[v + BRUTE_OFF],
+                             unknown);
+            }
+            for (int64_t v = -BRUTE_OFF; v < BRUTE_OFF; v++)
+                if (alea_dist_p(d[k], v) + tr < known[v + BRUTE_OFF] - 1e-12)
+                    fail_msg("'%s': P(%lld) = %.17g at tail %g, truncated %.3g; rolled %.17g",
+                             src, (long long)v, alea_dist_p(d[k], v), tails[k], tr,
+                             known[v + BRUTE_OFF]);
+        }
+        for (size_t k = 0; k < nt; k++)
+            alea_dist_free(d[k]);
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    assert_int_equal(alea_ctx_set_tail(ctx, ALEA_TAIL_DEFAULT), ALEA_OK);
+    return brute;
+}
+
+/* A small generator of its own (xorshift64), so that the cases never
+ * change with the library's. */
+static uint64_t gen_state;
+
+static unsigned gen(unsigned n)
+{
+    gen_state ^= gen_state << 13;
+    gen_state ^= gen_state >> 7;
+    gen_state ^= gen_state << 17;
+    return (unsigned)(gen_state % n);
+}
+
+/* A random pool of exploding dice: up to three dice of a small die (faces
+ * 0 and below included), an explosion ("!", "!!", "!p") on a face or a
+ * range, perhaps a clamp the trigger sees, and a keep or drop, a range in
+ * the middle, or bonus or penalty dice. */
+static void gen_expr(char *buf, size_t size)
+{
+    static const struct {
+        const char *text;
+        int64_t faces[4];
+        int nf;
+    } dice[] = {
+        {"d2", {1, 2}, 2},          {"d3", {1, 2, 3}, 3},         {"d4", {1, 2, 3, 4}, 4},
+        {"dF", {-1, 0, 1}, 3},      {"d{-1,0,2}", {-1, 0, 2}, 3}, {"d{0,0,1}", {0, 0, 1}, 3},
+        {"d{-2,1,3}", {-2, 1, 3}, 3}, {"d{0,1,1,2}", {0, 1, 1, 2}, 4},
+    };
+    static const char *const kinds[] = {"!", "!!", "!p"};
+    static const char *const ops[] = {">=", "<=", ">", "<"};
+    unsigned di = gen(sizeof dice / sizeof *dice);
+    int nf = dice[di].nf;
+    int64_t face = dice[di].faces[gen((unsigned)nf)];
+    char clamp[32] = "", trig[32] = "", keep[32] = "";
+    if (gen(5) == 0)
+        snprintf(clamp, sizeof clamp, "min%lld", (long long)dice[di].faces[gen((unsigned)nf)]);
+    unsigned t = gen(3);
+    if (t == 1 && face >= 0)
+        snprintf(trig, sizeof trig, "%lld", (long long)face);
+    else if (t == 2)
+        snprintf(trig, sizeof trig, "%s%lld", ops[gen(4)], (long long)face);
+    int m = 1 + (int)gen(3), a = 1 + (int)gen((unsigned)m), b = 1 + (int)gen((unsigned)m);
+    switch (gen(8)) {
+    case 0: snprintf(keep, sizeof keep, "kh%d", a); break;
+    case 1: snprintf(keep, sizeof keep, "kl%d", a); break;
+    case 2: snprintf(keep, sizeof keep, "dh%d", a - 1); break;
+    case 3: snprintf(keep, sizeof keep, "dl%d", a - 1); break;
+    case 4: snprintf(keep, sizeof keep, "kh%dkl%d", a, b); break;
+    case 5: snprintf(keep, sizeof keep, "dl%ddh%d", a - 1, b - 1); break;
+    case 6:
+        if (m < 3)
+            snprintf(keep, sizeof keep, " %c%db", gen(2) ? '+' : '-', 1 + (int)gen(3 - (unsigned)m));
+        break;
+    default: break;
+    }
+    snprintf(buf, size, "%d%s%s%s%s%s", m, dice[di].text, clamp, kinds[gen(3)], trig, keep);
+}
+
+static void test_keep_tails(void **state)
+{
+    (void)state;
+    /* the cases the bug was found with, then random ones */
+    const char *fixed[] = {"2dF!0kl1",   "2d3!p1kl1",     "2d3!p1dh1",      "3dF!p0kl2",
+                           "2dF!p0 -1b", "2d6!>=5kl1",    "3d6!!kl2",       "2d6!kl1",
+                           "1d4min4!",   "1d6min5!>=5",   "2d4min4!!kl1",   "1d4min4!p",
+                           "8dFdh2!!<0kh4", "2dF!p0 -3b"};
+    int ran = 0, brute = 0;
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        brute += check_tails(fixed[i]);
+    gen_state = 0x9E3779B97F4A7C15u;
+    for (int n = 0; n < 30; n++) {
+        char src[160];
+        alea_expr *e = NULL;
+        gen_expr(src, sizeof src);
+        if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+            continue; /* an explosion on every face, a keep count past the dice */
+        alea_expr_free(e);
+        brute += check_tails(src);
+        ran++;
+    }
+    assert_true(ran >= 20);
+    assert_true(brute >= 20);
 }
 
 int main(void)
@@ -724,6 +1012,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_known_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explode, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_cut_unknown, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keep_tails, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_bruteforce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keep_singles_bruteforce, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reroll, setup, teardown),

@@ -733,10 +733,123 @@ static void test_explosion_keeps_sum_to_one(void **state)
     alea_expr_free(e);
 }
 
+/* The OUTPUT limit over exact fractions: 500d10 (6 bytes) made 12.5 MB of
+ * CSV: refused at the default, at N and N - 1 as in doubles. */
+static void test_output_limit(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_dist *d = dist_of(ctx, "3d6");
+    char buf[4096];
+    size_t n = alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf);
+    assert_true(n > 0 && n < sizeof buf);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), n);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n - 1);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(alea_ctx_error_span(ctx, NULL, NULL), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "(output limit is"));
+    alea_dist_free(d);
+    assert_int_equal(alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 8388608), (int64_t)n - 1);
+    d = dist_of(ctx, "500d10");
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_CSV, NULL, 0), 0);
+    assert_non_null(strstr(alea_ctx_error(ctx), "the distribution's CSV passes 8388608 bytes"));
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 1073741824);
+    size_t whole = alea_dist_format(d, ALEA_FORMAT_CSV, NULL, 0);
+    assert_true(whole > 12000000); /* 12.5 MB */
+    assert_true(alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0) > 4000000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, 4000000);
+    assert_int_equal(alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0), 0);
+    assert_non_null(strstr(alea_ctx_error(ctx), "the distribution's JSON passes 4000000 bytes"));
+    alea_dist_free(d);
+}
+
+/* best(2, ...) nested 20 deep around 3d6 (163 bytes): each level squares
+ * the distribution function, so the fractions double in length; the
+ * differences of the powers (gcds of their digits) were not charged, and
+ * it took a second in exact mode and in doubles (whose rare outcomes are
+ * recomputed in fractions). Now each step is charged by its digits. */
+static char *nested_calls(const char *call, int k, const char *inner)
+{
+    size_t cl = strlen(call), il = strlen(inner);
+    char *s = malloc((size_t)k * (cl + 1) + il + 1);
+    size_t at = 0;
+    for (int i = 0; i < k; i++, at += cl)
+        memcpy(s + at, call, cl);
+    memcpy(s + at, inner, il);
+    at += il;
+    for (int i = 0; i < k; i++)
+        s[at++] = ')';
+    s[at] = '\0';
+    return s;
+}
+
+static void test_nested_extremes_charged(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    /* 12 deep: about 11 ms here, so at least 5 million units (0.94
+     * million before) */
+    char *src = nested_calls("best(2, ", 12, "3d6");
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000000);
+    alea_dist *d = dist_of(ctx, src);
+    assert_true(alea_ctx_work(ctx) > 5000000);
+    alea_dist_free(d);
+    free(src);
+    /* 20 deep, at the default work limit: refused in fractions, and in
+     * doubles the rare outcomes are not recomputed (the result says so) */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+    for (int worst = 0; worst <= 1; worst++) {
+        src = nested_calls(worst ? "worst(2," : "best(2,", worst ? 30 : 20, "3d6");
+        alea_expr *e = compile(ctx, src);
+        assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+        d = NULL;
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+        assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+        assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        assert_non_null(alea_dist_incomplete(d));
+        assert_non_null(strstr(alea_dist_incomplete(d), "more work than the limit allows"));
+        alea_dist_free(d);
+        alea_expr_free(e);
+        free(src);
+    }
+}
+
+/* Products in fractions: the pairs are made, sorted and summed a value at a
+ * time (an mpq made, sorted and merged per pair before: 1d700*1d700 spent
+ * 30 million units of work in 200 ms before it was refused). Refused before
+ * any pair when making and sorting them passes the limit; the result the
+ * same fractions as the sums of the products. */
+static void test_products_charged(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_expr *e = compile(ctx, "1d700*1d700");
+    alea_dist *d = NULL;
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_true(alea_ctx_work(ctx) < 1000000);
+    assert_true(alea_ctx_work_needed(ctx) > 30000000);
+    alea_expr_free(e);
+    /* 1d4 * 1d6: 15 values, 2 and 3 made twice, 4 and 6 three times */
+    d = dist_of(ctx, "1d4*1d6");
+    assert_int_equal(alea_dist_count(d), 15);
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 0), "1/24");  /* 1 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 1), "1/12");  /* 2 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 3), "1/8");   /* 4: 1x4, 2x2, 4x1 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 5), "1/8");   /* 6 */
+    assert_string_equal(frac(d, ALEA_FRACTION_PROB, 14), "1/24"); /* 24 */
+    alea_dist_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_three_d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_products_charged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nested_extremes_charged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_dice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_products_agree, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosions_sum_to_one, setup, teardown),

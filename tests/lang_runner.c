@@ -41,6 +41,11 @@
  *   dialect NAME         the blocks after it, to the end of the file, are read
  *                        in that dialect (a file starts in alea's own)
  *
+ * In another tool's dialect, every expression a block compiles is also
+ * read in alea's own: when that reading's canonical text differs, its hint
+ * must name the tool (docs/dialects.md: a spelling that means something
+ * else elsewhere gets a hint).
+ *
  * EXPR is the rest of the line after the fixed words; write it as typed.
  * Usage: lang_runner [--exact] [-v] FILE... ; prints "N passed, N failed".
  * --exact computes every distribution in exact fractions, and checks each
@@ -86,6 +91,30 @@ static double parse_prob(const char *s, int *ok)
     return v;
 }
 
+/* The dialect of the blocks being run (a "dialect" block sets it). */
+static alea_dialect cur_dialect;
+
+/* e, compiled from src in another tool's dialect: alea's own reading of
+ * src, when it has one whose text differs, must hint at that tool. */
+static void check_other_reading(alea_ctx *ctx, const char *src, const alea_expr *e)
+{
+    alea_expr *own = NULL;
+    char want[4096], got[4096];
+    alea_ctx_set_dialect(ctx, ALEA_DIALECT_ALEA);
+    if (alea_expr_compile(ctx, src, strlen(src), &own) == ALEA_OK) {
+        alea_expr_format(e, want, sizeof want);
+        alea_expr_format(own, got, sizeof got);
+        const char *h = alea_expr_hint(own), *tool = alea_dialect_tool(cur_dialect);
+        if (strcmp(want, got) != 0 && !(h && strstr(h, tool)))
+            FAIL("'%s' is %s in alea's dialect, %s in %s's, and its hint does not name %s: %s",
+                 src, got, want, tool, tool, h ? h : "(none)");
+        else
+            passed++;
+        alea_expr_free(own);
+    }
+    alea_ctx_set_dialect(ctx, cur_dialect);
+}
+
 /* src compiled, or NULL after a FAIL (the runner goes on to the next
  * block, where a unit test would stop). */
 static alea_expr *compile_block(alea_ctx *ctx, const char *src)
@@ -95,6 +124,8 @@ static alea_expr *compile_block(alea_ctx *ctx, const char *src)
         FAIL("'%s' does not compile: %s", src, alea_ctx_error(ctx));
         return NULL;
     }
+    if (cur_dialect != ALEA_DIALECT_ALEA)
+        check_other_reading(ctx, src, e);
     return e;
 }
 
@@ -614,10 +645,12 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         alea_expr_free(e);
     } else if (strncmp(cmd, "dialect ", 8) == 0) {
         int d = alea_dialect_find(cmd + 8);
-        if (d < 0 || alea_ctx_set_dialect(ctx, (alea_dialect)d) != ALEA_OK)
+        if (d < 0 || alea_ctx_set_dialect(ctx, (alea_dialect)d) != ALEA_OK) {
             FAIL("unknown dialect '%s'", cmd + 8);
-        else
+        } else {
+            cur_dialect = (alea_dialect)d;
             passed++;
+        }
     } else {
         FAIL("unknown block '%s'", cmd);
     }
@@ -632,6 +665,7 @@ static void run_golden(const golden_block *b, void *ud)
 static void run_file(const char *path)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    cur_dialect = ALEA_DIALECT_ALEA;
     if (exact_mode && alea_ctx_set_exact(ctx, 1) != ALEA_OK) {
         cur_file = path;
         FAIL("--exact: %s", alea_ctx_error(ctx));

@@ -100,6 +100,14 @@ static inline void near_(double a, double b, double eps, const char *what, const
 
 /* ---- compiling, computing, formatting -------------------------------------- */
 
+/* The number systems a check runs in: doubles (0), and exact fractions (1)
+ * in a build with GMP.  for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) */
+#ifdef ALEA_HAVE_GMP
+#define NUMBER_SYSTEMS 2
+#else
+#define NUMBER_SYSTEMS 1
+#endif
+
 /* src compiled, or the test fails with the context's message. */
 static inline alea_expr *compile(alea_ctx *ctx, const char *src)
 {

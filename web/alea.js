@@ -5,6 +5,8 @@
 //   const alea = await loadAlea(bytes);       // an ArrayBuffer, Uint8Array
 //                                             // or compiled WebAssembly.Module
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
+//   alea.dist('4d6kh3', {stats: true}) -> with the library's median and
+//                              cumulative columns: median, at_least, at_most
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
@@ -39,10 +41,10 @@ export const SAMPLE_ROLLS = 10000;
 // web/wasm.c's STREAM_MAX: the highest stream of a seed a sample call rolls.
 export const STREAM_MAX = 64;
 // A named line's name, as `alea compare name=expr` reads one (cli/cli.h
-// COLUMN_NAME_MAX): letters, digits, _ and -, from a letter or _, at most
-// NAME_MAX of them, then ':' here.
+// COLUMN_NAME_MAX): words of letters, digits, _ and -, from a letter or _,
+// one space apart ("plus five"), at most NAME_MAX characters, then ':' here.
 export const NAME_MAX = 24;
-const NAME = /^([A-Za-z_][A-Za-z0-9_-]*):/;
+const NAME = /^([A-Za-z_][A-Za-z0-9_-]*(?: [A-Za-z0-9_-]+)*):/;
 
 // "name: expr" split, when compiles(line) is false (a line that compiles
 // as it stands is never read as a name): {name, src, at} (at: the byte
@@ -122,7 +124,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     return [1, Number(s >> 32n), Number(s & 0xffffffffn)];
   };
   const calls = {
-    dist: (src) => withSource(src, x.alea_web_dist),
+    dist: (src, { stats = false } = {}) => withSource(src, x.alea_web_dist, stats ? 1 : 0),
     roll(src, { n = 1, seed = null, detail = true } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
@@ -162,7 +164,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     },
     deadline,
     request,
-    dist: (src) => request().dist(src),
+    dist: (src, options) => request().dist(src, options),
     roll: (src, options) => request().roll(src, options),
     sample: (src, options) => request().sample(src, options),
     named: (line) => request().named(line),

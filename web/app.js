@@ -20,10 +20,11 @@ import { num, pct, columns, chance, median, mergeSamples, binWidth, binRows, bin
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
 // and 10 x 1000 rolls are as many as a page lists quickly
-// 4 MiB of answers: two distributions of the library's largest (100000
-// outcomes, 1.6 MB of JSON each) or 10 x 1000 rolls of a few hundred dice;
-// the chart of more keeps the page's own thread busy for seconds.
-const ANSWER_BYTES = 4 << 20;
+// 8 MiB of answers: two distributions of the library's largest (100000
+// outcomes, 3.2 MB of JSON each with the library's cumulative columns) or
+// 10 x 1000 rolls of a few hundred dice; the chart of more keeps the page's
+// own thread busy for seconds.
+const ANSWER_BYTES = 8 << 20;
 const TABLE_ROWS = 1000; // the likeliest values; the CSV has them all
 const GRACE_MS = 1000; // past its deadline a request is ended from outside
 const BUSY_AFTER_MS = 150; // the "Computing..." line shows after this, not at once

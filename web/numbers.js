@@ -32,10 +32,15 @@ function sci(m, e) {
   return `${t}e${e < 0 ? '-' : '+'}${String(Math.abs(e)).padStart(2, '0')}`;
 }
 
-// The three views of one distribution, value by value.
+// The three views of one distribution, value by value: the library's
+// cumulative columns (web/wasm.c gives them with each distribution: exact
+// counts summed, 1 at the far end). Only an estimate merged here from
+// several samples (mergeSamples) has its columns summed here, from its
+// counts.
 export function columns(dist) {
   const n = dist.outcomes.length;
   const exact = dist.outcomes.map(([, p]) => num(p));
+  if (dist.at_least && dist.at_most) return { exact, atleast: dist.at_least, atmost: dist.at_most };
   const atmost = new Array(n), atleast = new Array(n);
   let s = 0;
   for (let i = 0; i < n; i++) { s += exact[i]; atmost[i] = s; }
@@ -64,9 +69,11 @@ export function chance({ dist, c, at }, v, mode) {
   return mode === 'atmost' ? c.atmost[lo - 1] : c.atleast[lo];
 }
 
-// The smallest value whose chance of at most it reaches one half, as
-// alea_dist_median.
+// The library's median (alea_dist_median: the smallest value whose chance
+// of at most it reaches one half); for an estimate merged here, the same
+// rule on its columns.
 export function median(dist, c) {
+  if (dist.median !== undefined) return dist.median;
   const i = c.atmost.findIndex((s) => s >= 0.5);
   return dist.outcomes[i < 0 ? dist.outcomes.length - 1 : i][0];
 }

@@ -339,11 +339,40 @@ static int put_hint(size_t *pos, const alea_expr *e)
 }
 
 /*
- * The exact distribution of the len bytes at src: the library's JSON
- * (alea_dist_format), with the expression's hint first when it has one, or
- * {"error": {status, text, message, start, end}}.
+ * The library's statistics of d that its JSON leaves to the host, as the
+ * answer's last fields: ', "median": m, "at_least": [...], "at_most":
+ * [...]' (alea_dist_median; alea_dist_cumulate, a number per outcome), so
+ * that the page shows the library's numbers and never sums its own. 0 when
+ * out of memory or budget.
  */
-EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
+static int put_stats(size_t *pos, const alea_dist *d)
+{
+    size_t n = alea_dist_count(d);
+    double *least = malloc((n ? 2 * n : 1) * sizeof *least), *most = least + n;
+    if (!least)
+        return 0;
+    alea_dist_cumulate(d, least, most);
+    int ok = put(pos, ", \"median\": %lld", (long long)alea_dist_median(d));
+    for (int c = 0; c < 2 && ok; c++) {
+        const double *col = c ? most : least;
+        ok = put(pos, c ? "], \"at_most\": [" : ", \"at_least\": [");
+        char num[32];
+        for (size_t i = 0; i < n && ok; i++) {
+            size_t k = alea_format_double(col[i], num, sizeof num);
+            ok = (!i || put_bytes(pos, ", ", 2)) && put_bytes(pos, num, k);
+        }
+    }
+    free(least);
+    return ok && put_bytes(pos, "]", 1);
+}
+
+/*
+ * The exact distribution of the len bytes at src: the library's JSON
+ * (alea_dist_format), with the expression's hint first when it has one,
+ * and with stats set its median and cumulative columns last (put_stats);
+ * or {"error": {status, text, message, start, end}}.
+ */
+EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int stats)
 {
     if (!ready())
         return nomem;
@@ -358,13 +387,24 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len)
     const char *out = nomem;
     size_t pos = 0, n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
     /* {"hint": "...", then the library's object after its "{" */
-    if (put_hint(&pos, e) && reserve(pos + n + 1)) {
+    if (n == 0) { /* past the output limit: the library's refusal */
+        out = error_answer();
+    } else if (put_hint(&pos, e) && reserve(pos + n + 1)) {
         char *at = answer + pos - (pos ? 1 : 0);
         char keep = pos ? at[0] : 0;
         alea_dist_format(d, ALEA_FORMAT_JSON, at, answer_cap - (size_t)(at - answer));
         if (pos)
             at[0] = keep; /* the library's "{" over the hint's "," */
-        out = charged(pos + n - (pos ? 1 : 0));
+        size_t end = pos + n - (pos ? 1 : 0);
+        if (!stats) {
+            out = charged(end);
+        } else {
+            end--; /* the statistics go before the library's closing "}" */
+            if (put_stats(&end, d) && put_bytes(&end, "}", 1))
+                out = charged(end);
+            else if (too_long)
+                out = too_long_answer("the distribution is", len);
+        }
     } else if (too_long) {
         out = too_long_answer("the distribution is", len);
     }
@@ -507,7 +547,9 @@ const char *web_sample(const char *src, size_t len, int n, int seeded, uint32_t 
         out = error_answer();
     } else {
         size_t k = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
-        if (reserve(k + 1)) {
+        if (k == 0) { /* past the output limit */
+            out = error_answer();
+        } else if (reserve(k + 1)) {
             alea_dist_format(d, ALEA_FORMAT_JSON, answer, answer_cap);
             out = charged(k);
         } else if (too_long) {

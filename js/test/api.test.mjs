@@ -83,6 +83,15 @@ test('dist: the exact distribution', () => {
   assert.equal(wide.median, 0);
   assert.deepEqual([alea.dist('1d6').median, alea.dist('4d6kh3').median, alea.dist('1d2').median],
     [3, 12, 1]);
+  // the library's median and columns, not sums of doubles here: 1d20's
+  // median is 10, 4d6kh3's chance of at least 3 exactly 1
+  assert.deepEqual([alea.dist('1d20').median, alea.dist('1d20+5').median, alea.dist('1d12').median],
+    [10, 15, 6]);
+  const kh = alea.dist('4d6kh3');
+  assert.deepEqual([kh.atLeast(3), kh.atLeast(-5), kh.atMost(18), kh.atMost(2.5), kh.atLeast(19)],
+    [1, 1, 1, 0, 0]);
+  assert.equal(kh.atMost(3.5), kh.p(3));
+  assert.ok(!('at_least' in kh.json) && !('median' in kh.json)); // the library's JSON as it is
   assert.deepEqual([d.min, d.max], [2, 12]);
   assert.throws(() => d.p('7'), TypeError);
   const dd = alea.dist('dd(6, 14)');
@@ -100,6 +109,9 @@ test('dialects: another tool\'s notation, as it means it', () => {
   assert.equal(alea.dist('3d6>3', { dialect: 'roll20' }).mean, 2); // 3 or more
   assert.equal(alea.roll('3d6>3', { dialect: 'roll20', seed: 1 }).text, '3d6>=3 [5*, 4*, 4*] = 3');
   assert.match(alea.dist('3d6>3').hint, /Roll20 reads it as 3 or more/);
+  // a repeat written as Foundry's explosion, and words after a roll
+  assert.match(alea.roll('4d6kh3x6').hint, /did you mean 6 x 4d6kh3/);
+  assert.ok(alea.roll('1d20 adv', { dialect: 'd20' }).text.startsWith('2d20kh1 ['));
   assert.throws(() => alea.dist('3d6', { dialect: 'anydice' }),
     { name: 'RangeError', message: /unknown dialect 'anydice' \(the dialects are alea, roll20/ });
 });
@@ -165,12 +177,13 @@ test('limit rolls: 1000 in one call, not 1001; lowered', async () => {
 });
 
 test('limit answerBytes: an answer and its closing byte', async () => {
-  // 2d6's JSON is 394 bytes (`alea dist --json 2d6` less its newline)
-  const at = await load({ limits: { answerBytes: 395 } });
+  // 2d6's answer is 848 bytes: `alea dist --json 2d6` less its newline
+  // (394), and the library's median and cumulative columns
+  const at = await load({ limits: { answerBytes: 849 } });
   assert.equal(at.dist('2d6').outcomes.length, 11);
-  at.limit('answerBytes', 394);
+  at.limit('answerBytes', 848);
   refused(() => at.dist('2d6'), 'ALEA_ERR_LIMIT',
-    'the distribution is too long (limit is 394 bytes in all)');
+    'the distribution is too long (limit is 848 bytes in all)');
   // a roll's answer too, however small: its text alone is past 20 bytes
   // (the budget was once checked only when the module's buffer grew)
   const tiny = await load({ limits: { answerBytes: 20 } });
@@ -239,6 +252,13 @@ test('the library\'s limits: the module\'s context, at N and N + 1, at load and 
   const small = await load({ limits: { support: 16 } });
   assert.equal(small.dist('3d6').outcomes.length, 16);
   refused(() => small.dist('3d6 + 1d2'), 'ALEA_ERR_LIMIT', /support limit is 16/);
+  // a distribution's text: 3d6's JSON is 516 bytes, refused at 515 as the
+  // command line and the Python module refuse it
+  const out = await load({ limits: { output: 516 } });
+  assert.equal(out.dist('3d6').outcomes.length, 16);
+  assert.equal(out.limit('output', 515), 516);
+  refused(() => out.dist('3d6'), 'ALEA_ERR_LIMIT',
+    /^too much output: the distribution's JSON passes 515 bytes \(output limit is 515\)$/);
   // the other instances keep theirs
   assert.equal(alea.limit('dice'), 10000);
 });

@@ -34,8 +34,14 @@ test('what chat users type', async () => {
   bot.alea.seed(1);
   assert.equal(await bot.reply('!roll 2d6+3 fire damage', 'ann'), '@ann rolled 2d6 [5, 4] + 3 = `12` # fire damage');
   assert.equal(await bot.reply('!roll 1d20 [str] + 4 // to hit', 'ann'),
-    '@ann rolled 1d20 [str] [12] + 4 = `16` # to hit');
+    '@ann rolled 1d20 [str: 12] + 4 = `16` # to hit');
   assert.ok((await bot.reply('!dist 2d6 fire damage')).includes('fire damage\n'));
+  // words that name a mechanic: the library's reading, not a comment
+  assert.equal(await bot.reply('!roll 1d20+5 adv to hit', 'ann'),
+    '@ann rolled (1d20 +1d [~~8~~, 14]) + 5 = `19` # to hit');
+  const refused = await bot.reply('!roll 4d6kh3 x6', 'ann');
+  assert.ok(refused.includes('to roll it 6 times, write 6 x 4d6kh3'), refused);
+  assert.ok(refused.includes('```\n4d6kh3 x6\n       ^^\n```'), refused);
   // a misspelt word inside the roll is still an error, with its caret
   const bad = await bot.reply('!roll 1d20 + str', 'ann');
   assert.ok(bad.includes("unknown name 'str'"), bad);

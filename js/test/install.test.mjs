@@ -54,7 +54,7 @@ function use(name, what) {
 const want = {
   version,
   roll: '4d6kh3 [5, 2 dropped, 6, 6] = 17',
-  p7: 0.16666666666666669,
+  p7: 1 / 6, // the nearest double to 6/36
   error: [true, 'ALEA_ERR_SYNTAX', 2],
 };
 

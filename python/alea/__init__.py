@@ -9,7 +9,7 @@ The C library (libalea.so.0) through ctypes; nothing from PyPI.
     Die(value=2, rolls=(Face(face=2),), dropped=True)
     >>> d = alea.dist("2d6")
     >>> d.p(7), d.mean, d.median
-    (0.16666666666666669, 7.0, 7)
+    (0.16666666666666666, 7.0, 7)
     >>> alea.compare("1d20+5", ("advantage", "2d20kh1+2"))["advantage"].median
     17
 
@@ -26,6 +26,7 @@ path) when it is set; else the one pip built into the package
 libalea.so.0 where the dynamic loader looks (an installed alea).
 """
 
+import bisect
 import ctypes
 import ctypes.util
 import json
@@ -114,6 +115,9 @@ _roll_format = _sig('alea_roll_format', ctypes.c_size_t, _p, ctypes.c_int, ctype
 _expr_dist = _sig('alea_expr_dist', ctypes.c_int, _p, _p, ctypes.POINTER(_p))
 _dist_free = _sig('alea_dist_free', None, _p)
 _dist_median = _sig('alea_dist_median', ctypes.c_int64, _p)
+_dist_count = _sig('alea_dist_count', ctypes.c_size_t, _p)
+_dist_cumulate = _sig('alea_dist_cumulate', None, _p, ctypes.POINTER(ctypes.c_double),
+                      ctypes.POINTER(ctypes.c_double))
 _ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
@@ -445,10 +449,14 @@ class Dist:
     (an event() pool's 'critical failure'), `hint` what the expression likely
     meant (as Roll's), or None. A Dist is made by dist(), or from the JSON
     of `alea dist --json` (Dist(json.loads(text))), whose median is then
-    found here by the library's rule."""
+    found here by the library's rule. A Dist made by dist() in doubles
+    answers at_least and at_most from the library's cumulative columns
+    (alea_dist_cumulate: exactly 1 at their far end), never from sums here."""
 
-    def __init__(self, data, hint=None, median=None):
+    def __init__(self, data, hint=None, median=None, columns=None):
         self.hint = hint
+        # the library's (at least, at most) columns, one number per outcome
+        self._columns = columns
         self.expression = data['expression']
         self.exact = bool(data.get('exact', False))
         num = Fraction if self.exact else float
@@ -485,14 +493,25 @@ class Dist:
     def at_least(self, value):
         """P(X >= value)."""
         value = _point(value)
+        if self._columns:
+            i = bisect.bisect_left(self._values(), value)
+            return self._columns[0][i] if i < len(self.outcomes) else 0.0
         return sum((p for v, p in self.outcomes.items() if v >= value),
                    Fraction(0) if self.exact else 0)
 
     def at_most(self, value):
         """P(X <= value)."""
         value = _point(value)
+        if self._columns:
+            i = bisect.bisect_right(self._values(), value)
+            return self._columns[1][i - 1] if i > 0 else 0.0
         return sum((p for v, p in self.outcomes.items() if v <= value),
                    Fraction(0) if self.exact else 0)
+
+    def _values(self):
+        if not hasattr(self, '_sorted'):
+            self._sorted = list(self.outcomes)
+        return self._sorted
 
     def __repr__(self):
         return f'Dist({self.expression!r}, {len(self.outcomes)} outcomes, mean {float(self.mean):.4g})'
@@ -544,6 +563,9 @@ class Comparison(Mapping):
         zero = Fraction(0) if d.exact else 0.0
         if kind == 'p':
             return [d.outcomes.get(v) for v in self.outcomes]
+        if d._columns:  # the library's, at each value of the table
+            at = d.at_least if kind == 'at_least' else d.at_most
+            return [at(v) for v in self.outcomes]
         values = self.outcomes if kind == 'at_most' else self.outcomes[::-1]
         out, s = [], zero
         for v in values:
@@ -838,8 +860,17 @@ class Context:
             if st != 0:
                 raise self._error(st, expression)
             try:
-                return Dist(json.loads(_format(_dist_format, d, _FORMAT_JSON).decode()),
-                            _hint(expr), _dist_median(d))
+                text = _format(_dist_format, d, _FORMAT_JSON)
+                if not text:  # past the output limit: the library's refusal
+                    raise self._error(_ctx_error_span(self._ctx, None, None), expression)
+                data = json.loads(text.decode())
+                columns = None
+                if not data.get('exact'):
+                    n = _dist_count(d)
+                    least, most = (ctypes.c_double * max(n, 1))(), (ctypes.c_double * max(n, 1))()
+                    _dist_cumulate(d, least, most)
+                    columns = (least[:n], most[:n])
+                return Dist(data, _hint(expr), _dist_median(d), columns)
             finally:
                 _dist_free(d)
         finally:

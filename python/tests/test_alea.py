@@ -5,6 +5,7 @@ python3 -m unittest discover -s python/tests
 """
 import importlib.util
 import os
+import re
 import subprocess
 import sys
 import unittest
@@ -127,6 +128,10 @@ class DialectTest(unittest.TestCase):
         self.assertIsNone(alea.dist('3d6>3', dialect='roll20').hint)
         self.assertIn('(3d6) >= 5', alea.roll('3d6 >= 5').hint)
         self.assertIsNone(alea.roll('4d6kh3').hint)
+        # a repeat written as Foundry's explosion, and words after a roll
+        self.assertIn('did you mean 6 x 4d6kh3', alea.roll('4d6kh3x6').hint)
+        self.assertTrue(alea.roll('1d20 adv', dialect='d20').text.startswith('2d20kh1 ['))
+        self.assertTrue(alea.roll('1d20 adv').text.startswith('1d20 +1d ['))
         # the same line as the command line's
         err = cli('dist', '3d6>3').stderr.strip()
         self.assertEqual(err, 'alea: hint: ' + alea.dist('3d6>3').hint)
@@ -151,7 +156,9 @@ class ErrorTest(unittest.TestCase):
         for src in ('9223372036854775807 + 1d6', '1d6 / (1d2 - 1)', '1d6s7', '10001d6'):
             with self.assertRaises(alea.AleaError) as c:
                 alea.dist(src)
-            first = cli('dist', src).stderr.splitlines()[0]
+            # the first line that is not a hint (another tool reads '/' otherwise)
+            first = [l for l in cli('dist', src).stderr.splitlines()
+                     if not l.startswith('alea: hint: ')][0]
             self.assertEqual('alea: ' + c.exception.line, first, src)
         # not text at all, so no command line can be given it
         with self.assertRaises(alea.AleaError) as c:
@@ -270,6 +277,25 @@ class ArgumentTest(unittest.TestCase):
             with alea.Context(limits={name: 5}) as ctx:
                 self.assertEqual(ctx.limit(name), 5)
         self.assertIsNone(alea._limit_name(len(alea.LIMITS)))
+
+    def test_the_output_limit(self):
+        # the library's refusal, as the command line's: 3d6's JSON is 516
+        # bytes, a distribution's text passes at N and is refused at N - 1
+        with alea.Context(limits={'output': 516}) as ctx:
+            self.assertEqual(ctx.dist('3d6').mean, 10.5)
+            ctx.limit('output', 515)
+            want = "too much output: the distribution's JSON passes 515 bytes (output limit is 515)"
+            try:
+                ctx.dist('3d6')
+                self.fail('no error past the output limit')
+            except alea.AleaError as e:
+                self.assertEqual((e.status, e.message, e.start, e.end),
+                                 ('ALEA_ERR_LIMIT', want, 0, 3))
+            self.assertIn('alea: ' + want, cli('dist', '--json', '--max-output', '515', '3d6').stderr)
+        with alea.Context(exact=True) as ctx:  # 500d10's fractions: 4 MB of JSON
+            ctx.limit('output', 1000000)
+            self.raises(alea.AleaError, lambda: ctx.dist('500d10'),
+                        "the distribution's JSON passes 1000000 bytes")
 
     def test_seeds(self):
         for good in [0, 2**64 - 1]:
@@ -415,8 +441,14 @@ class BotTest(unittest.TestCase):
         self.assertEqual(b.reply('!roll 2d6+3 fire damage', 'ann'),
                          '@ann rolled 2d6 [5, 4] + 3 = `12` # fire damage')
         self.assertEqual(b.reply('!roll 1d20 [str] + 4 // to hit', 'ann'),
-                         '@ann rolled 1d20 [str] [12] + 4 = `16` # to hit')
+                         '@ann rolled 1d20 [str: 12] + 4 = `16` # to hit')
         self.assertIn('fire damage\n', b.reply('!dist 2d6 fire damage'))
+        # words that name a mechanic: the library's reading, not a comment
+        self.assertEqual(b.reply('!roll 1d20+5 adv to hit', 'ann'),
+                         '@ann rolled (1d20 +1d [~~8~~, 14]) + 5 = `19` # to hit')
+        refused = b.reply('!roll 4d6kh3 x6', 'ann')
+        self.assertIn('to roll it 6 times, write 6 x 4d6kh3', refused)
+        self.assertIn('```\n4d6kh3 x6\n       ^^\n```', refused)
         # a misspelt word inside the roll is still an error, with its caret
         bad = b.reply('!roll 1d20 + str', 'ann')
         self.assertIn("unknown name 'str'", bad)
@@ -575,6 +607,34 @@ class MedianTest(unittest.TestCase):
             self.skipTest('a library without exact fractions')
         self.assertEqual(d.median, 3)
         self.assertEqual(d._median(), 3)
+
+
+class ColumnsTest(unittest.TestCase):
+    """at_least and at_most are the library's columns, number for number
+    with `alea dist --csv`: exactly 1 at their far end (4d6kh3's at least 3
+    once summed to 1.0000000000000002)."""
+
+    def test_every_die_size_against_the_cli(self):
+        for n in range(1, 101):
+            for expr in (f'1d{n}', f'2d{n}', f'1d{n}+1d{101 - n}'):
+                d = alea.dist(expr)
+                rows = [line.split(',') for line in
+                        cli('dist', '--csv', expr).stdout.split()[1:]]
+                for v, _, least, most in rows:
+                    self.assertEqual(d.at_least(int(v)), float(least), (expr, v))
+                    self.assertEqual(d.at_most(int(v)), float(most), (expr, v))
+                self.assertEqual(d.median, int(re.search(
+                    r'median (-?\d+)', cli('dist', expr).stdout).group(1)), expr)
+
+    def test_ends_and_gaps(self):
+        d = alea.dist('4d6kh3')
+        self.assertEqual((d.at_least(3), d.at_most(18), d.at_least(-5), d.at_most(99)),
+                         (1.0, 1.0, 1.0, 1.0))
+        self.assertEqual((d.at_least(19), d.at_most(2), d.at_most(2.5)), (0.0, 0.0, 0.0))
+        gap = alea.dist('2 * 1d6')
+        self.assertEqual(gap.at_least(3), gap.at_least(4))
+        self.assertEqual(gap.at_most(5), gap.at_most(4))
+        self.assertEqual(alea.dist('1d20').median, 10)
 
 
 class CompareTest(unittest.TestCase):

@@ -502,6 +502,160 @@ fail:
     return st;
 }
 
+/* ---- the values of pairs (products, quotients, ...) ---------------------------- */
+
+static int pair_cmp(const void *x, const void *y)
+{
+    int64_t a = ((const alea__ipair *)x)->v, b = ((const alea__ipair *)y)->v;
+    return (a > b) - (a < b);
+}
+
+
+/* The least common multiple of the denominators of d, into L; 0 when it
+ * passes `cap` limbs (the numerators over it would be too long to gain). */
+static int common_den_capped(const alea__pmf *d, mpz_t L, size_t cap)
+{
+    mpz_set_ui(L, 1);
+    for (size_t i = 0; i < d->n; i++) {
+        mpz_lcm(L, L, mpq_denref(&d->q[i]));
+        if (z_limbs(L) > cap)
+            return 0;
+    }
+    return 1;
+}
+
+/* The numerators of d over its common denominator L, as new integers. */
+static mpz_t *over_common(alea_ctx *ctx, const alea__pmf *d, const mpz_t L)
+{
+    mpz_t *z = alea__mem_alloc(ctx, alea__mul_size(d->n ? d->n : 1, sizeof *z));
+    if (!z)
+        return NULL;
+    for (size_t i = 0; i < d->n; i++) {
+        mpz_init(z[i]);
+        mpz_divexact(z[i], L, mpq_denref(&d->q[i]));
+        mpz_mul(z[i], z[i], mpq_numref(&d->q[i]));
+    }
+    return z;
+}
+
+static void free_ints(alea_ctx *ctx, mpz_t *z, size_t n)
+{
+    if (!z)
+        return;
+    for (size_t i = 0; i < n; i++)
+        mpz_clear(z[i]);
+    alea__mem_free(ctx, z, (n ? n : 1) * sizeof *z);
+}
+
+static size_t max_den_limbs(const alea__pmf *d)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < d->n; i++)
+        m = z_limbs(mpq_denref(&d->q[i])) > m ? z_limbs(mpq_denref(&d->q[i])) : m;
+    return m;
+}
+
+/*
+ * Pairs sorted by value and summed a value at a time: no fraction is made
+ * per pair (the accumulator made, sorted and merged one each: 1d500*1d500
+ * took 3.7 ns a unit of work). When the denominators of each side have a
+ * common multiple little longer than the longest of them (dice: the sides),
+ * each pair is a product of integers, a multiply-add of their limbs, and a
+ * value's sum is reduced once; else each pair is a product of fractions
+ * added to the value's sum (a gcd each, charged as such).
+ */
+alea_status alea__frac_pairs(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b,
+                             alea__ipair *pr, size_t n, size_t limit, const node *at,
+                             alea__pmf *out)
+{
+    double lg = n > 1 ? ceil(log2((double)n)) : 1;
+    alea_status st = alea__work_check(ctx, (double)n * lg * ALEA__PAIR_SORT_UNIT, at);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)((double)n * lg * ALEA__PAIR_SORT_UNIT), at->start, at->end);
+    if (st != ALEA_OK)
+        return st;
+    qsort(pr, n, sizeof *pr, pair_cmp);
+    size_t groups = 0;
+    for (size_t k = 0; k < n; k++)
+        groups += k == 0 || pr[k].v != pr[k - 1].v;
+    if (groups > limit)
+        return alea__support_error(ctx, at);
+
+    mpz_t La, Lb, L, acc;
+    mpz_init(La);
+    mpz_init(Lb);
+    mpz_init(L);
+    mpz_init(acc);
+    mpz_t *na = NULL, *nb = NULL;
+    size_t ca = max_den_limbs(a), cb = max_den_limbs(b);
+    /* the common multiples: a gcd per outcome */
+    st = alea__charge(ctx, (int64_t)((double)a->n * q_cost(2 * ca + 1) +
+                                     (double)b->n * q_cost(2 * cb + 1)),
+                      at->start, at->end);
+    int ints = st == ALEA_OK && common_den_capped(a, La, 2 * ca + 1) &&
+               common_den_capped(b, Lb, 2 * cb + 1);
+    if (ints) {
+        mpz_mul(L, La, Lb);
+        na = over_common(ctx, a, La);
+        nb = na ? over_common(ctx, b, Lb) : NULL;
+        if (!nb)
+            st = alea__nomem(ctx);
+    }
+    /* a pair: a multiply-add of la by lb limbs, or a product of fractions
+     * added to the sum (q_cost of the limbs it walks) */
+    size_t la = 0, lb = 0;
+    for (size_t i = 0; na && i < a->n; i++)
+        la = z_limbs(na[i]) > la ? z_limbs(na[i]) : la;
+    for (size_t j = 0; nb && j < b->n; j++)
+        lb = z_limbs(nb[j]) > lb ? z_limbs(nb[j]) : lb;
+    if (!ints) {
+        la = 2 * ca + 1;
+        lb = 2 * cb + 1;
+    }
+    double pair = ints ? 4 + 2 * (double)la * (double)lb : q_cost(2 * (la + lb));
+    if (st == ALEA_OK && (st = alea__pmf_alloc(ctx, groups, out)) == ALEA_OK) {
+        mpq_t r;
+        mpq_init(r);
+        size_t g = 0;
+        for (size_t k = 0; k < n && st == ALEA_OK; g++) {
+            size_t end = k + 1;
+            while (end < n && pr[end].v == pr[k].v)
+                end++;
+            /* the value's pairs, then its sum reduced (a gcd) */
+            size_t sum_limbs = ints ? z_limbs(L) + la + lb + 1 : 2 * (la + lb);
+            double c = (double)(end - k) * pair + q_cost(sum_limbs);
+            if ((st = alea__charge(ctx, (int64_t)c, at->start, at->end)) != ALEA_OK)
+                break;
+            out->v[g] = pr[k].v;
+            if (ints) {
+                mpz_set_ui(acc, 0);
+                for (; k < end; k++)
+                    mpz_addmul(acc, na[pr[k].i], nb[pr[k].j]);
+                mpz_set(mpq_numref(&out->q[g]), acc);
+                mpz_set(mpq_denref(&out->q[g]), L);
+                mpq_canonicalize(&out->q[g]);
+            } else {
+                mpq_set_ui(r, 0, 1);
+                for (; k < end; k++)
+                    q_addmul(r, &a->q[pr[k].i], &b->q[pr[k].j]);
+                mpq_swap(&out->q[g], r);
+            }
+        }
+        mpq_clear(r);
+        if (st == ALEA_OK)
+            st = alea__frac_seal(ctx, out, at);
+        if (st != ALEA_OK)
+            alea__pmf_free(ctx, out);
+    }
+    free_ints(ctx, na, a->n);
+    free_ints(ctx, nb, b->n);
+    mpz_clear(La);
+    mpz_clear(Lb);
+    mpz_clear(L);
+    mpz_clear(acc);
+    return st;
+}
+
 /* ---- sums as polynomial products -------------------------------------------- */
 
 /*
@@ -666,19 +820,32 @@ static alea_status zp_mul(alea_ctx *ctx, zpoly *T, const zpoly *A, const zpoly *
     return ALEA_OK;
 }
 
+/* How zp_pow computes A^n: 0 by squaring (packed products, poly_check
+ * charges them), else by a recurrence over the coefficients, each from the
+ * few before it: 1 for a die of equal faces (half of them, by symmetry), 2
+ * for Miller's over A's *terms nonzero coefficients. */
+static int zp_pow_walk(const zpoly *A, unsigned long n, size_t *terms)
+{
+    size_t s = A->len, equal = 1;
+    *terms = 0;
+    for (size_t i = 0; i < s; i++) {
+        *terms += mpz_sgn(A->c[i]) != 0;
+        equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
+    }
+    /* Miller's recurrence costs terms products of each coefficient by one
+     * of A's: for A's of a limb, less than the squarings' packed products */
+    if (s == 1 || n == 1 || (!equal && (*terms > KRONECKER_FROM || zp_max_bits(A) > LIMB_BITS)))
+        return 0;
+    return equal ? 1 : 2;
+}
+
 /* R = A^n, n >= 1, A->c[0] != 0 (a pmf's polynomial starts at its lowest
  * value). */
 static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long n)
 {
-    size_t s = A->len, terms = 0, equal = 1;
-    for (size_t i = 0; i < s; i++) {
-        terms += mpz_sgn(A->c[i]) != 0;
-        equal = equal && mpz_cmp(A->c[i], A->c[0]) == 0;
-    }
-    /* Miller's recurrence costs terms products of each coefficient by one
-     * of A's: for A's of a limb, less than the squarings' packed products
-     * (poly_check charges those) */
-    if (s == 1 || n == 1 || (!equal && (terms > KRONECKER_FROM || zp_max_bits(A) > LIMB_BITS))) {
+    size_t s = A->len, terms;
+    int walk = zp_pow_walk(A, n, &terms), equal = walk == 1;
+    if (!walk) {
         /* by squaring, from the exponent's highest bit down: each step
          * squares R and multiplies it by the short A at most, so that the
          * only product of two long polynomials is the last squaring */
@@ -983,6 +1150,17 @@ static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t l
     return st;
 }
 
+/* Work a limb of a long number costs in its product by one of p limbs.
+ * GMP cuts the long one into pieces of p limbs and multiplies each by
+ * Toom-Cook: measured here, about p^0.46 from a few hundred limbs (a
+ * keep programme's Horner steps, 100d{0,100}!k40 in fractions, took 4 to
+ * 5 ns a unit charged by log p alone), log p below that. */
+static double unbalanced_factor(double p)
+{
+    double lg = 1 + log2(p + 2), tc = pow(p, 0.46);
+    return tc > lg ? tc : lg;
+}
+
 /* Memory for about `bytes` of digits, or the exact-fractions limit error. */
 static alea_status digits_check(alea_ctx *ctx, double bytes, const node *at)
 {
@@ -1012,6 +1190,19 @@ static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, do
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)work, at->start, at->end);
     return st;
+}
+
+/* Before the powers of a distribution function are made (len_out of
+ * about bits_out bits each): the memory of their digits, and the work of
+ * the subtractions of consecutive powers (a gcd of their digits each),
+ * checked against the work left; the steps charge it as they go. */
+static alea_status extreme_check(alea_ctx *ctx, double len_out, double bits_out,
+                                 const node *at)
+{
+    double limbs = bits_out / 64 + 1;
+    if (digits_check(ctx, len_out * limbs * 8 * 3, at) != ALEA_OK)
+        return ALEA_ERR_LIMIT;
+    return alea__work_check(ctx, len_out * 8 * (2 * limbs) * log2(2 * limbs + 2), at);
 }
 
 /* Before the polynomials are made: their coefficients (a word each, zeros
@@ -1083,10 +1274,29 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
         double la = (double)A.len, dn = (double)n;
         double bits = ((double)zp_max_bits(&A) + (double)z_bits(da)) * dn;
         double len = (la - 1) * dn + 1;
-        /* Repeated squaring: the last product dominates, the ones before it
-         * sum to about as much again (a recurrence over few terms costs
-         * less). */
-        st = poly_check(ctx, len, bits, 2 * len * bits, at);
+        size_t terms;
+        int walk = zp_pow_walk(&A, (unsigned long)n, &terms);
+        if (walk && mpz_cmp_ui(A.c[0], 1) == 0) {
+            /* A recurrence: each coefficient from a few before it, a pass
+             * over its limbs for each product, sum and exact division
+             * (equal faces: six for each of half of them, and a copy;
+             * Miller's: three a term and two), counted twice; a first
+             * coefficient other than 1 scales every one (a long product:
+             * charged as squaring below). */
+            double passes = walk == 1 ? 4 : 3 * (double)terms + 2;
+            double work = 2 * passes * len * (bits / LIMB_BITS + 1);
+            /* the digits as poly_check counts them: the result, its
+             * fractions and (here) the recurrence's own */
+            st = digits_check(ctx, len * (bits / LIMB_BITS + 1) * 8 * 3, at) == ALEA_OK
+                     ? alea__work_check(ctx, work, at)
+                     : ALEA_ERR_LIMIT;
+            if (st == ALEA_OK)
+                st = alea__charge(ctx, (int64_t)work, at->start, at->end);
+        } else {
+            /* Repeated squaring: the last product dominates, the ones
+             * before it sum to about as much again. */
+            st = poly_check(ctx, len, bits, 2 * len * bits, at);
+        }
     }
     if (st == ALEA_OK && (st = zp_pow(ctx, &R, &A, (unsigned long)n)) == ALEA_OK) {
         mpz_pow_ui(da, da, (unsigned long)n);
@@ -1136,7 +1346,7 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
     double bits = (double)z_bits(L) + (dn - 1) * (double)z_bits(den) + wbits + 64;
     double plimbs = ((double)top + 1) * (bits / 64 + 1);
     st = poly_check(ctx, len, bits, plimbs * 64, at);
-    double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * (1 + log2(plimbs + 2));
+    double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * unbalanced_factor(plimbs);
     if (st == ALEA_OK && (st = alea__work_check(ctx, horner, at)) == ALEA_OK)
         st = alea__charge(ctx, (int64_t)horner, at->start, at->end);
     if (st == ALEA_OK && (st = zp_zero(ctx, &R, 1)) == ALEA_OK) {
@@ -1489,9 +1699,17 @@ alea_status alea__frac_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, in
     for (size_t i = 0; i < a->n; i++)
         bits += (double)z_bits(mpq_denref(&a->q[i]));
     bits = bits / (double)(a->n ? a->n : 1) + 64;
-    st = poly_check(ctx, (double)a->n, bits * (double)n, bits * (double)n, at);
+    st = extreme_check(ctx, (double)a->n, bits * (double)n, at);
     for (size_t s = 0; s < a->n && st == ALEA_OK; s++) {
         size_t i = is_max ? s : a->n - 1 - s;
+        /* each step charged by the digits it walks: the running sum (a
+         * gcd), its n-th power, and the difference of two powers, a gcd of
+         * numbers n times as long (the dearest: 20 nested best(2, 3d6) cost
+         * 10 times their charge when only the power was counted) */
+        size_t l = q_limbs(run) + q_limbs(&a->q[i]);
+        double c = q_cost(l) + 2 * q_cost((size_t)n * l) + q_cost(2 * (size_t)n * l);
+        if ((st = alea__charge(ctx, (int64_t)c, at->start, at->end)) != ALEA_OK)
+            break;
         mpq_add(run, run, &a->q[i]);
         q_pow(cur, run, (long)n);
         out->v[i] = a->v[i];
@@ -1878,19 +2096,17 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     mpq_clear(s);
 }
 
-void alea__frac_csv(const alea_dist *d, alea__out *o)
+/* The CSV's cumulative columns by fractions: a gcd of long numbers per
+ * addition (a denominator with a large prime). */
+static void csv_by_fractions(const alea__pmf *m, alea__out *o)
 {
-    /* at most: summed from the bottom; at least: the mass less the at most
-     * before it (exact, so no cancellation to fear). */
-    const alea__pmf *m = &d->pmf;
     mpq_t most, least, mass;
     mpq_init(most);
     mpq_init(least);
     mpq_init(mass);
     for (size_t i = 0; i < m->n; i++)
         mpq_add(mass, mass, &m->q[i]);
-    alea__out_str(o, "value,probability,at_least,at_most\n");
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
         mpq_sub(least, mass, most);
         mpq_add(most, most, &m->q[i]);
         alea__out_i64(o, m->v[i]);
@@ -1905,6 +2121,68 @@ void alea__frac_csv(const alea_dist *d, alea__out *o)
     mpq_clear(most);
     mpq_clear(least);
     mpq_clear(mass);
+}
+
+void alea__frac_csv(const alea_dist *d, alea__out *o)
+{
+    /* at most: summed from the bottom; at least: the mass less the at most
+     * before it (exact, so no cancellation to fear). Over the common
+     * denominator L when its primes are small (dice): integer additions,
+     * and each sum's lowest terms by dividing out L's primes, where adding
+     * fractions takes gcds of long numbers (the CSV of 500d10 spent 40% of
+     * its time in them). */
+    const alea__pmf *m = &d->pmf;
+    alea__out_str(o, "value,probability,at_least,at_most\n");
+    mpz_t L, c, t, pz, g, most, mass;
+    mpz_init(L);
+    common_den(m, L);
+    unsigned long ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    double work;
+    int np = m->n ? smooth(L, ps, es, &work) : -1;
+    if (np < 0) {
+        mpz_clear(L);
+        csv_by_fractions(m, o);
+        return;
+    }
+    mpz_init(c);
+    mpz_init(t);
+    mpz_init(pz);
+    mpz_init(g);
+    mpz_init(most);
+    mpz_init(mass);
+    for (size_t i = 0; i < m->n; i++) {
+        mpz_divexact(t, L, mpq_denref(&m->q[i]));
+        mpz_addmul(mass, t, mpq_numref(&m->q[i]));
+    }
+    quot_cache qc;
+    qc_init(&qc);
+    mpq_t r;
+    mpq_init(r);
+    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
+        alea__out_i64(o, m->v[i]);
+        alea__out_char(o, ',');
+        frac_print(o, &m->q[i], 1);
+        alea__out_char(o, ',');
+        mpz_sub(c, mass, most);
+        reduce_smooth(r, c, L, ps, es, np, pz, g, &qc);
+        frac_print(o, r, 0);
+        alea__out_char(o, ',');
+        mpz_divexact(t, L, mpq_denref(&m->q[i]));
+        mpz_addmul(most, t, mpq_numref(&m->q[i]));
+        mpz_set(c, most);
+        reduce_smooth(r, c, L, ps, es, np, pz, g, &qc);
+        frac_print(o, r, 0);
+        alea__out_char(o, '\n');
+    }
+    mpq_clear(r);
+    qc_clear(&qc);
+    mpz_clear(L);
+    mpz_clear(c);
+    mpz_clear(t);
+    mpz_clear(pz);
+    mpz_clear(g);
+    mpz_clear(most);
+    mpz_clear(mass);
 }
 
 /* ---- the module ------------------------------------------------------------- */

@@ -183,11 +183,38 @@ def main():
           ':compare needs expressions, as in :compare 2d20kh1 ; 1d20+5' in out, out)
     out = plain(s.line(':bogus'))
     check('an unknown command', "unknown command ':bogus'" in out, out)
+    # a command without its ':', and several expressions without ';'
+    out = plain(s.line('dist 3d6'))
+    check('dist without its colon: a hint',
+          "alea: hint: the session's commands start with ':', as in :dist 3d6" in out, out)
+    out = plain(s.line('help'))
+    check('help without its colon: a hint', "as in :help (:help lists them)" in out, out)
+    out = plain(s.line(':compare 2d6 1d12'))
+    check(':compare without ;: a hint',
+          "alea: hint: :compare parts its expressions at ';', as in :compare 2d6 ; 1d12" in out,
+          out)
     out = plain(s.line(':help'))
     check(':help', ':compare [OPTION]... E1 ; E2' in out and ':seed S' in out
           and 'quit, exit' in out, out)
     out = plain(s.line(':seed x'))
     check('a bad seed', ':seed takes a number' in out, out)
+    # one rule with standard input: a NUL or a byte that is not UTF-8 is the
+    # library's syntax error at its byte, never dropped (the line editor
+    # dropped both: 1d6\0+2 rolled as 1d6+2); UTF-8 text is kept
+    for typed, byte in ((b'1d6\x00+2', '0x00'), (b'1d6\xff+2', '0xFF')):
+        if editline:
+            s.wait_editing()
+        os.write(s.master, typed + b'\r')
+        out = plain(s.read_until(r'alea> '))
+        check(f'a line with byte {byte}: the library refuses it, as on standard input',
+              f'syntax error: unexpected byte {byte} at byte 3' in out and
+              '  1d6?+2\n     ^' in out and '= ' not in out, repr(out))
+    if editline:
+        s.wait_editing()
+    out = plain(s.line(':seed 7'))
+    out = plain(s.line('4d6kh3 # caf\u00e9'))
+    check('a comment in UTF-8 is kept', '4d6kh3 [5, 2 dropped, 6, 6] = 17 # caf\u00e9' in out,
+          repr(out))
     if editline:
         # "4d6h3", two steps left, "k": the line is 4d6kh3
         s.send(':seed 7\r')

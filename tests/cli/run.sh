@@ -77,7 +77,7 @@ for word in 'Usage:' 'alea roll' 'alea dist' 'alea compare' '--seed' \
     '--json' '--csv' '--at-least' '--at-most' '--max-dice N +10000 ' \
     '--max-source BYTES +4096 ' '--max-depth N +64 ' '--max-nodes N +1000 ' \
     '--max-support N +100000 ' '--max-work N +30000000 ' \
-    '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--tail P +1e-12 ' \
+    '--max-memory BYTES +16M ' '--max-breakdown BYTES +4M ' '--max-output BYTES +8M ' '--tail P +1e-12 ' \
     '--timeout MS +none ' '--time-limit S +60 ' 'alea help syntax'; do
     has "$out" "$word"
     check "--help mentions $word" $?
@@ -259,15 +259,24 @@ expect "compare: a name of 25 characters is refused" 2 "" \
 expect "compare: the named expression's error points into it" 1 "" \
     "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  3d6 +$nl       ^" \
     compare 'x=3d6 +' 3d6
-run compare 'a b=3d6' 3d6
-[ "$rc" = 1 ]
-check "compare: a name is one word" $? "$err"
+run compare 'with advantage=2d20kh1' 1d20
+[ "$rc" = 0 ] && has "$out" "^ value  with advantage +1d20$"
+check "compare: a name of several words" $? "$out$err"
+run compare with advantage=2d20kh1 plain=1d20
+[ "$rc" = 0 ] && has "$out" "^ value  with advantage +plain$"
+check "compare: a name of several words, unquoted" $? "$out$err"
+run compare 'a  b=3d6' 3d6
+[ "$rc" = 1 ] && has "$err" "unknown name 'a'"
+check "compare: the words of a name are one space apart" $? "$err"
 run compare '1x=3d6' 3d6
 [ "$rc" = 1 ]
 check "compare: a name starts with a letter or _" $? "$err"
 run roll 'a=3d6'
 [ "$rc" = 1 ]
 check "roll: no names" $? "$err"
+run roll 'with advantage=2d20kh1'
+[ "$rc" = 1 ] && has "$err" "^alea: hint: 'with advantage=' names a column of alea compare; here write the expression alone: 2d20kh1$"
+check "roll: a name says where names go" $? "$err"
 run compare crit=event\(d6+d8\) 2d6
 has "$out" '^critical failure 2\.08% in crit$'
 check "compare: the notes name the column" $? "$out"
@@ -275,26 +284,63 @@ check "compare: the notes name the column" $? "$out"
 # ---- limit errors say what would let the expression through -----------------
 
 work_err="alea: too much work to compute at byte 0: it needs at least 118 units (work limit is 100)$nl  3d6*3d6$nl  ^^^"
-# the hint's number is found by computing it again with the limit raised
-expect "dist past the work limit: the hint says how much work it needs" 1 "" \
-    "$work_err${nl}alea: hint: it needs 571 units of work: raise --max-work to that (100 now, at most 1000000000000), or estimate with --sample 10000" \
+# the hint's number is the cost model's: the refusal never computes the
+# expression again (it needs 571 units in all, which only computing would find)
+expect "dist past the work limit: the hint names the cost model's lower bound" 1 "" \
+    "$work_err${nl}alea: hint: it needs at least 118 units of work: raise --max-work (100 now, at most 1000000000000), or estimate with --sample 10000" \
     dist --max-work 100 '3d6*3d6'
 run dist --max-work 571 '3d6*3d6'
-check "dist: the work the hint names (571) lets it through" "$rc" "$err"
+check "dist: 571 units let it through" "$rc" "$err"
 run dist --max-work 570 '3d6*3d6'
-has "$err" '^alea: hint: it needs 571 units of work' && [ "$rc" = 1 ]
+has "$err" '^alea: hint: it needs at least [0-9]* units of work' && [ "$rc" = 1 ]
 check "dist: one unit less (570) does not" $? "$err"
-# past 16 times the limit, a lower bound
 expect "dist --exact past the work limit: the hint" 1 "" \
-    "alea: too much work to compute at byte 0: it needs at least 324 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 1601 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    "alea: too much work to compute at byte 0: it needs at least 172 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 172 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
     dist --exact --max-work 100 '3d6*3d6'
+# a limit hit inside a step's loop: no number, and no second computation
+# (before, 16 more times the limit: 1.4 s and 33 MB for 1d700*1d700)
+expect "dist --exact 1d500*1d500: the hint without computing again" 1 "" \
+    "alea: too much work to compute at byte 0 (work limit is 30000000)$nl  1d500*1d500$nl  ^^^^^^^^^^^${nl}alea: hint: raise --max-work (30000000 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
+    dist --exact '1d500*1d500'
+printf '3d6*3d6\n3d6*3d6\n' >"$tmp/in"
+run_from "$tmp/in" dist --max-work 100
+[ "$(printf '%s\n' "$err" | grep -c '^alea: hint: it needs at least 118 units of work')" = 2 ] && [ "$rc" = 1 ]
+check "dist on standard input: each line's hint from the cost model" $? "$err"
+# ---- the output limit: a distribution's text, in every format -------------
+# 3d6's CSV is 886 bytes, its JSON 516 (and a newline); at N it prints, at
+# N - 1 it is refused with the library's message
+run dist --csv --max-output 886 3d6
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | wc -c)" = 886 ]
+check "dist --csv at the output limit (886 bytes) prints" $? "$err"
+expect "dist --csv one byte past the output limit" 1 "" \
+    "alea: too much output: the distribution's CSV passes 885 bytes (output limit is 885)$nl  3d6$nl  ^^^${nl}alea: hint: raise --max-output (885 now, at most 1073741824)" \
+    dist --csv --max-output 885 3d6
+run dist --json --max-output 516 3d6
+check "dist --json at the output limit (516 bytes) prints" "$rc" "$err"
+run dist --json --max-output 515 3d6
+has "$err" "^alea: too much output: the distribution's JSON passes 515 bytes \(output limit is 515\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist --json one byte past the output limit: refused, nothing printed" $? "$err"
+# the 6-byte input that printed 12.5 MB
+run dist --exact --csv 500d10
+has "$err" "^alea: too much output: the distribution's CSV passes 8388608 bytes \(output limit is 8388608\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist --exact --csv 500d10: refused by the default output limit" $? "$err"
+run dist --exact --max-output 100k 500d10
+has "$err" "^alea: too much output: the distribution's table passes 102400 bytes \(output limit is 102400\)\$" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "dist's table: refused past the output limit" $? "$err"
+run dist --exact --max-output 1M 500d10
+check "dist's table: printed under the output limit" "$rc" "$err"
+run compare --json --max-output 1000 3d6 3d6
+has "$err" "^alea: too much output: the comparison's JSON passes 1000 bytes" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "compare --json: the output limit bounds the whole document" $? "$err"
+printf '3d6\n1d4\n' >"$tmp/in"
+run_from "$tmp/in" dist --csv --max-output 100
+[ "$rc" = 1 ] && [ "$out" = "$(printf 'value,probability,at_least,at_most\n1,0.25,1,0.25\n2,0.25,0.75,0.5\n3,0.25,0.5,0.75\n4,0.25,0.25,1')" ]
+check "dist on standard input: a line past the output limit is refused, the next prints" $? "$out$nl$err"
+
 # another limit on the way
 run dist --max-support 200 '20d20*3'
 has "$err" '^alea: hint: raise --max-support' && [ "$rc" = 1 ]
 check "dist past the support limit: its own hint" $? "$err"
-run dist --max-work 2000 --max-support 500 '20d6kh10*20d6'
-has "$err" '^alea: hint: with --max-work [0-9]* it stops at the support limit instead: raise --max-work and --max-support, or estimate with --sample 10000$' && [ "$rc" = 1 ]
-check "dist past the work limit, then the support limit: both named" $? "$err"
 # the ways it names let it through
 run dist --max-work 1000 '3d6*3d6'
 check "dist: the raised work limit lets it through" "$rc" "$err"
@@ -394,7 +440,28 @@ expect "--seed is not compare's" 2 "" "*" compare --seed 1 1d6 1d8
 expect "compare --json and --csv" 2 "" "*" compare --json --csv 1d6 1d8
 expect "dist takes one expression" 2 "" \
     "alea: dist takes one expression (quote it if it has spaces; 'alea compare' takes several)$nl""Try 'alea dist --help' for more information." \
-    dist 1d20 + 5
+    dist 1d20 2d6
+
+# ---- unquoted arguments: the game systems' spellings have spaces ------------
+
+expect "d20 +1d unquoted" 0 "d20 +1d [15, 11 dropped] = 15" "" roll --seed 1 d20 +1d
+expect "1d20 + 5 unquoted" 0 "1d20 [15] + 5 = 20" "" --seed 1 1d20 + 5
+expect "1d20 +5: a sign continues the argument before" 0 "1d20 [15] + 5 = 20" "" --seed 1 1d20 +5
+expect "quoted expressions stay several" 0 "d20 +1d [15, 11 dropped] = 15${nl}2d6 [4, 3] = 7" "" \
+    roll --seed 1 "d20 +1d" 2d6
+expect "unquoted expressions are parted where each forms one" 0 \
+    "d20 +1d [15, 11 dropped] = 15${nl}2d6 [4, 3] = 7 # fire" "" roll --seed 1 d20 +1d 2d6 fire
+expect "words after a roll, unquoted" 0 "1d20 +1d [15, 11 dropped] = 15 # stealth" "alea: hint: 'adv' reads as advantage; Roll20 reads words after a roll as its description, and rolls one d20" \
+    --seed 1 1d20 adv stealth
+expect "dist joins its arguments" 0 "*" "" dist 1d20 + 5
+has "$out" "^mean 15.50 "
+check "dist joins its arguments: the sum's mean" $? "$out"
+expect "a repeat written after the roll, unquoted" 1 "" \
+    "alea: syntax error: '6 times' after the expression (byte 7) does not repeat it: to roll it 6 times, write 6 x 4d6kh3$nl  4d6kh3 6 times$nl         ^^^^^^^${nl}alea: hint: the arguments do not each form an expression, so they were read as one; quote each expression to roll several, as in alea roll \"d20 +1d\" \"2d6\"" \
+    4d6kh3 6 times
+expect "a quoted argument is never joined" 1 "" \
+    "alea: syntax error: expected a number, a die or '(' at byte 5, found the end of the expression$nl  1d6 +$nl       ^" \
+    roll '1d6 +' 2
 expect "--json and --csv" 2 "" "*" dist --json --csv 1d6
 expect "--at-least and --at-most" 2 "" "*" dist --at-least --at-most 1d6
 expect "--tail out of range" 2 "" \
@@ -441,12 +508,14 @@ experr "3d6r<=6 rerolls forever" \
     "alea: invalid expression: reroll condition <=6 matches every face of the die, so no roll could be kept (byte 3)" \
     "  3d6r<=6" \
     "     ^" dist '3d6r<=6'
+# (other tools divide as real numbers: a hint says so first)
+div_hint="alea: hint: alea reads this as 1d6 / 0; Roll20, Foundry VTT and rpg-dice-roller read it as 1d6 / 0, with '/' a division of real numbers (--dialect roll20, foundry, rpgdr); Avrae's d20 reads it as trunc(1d6 / 0) (--dialect d20)"
 experr "1d6/0 in roll" \
-    "alea: undefined result: division by zero at byte 4" \
+    "$div_hint${nl}alea: undefined result: division by zero at byte 4" \
     "  1d6/0" \
     "      ^" roll 1d6/0
 experr "1d6/0 in dist" \
-    "alea: undefined result: division by zero is possible at byte 4: the divisor can be 0" \
+    "$div_hint${nl}alea: undefined result: division by zero is possible at byte 4: the divisor can be 0" \
     "  1d6/0" \
     "      ^" dist 1d6/0
 experr "999999999d6 in roll" \
@@ -460,6 +529,18 @@ experr "999999999d6 in dist" \
     "  ^^^^^^^^^^^" \
     "alea: hint: raise --max-support (100000 now, at most 100000000), or estimate with --sample 10000" \
     dist 999999999d6
+experr "a die past the most the support limit allows" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 100000)" \
+    "  1d99999999999" \
+    "  ^^^^^^^^^^^^^" \
+    "alea: hint: it needs 99999999999 outcomes, more than --max-support allows (at most 100000000), or estimate with --sample 10000" \
+    dist 1d99999999999
+experr "a die past the support limit" \
+    "alea: too many outcomes to compute at byte 0 (support limit is 1000)" \
+    "  1d5000" \
+    "  ^^^^^^" \
+    "alea: hint: it needs 5000 outcomes: raise --max-support to that (1000 now, at most 100000000), or estimate with --sample 10000" \
+    dist --max-support 1000 1d5000
 experr "tab and control bytes line up" \
     "alea: syntax error: unexpected byte 0x01 at byte 3 (only ASCII dice notation is understood)" \
     "  1 +?2d+3" \
@@ -552,6 +633,18 @@ fi
 
 # ---- expressions on standard input -------------------------------------------
 
+# A lone CR ends a line as LF and CRLF do (it was one long line); a NUL or a
+# byte that is not UTF-8 reaches the library, which refuses it (never dropped)
+printf '1d6\r2d6\r\n3d6\n\r4d6\r' >"$tmp/in"
+run_from "$tmp/in" roll --seed 1
+[ "$rc" = 0 ] && [ "$out" = "$(printf '1d6 [5] = 5\n2d6 [4, 4] = 8\n3d6 [3, 5, 1] = 9\n4d6 [1, 3, 6, 4] = 14')" ]
+check "stdin: lines ended by a lone CR, CRLF and LF" $? "$out$nl$err"
+printf '1d6\0+2\n1d6\377+2\n' >"$tmp/in"
+run_from "$tmp/in" roll --seed 1
+[ "$rc" = 1 ] && [ -z "$out" ] && has "$err" '^alea: syntax error: unexpected byte 0x00 at byte 3' &&
+    has "$err" '^alea: syntax error: unexpected byte 0xFF at byte 3'
+check "stdin: a NUL and a byte that is not UTF-8 are errors, not dropped" $? "$out$nl$err"
+
 # Good and bad lines mixed: blank lines skipped, CRLF stripped, the last line
 # without a newline still read; each bad line reported, the others rolled.
 printf '4d6kh3\n\n2d+3\n  \t\r\n1d20+5\r\n1d6/0\n3d6' >"$tmp/in"
@@ -571,6 +664,7 @@ check "stdin roll: both errors, each with its caret" \
     "$([ "$err" = "alea: syntax error: expected the number of sides after 'd' (as in d6, d%, dF, d{1,2,3} or d(1d6)) at byte 2, found '+'
   2d+3
     ^
+$div_hint
 alea: undefined result: division by zero at byte 4
   1d6/0
       ^" ]; echo $?)" "$err"
@@ -954,7 +1048,7 @@ check "--dialect: a bad name lists the dialects" $? "$err"
 expect "--dialect roll20: >3 is at least 3" 0 "3d6>=3 [5*, 4*, 4*] = 3" "" \
     roll --dialect roll20 --seed 1 '3d6>3'
 expect "--dialect: the hint names it" 0 "3d6>3 [5*, 4*, 4*] = 3" \
-    "alea: hint: '>3' on dice counts 4 or more; Roll20 reads it as 3 or more (--dialect roll20)" \
+    "alea: hint: '>3' on dice counts 4 or more; Roll20 reads it as 3 or more (--dialect roll20); Avrae's d20 reads it as (3d6) > 3 (--dialect d20)" \
     roll --seed 1 '3d6>3'
 run dist --dialect d20 --csv 'd%'
 has "$out" '^90,0\.1,0\.1,'

@@ -159,6 +159,16 @@ for body, argv in [({'expr': '3d6'}, ['3d6']),
     check(f'/dist {body}: as dist --json', st == 200 and data == json.loads(out),
           f'{st} {str(data)[:300]}')
 
+# A text another tool reads otherwise: the hint first, as the CLI gives it.
+_, _, err = cli('roll', '--seed', '1', '1d%')
+for path in ['/roll', '/dist']:
+    st, _, data = s.post(path, {'expr': '1d%', 'seed': 1} if path == '/roll' else {'expr': '1d%'})
+    check(f'{path} 1d%: the hint', st == 200 and 'alea: hint: ' + data.get('hint', '') ==
+          err.splitlines()[0] and "Avrae's d20" in data['hint'] and
+          list(data)[0] == 'hint', f'{st} {str(data)[:300]}\n{err}')
+st, _, data = s.post('/roll', {'expr': '4d6kh3'})
+check('/roll 4d6kh3: no hint', st == 200 and 'hint' not in data, str(data)[:300])
+
 # An expression's error: 422, the library's message and its span in expr.
 for expr, start, end in [('2d+3', 2, 3), ('1d6 + ', 6, 6)]:
     st, _, data = s.post('/roll', {'expr': expr})
@@ -346,6 +356,7 @@ for method, path, body, want, schema in [
         ('POST', '/roll', {'expr': '4d6kh3 # str', 'n': 2}, 200, 'Rolls'),
         ('POST', '/roll', {'expr': 'dd(6, 14, always)', 'format': 'markdown'}, 200, 'Rolls'),
         ('POST', '/dist', {'expr': '3d6'}, 200, 'Dist'),
+        ('POST', '/roll', {'expr': '1d20 adv'}, 200, 'Rolls'),
         ('POST', '/dist', {'expr': '3d6', 'exact': True}, 200, 'Dist'),
         ('POST', '/compare', {'exprs': ['1d6', '2d6']}, 200, 'Compare'),
         ('GET', '/health', None, 200, 'Health'),
@@ -480,6 +491,23 @@ check('bytes that are no HTTP are closed after --idle-timeout 1',
       got == b'' and time.monotonic() - t0 < SLOW, time.monotonic() - t0)
 rc, err = slow.stop()
 check('stopped', rc == 0, err)
+
+# ---- the output limit: the library's refusal, as the command line's ---------------
+# 3d6's JSON is 516 bytes: at --max-output 516 it is answered, at 515 refused
+for limit in (516, 515):
+    out_srv = Server('--max-output', str(limit))
+    st, _, data = out_srv.post('/dist', {'expr': '3d6'})
+    rc, out, err = cli('dist', '--json', '--max-output', str(limit), '3d6')
+    if limit == 516:
+        check('/dist at --max-output 516: answered', st == 200 and data == json.loads(out),
+              f'{st} {data}')
+    else:
+        e = error_of(st, data, 422, '/dist past --max-output')
+        want = "too much output: the distribution's JSON passes 515 bytes (output limit is 515)"
+        check('/dist past --max-output: the library\'s message, as dist --json says it',
+              e['message'] == want and e['start'] == 0 and e['end'] == 3 and
+              rc == 1 and f'alea: {want}' in err, f'{e}\n{err}')
+    out_srv.stop()
 
 # ---- usage -----------------------------------------------------------------------
 rc, _, err = cli('serve', '3d6')

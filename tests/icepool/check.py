@@ -30,7 +30,10 @@ variance must be icepool's for the distribution conditioned on no cut
 Keep and drop over exploding dice are compared the same way: a cut chain
 ends in CUT, above every chain that was not cut, so with keep-lowest or a
 middle range a roll is cut only when a cut die is among the kept ones, as
-alea truncates it, and every listed outcome has its true probability.
+alea truncates it, and every listed outcome has its true probability. These
+cases explode on the highest face, whose cut chains alea too knows to end
+above every chain it lists; where it cannot know that (a Fudge die exploding
+on its blank), it truncates more than the sentinel does.
 
 Each case's icepool side runs in a child process bounded in memory and time
 (--mem-mb, --timeout): a case past its bound is an error with its name.
@@ -139,6 +142,12 @@ def chain(die, trig, D, value=lambda f: f, pen=0):
     after D extra rolls, a cut chain ending in CUT."""
     return die.map(lambda f: value(f) + (Again - pen) if trig(f) else value(f),
                    again_depth=D, again_end=CUT)
+
+
+def then(D, die, trig, value=lambda f: f):
+    """The chain after a first roll that exploded, as its first extra roll:
+    the whole chain cut after D extra rolls, so this one is cut at D = 0."""
+    return const(CUT) if D == 0 else chain(die, trig, D - 1, value)
 
 
 def lucky(n, die, match, fn):
@@ -282,6 +291,10 @@ CASES = [
     ("alea", "6 x 2d6", lambda: 2 @ d(6)),
     ("alea", "repeat(1d(1d4), 5)", lambda: d(4).map(lambda s: d(s))),
     ("alea", "2d4sd", lambda: 2 @ d(4)),
+    # words.test: advantage written as a word is the higher of two d20s
+    ("alea", "1d20 adv", lambda: d(20).highest(2, 1)),
+    ("alea", "1d20 dis", lambda: d(20).lowest(2, 1)),
+    ("roll20", "d20 adv # in Roll20's dialect too", lambda: d(20).highest(2, 1)),
     # unique.test: the unique dice alea's exact mode computes (the rest: below);
     # u on a die of equally likely faces deals different faces, as a deck
     ("alea", "6d6u", lambda: icepool.Deck(range(1, 7)).deal(6).sum()),
@@ -714,6 +727,58 @@ CASES = [
     ("rpgdr", "1d4!<>3", X, lambda D: chain(d(4), lambda f: f != 3, D)),
     ("rpgdr", "d%", lambda: d(100)),
     ("rpgdr", "1d6r<>3", lambda: reroll(d(6), [1, 2, 4, 5, 6])),
+    # a reroll done once always ends, even on every face
+    # (every face rolled again once: the second face, any, stays)
+    ("alea", "1d6ro>0", lambda: d(6)),
+    ("alea", "2d3ro<=3", lambda: 2 @ d(3)),
+    ("alea", "2d2ro1ro2", lambda: 2 @ d(2)),
+    ("alea", "1d2ro1ro2", lambda: d(2)),
+    # a group's count on one member's "!" dice judges every roll (groups.test)
+    ("alea", "{1d6!}>=4", X, lambda D: chain(d(6), lambda f: f == 6, D, value=lambda f: int(f >= 4))),
+    ("alea", "{2d6!}>=4", X, lambda D: 2 @ chain(d(6), lambda f: f == 6, D,
+                                                  value=lambda f: int(f >= 4))),
+    ("alea", "{1d6!+1}>=5", X, lambda D: chain(d(6), lambda f: f == 6, D,
+                                                value=lambda f: int(f + 1 >= 5))),
+    ("alea", "{1d6!}>=4f1", X, lambda D: chain(d(6), lambda f: f == 6, D,
+                                                value=lambda f: int(f >= 4) - int(f == 1))),
+    # "!p": an extra roll is judged at its face less 1
+    ("alea", "{1d6!p}>=4", X, lambda D: d(6).map(
+        lambda f: 1 + then(D, d(6), lambda g: g == 6, value=lambda g: int(g - 1 >= 4))
+        if f == 6 else int(f >= 4))),
+    ("alea", "{2d4xo + 1}>=4f1", lambda: 2 @ d(4).map(
+        lambda f: (lambda s: s(f) + d(4).map(s) if f == 4 else s(f))(
+            lambda x: int(x + 1 >= 4) - int(x + 1 == 1)))),
+    ("alea", "{1d4xo + 1d3xo>=2 - 1}>=2f<2", lambda: (lambda s: d(4).map(
+        lambda f: s(f) + d(4).map(s) if f == 4 else s(f)) + d(3).map(
+        lambda f: s(f) + d(3).map(s) if f >= 2 else s(f)))(
+            lambda x: int(x - 1 >= 2) - int(x - 1 < 2))),
+    ("alea", "{2d3xo + 1d3}<=2", lambda: (lambda s: 2 @ d(3).map(
+        lambda f: s(f) + d(3).map(s) if f == 3 else s(f)) + d(3).map(s))(lambda x: int(x <= 2))),
+    # a group's sort changes no value
+    ("alea", "{2d3 + 1}>=3sa", lambda: count(2, d(3), lambda f: f + 1 >= 3)),
+    ("rpgdr", "{1d2, 1d2}s", lambda: d(2) + d(2)),
+    ("rpgdr", "{2d3, 1d4}kh1sd", lambda: icepool.highest(2 @ d(3), d(4))),
+    # rpg-dice-roller's pow and sign
+    ("rpgdr", "pow(1d4, 2)", lambda: d(4).map(lambda x: x ** 2)),
+    ("rpgdr", "sign(1d6-4)", lambda: (d(6) - 4).map(lambda x: (x > 0) - (x < 0))),
+    ("rpgdr", "sign(1d3 - 1d3) + pow(1d2, 1d3)", lambda: (d(3) - d(3)).map(
+        lambda x: (x > 0) - (x < 0)) + icepool.map(lambda a, b: a ** b, d(2), d(3))),
+    # several critical markers: display only
+    ("roll20", "1d4cs4cs1cf2cf3", lambda: d(4)),
+    # d20's rol1 (the lowest die once more, the new face stands) and ral1,
+    # rah1 (one more die, added)
+    ("d20", "1d4rol1", lambda: lucky(1, d(4), lambda f: True, sum)),
+    ("d20", "3d3rol1", lambda: lucky(3, d(3), lambda f: True, sum)),
+    ("d20", "2d6ral1", lambda: 3 @ d(6)),
+    ("d20", "2d6rah1", lambda: 3 @ d(6)),
+    ("d20", "2d3ral1", lambda: 3 @ d(3)),
+    # Foundry's "xo" then "x": the first roll explodes once more on the xo's
+    # faces, every roll on the x's
+    ("foundry", "1d10xo<8x10cs>=8", X, lambda D: d(10).map(
+        lambda f: int(f >= 8) + then(D, d(10), lambda g: g == 10, value=lambda g: int(g >= 8))
+        if f < 8 or f == 10 else int(f >= 8))),
+    ("foundry", "1d6xo1x6", X, lambda D: d(6).map(
+        lambda f: f + then(D, d(6), lambda g: g == 6) if f in (1, 6) else f)),
 ]
 
 # ---- corpus expressions left out, each with the reason ----

@@ -136,6 +136,34 @@ test('the distribution of 4d6kh3 is the CLI\'s, and its chart is drawn', async (
   await page.close();
 });
 
+// Every die size 1 to 100 and sums of them, ten to a view: the summary's
+// median and the CSV's chance of at least each value are the command
+// line's (the page once summed its own: 1d20's median showed 11, its CSV's
+// at least 1 was 1.0000000000000002).
+test('every die size 1..100 and their sums: the median and at least are the CLI\'s', async () => {
+  const cases = Array.from({ length: 100 }, (_, k) => k + 1)
+    .flatMap((n) => [`1d${n}`, `2d${n}`, `1d${n}+1d${101 - n}`, `1d${n}+5`]);
+  const page = await open(link({ e: '1d20\n1d20+5\n1d12', v: 'dist', m: 'atleast' }));
+  assert.deepEqual((await summary(page)).median, ['10', '15', '6']);
+  for (let k = 0; k < cases.length; k += 10) {
+    const batch = cases.slice(k, k + 10);
+    await submit(page, batch.join('\n'));
+    const medians = batch.map((src) => spawnSync(ALEA, ['dist', '--', src], { encoding: 'utf8' })
+      .stdout.match(/median (-?\d+)/)[1]);
+    assert.deepEqual((await summary(page)).median, medians, batch.join(' '));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const csv = new Map(readFileSync(await download.path(), 'utf8').trimEnd().split('\n').slice(1)
+      .map((l) => l.split(',')).map(([v, ...cells]) => [Number(v), cells]));
+    batch.forEach((src, j) => {
+      const rows = spawnSync(ALEA, ['dist', '--csv', '--', src], { encoding: 'utf8' }).stdout
+        .trimEnd().split('\n').slice(1).map((l) => l.split(','));
+      for (const [v, , least] of rows)
+        assert.equal(Number(csv.get(Number(v))[j]), Number(least), `${src}: at least ${v}`);
+    });
+  }
+  await page.close();
+});
+
 test('several expressions side by side, exactly, at least and at most', async () => {
   const page = await open();
   const exprs = ['d20', 'd20 +1d', 'd20 -1d'];
@@ -760,10 +788,10 @@ test('a link to 100000 outcomes: the table holds the likeliest 1000, the CSV all
     'The table shows the 1000 likeliest of 100000 values; the chart and the CSV have them all.');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
   assert.equal(readFileSync(await download.path(), 'utf8').trimEnd().split('\n').length, 100001);
-  // two of them fit the page's 4 MiB of answers, not three
+  // two of them fit the page's 8 MiB of answers, not three
   await submit(page, '1d100000\n1d100000 + 1\n1d100000 + 2');
   assert.deepEqual((await errorsShown(page)).map((e) => e.message), [
-    'the distribution is too long for this page (limit is 4 MiB in all)']);
+    'the distribution is too long for this page (limit is 8 MiB in all)']);
   assert.equal((await errorsShown(page))[0].hint, 'Compare fewer expressions at once.');
   await page.close();
 });
