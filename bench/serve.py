@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""serve.py ALEA [--requests N] [--clients C] -- a bounded load test of alea serve.
+"""serve.py ALEA [--requests N] [--clients C] [--attacks] -- a bounded load test of alea serve.
 
 Starts 'ALEA serve --port 0', then for each case sends N requests (default
 2000) from C clients at once (default 8), each client on one keep-alive
@@ -8,6 +8,15 @@ and the median and 99th percentile latency of one request as a client sees
 it. Every answer must be 200, or the run fails. The clients are Python
 threads on the same machine: on a small machine they take a share of the
 cores, so the numbers are a floor for the server.
+
+--attacks instead runs the attacks of issue 26 against a server with the
+default options, each for a few seconds and on a fresh server: slow headers
+(32 connections sending a byte every 2 s), unread answers (32 answers of
+7 MB never read), 8 clients looping expensive requests, a request past its
+deadline, and 20,000 mixed requests; for each, the cheap requests' median,
+p99 and worst latency during the attack (a /health and a 1d20 roll every
+100 ms from another address), and the server's peak RSS. Clients are told
+apart by source address (127.0.0.0/8, all loopback).
 """
 import argparse
 import http.client
@@ -22,9 +31,10 @@ ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
 ap.add_argument('alea')
 ap.add_argument('--requests', type=int, default=2000)
 ap.add_argument('--clients', type=int, default=8)
+ap.add_argument('--attacks', action='store_true')
 args = ap.parse_args()
-if not (1 <= args.requests <= 1000000 and 1 <= args.clients <= 256):
-    sys.exit('serve.py: --requests from 1 to 1000000, --clients from 1 to 256')
+if not (1 <= args.requests <= 1000000 and 1 <= args.clients <= 100):
+    sys.exit('serve.py: --requests from 1 to 1000000, --clients from 1 to 100')
 
 CASES = [
     ('/roll', {'expr': '4d6kh3'}),
@@ -34,13 +44,25 @@ CASES = [
     ('/dist', {'expr': '100d6kh50'}),
 ]
 
-server = subprocess.Popen([args.alea, 'serve', '--port', '0'], stdout=subprocess.PIPE, text=True)
-ready, _, _ = select.select([server.stdout], [], [], 30)
-line = server.stdout.readline() if ready else ''
-if not line.startswith('listening on http://'):
-    server.kill()
-    sys.exit(f'serve.py: alea serve did not start: {line!r}')
-host, port = line.split('//')[1].strip('/\n').rsplit(':', 1)
+
+
+def start(*extra):
+    p = subprocess.Popen([args.alea, 'serve', '--port', '0', *extra], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True)
+    ready, _, _ = select.select([p.stdout], [], [], 30)
+    line = p.stdout.readline() if ready else ''
+    if not line.startswith('listening on http://'):
+        p.kill()
+        sys.exit(f'serve.py: alea serve did not start: {line!r}')
+    h, pt = line.split('//')[1].strip('/\n').rsplit(':', 1)
+    return p, h, pt
+
+
+if args.attacks:
+    import attacks  # bench/attacks.py
+    attacks.run(start)
+    sys.exit(0)
+server, host, port = start()
 
 
 def run(path, body):
@@ -50,8 +72,11 @@ def run(path, body):
     latencies, errors = [], []
     lock = threading.Lock()
 
-    def client(count):
-        c = http.client.HTTPConnection(host, int(port), timeout=30)
+    def client(k, count):
+        # each client from an address of its own, as a bot's users are:
+        # one address may have 4 requests under way (--max-client-queue)
+        c = http.client.HTTPConnection(host, int(port), timeout=30,
+                                       source_address=(f'127.0.0.{100 + k}', 0))
         mine = []
         for _ in range(count):
             t = time.perf_counter()
@@ -65,7 +90,7 @@ def run(path, body):
         with lock:
             latencies.extend(mine)
 
-    threads = [threading.Thread(target=client, args=(n,)) for n in share]
+    threads = [threading.Thread(target=client, args=(k, n)) for k, n in enumerate(share)]
     t0 = time.perf_counter()
     for t in threads:
         t.start()

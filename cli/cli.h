@@ -15,7 +15,7 @@
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
- *   serve.c     alea serve: roll and dist as an HTTP JSON service
+ *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
  * Like any other host, the command line uses only <alea.h> from the library.
  */
 #ifndef ALEA_CLI_H
@@ -116,6 +116,10 @@ typedef struct options {
     int64_t port;
     const char *bind;
     int64_t max_connections, max_request, max_response, idle_timeout;
+    /* serve: what one client address, all answers and the log may take
+     * (serve.c) */
+    int64_t max_client_connections, max_pending, max_queue, max_client_queue;
+    int64_t request_timeout, write_timeout, log_limit;
     /* compare: each column's name ("" for none), read by compile_all from
      * "name=expr" (exprs[i] then points at expr); NULL: no names */
     column_name *names;
@@ -242,10 +246,41 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
 #define SERVE_PORT 8080
 #define SERVE_PORT_MAX 65535
 #define SERVE_BIND "127.0.0.1"
-/* Requests answered at once: each holds a context of at most --max-memory
- * while it is evaluated, and its response of at most --max-response. */
-#define SERVE_CONNECTIONS 32
+/* Connections open at once, from all clients: each costs libmicrohttpd's
+ * buffer (32 KiB at most) while its request arrives; the memory of the
+ * evaluations and answers is bounded apart (SERVE_QUEUE, SERVE_PENDING).
+ * More wait in the listen queue until one ends. */
+#define SERVE_CONNECTIONS 128
 #define SERVE_CONNECTIONS_MAX 10000
+/* Connections one client address may hold open: a client that holds them
+ * (slow headers, unread answers) leaves the rest of SERVE_CONNECTIONS to
+ * the others; one more from that address is closed as it is accepted. */
+#define SERVE_CLIENT_CONNECTIONS 8
+/* Requests admitted at once, waiting for a thread or being evaluated, from
+ * all clients (past it, 503), and from one address (past it, 429): a
+ * client that loops expensive requests waits behind its own, and a cheap
+ * request from another address is taken by the next free thread. */
+#define SERVE_QUEUE 64
+#define SERVE_QUEUE_MAX 10000
+#define SERVE_CLIENT_QUEUE 4
+/* Bytes of all answers held at once, built and not yet read by their
+ * clients: with the evaluations' memory (--threads times --max-memory) and
+ * the program's own, the server stays under 64 MiB when clients stop
+ * reading. An answer that would pass it is refused with 503. */
+#define SERVE_PENDING 16777216
+#define SERVE_PENDING_MAX 17179869184
+/* Seconds a request may take to arrive, its headers and body together,
+ * counted from the connection's start or the end of its previous answer
+ * (past it, 408 and the connection closed): a client that sends a byte
+ * now and then holds a connection no longer than this. */
+#define SERVE_REQUEST_TIMEOUT 10
+/* Seconds an answer may take to be read by its client (past it, the
+ * connection is closed and the answer's memory freed). */
+#define SERVE_WRITE_TIMEOUT 10
+/* libmicrohttpd's messages (one per malformed request) written to stderr
+ * per minute; the rest are counted, and the count is written. */
+#define SERVE_LOG_LIMIT 10
+#define SERVE_LOG_LIMIT_MAX 1000000
 /* A request body: an expression of the source limit (4 KiB) and its
  * options fit many times over; the largest, room for the source maximum. */
 #define SERVE_REQUEST 65536
@@ -295,6 +330,9 @@ void report_hint(const alea_expr *e);
 /* The timer whose expiry explains an interrupted evaluation. */
 void report_use_timer(const timer *t);
 void put_excerpt(const char *src, size_t len, size_t start, size_t end);
+/* The same on f: the expression's line and a line of carets under the span
+ * (serve.c puts it in its error answers). */
+void put_excerpt_to(FILE *f, const char *src, size_t len, size_t start, size_t end);
 /* The bytes of the character at s[i]: a valid UTF-8 sequence, else 1. */
 size_t unit_len(const unsigned char *s, size_t len, size_t i);
 

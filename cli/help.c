@@ -58,22 +58,28 @@ static const struct command_text {
         "the capped explosion d4x2=4) is never read as a name.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
-        "roll and dist as an HTTP JSON service, for bots",
+        "roll, dist and compare as an HTTP JSON service, for bots",
         "\n"
         "Answers HTTP requests on ADDR:N until SIGINT or SIGTERM, and prints\n"
         "the URL it listens on first. Each request is evaluated in a context of\n"
-        "its own, within the limits below and its deadline:\n"
+        "its own, within the limits below and its deadline; bodies are sent as\n"
+        "Content-Type: application/json (docs/serve.md shows a bot):\n"
         "\n"
-        "  POST /roll  {\"expr\": \"4d6kh3\", \"n\": 1, \"seed\": 7, \"dialect\": \"roll20\"}\n"
+        "  POST /roll  {\"expr\": \"4d6kh3\", \"n\": 1, \"seed\": 7, \"dialect\": \"roll20\",\n"
+        "               \"format\": \"json\"}   (or text, markdown: each roll's line)\n"
         "              {\"rolls\": [<the roll as roll --json>, ...], \"seed\": 7}\n"
         "  POST /dist  {\"expr\": \"3d6\", \"exact\": false, \"dialect\": \"alea\"}\n"
         "              <the distribution as dist --json>\n"
-        "  GET /health {\"status\": \"ok\"}\n"
+        "  POST /compare  {\"exprs\": [\"2d20kh1\", \"1d20+5\"]}   <as compare --json>\n"
+        "  GET /health {\"status\": \"ok\"}       GET /openapi.json  this API, described\n"
         "\n"
-        "Only expr is required. An error is {\"error\": {\"message\": ..., \"start\":\n"
-        "S, \"end\": E}} (bytes of the body for bad JSON, of expr for a bad\n"
-        "expression) with status 400 (bad request), 404, 405, 413 (body past\n"
-        "--max-request), 422 (the expression: syntax, limits) or 503 (deadline).\n"},
+        "Only expr (exprs) is required. An error is {\"error\": {\"message\": ...,\n"
+        "\"start\": S, \"end\": E, \"status\": \"ALEA_ERR_SYNTAX\", \"caret\": ..., \"hint\":\n"
+        "...}} (S and E bytes of the body for bad JSON, of expr for a bad\n"
+        "expression) with status 400 (bad request), 403 (a web page's), 404, 405,\n"
+        "408 (too slow to arrive), 413 (body past --max-request), 415 (not JSON),\n"
+        "422 (the expression: syntax, limits), 429 or 503 (too many at once, or\n"
+        "the deadline).\n"},
 };
 
 /* The parts of a command's help that list options, in order: a title, and

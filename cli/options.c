@@ -337,6 +337,41 @@ const option_spec option_table[] = {
      .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),
      .part = PART_MAIN, .help = "largest response; a larger one is refused with 422\n"
                                 "[" STR(SERVE_RESPONSE) "]"},
+    {.name = "--max-client-connections", .arg = "N", .kind = ARG_INT, .lo = 1,
+     .hi = SERVE_CONNECTIONS_MAX, .commands = SERVE, .at = AT(max_client_connections),
+     .bad = "a number from 1 to " STR(SERVE_CONNECTIONS_MAX),
+     .part = PART_MAIN, .help = "connections one client address may hold; one more\n"
+                                "is closed as it is accepted [" STR(SERVE_CLIENT_CONNECTIONS) "]"},
+    {.name = "--max-queue", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_QUEUE_MAX,
+     .commands = SERVE, .at = AT(max_queue), .bad = "a number from 1 to " STR(SERVE_QUEUE_MAX),
+     .part = PART_MAIN, .help = "requests waiting or evaluated at once; past it, 503\n"
+                                "[" STR(SERVE_QUEUE) "]"},
+    {.name = "--max-client-queue", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_QUEUE_MAX,
+     .commands = SERVE, .at = AT(max_client_queue),
+     .bad = "a number from 1 to " STR(SERVE_QUEUE_MAX),
+     .part = PART_MAIN, .help = "requests of one client address waiting or evaluated\n"
+                                "at once; past it, 429 [" STR(SERVE_CLIENT_QUEUE) "]"},
+    {.name = "--max-pending", .arg = "BYTES", .kind = ARG_INT, .lo = 0, .hi = SERVE_PENDING_MAX,
+     .commands = SERVE, .at = AT(max_pending),
+     .bad = "a number of bytes from 0 to " STR(SERVE_PENDING_MAX),
+     .part = PART_MAIN, .help = "bytes of all answers held until their clients read\n"
+                                "them; an answer past it is refused with 503\n"
+                                "[" STR(SERVE_PENDING) "]"},
+    {.name = "--request-timeout", .arg = "S", .kind = ARG_INT, .lo = 1, .hi = SERVE_IDLE_MAX,
+     .commands = SERVE, .at = AT(request_timeout),
+     .bad = "a number of seconds from 1 to " STR(SERVE_IDLE_MAX),
+     .part = PART_MAIN, .help = "seconds a request may take to arrive, headers and\n"
+                                "body; past it, 408 [" STR(SERVE_REQUEST_TIMEOUT) "]"},
+    {.name = "--write-timeout", .arg = "S", .kind = ARG_INT, .lo = 1, .hi = SERVE_IDLE_MAX,
+     .commands = SERVE, .at = AT(write_timeout),
+     .bad = "a number of seconds from 1 to " STR(SERVE_IDLE_MAX),
+     .part = PART_MAIN, .help = "seconds an answer may take to be read; past it, the\n"
+                                "connection is closed [" STR(SERVE_WRITE_TIMEOUT) "]"},
+    {.name = "--log-limit", .arg = "N", .kind = ARG_INT, .lo = 0, .hi = SERVE_LOG_LIMIT_MAX,
+     .commands = SERVE, .at = AT(log_limit),
+     .bad = "a number from 0 to " STR(SERVE_LOG_LIMIT_MAX),
+     .part = PART_MAIN, .help = "HTTP messages (malformed requests) written per minute;\n"
+                                "the rest are counted [" STR(SERVE_LOG_LIMIT) "]"},
     {.name = "--idle-timeout", .arg = "S", .kind = ARG_INT, .lo = 1, .hi = SERVE_IDLE_MAX,
      .commands = SERVE, .at = AT(idle_timeout),
      .bad = "a number of seconds from 1 to " STR(SERVE_IDLE_MAX),

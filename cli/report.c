@@ -75,20 +75,20 @@ size_t unit_len(const unsigned char *s, size_t len, size_t i)
     return n;
 }
 
-static void put_unit(const unsigned char *s, size_t i, size_t n)
+static void put_unit(FILE *f, const unsigned char *s, size_t i, size_t n)
 {
     unsigned c = s[i];
     if (n > 1)
-        fwrite(s + i, 1, n, stderr);
+        fwrite(s + i, 1, n, f);
     else if (c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f')
-        fputc(' ', stderr);
+        fputc(' ', f);
     else if (c < 0x20 || c >= 0x7F)
-        fputc('?', stderr);
+        fputc('?', f);
     else
-        fputc((int)c, stderr);
+        fputc((int)c, f);
 }
 
-void put_excerpt(const char *src, size_t len, size_t start, size_t end)
+void put_excerpt_to(FILE *f, const char *src, size_t len, size_t start, size_t end)
 {
     const unsigned char *s = (const unsigned char *)src;
     size_t units = 0, cs = 0, ce = 0, i;
@@ -118,19 +118,19 @@ void put_excerpt(const char *src, size_t len, size_t start, size_t end)
             ws = units - WINDOW;
     }
 
-    fputs("  ", stderr);
+    fputs("  ", f);
     if (ws > 0)
-        fputs("...", stderr);
+        fputs("...", f);
     size_t u = 0;
     for (i = 0; i < len && u < we; u++) {
         size_t n = unit_len(s, len, i);
         if (u >= ws)
-            put_unit(s, i, n);
+            put_unit(f, s, i, n);
         i += n;
     }
     if (we < units)
-        fputs("...", stderr);
-    fputc('\n', stderr);
+        fputs("...", f);
+    fputc('\n', f);
 
     size_t col = (ws > 0 ? 5u : 2u) + (cs - ws); /* indent, "..." */
     size_t last = ce;
@@ -139,10 +139,15 @@ void put_excerpt(const char *src, size_t len, size_t start, size_t end)
     if (last <= cs)
         last = cs + 1;
     for (size_t k = 0; k < col; k++)
-        fputc(' ', stderr);
+        fputc(' ', f);
     for (size_t k = cs; k < last; k++)
-        fputc('^', stderr);
-    fputc('\n', stderr);
+        fputc('^', f);
+    fputc('\n', f);
+}
+
+void put_excerpt(const char *src, size_t len, size_t start, size_t end)
+{
+    put_excerpt_to(stderr, src, len, start, end);
 }
 
 /* ---- the library's errors ------------------------------------------------ */

@@ -12,7 +12,7 @@ _alea() {
     case $prev in
         -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive)
             return 0 ;; # a value: nothing to complete
-        --port|--bind|--idle-timeout)
+        --port|--bind|--idle-timeout|--request-timeout|--write-timeout|--log-limit)
             return 0 ;; # a value: nothing to complete
         --dialect)
             mapfile -t COMPREPLY < <(compgen -W "alea roll20 foundry rpgdr d20" -- "$cur")
@@ -29,8 +29,10 @@ _alea() {
             compare) words="--at-least --at-most --all --json --csv --exact --boons --multipliers --drive --support
                 --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-response
-                --idle-timeout --dialect --help --max-source --max-depth --max-nodes --max-dice
-                --max-support --max-work --max-memory --max-breakdown --max-output --tail --timeout" ;;
+                --max-client-connections --max-queue --max-client-queue --max-pending
+                --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source
+                --max-depth --max-nodes --max-dice --max-support --max-work --max-memory --max-breakdown
+                --max-output --tail --timeout" ;;
             *) words="--help --version $limits" ;;
         esac
         mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")
