@@ -203,6 +203,13 @@ static alea_status unit_weight(alea_ctx *ctx, alea__pmf *w)
     return alea__pmf_point(ctx, 0, ALEA__W(1), w);
 }
 
+/* The weight w holds: 0 once it fell below the double range, where a
+ * pmf in doubles drops it (event(300d20)'s C(300, a) / 20^a). */
+static alea__w weight_of(const alea__pmf *w)
+{
+    return w->n ? alea__pmf_w(w, 0) : ALEA__W(0);
+}
+
 /* The re-roll tail of a critical on a d-sided die: X + [X = d](X' + ...). */
 static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__pmf *out)
 {
@@ -227,7 +234,7 @@ static alea_status reroll_tail(alea_ctx *ctx, const node *at, int64_t d, alea__p
         if ((st = scale_weight(ctx, at, &reach, 1, (uint64_t)d, 1)) != ALEA_OK)
             break;
         for (int64_t r = 1; st == ALEA_OK && r < d; r++)
-            st = alea__acc_add(&acc, k * d + r, alea__pmf_w(&reach, 0));
+            st = alea__acc_add(&acc, k * d + r, weight_of(&reach));
     }
     if (st != ALEA_OK) {
         alea__acc_free(&acc);
@@ -316,7 +323,7 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             alea__acc acc;
             st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
             for (int64_t v = 2; st == ALEA_OK && v < d; v++)
-                st = alea__acc_add(&acc, v, alea__pmf_w(&qw, 0));
+                st = alea__acc_add(&acc, v, weight_of(&qw));
             if (st != ALEA_OK) {
                 alea__acc_free(&acc);
                 goto done;
@@ -367,9 +374,11 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
                     goto done;
                 if (m > 0 && other.n == 0)
                     continue; /* a d2 has no other faces */
+                if (wab.n == 0)
+                    continue; /* the split's weight is below the double range */
                 if ((st = alea__charge(ctx, (int64_t)nlist, n->start, n->end)) != ALEA_OK)
                     goto done;
-                alea__w w = alea__pmf_w(&wab, 0);
+                alea__w w = weight_of(&wab);
                 const alea__pmf *otherm = &powers.s[m];
                 for (size_t li = 0; li < nlist; li++) {
                     size_t i = list[li];

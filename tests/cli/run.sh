@@ -297,6 +297,12 @@ check "dist: one unit less (570) does not" $? "$err"
 expect "dist --exact past the work limit: the hint" 1 "" \
     "alea: too much work to compute at byte 0: it needs at least 172 units (work limit is 100)$nl  3d6*3d6$nl  ^^^${nl}alea: hint: it needs at least 172 units of work: raise --max-work (100 now, at most 1000000000000), drop --exact (fractions need more work and memory), or estimate with --sample 10000" \
     dist --exact --max-work 100 '3d6*3d6'
+# a critical pool whose split weights fall below the double range (C(300, a)
+# / 20^a): they count as 0, where the code read the weight of an empty pmf
+# and crashed (only with the limits raised: the defaults refuse it first)
+run dist --max-work 20000000 --max-support 100000000 --max-memory 4G 'event(300d20)'
+has "$err" '^alea: too much work to compute' && [ "$rc" = 1 ]
+check "event(300d20) with the limits raised: a limit error, not a crash" $? "$rc $err"
 # a limit hit inside a step's loop: no number, and no second computation
 # (before, 16 more times the limit: 1.4 s and 33 MB for 1d700*1d700)
 expect "dist --exact 1d500*1d500: the hint without computing again" 1 "" \
