@@ -83,6 +83,21 @@ static inline int64_t alea__pmf_hi(const alea__pmf *d)
     return d->wide ? d->hi : d->v[d->n - 1];
 }
 
+/* Bounds of the values of a node (bounds.c): no value lies below lo
+ * (above hi); lo_at (hi_at): some roll takes it. lo_inf (hi_inf): no
+ * bound known at that end (lo or hi unused): an explosion without end, or
+ * a construct left open. */
+typedef struct alea__range {
+    int64_t lo, hi;
+    uint8_t lo_inf, hi_inf, lo_at, hi_at;
+} alea__range;
+
+/* The bounds of n's values from the tree alone, without any probability.
+ * Cost: linear in the tree (a group's keep, quadratic in its members). */
+ALEA__HIDDEN void alea__bounds(const node *n, alea__range *r);
+/* The bounds of -x for x in a. */
+ALEA__HIDDEN void alea__bounds_neg(const alea__range *a, alea__range *out);
+
 /* A weight: a probability in either number system (q NULL: the double d,
  * which in exact mode must be 0 or 1). */
 typedef struct alea__w {
@@ -163,6 +178,9 @@ struct alea_dist {
     alea__q xq[3];         /* with fracs: mean, variance, truncated mass */
     alea__sci *sci;        /* with fracs: each outcome's probability, at least
                               and at most (3 a row) at any exponent */
+    alea__range tree;      /* the expression's bounds (bounds.c), for min and
+                              max where the outcomes listed may not reach
+                              them */
     const char *incomplete; /* outcomes too rare for doubles may be missing:
                                why they could not be recomputed, or NULL */
     char why[256];          /* incomplete's text when it is not static */
