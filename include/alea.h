@@ -481,9 +481,10 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
  * -1d6! no least) or a construct is not bounded there (rolled counts and
  * sides, unique dice, selections, "ra", explosion caps, keeping single
  * rolls, clamped explosions, success counts over "!" rolls, a group of one
- * member's dice, dd(); % and comparisons where the outcomes listed do not
- * reach the bound), it is the least (greatest) value listed and
- * alea_dist_open says so. median is the smallest value v with
+ * member's dice or a keep among more than 16 members, a power of a base
+ * below 1, dd(); and abs, %, =, <> and a group's success count where the
+ * outcomes listed do not reach the bound), it is the least (greatest)
+ * value listed and alea_dist_open says so. median is the smallest value v with
  * P(X <= v) >= 1/2 of the mass listed. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);

@@ -413,9 +413,10 @@ static void dice(const node *n, alea__range *r)
 /* ---- groups ---- */
 
 /* Groups of at most this many members keep or drop among their totals
- * here (a selection over their bounds, quadratic); larger ones are left
- * open. */
-#define KEEP_MEMBERS_MAX 64
+ * here (a selection over their bounds, quadratic; the bounds are on the
+ * stack, at every level of nesting up to the DEPTH limit); larger ones are
+ * left open. */
+#define KEEP_MEMBERS_MAX 16
 
 static void group_bounds(const node *n, alea__range *r)
 {

@@ -407,6 +407,8 @@ static unsigned rnd(unsigned n)
     return (unsigned)(rnd_state % n);
 }
 
+static void put(char *buf, size_t cap, const char *fmt, ...) ALEA__PRINTF(3, 4);
+
 static void put(char *buf, size_t cap, const char *fmt, ...)
 {
     size_t len = strlen(buf);
