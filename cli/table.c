@@ -127,12 +127,22 @@ static char *fraction(const alea_dist *d, alea_fraction what, size_t i)
     return s;
 }
 
+/* min (hi: max) as text: "or less" ("or more") after an end the
+ * expression can pass, where it is only the outcomes' (alea_dist_open). */
+static int end_text(char *buf, size_t cap, const alea_dist *d, int hi)
+{
+    unsigned open = alea_dist_open(d) & (hi ? ALEA_OPEN_MAX : ALEA_OPEN_MIN);
+    return snprintf(buf, cap, "%" PRId64 "%s", hi ? alea_dist_max(d) : alea_dist_min(d),
+                    !open ? "" : hi ? " or more" : " or less");
+}
+
 static void put_summary(const alea_dist *d)
 {
-    printf("mean %.2f   sd %.2f   min %" PRId64 "   max %" PRId64
-           "   median %" PRId64 "\n",
-           round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), alea_dist_min(d),
-           alea_dist_max(d), alea_dist_median(d));
+    char lo[48], hi[48];
+    end_text(lo, sizeof lo, d, 0);
+    end_text(hi, sizeof hi, d, 1);
+    printf("mean %.2f   sd %.2f   min %s   max %s   median %" PRId64 "\n",
+           round2(alea_dist_mean(d)), round2(alea_dist_sd(d)), lo, hi, alea_dist_median(d));
     if (alea_dist_is_exact(d)) {
         char *mean = fraction(d, ALEA_FRACTION_MEAN, 0);
         char *var = fraction(d, ALEA_FRACTION_VARIANCE, 0);
@@ -237,7 +247,7 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
         shown_rows(n, dist_prob_at, d, &first, &end);
     int vw = 5; /* "value" */
     if (n > 0) {
-        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
         vw = w1 > vw ? w1 : vw;
         vw = w2 > vw ? w2 : vw;
     }
@@ -297,7 +307,7 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
     putchar('\n');
     vw = 5;
     if (n > 0) {
-        int w1 = int_width(alea_dist_min(d)), w2 = int_width(alea_dist_max(d));
+        int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
         vw = w1 > vw ? w1 : vw;
         vw = w2 > vw ? w2 : vw;
     }
@@ -466,8 +476,8 @@ static void put_stat_row(const char *label, int lw, column *cols, size_t ncols,
         switch (which) {
         case 0: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d))); break;
         case 1: snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d))); break;
-        case 2: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_min(d)); break;
-        case 3: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_max(d)); break;
+        case 2: end_text(tmp, sizeof tmp, d, 0); break;
+        case 3: end_text(tmp, sizeof tmp, d, 1); break;
         default: snprintf(tmp, sizeof tmp, "%" PRId64, alea_dist_median(d)); break;
         }
         printf("  %*s", cols[j].width, tmp);
@@ -481,9 +491,9 @@ static int stat_width(const alea_dist *d)
     int w = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_mean(d)));
     int k = snprintf(tmp, sizeof tmp, "%.2f", round2(alea_dist_sd(d)));
     w = k > w ? k : w;
-    k = int_width(alea_dist_min(d));
+    k = end_text(tmp, sizeof tmp, d, 0);
     w = k > w ? k : w;
-    k = int_width(alea_dist_max(d));
+    k = end_text(tmp, sizeof tmp, d, 1);
     return k > w ? k : w;
 }
 

@@ -75,9 +75,14 @@ static void check_dist(alea_ctx *ctx, const alea_expr *e, const alea_dist *d, ui
              trunc);
     int64_t lo = alea_dist_min(d), hi = alea_dist_max(d), med = alea_dist_median(d);
     /* min and max are the support's bounds: the ends of the outcomes, or
-     * past them where outcomes below the double range are missing */
-    FZ_CHECK(alea_dist_incomplete(d) ? lo <= alea_dist_value(d, 0) && hi >= alea_dist_value(d, n - 1)
-                                     : lo == alea_dist_value(d, 0) && hi == alea_dist_value(d, n - 1),
+     * past them where outcomes are missing (below the double range, or cut
+     * explosion chains); an end the expression can pass (open) is listed */
+    unsigned open = alea_dist_open(d);
+    int part = alea_dist_incomplete(d) || alea_dist_truncated(d) > 0;
+    FZ_CHECK(part ? lo <= alea_dist_value(d, 0) && hi >= alea_dist_value(d, n - 1) &&
+                        (!(open & ALEA_OPEN_MIN) || lo == alea_dist_value(d, 0)) &&
+                        (!(open & ALEA_OPEN_MAX) || hi == alea_dist_value(d, n - 1))
+                  : lo == alea_dist_value(d, 0) && hi == alea_dist_value(d, n - 1) && !open,
              "min %" PRId64 " max %" PRId64 " but the outcomes run from %" PRId64 " to %" PRId64,
              lo, hi, alea_dist_value(d, 0), alea_dist_value(d, n - 1));
     FZ_CHECK(lo <= med && med <= hi, "median %" PRId64 " outside [%" PRId64 ", %" PRId64 "]",

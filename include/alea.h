@@ -470,18 +470,33 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
  * true ones by a little more than the truncated mass times those values
  * (1d6! at the default bound: 3e-11 low). min and max are the least and
  * the greatest value the expression can take, known without any
- * probability: where the rarest outcomes fell below the double range and
- * could not be recomputed (alea_dist_incomplete), they are still the
- * support's bounds, carried through sums, products, quotients, negation,
- * order comparisons, min/max and best/worst (1000d6: 1000 and 6000, where
- * the outcomes listed run from 1599 to 5401); a keep/drop of such a pool
- * gives the bounds of what it lists. median is the smallest value v with
+ * probability, where the outcomes listed may not reach them: rare ones
+ * fell below the double range and could not be recomputed
+ * (alea_dist_incomplete: 1000d6 lists 1599 to 5401, min and max are 1000
+ * and 6000; 1000d6kh500's min is 500), an explosion chain was cut
+ * (alea_dist_truncated), or the outcomes are sampled (alea_tally_dist: the
+ * expression's bounds, not the rolls'). They come from the expression's
+ * tree, each construct bounding its value from its parts'. Where an end is
+ * not known, because the expression has none (1d6! has no greatest value,
+ * -1d6! no least) or a construct is not bounded there (rolled counts and
+ * sides, unique dice, selections, "ra", explosion caps, keeping single
+ * rolls, clamped explosions, success counts over "!" rolls, a group of one
+ * member's dice or a keep among more than 16 members, a power of a base
+ * below 1, dd(); and abs, %, =, <> and a group's success count where the
+ * outcomes listed do not reach the bound), it is the least (greatest)
+ * value listed and alea_dist_open says so. median is the smallest value v with
  * P(X <= v) >= 1/2 of the mass listed. */
 double alea_dist_mean(const alea_dist *dist);
 double alea_dist_sd(const alea_dist *dist);
 int64_t alea_dist_min(const alea_dist *dist);
 int64_t alea_dist_max(const alea_dist *dist);
 int64_t alea_dist_median(const alea_dist *dist);
+/* Which of min and max are only the outcomes' ends, which the expression
+ * can pass (above): ALEA_OPEN_MIN, ALEA_OPEN_MAX, both, or 0 when both are
+ * the expression's own. In JSON, "open": ["min"], ["max"] or both. */
+#define ALEA_OPEN_MIN 1u
+#define ALEA_OPEN_MAX 2u
+unsigned alea_dist_open(const alea_dist *dist);
 /* The smallest value v with P(X <= v) >= q of the mass listed: q = 0.5 is
  * the median, 0.25 and 0.75 the quartiles, 0.9 the 90th percentile; q <= 0
  * gives the least value, q >= 1 the value where the mass is reached. The

@@ -193,6 +193,9 @@ export class Dist {
     this.flags = d.flags ?? {};
     this.rolls = d.rolls ?? 1;
     this.incomplete = d.incomplete ?? null;
+    // which of min and max are only the listed ends, which the expression
+    // can pass: [] or some of 'min', 'max' (alea_dist_open)
+    this.open = d.open ?? [];
     this.hint = d.hint ?? null;
     this.json = d;
     // the library's median and cumulative columns (web/wasm.c): never

@@ -226,6 +226,8 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->exact = ctx->exact && !ctx->precise;
     d->sci = NULL;
     d->incomplete = NULL;
+    memset(&d->tree, 0, sizeof d->tree);
+    d->tree.lo_inf = d->tree.hi_inf = 1;
     if (d->fracs) {
         alea_status st = alea__frac_dist(ctx, d);
         if (st == ALEA_OK && (st = alea__frac_sci(ctx, d)) != ALEA_OK)
@@ -369,16 +371,53 @@ double alea_dist_sd(const alea_dist *dist)
     return dist ? dist->sd : 0;
 }
 
-/* The support's bounds: known without any probability, so true even where
- * the rarest outcomes fell below the double range (alea__pmf.wide). */
+/*
+ * One end of the support (hi: its greatest value), and *open set when it is
+ * not known: then the listed end, which the expression may pass. The
+ * outcomes listed reach both ends unless rare ones were missed in doubles
+ * (incomplete), a chain was cut (truncated) or they were sampled; else the
+ * tree's bound where a roll reaches it (bounds.c), or the listed end where
+ * the tree says nothing lies past it. (An incomplete operand's listed end
+ * is no bound, so a pmf's own are not used here.)
+ */
+static int64_t support_end(const alea_dist *d, int hi, int *open)
+{
+    const alea__pmf *m = &d->pmf;
+    const alea__range *t = &d->tree;
+    int64_t listed = m->n ? m->v[hi ? m->n - 1 : 0] : 0;
+    *open = 0;
+    if (!d->incomplete && m->trunc == 0 && !d->samples && m->n)
+        return listed;
+    int inf = hi ? t->hi_inf : t->lo_inf, at = hi ? t->hi_at : t->lo_at;
+    int64_t bound = hi ? t->hi : t->lo;
+    if (!inf && at)
+        return bound;
+    if (!inf && m->n && bound == listed)
+        return listed;
+    *open = 1;
+    return listed;
+}
+
 int64_t alea_dist_min(const alea_dist *dist)
 {
-    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_lo(&dist->pmf) : 0;
+    int open;
+    return dist ? support_end(dist, 0, &open) : 0;
 }
 
 int64_t alea_dist_max(const alea_dist *dist)
 {
-    return dist && (dist->pmf.n || dist->pmf.wide) ? alea__pmf_hi(&dist->pmf) : 0;
+    int open;
+    return dist ? support_end(dist, 1, &open) : 0;
+}
+
+unsigned alea_dist_open(const alea_dist *dist)
+{
+    int lo = 0, hi = 0;
+    if (dist) {
+        support_end(dist, 0, &lo);
+        support_end(dist, 1, &hi);
+    }
+    return (lo ? ALEA_OPEN_MIN : 0u) | (hi ? ALEA_OPEN_MAX : 0u);
 }
 
 int64_t alea_dist_percentile(const alea_dist *dist, double q)
@@ -695,6 +734,11 @@ static size_t format_json(const alea_dist *dist, alea__out *o)
     alea__out_i64(o, alea_dist_min(dist));
     alea__out_str(o, ", \"max\": ");
     alea__out_i64(o, alea_dist_max(dist));
+    unsigned open = alea_dist_open(dist);
+    if (open) /* ends the expression can pass: the outcomes listed stop there */
+        alea__out_str(o, open == ALEA_OPEN_MIN   ? ", \"open\": [\"min\"]"
+                         : open == ALEA_OPEN_MAX ? ", \"open\": [\"max\"]"
+                                                 : ", \"open\": [\"min\", \"max\"]");
     alea__out_str(o, ", \"truncated\": ");
     if (dist->exact)
         json_prob(dist, o, ALEA_FRACTION_TRUNCATED, 0);

@@ -64,24 +64,22 @@ typedef struct alea__pmf {
      * nothing is known of a cut value */
     int has_cut_low;
     int64_t cut_low;
-    int wide;      /* lo and hi are the support's bounds, past the outcomes
-                      listed at one end or both: in doubles, the rarest
-                      outcomes of a sum can fall below the double range and
-                      be dropped (1000d6 lists 1599 to 5401 of 1000 to
-                      6000); 0: the bounds are v[0] and v[n - 1] */
-    int64_t lo, hi;
 } alea__pmf;
 
-/* The least and the greatest value d can take (d has outcomes, or is wide). */
-static inline int64_t alea__pmf_lo(const alea__pmf *d)
-{
-    return d->wide ? d->lo : d->v[0];
-}
+/* Bounds of the values of a node (bounds.c): no value lies below lo
+ * (above hi); lo_at (hi_at): some roll takes it. lo_inf (hi_inf): no
+ * bound known at that end (lo or hi unused): an explosion without end, or
+ * a construct left open. */
+typedef struct alea__range {
+    int64_t lo, hi;
+    uint8_t lo_inf, hi_inf, lo_at, hi_at;
+} alea__range;
 
-static inline int64_t alea__pmf_hi(const alea__pmf *d)
-{
-    return d->wide ? d->hi : d->v[d->n - 1];
-}
+/* The bounds of n's values from the tree alone, without any probability.
+ * Cost: linear in the tree (a group's keep, quadratic in its members). */
+ALEA__HIDDEN void alea__bounds(const node *n, alea__range *r);
+/* The bounds of -x for x in a. */
+ALEA__HIDDEN void alea__bounds_neg(const alea__range *a, alea__range *out);
 
 /* A weight: a probability in either number system (q NULL: the double d,
  * which in exact mode must be 0 or 1). */
@@ -163,6 +161,9 @@ struct alea_dist {
     alea__q xq[3];         /* with fracs: mean, variance, truncated mass */
     alea__sci *sci;        /* with fracs: each outcome's probability, at least
                               and at most (3 a row) at any exponent */
+    alea__range tree;      /* the expression's bounds (bounds.c), for min and
+                              max where the outcomes listed may not reach
+                              them */
     const char *incomplete; /* outcomes too rare for doubles may be missing:
                                why they could not be recomputed, or NULL */
     char why[256];          /* incomplete's text when it is not static */
@@ -217,9 +218,6 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
 /* The greatest common divisor of a and b (a when b is 0). */
 ALEA__HIDDEN uint64_t alea__gcd(uint64_t a, uint64_t b);
-/* Records [lo, hi] as d's support bounds (wide) when they pass the outcomes
- * it lists. */
-ALEA__HIDDEN void alea__pmf_bound(alea__pmf *d, int64_t lo, int64_t hi);
 /* Sum of the outcomes' probabilities. */
 ALEA__HIDDEN double alea__pmf_mass(const alea__pmf *d);
 /* The weights being computed (alea__x): = 1; given back; read as a weight;

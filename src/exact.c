@@ -1190,6 +1190,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         return st;
     }
     (*out)->notes = notes;
+    alea__bounds(e->root, &(*out)->tree);
     if (e->root->kind == N_REPEAT)
         (*out)->rolls = e->root->u.rep.n;
     return ALEA_OK;

@@ -57,6 +57,10 @@ typedef struct alea__mech {
     /* JSON fields of the rolled node beyond term, span, value and dice
      * (", \"label\": \"success\""), or NULL. */
     void (*show_json)(alea__out *o, const rec *rc);
+    /* The least and the greatest value of the node (dist.h's alea__range:
+     * sound, and attained where marked), for alea_dist_min and _max where
+     * the outcomes listed may not reach them. May be NULL: left open. */
+    void (*bounds)(const node *n, alea__range *r);
 } alea__mech;
 
 /*

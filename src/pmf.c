@@ -65,7 +65,6 @@ alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
     d->trunc = 0;
     d->has_cut_low = 0;
     d->cut_low = 0;
-    d->wide = 0;
     if (n == 0)
         return ALEA_OK;
     int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n, ctx->exact), &d->bytes);
@@ -152,19 +151,7 @@ alea_status alea__pmf_copy(alea_ctx *ctx, const alea__pmf *a, alea__pmf *d)
     d->trunc = a->trunc;
     d->has_cut_low = a->has_cut_low;
     d->cut_low = a->cut_low;
-    d->wide = a->wide;
-    d->lo = a->lo;
-    d->hi = a->hi;
     return pmf_seal(ctx, d, NULL);
-}
-
-void alea__pmf_bound(alea__pmf *d, int64_t lo, int64_t hi)
-{
-    if (d->n == 0 || lo < d->v[0] || hi > d->v[d->n - 1]) {
-        d->wide = 1;
-        d->lo = d->n && d->v[0] < lo ? d->v[0] : lo;
-        d->hi = d->n && d->v[d->n - 1] > hi ? d->v[d->n - 1] : hi;
-    }
 }
 
 uint64_t alea__gcd(uint64_t a, uint64_t b)
@@ -547,13 +534,10 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
             out->trunc = trunc;
         return st;
     }
-    int64_t lo, hi, blo, bhi;
+    int64_t lo, hi;
     if (alea__add_ovf(a->v[0], b->v[0], &lo) ||
         alea__add_ovf(a->v[a->n - 1], b->v[b->n - 1], &hi))
         return alea__overflow_error(ctx, at);
-    /* the support's bounds, which doubles may not list (alea__pmf.wide) */
-    int bounded = !alea__add_ovf(alea__pmf_lo(a), alea__pmf_lo(b), &blo) &&
-                  !alea__add_ovf(alea__pmf_hi(a), alea__pmf_hi(b), &bhi);
     /* |A + B| >= |A| + |B| - 1 for sets of integers */
     if ((uint64_t)a->n + b->n - 1 > support_limit(ctx))
         return alea__support_error(ctx, at);
@@ -585,8 +569,6 @@ alea_status alea__pmf_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b
     if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
         return st;
     out->trunc = trunc;
-    if (bounded)
-        alea__pmf_bound(out, blo, bhi);
     return ALEA_OK;
 }
 
@@ -606,12 +588,8 @@ alea_status alea__pmf_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, const no
     if (alea__mul_ovf(a->v[0], n, &lo) || alea__mul_ovf(a->v[a->n - 1], n, &hi))
         return alea__overflow_error(ctx, at);
     if (a->n == 1 && !ctx->exact) {
-        int64_t blo, bhi;
-        if ((st = alea__pmf_point(ctx, lo, ALEA__W(pow(a->p[0], (double)n)), out)) == ALEA_OK) {
+        if ((st = alea__pmf_point(ctx, lo, ALEA__W(pow(a->p[0], (double)n)), out)) == ALEA_OK)
             out->trunc = trunc;
-            if (a->wide && !alea__mul_ovf(a->lo, n, &blo) && !alea__mul_ovf(a->hi, n, &bhi))
-                alea__pmf_bound(out, blo, bhi);
-        }
         return st;
     }
     /* The n-fold sum has at least n * (|A| - 1) + 1 outcomes. */
@@ -673,9 +651,7 @@ alea_status alea__pmf_neg(alea_ctx *ctx, const alea__pmf *a, const node *at,
         out->v[i] = -out->v[i];
     }
     out->trunc = a->trunc;
-    if ((st = pmf_seal(ctx, out, at)) == ALEA_OK && a->wide && a->lo != INT64_MIN)
-        alea__pmf_bound(out, -a->hi, -a->lo);
-    return st;
+    return pmf_seal(ctx, out, at);
 }
 
 alea_status alea__pmf_abs(alea_ctx *ctx, const alea__pmf *a, const node *at,
@@ -904,8 +880,7 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
      * extremes are at the ends of a and at the ends of each sign of b. All
      * candidates are attainable, so an overflow among them is real.
      */
-    int64_t lo = 0, hi = 0, blo = 0, bhi = 0;
-    int bounded = 0;
+    int64_t lo = 0, hi = 0;
     if (op == OP_MOD || op == OP_POW) {
         /* Not monotone: the range from every pair (and every error found
          * before any memory is taken). A power takes up to 7 squarings a
@@ -935,10 +910,6 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         }
         goto ranged;
     }
-    /* Bounds past the outcomes listed (alea__pmf.wide) for a product, and
-     * for a quotient by a divisor that lists its bounds: the same corners
-     * at a's bounds (and b's, for a product). */
-    bounded = op == OP_MUL || (op != OP_DIVWHOLE && !b->wide);
     int64_t xs[2] = {a->v[0], a->v[a->n - 1]}, ys[4];
     int ny = 0;
     ys[ny++] = b->v[0];
@@ -958,23 +929,6 @@ alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                 return alea__overflow_error(ctx, at);
             widen(&lo, &hi, &first, r);
         }
-    }
-    if (bounded && (a->wide || b->wide)) {
-        int64_t bx[2] = {alea__pmf_lo(a), alea__pmf_hi(a)};
-        if (op == OP_MUL) {
-            ys[0] = alea__pmf_lo(b);
-            ys[1] = alea__pmf_hi(b);
-        }
-        int bfirst = 1;
-        for (int i = 0; i < 2 && bounded; i++) {
-            for (int j = 0; j < ny && bounded; j++) {
-                int64_t r;
-                if ((bounded = alea__arith(op, bx[i], ys[j], &r) == ARITH_OK))
-                    widen(&blo, &bhi, &bfirst, r);
-            }
-        }
-    } else {
-        bounded = 0;
     }
     /* Products of positive numbers (or of negative ones) are strictly
      * monotone in each factor, so, as for sums, there are at least
@@ -1015,8 +969,6 @@ ranged:;
     if ((st = alea__acc_finish(&acc, out)) != ALEA_OK)
         return st;
     out->trunc = trunc;
-    if (bounded)
-        alea__pmf_bound(out, blo, bhi);
     return ALEA_OK;
 }
 
@@ -1085,21 +1037,6 @@ alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
         out->p[k] = ptrue;
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
-    /* An order comparison of bounds past the outcomes listed can still be
-     * true and false (1000d6 < 1001): whether each can, from the bounds. */
-    if ((a->wide || b->wide) && (a->n || a->wide) && (b->n || b->wide) && op >= CMP_LT &&
-        op <= CMP_GE) {
-        int64_t alo = alea__pmf_lo(a), ahi = alea__pmf_hi(a);
-        int64_t blo = alea__pmf_lo(b), bhi = alea__pmf_hi(b);
-        int can_true, can_false;
-        switch (op) {
-        case CMP_LT: can_true = alo < bhi; can_false = ahi >= blo; break;
-        case CMP_LE: can_true = alo <= bhi; can_false = ahi > blo; break;
-        case CMP_GT: can_true = ahi > blo; can_false = alo <= bhi; break;
-        default: can_true = ahi >= blo; can_false = alo < bhi; break; /* CMP_GE */
-        }
-        alea__pmf_bound(out, can_false ? 0 : 1, can_true ? 1 : 0);
-    }
     return ALEA_OK;
 }
 
@@ -1167,15 +1104,7 @@ alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
     }
     out->trunc = alea__trunc_join(a->trunc, b->trunc);
     pmf_trim(ctx, out, k);
-    if ((st = pmf_seal(ctx, out, NULL)) == ALEA_OK && a->n && b->n) {
-        int64_t al = alea__pmf_lo(a), ah = alea__pmf_hi(a), bl = alea__pmf_lo(b),
-                bh = alea__pmf_hi(b);
-        if (is_max)
-            alea__pmf_bound(out, al > bl ? al : bl, ah > bh ? ah : bh);
-        else
-            alea__pmf_bound(out, al < bl ? al : bl, ah < bh ? ah : bh);
-    }
-    return st;
+    return pmf_seal(ctx, out, NULL);
 }
 
 /* hi^n - lo^n for 0 <= lo <= hi, accurate when they are close. */
@@ -1234,10 +1163,7 @@ alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea__pmf *a, int
         }
     }
     out->trunc = alea__trunc_pow(a->trunc, n);
-    st = pmf_trim(ctx, out, k);
-    if (st == ALEA_OK && a->n) /* the best of n copies ranges as one does */
-        alea__pmf_bound(out, alea__pmf_lo(a), alea__pmf_hi(a));
-    return st;
+    return pmf_trim(ctx, out, k);
 }
 
 alea_status alea__pmf_add_scaled(alea_ctx *ctx, alea__pmf *sum, const alea__pmf *b,

@@ -157,6 +157,7 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *t, const alea_expr 
             alea__pmf_free(ctx, &pmf);
         } else {
             (*out)->samples = t->total;
+            alea__bounds(e->root, &(*out)->tree);
             const node *root = e->root;
             if (root->kind == N_REPEAT) { /* its samples are one roll's */
                 (*out)->rolls = root->u.rep.n;

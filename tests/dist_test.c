@@ -4,6 +4,7 @@
 #include "support.h"
 
 #include <float.h>
+#include <stdarg.h>
 
 #define EPS 1e-12
 
@@ -282,6 +283,254 @@ static void test_bounds_past_the_double_range(void **state)
     alea_dist_free(d);
 }
 
+/* JSON's "open" key of d: the text after it up to "]", or "" */
+static void json_open(const alea_dist *d, char *out, size_t cap)
+{
+    size_t len = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
+    char *buf = malloc(len + 1);
+    assert_non_null(buf);
+    alea_dist_format(d, ALEA_FORMAT_JSON, buf, len + 1);
+    const char *at = strstr(buf, "\"open\": [");
+    size_t n = at ? strcspn(at + 9, "]") : 0;
+    snprintf(out, cap, "%.*s", (int)n, at ? at + 9 : "");
+    free(buf);
+}
+
+/* min and max are the expression's own bounds wherever the outcomes listed
+ * stop short of them: keep/drop, explosions, groups, a mechanic, abs, %,
+ * comparisons and powers over pools whose rarest outcomes fall below the
+ * double range (1000d6kh500 once said min 1096). Each bound is worked by
+ * hand: every die at its least or its greatest face. Where the expression
+ * has no bound (an explosion) or none is derived, the field is the listed
+ * end and "open" says so. */
+static void test_bounds_of_every_construct(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int64_t min, max;
+        const char *open; /* JSON's "open" list */
+    } cases[] = {
+        {"1000d6kh500", 500, 3000, ""},
+        {"1000d6kl500 + 1d4", 501, 3004, ""},
+        {"-(1000d6kh500)", -3000, -500, ""},
+        {"2 * 1000d6dl500", 1000, 6000, ""},
+        {"(1000d6kh500) ^ 2", 250000, 9000000, ""},
+        /* an explosion has no greatest value (a negated one no least) */
+        {"2000d6 + 1d6!", 2001, -1, "\"max\""},
+        {"2000d6 - 1d6!", -1, 11999, "\"min\""},
+        {"{2000d6, 1d6}kh1", 2000, 12000, ""},
+        {"{2000d6, 2000d6}>=7000", 0, 2, ""},
+        /* event(): a critical failure with the one die showing 1 */
+        {"event(d4) + 2000d6", 2001, -1, "\"max\""},
+        {"abs(3 - 2000d6)", 1997, 11997, ""},
+        {"abs(2000d6 - 7000)", 0, 5000, ""},
+        {"2000d6 % 7", 0, 6, ""},
+        {"(2000d6) == 7000", 0, 1, ""},
+        /* true only for all sixes, 6^-2000: listed as never, yet possible */
+        {"(2000d6) > 11999", 0, 1, ""},
+        {"(2000d6) >= 2000", 1, 1, ""},
+        /* 10000 % 10000 = 0 can happen, 9999 too: neither is derived */
+        {"2000d6 % 10000", -1, -1, "\"min\", \"max\""},
+    };
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000000);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *src = cases[k].src;
+        alea_dist *d = dist_of(ctx, src);
+        size_t n = alea_dist_count(d);
+        assert_true(n > 0);
+        /* these are missing outcomes, or cut explosions */
+        assert_true(alea_dist_incomplete(d) || alea_dist_truncated(d) > 0);
+        int64_t lo = cases[k].min == -1 ? alea_dist_value(d, 0) : cases[k].min;
+        int64_t hi = cases[k].max == -1 ? alea_dist_value(d, n - 1) : cases[k].max;
+        if (alea_dist_min(d) != lo || alea_dist_max(d) != hi)
+            fail_msg("%s: min %lld max %lld, not %lld and %lld", src,
+                     (long long)alea_dist_min(d), (long long)alea_dist_max(d), (long long)lo,
+                     (long long)hi);
+        assert_true(alea_dist_value(d, 0) >= lo && alea_dist_value(d, n - 1) <= hi);
+        unsigned open = (strstr(cases[k].open, "min") ? ALEA_OPEN_MIN : 0u) |
+                        (strstr(cases[k].open, "max") ? ALEA_OPEN_MAX : 0u);
+        if (alea_dist_open(d) != open)
+            fail_msg("%s: open %u, not %u", src, alea_dist_open(d), open);
+        char got[64];
+        json_open(d, got, sizeof got);
+        if (strcmp(got, cases[k].open) != 0)
+            fail_msg("%s: JSON \"open\": [%s], not [%s]", src, got, cases[k].open);
+        alea_dist_free(d);
+    }
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+}
+
+/* A few rolls of an expression: their distribution's min and max are the
+ * expression's (not the rolls'), else open at the rolls' end. */
+static void test_sampled_bounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *src;
+        int64_t min, max;
+        unsigned open;
+    } cases[] = {
+        {"4d6kh3", 3, 18, 0},      {"1000d6", 1000, 6000, 0},
+        {"1d6!", 1, -1, ALEA_OPEN_MAX}, {"4d6u", -1, -1, ALEA_OPEN_MIN | ALEA_OPEN_MAX},
+    };
+    alea_ctx_seed(ctx, 7);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        alea_expr *e = compile(ctx, cases[k].src);
+        alea_tally *t = alea_tally_new(ctx);
+        alea_dist *d = NULL;
+        assert_non_null(t);
+        assert_int_equal(alea_tally_sample(ctx, e, t, 20), ALEA_OK);
+        assert_int_equal(alea_tally_dist(ctx, t, e, &d), ALEA_OK);
+        size_t n = alea_dist_count(d);
+        int64_t lo = cases[k].min == -1 ? alea_dist_value(d, 0) : cases[k].min;
+        int64_t hi = cases[k].max == -1 ? alea_dist_value(d, n - 1) : cases[k].max;
+        if (alea_dist_min(d) != lo || alea_dist_max(d) != hi || alea_dist_open(d) != cases[k].open)
+            fail_msg("%s sampled: min %lld max %lld open %u", cases[k].src,
+                     (long long)alea_dist_min(d), (long long)alea_dist_max(d), alea_dist_open(d));
+        alea_dist_free(d);
+        alea_tally_free(t);
+        alea_expr_free(e);
+    }
+}
+
+/* ---- random small expressions: the tree's bounds against the outcomes ---- */
+
+static uint64_t rnd_state = 0x9e3779b97f4a7c15u;
+
+static unsigned rnd(unsigned n)
+{
+    rnd_state ^= rnd_state << 13;
+    rnd_state ^= rnd_state >> 7;
+    rnd_state ^= rnd_state << 17;
+    return (unsigned)(rnd_state % n);
+}
+
+static void put(char *buf, size_t cap, const char *fmt, ...) ALEA__PRINTF(3, 4);
+
+static void put(char *buf, size_t cap, const char *fmt, ...)
+{
+    size_t len = strlen(buf);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + len, cap - len, fmt, ap);
+    va_end(ap);
+}
+
+static void gen(char *buf, size_t cap, int depth)
+{
+    static const char *const mods[] = {"",   "",    "kh1", "kl1", "dh1", "dl1", "r1",  "ro<3",
+                                       "min2", "max4", "!",   "!!",  "!p",  ">=4", ">=4f1", "k2",
+                                       "!kh1", "r<2kl2", "!o", "<=2"};
+    unsigned pick = depth > 2 ? rnd(3) : rnd(14);
+    switch (pick) {
+    case 0: put(buf, cap, "%d", (int)rnd(9) - 3); break;
+    case 1: put(buf, cap, "%ud%u%s", rnd(4), 1 + rnd(6), mods[rnd(20)]); break;
+    case 2: put(buf, cap, "%ud{-1,2,2,5}%s", 1 + rnd(3), mods[rnd(20)]); break;
+    case 3: put(buf, cap, "%udF%s", 1 + rnd(3), rnd(2) ? "" : "kh1"); break;
+    case 4: case 5: case 6: {
+        static const char *const ops[] = {" + ", " - ", " * "};
+        put(buf, cap, "(");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, "%s", ops[pick - 4]);
+        gen(buf, cap, depth + 1);
+        put(buf, cap, ")");
+        break;
+    }
+    case 7: {
+        static const char *const ops[] = {" / ", " /^ ", " % "};
+        put(buf, cap, "(");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, "%s(1d3 + %u))", ops[rnd(3)], rnd(2));
+        break;
+    }
+    case 8: {
+        static const char *const fns[] = {"abs(", "max(", "min(", "best(2, "};
+        unsigned f = rnd(4);
+        put(buf, cap, "%s", fns[f]);
+        gen(buf, cap, depth + 1);
+        if (f == 1 || f == 2) {
+            put(buf, cap, ", ");
+            gen(buf, cap, depth + 1);
+        }
+        put(buf, cap, ")");
+        break;
+    }
+    case 9: case 10: {
+        static const char *const cmps[] = {" == ", " < ", " >= ", " > ", " <= "};
+        put(buf, cap, "((");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, ")%s(", cmps[rnd(5)]);
+        gen(buf, cap, depth + 1);
+        put(buf, cap, "))");
+        break;
+    }
+    case 11: {
+        static const char *const tails[] = {"kh1", "kl1", "dh1", "", ">=3", ">=3f1"};
+        put(buf, cap, "{");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, ", ");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, "}%s", tails[rnd(6)]);
+        break;
+    }
+    case 12: put(buf, cap, "event(%s)", rnd(2) ? "d4" : "2d4 + d6"); break;
+    default:
+        put(buf, cap, "(");
+        gen(buf, cap, depth + 1);
+        put(buf, cap, ") ^ %u", rnd(3));
+        break;
+    }
+}
+
+/* Property: for small expressions whose every outcome is listed, the
+ * tree's bounds hold every outcome, and each bound it says a roll reaches
+ * is the least or the greatest listed; with cut explosions, they still hold
+ * every outcome listed. Most ends are reached, so the check has teeth. */
+static void test_tree_bounds_against_outcomes(void **state)
+{
+    (void)state;
+    int tried = 0, ends = 0, reached = 0;
+    for (int k = 0; tried < 400 && k < 20000; k++) {
+        char src[512] = "";
+        gen(src, sizeof src, 0);
+        alea_expr *e = NULL;
+        alea_dist *d = NULL;
+        if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+            continue;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK || alea_dist_count(d) == 0) {
+            alea_dist_free(d);
+            alea_expr_free(e);
+            continue;
+        }
+        tried++;
+        alea__range r;
+        alea__bounds(e->root, &r);
+        size_t n = alea_dist_count(d);
+        int64_t v0 = alea_dist_value(d, 0), v1 = alea_dist_value(d, n - 1);
+        int whole = alea_dist_truncated(d) == 0 && !alea_dist_incomplete(d);
+        if ((!r.lo_inf && r.lo > v0) || (!r.hi_inf && r.hi < v1))
+            fail_msg("%s: bounds [%s%lld, %s%lld] miss outcomes %lld to %lld", src,
+                     r.lo_inf ? "open " : "", (long long)r.lo, r.hi_inf ? "open " : "",
+                     (long long)r.hi, (long long)v0, (long long)v1);
+        if (whole && ((r.lo_at && r.lo != v0) || (r.hi_at && r.hi != v1)))
+            fail_msg("%s: bounds %lld%s to %lld%s, outcomes %lld to %lld", src,
+                     (long long)r.lo, r.lo_at ? " (reached)" : "", (long long)r.hi,
+                     r.hi_at ? " (reached)" : "", (long long)v0, (long long)v1);
+        if (whole) {
+            ends += 2;
+            reached += r.lo_at + r.hi_at;
+            assert_int_equal(alea_dist_open(d), 0);
+        }
+        alea_dist_free(d);
+        alea_expr_free(e);
+    }
+    assert_int_equal(tried, 400);
+    if (reached * 10 < ends * 7)
+        fail_msg("only %d of %d ends reached", reached, ends);
+}
+
 /* 1000d6's counts are one power of a die of equal faces, a recurrence over
  * its coefficients in fractions: charged as that (not as the squarings it
  * does not do), it fits the default work limit, so every total from 1000 to
@@ -316,6 +565,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_columns_without_counts, setup, teardown),
         cmocka_unit_test_setup_teardown(test_percentiles, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bounds_past_the_double_range, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bounds_of_every_construct, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sampled_bounds, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tree_bounds_against_outcomes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rare_outcomes_listed, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

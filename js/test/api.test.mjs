@@ -93,6 +93,8 @@ test('dist: the exact distribution', () => {
   assert.equal(kh.atMost(3.5), kh.p(3));
   assert.ok(!('at_least' in kh.json) && !('median' in kh.json)); // the library's JSON as it is
   assert.deepEqual([d.min, d.max], [2, 12]);
+  // min and max are the expression's: 1d6! has no greatest value
+  assert.deepEqual([d.open, alea.dist('1d6!').open, alea.dist('1d6!').min], [[], ['max'], 1]);
   assert.throws(() => d.p('7'), TypeError);
   const dd = alea.dist('dd(6, 14)');
   assert.equal(dd.labels.get(0), 'critical failure');

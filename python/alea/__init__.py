@@ -473,6 +473,9 @@ class Dist:
         self.rolls = data.get('rolls', 1)
         # why outcomes rarer than the double range may be missing, or None
         self.incomplete = data.get('incomplete')
+        # which of min and max are only the listed ends, which the
+        # expression can pass: () or some of 'min', 'max' (alea_dist_open)
+        self.open = tuple(data.get('open', ()))
         self.median = median if median is not None else self._median()
 
     def _median(self):

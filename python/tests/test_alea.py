@@ -348,6 +348,10 @@ class ArgumentTest(unittest.TestCase):
 
     def test_distribution_values(self):
         d = alea.dist('1d6')
+        # min and max are the expression's: 1d6! has no greatest value
+        self.assertEqual(d.open, ())
+        x = alea.dist('1d6!')
+        self.assertEqual((x.min, x.open), (1, ('max',)))
         self.assertEqual(d.p(3.0), d.p(3))
         self.assertEqual(d.at_least(float('inf')), 0)
         self.assertAlmostEqual(d.at_most(float('inf')), 1, places=15)

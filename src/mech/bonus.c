@@ -44,7 +44,7 @@ static alea_status passive_parse(alea__parser *p, size_t start, size_t end, cons
 }
 
 const alea__mech alea__mech_passive = {"passive", passive_parse, training, NULL, NULL,
-                                       NULL,      NULL,          NULL,     NULL};
+                                       NULL,      NULL,          NULL,     NULL, NULL};
 
 const alea__extra alea__extra_bonus = {
     .what = "bonus dice",

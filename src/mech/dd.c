@@ -214,7 +214,7 @@ static alea_status stars_parse(alea__parser *p, size_t start, size_t end, const 
 }
 
 const alea__mech alea__mech_stars = {"stars", stars_parse, NULL, NULL, NULL,
-                                     NULL,    NULL,        NULL, NULL};
+                                     NULL,    NULL,        NULL, NULL, NULL};
 
 /* ---- printing and the breakdown ---- */
 
@@ -273,7 +273,7 @@ static void dd_show_json(alea__out *o, const rec *rc)
 }
 
 const alea__mech alea__mech_dd = {
-    "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json,
+    "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json, NULL,
 };
 
 /* ---- boons and banes from the game's tables (public API) ---- */

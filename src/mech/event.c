@@ -627,7 +627,20 @@ static void event_show_json(alea__out *o, const rec *rc)
     alea__show_json_flag(o, "critical_failure", (rc->flags & CRIT_FAIL) != 0);
 }
 
+/* The least total is a critical failure's, with just over half the dice
+ * showing 1 (any other roll totals at least one a die, each die 1 or
+ * more and some 2 or more); criticals re-roll without limit, so there is
+ * no greatest. */
+static void event_bounds(const node *n, alea__range *r)
+{
+    const event_spec *ev = n->u.mech.spec;
+    memset(r, 0, sizeof *r);
+    r->lo = ev->ndice / 2 + 1;
+    r->lo_at = 1;
+    r->hi_inf = 1;
+}
+
 const alea__mech alea__mech_event = {
     "event", event_parse, order, event_print, event_roll, event_exact, NULL, event_show,
-    event_show_json,
+    event_show_json, event_bounds,
 };

@@ -147,6 +147,6 @@ static alea_status downgrade_parse(alea__parser *p, size_t start, size_t end, co
 }
 
 const alea__mech alea__mech_tier = {"tier", tier_parse, NULL, NULL, NULL,
-                                    NULL,   NULL,       NULL, NULL};
+                                    NULL,   NULL,       NULL, NULL, NULL};
 const alea__mech alea__mech_downgrade = {"downgrade", downgrade_parse, NULL, NULL, NULL,
-                                         NULL,        NULL,            NULL, NULL};
+                                         NULL,        NULL,            NULL, NULL, NULL};

@@ -157,7 +157,7 @@ rows=$(printf '%s\n' "$out" | wc -l)
 check "dist $ev: under 100 lines, not 740" $? "$rows lines"
 has "$out" '^\.\.\. 642 rows below 0\.005% hidden \(values 97 to 738, total 0\.038%\); --all shows every row$'
 check "dist $ev: how many rows and how much hidden" $? "$out"
-has "$out" '^mean 35\.88   sd 12\.13   min 3   max 738   median 35$'
+has "$out" '^mean 35\.88   sd 12\.13   min 3   max 738 or more   median 35$'
 check "dist $ev: the summary is of every row" $? "$out"
 run dist --all "$ev"
 [ "$(printf '%s\n' "$out" | wc -l)" -eq 740 ] && ! has "$out" hidden
