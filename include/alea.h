@@ -632,6 +632,19 @@ alea_status alea_tally_sample(alea_ctx *ctx, const alea_expr *expr, alea_tally *
  * no other thread uses it meanwhile) to into, a tally of ctx. */
 alea_status alea_tally_merge(alea_ctx *ctx, alea_tally *into, const alea_tally *from);
 
+/*
+ * Counts count more rolls of value in tally, as if alea_tally_sample had
+ * drawn them: a host that merges counts it received (from workers, a file)
+ * builds the tally here, and alea_tally_dist gives the same estimate as the
+ * tally that sampled them. count 0 adds nothing. Errors: ALEA_ERR_LIMIT
+ * when a new value would pass the SUPPORT limit of distinct values, or the
+ * tally's total would pass 2^53 rolls (counts are exact up to there),
+ * both with the tally unchanged; ALEA_ERR_NOMEM; the errors of the WORK
+ * limit and the interrupt hook, charged the hash table's probes. Cost:
+ * constant, on average.
+ */
+alea_status alea_tally_add(alea_ctx *ctx, alea_tally *tally, int64_t value, uint64_t count);
+
 /* How many rolls the tally has counted. */
 uint64_t alea_tally_total(const alea_tally *tally);
 

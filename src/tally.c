@@ -126,6 +126,26 @@ alea_status alea_tally_merge(alea_ctx *ctx, alea_tally *into, const alea_tally *
     return st;
 }
 
+/* Hits are doubles in the table: whole numbers are exact up to 2^53. */
+#define TALLY_TOTAL_MAX (UINT64_C(1) << 53)
+
+alea_status alea_tally_add(alea_ctx *ctx, alea_tally *t, int64_t value, uint64_t count)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea__clear_error(ctx);
+    if (!t || t->ctx != ctx)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "alea_tally_add: NULL, or a tally of another context");
+    if (count > TALLY_TOTAL_MAX - t->total)
+        return alea__error(ctx, ALEA_ERR_LIMIT, 0, 0,
+                           "too many rolls counted (limit is 2^53 in a tally)");
+    if (count == 0) /* no hits: not a value of the estimate */
+        return ALEA_OK;
+    alea__budget_start(ctx); /* the probe steps of this value */
+    return add(t, value, (double)count, NULL);
+}
+
 uint64_t alea_tally_total(const alea_tally *t)
 {
     return t ? t->total : 0;

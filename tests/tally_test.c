@@ -1,8 +1,9 @@
 /* tally_test.c -- Monte Carlo estimates (src/tally.c) and the generator's
  * streams: a tally counts exactly what alea_expr_sample draws; merging adds
- * counts; the estimate agrees with the exact distribution within its
- * intervals; the support limit at N and N + 1; the value INT64_MIN; the
- * interrupt hook; allocation failures; streams that differ and repeat. */
+ * counts; a tally built from counts is the one that sampled them; the
+ * estimate agrees with the exact distribution within its intervals; the
+ * support limit at N and N + 1; the value INT64_MIN; the interrupt hook;
+ * allocation failures; streams that differ and repeat. */
 #include "support.h"
 
 static alea_dist *estimate(alea_ctx *ctx, const alea_expr *e, uint64_t n)
@@ -146,6 +147,77 @@ static void test_merge(void **state)
     alea_ctx_free(b);
 }
 
+/* A tally built from the counts of another (value by value, in any order)
+ * gives the same estimate: values, probabilities, mean, sd, median and
+ * cumulative columns. count 0 adds nothing; the support limit at N and
+ * N + 1; the total at 2^53 and past it; a tally of another context. */
+static void test_add_counts(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_expr *e = compile(ctx, "3d6 + 1d4kh1 - 2");
+    alea_ctx_seed(ctx, 11);
+    alea_dist *want = estimate(ctx, e, 5000);
+    alea_tally *t = alea_tally_new(ctx);
+    size_t n = alea_dist_count(want);
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (k * 7) % n; /* not in order (n is not a multiple of 7) */
+        uint64_t hits = (uint64_t)llround(alea_dist_prob(want, i) * 5000);
+        assert_int_equal(alea_tally_add(ctx, t, alea_dist_value(want, i), hits), ALEA_OK);
+        assert_int_equal(alea_tally_add(ctx, t, 1000 + (int64_t)i, 0), ALEA_OK);
+    }
+    assert_true(n % 7 != 0);
+    assert_true(alea_tally_total(t) == 5000);
+    alea_dist *got = NULL;
+    assert_int_equal(alea_tally_dist(ctx, t, e, &got), ALEA_OK);
+    assert_int_equal(alea_dist_count(got), n);
+    assert_true(alea_dist_samples(got) == 5000);
+    assert_true(alea_dist_mean(got) == alea_dist_mean(want));
+    assert_true(alea_dist_sd(got) == alea_dist_sd(want));
+    assert_true(alea_dist_median(got) == alea_dist_median(want));
+    double *c = malloc(4 * n * sizeof *c);
+    assert_non_null(c);
+    alea_dist_cumulate(want, c, c + n);
+    alea_dist_cumulate(got, c + 2 * n, c + 3 * n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(alea_dist_value(got, i) == alea_dist_value(want, i));
+        assert_true(alea_dist_prob(got, i) == alea_dist_prob(want, i));
+        assert_true(c[i] == c[2 * n + i] && c[n + i] == c[3 * n + i]);
+    }
+    free(c);
+    alea_dist_free(got);
+    alea_dist_free(want);
+    alea_tally_free(t);
+
+    /* SUPPORT at N and N + 1: a value already counted is not a new one */
+    alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, 2);
+    t = alea_tally_new(ctx);
+    assert_int_equal(alea_tally_add(ctx, t, INT64_MIN, 1), ALEA_OK);
+    assert_int_equal(alea_tally_add(ctx, t, 5, 2), ALEA_OK);
+    assert_int_equal(alea_tally_add(ctx, t, 5, 3), ALEA_OK);
+    assert_int_equal(alea_tally_add(ctx, t, 6, 1), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "support limit is 2"));
+    assert_true(alea_tally_total(t) == 6);
+    /* the total at 2^53, then past it: refused, the tally unchanged */
+    uint64_t top = (UINT64_C(1) << 53) - 6;
+    assert_int_equal(alea_tally_add(ctx, t, 5, top + 1), ALEA_ERR_LIMIT);
+    assert_true(alea_tally_total(t) == 6);
+    assert_int_equal(alea_tally_add(ctx, t, 5, top), ALEA_OK);
+    assert_true(alea_tally_total(t) == UINT64_C(1) << 53);
+    assert_int_equal(alea_tally_add(ctx, t, 5, 1), ALEA_ERR_LIMIT);
+    assert_int_equal(alea_tally_add(ctx, t, 5, UINT64_MAX), ALEA_ERR_LIMIT);
+    assert_true(alea_tally_total(t) == UINT64_C(1) << 53);
+    /* another context's tally, and NULL */
+    alea_ctx *other = alea_ctx_new(NULL, NULL);
+    assert_int_equal(alea_tally_add(other, t, 5, 1), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_tally_add(ctx, NULL, 5, 1), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_tally_add(NULL, t, 5, 1), ALEA_ERR_ARGUMENT);
+    alea_ctx_free(other);
+    alea_tally_free(t);
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+}
+
 /* SUPPORT at N and N + 1: 1d20 rolled until all 20 values show. The value
  * INT64_MIN (a free slot's key in the table) is counted like any other. */
 static void test_support_limit_and_extremes(void **state)
@@ -267,6 +339,7 @@ int main(void)
         cmocka_unit_test(test_agrees_with_exact),
         cmocka_unit_test(test_repeat_rolls),
         cmocka_unit_test(test_merge),
+        cmocka_unit_test(test_add_counts),
         cmocka_unit_test(test_support_limit_and_extremes),
         cmocka_unit_test(test_interrupt),
         cmocka_unit_test(test_streams),

@@ -14,6 +14,9 @@
 //                              counted, "samples": n; the rolls of stream 2 of
 //                              seed 7 (0 to STREAM_MAX; 0 by default), as
 //                              thread 2 of `alea dist --sample --seed 7` rolls
+//   alea.estimate('1000d6*1000d6', [v, ...], [count, ...]) -> the library's
+//                              estimate from those counts (several sample
+//                              calls' added up), with stats as dist's
 //   alea.named('adv: 2d20kh1') -> {name: 'adv', src: ' 2d20kh1', at: 4}
 //
 // Each call is a request of its own: it stops after the deadline
@@ -133,6 +136,21 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_sample, n, seeded, hi, lo, stream);
     },
+    // The library's estimate from counted rolls (values[i] rolled counts[i]
+    // times: the sample calls' counts added up), with its median and
+    // cumulative columns, as dist's with stats.
+    estimate(src, values, counts) {
+      const n = values.length;
+      const ptr = x.alea_web_alloc(16 * n);
+      if (!ptr) return NOMEM;
+      try {
+        const pairs = new Float64Array(memory.buffer, ptr, 2 * n);
+        for (let i = 0; i < n; i++) { pairs[2 * i] = values[i]; pairs[2 * i + 1] = counts[i]; }
+        return withSource(src, x.alea_web_estimate, ptr, n);
+      } finally {
+        x.alea_web_free(ptr);
+      }
+    },
     compiles: (src) => withBytes(src, x.alea_web_compiles) === 1,
     named: (line) => splitName(line, calls.compiles),
   };
@@ -167,6 +185,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     dist: (src, options) => request().dist(src, options),
     roll: (src, options) => request().roll(src, options),
     sample: (src, options) => request().sample(src, options),
+    estimate: (src, values, counts) => request().estimate(src, values, counts),
     named: (line) => request().named(line),
     // Bytes of the module's linear memory (it only grows, up to 128 MiB).
     memoryBytes: () => memory.buffer.byteLength,

@@ -304,7 +304,7 @@ function likeliest(count, weights) {
 function renderSummary(items, cols) {
   const rows = [['mean', (d) => d.mean.toFixed(2)], ['sd', (d) => d.sd.toFixed(2)],
     ['min', (d) => String(d.min)], ['max', (d) => String(d.max)],
-    ['median', (d, k) => String(median(d, cols[k].c))]];
+    ['median', (d) => String(median(d))]];
   const flags = [...new Set(items.flatMap(({ dist }) => Object.keys(dist.flags || {})))];
   for (const f of flags)
     rows.push([`${f} %`, (d) => (d.flags && f in d.flags ? pct(d.flags[f]) : '')]);
@@ -901,12 +901,27 @@ async function estimate(index, seed = drawSeed(), rolls = ESTIMATE_ROLLS) {
     }
     parts.push(r);
   }
+  // the chunks' counts added up; the library makes the estimate of them,
+  // with its statistics (a request of its own: small, and quick)
+  let d = null;
+  if (parts.length) {
+    const { values, counts } = mergeSamples(parts);
+    const out = await calc.run([{ op: 'estimate', src, values, counts }], state.deadline, state.dialect);
+    if (my !== updates) return false;
+    const r = out.results ? out.results[0] : null;
+    if (r && !r.error) {
+      d = r;
+      d.estimate = d.samples;
+    } else {
+      stop = r ? r.error : out.timedOut ? stoppedError(state.deadline)
+        : { status: 'ALEA_ERR_INTERNAL', text: 'internal error', message: String(out.failed ?? 'cancelled'),
+          line: String(out.failed ?? 'cancelled'), start: 0, end: 0 };
+    }
+  }
   setBusy(false);
   const next = results.slice();
   state.estimates = state.estimates.filter((e) => e.index !== index);
-  if (parts.length) {
-    const d = mergeSamples(parts);
-    if (parts[0].name) d.name = parts[0].name;
+  if (d) {
     // the standard error of a chance p counted in n rolls: sqrt(p(1-p)/n)
     d.incomplete = 'not exact: a chance near p is off by about sqrt(p(1-p)/rolls), ' +
       `${pct(Math.sqrt(0.25 / d.estimate))} points at 50%` +

@@ -33,20 +33,10 @@ function sci(m, e) {
 }
 
 // The three views of one distribution, value by value: the library's
-// cumulative columns (web/wasm.c gives them with each distribution: exact
-// counts summed, 1 at the far end). Only an estimate merged here from
-// several samples (mergeSamples) has its columns summed here, from its
-// counts.
+// cumulative columns (web/wasm.c gives them with each distribution and
+// each estimate: exact counts summed, 1 at the far end); never summed here.
 export function columns(dist) {
-  const n = dist.outcomes.length;
-  const exact = dist.outcomes.map(([, p]) => num(p));
-  if (dist.at_least && dist.at_most) return { exact, atleast: dist.at_least, atmost: dist.at_most };
-  const atmost = new Array(n), atleast = new Array(n);
-  let s = 0;
-  for (let i = 0; i < n; i++) { s += exact[i]; atmost[i] = s; }
-  s = 0;
-  for (let i = n - 1; i >= 0; i--) { s += exact[i]; atleast[i] = s; }
-  return { exact, atleast, atmost };
+  return { exact: dist.outcomes.map(([, p]) => num(p)), atleast: dist.at_least, atmost: dist.at_most };
 }
 
 // The chance (mode's) of value v for a distribution whose values are at
@@ -70,35 +60,23 @@ export function chance({ dist, c, at }, v, mode) {
 }
 
 // The library's median (alea_dist_median: the smallest value whose chance
-// of at most it reaches one half); for an estimate merged here, the same
-// rule on its columns.
-export function median(dist, c) {
-  if (dist.median !== undefined) return dist.median;
-  const i = c.atmost.findIndex((s) => s >= 0.5);
-  return dist.outcomes[i < 0 ? dist.outcomes.length - 1 : i][0];
-}
+// of at most it reaches one half), which web/wasm.c gives with each
+// distribution and estimate.
+export const median = (dist) => dist.median;
 
-// The estimated distribution of several samples of one expression (each
-// the library's JSON of counted rolls: "samples": n, each chance a count
-// over n): the counts added up, as one estimate from all their rolls, with
-// its mean, sd, min and max; estimate: the number of rolls.
+// The counts of several samples of one expression (each the library's JSON
+// of counted rolls: "samples": n, each chance a count over n) added up:
+// {values (sorted), counts, rolls}. The page sends them to the library
+// (alea.js estimate) for the estimate and its statistics.
 export function mergeSamples(parts) {
   const counts = new Map();
-  let n = 0;
+  let rolls = 0;
   for (const d of parts) {
-    n += d.samples;
+    rolls += d.samples;
     for (const [v, p] of d.outcomes) counts.set(v, (counts.get(v) || 0) + Math.round(num(p) * d.samples));
   }
   const values = [...counts.keys()].sort((a, b) => a - b);
-  let mean = 0;
-  for (const v of values) mean += v * counts.get(v);
-  mean /= n;
-  let sq = 0;
-  for (const v of values) sq += (v - mean) ** 2 * counts.get(v);
-  const labels = parts.find((d) => d.labels)?.labels;
-  return { outcomes: values.map((v) => [v, counts.get(v) / n]), mean, sd: Math.sqrt(sq / n),
-    min: values[0], max: values.at(-1), truncated: 0, samples: n, estimate: n,
-    ...(labels ? { labels } : {}) };
+  return { values, counts: values.map((v) => counts.get(v)), rolls };
 }
 
 // ---- histograms of estimates ---------------------------------------------------

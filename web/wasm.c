@@ -367,6 +367,36 @@ static int put_stats(size_t *pos, const alea_dist *d)
 }
 
 /*
+ * The answer: d as the library's JSON (alea_dist_format) after the pos
+ * bytes already written (a hint, '{"hint": "...", ', or nothing), with
+ * stats set its median and cumulative columns last (put_stats); what names
+ * it in the error past the budget ("the distribution is"), len the
+ * expression's bytes (its span).
+ */
+static const char *dist_answer(const alea_dist *d, size_t pos, int stats, const char *what,
+                               size_t len)
+{
+    size_t n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
+    if (n == 0) /* past the output limit: the library's refusal */
+        return error_answer();
+    if (!reserve(pos + n + 1))
+        return too_long ? too_long_answer(what, len) : nomem;
+    /* after a hint, the library's object from its "{" on, over the hint's "," */
+    char *at = answer + pos - (pos ? 1 : 0);
+    char keep = pos ? at[0] : 0;
+    alea_dist_format(d, ALEA_FORMAT_JSON, at, answer_cap - (size_t)(at - answer));
+    if (pos)
+        at[0] = keep;
+    size_t end = pos + n - (pos ? 1 : 0);
+    if (!stats)
+        return charged(end);
+    end--; /* the statistics go before the library's closing "}" */
+    if (put_stats(&end, d) && put_bytes(&end, "}", 1))
+        return charged(end);
+    return too_long ? too_long_answer(what, len) : nomem;
+}
+
+/*
  * The exact distribution of the len bytes at src: the library's JSON
  * (alea_dist_format), with the expression's hint first when it has one,
  * and with stats set its median and cumulative columns last (put_stats);
@@ -384,30 +414,9 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int st
         alea_expr_free(e);
         return error_answer();
     }
-    const char *out = nomem;
-    size_t pos = 0, n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
-    /* {"hint": "...", then the library's object after its "{" */
-    if (n == 0) { /* past the output limit: the library's refusal */
-        out = error_answer();
-    } else if (put_hint(&pos, e) && reserve(pos + n + 1)) {
-        char *at = answer + pos - (pos ? 1 : 0);
-        char keep = pos ? at[0] : 0;
-        alea_dist_format(d, ALEA_FORMAT_JSON, at, answer_cap - (size_t)(at - answer));
-        if (pos)
-            at[0] = keep; /* the library's "{" over the hint's "," */
-        size_t end = pos + n - (pos ? 1 : 0);
-        if (!stats) {
-            out = charged(end);
-        } else {
-            end--; /* the statistics go before the library's closing "}" */
-            if (put_stats(&end, d) && put_bytes(&end, "}", 1))
-                out = charged(end);
-            else if (too_long)
-                out = too_long_answer("the distribution is", len);
-        }
-    } else if (too_long) {
-        out = too_long_answer("the distribution is", len);
-    }
+    size_t pos = 0;
+    const char *out = !put_hint(&pos, e) ? too_long ? too_long_answer("the distribution is", len) : nomem
+                                         : dist_answer(d, pos, stats, "the distribution is", len);
     alea_dist_free(d);
     alea_expr_free(e);
     return out;
@@ -546,15 +555,65 @@ const char *web_sample(const char *src, size_t len, int n, int seeded, uint32_t 
         alea_tally_dist(ctx, t, e, &d) != ALEA_OK) {
         out = error_answer();
     } else {
-        size_t k = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
-        if (k == 0) { /* past the output limit */
-            out = error_answer();
-        } else if (reserve(k + 1)) {
-            alea_dist_format(d, ALEA_FORMAT_JSON, answer, answer_cap);
-            out = charged(k);
-        } else if (too_long) {
-            out = too_long_answer("the sample is", len);
+        out = dist_answer(d, 0, 0, "the sample is", len);
+    }
+    alea_dist_free(d);
+    alea_tally_free(t);
+    alea_expr_free(e);
+    return out;
+}
+
+/* 2^53: the largest whole number a double holds exactly, and a tally's
+ * most rolls (alea_tally_add). 2^63: a value of the estimate is below it
+ * and at least its negative (int64_t; past 2^53 a double is a whole number
+ * with its low bits lost, as the page's JSON read the samples' values). */
+#define WHOLE_MAX 9007199254740992.0
+#define INT64_SPAN 9223372036854775808.0
+
+/*
+ * The estimate of the len bytes at src from counted rolls: pairs holds n
+ * pairs (value, count) of doubles, whole numbers (values 64-bit integers,
+ * counts 0 to 2^53), the counts of the page's sample calls added up
+ * (its workers' chunks). The library builds the tally (alea_tally_add) and
+ * answers as web_sample does, with its median and cumulative columns
+ * (put_stats), as web_dist with stats: the page never sums its own. n is
+ * at most the context's SUPPORT limit (distinct values of one estimate);
+ * ALEA_ERR_ARGUMENT for a value or a count that is not such a whole number.
+ */
+EXPORT("alea_web_estimate")
+const char *web_estimate(const char *src, size_t len, const double *pairs, size_t n)
+{
+    if (!ready())
+        return nomem;
+    int64_t most = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1);
+    if (n < 1 || (int64_t)n > most)
+        return limit_error(len, "estimate of %zu values (limit is 1 to %lld)", n, (long long)most);
+    for (size_t i = 0; i < n; i++) {
+        double v = pairs[2 * i], k = pairs[2 * i + 1];
+        int value_ok = v >= -INT64_SPAN && v < INT64_SPAN && v == floor(v);
+        if (!value_ok || !(k >= 0 && k <= WHOLE_MAX && k == floor(k))) {
+            char msg[96];
+            snprintf(msg, sizeof msg, value_ok ? "count %zu of the estimate is not a whole number "
+                                                 "from 0 to 2^53"
+                                               : "value %zu of the estimate is not a 64-bit integer",
+                     i);
+            return error_of(alea_status_name(ALEA_ERR_ARGUMENT),
+                            alea_status_text(ALEA_ERR_ARGUMENT), msg, NULL, 0, len);
         }
+    }
+    alea_expr *e = NULL;
+    if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
+        return error_answer();
+    const char *out = nomem;
+    alea_tally *t = alea_tally_new(ctx);
+    alea_dist *d = NULL;
+    alea_status st = t ? ALEA_OK : ALEA_ERR_NOMEM;
+    for (size_t i = 0; i < n && st == ALEA_OK; i++)
+        st = alea_tally_add(ctx, t, (int64_t)pairs[2 * i], (uint64_t)pairs[2 * i + 1]);
+    if (st != ALEA_OK || alea_tally_dist(ctx, t, e, &d) != ALEA_OK) {
+        out = error_answer();
+    } else {
+        out = dist_answer(d, 0, 1, "the estimate is", len);
     }
     alea_dist_free(d);
     alea_tally_free(t);

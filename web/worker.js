@@ -7,14 +7,16 @@
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
 //   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}
-//                                             | {op: 'sample', src, n, seed, stream}]}
+//                                             | {op: 'sample', src, n, seed, stream}
+//                                             | {op: 'estimate', src, values, counts}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
 // The calls of a request share its deadline (ms) and its budget of answer
 // bytes (alea.js, web/wasm.c); memory is the module's linear memory, in
-// bytes; a distribution comes with the library's median and cumulative
-// columns (web/wasm.c). A line "name: expr" that does not compile as it stands is named
+// bytes; a distribution, and an estimate from the counts of several
+// samples, come with the library's median and cumulative columns
+// (web/wasm.c). A line "name: expr" that does not compile as it stands is named
 // (alea.js splitName): its answer carries "name", its error's span is
 // moved to count from the line's start.
 import { loadAlea } from './alea.js';
@@ -46,7 +48,8 @@ self.onmessage = async (ev) => {
       const src = named ? named.src : c.src;
       const out = c.op === 'roll' ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true })
         : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed, stream: c.stream ?? 0 })
-          : req.dist(src, { stats: true });
+          : c.op === 'estimate' ? req.estimate(src, c.values, c.counts)
+            : req.dist(src, { stats: true });
       if (named) {
         out.name = named.name;
         if (out.error) { out.error.start += named.at; out.error.end += named.at; }

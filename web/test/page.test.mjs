@@ -910,6 +910,16 @@ const cliSample = (expr, seed, rolls = 10000, threads = 10) => {
   assert.equal(r.status, 0, r.stderr);
   return JSON.parse(r.stdout);
 };
+// The CLI's median and cumulative columns (its CSV's at_least and at_most,
+// by value) of the same estimate: the page shows the library's.
+const cliSampleStats = (expr, seed, rolls = 10000, threads = 10) => {
+  const args = ['--sample', String(rolls), '--seed', seed, '--threads', String(threads), '--', expr];
+  const text = spawnSync(ALEA, ['dist', ...args], { encoding: 'utf8' }).stdout;
+  const [head, ...rows] = spawnSync(ALEA, ['dist', '--csv', ...args], { encoding: 'utf8' }).stdout
+    .trimEnd().split('\n').map((r) => r.split(','));
+  const col = (name) => rows.map((r) => [Number(r[0]), Number(r[head.indexOf(name)])]);
+  return { median: text.match(/median (-?\d+)/)[1], at_least: col('at_least'), at_most: col('at_most') };
+};
 const NOT_EXACT = 'not exact: a chance near p is off by about sqrt(p(1-p)/rolls), 0.50 points at 50%';
 // The page's summary of an estimate: the rolls' own numbers, as the CLI's.
 const summaryOf = (d) => ({ mean: [d.mean.toFixed(2)], sd: [d.sd.toFixed(2)], min: [String(d.min)],
@@ -952,6 +962,8 @@ test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI
     const got = await summary(page);
     for (const k of ['mean', 'sd', 'min', 'max']) assert.equal(got[k][0], summaryOf(want)[k][0], `${size} ${k}`);
     assert.equal(got.mean[1], '10.50');
+    const stats = cliSampleStats('1000d6*1000d6', seed);
+    assert.equal(got.median[0], stats.median, `${size} median`);
     // a bar per 6 px of the chart at most: the bins of 0 (3d6) to the largest roll
     const bars = Math.floor(want.max / w) + 1;
     const width = await page.$eval('#chart', (c) => c.clientWidth);
@@ -991,6 +1003,9 @@ test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI
       const share = (f) => want.outcomes.filter(([v]) => f(v)).reduce((a, [, p]) => a + p, 0);
       for (const [from, , big, three] of atleast) {
         assert.ok(Math.abs(big - share((v) => v >= from)) < 1e-9, `at least ${from}: ${big}`);
+        // the library's column, not a sum of the page's: the CLI's at_least
+        // of the first value in the bin or above it, to the last bit
+        assert.equal(big, stats.at_least.find(([v]) => v >= from)?.[1] ?? 0, `at least ${from}`);
         assert.equal(three, from === 0 ? 1 : 0);
       }
       assert.equal(await page.textContent('#dist-table caption'),
@@ -1002,8 +1017,10 @@ test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI
       assert.deepEqual(csv.slice(1).map((l) => l.split(',').map(Number)), atleast);
       await page.check('input[name=mode][value=atmost]');
       await page.waitForFunction(() => !document.body.dataset.drawing);
-      for (const [, to, big] of await binnedRows(page))
+      for (const [, to, big] of await binnedRows(page)) {
         assert.ok(Math.abs(big - share((v) => v <= to)) < 1e-9, `at most ${to}: ${big}`);
+        assert.equal(big, stats.at_most.findLast(([v]) => v <= to)?.[1] ?? 0, `at most ${to}`);
+      }
       // a new Distribution starts afresh: the error and its button again
       await submit(page, '1000d6*1000d6\nbig: 1000d6*1000d6\n3d6');
       assert.equal((await page.$$('#errors button.estimate')).length, 2);

@@ -319,6 +319,43 @@ test('sample: stream k of a seed is thread k of `alea dist --sample --seed S --t
     'stream 4294967295 of the seed (limit is 64)');
 });
 
+test('estimate: the counts of 10 streams, merged, give the statistics of `alea dist --sample`', () => {
+  // the page's estimate: chunk k on stream k, the counts added up, the
+  // library's estimate of them with its median and cumulative columns
+  for (const [expr, seed] of [['3d6*4d6', '11'], ['1000d6*1000d6', '7'], ['dd(6, 14)', '3']]) {
+    const counts = new Map();
+    for (let k = 0; k < 10; k++) {
+      const d = alea.sample(expr, { n: 200, seed, stream: k });
+      for (const [v, p] of d.outcomes) counts.set(v, (counts.get(v) || 0) + Math.round(p * 200));
+    }
+    const values = [...counts.keys()].sort((a, b) => a - b);
+    const got = alea.estimate(expr, values, values.map((v) => counts.get(v)));
+    const args = ['--sample', '2000', '--seed', seed, '--threads', '10', '--', expr];
+    const want = JSON.parse(cli(['dist', '--json', ...args]).stdout);
+    for (const key of ['outcomes', 'mean', 'sd', 'min', 'max', 'samples', 'labels'])
+      near(got[key], want[key], `${expr} ${key}`);
+    assert.equal(got.median, Number(cli(['dist', ...args]).stdout.match(/median (-?\d+)/)[1]), expr);
+    const [head, ...rows] = cli(['dist', '--csv', ...args]).stdout.trimEnd().split('\n').map((r) => r.split(','));
+    for (const key of ['at_least', 'at_most'])
+      near(got[key], rows.map((r) => Number(r[head.indexOf(key)])), `${expr} ${key}`);
+    assert.equal(got.at_most.at(-1), 1);
+  }
+  // a count of 0 adds nothing; bad counts and too many values are refused
+  assert.deepEqual(alea.estimate('1d6', [1, 2, 9], [3, 1, 0]).outcomes, [[1, 0.75], [2, 0.25]]);
+  assert.equal(alea.estimate('1d6', [1], [0.5]).error?.message, 'count 0 of the estimate is not a whole number from 0 to 2^53');
+  assert.equal(alea.estimate('1d6', [1.5], [1]).error?.message, 'value 0 of the estimate is not a 64-bit integer');
+  assert.equal(alea.estimate('1d6', [1, 2 ** 63], [1, 1]).error?.message, 'value 1 of the estimate is not a 64-bit integer');
+  assert.deepEqual(alea.estimate('1d6', [-(2 ** 63), 2 ** 62], [1, 1]).outcomes.map(([v]) => v), [-(2 ** 63), 2 ** 62]);
+  assert.equal(alea.estimate('1d6', [1], [-1]).error?.status, 'ALEA_ERR_ARGUMENT');
+  assert.equal(alea.estimate('1d6', [1], [2 ** 54]).error?.status, 'ALEA_ERR_ARGUMENT');
+  assert.equal(alea.estimate('1d6', [], []).error?.message, 'estimate of 0 values (limit is 1 to 100000)');
+  const many = Array.from({ length: 100001 }, (_, i) => i);
+  assert.equal(alea.estimate('1d6', many, many.map(() => 1)).error?.message,
+    'estimate of 100001 values (limit is 1 to 100000)');
+  assert.equal(alea.estimate('1d6', many.slice(1), many.slice(1).map(() => 1)).samples, 100000);
+  assert.equal(alea.estimate('1d6', [1], [0]).error?.status, 'ALEA_ERR_ARGUMENT'); // no rolls
+});
+
 test('sample: 10000 rolls in one call, not 10001, nor 0', () => {
   assert.equal(alea.sample('1d6', { n: 10000 }).samples, 10000);
   assert.equal(alea.sample('1d6', { n: 10001 }).error?.message, 'sample of 10001 rolls (limit is 1 to 10000)');
