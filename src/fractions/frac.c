@@ -783,6 +783,20 @@ static void kr_unpack(zpoly *R, const mpz_t z, size_t slot)
  * term; above, packed. */
 #define KRONECKER_FROM 16
 
+/* The long factor of a packed product is multiplied this many limbs at a
+ * time (or four times the short factor's, if more), so that one product of
+ * GMP's, which cannot be interrupted, takes a few milliseconds at most
+ * unless both factors are long (a squaring). */
+#define KR_CHUNK_LIMBS 8192
+
+/* The work done by a packed product of `out` limbs by a factor of `p`
+ * limbs, in the units poly_check charges it (already charged): reported as
+ * done, so that the interrupt hook is polled as the product goes. */
+static alea_status mul_done(alea_ctx *ctx, double out, double p)
+{
+    return alea__progress(ctx, out * (1 + log2(p + 2)) * 4, 0, 0);
+}
+
 /* T = A B; T is neither A nor B, and its numbers keep their digits' room
  * from one product to the next (a Horner step or a squaring writes into
  * the polynomial the step before it freed). */
@@ -794,30 +808,58 @@ static alea_status zp_mul(alea_ctx *ctx, zpoly *T, const zpoly *A, const zpoly *
         return st;
     size_t shorter = A->len < B->len ? A->len : B->len;
     if (shorter < KRONECKER_FROM) {
-        for (size_t i = 0; i < A->len; i++)
+        for (size_t i = 0; i < A->len && st == ALEA_OK; i++) {
             if (mpz_sgn(A->c[i]))
                 for (size_t j = 0; j < B->len; j++)
                     mpz_addmul(T->c[i + j], A->c[i], B->c[j]);
-        return ALEA_OK;
+            st = mul_done(ctx, (double)B->len * (double)(mpz_size(A->c[i]) + 1), 1);
+        }
+        return st;
     }
     /* a coefficient of the product: at most `shorter` products */
     size_t slot = zp_max_bits(A) + zp_max_bits(B) + 1;
     for (size_t k = shorter; k; k >>= 1)
         slot++;
+    const zpoly *L = A->len >= B->len ? A : B, *S = L == A ? B : A;
+    size_t s_limbs = S->len * slot / LIMB_BITS + 1;
+    size_t chunk = (s_limbs * 4 > KR_CHUNK_LIMBS ? s_limbs * 4 : KR_CHUNK_LIMBS) * LIMB_BITS / slot;
     mpz_t a, b;
     mpz_init(a);
     mpz_init(b);
-    kr_pack(a, A, slot);
-    if (A == B) {
-        mpz_mul(a, a, a);
+    if (A == B || chunk >= L->len) {
+        kr_pack(a, A, slot);
+        if (A == B) {
+            mpz_mul(a, a, a);
+        } else {
+            kr_pack(b, B, slot);
+            mpz_mul(a, a, b);
+        }
+        kr_unpack(T, a, slot);
+        st = mul_done(ctx, (double)len * (double)slot / LIMB_BITS, (double)s_limbs);
     } else {
-        kr_pack(b, B, slot);
-        mpz_mul(a, a, b);
+        /* L in pieces of `chunk` coefficients, each product added in */
+        zpoly U;
+        zp_init(&U);
+        if (chunk < 1)
+            chunk = 1;
+        kr_pack(b, S, slot);
+        for (size_t i = 0; i < L->len && st == ALEA_OK; i += chunk) {
+            size_t k = L->len - i < chunk ? L->len - i : chunk;
+            zpoly V = {L->c + i, k, k};
+            if ((st = zp_zero(ctx, &U, k + S->len - 1)) != ALEA_OK)
+                break;
+            kr_pack(a, &V, slot);
+            mpz_mul(a, a, b);
+            kr_unpack(&U, a, slot);
+            for (size_t j = 0; j < U.len; j++)
+                mpz_add(T->c[i + j], T->c[i + j], U.c[j]);
+            st = mul_done(ctx, (double)U.len * (double)slot / LIMB_BITS, (double)s_limbs);
+        }
+        zp_clear(ctx, &U);
     }
-    kr_unpack(T, a, slot);
     mpz_clear(a);
     mpz_clear(b);
-    return ALEA_OK;
+    return st;
 }
 
 /* How zp_pow computes A^n: 0 by squaring (packed products, poly_check
