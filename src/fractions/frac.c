@@ -923,7 +923,10 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         /* (1 + x + ... + x^(s-1))^n, P: from P'/P = n (1/(1-x) - s x^(s-1)/(1-x^s)),
          * (k+1) c[k+1] = (k+n) c[k] + (k-s+1-ns) c[k-s+1] + (n(s-1)-k+s) c[k-s];
          * the coefficients are symmetric, so half of them are computed. */
-        for (long k = 0; 2 * (k + 1) < (long)len; k++) {
+        for (long k = 0; 2 * (k + 1) < (long)len && st == ALEA_OK; k++) {
+            /* charged by alea__frac_pow before: done as it goes (two
+             * coefficients, four passes each, counted twice) */
+            st = alea__progress(ctx, 16 * ((double)mpz_size(c[k]) + 1), 0, 0);
             mpz_mul_si(acc, c[k], k + ln);
             if (k - ls + 1 >= 0) {
                 mpz_mul_si(t, c[k - ls + 1], k - ls + 1 - ln * ls);
@@ -952,7 +955,10 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
             if (mpz_sgn(A->c[i]))
                 at[nt++] = i;
         mpz_pow_ui(c[0], A->c[0], n);
-        for (long k = 1; k < (long)len; k++) {
+        for (long k = 1; k < (long)len && st == ALEA_OK; k++) {
+            /* charged by alea__frac_pow before: done as it goes */
+            st = alea__progress(ctx, 2 * (3 * (double)nt + 2) * ((double)mpz_size(c[k - 1]) + 1),
+                                0, 0);
             mpz_set_ui(acc, 0);
             for (int j = 0; j < nt && at[j] <= k; j++) {
                 long i = at[j];
@@ -968,7 +974,7 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
     }
     mpz_clear(acc);
     mpz_clear(t);
-    return ALEA_OK;
+    return st;
 }
 
 /*
@@ -1854,8 +1860,9 @@ static void common_den(const alea__pmf *m, mpz_t L)
     }
 }
 
-static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
+static alea_status q_sums(alea_ctx *ctx, const alea__pmf *m, int nk, alea__q *sk)
 {
+    alea_status st = ALEA_OK;
     mpz_t L, f, s[3];
     mpz_init(L);
     mpz_init(f);
@@ -1864,13 +1871,15 @@ static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
     common_den(m, L);
     quot_cache qc;
     qc_init(&qc);
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && st == ALEA_OK; i++) {
         mpz_mul(f, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
                 mpz_mul_si(f, f, (long)m->v[i]);
             mpz_add(s[k], s[k], f);
         }
+        /* charged by the callers before: done as it goes */
+        st = alea__progress(ctx, 4 * ((double)q_limbs(&m->q[i]) + 1) * nk, 0, 0);
     }
     qc_clear(&qc);
     for (int k = 0; k < nk; k++) {
@@ -1879,6 +1888,7 @@ static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
     }
     mpz_clear(L);
     mpz_clear(f);
+    return st;
 }
 
 alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
@@ -1895,7 +1905,10 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
         mpq_clear(sum);
         return st;
     }
-    q_sums(d, 1, sum);
+    if ((st = q_sums(ctx, d, 1, sum)) != ALEA_OK) {
+        mpq_clear(sum);
+        return st;
+    }
     ok = ok && mpz_cmp(mpq_numref(sum), mpq_denref(sum)) <= 0;
     /* ... and the mass the doubles tracked as cut off is what is missing (a
      * part computed in doubles alone would leave its fractions 0). */
@@ -2023,7 +2036,9 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     qc_init(&qc);
     for (size_t i = 0; i < n; i++)
         mpz_addmul(mass, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && st == ALEA_OK; i++) {
+        /* charged above: done as it goes */
+        st = alea__progress(ctx, 16 * limbs + 3 * 400, 0, 0);
         mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
         /* the probability's nearest double is there already (alea__frac_dist) */
         sci[3 * i] = m->p[i] >= SCI_NORMAL ? sci_of(m->p[i]) : to_sci(num, lf, r, t);
@@ -2041,6 +2056,10 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     mpz_clear(x);
     mpfr_clear(r);
     mpfr_clear(t);
+    if (st != ALEA_OK) {
+        alea__mem_free(ctx, sci, bytes);
+        return st;
+    }
     d->sci = sci;
     return ALEA_OK;
 }
@@ -2069,13 +2088,13 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
         alea__q sums[3];
         for (int k = 0; k < 3; k++)
             mpq_init(&sums[k]);
-        q_sums(m, 3, sums);
+        st = q_sums(ctx, m, 3, sums);
         mpq_swap(mass, &sums[0]);
         mpq_swap(mean, &sums[1]);
         mpq_swap(var, &sums[2]);
         for (int k = 0; k < 3; k++)
             mpq_clear(&sums[k]);
-        for (size_t i = 0; i < m->n; i++)
+        for (size_t i = 0; i < m->n && st == ALEA_OK; i++)
             d->pmf.p[i] = nearest_prob(&m->q[i]);
         mpq_set_ui(t, 1, 1);
         mpq_sub(trunc, t, mass);
