@@ -78,11 +78,54 @@ static void test_polls_in_fractions(void **state)
     polls_follow_work(1);
 }
 
+/* Says stop at the poll number *ud counts down to. */
+static int stop_at(void *ud)
+{
+    return --*(long *)ud <= 0;
+}
+
+/* Stopped at each of its first polls, and at some far ones, an evaluation in
+ * fractions returns ALEA_ERR_INTERRUPTED and leaks nothing: the steps that
+ * now poll as they go (products in pieces, recurrences, sums over outcomes)
+ * leave cleanly. */
+static void test_stops_cleanly(void **state)
+{
+    (void)state;
+    static const char *const src[] = {"40d100kh20", "100d100", "1d120*1d120", "20d20!kh5"};
+    static const long at[] = {1, 2, 3, 5, 8, 13, 40, 100, 400, 1000, 3000};
+    for (size_t i = 0; i < sizeof src / sizeof *src; i++)
+        for (size_t k = 0; k < sizeof at / sizeof *at; k++) {
+            heap h = {0, 0, 0};
+            alea_ctx *ctx = alea_ctx_new(heap_alloc, &h);
+            assert_non_null(ctx);
+            if (alea_ctx_set_exact(ctx, 1) != ALEA_OK) {
+                alea_ctx_free(ctx);
+                skip();
+            }
+            alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_max(ALEA_LIMIT_WORK));
+            alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, (int64_t)1 << 32);
+            long left = at[k];
+            alea_ctx_set_interrupt(ctx, stop_at, &left);
+            alea_expr *e = compile(ctx, src[i]);
+            alea_dist *d = NULL;
+            alea_status st = alea_expr_dist(ctx, e, &d);
+            if (st == ALEA_OK) /* done before that poll */
+                assert_true(left > 0);
+            else
+                assert_int_equal(st, ALEA_ERR_INTERRUPTED);
+            alea_dist_free(d);
+            alea_expr_free(e);
+            alea_ctx_free(ctx);
+            assert_int_equal(h.live, 0);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_polls_in_doubles),
         cmocka_unit_test(test_polls_in_fractions),
+        cmocka_unit_test(test_stops_cleanly),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
