@@ -274,6 +274,7 @@ void alea__budget_start(alea_ctx *ctx)
     ctx->work_used = 0;
     ctx->work_need = 0;
     ctx->work_poll = ALEA__POLL_EVERY;
+    ctx->work_done = 0;
     ctx->dice_used = 0;
     alea__clear_error(ctx);
 }
@@ -292,6 +293,17 @@ alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start, size_t end)
             return alea__error(ctx, ALEA_ERR_INTERRUPTED, start, end,
                                "interrupted by the host");
     }
+    return ALEA_OK;
+}
+
+alea_status alea__progress(alea_ctx *ctx, double units, size_t start, size_t end)
+{
+    ctx->work_done += units;
+    if (ctx->work_done < ALEA__POLL_EVERY)
+        return ALEA_OK;
+    ctx->work_done = 0;
+    if (ctx->interrupt_fn && ctx->interrupt_fn(ctx->interrupt_ud))
+        return alea__error(ctx, ALEA_ERR_INTERRUPTED, start, end, "interrupted by the host");
     return ALEA_OK;
 }
 

@@ -64,6 +64,7 @@ struct alea_ctx {
 
     /* Budget of the evaluation under way (reset by alea__budget_start). */
     int64_t work_used, work_poll, dice_used;
+    double work_done; /* work charged in advance and done since (alea__progress) */
     double work_need; /* after a step refused before it started: the work the
                          evaluation needed up to its end (alea_ctx_work_needed) */
     double support_need; /* after a support-limit error: the outcomes the step
@@ -156,6 +157,15 @@ ALEA__HIDDEN void alea__budget_start(alea_ctx *ctx);
  */
 ALEA__HIDDEN alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start,
                                       size_t end);
+
+/*
+ * Reports units of work, charged before a long step started, as done: a
+ * step charged in one lump calls it as it goes, so that the interrupt hook
+ * is polled every ALEA__POLL_EVERY units of work done, not once a lump.
+ * Charges nothing. Returns ALEA_OK or ALEA_ERR_INTERRUPTED (recorded).
+ */
+ALEA__HIDDEN alea_status alea__progress(alea_ctx *ctx, double units, size_t start,
+                                        size_t end);
 
 /* ---- checked int64 arithmetic: 0 on success, 1 on overflow ---------------- */
 

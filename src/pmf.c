@@ -1261,17 +1261,27 @@ alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf
     r[0] = w->p[n - 1];
     for (size_t a = n - 1; a-- > 0;) {
         size_t next = cur + (size_t)top, c = (size_t)-base;
-        if ((st = alea__charge(ctx, (int64_t)(cur * b->n + next), at->start, at->end)) !=
-            ALEA_OK) {
+        if ((st = alea__charge(ctx, (int64_t)next, at->start, at->end)) != ALEA_OK) {
             alea__mem_free(ctx, blk, bytes);
             return st;
         }
         memset(s, 0, next * sizeof *s);
-        for (size_t i = 0; i < cur; i++) {
-            if (r[i] == 0)
-                continue;
-            for (size_t j = 0; j < b->n; j++)
-                s[i + (size_t)(b->v[j] - base)] += r[i] * b->p[j];
+        /* charged by rows of R as they go, about a poll's worth at a time
+         * (a step of a long R was one lump between polls) */
+        size_t rows = ALEA__POLL_EVERY / b->n + 1;
+        for (size_t i0 = 0; i0 < cur; i0 += rows) {
+            size_t i1 = cur - i0 < rows ? cur : i0 + rows;
+            if ((st = alea__charge(ctx, (int64_t)((i1 - i0) * b->n), at->start, at->end)) !=
+                ALEA_OK) {
+                alea__mem_free(ctx, blk, bytes);
+                return st;
+            }
+            for (size_t i = i0; i < i1; i++) {
+                if (r[i] == 0)
+                    continue;
+                for (size_t j = 0; j < b->n; j++)
+                    s[i + (size_t)(b->v[j] - base)] += r[i] * b->p[j];
+            }
         }
         s[c * (n - 1 - a)] += w->p[a];
         double *t = r;

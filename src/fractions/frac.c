@@ -783,6 +783,20 @@ static void kr_unpack(zpoly *R, const mpz_t z, size_t slot)
  * term; above, packed. */
 #define KRONECKER_FROM 16
 
+/* The long factor of a packed product is multiplied this many limbs at a
+ * time (or four times the short factor's, if more), so that one product of
+ * GMP's, which cannot be interrupted, takes a few milliseconds at most
+ * unless both factors are long (a squaring). */
+#define KR_CHUNK_LIMBS 8192
+
+/* The work done by a packed product of `out` limbs by a factor of `p`
+ * limbs, in the units poly_check charges it (already charged): reported as
+ * done, so that the interrupt hook is polled as the product goes. */
+static alea_status mul_done(alea_ctx *ctx, double out, double p)
+{
+    return alea__progress(ctx, out * (1 + log2(p + 2)) * 4, 0, 0);
+}
+
 /* T = A B; T is neither A nor B, and its numbers keep their digits' room
  * from one product to the next (a Horner step or a squaring writes into
  * the polynomial the step before it freed). */
@@ -794,30 +808,58 @@ static alea_status zp_mul(alea_ctx *ctx, zpoly *T, const zpoly *A, const zpoly *
         return st;
     size_t shorter = A->len < B->len ? A->len : B->len;
     if (shorter < KRONECKER_FROM) {
-        for (size_t i = 0; i < A->len; i++)
+        for (size_t i = 0; i < A->len && st == ALEA_OK; i++) {
             if (mpz_sgn(A->c[i]))
                 for (size_t j = 0; j < B->len; j++)
                     mpz_addmul(T->c[i + j], A->c[i], B->c[j]);
-        return ALEA_OK;
+            st = mul_done(ctx, (double)B->len * (double)(mpz_size(A->c[i]) + 1), 1);
+        }
+        return st;
     }
     /* a coefficient of the product: at most `shorter` products */
     size_t slot = zp_max_bits(A) + zp_max_bits(B) + 1;
     for (size_t k = shorter; k; k >>= 1)
         slot++;
+    const zpoly *L = A->len >= B->len ? A : B, *S = L == A ? B : A;
+    size_t s_limbs = S->len * slot / LIMB_BITS + 1;
+    size_t chunk = (s_limbs * 4 > KR_CHUNK_LIMBS ? s_limbs * 4 : KR_CHUNK_LIMBS) * LIMB_BITS / slot;
     mpz_t a, b;
     mpz_init(a);
     mpz_init(b);
-    kr_pack(a, A, slot);
-    if (A == B) {
-        mpz_mul(a, a, a);
+    if (A == B || chunk >= L->len) {
+        kr_pack(a, A, slot);
+        if (A == B) {
+            mpz_mul(a, a, a);
+        } else {
+            kr_pack(b, B, slot);
+            mpz_mul(a, a, b);
+        }
+        kr_unpack(T, a, slot);
+        st = mul_done(ctx, (double)len * (double)slot / LIMB_BITS, (double)s_limbs);
     } else {
-        kr_pack(b, B, slot);
-        mpz_mul(a, a, b);
+        /* L in pieces of `chunk` coefficients, each product added in */
+        zpoly U;
+        zp_init(&U);
+        if (chunk < 1)
+            chunk = 1;
+        kr_pack(b, S, slot);
+        for (size_t i = 0; i < L->len && st == ALEA_OK; i += chunk) {
+            size_t k = L->len - i < chunk ? L->len - i : chunk;
+            zpoly V = {L->c + i, k, k};
+            if ((st = zp_zero(ctx, &U, k + S->len - 1)) != ALEA_OK)
+                break;
+            kr_pack(a, &V, slot);
+            mpz_mul(a, a, b);
+            kr_unpack(&U, a, slot);
+            for (size_t j = 0; j < U.len; j++)
+                mpz_add(T->c[i + j], T->c[i + j], U.c[j]);
+            st = mul_done(ctx, (double)U.len * (double)slot / LIMB_BITS, (double)s_limbs);
+        }
+        zp_clear(ctx, &U);
     }
-    kr_unpack(T, a, slot);
     mpz_clear(a);
     mpz_clear(b);
-    return ALEA_OK;
+    return st;
 }
 
 /* How zp_pow computes A^n: 0 by squaring (packed products, poly_check
@@ -881,7 +923,10 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
         /* (1 + x + ... + x^(s-1))^n, P: from P'/P = n (1/(1-x) - s x^(s-1)/(1-x^s)),
          * (k+1) c[k+1] = (k+n) c[k] + (k-s+1-ns) c[k-s+1] + (n(s-1)-k+s) c[k-s];
          * the coefficients are symmetric, so half of them are computed. */
-        for (long k = 0; 2 * (k + 1) < (long)len; k++) {
+        for (long k = 0; 2 * (k + 1) < (long)len && st == ALEA_OK; k++) {
+            /* charged by alea__frac_pow before: done as it goes (two
+             * coefficients, four passes each, counted twice) */
+            st = alea__progress(ctx, 16 * ((double)mpz_size(c[k]) + 1), 0, 0);
             mpz_mul_si(acc, c[k], k + ln);
             if (k - ls + 1 >= 0) {
                 mpz_mul_si(t, c[k - ls + 1], k - ls + 1 - ln * ls);
@@ -910,7 +955,10 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
             if (mpz_sgn(A->c[i]))
                 at[nt++] = i;
         mpz_pow_ui(c[0], A->c[0], n);
-        for (long k = 1; k < (long)len; k++) {
+        for (long k = 1; k < (long)len && st == ALEA_OK; k++) {
+            /* charged by alea__frac_pow before: done as it goes */
+            st = alea__progress(ctx, 2 * (3 * (double)nt + 2) * ((double)mpz_size(c[k - 1]) + 1),
+                                0, 0);
             mpz_set_ui(acc, 0);
             for (int j = 0; j < nt && at[j] <= k; j++) {
                 long i = at[j];
@@ -926,7 +974,7 @@ static alea_status zp_pow(alea_ctx *ctx, zpoly *R, const zpoly *A, unsigned long
     }
     mpz_clear(acc);
     mpz_clear(t);
-    return ALEA_OK;
+    return st;
 }
 
 /*
@@ -1812,8 +1860,9 @@ static void common_den(const alea__pmf *m, mpz_t L)
     }
 }
 
-static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
+static alea_status q_sums(alea_ctx *ctx, const alea__pmf *m, int nk, alea__q *sk)
 {
+    alea_status st = ALEA_OK;
     mpz_t L, f, s[3];
     mpz_init(L);
     mpz_init(f);
@@ -1822,13 +1871,15 @@ static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
     common_den(m, L);
     quot_cache qc;
     qc_init(&qc);
-    for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n && st == ALEA_OK; i++) {
         mpz_mul(f, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
                 mpz_mul_si(f, f, (long)m->v[i]);
             mpz_add(s[k], s[k], f);
         }
+        /* charged by the callers before: done as it goes */
+        st = alea__progress(ctx, 4 * ((double)q_limbs(&m->q[i]) + 1) * nk, 0, 0);
     }
     qc_clear(&qc);
     for (int k = 0; k < nk; k++) {
@@ -1837,6 +1888,7 @@ static void q_sums(const alea__pmf *m, int nk, alea__q *sk)
     }
     mpz_clear(L);
     mpz_clear(f);
+    return st;
 }
 
 alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
@@ -1853,7 +1905,10 @@ alea_status alea__frac_check(alea_ctx *ctx, const alea__pmf *d, const node *at)
         mpq_clear(sum);
         return st;
     }
-    q_sums(d, 1, sum);
+    if ((st = q_sums(ctx, d, 1, sum)) != ALEA_OK) {
+        mpq_clear(sum);
+        return st;
+    }
     ok = ok && mpz_cmp(mpq_numref(sum), mpq_denref(sum)) <= 0;
     /* ... and the mass the doubles tracked as cut off is what is missing (a
      * part computed in doubles alone would leave its fractions 0). */
@@ -1981,7 +2036,9 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     qc_init(&qc);
     for (size_t i = 0; i < n; i++)
         mpz_addmul(mass, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && st == ALEA_OK; i++) {
+        /* charged above: done as it goes */
+        st = alea__progress(ctx, 16 * limbs + 3 * 400, 0, 0);
         mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
         /* the probability's nearest double is there already (alea__frac_dist) */
         sci[3 * i] = m->p[i] >= SCI_NORMAL ? sci_of(m->p[i]) : to_sci(num, lf, r, t);
@@ -1999,6 +2056,10 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     mpz_clear(x);
     mpfr_clear(r);
     mpfr_clear(t);
+    if (st != ALEA_OK) {
+        alea__mem_free(ctx, sci, bytes);
+        return st;
+    }
     d->sci = sci;
     return ALEA_OK;
 }
@@ -2027,13 +2088,13 @@ alea_status alea__frac_dist(alea_ctx *ctx, alea_dist *d)
         alea__q sums[3];
         for (int k = 0; k < 3; k++)
             mpq_init(&sums[k]);
-        q_sums(m, 3, sums);
+        st = q_sums(ctx, m, 3, sums);
         mpq_swap(mass, &sums[0]);
         mpq_swap(mean, &sums[1]);
         mpq_swap(var, &sums[2]);
         for (int k = 0; k < 3; k++)
             mpq_clear(&sums[k]);
-        for (size_t i = 0; i < m->n; i++)
+        for (size_t i = 0; i < m->n && st == ALEA_OK; i++)
             d->pmf.p[i] = nearest_prob(&m->q[i]);
         mpq_set_ui(t, 1, 1);
         mpq_sub(trunc, t, mass);
