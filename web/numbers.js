@@ -43,12 +43,18 @@ export function columns(dist) {
 // (value -> index): outside its range, "at least" is 1 below it and 0 above,
 // "at most" the reverse, as `alea compare --at-least` prints; "exactly" a
 // value it cannot take is undefined (a blank cell).
+// The least and the greatest value a distribution lists (its min and max are
+// the expression's bounds, which an estimate's rolls or a cut tail may not
+// reach).
+const first = (d) => d.outcomes[0][0];
+const last = (d) => d.outcomes.at(-1)[0];
+
 export function chance({ dist, c, at }, v, mode) {
   const i = at.get(v);
   if (i !== undefined) return mode === 'exact' ? dist.outcomes[i][1] : c[mode][i];
   if (mode === 'exact') return undefined;
-  if (v < dist.min) return mode === 'atleast' ? 1 : 0;
-  if (v > dist.max) return mode === 'atleast' ? 0 : 1;
+  if (v < first(dist)) return mode === 'atleast' ? 1 : 0;
+  if (v > last(dist)) return mode === 'atleast' ? 0 : 1;
   // a gap inside the range: the cumulative chance of the value below it
   const values = dist.outcomes;
   let lo = 0, hi = values.length; // the first value > v
@@ -126,7 +132,7 @@ export function binWidth(values, estimates, maxBins) {
     const c = columns(d);
     const iqr = quantile(d, c, 0.75) - quantile(d, c, 0.25);
     h = Math.max(h, iqr > 0 ? 2 * iqr / Math.cbrt(rollsOf(d))
-      : (d.max - d.min + 1) / Math.sqrt(rollsOf(d)));
+      : (last(d) - first(d) + 1) / Math.sqrt(rollsOf(d)));
   }
   const span = values.at(-1) - values[0] + 1;
   return Math.max(niceNearest(h), niceAtLeast(span / maxBins));
@@ -139,7 +145,7 @@ export function binWidth(values, estimates, maxBins) {
 export function binRows(values, w, estimates) {
   const rows = new Set(values.map((v) => Math.floor(v / w)));
   for (const d of estimates)
-    for (let k = Math.floor(d.min / w); k <= Math.floor(d.max / w); k++) rows.add(k);
+    for (let k = Math.floor(first(d) / w); k <= Math.floor(last(d) / w); k++) rows.add(k);
   return [...rows].sort((a, b) => a - b);
 }
 
@@ -157,6 +163,6 @@ export function binChances(col, bins, w, mode) {
     const s = slot.get(Math.floor(v / w));
     if (s !== undefined) sums[s] += col.c.exact[i];
   });
-  const { min, max } = col.dist;
+  const min = first(col.dist), max = last(col.dist);
   return bins.map((k, i) => (k * w + w - 1 < min || k * w > max ? undefined : sums[i]));
 }

@@ -139,7 +139,9 @@ test('binWidth: a bar per value while the values are few, else Freedman-Diaconis
 test('binRows: the bins that hold a value, and every bin across an estimate', () => {
   // 3 and 4 in bin 0 (0 to 4), 17 in bin 3, -1 in bin -1 (-5 to -1); the
   // estimate from 20 to 31: bins 4, 5, 6 (30 to 34)
-  assert.deepEqual(binRows([-1, 3, 4, 17], 5, [{ min: 20, max: 31 }]), [-1, 0, 3, 4, 5, 6]);
+  // (its listed rolls' range: its min and max are the expression's bounds)
+  assert.deepEqual(binRows([-1, 3, 4, 17], 5, [{ min: 0, max: 100, outcomes: [[20, 0.5], [31, 0.5]] }]),
+    [-1, 0, 3, 4, 5, 6]);
   assert.deepEqual(binRows([1, 2, 3], 1, []), [1, 2, 3]);
 });
 

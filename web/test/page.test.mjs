@@ -966,7 +966,9 @@ test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI
     const stats = cliSampleStats('1000d6*1000d6', seed);
     assert.equal(got.median[0], stats.median, `${size} median`);
     // a bar per 6 px of the chart at most: the bins of 0 (3d6) to the largest roll
-    const bars = Math.floor(want.max / w) + 1;
+    // (the rolls' own range: min and max are the expression's bounds)
+    const lo = want.outcomes[0][0], hi = want.outcomes.at(-1)[0];
+    const bars = Math.floor(hi / w) + 1;
     const width = await page.$eval('#chart', (c) => c.clientWidth);
     assert.ok(bars <= (width - 70) / 6 && bars > (width - 70) / 6 / 10, `${size}: ${bars} bars in ${width} px`);
     // each bin's chance: the CLI's counts in it; bins across the estimate's
@@ -974,8 +976,8 @@ test('a limit error offers an estimate by sampling: 10000 rolls, binned, the CLI
     const counts = new Map();
     for (const [v, p] of want.outcomes) counts.set(Math.floor(v / w), (counts.get(Math.floor(v / w)) || 0) + p);
     const rows = await binnedRows(page);
-    assert.deepEqual(rows.map(([from]) => from / w), [0, ...Array.from({ length: bars - Math.floor(want.min / w) },
-      (_, i) => Math.floor(want.min / w) + i)], size);
+    assert.deepEqual(rows.map(([from]) => from / w), [0, ...Array.from({ length: bars - Math.floor(lo / w) },
+      (_, i) => Math.floor(lo / w) + i)], size);
     for (const [from, to, big, three] of rows) {
       assert.equal(to, from + w - 1);
       if (from === 0) { assert.ok(close(three, 1) || Math.abs(three - 1) < 1e-12); assert.equal(big, null); continue; }
@@ -1043,7 +1045,9 @@ test('a wide estimate alone is a histogram at desktop and phone sizes', async ()
       assert.equal(await page.textContent('#bin-note'), `each bar a bin of ${w} values`);
       // Freedman-Diaconis (about 33000 and 260000 here), to 1, 2, 5 x 10^k,
       // at most a bar per 6 px, and at least 10 bars
-      const bars = Math.floor(want.max / w) - Math.floor(want.min / w) + 1;
+      // the rolls' own range (min and max are the expression's bounds)
+      const lo = want.outcomes[0][0], hi = want.outcomes.at(-1)[0];
+      const bars = Math.floor(hi / w) - Math.floor(lo / w) + 1;
       const width = await page.$eval('#chart', (c) => c.clientWidth);
       assert.ok(bars <= (width - 70) / 6 && bars >= 10, `${size} ${expr}: ${bars} bars of ${w} in ${width} px`);
       assert.match(String(w), /^[125]0*$/);
