@@ -298,12 +298,23 @@ static void print_clamps(alea__out *o, const pool *p)
 
 /* The explosion: "!", "!!p>4", or, once only or capped, Foundry's "xo=6"
  * and "x5=10", which alea reads in every dialect. */
+/* Whether a success count is printed right after the explosion (nothing
+ * between them), so that a bare trigger would read back as more. */
+static int success_follows(const pool *p)
+{
+    return p->has_success && !p->has_reroll_one && !p->nkeeps &&
+           !(p->clamp_all && ALEA__CLAMPED(p));
+}
+
 static void print_explode(alea__out *o, const pool *p)
 {
     if (p->has_first_trigger) { /* "xo<8x10" */
         alea__out_str(o, "xo");
         print_cond(o, &p->first_trigger);
         alea__out_char(o, 'x');
+        /* "x10=8" would read back as at most 10 explosions on 8 */
+        if (success_follows(p) && p->trigger.op == CMP_EQ && p->trigger.value >= 0)
+            alea__out_str(o, alea__cmp_str(p->trigger.op));
         print_cond(o, &p->trigger);
         return;
     }
@@ -324,8 +335,7 @@ static void print_explode(alea__out *o, const pool *p)
         alea__out_char(o, 'p');
     /* A success count right after a bare "!" would read back as its
      * trigger ("d6!<3"): then spell the default trigger out. */
-    if (p->trigger_written || (p->has_success && !p->has_reroll_one && !p->nkeeps &&
-                               !(p->clamp_all && ALEA__CLAMPED(p))))
+    if (p->trigger_written || success_follows(p))
         print_cond(o, &p->trigger);
 }
 
