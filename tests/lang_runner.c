@@ -4,7 +4,8 @@
  * A file is a list of blocks separated by blank lines; '#' starts a comment
  * line. The first line of a block says what to check:
  *
- *   canon EXPR           next line: the canonical form of EXPR
+ *   canon EXPR           next line: the canonical form of EXPR, which reads
+ *                        back as itself
  *   roll SEED EXPR       next lines: the text breakdowns of consecutive rolls
  *                        (a repeat's roll, "3 x 1d6", takes a line per roll)
  *                        from a context seeded once with SEED
@@ -493,6 +494,29 @@ done:
     alea_expr_free(e);
 }
 
+/* Whether text, compiled in dialect d, prints as text again; with src, a
+ * failure is recorded. */
+static int read_back(alea_ctx *ctx, alea_dialect d, const char *text, const char *src)
+{
+    alea_expr *e = NULL;
+    char again[4096];
+    int ok = 0;
+    alea_ctx_set_dialect(ctx, d);
+    if (alea_expr_compile(ctx, text, strlen(text), &e) != ALEA_OK) {
+        if (src)
+            FAIL("the canonical form '%s' of '%s' does not compile: %s", text, src,
+                 alea_ctx_error(ctx));
+    } else if (alea_expr_format(e, again, sizeof again), strcmp(again, text) != 0) {
+        if (src)
+            FAIL("the canonical form '%s' of '%s' reads back as '%s'", text, src, again);
+    } else {
+        ok = 1;
+    }
+    alea_expr_free(e);
+    alea_ctx_set_dialect(ctx, cur_dialect);
+    return ok;
+}
+
 static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
 {
     char *cmd = lines[0];
@@ -508,6 +532,14 @@ static void run_block(alea_ctx *ctx, char **lines, int n, int line0)
         else
             passed++;
         alea_expr_free(e);
+        /* read back in alea's dialect (or, for a form only the block's
+         * dialect has, such as rpg-dice-roller's '<>', in that one), the
+         * canonical text is itself */
+        if (read_back(ctx, ALEA_DIALECT_ALEA, buf, NULL) ||
+            read_back(ctx, cur_dialect, buf, NULL))
+            passed++;
+        else
+            read_back(ctx, ALEA_DIALECT_ALEA, buf, cmd + 6);
     } else if (strncmp(cmd, "roll ", 5) == 0 || strncmp(cmd, "json ", 5) == 0) {
         int json = cmd[0] == 'j';
         char *sp;
