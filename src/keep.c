@@ -282,8 +282,10 @@ static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int
     size_t F = die->n, nK = (size_t)K, row_bytes = alea__mul_size(nK, sizeof(double));
     alea__acc fin;
     alea__pmf B = {0}, W = {0}, R = {0};
-    /* binomial rows: K terms for each a < K, at each outcome */
-    double rows = (double)F * (double)K * (double)K / 2 * 8;
+    /* binomial rows: K terms for each a < K, at each outcome; and at each
+     * outcome the faces beyond it copied, in fractions each a fraction */
+    double unit = ctx->exact ? ALEA__FRAC_UNIT : 1;
+    double rows = (double)F * ((double)K * (double)K / 2 * 8 + (double)F * unit);
     if ((st = alea__work_check(ctx, rows, at)) != ALEA_OK)
         return st;
     double *row = ctx->exact ? NULL : alea__mem_alloc(ctx, row_bytes);
@@ -295,8 +297,8 @@ static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int
     for (size_t t = 0; t < F; t++) {
         size_t nb = high ? F - 1 - t : t, k = 0;
         int64_t gt = g ? g[t] : die->v[t];
-        if ((st = alea__charge(ctx, (int64_t)(F + nK * (nK + 1) / 2 * 8), at->start,
-                               at->end)) != ALEA_OK ||
+        if ((st = alea__charge(ctx, (int64_t)((double)F * unit + (double)(nK * (nK + 1) / 2 * 8)),
+                               at->start, at->end)) != ALEA_OK ||
             (st = alea__pmf_alloc(ctx, nb, &B)) != ALEA_OK ||
             (st = alea__pmf_alloc(ctx, nK, &W)) != ALEA_OK)
             goto done;

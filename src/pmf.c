@@ -273,10 +273,12 @@ alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
     if (units <= (double)left) /* NaN is refused below */
         return ALEA_OK;
     double need = (double)ctx->work_used + units;
-    alea_status st = alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
+    /* at is NULL where no node is at hand (a point mass sealed) */
+    size_t start = at ? at->start : 0, end = at ? at->end : 0;
+    alea_status st = alea__error(ctx, ALEA_ERR_LIMIT, start, end,
                                  "too much work to compute at byte %zu: it needs at least "
                                  "%.*g units (work limit is %lld)",
-                                 (size_t)at->start, need < 1e15 ? 15 : 3, ceil(need),
+                                 start, need < 1e15 ? 15 : 3, ceil(need),
                                  (long long)limit);
     ctx->work_need = need == need ? need : HUGE_VAL;
     return st;
