@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "pool.h"
 #include "mech.h"
 #include "group.h"
 
@@ -992,7 +993,8 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     for (size_t i = 0; i < sides.n; i++) {
         pool at;
         if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
-            (st = alea__pool_at_sides(ctx, n, sides.v[i], 1, &at)) != ALEA_OK ||
+            (st = alea__pool_at_sides(ctx, p, se->start, se->end, sides.v[i], 1, &at)) !=
+                ALEA_OK ||
             (st = eval_pool(ctx, n, &at, &cur)) != ALEA_OK ||
             (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&sides, i), n)) != ALEA_OK)
             goto done;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "rng.h"
 #include "mech.h"
 #include "group.h"
@@ -380,10 +381,12 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
  * *out the pool at that value; a trace keeps a copy in the record. */
 static alea_status roll_sides(rstate *s, const node *n, rec *rc, pool *out)
 {
+    const node *se = n->u.pool->sides_expr;
     int64_t sides;
     alea_status st;
-    if ((st = eval(s, n->u.pool->sides_expr, &rc->sides, &sides)) != ALEA_OK ||
-        (st = alea__pool_at_sides(s->ctx, n, sides, 0, out)) != ALEA_OK)
+    if ((st = eval(s, se, &rc->sides, &sides)) != ALEA_OK ||
+        (st = alea__pool_at_sides(s->ctx, n->u.pool, se->start, se->end, sides, 0, out)) !=
+            ALEA_OK)
         return st;
     if (s->trace) {
         pool *kept = alea__arena_alloc(&s->r->arena, sizeof *kept);
