@@ -28,14 +28,6 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* ---- one die ------------------------------------------------------------------ */
 
-/* The pool's own count: its conditions, nothing added. */
-static alea__judge pool_judge(const pool *p)
-{
-    alea__judge j = {p->has_success ? &p->success : NULL, p->has_failure ? &p->failure : NULL,
-                     0};
-    return j;
-}
-
 /* Success counting score of one value by j into *s: +1 success, -1
  * failure; an overflow error at node `at` when the value plus j's numbers
  * overflows. */
@@ -834,7 +826,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
     alea_status st;
     int counting = p->has_success || p->has_failure;
     int each = counting && p->explode == EXPLODE_EACH;
-    alea__judge own = pool_judge(p);
+    alea__judge own = alea__pool_judge(p);
     alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
     int64_t *g = NULL;
     uint8_t *match = NULL;

@@ -255,6 +255,21 @@ int alea__pool_marks(const pool *p, int fumble, int64_t v)
     return 0;
 }
 
+alea__judge alea__pool_judge(const pool *p)
+{
+    alea__judge j = {p->has_success ? &p->success : NULL, p->has_failure ? &p->failure : NULL,
+                     0};
+    return j;
+}
+
+int alea__pool_score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag, uint8_t fflag)
+{
+    alea__judge j = alea__pool_judge(p);
+    int sc = 0;
+    (void)alea__judge_score(&j, v, &sc, flags, sflag, fflag); /* adds 0 */
+    return sc;
+}
+
 void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
 {
     int64_t extra = p->extra < 0 ? -p->extra : p->extra;

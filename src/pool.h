@@ -284,6 +284,13 @@ ALEA__HIDDEN int64_t alea__pool_clamp(const pool *p, int64_t v);
  * failure (1) mark face v: any of them matches (none written: 0). */
 ALEA__HIDDEN int alea__pool_marks(const pool *p, int fumble, int64_t v);
 
+/* The pool's own count: its conditions, nothing added. */
+ALEA__HIDDEN alea__judge alea__pool_judge(const pool *p);
+/* Success score of one value by the pool's own count (which it must
+ * have): +1 success, -1 failure (both: 0); sflag or fflag set in *flags. */
+ALEA__HIDDEN int alea__pool_score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag,
+                                  uint8_t fflag);
+
 /*
  * The kept range of a pool of n dice (after boons/banes, extra included):
  * sorted ascending positions [*lo, *hi) of the n + |extra| dice rolled.
