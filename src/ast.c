@@ -9,64 +9,6 @@
 
 #include "out.h"
 
-int alea__cond_match(const cond *c, int64_t v)
-{
-    switch (c->op) {
-    case CMP_EQ: return v == c->value;
-    case CMP_NE: return v != c->value;
-    case CMP_LT: return v < c->value;
-    case CMP_LE: return v <= c->value;
-    case CMP_GT: return v > c->value;
-    case CMP_GE: return v >= c->value;
-    case CMP_EVEN: return v % 2 == 0;
-    case CMP_ODD: return v % 2 != 0;
-    default: return 0;
-    }
-}
-
-int alea__judge_score(const alea__judge *j, int64_t v, int *score, uint8_t *flags,
-                      uint8_t sflag, uint8_t fflag)
-{
-    int64_t x;
-    if (alea__add_ovf(v, j->add, &x))
-        return 0;
-    *score = 0;
-    if (j->success && alea__cond_match(j->success, x)) {
-        ++*score;
-        *flags |= sflag;
-    }
-    if (j->failure && alea__cond_match(j->failure, x)) {
-        --*score;
-        *flags |= fflag;
-    }
-    return 1;
-}
-
-int alea__pool_marks(const pool *p, int fumble, int64_t v)
-{
-    if (!(fumble ? p->has_fumble : p->has_crit))
-        return 0;
-    if (alea__cond_match(fumble ? &p->fumble : &p->crit, v))
-        return 1;
-    const cond *also = fumble ? p->fumble_also : p->crit_also;
-    for (uint8_t i = 0, n = fumble ? p->nfumble_also : p->ncrit_also; i < n; i++)
-        if (alea__cond_match(&also[i], v))
-            return 1;
-    return 0;
-}
-
-int alea__pool_rerolls(const pool *p, int64_t v)
-{
-    if (!p->has_reroll)
-        return 0;
-    if (alea__cond_match(&p->reroll, v))
-        return 1;
-    for (uint8_t i = 0; i < p->nreroll_also; i++)
-        if (alea__cond_match(&p->reroll_also[i], v))
-            return 1;
-    return 0;
-}
-
 /* a ^ b in whole numbers, by squaring; every step checked. */
 static int power(int64_t a, int64_t b, int64_t *r)
 {
@@ -132,51 +74,6 @@ int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r)
     }
     *r = q;
     return ARITH_OK;
-}
-
-uint64_t alea__die_nfaces(const die_spec *d)
-{
-    if (d->kind == FACES_LIST)
-        return d->nfaces;
-    return (uint64_t)d->hi - (uint64_t)d->lo + 1u; /* hi >= lo */
-}
-
-int64_t alea__die_face(const die_spec *d, uint64_t i)
-{
-    if (d->kind == FACES_LIST)
-        return d->sorted[i];
-    return (int64_t)((uint64_t)d->lo + i);
-}
-
-int64_t alea__pool_clamp(const pool *p, int64_t v)
-{
-    if (p->has_clamp_lo && v < p->clamp_lo)
-        return p->clamp_lo;
-    if (p->has_clamp_hi && v > p->clamp_hi)
-        return p->clamp_hi;
-    return v;
-}
-
-void alea__pool_keep_range(const pool *p, int64_t n, int64_t *plo, int64_t *phi)
-{
-    int64_t extra = p->extra < 0 ? -p->extra : p->extra;
-    int64_t total = n + extra, lo = 0, hi = total;
-    if (p->extra > 0)
-        lo = total - n;
-    else if (p->extra < 0)
-        hi = n;
-    for (uint32_t i = 0; i < p->nkeeps; i++) {
-        int64_t k = p->keeps[i].n, m = hi - lo;
-        switch (p->keeps[i].op) {
-        case KEEP_HIGH: if (k < m) lo = hi - k; break;
-        case KEEP_LOW: if (k < m) hi = lo + k; break;
-        case DROP_HIGH: hi = k < m ? hi - k : lo; break;
-        case DROP_LOW: lo = k < m ? lo + k : hi; break;
-        default: break;
-        }
-    }
-    *plo = lo;
-    *phi = hi;
 }
 
 /* ---- printer ------------------------------------------------------------- */

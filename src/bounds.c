@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "pool.h"
 #include "mech.h"
 
 static void open_range(alea__range *r)

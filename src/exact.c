@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "pool.h"
 #include "mech.h"
 #include "group.h"
 
@@ -26,14 +27,6 @@
 static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* ---- one die ------------------------------------------------------------------ */
-
-/* The pool's own count: its conditions, nothing added. */
-static alea__judge pool_judge(const pool *p)
-{
-    alea__judge j = {p->has_success ? &p->success : NULL, p->has_failure ? &p->failure : NULL,
-                     0};
-    return j;
-}
 
 /* Success counting score of one value by j into *s: +1 success, -1
  * failure; an overflow error at node `at` when the value plus j's numbers
@@ -833,7 +826,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
     alea_status st;
     int counting = p->has_success || p->has_failure;
     int each = counting && p->explode == EXPLODE_EACH;
-    alea__judge own = pool_judge(p);
+    alea__judge own = alea__pool_judge(p);
     alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
     int64_t *g = NULL;
     uint8_t *match = NULL;
@@ -992,7 +985,8 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     for (size_t i = 0; i < sides.n; i++) {
         pool at;
         if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
-            (st = alea__pool_at_sides(ctx, n, sides.v[i], 1, &at)) != ALEA_OK ||
+            (st = alea__pool_at_sides(ctx, p, se->start, se->end, sides.v[i], 1, &at)) !=
+                ALEA_OK ||
             (st = eval_pool(ctx, n, &at, &cur)) != ALEA_OK ||
             (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&sides, i), n)) != ALEA_OK)
             goto done;

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "parser.h"
+#include "pool.h"
 
 /* ---- parsing ---------------------------------------------------------------- */
 

@@ -5,6 +5,7 @@
  * reroll that matches every face).
  */
 #include "parser.h"
+#include "pool.h"
 
 /* ---- dice ------------------------------------------------------------------ */
 
@@ -530,133 +531,7 @@ static alea_status parse_rolled_sides(parser *p, pool *pl)
     return ALEA_OK;
 }
 
-/* Does cond c match every face in [a, b] (a <= b)? Conditions on a range
- * are intervals touching one end (or a point), so the ends decide. */
-static int cond_all_in(const cond *c, int64_t a, int64_t b)
-{
-    if (c->op == CMP_EQ)
-        return a == b && c->value == a;
-    if (c->op == CMP_NE)
-        return c->value < a || c->value > b;
-    if (ALEA__COND_PARITY(c->op)) /* two neighbours differ */
-        return a == b && alea__cond_match(c, a);
-    return alea__cond_match(c, a) && alea__cond_match(c, b);
-}
-
-/* Does cond c match every face of die d, except those matching `except`
- * (faces a reroll "r" removes; NULL for none)? */
-static int cond_all(const die_spec *d, const cond *c, const cond *except)
-{
-    if (d->kind == FACES_LIST) {
-        for (uint32_t i = 0; i < d->nfaces; i++) {
-            int64_t v = d->sorted[i];
-            if (except && alea__cond_match(except, v))
-                continue;
-            if (!alea__cond_match(c, v))
-                return 0;
-        }
-        return 1;
-    }
-    if (!except)
-        return cond_all_in(c, d->lo, d->hi);
-    /* The faces left after removing `except` form at most two intervals. */
-    int64_t lo = d->lo, hi = d->hi, v = except->value;
-    int64_t a1 = lo, b1 = hi, a2 = 1, b2 = 0; /* [a2,b2] empty unless set */
-    switch (except->op) {
-    case CMP_EQ:
-        if (v < lo || v > hi)
-            break;
-        b1 = v - 1; /* v > lo here or the interval is empty: v >= lo > INT64_MIN */
-        if (v < hi) {
-            a2 = v + 1;
-            b2 = hi;
-        }
-        if (v == lo) { /* first interval empty */
-            a1 = 1;
-            b1 = 0;
-        }
-        break;
-    case CMP_LT: if (v > lo) a1 = v; break;       /* keep [v, hi] */
-    case CMP_LE: if (v >= lo) { if (v == INT64_MAX) { a1 = 1; b1 = 0; } else a1 = v + 1; } break;
-    case CMP_GT: if (v < hi) b1 = v; break;       /* keep [lo, v] */
-    case CMP_GE: if (v <= hi) { if (v == INT64_MIN) { a1 = 1; b1 = 0; } else b1 = v - 1; } break;
-    case CMP_NE: /* keep [v, v] */
-        if (v >= lo && v <= hi)
-            a1 = b1 = v;
-        else
-            a1 = 1, b1 = 0;
-        break;
-    default: break;
-    }
-    if (a1 <= b1 && !cond_all_in(c, a1, b1))
-        return 0;
-    if (a2 <= b2 && !cond_all_in(c, a2, b2))
-        return 0;
-    return 1;
-}
-
-static int cond_any(const die_spec *d, const cond *c)
-{
-    if (d->kind == FACES_RANGE) {
-        switch (c->op) {
-        case CMP_EQ: return c->value >= d->lo && c->value <= d->hi;
-        case CMP_LT: return d->lo < c->value;
-        case CMP_LE: return d->lo <= c->value;
-        case CMP_GT: return d->hi > c->value;
-        case CMP_GE: return d->hi >= c->value;
-        case CMP_NE: return !(d->lo == d->hi && d->hi == c->value);
-        case CMP_EVEN:
-        case CMP_ODD: return d->lo != d->hi || alea__cond_match(c, d->lo);
-        default: return 1;
-        }
-    }
-    for (uint32_t i = 0; i < d->nfaces; i++)
-        if (alea__cond_match(c, d->sorted[i]))
-            return 1;
-    return 0;
-}
-
 /* ---- several reroll conditions ("2d8r8r2") ----------------------------------- */
-
-/* Whether face v of die d exists, is not rerolled by pl, and does not
- * match `also` (NULL: none). */
-static int stays_at(const die_spec *d, const pool *pl, const cond *also, int64_t v)
-{
-    return v >= d->lo && v <= d->hi && !alea__pool_rerolls(pl, v) &&
-           !(also && alea__cond_match(also, v));
-}
-
-/* Whether v - 1, v or v + 1 is a face that stays (stays_at). */
-static int stays_near(const die_spec *d, const pool *pl, const cond *also, int64_t v)
-{
-    return (v > INT64_MIN && stays_at(d, pl, also, v - 1)) || stays_at(d, pl, also, v) ||
-           (v < INT64_MAX && stays_at(d, pl, also, v + 1));
-}
-
-/*
- * Whether some face of die d is neither rerolled by pool pl's conditions
- * nor matched by `also` (an explosion's trigger; NULL: none). On a range
- * the faces the conditions match are intervals that end at a die's end or
- * next to a condition's value, so a face that stays, if any, is one of
- * those: at most 3 per condition are tried, whatever the die's size.
- */
-static int face_stays(const die_spec *d, const pool *pl, const cond *also)
-{
-    if (d->kind == FACES_LIST) {
-        for (uint32_t i = 0; i < d->nfaces; i++)
-            if (stays_at(d, pl, also, d->sorted[i]))
-                return 1;
-        return 0;
-    }
-    if (stays_at(d, pl, also, d->lo) || stays_at(d, pl, also, d->hi) ||
-        stays_near(d, pl, also, pl->reroll.value) ||
-        (also && stays_near(d, pl, also, also->value)))
-        return 1;
-    for (uint8_t i = 0; i < pl->nreroll_also; i++)
-        if (stays_near(d, pl, also, pl->reroll_also[i].value))
-            return 1;
-    return 0;
-}
 
 /*
  * reroll = ("r" | "ro") cond, again on a die that has one: another
@@ -697,19 +572,6 @@ static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, co
     pl->nreroll_also++;
     return ALEA_OK;
 }
-
-static const char *cond_op_str(uint8_t op)
-{
-    switch (op) {
-    case CMP_EQ: return "=";
-    case CMP_LT: return "<";
-    case CMP_LE: return "<=";
-    case CMP_GT: return ">";
-    case CMP_GE: return ">=";
-    default: return "<>";
-    }
-}
-
 
 /* ---- per-die modifiers: clamps, other tools' explosions, markers ---------- */
 
@@ -965,24 +827,6 @@ static alea_status check_order(parser *p, const pool *pl, const token *ctok,
     return ALEA_OK;
 }
 
-/* Whether the faces of die d that c matches are all above, or all below,
- * the faces it does not match (its highest or lowest faces). */
-static int cond_at_end(const die_spec *d, const cond *c)
-{
-    if (d->kind == FACES_RANGE) {
-        if (c->op == CMP_EQ || c->op == CMP_NE)
-            return c->value <= d->lo || c->value >= d->hi;
-        if (ALEA__COND_PARITY(c->op)) /* alternate faces: two at most */
-            return d->hi == d->lo || (d->hi > d->lo && d->hi - 1 == d->lo);
-        return 1; /* "<", "<=", ">", ">=": an interval at one end */
-    }
-    /* Sorted faces: the matches are a prefix or a suffix (ties match alike). */
-    uint32_t changes = 0;
-    for (uint32_t i = 1; i < d->nfaces; i++)
-        changes += alea__cond_match(c, d->sorted[i]) != alea__cond_match(c, d->sorted[i - 1]);
-    return changes <= 1;
-}
-
 /*
  * rpg-dice-roller's keep and drop on "!" dice: each roll of a chain is an
  * entry of its own, kept or dropped alone ("5d10!k2"). The exact engine
@@ -1006,7 +850,7 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
     else if (pl->explode_once || pl->explode_cap || pl->has_first_trigger ||
              pl->has_reroll_one || pl->extra)
         why = "keep and drop on exploding dice with another modifier of the explosion";
-    else if (!cond_at_end(&pl->die, &pl->trigger))
+    else if (!alea__cond_at_end(&pl->die, &pl->trigger))
         why = "keep and drop on exploding dice whose explosion faces lie between the "
               "other faces";
     if (why)
@@ -1051,19 +895,6 @@ static alea_status parse_unique(parser *p, pool *pl, const token **utok)
     }
 }
 
-/* The number of distinct faces of die d, up to cap. */
-static uint64_t distinct_faces(const die_spec *d, uint64_t cap)
-{
-    if (d->kind == FACES_RANGE) {
-        uint64_t span = (uint64_t)d->hi - (uint64_t)d->lo; /* + 1, may wrap */
-        return span >= cap ? cap : span + 1;
-    }
-    uint64_t k = 0;
-    for (uint32_t i = 0; i < d->nfaces && k < cap; i++)
-        k += i == 0 || d->sorted[i] != d->sorted[i - 1];
-    return k;
-}
-
 /*
  * What unique works with: plain dice of a written count and sides (their
  * keep, drop, selections, success counts, sorting and markers act after
@@ -1085,9 +916,9 @@ static alea_status check_unique(parser *p, const pool *pl, const token *utok)
                            (int)(utok->end - utok->start), p->src + utok->start, with,
                            (unsigned)utok->start);
     if (pl->unique != UNIQUE_ALL ||
-        (pl->has_unique_cond && !cond_all(&pl->die, &pl->unique_cond, NULL)))
+        (pl->has_unique_cond && !alea__cond_all(&pl->die, &pl->unique_cond, NULL)))
         return ALEA_OK; /* "uo" ends; a face the condition leaves free ends "u" */
-    uint64_t faces = distinct_faces(&pl->die, (uint64_t)pl->count);
+    uint64_t faces = alea__die_distinct_faces(&pl->die, (uint64_t)pl->count);
     if ((uint64_t)pl->count > faces)
         return alea__error(p->ctx, ALEA_ERR_INVALID, utok->start, utok->end,
                            "%lld dice cannot all show different faces: the die has %llu "
@@ -1106,29 +937,29 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
     const die_spec *d = &pl->die;
     /* A reroll done once always ends ("1d1ro1": the second face stays). */
     int until = pl->has_reroll && !pl->reroll_once;
-    if (until && pl->nreroll_also && !face_stays(d, pl, NULL))
+    if (until && pl->nreroll_also && !alea__pool_face_stays(d, pl, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            "the reroll conditions at byte %u match every face of the die "
                            "together, so no roll could be kept",
                            (unsigned)rtok->start);
-    if (until && !pl->nreroll_also && cond_all(d, &pl->reroll, NULL))
+    if (until && !pl->nreroll_also && alea__cond_all(d, &pl->reroll, NULL))
         return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
                            "reroll condition %s%lld matches every face of the die, "
                            "so no roll could be kept (byte %u)",
-                           cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
+                           alea__cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
                            (unsigned)rtok->start);
-    if (pl->explode != EXPLODE_NONE && !cond_any(d, &pl->trigger))
+    if (pl->explode != EXPLODE_NONE && !alea__cond_any(d, &pl->trigger))
         return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                            "the explosion trigger %s%lld matches no face of the die, so "
                            "it would never explode (byte %u); to count successes on "
                            "exploding dice, give the trigger first, as in 3d6!!6>=7",
-                           cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                           alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
                            (unsigned)etok->start);
     if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
         /* With "r", rerolled faces never show; with "ro" they can. */
         const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (gone && pl->nreroll_also ? !face_stays(d, pl, &pl->trigger)
-                                     : cond_all(d, &pl->trigger, gone)) {
+        if (gone && pl->nreroll_also ? !alea__pool_face_stays(d, pl, &pl->trigger)
+                                     : alea__cond_all(d, &pl->trigger, gone)) {
             if (!pl->trigger_written)
                 return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                                    "explosion would never end: every roll of this die "
@@ -1137,7 +968,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
             return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                                "explosion would never end: the trigger %s%lld matches "
                                "every face of the die (byte %u)",
-                               cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                               alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
                                (unsigned)etok->start);
         }
     }
@@ -1151,21 +982,21 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
         /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
         size_t from = p->sum_start < n->start ? p->sum_start : n->start;
         if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
-            !pl->penetrate && !ALEA__CLAMPED(pl) && !cond_any(d, &pl->success))
+            !pl->penetrate && !ALEA__CLAMPED(pl) && !alea__cond_any(d, &pl->success))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
                                "no face of the die is %s, so no die could count (byte %u)",
                                alea__cmp_str(pl->success.op), (unsigned)stok->start);
         if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
-            !cond_any(d, &pl->success) &&
-            !(pl->has_failure && cond_any(d, &pl->failure)))
+            !alea__cond_any(d, &pl->success) &&
+            !(pl->has_failure && alea__cond_any(d, &pl->failure)))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
                                "no face of the die is %s %lld, so no die could count "
                                "as a success (byte %u); to compare a total, put it in "
                                "parentheses, as in (%.*s) %s %lld",
-                               cond_op_str(pl->success.op), (long long)pl->success.value,
+                               alea__cond_op_str(pl->success.op), (long long)pl->success.value,
                                (unsigned)stok->start,
                                (int)trimmed_len(p, from, stok->start), p->src + from,
-                               cond_op_str(pl->success.op), (long long)pl->success.value);
+                               alea__cond_op_str(pl->success.op), (long long)pl->success.value);
     }
     return ALEA_OK;
 }
@@ -1182,50 +1013,6 @@ static alea_status check_rolled_sides(parser *p, const pool *pl, const token *et
                            "supported yet unless the explosion's trigger is written, as in "
                            "3d(1d6+4)!>=6>=5 (byte %u)",
                            (unsigned)etok->start);
-    return ALEA_OK;
-}
-
-alea_status alea__pool_at_sides(alea_ctx *ctx, const node *n, int64_t sides, int possible,
-                                pool *out)
-{
-    const pool *p = n->u.pool;
-    const node *se = p->sides_expr;
-    if (!se)
-        return alea__broken(ctx, n->start, n->end, "rolled sides without their expression");
-    if (sides < 0)
-        return possible ? alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
-                                      "number of sides can be negative at byte %u (it can "
-                                      "be %lld)",
-                                      (unsigned)se->start, (long long)sides)
-                        : alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
-                                      "negative number of sides %lld at byte %u",
-                                      (long long)sides, (unsigned)se->start);
-    *out = *p;
-    out->sides_expr = NULL;
-    out->die.lo = sides == 0 ? 0 : 1; /* d0 is the null die: one face, 0 */
-    out->die.hi = sides;
-    if (p->explode != EXPLODE_NONE && !p->trigger_written)
-        out->trigger.value = sides;
-    const char *what = possible ? "can be" : "rolled";
-    const cond *gone = p->has_reroll && !p->reroll_once ? &p->reroll : NULL;
-    if (gone && p->nreroll_also && !face_stays(&out->die, p, NULL))
-        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
-                           "the reroll conditions match every face of a d%lld together, so "
-                           "no roll could be kept: the sides at byte %u %s %lld",
-                           (long long)sides, (unsigned)se->start, what, (long long)sides);
-    if (gone && !p->nreroll_also && cond_all(&out->die, gone, NULL))
-        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
-                           "reroll condition %s%lld matches every face of a d%lld, so no "
-                           "roll could be kept: the sides at byte %u %s %lld",
-                           cond_op_str(p->reroll.op), (long long)p->reroll.value,
-                           (long long)sides, (unsigned)se->start, what, (long long)sides);
-    if (p->explode != EXPLODE_NONE &&
-        (gone && p->nreroll_also ? !face_stays(&out->die, p, &out->trigger)
-                                 : cond_all(&out->die, &out->trigger, gone)))
-        return alea__error(ctx, ALEA_ERR_DOMAIN, se->start, se->end,
-                           "explosion would never end: every roll of a d%lld explodes, and "
-                           "the sides at byte %u %s %lld",
-                           (long long)sides, (unsigned)se->start, what, (long long)sides);
     return ALEA_OK;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "pool.h"
 #include "rng.h"
 #include "mech.h"
 #include "group.h"
@@ -114,16 +115,6 @@ alea_status alea__roll_overflow(rstate *s, const node *n)
     return overflow(s, n);
 }
 
-/* Success score of one value by the pool's own count: +1 success, -1
- * failure (both: 0). */
-static int score(const pool *p, int64_t v, uint8_t *flags, uint8_t sflag, uint8_t fflag)
-{
-    alea__judge j = {&p->success, p->has_failure ? &p->failure : NULL, 0};
-    int sc = 0;
-    (void)alea__judge_score(&j, v, &sc, flags, sflag, fflag); /* adds 0 */
-    return sc;
-}
-
 /* Rolls one die of the pool: reroll, clamp, then explode. The first face
  * has been charged by the caller; rerolls and explosions charge
  * themselves. budget: the explosions the pool has left ("x5=10"), or NULL
@@ -166,7 +157,7 @@ static alea_status roll_die(rstate *s, const node *n, const pool *p, int64_t *bu
          * kept: the parser rejects keep/drop here). */
         int sc;
         if (p->has_success && p->explode == EXPLODE_EACH) {
-            die->score += score(p, counted, &flags, FACE_SUCCESS, FACE_FAILURE);
+            die->score += alea__pool_score(p, counted, &flags, FACE_SUCCESS, FACE_FAILURE);
         } else if (s->judge && p->explode == EXPLODE_EACH) {
             if (!alea__judge_score(s->judge, counted, &sc, &flags, FACE_SUCCESS, FACE_FAILURE))
                 return overflow(s, n);
@@ -380,10 +371,12 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
  * *out the pool at that value; a trace keeps a copy in the record. */
 static alea_status roll_sides(rstate *s, const node *n, rec *rc, pool *out)
 {
+    const node *se = n->u.pool->sides_expr;
     int64_t sides;
     alea_status st;
-    if ((st = eval(s, n->u.pool->sides_expr, &rc->sides, &sides)) != ALEA_OK ||
-        (st = alea__pool_at_sides(s->ctx, n, sides, 0, out)) != ALEA_OK)
+    if ((st = eval(s, se, &rc->sides, &sides)) != ALEA_OK ||
+        (st = alea__pool_at_sides(s->ctx, n->u.pool, se->start, se->end, sides, 0, out)) !=
+            ALEA_OK)
         return st;
     if (s->trace) {
         pool *kept = alea__arena_alloc(&s->r->arena, sizeof *kept);
@@ -564,7 +557,7 @@ static alea_status eval_dice(rstate *s, const node *n, rec *rc, int64_t *value)
             if (alea__add_ovf(sum, d->score, &sum))
                 return overflow(s, n);
         } else {
-            sum += score(p, d->value, &d->flags, DIE_SUCCESS, DIE_FAILURE);
+            sum += alea__pool_score(p, d->value, &d->flags, DIE_SUCCESS, DIE_FAILURE);
         }
     }
     return finish_dice(s, p, rc, die0, (size_t)total, sum, value);

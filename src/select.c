@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "pool.h"
 
 void alea__select_apply(const pool *p, const int64_t *sorted, size_t m, uint8_t *kept)
 {

@@ -14,6 +14,7 @@
  * best/worst that were not kept are marked "dropped".
  */
 #include "out.h"
+#include "pool.h"
 #include "roll.h"
 #include "mech.h"
 #include "group.h"

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "pool.h"
 
 /* Work units of one multiset's transition beyond its faces: ranking the
  * successor, a pass over the faces and the dice. */
