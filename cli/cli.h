@@ -197,8 +197,6 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
-/* What names column j: its name, else its expression. */
-const char *column_label(const options *o, size_t j);
 
 /* ---- sample.c ------------------------------------------------------------ */
 
