@@ -16,12 +16,14 @@
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
  *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
- * Like any other host, the command line uses only <alea.h> from the library.
+ * Like any other host, the command line uses only the public headers of the
+ * library: <alea.h>, and <alea_games.h> for Double Down's boons and banes.
  */
 #ifndef ALEA_CLI_H
 #define ALEA_CLI_H
 
 #include <alea.h>
+#include <alea_games.h> /* the boon tables of the options */
 
 #include <stddef.h>
 #include <stdint.h>
@@ -197,8 +199,6 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
-/* What names column j: its name, else its expression. */
-const char *column_label(const options *o, size_t j);
 
 /* ---- sample.c ------------------------------------------------------------ */
 

@@ -204,11 +204,6 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
     return EXIT_OK;
 }
 
-const char *column_label(const options *o, size_t j)
-{
-    return o->names && o->names[j][0] ? o->names[j] : o->exprs[j];
-}
-
 /*
  * Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. Stops at the first error (reported after the

@@ -422,6 +422,12 @@ static void put_cell_fraction(const column *c, int64_t v, cumul_mode mode)
     free(buf);
 }
 
+/* What names column j: its name, else its expression. */
+static const char *column_label(const options *o, size_t j)
+{
+    return o->names && o->names[j][0] ? o->names[j] : o->exprs[j];
+}
+
 /* Header text: the expression, cut to HEADER_MAX characters with "...". */
 static void make_head(column *c, const char *src)
 {

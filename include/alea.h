@@ -2,7 +2,8 @@
  * alea.h -- tabletop dice: roll an expression with a per-die breakdown, or
  * compute its exact probability distribution.
  *
- * This header is the whole public API and its manual.
+ * This header is the public API and its manual; alea_games.h adds the
+ * rules of one game on top of it (Double Down's boons and banes).
  *
  * Objects
  *   alea_ctx    a context: allocator hook, random generator, limits, last error.
@@ -504,6 +505,21 @@ unsigned alea_dist_open(const alea_dist *dist);
  * with a relative allowance of 1e-12 for their rounding. Cost: linear. */
 int64_t alea_dist_percentile(const alea_dist *dist, double q);
 
+/*
+ * The expectation of a function of the outcome: the sum of p(v) f(v) over
+ * the outcomes v listed, divided by their mass (as alea_dist_mean is; with
+ * f(v) = v it is the mean, 10.5 for 3d6, though summed in plain doubles).
+ * f is called once per outcome, in ascending order, with ud, and writes
+ * its value for the outcome to *x; a status other than ALEA_OK from f
+ * stops the sum and is returned (ALEA_ERR_ARGUMENT for a value that is no
+ * alea_status), recorded in ctx with the outcome it came from.
+ * ALEA_ERR_ARGUMENT for a NULL dist, f or out (recorded in ctx). *out is
+ * written only on success. Cost: one call of f per outcome.
+ */
+alea_status alea_dist_expect(alea_ctx *ctx, const alea_dist *dist,
+                             alea_status (*f)(int64_t outcome, void *ud, double *x), void *ud,
+                             double *out);
+
 /* The probability mass cut off by the explosion tail bound (0 when nothing
  * was cut). The outcomes' probabilities sum to 1 minus this. */
 double alea_dist_truncated(const alea_dist *dist);
@@ -658,36 +674,7 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *tally, const alea_e
                             alea_dist **out);
 
 /* ------------------------------------------------------------------------ */
-/* Boons and banes of a Double Down roll                                    */
-
-/*
- * The rule text leaves its Difficulty and Outcomes tables to the game's
- * book, so alea takes them as data. A roll at difficulty D earns count[i]
- * for the last entry with difficulty[i] <= D (none: 0), times the
- * multiplier of its final outcome (critical failure, failure, success,
- * critical success): a positive product is boons, a negative one banes,
- * rounded up to whole ones. Drive spent adds that many boons on a success or
- * better, not multiplied. A support roll halves the boons (not the drive's).
- */
-typedef struct alea_boon_table {
-    const int64_t *difficulty; /* ascending */
-    const int64_t *count;      /* boons or banes at that difficulty */
-    size_t n;
-    double multiplier[4];      /* per outcome 0..3 */
-} alea_boon_table;
-
-/* Boons and banes earned by one roll ending in outcome (0..3) at difficulty.
- * ALEA_ERR_ARGUMENT for an outcome out of range, a NULL pointer, a negative
- * drive or a multiplier that is not finite; ALEA_ERR_OVERFLOW when the
- * boons or banes (with the drive) would pass INT64_MAX. */
-alea_status alea_boons_for_outcome(const alea_boon_table *table, int64_t difficulty, int outcome,
-                                   int64_t drive, int support, int64_t *boons, int64_t *banes);
-
-/* Expected boons and banes of a dd() roll, from its distribution (which
- * must have been computed from an expression that is a dd() call: else
- * ALEA_ERR_ARGUMENT, recorded in ctx). */
-alea_status alea_dist_boons(alea_ctx *ctx, const alea_dist *dist, const alea_boon_table *table,
-                            int64_t drive, int support, double *boons, double *banes);
+/* Writing distributions and numbers                                        */
 
 /*
  * Writes the distribution as ALEA_FORMAT_CSV (above; the cumulative columns

@@ -97,7 +97,7 @@ static int body_prec(const node *n)
 {
     /* "d20 +1d", "2d10 +2B" and "(2d6 + 3) +1d" bind like a sum. */
     if ((n->kind == N_DICE && n->u.pool->extra_kind) ||
-        ((n->kind == N_BEST || n->kind == N_WORST) && n->op == 1))
+        ((n->kind == N_BEST || n->kind == N_WORST) && n->op == ALEA__BEST_AS_BONUS))
         return PREC_SUM;
     switch (n->kind) {
     case N_CMP: return PREC_CMP;
@@ -431,7 +431,7 @@ void alea__pool_print_as(alea__out *o, const node *n, int with_count, alea__side
 static int ends_with_extra(const node *n)
 {
     if (n->kind == N_BEST || n->kind == N_WORST)
-        return n->op == 1;
+        return n->op == ALEA__BEST_AS_BONUS;
     if (n->kind != N_DICE)
         return 0;
     const pool *p = n->u.pool;
@@ -532,7 +532,7 @@ static void print_body(alea__out *o, const node *n)
     case N_ABS: print_call(o, "abs", n->u.un.a, NULL); break;
     case N_BEST:
     case N_WORST:
-        if (n->op == 1) { /* written as bonus dice */
+        if (n->op == ALEA__BEST_AS_BONUS) {
             /* "(d20 +1d) -1d" is worst of two (d20 +1d): without the
              * parentheses the two signs would net out (found by fuzzing). */
             print_at(o, n->u.rep.a, ends_with_extra(n->u.rep.a) ? PREC_ATOM + 1 : PREC_SUM);

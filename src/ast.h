@@ -74,10 +74,13 @@ typedef struct group {
     uint8_t sort;
 } group;
 
+/* N_BEST/N_WORST's op when the node was written as bonus dice ("expr +1d"). */
+#define ALEA__BEST_AS_BONUS 1
+
 typedef struct node {
     uint8_t kind; /* node_kind */
-    uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST 1 when written as
-                     bonus dice "expr +1d" */
+    uint8_t op;   /* cmp_op for N_CMP; for N_BEST/N_WORST ALEA__BEST_AS_BONUS
+                     when written as bonus dice "expr +1d" */
     uint32_t start, end;
     /* An inline label after a term ("3d6 [fire]", "(2d6 + 3) [fire]"):
      * its text, within the expression's source, or NULL. */

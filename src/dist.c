@@ -838,3 +838,41 @@ alea_status alea__dist_expect(const alea_dist *d,
     *mean = mass > 0 ? sum / mass : 0;
     return ALEA_OK;
 }
+
+/* The public expectation: the caller's function, and the outcome it was
+ * last called with, for the message of a status it returns. */
+typedef struct expect_call {
+    alea_status (*f)(int64_t v, void *ud, double *x);
+    void *ud;
+    int64_t at;
+} expect_call;
+
+static alea_status expect_one(int64_t v, void *ud, double *x)
+{
+    expect_call *c = ud;
+    c->at = v;
+    return c->f(v, c->ud, x);
+}
+
+alea_status alea_dist_expect(alea_ctx *ctx, const alea_dist *dist,
+                             alea_status (*f)(int64_t outcome, void *ud, double *x), void *ud,
+                             double *out)
+{
+    if (!ctx)
+        return ALEA_ERR_ARGUMENT;
+    alea__clear_error(ctx);
+    if (!dist || !f || !out)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "alea_dist_expect: NULL argument");
+    expect_call c = {f, ud, 0};
+    double mean;
+    alea_status st = alea__dist_expect(dist, expect_one, &c, &mean);
+    if (st != ALEA_OK) {
+        const char *name = alea_status_name(st);
+        if ((unsigned)st >= ALEA_STATUS__COUNT) /* not a status: the caller's mistake */
+            st = ALEA_ERR_ARGUMENT;
+        return alea__error(ctx, st, 0, 0, "alea_dist_expect: the function returned %s for %lld",
+                           name, (long long)c.at);
+    }
+    *out = mean;
+    return ALEA_OK;
+}

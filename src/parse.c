@@ -619,7 +619,7 @@ static alea_status apply_bonus(parser *p, chainbuf *c, bonus_acc *b)
         node *n;
         if ((st = new_node(p, k > 0 ? N_BEST : N_WORST, l->start, b->end, &n)) != ALEA_OK)
             return st;
-        n->op = 1;
+        n->op = ALEA__BEST_AS_BONUS;
         n->u.rep.a = l;
         n->u.rep.n = 1 + mag;
         wrapped = n;

@@ -1,7 +1,9 @@
 /* api_test.c -- what the public API gives front ends so that they do not
- * recompute it: both cumulative columns of a distribution at once, a random
- * seed drawn from a context, the work an evaluation was charged, and one
- * probability formatted as the JSON formats it. */
+ * recompute it: both cumulative columns of a distribution at once, the
+ * expectation of a function of the outcome, a random seed drawn from a
+ * context, the work an evaluation was charged, and one probability
+ * formatted as the JSON formats it. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -50,6 +52,71 @@ static void test_cumulate(void **state)
         alea_dist_free(d);
     }
     alea_dist_cumulate(NULL, NULL, NULL); /* nothing to do */
+    alea_ctx_free(ctx);
+}
+
+/* The functions alea_dist_expect takes the expectation of: the outcome
+ * itself, its square, and one that fails past a value (*ud). */
+static alea_status outcome_itself(int64_t v, void *ud, double *x)
+{
+    (void)ud;
+    *x = (double)v;
+    return ALEA_OK;
+}
+
+static alea_status outcome_squared(int64_t v, void *ud, double *x)
+{
+    (void)ud;
+    *x = (double)v * (double)v;
+    return ALEA_OK;
+}
+
+static alea_status fails_past(int64_t v, void *ud, double *x)
+{
+    *x = 0;
+    return v > *(const int64_t *)ud ? ALEA_ERR_DOMAIN : ALEA_OK;
+}
+
+static alea_status not_a_status(int64_t v, void *ud, double *x)
+{
+    (void)v;
+    (void)ud;
+    *x = 0;
+    return (alea_status)99;
+}
+
+/* alea_dist_expect: the mean of 3d6 through a function (10.5) and its
+ * second moment (the variance plus the mean squared: 35/4 + 10.5^2); a
+ * status from the function is returned, naming the outcome, with *out
+ * untouched; NULL arguments are refused. */
+static void test_expect(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_dist *d = dist_of(ctx, "3d6");
+    double out = -1;
+    assert_int_equal(alea_dist_expect(ctx, d, outcome_itself, NULL, &out), ALEA_OK);
+    assert_true(fabs(out - 10.5) < 1e-12);
+    assert_string_equal(alea_ctx_error(ctx), "");
+    assert_int_equal(alea_dist_expect(ctx, d, outcome_squared, NULL, &out), ALEA_OK);
+    assert_true(fabs(out - (35.0 / 4 + 10.5 * 10.5)) < 1e-10);
+    int64_t limit = 12;
+    out = -1;
+    assert_int_equal(alea_dist_expect(ctx, d, fails_past, &limit, &out), ALEA_ERR_DOMAIN);
+    assert_true(out == -1);
+    assert_string_equal(alea_ctx_error(ctx),
+                        "alea_dist_expect: the function returned ALEA_ERR_DOMAIN for 13");
+    assert_int_equal(alea_dist_expect(ctx, d, not_a_status, NULL, &out), ALEA_ERR_ARGUMENT);
+    assert_string_equal(alea_ctx_error(ctx),
+                        "alea_dist_expect: the function returned ALEA_UNKNOWN for 3");
+    assert_true(out == -1);
+    assert_int_equal(alea_dist_expect(NULL, d, outcome_itself, NULL, &out), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_dist_expect(ctx, NULL, outcome_itself, NULL, &out), ALEA_ERR_ARGUMENT);
+    assert_string_equal(alea_ctx_error(ctx), "alea_dist_expect: NULL argument");
+    assert_int_equal(alea_dist_expect(ctx, d, NULL, NULL, &out), ALEA_ERR_ARGUMENT);
+    assert_int_equal(alea_dist_expect(ctx, d, outcome_itself, NULL, NULL), ALEA_ERR_ARGUMENT);
+    assert_true(out == -1);
+    alea_dist_free(d);
     alea_ctx_free(ctx);
 }
 
@@ -316,6 +383,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cumulate),
+        cmocka_unit_test(test_expect),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_work),
         cmocka_unit_test(test_csv),

@@ -12,6 +12,8 @@
  */
 #include "support.h"
 
+#include <alea_games.h> /* dd()'s boons and banes */
+
 #define VMIN (-64)
 #define VMAX 4096
 #define NV (VMAX - VMIN + 1)

@@ -5,6 +5,8 @@
  */
 #include "support.h"
 
+#include <alea_games.h> /* dd()'s boons and banes */
+
 /* A queue of (face, sides): draw i yields face i on a die of sides i. */
 typedef struct script {
     const int64_t (*draws)[2];

@@ -5,7 +5,7 @@
  * sides print. On a zero-sided die they make the null die: "d0 +1B" is 1,
  * "d0 -1B" is -1, "d0" alone 0. They are extra dice (mech.h), so this file
  * holds their spelling; the boons arithmetic of a distribution
- * (alea_dist_boons) is with the Double Down roll, in mech/dd.c.
+ * (alea_dist_boons, alea_games.h) is with the Double Down roll, in mech/dd.c.
  */
 #include "../mech.h"
 

@@ -12,6 +12,8 @@
  */
 #include "../mech.h"
 
+#include "alea_games.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -276,7 +278,7 @@ const alea__mech alea__mech_dd = {
     "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json, NULL,
 };
 
-/* ---- boons and banes from the game's tables (public API) ---- */
+/* ---- boons and banes from the game's tables (public API: alea_games.h) ---- */
 
 alea_status alea_boons_for_outcome(const alea_boon_table *table, int64_t difficulty, int outcome,
                                 int64_t drive, int support, int64_t *boons, int64_t *banes)

@@ -1137,10 +1137,10 @@ chmod +x "$tmp/b/scripts/build" "$tmp/b/scripts/deps" "$tmp/bin/cmake"
 PATH="$tmp/bin:$PATH" sh "$tmp/b/scripts/build" >"$tmp/b/out" 2>"$tmp/b/err"
 brc=$?
 berr=$(cat "$tmp/b/err")
-want="scripts/build: 1/3 checking the build dependencies (scripts/deps; installs what is missing)
+want="scripts/build: 1/3 checking the build dependencies (scripts/deps --build; installs what is missing)
 deps-ran
-scripts/build: 2/3 configuring (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release)
-[ 50%] cmake -S . -B build -DCMAKE_BUILD_TYPE=Release
+scripts/build: 2/3 configuring (cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DALEA_TESTS=OFF -DALEA_BENCH=OFF)
+[ 50%] cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DALEA_TESTS=OFF -DALEA_BENCH=OFF
 scripts/build: 3/3 building (cmake --build build -j2)
 [ 50%] cmake --build build -j2
 scripts/build: built build/alea"

@@ -14,7 +14,7 @@ prefix=$tmp/prefix
 cmake --install "$build" --prefix "$prefix" >/dev/null
 libdir=$(find "$prefix" -name 'libalea.so.0' -exec dirname {} \; | head -n 1)
 [ -n "$libdir" ] || { echo "FAIL: no libalea.so.0 installed" >&2; exit 1; }
-for f in include/alea.h bin/alea share/man/man1/alea.1 share/bash-completion/completions/alea; do
+for f in include/alea.h include/alea_games.h bin/alea share/man/man1/alea.1 share/bash-completion/completions/alea; do
     [ -e "$prefix/$f" ] || { echo "FAIL: $f not installed" >&2; exit 1; }
 done
 # The version is written once, in alea.h; the man page must agree with it.
@@ -41,6 +41,14 @@ export PKG_CONFIG_PATH
 cc -std=c11 -o "$tmp/hello_pc" "$src/tests/install/hello.c" $(pkg-config --cflags --libs alea)
 got=$(env -u LD_LIBRARY_PATH "$tmp/hello_pc")
 [ "$got" = "$want" ] || { echo "FAIL: pkg-config build printed: $got" >&2; exit 1; }
+# alea_games.h beside alea.h, its functions exported by libalea.so
+printf '%s\n' '#include <alea_games.h>' 'int main(void) {' \
+    '    alea_boon_table t = {0, 0, 0, {0, 0, 1, 1}};' '    int64_t b, n;' \
+    '    return alea_boons_for_outcome(&t, 10, 2, 1, 0, &b, &n) != ALEA_OK || b != 1;' '}' \
+    >"$tmp/games.c"
+# shellcheck disable=SC2046
+cc -std=c11 -o "$tmp/games_pc" "$tmp/games.c" $(pkg-config --cflags --libs alea)
+env -u LD_LIBRARY_PATH "$tmp/games_pc" || { echo "FAIL: a program using alea_games.h" >&2; exit 1; }
 # shellcheck disable=SC2046
 cc -std=c11 -o "$tmp/hello_pc_static" "$src/tests/install/hello.c" \
     $(pkg-config --cflags alea) "$libdir/libalea.a" $(pkg-config --static --libs-only-l alea | sed 's/-lalea//')
