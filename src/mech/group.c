@@ -1,5 +1,5 @@
 /*
- * group.c -- group rolls, as Roll20 and Foundry VTT write them:
+ * mech/group.c -- group rolls, as Roll20 and Foundry VTT write them:
  *
  *   {4d6 + 3, 2d8}kh1     each member rolled to a total; keep or drop among
  *                         the totals; the value is the sum of those kept
@@ -15,13 +15,13 @@
  * lowest are the highest of the negated values. Success counts convolve
  * each member's (or die's) score.
  */
-#include "group.h"
+#include "../group.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser.h"
-#include "pool.h"
+#include "../parser.h"
+#include "../pool.h"
 
 /* ---- parsing ---------------------------------------------------------------- */
 
