@@ -12,7 +12,6 @@
  */
 #include "parser.h"
 #include "mech.h"
-#include "group.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +19,33 @@
 
 static alea_status d20_seen(parser *p, alea_status st, const node **out);
 
+/* The construct that a token of kind k opens (a group's '{'), or NULL. */
+static const alea__mech *opened_by(tok_kind k)
+{
+    for (const alea__mech *const *m = alea__mechs; *m; m++)
+        if ((*m)->opens && (*m)->opens == k)
+            return *m;
+    return NULL;
+}
+
+/* The construct a parenthesised list reads as where the dialect has sets,
+ * or NULL. */
+static const alea__mech *set_construct(void)
+{
+    for (const alea__mech *const *m = alea__mechs; *m; m++)
+        if ((*m)->parse_set)
+            return *m;
+    return NULL;
+}
+
 /*
  * postfix = NUM [dice_tail] | "(" expr ")" [dice_tail] | dice_tail | call
- *         | group
+ *         | construct                      (mech.h: a group "{...}")
  */
 static alea_status parse_postfix(parser *p, const node **out)
 {
     const token *t = peek(p);
+    const alea__mech *m;
     alea_status st;
     switch (t->kind) {
     case T_NUM: {
@@ -51,8 +70,8 @@ static alea_status parse_postfix(parser *p, const node **out)
         const node *inner;
         if ((st = alea__p_expr(p, &inner)) != ALEA_OK)
             return st;
-        if (p->dl->d20_select && at(p, T_COMMA)) /* d20's set "(1d4 + 1, 3)kh1" */
-            return alea__group_parse_set(p, t->start, inner, out);
+        if (p->dl->d20_select && at(p, T_COMMA) && (m = set_construct()))
+            return m->parse_set(p, t->start, inner, out); /* d20's "(1d4 + 1, 3)kh1" */
         if ((st = expect(p, T_RPAREN, "')' or an operator")) != ALEA_OK)
             return st;
         leave(p);
@@ -63,9 +82,9 @@ static alea_status parse_postfix(parser *p, const node **out)
     }
     case T_NAME:
         return alea__p_call(p, out);
-    case T_LBRACE:
-        return alea__group_parse(p, out);
     default:
+        if ((m = opened_by(t->kind)))
+            return m->parse(p, t->start, t->end, out);
         return err_at(p, t, "a number, a die or '('");
     }
 }

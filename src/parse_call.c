@@ -290,7 +290,7 @@ int alea__lex_is_word(const char *s, size_t n)
         if ((n > 1 && in_words(s, n, (*x)->after)) || in_words(s, n, (*x)->ranks))
             return 1;
     for (const alea__mech *const *m = alea__mechs; *m; m++)
-        if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
+        if (((*m)->name && same_word(s, n, (*m)->name)) || in_words(s, n, (*m)->words))
             return 1;
     return 0;
 }
@@ -523,7 +523,7 @@ alea_status alea__p_call(parser *p, const node **out)
             return parse_spelled(p, nt, r, out);
     if (b == nb) {
         for (const alea__mech *const *m = alea__mechs; *m; m++)
-            if (alea__p_is_word(p, nt, (*m)->name))
+            if ((*m)->name && alea__p_is_word(p, nt, (*m)->name))
                 return (*m)->parse(p, nt->start, nt->end, out);
     {
         /* The word as the language spells it: in lower case (a word is at

@@ -13,7 +13,6 @@
 #include "pool.h"
 #include "rng.h"
 #include "mech.h"
-#include "group.h"
 
 typedef alea__rstate rstate;
 
@@ -738,10 +737,6 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     }
     case N_MECH:
         if ((st = n->u.mech.ops->roll(s, n, rc, &v)) != ALEA_OK)
-            return st;
-        break;
-    case N_GROUP:
-        if ((st = alea__group_roll(s, n, rc, &v)) != ALEA_OK)
             return st;
         break;
     case N_BEST:

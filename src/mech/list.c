@@ -1,7 +1,8 @@
 /*
  * mech/list.c -- every game mechanic, listed once, one line each. A call's
  * name that is not a built-in (min, max, abs, best, worst) is looked up
- * here, in order. docs/internals.md says how to add one.
+ * here, in order, as is a construct that opens with a token of its own (a
+ * group's '{'). docs/internals.md says how to add one.
  */
 #include "../mech.h"
 
@@ -11,7 +12,8 @@
     X(tier)      /* mech/tier.c: the dice tier ladder */                            \
     X(downgrade) /* mech/tier.c: a pool downgraded along the ladder */              \
     X(dd)        /* mech/dd.c: the Double Down roll */                              \
-    X(stars)     /* mech/dd.c: its modifier, from stars */
+    X(stars)     /* mech/dd.c: its modifier, from stars */                          \
+    X(group)     /* mech/group.c: group rolls "{4d6 + 3, 2d8}kh1", d20's sets */
 
 #define DECLARE(name) ALEA__HIDDEN extern const alea__mech alea__mech_##name;
 ALEA__MECH_LIST(DECLARE)
