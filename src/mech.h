@@ -122,11 +122,25 @@ typedef struct alea__extra {
     const char *const *ranks;
     const char *rank_label, *rank_what;
 } alea__extra;
-/* Every kind of extra dice, NULL-terminated (mech/list.c). */
-ALEA__HIDDEN extern const alea__extra *const alea__extras[];
-/* Every mechanic, NULL-terminated (mech/list.c): a call's name is looked up
- * here after the built-in calls. */
-ALEA__HIDDEN extern const alea__mech *const alea__mechs[];
+
+/*
+ * The language a context reads: its mechanics and its kinds of extra dice.
+ * alea_ctx_new (api.c) gives each context alea__lang_all (mech/list.c), in
+ * ctx->lang, where the parser finds them: the parser is handed the list and
+ * never reaches up to it.
+ */
+struct alea__lang {
+    /* Every mechanic, NULL-terminated: a call's name is looked up here after
+     * the built-in calls, and a construct by the token that opens it. */
+    const alea__mech *const *mechs;
+    /* Every kind of extra dice, NULL-terminated. */
+    const alea__extra *const *extras;
+    /* The lexer's test of a word of the language (alea__lex's is_word):
+     * alea__parse_is_word over this language. */
+    int (*is_word)(const char *s, size_t n);
+};
+/* The whole language: every mechanic and kind of extra dice (mech/list.c). */
+ALEA__HIDDEN extern const alea__lang alea__lang_all;
 
 /* A new N_MECH node of mechanic m with its arguments spec, spanning
  * [start, end) (mech/list.c). */
