@@ -9,6 +9,7 @@
 
 #include "ast.h"
 #include "dist.h"
+#include "mech.h"
 #include "out.h"
 #include "rng.h"
 #include "roll.h"
@@ -81,6 +82,7 @@ alea_ctx *alea_ctx_new(alea_alloc_fn alloc, void *ud)
     for (int i = 0; i < ALEA_LIMIT__COUNT; i++)
         ctx->limits[i] = alea_limit_default((alea_limit)i);
     ctx->tail = ALEA_TAIL_DEFAULT;
+    ctx->lang = &alea__lang_all;
     if (alea__rng_seed_os(ctx) != 0) {
         /* No OS entropy: a seed from the clock and an address beats none. */
         uint64_t seed = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)ctx;

@@ -5,7 +5,6 @@
 #include "ast.h"
 
 #include "mech.h"
-#include "group.h"
 
 #include "out.h"
 
@@ -547,9 +546,6 @@ static void print_body(alea__out *o, const node *n)
         break;
     case N_MECH:
         n->u.mech.ops->print(o, n);
-        break;
-    case N_GROUP:
-        alea__group_print(o, n);
         break;
     case N_REPEAT:
         alea__out_str(o, "repeat(");

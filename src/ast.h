@@ -30,7 +30,6 @@ typedef enum node_kind {
     N_BEST,  /* best(n, a): roll a n times, keep the highest: u.rep */
     N_WORST, /* worst(n, a): keep the lowest: u.rep */
     N_MECH,  /* a game mechanic's node (mech.h): u.mech */
-    N_GROUP, /* a group "{a, b}kh1" (group.c): u.group */
     N_REPEAT, /* "6 x 4d6kh3", "repeat(4d6kh3, 6)": u.rep, the whole
                  expression only; op 1 when written "N x" */
     N__COUNT
@@ -53,27 +52,6 @@ typedef enum arith_op {
     OP_POW       /* "^", "**": a power, in a node of its own (two items) */
 } arith_op;
 
-/*
- * A group "{4d6 + 3, 2d8}kh1" (group.c): each member is rolled to a total;
- * a keep or drop chooses among the totals (the value is the kept ones'
- * sum), or a success count judges each total. With one member and a keep
- * or a count ("dice" set), the dice of its pools form one pool instead: the
- * keep chooses among the dice, the count judges each die plus the member's
- * numbers (Roll20's single sub-roll).
- */
-typedef struct group {
-    const struct node *const *items;
-    uint32_t n; /* >= 1 */
-    uint8_t has_keep, dice;
-    keep_step keep;
-    uint8_t has_success, has_failure;
-    cond success, failure;
-    /* "s"/"sa", "sd" (rpg-dice-roller's): the breakdown lists the members
-     * by their totals and each pool's dice in order; the value is
-     * unchanged. SORT_ASC or SORT_DESC, 0: none. */
-    uint8_t sort;
-} group;
-
 /* N_BEST/N_WORST's op when the node was written as bonus dice ("expr +1d"). */
 #define ALEA__BEST_AS_BONUS 1
 
@@ -89,7 +67,6 @@ typedef struct node {
     union {
         int64_t num;
         const pool *pool;
-        const group *group;
         struct {
             const struct node *a;
         } un;

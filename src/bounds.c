@@ -44,6 +44,21 @@ static void add(alea__range *a, const alea__range *bb, int sub)
     a->hi_at = !a->hi_inf && a->hi_at && b.hi_at;
 }
 
+void alea__bounds_open(alea__range *r)
+{
+    open_range(r);
+}
+
+void alea__bounds_point(alea__range *r, int64_t v)
+{
+    point(r, v);
+}
+
+void alea__bounds_add(alea__range *a, const alea__range *b)
+{
+    add(a, b, 0);
+}
+
 void alea__bounds_neg(const alea__range *a, alea__range *out)
 {
     memset(out, 0, sizeof *out);
@@ -411,81 +426,6 @@ static void dice(const node *n, alea__range *r)
     times(r, &die, k);
 }
 
-/* ---- groups ---- */
-
-/* Groups of at most this many members keep or drop among their totals
- * here (a selection over their bounds, quadratic; the bounds are on the
- * stack, at every level of nesting up to the DEPTH limit); larger ones are
- * left open. */
-#define KEEP_MEMBERS_MAX 16
-
-static void group_bounds(const node *n, alea__range *r)
-{
-    const group *g = n->u.group;
-    open_range(r);
-    if (g->dice)
-        return;
-    if (g->has_success || g->has_failure) { /* each total scores -1, 0 or 1 */
-        r->lo_inf = r->hi_inf = 0;
-        r->lo = g->has_failure ? -(int64_t)g->n : 0;
-        r->hi = g->has_success ? (int64_t)g->n : 0;
-        return;
-    }
-    if (!g->has_keep) {
-        point(r, 0);
-        for (uint32_t i = 0; i < g->n; i++) {
-            alea__range m;
-            alea__bounds(g->items[i], &m);
-            add(r, &m, 0);
-        }
-        return;
-    }
-    if (g->n > KEEP_MEMBERS_MAX)
-        return;
-    alea__range m[KEEP_MEMBERS_MAX];
-    for (uint32_t i = 0; i < g->n; i++)
-        alea__bounds(g->items[i], &m[i]);
-    /* the kept totals: the k highest, or the k lowest */
-    int64_t k = g->keep.n < (int64_t)g->n ? g->keep.n : (int64_t)g->n;
-    int high = g->keep.op == KEEP_HIGH || g->keep.op == DROP_LOW;
-    if (g->keep.op == DROP_HIGH || g->keep.op == DROP_LOW)
-        k = (int64_t)g->n - k;
-    point(r, 0);
-    for (int end = 0; end < 2; end++) {
-        uint8_t used[KEEP_MEMBERS_MAX] = {0};
-        int64_t sum = 0;
-        int inf = 0, at = 1;
-        for (uint32_t i = 0; i < g->n; i++) {
-            inf = inf || (end ? m[i].hi_inf : m[i].lo_inf);
-            at = at && (end ? m[i].hi_at : m[i].lo_at);
-        }
-        /* every member at its low (high): the k highest or lowest of those */
-        for (int64_t j = 0; j < k && !inf; j++) {
-            uint32_t best = UINT32_MAX;
-            for (uint32_t i = 0; i < g->n; i++) {
-                int64_t v = end ? m[i].hi : m[i].lo;
-                if (!used[i] && (best == UINT32_MAX ||
-                                 (high ? v > (end ? m[best].hi : m[best].lo)
-                                       : v < (end ? m[best].hi : m[best].lo))))
-                    best = i;
-            }
-            if (best >= g->n)
-                break;
-            used[best] = 1;
-            inf = alea__add_ovf(sum, end ? m[best].hi : m[best].lo, &sum);
-        }
-        if (end) {
-            r->hi_inf = (uint8_t)inf;
-            r->hi = inf ? 0 : sum;
-            r->hi_at = (uint8_t)(!inf && at);
-        } else {
-            r->lo_inf = (uint8_t)inf;
-            r->lo = inf ? 0 : sum;
-            r->lo_at = (uint8_t)(!inf && at);
-        }
-    }
-}
-
 /* The bounds of a chain's items from item 1 on, joined by their ops. */
 static void chain(const node *n, alea__range *r)
 {
@@ -558,9 +498,6 @@ void alea__bounds(const node *n, alea__range *r)
             n->u.mech.ops->bounds(n, r);
         else
             open_range(r);
-        return;
-    case N_GROUP:
-        group_bounds(n, r);
         return;
     default:
         open_range(r);

@@ -32,6 +32,8 @@
  * faces is not NULL, faces[0..n) in ascending order. For tests that state
  * the faces a tool's documentation rolls. */
 typedef uint64_t (*alea__face_fn)(void *ud, uint64_t n, int64_t lo, const int64_t *faces);
+/* The mechanics and extra dice a context reads (mech.h). */
+typedef struct alea__lang alea__lang;
 
 struct alea_ctx {
     alea_alloc_fn alloc;
@@ -50,6 +52,8 @@ struct alea_ctx {
 
     alea_interrupt_fn interrupt_fn;
     void *interrupt_ud;
+
+    const alea__lang *lang; /* what its expressions are read in (mech.h) */
 
     /* Large blocks freed during the evaluation under way, kept for the next
      * request of about their size (alea__spare_*), released when it ends:

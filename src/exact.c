@@ -16,7 +16,6 @@
 #include "dist.h"
 #include "pool.h"
 #include "mech.h"
-#include "group.h"
 
 /* Work units of one link of an explosion chain beyond its pairs: two
  * convolutions and a merge, each a distribution allocated and freed, about
@@ -1133,8 +1132,6 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
         return st;
     case N_MECH:
         return n->u.mech.ops->exact(ctx, n, out, NULL);
-    case N_GROUP:
-        return alea__group_exact(ctx, n, out);
     case N_REPEAT: /* "6 x 4d6kh3": the distribution of one roll */
         return eval(ctx, n->u.rep.a, out);
     default:

@@ -108,7 +108,7 @@ ALEA__HIDDEN alea_status alea__lex_text(alea_ctx *ctx, const char *src, size_t f
  * Tokenizes src[0..len) into out (grown through ctx's allocator; the caller
  * frees out->v with alea__mem_free(ctx, out->v, out->cap * sizeof(token))).
  * is_word tells the language's words, which the lexer keeps whole: the
- * parser knows them (alea__lex_is_word, parse_call.c). Ends with a T_EOF
+ * parser knows them (alea__lex_is_word, mech/list.c). Ends with a T_EOF
  * token. Errors: ALEA_ERR_SYNTAX with the offending span.
  */
 ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
@@ -116,7 +116,7 @@ ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
 
 /* Human-readable description of a token kind, for messages ("'kh'"). */
 ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);
-/* The language's words (parse_call.c: the built-in calls, the words of
+/* The language's words (mech/list.c: the built-in calls, the words of
  * extra dice, and the mechanics' names and words), for alea__lex. */
 ALEA__HIDDEN int alea__lex_is_word(const char *s, size_t n);
 

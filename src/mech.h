@@ -2,7 +2,8 @@
  * mech.h -- the seam between the engines and the game mechanics (src/mech/).
  *
  * A mechanic that is more than a spelling of the generic operators (the
- * Double Down roll, critical pools) is a node of kind N_MECH: its u.mech
+ * Double Down roll, critical pools), and a construct with a syntax of its
+ * own (a group "{4d6 + 3, 2d8}kh1"), is a node of kind N_MECH: its u.mech
  * holds the mechanic's table of operations and its own arguments. The
  * parser, the printer, the roller, the exact engine and the breakdown call
  * through the table and never name a mechanic. A mechanic that only
@@ -27,7 +28,8 @@
 #include "roll.h"
 
 typedef struct alea__mech {
-    /* The call's name, in lower case: "dd" for dd(6, 14). */
+    /* The call's name, in lower case: "dd" for dd(6, 14); NULL for a
+     * construct that opens with a token instead (opens). */
     const char *name;
     /* Parses the call after its name (the name spans [start, end)): "("
      * arguments ")", through the parser's interface (parse.h). Builds a new
@@ -61,6 +63,28 @@ typedef struct alea__mech {
      * sound, and attained where marked), for alea_dist_min and _max where
      * the outcomes listed may not reach them. May be NULL: left open. */
     void (*bounds)(const node *n, alea__range *r);
+
+    /* Constructs written otherwise than as a call (a group "{a, b}kh1"). */
+
+    /* The kind of the token that opens the construct (lex.h: T_LBRACE for a
+     * group; its name is NULL), or 0 for a call. parse is called at that
+     * token, not taken yet, with start and end its span. */
+    uint8_t opens;
+    /* Where the dialect reads a parenthesised list as a set (d20's
+     * "(1d4 + 1, 3)kh1"): called at the ',' after the first expression,
+     * parsed inside the parenthesis at byte open, which the parser entered.
+     * NULL for the others. */
+    alea_status (*parse_set)(alea__parser *p, size_t open, const node *first,
+                             const node **out);
+    /* 1: the node is made of members, each rolled to its own record in
+     * rc->kids and marked in rc->marks (DIE_DROPPED, DIE_SUCCESS,
+     * DIE_FAILURE). show then writes the whole breakdown (the members in
+     * place of the canonical text), and the JSON lists the members' dice, a
+     * dropped member's as discarded, instead of the node as one term. */
+    uint8_t members;
+    /* The node's entry in the JSON's "groups" (", \"groups\": [{...}" when
+     * *first, then cleared, else ", {...}"), or nothing; NULL: none. */
+    void (*show_json_members)(alea__out *o, const rec *rc, int *first);
 } alea__mech;
 
 /*
@@ -98,11 +122,25 @@ typedef struct alea__extra {
     const char *const *ranks;
     const char *rank_label, *rank_what;
 } alea__extra;
-/* Every kind of extra dice, NULL-terminated (mech/list.c). */
-ALEA__HIDDEN extern const alea__extra *const alea__extras[];
-/* Every mechanic, NULL-terminated (mech/list.c): a call's name is looked up
- * here after the built-in calls. */
-ALEA__HIDDEN extern const alea__mech *const alea__mechs[];
+
+/*
+ * The language a context reads: its mechanics and its kinds of extra dice.
+ * alea_ctx_new (api.c) gives each context alea__lang_all (mech/list.c), in
+ * ctx->lang, where the parser finds them: the parser is handed the list and
+ * never reaches up to it.
+ */
+struct alea__lang {
+    /* Every mechanic, NULL-terminated: a call's name is looked up here after
+     * the built-in calls, and a construct by the token that opens it. */
+    const alea__mech *const *mechs;
+    /* Every kind of extra dice, NULL-terminated. */
+    const alea__extra *const *extras;
+    /* The lexer's test of a word of the language (alea__lex's is_word):
+     * alea__parse_is_word over this language. */
+    int (*is_word)(const char *s, size_t n);
+};
+/* The whole language: every mechanic and kind of extra dice (mech/list.c). */
+ALEA__HIDDEN extern const alea__lang alea__lang_all;
 
 /* A new N_MECH node of mechanic m with its arguments spec, spanning
  * [start, end) (mech/list.c). */
@@ -113,7 +151,16 @@ ALEA__HIDDEN alea_status alea__mech_node(alea__parser *p, const alea__mech *m, c
  * it ("14!+5", "1 cancelled"), plain dice styled by spec (NULL: none). */
 ALEA__HIDDEN void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d,
                                  const die_spec *spec);
+/* A member's breakdown (show.c), followed by " = " and its value where
+ * valued and the value is not plain to see. */
+ALEA__HIDDEN void alea__show_member(alea__out *o, const alea_roll *r, const rec *rc, int valued);
 /* A JSON boolean field ", \"name\": true" when on. */
 ALEA__HIDDEN void alea__show_json_flag(alea__out *o, const char *name, int on);
+
+/* For the mechanics' bounds (bounds.c): r open at both ends; r the one
+ * value v, attained; a += b. */
+ALEA__HIDDEN void alea__bounds_open(alea__range *r);
+ALEA__HIDDEN void alea__bounds_point(alea__range *r, int64_t v);
+ALEA__HIDDEN void alea__bounds_add(alea__range *a, const alea__range *b);
 
 #endif /* ALEA_MECH_H */

@@ -12,7 +12,6 @@
  */
 #include "parser.h"
 #include "mech.h"
-#include "group.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,13 +19,33 @@
 
 static alea_status d20_seen(parser *p, alea_status st, const node **out);
 
+/* The construct that a token of kind k opens (a group's '{'), or NULL. */
+static const alea__mech *opened_by(const parser *p, tok_kind k)
+{
+    for (const alea__mech *const *m = p->ctx->lang->mechs; *m; m++)
+        if ((*m)->opens && (*m)->opens == k)
+            return *m;
+    return NULL;
+}
+
+/* The construct a parenthesised list reads as where the dialect has sets,
+ * or NULL. */
+static const alea__mech *set_construct(const parser *p)
+{
+    for (const alea__mech *const *m = p->ctx->lang->mechs; *m; m++)
+        if ((*m)->parse_set)
+            return *m;
+    return NULL;
+}
+
 /*
  * postfix = NUM [dice_tail] | "(" expr ")" [dice_tail] | dice_tail | call
- *         | group
+ *         | construct                      (mech.h: a group "{...}")
  */
 static alea_status parse_postfix(parser *p, const node **out)
 {
     const token *t = peek(p);
+    const alea__mech *m;
     alea_status st;
     switch (t->kind) {
     case T_NUM: {
@@ -51,8 +70,8 @@ static alea_status parse_postfix(parser *p, const node **out)
         const node *inner;
         if ((st = alea__p_expr(p, &inner)) != ALEA_OK)
             return st;
-        if (p->dl->d20_select && at(p, T_COMMA)) /* d20's set "(1d4 + 1, 3)kh1" */
-            return alea__group_parse_set(p, t->start, inner, out);
+        if (p->dl->d20_select && at(p, T_COMMA) && (m = set_construct(p)))
+            return m->parse_set(p, t->start, inner, out); /* d20's "(1d4 + 1, 3)kh1" */
         if ((st = expect(p, T_RPAREN, "')' or an operator")) != ALEA_OK)
             return st;
         leave(p);
@@ -63,9 +82,9 @@ static alea_status parse_postfix(parser *p, const node **out)
     }
     case T_NAME:
         return alea__p_call(p, out);
-    case T_LBRACE:
-        return alea__group_parse(p, out);
     default:
+        if ((m = opened_by(p, t->kind)))
+            return m->parse(p, t->start, t->end, out);
         return err_at(p, t, "a number, a die or '('");
     }
 }
@@ -235,14 +254,14 @@ static extra_at extra_here(const parser *p)
 {
     extra_at e = {NULL, -1, 0};
     const token *a = peek_at(p, 1);
-    for (const alea__extra *const *x = alea__extras; *x; x++) {
+    for (const alea__extra *const *x = p->ctx->lang->extras; *x; x++) {
         int r = word_index(p, a, (*x)->ranks);
         if (r >= 0)
             return (extra_at){*x, r, 1};
     }
     if (a->kind != T_NUM)
         return e;
-    for (const alea__extra *const *x = alea__extras; *x; x++) {
+    for (const alea__extra *const *x = p->ctx->lang->extras; *x; x++) {
         if (!(*x)->after) { /* "+1d", not "+1d6" */
             if (peek_at(p, 2)->kind == T_D &&
                 !alea__p_starts_sides((tok_kind)peek_at(p, 3)->kind))
@@ -260,11 +279,11 @@ static extra_at extra_here(const parser *p)
 
 /* "as in 2d10 +1B or 2d6 +1 DICE": the examples of the extra dice that
  * apply to the last dice term (on_left 0), or to anything (-1). */
-static void extra_examples(char *buf, size_t cap, int on_left)
+static void extra_examples(const parser *p, char *buf, size_t cap, int on_left)
 {
     const char *ex[8];
     size_t n = 0;
-    for (const alea__extra *const *x = alea__extras; *x && n < 8; x++)
+    for (const alea__extra *const *x = p->ctx->lang->extras; *x && n < 8; x++)
         if ((*x)->example && (on_left < 0 || (*x)->on_left == on_left))
             ex[n++] = (*x)->example;
     alea__out o;
@@ -277,12 +296,13 @@ static void extra_examples(char *buf, size_t cap, int on_left)
 }
 
 /* "+1d, +1B, +1 DICE or +1 INJURY DICE": every kind, spelled. */
-static void extra_spellings(char *buf, size_t cap)
+static void extra_spellings(const parser *p, char *buf, size_t cap)
 {
+    const alea__extra *const *all = p->ctx->lang->extras;
     alea__out o;
     alea__out_init(&o, buf, cap);
-    for (const alea__extra *const *x = alea__extras; *x; x++) {
-        alea__out_str(&o, x == alea__extras ? "" : !x[1] ? " or " : ", ");
+    for (const alea__extra *const *x = all; *x; x++) {
+        alea__out_str(&o, x == all ? "" : !x[1] ? " or " : ", ");
         alea__out_str(&o, "+1");
         alea__out_str(&o, (*x)->unit);
     }
@@ -458,7 +478,7 @@ static alea_status d20_seen(parser *p, alea_status st, const node **out)
     if ((st = edit_dice(p, out, &n, &pl)) != ALEA_OK)
         return st;
     if (p->dl->adv_bonus) {
-        for (const alea__extra *const *x = alea__extras; *x && !pl->extra_kind; x++)
+        for (const alea__extra *const *x = p->ctx->lang->extras; *x && !pl->extra_kind; x++)
             if (!(*x)->after) /* the row of "+1d" */
                 pl->extra_kind = *x;
         pl->extra_plus = p->adv > 0;
@@ -487,7 +507,7 @@ static alea_status extra_on_term(parser *p, const alea__extra *x, chainbuf *c, c
         i--;
     if (i == 0) {
         char ex[128];
-        extra_examples(ex, sizeof ex, 0);
+        extra_examples(p, ex, sizeof ex, 0);
         return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
                            "%s need a dice term to their left, as in %s (byte %u)", x->what,
                            ex, (unsigned)sign->start);
@@ -495,7 +515,7 @@ static alea_status extra_on_term(parser *p, const alea__extra *x, chainbuf *c, c
     const alea__extra *had = c->items[i - 1]->u.pool->extra_kind;
     if (had && had != x) {
         char all[128];
-        extra_spellings(all, sizeof all);
+        extra_spellings(p, all, sizeof all);
         return alea__error(p->ctx, ALEA_ERR_INVALID, sign->start, last->end,
                            "this dice term already has extra dice of another kind "
                            "(byte %u): use one kind per term (%s)",
@@ -658,7 +678,7 @@ static alea_status parse_sum_items(parser *p, const node **out)
     if ((at(p, T_PLUS) || at(p, T_MINUS)) && extra_here(p).x) {
         const token *t = peek(p);
         char ex[128];
-        extra_examples(ex, sizeof ex, -1);
+        extra_examples(p, ex, sizeof ex, -1);
         return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, peek_at(p, 2)->end,
                            "extra dice need something to their left, as in %s (byte %u)", ex,
                            (unsigned)t->start);
@@ -812,7 +832,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
     const node **root = &e->root;
     e->hint = NULL;
     token_list toks;
-    alea_status st = alea__lex(ctx, src, len, alea__lex_is_word, &toks);
+    alea_status st = alea__lex(ctx, src, len, ctx->lang->is_word, &toks);
     if (st == ALEA_OK && toks.comment_end > toks.comment_start) {
         e->comment = src + toks.comment_start;
         e->comment_len = toks.comment_end - toks.comment_start;
@@ -1087,7 +1107,7 @@ static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
         wend++;
     /* "2d6 +1 INJURY": a word of the language is not a description */
     if (w == 0 || !(src[w - 1] == ' ' || src[w - 1] == '\t') ||
-        alea__lex_is_word(src + w, wend - w))
+        ctx->lang->is_word(src + w, wend - w))
         return st;
     /* "4d6kh3 6 times": the count before the word */
     if (word_is(src, w, wend, "times") || word_is(src, w, wend, "time")) {
@@ -1111,7 +1131,7 @@ static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
         while (ws > 0 && is_letter(src[ws - 1]))
             ws--;
         if (ws > k || ws == 0 || !(src[ws - 1] == ' ' || src[ws - 1] == '\t') ||
-            alea__lex_is_word(src + ws, k + 1 - ws))
+            ctx->lang->is_word(src + ws, k + 1 - ws))
             break;
         w = ws;
         k = ws - 1;

@@ -11,6 +11,11 @@
 
 typedef struct alea__parser alea__parser;
 
+/* Whether the n letters at s are a word of the language lang: a built-in
+ * call's name, an extra dice's word, a mechanic's name or word (matched
+ * without case). */
+ALEA__HIDDEN int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n);
+
 /* The context (for alea__error and alea__nomem). */
 ALEA__HIDDEN alea_ctx *alea__parse_ctx(const alea__parser *p);
 

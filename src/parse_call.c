@@ -271,7 +271,7 @@ static int in_words(const char *s, size_t n, const char *const *words)
     return 0;
 }
 
-int alea__lex_is_word(const char *s, size_t n)
+int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n)
 {
     if (same_word(s, n, "repeat"))
         return 1;
@@ -286,11 +286,11 @@ int alea__lex_is_word(const char *s, size_t n)
             return 1;
     /* The extra dice's words; single letters ("+2B") stay the lexer's
      * modifier letters, which the parser reads by their text. */
-    for (const alea__extra *const *x = alea__extras; *x; x++)
+    for (const alea__extra *const *x = lang->extras; *x; x++)
         if ((n > 1 && in_words(s, n, (*x)->after)) || in_words(s, n, (*x)->ranks))
             return 1;
-    for (const alea__mech *const *m = alea__mechs; *m; m++)
-        if (same_word(s, n, (*m)->name) || in_words(s, n, (*m)->words))
+    for (const alea__mech *const *m = lang->mechs; *m; m++)
+        if (((*m)->name && same_word(s, n, (*m)->name)) || in_words(s, n, (*m)->words))
             return 1;
     return 0;
 }
@@ -522,8 +522,8 @@ alea_status alea__p_call(parser *p, const node **out)
         if (alea__p_is_word(p, nt, spelled[r].name))
             return parse_spelled(p, nt, r, out);
     if (b == nb) {
-        for (const alea__mech *const *m = alea__mechs; *m; m++)
-            if (alea__p_is_word(p, nt, (*m)->name))
+        for (const alea__mech *const *m = p->ctx->lang->mechs; *m; m++)
+            if ((*m)->name && alea__p_is_word(p, nt, (*m)->name))
                 return (*m)->parse(p, nt->start, nt->end, out);
     {
         /* The word as the language spells it: in lower case (a word is at

@@ -13,7 +13,6 @@
 #include "pool.h"
 #include "rng.h"
 #include "mech.h"
-#include "group.h"
 
 typedef alea__rstate rstate;
 
@@ -630,6 +629,129 @@ static alea_status eval_repeat(rstate *s, const node *n, uint32_t nk, const rec 
     return s->trace ? charge_bytes(s, n, s->bytes - before) : ALEA_OK;
 }
 
+/* How many records of operands or repetitions n has (untraced, a repeat
+ * is one roll: see eval_repeat). */
+static uint32_t operand_count(const rstate *s, const node *n)
+{
+    switch (n->kind) {
+    case N_SUM: case N_PROD: return n->u.chain.n;
+    case N_CMP: case N_MIN: case N_MAX: return 2;
+    case N_NEG: case N_ABS: return 1;
+    case N_BEST: case N_WORST: return (uint32_t)n->u.rep.n;
+    case N_REPEAT: return s->trace ? (uint32_t)n->u.rep.n : 1;
+    default: return 0;
+    }
+}
+
+/* A chain "a + b - c", "a * b / c", left to right: *value. */
+static alea_status eval_chain(rstate *s, const node *n, const rec **kids, int64_t *value)
+{
+    alea_status st;
+    const rec *dummy;
+    int64_t v = 0;
+    for (uint32_t i = 0; i < n->u.chain.n; i++) {
+        const node *item = n->u.chain.items[i];
+        int64_t a;
+        if ((st = eval(s, item, kids ? &kids[i] : &dummy, &a)) != ALEA_OK)
+            return st;
+        if (i == 0) {
+            v = a;
+            continue;
+        }
+        switch (alea__arith(n->u.chain.ops[i], v, a, &v)) {
+        case ARITH_OK: break;
+        case ARITH_DIV0:
+            return alea__error(s->ctx, ALEA_ERR_DOMAIN, item->start, item->end,
+                               "division by zero at byte %u", (unsigned)item->start);
+        case ARITH_INEXACT:
+            return alea__inexact_error(s->ctx, n->start, item->end, 0);
+        case ARITH_NEGPOW:
+            return alea__error(s->ctx, ALEA_ERR_DOMAIN, n->start, item->end,
+                               "a negative power is not a whole number at byte %u "
+                               "(only 1 and -1 have whole negative powers)",
+                               (unsigned)n->start);
+        default: return overflow(s, n);
+        }
+    }
+    *value = v;
+    return ALEA_OK;
+}
+
+/* The operators of one or two operands: -a, abs(a), a < b, min(a, b),
+ * max(a, b). */
+static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int64_t *value)
+{
+    alea_status st;
+    const rec *dummy;
+    int64_t a, b;
+    int unary = n->kind == N_NEG || n->kind == N_ABS;
+    if ((st = eval(s, unary ? n->u.un.a : n->u.bin.a, kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
+        return st;
+    if (unary) {
+        if (n->kind == N_ABS && a >= 0)
+            *value = a;
+        else if (alea__sub_ovf(0, a, value))
+            return overflow(s, n);
+        return ALEA_OK;
+    }
+    if ((st = eval(s, n->u.bin.b, kids ? &kids[1] : &dummy, &b)) != ALEA_OK)
+        return st;
+    if (n->kind == N_MIN) {
+        *value = a < b ? a : b;
+    } else if (n->kind == N_MAX) {
+        *value = a > b ? a : b;
+    } else {
+        cond c = {n->op, b};
+        *value = alea__cond_match(&c, a);
+    }
+    return ALEA_OK;
+}
+
+/* best(nk, a), worst(nk, a): the highest or lowest of nk rolls, its index
+ * in rc->kept. Past ALEA__REP_SHOWN, a dropped repetition prints its total
+ * only: the bytes of its breakdown are given back once it is dropped. */
+static alea_status eval_best(rstate *s, const node *n, uint32_t nk, const rec **kids, rec *rc,
+                             int64_t *value)
+{
+    alea_status st;
+    const rec *dummy;
+    int compact = nk > ALEA__REP_SHOWN;
+    int64_t start = s->bytes, kept_bytes = 0, v = 0;
+    for (uint32_t i = 0; i < nk; i++) {
+        int64_t a, before = s->bytes;
+        if ((st = eval(s, n->u.rep.a, kids ? &kids[i] : &dummy, &a)) != ALEA_OK)
+            return st;
+        int keep = i == 0 || (n->kind == N_BEST ? a > v : a < v);
+        if (keep) {
+            v = a;
+            rc->kept = i;
+        }
+        if (compact && s->trace) {
+            int64_t mine = s->bytes - before;
+            if (keep)
+                kept_bytes = mine;
+            s->bytes = start + kept_bytes + REP_BYTES * (int64_t)i;
+        }
+    }
+    *value = v;
+    return ALEA_OK;
+}
+
+/* What n's record will print, charged to the breakdown's bytes: a term's
+ * text and the dice and faces it rolled since dice0 and faces0. */
+static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t faces0)
+{
+    int64_t bytes = REC_BYTES;
+    if (n->label) /* in the JSON: the text, the term, its label and its
+                     entry in "labels", each escaped (twice as long at
+                     most); in Markdown, escaped */
+        bytes += 9 * (int64_t)n->label_len + 96;
+    if (!structural(n))
+        bytes += TERM_BYTES(n) +
+                 DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
+    return charge_bytes(s, n, bytes);
+}
+
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value)
 {
     alea_status st;
@@ -647,15 +769,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     size_t dice0 = s->r->ndice, faces0 = s->r->nfaces;
 
     /* Operands: up to two, or a chain, or repetitions. */
-    uint32_t nk = 0;
-    switch (n->kind) {
-    case N_SUM: case N_PROD: nk = n->u.chain.n; break;
-    case N_CMP: case N_MIN: case N_MAX: nk = 2; break;
-    case N_NEG: case N_ABS: nk = 1; break;
-    case N_BEST: case N_WORST: nk = (uint32_t)n->u.rep.n; break;
-    case N_REPEAT: nk = s->trace ? (uint32_t)n->u.rep.n : 1; break; /* see below */
-    default: break;
-    }
+    uint32_t nk = operand_count(s, n);
     const rec **kids = NULL;
     /* Repetitions count as dice: charge them all before allocating for them. */
     if ((n->kind == N_BEST || n->kind == N_WORST || n->kind == N_REPEAT) &&
@@ -669,124 +783,24 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
         rc->kids = kids;
         rc->nkids = nk;
     }
-#define KID(i) (kids ? &kids[i] : &dummy)
-    const rec *dummy;
 
     switch (n->kind) {
-    case N_NUM:
-        v = n->u.num;
+    case N_NUM: v = n->u.num; break;
+    case N_DICE: st = eval_dice(s, n, rc, &v); break;
+    case N_SUM: case N_PROD: st = eval_chain(s, n, kids, &v); break;
+    case N_NEG: case N_ABS: case N_CMP: case N_MIN: case N_MAX:
+        st = eval_operands(s, n, kids, &v);
         break;
-    case N_DICE:
-        if ((st = eval_dice(s, n, rc, &v)) != ALEA_OK)
-            return st;
-        break;
-    case N_NEG:
-    case N_ABS: {
-        int64_t a;
-        if ((st = eval(s, n->u.un.a, KID(0), &a)) != ALEA_OK)
-            return st;
-        if (n->kind == N_ABS && a >= 0)
-            v = a;
-        else if (alea__sub_ovf(0, a, &v))
-            return overflow(s, n);
-        break;
+    case N_MECH: st = n->u.mech.ops->roll(s, n, rc, &v); break;
+    case N_BEST: case N_WORST: st = eval_best(s, n, nk, kids, rc, &v); break;
+    case N_REPEAT: st = eval_repeat(s, n, nk, kids, &v); break;
+    default: return alea__broken(s->ctx, n->start, n->end, "an unknown node kind");
     }
-    case N_SUM:
-    case N_PROD:
-        for (uint32_t i = 0; i < nk; i++) {
-            const node *item = n->u.chain.items[i];
-            int64_t a;
-            if ((st = eval(s, item, KID(i), &a)) != ALEA_OK)
-                return st;
-            if (i == 0) {
-                v = a;
-                continue;
-            }
-            switch (alea__arith(n->u.chain.ops[i], v, a, &v)) {
-            case ARITH_OK: break;
-            case ARITH_DIV0:
-                return alea__error(s->ctx, ALEA_ERR_DOMAIN, item->start, item->end,
-                                   "division by zero at byte %u", (unsigned)item->start);
-            case ARITH_INEXACT:
-                return alea__inexact_error(s->ctx, n->start, item->end, 0);
-            case ARITH_NEGPOW:
-                return alea__error(s->ctx, ALEA_ERR_DOMAIN, n->start, item->end,
-                                   "a negative power is not a whole number at byte %u "
-                                   "(only 1 and -1 have whole negative powers)",
-                                   (unsigned)n->start);
-            default: return overflow(s, n);
-            }
-        }
-        break;
-    case N_CMP:
-    case N_MIN:
-    case N_MAX: {
-        int64_t a, b;
-        if ((st = eval(s, n->u.bin.a, KID(0), &a)) != ALEA_OK)
-            return st;
-        if ((st = eval(s, n->u.bin.b, KID(1), &b)) != ALEA_OK)
-            return st;
-        if (n->kind == N_MIN)
-            v = a < b ? a : b;
-        else if (n->kind == N_MAX)
-            v = a > b ? a : b;
-        else {
-            cond c = {n->op, b};
-            v = alea__cond_match(&c, a);
-        }
-        break;
-    }
-    case N_MECH:
-        if ((st = n->u.mech.ops->roll(s, n, rc, &v)) != ALEA_OK)
-            return st;
-        break;
-    case N_GROUP:
-        if ((st = alea__group_roll(s, n, rc, &v)) != ALEA_OK)
-            return st;
-        break;
-    case N_BEST:
-    case N_WORST: {
-        /* Past ALEA__REP_SHOWN, a dropped repetition prints its total only:
-         * the bytes of its breakdown are given back once it is dropped. */
-        int compact = nk > ALEA__REP_SHOWN;
-        int64_t start = s->bytes, kept_bytes = 0;
-        for (uint32_t i = 0; i < nk; i++) {
-            int64_t a, before = s->bytes;
-            if ((st = eval(s, n->u.rep.a, KID(i), &a)) != ALEA_OK)
-                return st;
-            int keep = i == 0 || (n->kind == N_BEST ? a > v : a < v);
-            if (keep) {
-                v = a;
-                rc->kept = i;
-            }
-            if (compact && s->trace) {
-                int64_t mine = s->bytes - before;
-                if (keep)
-                    kept_bytes = mine;
-                s->bytes = start + kept_bytes + REP_BYTES * (int64_t)i;
-            }
-        }
-        break;
-    }
-    case N_REPEAT:
-        if ((st = eval_repeat(s, n, nk, kids, &v)) != ALEA_OK)
-            return st;
-        break;
-    default:
-        return alea__broken(s->ctx, n->start, n->end, "an unknown node kind");
-    }
-#undef KID
+    if (st != ALEA_OK)
+        return st;
     rc->value = v;
     if (s->trace) {
-        int64_t bytes = REC_BYTES;
-        if (n->label) /* in the JSON: the text, the term, its label and its
-                         entry in "labels", each escaped (twice as long at
-                         most); in Markdown, escaped */
-            bytes += 9 * (int64_t)n->label_len + 96;
-        if (!structural(n))
-            bytes += TERM_BYTES(n) +
-                     DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
-        if ((st = charge_bytes(s, n, bytes)) != ALEA_OK)
+        if ((st = charge_record(s, n, dice0, faces0)) != ALEA_OK)
             return st;
         *out = rc;
     }

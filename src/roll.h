@@ -33,7 +33,7 @@ enum {
     DIE_CANCELLED = 8, /* cancelled by another die: does not count */
     DIE_DISCARDED = 16, /* set aside by the rule of its term: does not count */
     DIE_SCORED = 32    /* judged roll by roll for a group's count: score is
-                          what it counts (group.c) */
+                          what it counts (mech/group.c) */
 };
 
 typedef struct rdie {
@@ -60,7 +60,8 @@ typedef struct rec {
     const struct rec *const *kids;
     uint32_t nkids;
     uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
-    /* N_GROUP: per member, DIE_DROPPED, DIE_SUCCESS, DIE_FAILURE; or NULL */
+    /* A construct of members (mech.h's members: a group): per member,
+     * DIE_DROPPED, DIE_SUCCESS, DIE_FAILURE; or NULL */
     const uint8_t *marks;
     uint8_t flags; /* a mechanic's own marks (mech.h) */
 } rec;
@@ -86,13 +87,13 @@ typedef struct alea__rstate {
     int64_t dice_limit;
     int64_t bytes; /* what the breakdown recorded so far may print, at most */
     /* Dice pools leave their dice in r->dice even without a trace (a group
-     * that keeps among the dice of its member, group.c). */
+     * that keeps among the dice of its member, mech/group.c). */
     int keep_dice;
-    /* A group's count of its one member's dice (group.c): each roll of a
+    /* A group's count of its one member's dice (mech/group.c): each roll of a
      * "!" die, plus the member's numbers, is judged into the die's score,
      * as the die's own count would judge it; NULL when no group judges. */
     const alea__judge *judge;
-    /* A sorting group's order (group.c): its pools list their dice so, as
+    /* A sorting group's order (mech/group.c): its pools list their dice so, as
      * their own "s" would. 0: none. */
     uint8_t sort;
 } alea__rstate;
@@ -108,7 +109,7 @@ ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *f
 ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
 ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
 ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
-/* Rolls node n into *value; with a trace, *out is its record (group.c). */
+/* Rolls node n into *value; with a trace, *out is its record (mech/group.c). */
 ALEA__HIDDEN alea_status alea__roll_eval(alea__rstate *s, const node *n, const rec **out,
                                          int64_t *value);
 

@@ -17,7 +17,6 @@
 #include "pool.h"
 #include "roll.h"
 #include "mech.h"
-#include "group.h"
 
 static void show_rec(alea__out *o, const alea_roll *r, const rec *rc);
 
@@ -239,30 +238,12 @@ static void show_rec(alea__out *o, const alea_roll *r, const rec *rc)
     alea__label_close(o, rc->n);
 }
 
-/* A group: its members, each with its total when not plain, and marks:
- * "{4d6 [6, 4, 3, 1] + 3 = 17, 2d8 [2, 5] = 7 dropped}kh1". With one
- * member whose dice form the pool, the dice carry the marks. */
-static void show_group(alea__out *o, const alea_roll *r, const rec *rc)
+void alea__show_member(alea__out *o, const alea_roll *r, const rec *rc, int valued)
 {
-    const group *g = rc->n->u.group;
-    alea__out_char(o, '{');
-    for (uint32_t i = 0; i < rc->nkids; i++) {
-        if (i)
-            alea__out_str(o, ", ");
-        if (g->dice || (!g->has_keep && !g->has_success))
-            show_rec(o, r, rc->kids[i]);
-        else
-            show_valued(o, r, rc->kids[i], 0);
-        uint8_t m = rc->marks ? rc->marks[i] : 0;
-        if (m & DIE_SUCCESS)
-            alea__out_char(o, '*');
-        if (m & DIE_FAILURE)
-            alea__out_char(o, 'x');
-        if (m & DIE_DROPPED)
-            alea__out_str(o, " dropped");
-    }
-    alea__out_char(o, '}');
-    alea__group_print_mods(o, g);
+    if (valued)
+        show_valued(o, r, rc, 0);
+    else
+        show_rec(o, r, rc);
 }
 
 static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
@@ -276,11 +257,9 @@ static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
         show_dice(o, r, rc);
         break;
     case N_MECH:
-        rc->n->u.mech.ops->print(o, rc->n); /* its label, if any, around */
+        if (!rc->n->u.mech.ops->members) /* a term: its text, its label around */
+            rc->n->u.mech.ops->print(o, rc->n);
         rc->n->u.mech.ops->show(o, r, rc);
-        break;
-    case N_GROUP:
-        show_group(o, r, rc);
         break;
     case N_NEG:
         alea__out_char(o, '-');
@@ -360,7 +339,7 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
     if (!rc)
         return;
     int kind = rc->n->kind;
-    if (kind == N_DICE || kind == N_MECH) {
+    if (kind == N_DICE || (kind == N_MECH && !rc->n->u.mech.ops->members)) { /* a term */
         if (kind == N_DICE) {
             json_dice(o, r, rc->count, discarded, first);
             json_dice(o, r, rc->sides, discarded, first);
@@ -429,7 +408,7 @@ static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int disca
         return;
     }
     int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
-    for (uint32_t i = 0; i < rc->nkids; i++) /* a group's dropped members: discarded */
+    for (uint32_t i = 0; i < rc->nkids; i++) /* a dropped member's dice: discarded */
         if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept) /* see show_rec */
             json_dice(o, r, rc->kids[i],
                       discarded || (rep && i != rc->kept) ||
@@ -467,11 +446,8 @@ static void json_labels(alea__out *o, const rec *rc, int *first)
             json_labels(o, rc->kids[i], first);
 }
 
-/* The groups of several expressions ("{4d6 + 3, 2d8}kh1"), each member's
- * total and marks: {"start", "end", "value", "members": [{"start", "end",
- * "value", flags}]}. A member is named by its span of the expression, not
- * its text: nested groups would print each level again. The dice of a
- * group of one expression ("{4d6 + 3d8}k4") are in "dice" already. */
+/* "groups": each construct of members (mech.h; "{4d6 + 3, 2d8}kh1"), each
+ * member's total and marks, as the construct writes them. */
 static void json_groups(alea__out *o, const rec *rc, int *first)
 {
     if (!rc)
@@ -482,31 +458,8 @@ static void json_groups(alea__out *o, const rec *rc, int *first)
         return;
     }
     int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
-    int grp = rc->n->kind == N_GROUP && !rc->n->u.group->dice && rc->marks;
-    if (grp) {
-        alea__out_str(o, *first ? ", \"groups\": [{\"start\": " : ", {\"start\": ");
-        *first = 0;
-        alea__out_i64(o, rc->n->start);
-        alea__out_str(o, ", \"end\": ");
-        alea__out_i64(o, rc->n->end);
-        alea__out_str(o, ", \"value\": ");
-        alea__out_i64(o, rc->value);
-        alea__out_str(o, ", \"members\": [");
-        for (uint32_t i = 0; i < rc->nkids; i++) {
-            const node *m = rc->kids[i]->n;
-            alea__out_str(o, i ? ", {\"start\": " : "{\"start\": ");
-            alea__out_i64(o, m->start);
-            alea__out_str(o, ", \"end\": ");
-            alea__out_i64(o, m->end);
-            alea__out_str(o, ", \"value\": ");
-            alea__out_i64(o, rc->kids[i]->value);
-            alea__show_json_flag(o, "dropped", (rc->marks[i] & DIE_DROPPED) != 0);
-            alea__show_json_flag(o, "success", (rc->marks[i] & DIE_SUCCESS) != 0);
-            alea__show_json_flag(o, "failure", (rc->marks[i] & DIE_FAILURE) != 0);
-            alea__out_char(o, '}');
-        }
-        alea__out_str(o, "]}");
-    }
+    if (rc->n->kind == N_MECH && rc->n->u.mech.ops->show_json_members)
+        rc->n->u.mech.ops->show_json_members(o, rc, first);
     for (uint32_t i = 0; i < rc->nkids; i++)
         if (!rep || rc->nkids <= ALEA__REP_SHOWN || i == rc->kept)
             json_groups(o, rc->kids[i], first);

@@ -43,8 +43,8 @@ static alea_status passive_parse(alea__parser *p, size_t start, size_t end, cons
     return alea__parse_sum(p, items, bonus ? 3 : 2, start, close_end, out);
 }
 
-const alea__mech alea__mech_passive = {"passive", passive_parse, training, NULL, NULL,
-                                       NULL,      NULL,          NULL,     NULL, NULL};
+const alea__mech alea__mech_passive = {.name = "passive", .parse = passive_parse,
+                                       .words = training};
 
 const alea__extra alea__extra_bonus = {
     .what = "bonus dice",

@@ -215,8 +215,7 @@ static alea_status stars_parse(alea__parser *p, size_t start, size_t end, const 
     return alea__parse_close(p, "')'", NULL);
 }
 
-const alea__mech alea__mech_stars = {"stars", stars_parse, NULL, NULL, NULL,
-                                     NULL,    NULL,        NULL, NULL, NULL};
+const alea__mech alea__mech_stars = {.name = "stars", .parse = stars_parse};
 
 /* ---- printing and the breakdown ---- */
 
@@ -275,7 +274,8 @@ static void dd_show_json(alea__out *o, const rec *rc)
 }
 
 const alea__mech alea__mech_dd = {
-    "dd", dd_parse, policy_names, dd_print, dd_roll, dd_exact, dd_describe, dd_show, dd_show_json, NULL,
+    .name = "dd", .parse = dd_parse, .words = policy_names, .print = dd_print, .roll = dd_roll,
+    .exact = dd_exact, .describe = dd_describe, .show = dd_show, .show_json = dd_show_json,
 };
 
 /* ---- boons and banes from the game's tables (public API: alea_games.h) ---- */

@@ -641,6 +641,7 @@ static void event_bounds(const node *n, alea__range *r)
 }
 
 const alea__mech alea__mech_event = {
-    "event", event_parse, order, event_print, event_roll, event_exact, NULL, event_show,
-    event_show_json, event_bounds,
+    .name = "event", .parse = event_parse, .words = order, .print = event_print,
+    .roll = event_roll, .exact = event_exact, .show = event_show,
+    .show_json = event_show_json, .bounds = event_bounds,
 };

@@ -1,8 +1,11 @@
 /*
- * mech/list.c -- every game mechanic, listed once, one line each. A call's
- * name that is not a built-in (min, max, abs, best, worst) is looked up
- * here, in order. docs/internals.md says how to add one.
+ * mech/list.c -- every game mechanic, listed once, one line each, and the
+ * language they make (alea__lang_all), which each context hands the parser.
+ * A call's name that is not a built-in (min, max, abs, best, worst) is
+ * looked up there, in order, as is a construct that opens with a token of
+ * its own (a group's '{'). docs/internals.md says how to add one.
  */
+#include "../lex.h"
 #include "../mech.h"
 
 #define ALEA__MECH_LIST(X)                                                           \
@@ -11,13 +14,14 @@
     X(tier)      /* mech/tier.c: the dice tier ladder */                            \
     X(downgrade) /* mech/tier.c: a pool downgraded along the ladder */              \
     X(dd)        /* mech/dd.c: the Double Down roll */                              \
-    X(stars)     /* mech/dd.c: its modifier, from stars */
+    X(stars)     /* mech/dd.c: its modifier, from stars */                          \
+    X(group)     /* mech/group.c: group rolls "{4d6 + 3, 2d8}kh1", d20's sets */
 
 #define DECLARE(name) ALEA__HIDDEN extern const alea__mech alea__mech_##name;
 ALEA__MECH_LIST(DECLARE)
 #undef DECLARE
 
-const alea__mech *const alea__mechs[] = {
+static const alea__mech *const mechs[] = {
 #define ENTRY(name) &alea__mech_##name,
     ALEA__MECH_LIST(ENTRY)
 #undef ENTRY
@@ -35,12 +39,21 @@ const alea__mech *const alea__mechs[] = {
 ALEA__EXTRA_LIST(DECLARE_EXTRA)
 #undef DECLARE_EXTRA
 
-const alea__extra *const alea__extras[] = {
+static const alea__extra *const extras[] = {
 #define EXTRA_ENTRY(name) &alea__extra_##name,
     ALEA__EXTRA_LIST(EXTRA_ENTRY)
 #undef EXTRA_ENTRY
     NULL,
 };
+
+/* The lexer's words: the language's (the parser's built-in calls and the
+ * words of everything listed here). */
+int alea__lex_is_word(const char *s, size_t n)
+{
+    return alea__parse_is_word(&alea__lang_all, s, n);
+}
+
+const alea__lang alea__lang_all = {mechs, extras, alea__lex_is_word};
 
 alea_status alea__mech_node(alea__parser *p, const alea__mech *m, const void *spec, size_t start,
                             size_t end, const node **out)

@@ -146,7 +146,5 @@ static alea_status downgrade_parse(alea__parser *p, size_t start, size_t end, co
     return alea__parse_close(p, "')'", NULL);
 }
 
-const alea__mech alea__mech_tier = {"tier", tier_parse, NULL, NULL, NULL,
-                                    NULL,   NULL,       NULL, NULL, NULL};
-const alea__mech alea__mech_downgrade = {"downgrade", downgrade_parse, NULL, NULL, NULL,
-                                         NULL,        NULL,            NULL, NULL, NULL};
+const alea__mech alea__mech_tier = {.name = "tier", .parse = tier_parse};
+const alea__mech alea__mech_downgrade = {.name = "downgrade", .parse = downgrade_parse};

@@ -1,5 +1,5 @@
 /*
- * group.c -- group rolls, as Roll20 and Foundry VTT write them:
+ * mech/group.c -- group rolls, as Roll20 and Foundry VTT write them:
  *
  *   {4d6 + 3, 2d8}kh1     each member rolled to a total; keep or drop among
  *                         the totals; the value is the sum of those kept
@@ -15,13 +15,41 @@
  * lowest are the highest of the negated values. Success counts convolve
  * each member's (or die's) score.
  */
-#include "group.h"
+#include "../mech.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "parser.h"
-#include "pool.h"
+#include "../parser.h"
+#include "../pool.h"
+
+/*
+ * A group's arguments, the spec of its N_MECH node: each member is rolled
+ * to a total; a keep or drop chooses among the totals (the value is the
+ * kept ones' sum), or a success count judges each total. With one member
+ * and a keep or a count ("dice" set), the dice of its pools form one pool
+ * instead: the keep chooses among the dice, the count judges each die plus
+ * the member's numbers (Roll20's single sub-roll).
+ */
+typedef struct group {
+    const node *const *items;
+    uint32_t n; /* >= 1 */
+    uint8_t has_keep, dice;
+    keep_step keep;
+    uint8_t has_success, has_failure;
+    cond success, failure;
+    /* "s"/"sa", "sd" (rpg-dice-roller's): the breakdown lists the members
+     * by their totals and each pool's dice in order; the value is
+     * unchanged. SORT_ASC or SORT_DESC, 0: none. */
+    uint8_t sort;
+} group;
+
+ALEA__HIDDEN extern const alea__mech alea__mech_group;
+
+static const group *group_of(const node *n)
+{
+    return n->u.mech.spec;
+}
 
 /* ---- parsing ---------------------------------------------------------------- */
 
@@ -132,8 +160,10 @@ static alea_status close_group(parser *p, tok_kind close, const char *what, cons
 
 /* group = "{" expr { "," expr } "}" [ keep [NUM] ] [ cond [ "f" cond ] ]
  *         [ "s" | "sa" | "sd" ] */
-alea_status alea__group_parse(parser *p, const node **out)
+static alea_status group_parse(parser *p, size_t start, size_t end, const node **out)
 {
+    (void)start;
+    (void)end;
     const token *open = advance(p);
     alea_status st;
     if ((st = enter(p, open)) != ALEA_OK)
@@ -164,12 +194,7 @@ alea_status alea__group_parse(parser *p, const node **out)
                            p->dl->tool, (unsigned)open->start);
     if (g->dice && (st = check_dice_member(p, g->items[0])) != ALEA_OK)
         return st;
-    node *n;
-    if ((st = new_node(p, N_GROUP, open->start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
-        return st;
-    n->u.group = g;
-    *out = n;
-    return ALEA_OK;
+    return alea__mech_node(p, &alea__mech_group, g, open->start, p->t[p->pos - 1].end, out);
 }
 
 /* ---- Avrae's d20 sets ----------------------------------------------------------- */
@@ -191,8 +216,8 @@ static alea_status set_refused(parser *p, size_t start, size_t end, const char *
  * are refused, as is an operator on a set of one member (which alea's
  * group would read as a keep among that member's dice).
  */
-alea_status alea__group_parse_set(parser *p, size_t open, const node *first,
-                                  const node **out)
+static alea_status group_parse_set(parser *p, size_t open, const node *first,
+                                   const node **out)
 {
     alea_status st;
     chainbuf c = {0};
@@ -231,12 +256,7 @@ alea_status alea__group_parse_set(parser *p, size_t open, const node *first,
         *out = first;
         return ALEA_OK;
     }
-    node *n;
-    if ((st = new_node(p, N_GROUP, open, p->t[p->pos - 1].end, &n)) != ALEA_OK)
-        return st;
-    n->u.group = g;
-    *out = n;
-    return ALEA_OK;
+    return alea__mech_node(p, &alea__mech_group, g, open, p->t[p->pos - 1].end, out);
 }
 
 /* ---- printing ---------------------------------------------------------------- */
@@ -248,7 +268,7 @@ static void print_cond(alea__out *o, const cond *c, int eq_implied)
     alea__out_i64(o, c->value);
 }
 
-void alea__group_print_mods(alea__out *o, const group *g)
+static void print_mods(alea__out *o, const group *g)
 {
     static const char *const keep_str[] = {"kh", "kl", "dh", "dl"};
     if (g->has_keep) {
@@ -268,9 +288,9 @@ void alea__group_print_mods(alea__out *o, const group *g)
         alea__out_str(o, g->sort == SORT_DESC ? "sd" : "sa");
 }
 
-void alea__group_print(alea__out *o, const node *n)
+static void group_print(alea__out *o, const node *n)
 {
-    const group *g = n->u.group;
+    const group *g = group_of(n);
     alea__out_char(o, '{');
     for (uint32_t i = 0; i < g->n; i++) {
         if (i)
@@ -278,7 +298,7 @@ void alea__group_print(alea__out *o, const node *n)
         alea__node_print(o, g->items[i]);
     }
     alea__out_char(o, '}');
-    alea__group_print_mods(o, g);
+    print_mods(o, g);
 }
 
 /* ---- what is kept, judged ------------------------------------------------------ */
@@ -329,7 +349,7 @@ static alea_status member_numbers(alea_ctx *ctx, const node *n, alea__rstate *s,
     const node *const *items;
     const uint8_t *ops;
     uint32_t cnt;
-    member_items(n->u.group, &items, &ops, &cnt);
+    member_items(group_of(n), &items, &ops, &cnt);
     *c = 0;
     for (uint32_t i = 0; i < cnt; i++) {
         const node *it = items[i];
@@ -370,7 +390,7 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
                                 uint8_t *drop)
 {
     int64_t lo, hi;
-    keep_range(&n->u.group->keep, (int64_t)m, &lo, &hi);
+    keep_range(&group_of(n)->keep, (int64_t)m, &lo, &hi);
     if (lo == 0 && hi == (int64_t)m)
         return ALEA_OK;
     ranked *r;
@@ -389,7 +409,7 @@ static alea_status mark_dropped(alea__rstate *s, const node *n, const int64_t *v
  * them; the roller scores them, DIE_SCORED). */
 static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
-    const group *g = n->u.group;
+    const group *g = group_of(n);
     alea_status st;
     size_t dice0 = s->r->ndice;
     int64_t mv, dsum = 0, c = 0, sum = 0;
@@ -460,7 +480,7 @@ static alea_status roll_dice(alea__rstate *s, const node *n, rec *rc, int64_t *v
 static alea_status sort_members(alea__rstate *s, const node *n, const int64_t *vals,
                                 const rec **kids, uint8_t *marks)
 {
-    size_t m = n->u.group->n;
+    size_t m = group_of(n)->n;
     ranked *r;
     const rec **k2 = alea__arena_alloc(&s->r->arena, alea__mul_size(m, sizeof *k2));
     uint8_t *m2 = alea__arena_alloc(&s->r->arena, m);
@@ -472,16 +492,16 @@ static alea_status sort_members(alea__rstate *s, const node *n, const int64_t *v
     memcpy(k2, kids, m * sizeof *k2);
     memcpy(m2, marks, m);
     for (size_t k = 0; k < m; k++) {
-        size_t from = r[n->u.group->sort == SORT_DESC ? m - 1 - k : k].i;
+        size_t from = r[group_of(n)->sort == SORT_DESC ? m - 1 - k : k].i;
         kids[k] = k2[from];
         marks[k] = m2[from];
     }
     return ALEA_OK;
 }
 
-alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
+static alea_status group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *value)
 {
-    const group *g = n->u.group;
+    const group *g = group_of(n);
     alea_status st;
     if (g->dice)
         return roll_dice(s, n, rc, value);
@@ -522,6 +542,139 @@ alea_status alea__group_roll(alea__rstate *s, const node *n, rec *rc, int64_t *v
     return ALEA_OK;
 }
 
+/* ---- the breakdown -------------------------------------------------------------- */
+
+/* Its members, each with its total when not plain, and marks:
+ * "{4d6 [6, 4, 3, 1] + 3 = 17, 2d8 [2, 5] = 7 dropped}kh1". With one
+ * member whose dice form the pool, the dice carry the marks. */
+static void group_show(alea__out *o, const alea_roll *r, const rec *rc)
+{
+    const group *g = group_of(rc->n);
+    alea__out_char(o, '{');
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        if (i)
+            alea__out_str(o, ", ");
+        alea__show_member(o, r, rc->kids[i], !g->dice && (g->has_keep || g->has_success));
+        uint8_t m = rc->marks ? rc->marks[i] : 0;
+        if (m & DIE_SUCCESS)
+            alea__out_char(o, '*');
+        if (m & DIE_FAILURE)
+            alea__out_char(o, 'x');
+        if (m & DIE_DROPPED)
+            alea__out_str(o, " dropped");
+    }
+    alea__out_char(o, '}');
+    print_mods(o, g);
+}
+
+/* A group of several expressions ("{4d6 + 3, 2d8}kh1") in the JSON's
+ * "groups": {"start", "end", "value", "members": [{"start", "end", "value",
+ * flags}]}. A member is named by its span of the expression, not its text:
+ * nested groups would print each level again. The dice of a group of one
+ * expression ("{4d6 + 3d8}k4") are in "dice" already. */
+static void group_show_json(alea__out *o, const rec *rc, int *first)
+{
+    if (group_of(rc->n)->dice || !rc->marks)
+        return;
+    alea__out_str(o, *first ? ", \"groups\": [{\"start\": " : ", {\"start\": ");
+    *first = 0;
+    alea__out_i64(o, rc->n->start);
+    alea__out_str(o, ", \"end\": ");
+    alea__out_i64(o, rc->n->end);
+    alea__out_str(o, ", \"value\": ");
+    alea__out_i64(o, rc->value);
+    alea__out_str(o, ", \"members\": [");
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        const node *m = rc->kids[i]->n;
+        alea__out_str(o, i ? ", {\"start\": " : "{\"start\": ");
+        alea__out_i64(o, m->start);
+        alea__out_str(o, ", \"end\": ");
+        alea__out_i64(o, m->end);
+        alea__out_str(o, ", \"value\": ");
+        alea__out_i64(o, rc->kids[i]->value);
+        alea__show_json_flag(o, "dropped", (rc->marks[i] & DIE_DROPPED) != 0);
+        alea__show_json_flag(o, "success", (rc->marks[i] & DIE_SUCCESS) != 0);
+        alea__show_json_flag(o, "failure", (rc->marks[i] & DIE_FAILURE) != 0);
+        alea__out_char(o, '}');
+    }
+    alea__out_str(o, "]}");
+}
+
+/* ---- bounds -------------------------------------------------------------------- */
+
+/* Groups of at most this many members keep or drop among their totals
+ * here (a selection over their bounds, quadratic; the bounds are on the
+ * stack, at every level of nesting up to the DEPTH limit); larger ones are
+ * left open. */
+#define KEEP_MEMBERS_MAX 16
+
+static void group_bounds(const node *n, alea__range *r)
+{
+    const group *g = group_of(n);
+    alea__bounds_open(r);
+    if (g->dice)
+        return;
+    if (g->has_success || g->has_failure) { /* each total scores -1, 0 or 1 */
+        r->lo_inf = r->hi_inf = 0;
+        r->lo = g->has_failure ? -(int64_t)g->n : 0;
+        r->hi = g->has_success ? (int64_t)g->n : 0;
+        return;
+    }
+    if (!g->has_keep) {
+        alea__bounds_point(r, 0);
+        for (uint32_t i = 0; i < g->n; i++) {
+            alea__range m;
+            alea__bounds(g->items[i], &m);
+            alea__bounds_add(r, &m);
+        }
+        return;
+    }
+    if (g->n > KEEP_MEMBERS_MAX)
+        return;
+    alea__range m[KEEP_MEMBERS_MAX];
+    for (uint32_t i = 0; i < g->n; i++)
+        alea__bounds(g->items[i], &m[i]);
+    /* the kept totals: the k highest, or the k lowest */
+    int64_t k = g->keep.n < (int64_t)g->n ? g->keep.n : (int64_t)g->n;
+    int high = g->keep.op == KEEP_HIGH || g->keep.op == DROP_LOW;
+    if (g->keep.op == DROP_HIGH || g->keep.op == DROP_LOW)
+        k = (int64_t)g->n - k;
+    alea__bounds_point(r, 0);
+    for (int end = 0; end < 2; end++) {
+        uint8_t used[KEEP_MEMBERS_MAX] = {0};
+        int64_t sum = 0;
+        int inf = 0, at = 1;
+        for (uint32_t i = 0; i < g->n; i++) {
+            inf = inf || (end ? m[i].hi_inf : m[i].lo_inf);
+            at = at && (end ? m[i].hi_at : m[i].lo_at);
+        }
+        /* every member at its low (high): the k highest or lowest of those */
+        for (int64_t j = 0; j < k && !inf; j++) {
+            uint32_t best = UINT32_MAX;
+            for (uint32_t i = 0; i < g->n; i++) {
+                int64_t v = end ? m[i].hi : m[i].lo;
+                if (!used[i] && (best == UINT32_MAX ||
+                                 (high ? v > (end ? m[best].hi : m[best].lo)
+                                       : v < (end ? m[best].hi : m[best].lo))))
+                    best = i;
+            }
+            if (best >= g->n)
+                break;
+            used[best] = 1;
+            inf = alea__add_ovf(sum, end ? m[best].hi : m[best].lo, &sum);
+        }
+        if (end) {
+            r->hi_inf = (uint8_t)inf;
+            r->hi = inf ? 0 : sum;
+            r->hi_at = (uint8_t)(!inf && at);
+        } else {
+            r->lo_inf = (uint8_t)inf;
+            r->lo = inf ? 0 : sum;
+            r->lo_at = (uint8_t)(!inf && at);
+        }
+    }
+}
+
 /* ---- exact --------------------------------------------------------------------- */
 
 /* Independent values: count copies of each distribution d (scored: d is
@@ -551,7 +704,7 @@ static void kinds_free(alea_ctx *ctx, kinds *ks)
  * (a count's "!" dice as their scores, as the roller judges them). */
 static alea_status kinds_of(alea_ctx *ctx, const node *n, kinds *ks)
 {
-    const group *g = n->u.group;
+    const group *g = group_of(n);
     const node *const *items = g->items;
     const uint8_t *ops = NULL;
     uint32_t cnt = g->n;
@@ -948,7 +1101,7 @@ static alea_status top_sum(alea_ctx *ctx, const node *n, const kinds *ks, int64_
  * the negated values. */
 static alea_status keep_exact(alea_ctx *ctx, const node *n, kinds *ks, alea__pmf *out)
 {
-    const keep_step *k = &n->u.group->keep;
+    const keep_step *k = &group_of(n)->keep;
     int64_t cnt = k->n < ks->m ? k->n : ks->m;
     int low = k->op == KEEP_LOW || k->op == DROP_HIGH;
     int64_t K = k->op == KEEP_HIGH || k->op == KEEP_LOW ? cnt : ks->m - cnt;
@@ -974,7 +1127,7 @@ static alea_status keep_exact(alea_ctx *ctx, const node *n, kinds *ks, alea__pmf
  * measured on {9999d2}>=2 in doubles, 0.02 s against 0.13 s). */
 static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, alea__pmf *out)
 {
-    const group *g = n->u.group;
+    const group *g = group_of(n);
     kinds sc;
     alea_status st = ALEA_OK;
     memset(&sc, 0, sizeof sc);
@@ -1010,9 +1163,11 @@ static alea_status count_exact(alea_ctx *ctx, const node *n, const kinds *ks, al
     return st;
 }
 
-alea_status alea__group_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
+static alea_status group_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
+                               alea__notes *notes)
 {
-    const group *g = n->u.group;
+    (void)notes; /* a group's distribution says nothing beyond its outcomes */
+    const group *g = group_of(n);
     kinds ks;
     alea__pmf x, c;
     alea_status st = kinds_of(ctx, n, &ks);
@@ -1037,3 +1192,18 @@ alea_status alea__group_exact(alea_ctx *ctx, const node *n, alea__pmf *out)
     kinds_free(ctx, &ks);
     return st;
 }
+
+/* ---- the table ------------------------------------------------------------------ */
+
+const alea__mech alea__mech_group = {
+    .parse = group_parse,
+    .print = group_print,
+    .roll = group_roll,
+    .exact = group_exact,
+    .show = group_show,
+    .bounds = group_bounds,
+    .opens = T_LBRACE,
+    .parse_set = group_parse_set,
+    .members = 1,
+    .show_json_members = group_show_json,
+};
