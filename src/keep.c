@@ -112,6 +112,14 @@ typedef struct dp {
     alea__acc fin;   /* collapsed states: the result */
     void *block;     /* q, S, x, row, tlo, thi, adds */
     size_t block_size;
+    /* The walk, in its order (from the bottom or from the top): the
+     * normalised probabilities q, the mass S[t] at or beyond outcome t, the
+     * contributions xs; scratch for one outcome: a row of binomial weights,
+     * and each next state's value range and additions. */
+    double *q, *S, *row, *adds;
+    int64_t *xs, *tlo, *thi;
+    int64_t m, plo; /* dice; the start of the kept range from the walk's end */
+    int bottom;     /* walking from the bottom */
 } dp;
 
 static void dp_free(dp *d)
@@ -371,24 +379,17 @@ static int use_threshold(const alea_ctx *ctx, int64_t F, int64_t K, int64_t phi,
     return thr < walk;
 }
 
-/* alea__keep of m dice none of which was cut (scaled by that chance). */
-static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
-                              int64_t m, int64_t lo, int64_t hi, const node *at,
-                              alea__pmf *out)
+/* The cases of keep_uncut with no walk (*done set): one possible sum,
+ * every die kept, contributions on a lattice. [gmin, gmax]: what one die
+ * contributes; smin: the least kept sum; trunc: the result's truncation. */
+static alea_status keep_shortcut(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                                 int64_t m, int64_t lo, int64_t hi, int64_t gmin,
+                                 int64_t gmax, int64_t smin, double trunc, const node *at,
+                                 alea__pmf *out, int *done)
 {
     alea_status st;
     int64_t K = hi - lo;
-    double trunc = alea__trunc_pow(die->trunc, m);
-    double mass = alea__pmf_mass(die);
-
-    if (die->n == 0) {
-        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
-            out->trunc = trunc;
-        return st;
-    }
-    int64_t gmin, gmax, smin, smax;
-    if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK)
-        return st;
+    *done = 1;
     if (K == 0 || gmin == gmax) { /* one possible sum: P(no die was cut) */
         alea__x sc;
         if ((st = uncut(ctx, die, m, at, &sc)) == ALEA_OK &&
@@ -415,6 +416,182 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
         step = alea__gcd(step, (uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gmin);
     if (step > 1)
         return keep_on_lattice(ctx, die, g, gmin, step, m, lo, hi, at, out);
+    *done = 0;
+    return ALEA_OK;
+}
+
+/* d's tables (d->F and d->phi set): the block of q, S, x, row, tlo, thi,
+ * adds, the states and their accumulators, all 0. */
+static alea_status dp_alloc(dp *d)
+{
+    alea_ctx *ctx = d->ctx;
+    size_t nF = (size_t)d->F, nphi = (size_t)d->phi;
+    /* q[F], S[F + 1], x[F] (int64), row[phi], tlo[phi], thi[phi], adds[phi] */
+    size_t words = nF + (nF + 1) + nF + 4 * nphi;
+    d->block_size = alea__mul_size(words, 8);
+    d->block = alea__mem_alloc(ctx, d->block_size);
+    d->st = alea__mem_alloc(ctx, alea__mul_size(nphi, sizeof *d->st));
+    d->acc = alea__mem_alloc(ctx, alea__mul_size(nphi, sizeof *d->acc));
+    if (!d->block || !d->st || !d->acc) {
+        if (d->block)
+            alea__mem_free(ctx, d->block, d->block_size);
+        if (d->st)
+            alea__mem_free(ctx, d->st, nphi * sizeof *d->st);
+        if (d->acc)
+            alea__mem_free(ctx, d->acc, nphi * sizeof *d->acc);
+        return alea__nomem(ctx);
+    }
+    memset(d->st, 0, nphi * sizeof *d->st);
+    memset(d->acc, 0, nphi * sizeof *d->acc);
+    d->q = d->block;
+    d->S = d->q + nF;
+    d->row = d->S + nF + 1;
+    d->adds = d->row + nphi;
+    d->xs = (int64_t *)(void *)(d->adds + nphi);
+    d->tlo = d->xs + nF;
+    d->thi = d->tlo + nphi;
+    return ALEA_OK;
+}
+
+/* Normalised probabilities and contributions in walk order; S[t] is the
+ * mass at or beyond outcome t, summed from the far end. */
+static void dp_order(dp *d, const alea__pmf *die, const int64_t *g, double mass)
+{
+    int64_t F = d->F;
+    for (int64_t t = 0; t < F; t++) {
+        size_t i = (size_t)(d->bottom ? t : F - 1 - t);
+        d->q[t] = die->p[i] / mass;
+        d->xs[t] = g ? g[i] : die->v[i];
+    }
+    d->S[F] = 0;
+    for (int64_t t = F; t-- > 0;)
+        d->S[t] = d->S[t + 1] + d->q[t];
+}
+
+/* The value range of each next state over all its sources, the dice
+ * taking the value x; *any = 0 when every state has collapsed. Returns
+ * the work of the step. */
+static double dp_ranges(dp *d, int64_t x, int *any)
+{
+    int64_t phi = d->phi, plo = d->plo, *tlo = d->tlo, *thi = d->thi;
+    double *adds = d->adds, cost = 0;
+    *any = 0;
+    for (int64_t j = 0; j < phi; j++) {
+        tlo[j] = INT64_MAX;
+        thi[j] = INT64_MIN;
+        adds[j] = 0;
+    }
+    for (int64_t j = 0; j < phi; j++) {
+        const alea__pmf *sj = &d->st[j];
+        if (sj->n == 0)
+            continue;
+        *any = 1;
+        cost += (double)sj->n * (double)(phi - j + 1) + (double)(phi - j) + STATE_COST;
+        int64_t base = j > plo ? j : plo; /* kept so far end at base */
+        for (int64_t k = 0; j + k < phi; k++) {
+            int64_t kept = j + k > base ? j + k - base : 0;
+            int64_t a = sj->v[0] + kept * x, b = sj->v[sj->n - 1] + kept * x;
+            tlo[j + k] = a < tlo[j + k] ? a : tlo[j + k];
+            thi[j + k] = b > thi[j + k] ? b : thi[j + k];
+            adds[j + k] += (double)sj->n;
+        }
+    }
+    return cost;
+}
+
+/* State j at outcome t of the walk: k more of the m - j dice left take its
+ * value (a row of binomial weights, rho = P(t) / P(at or beyond t), in
+ * fractions from sums in exact mode), into the next state j + k, or into
+ * the result once the kept range is filled. */
+static alea_status dp_row(dp *d, const alea__pmf *die, int64_t t, int64_t j, double rho,
+                          double rhoc, const alea__pmf *sums, alea__pmf *brow, const node *at)
+{
+    alea_ctx *ctx = d->ctx;
+    const alea__pmf *sj = &d->st[j];
+    int64_t F = d->F, phi = d->phi, m = d->m, x = d->xs[t];
+    alea_status st;
+    if ((st = alea__charge(ctx, (int64_t)(sj->n * (size_t)(phi - j + 1)) + STATE_COST,
+                           at->start, at->end)) != ALEA_OK)
+        return st;
+    int64_t base = j > d->plo ? j : d->plo;
+    if (ctx->exact) { /* the same row, in fractions */
+        alea__pmf_free(ctx, brow);
+        if ((st = alea__frac_binom_row(ctx, &die->q[d->bottom ? t : F - 1 - t], &sums->q[t],
+                                       t + 1 < F ? &sums->q[t + 1] : NULL, m - j, phi - j, at,
+                                       brow)) != ALEA_OK)
+            return st;
+        for (size_t u = 0; u < brow->n; u++) {
+            int64_t k = brow->v[u], kept = j + k > base ? j + k - base : 0;
+            st = j + k < phi
+                     ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__pmf_w(brow, u))
+                     : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__pmf_w(brow, u));
+            if (st != ALEA_OK)
+                return st;
+        }
+        return ALEA_OK;
+    }
+    double *row = d->row;
+    double tail = binom_row(m - j, rho, rhoc, phi - j, row);
+    for (int64_t k = 0; j + k < phi; k++) {
+        int64_t kept = j + k > base ? j + k - base : 0;
+        if (row[k] > 0 &&
+            (st = alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
+            return st;
+    }
+    /* The rest of the kept range is filled by x: collapse. */
+    if (tail > 0 &&
+        (st = alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, ALEA__W(tail))) != ALEA_OK)
+        return st;
+    return ALEA_OK;
+}
+
+/* Outcome t of the walk (its ranges made by dp_ranges): every state
+ * through it, and the next states become the states. */
+static alea_status dp_step(dp *d, const alea__pmf *die, int64_t t, const alea__pmf *sums,
+                           alea__pmf *brow, const node *at)
+{
+    alea_ctx *ctx = d->ctx;
+    int64_t phi = d->phi, *tlo = d->tlo, *thi = d->thi;
+    double rho = d->q[t] / d->S[t], rhoc = d->S[t + 1] / d->S[t];
+    alea_status st;
+    for (int64_t j = 0; j < phi; j++)
+        if (tlo[j] <= thi[j] &&
+            (st = alea__acc_init(&d->acc[j], ctx, at, tlo[j], thi[j], d->adds[j])) != ALEA_OK)
+            return st;
+    for (int64_t j = 0; j < phi; j++)
+        if (d->st[j].n > 0 &&
+            (st = dp_row(d, die, t, j, rho, rhoc, sums, brow, at)) != ALEA_OK)
+            return st;
+    for (int64_t j = 0; j < phi; j++) {
+        alea__pmf_free(ctx, &d->st[j]);
+        if (tlo[j] <= thi[j] && (st = alea__acc_finish(&d->acc[j], &d->st[j])) != ALEA_OK)
+            return st;
+    }
+    return ALEA_OK;
+}
+
+/* alea__keep of m dice none of which was cut (scaled by that chance). */
+static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                              int64_t m, int64_t lo, int64_t hi, const node *at,
+                              alea__pmf *out)
+{
+    alea_status st;
+    int64_t K = hi - lo;
+    double trunc = alea__trunc_pow(die->trunc, m);
+    double mass = alea__pmf_mass(die);
+
+    if (die->n == 0) {
+        if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
+            out->trunc = trunc;
+        return st;
+    }
+    int64_t gmin, gmax, smin, smax;
+    int done = 0;
+    if ((st = kept_range(ctx, die, g, K, at, &gmin, &gmax, &smin, &smax)) != ALEA_OK ||
+        (st = keep_shortcut(ctx, die, g, m, lo, hi, gmin, gmax, smin, trunc, at, out,
+                            &done)) != ALEA_OK ||
+        done)
+        return st;
 
     /* Any multiset of K outcomes can be the kept dice, so the sums number at
      * least K * (F - 1) + 1 when the contributions are distinct. */
@@ -440,38 +617,13 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
     d.ctx = ctx;
     d.F = F;
     d.phi = phi;
+    d.m = m;
+    d.plo = plo;
+    d.bottom = bottom;
     alea__pmf sums = {0}, brow = {0}; /* exact mode: see below */
-    size_t nF = (size_t)F, nphi = (size_t)phi;
-    /* q[F], S[F + 1], x[F] (int64), row[phi], tlo[phi], thi[phi], adds[phi] */
-    size_t words = nF + (nF + 1) + nF + 4 * nphi;
-    d.block_size = alea__mul_size(words, 8);
-    d.block = alea__mem_alloc(ctx, d.block_size);
-    d.st = alea__mem_alloc(ctx, alea__mul_size(nphi, sizeof *d.st));
-    d.acc = alea__mem_alloc(ctx, alea__mul_size(nphi, sizeof *d.acc));
-    if (!d.block || !d.st || !d.acc) {
-        if (d.block)
-            alea__mem_free(ctx, d.block, d.block_size);
-        if (d.st)
-            alea__mem_free(ctx, d.st, nphi * sizeof *d.st);
-        if (d.acc)
-            alea__mem_free(ctx, d.acc, nphi * sizeof *d.acc);
-        return alea__nomem(ctx);
-    }
-    memset(d.st, 0, nphi * sizeof *d.st);
-    memset(d.acc, 0, nphi * sizeof *d.acc);
-    double *q = d.block, *S = q + nF, *row = S + nF + 1, *adds = row + nphi;
-    int64_t *xs = (int64_t *)(void *)(adds + nphi), *tlo = xs + nF, *thi = tlo + nphi;
-
-    /* Normalised probabilities and contributions in walk order; S[t] is
-     * the mass at or beyond outcome t, summed from the far end. */
-    for (int64_t t = 0; t < F; t++) {
-        size_t i = (size_t)(bottom ? t : F - 1 - t);
-        q[t] = die->p[i] / mass;
-        xs[t] = g ? g[i] : die->v[i];
-    }
-    S[F] = 0;
-    for (int64_t t = F; t-- > 0;)
-        S[t] = S[t + 1] + q[t];
+    if ((st = dp_alloc(&d)) != ALEA_OK)
+        return st;
+    dp_order(&d, die, g, mass);
 
     if ((st = alea__acc_init(&d.fin, ctx, at, smin, smax, (double)F * (double)phi)) !=
             ALEA_OK ||
@@ -484,82 +636,14 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
         goto fail;
 
     for (int64_t t = 0; t < F; t++) {
-        int64_t x = xs[t];
-        double rho = q[t] / S[t], rhoc = S[t + 1] / S[t];
-        int any = 0;
-        double cost = 0;
-        /* Value range of each next state, over all its sources. */
-        for (int64_t j = 0; j < phi; j++) {
-            tlo[j] = INT64_MAX;
-            thi[j] = INT64_MIN;
-            adds[j] = 0;
-        }
-        for (int64_t j = 0; j < phi; j++) {
-            const alea__pmf *sj = &d.st[j];
-            if (sj->n == 0)
-                continue;
-            any = 1;
-            cost += (double)sj->n * (double)(phi - j + 1) + (double)(phi - j) + STATE_COST;
-            int64_t base = j > plo ? j : plo; /* kept so far end at base */
-            for (int64_t k = 0; j + k < phi; k++) {
-                int64_t kept = j + k > base ? j + k - base : 0;
-                int64_t a = sj->v[0] + kept * x, b = sj->v[sj->n - 1] + kept * x;
-                tlo[j + k] = a < tlo[j + k] ? a : tlo[j + k];
-                thi[j + k] = b > thi[j + k] ? b : thi[j + k];
-                adds[j + k] += (double)sj->n;
-            }
-        }
+        int any;
+        double cost = dp_ranges(&d, d.xs[t], &any);
         if (!any)
             break; /* everything has collapsed */
         if ((st = alea__work_check(ctx, cost, at)) != ALEA_OK)
             goto fail;
-        for (int64_t j = 0; j < phi; j++)
-            if (tlo[j] <= thi[j] &&
-                (st = alea__acc_init(&d.acc[j], ctx, at, tlo[j], thi[j], adds[j])) !=
-                    ALEA_OK)
-                goto fail;
-        for (int64_t j = 0; j < phi; j++) {
-            const alea__pmf *sj = &d.st[j];
-            if (sj->n == 0)
-                continue;
-            if ((st = alea__charge(ctx, (int64_t)(sj->n * (size_t)(phi - j + 1)) + STATE_COST,
-                                   at->start, at->end)) != ALEA_OK)
-                goto fail;
-            int64_t base = j > plo ? j : plo;
-            if (ctx->exact) { /* the same row, in fractions */
-                alea__pmf_free(ctx, &brow);
-                if ((st = alea__frac_binom_row(ctx, &die->q[bottom ? t : F - 1 - t], &sums.q[t],
-                                               t + 1 < F ? &sums.q[t + 1] : NULL, m - j,
-                                               phi - j, at, &brow)) != ALEA_OK)
-                    goto fail;
-                for (size_t u = 0; u < brow.n; u++) {
-                    int64_t k = brow.v[u], kept = j + k > base ? j + k - base : 0;
-                    st = j + k < phi
-                             ? alea__acc_add_pmf(&d.acc[j + k], sj, kept * x, alea__pmf_w(&brow, u))
-                             : alea__acc_add_pmf(&d.fin, sj, (phi - base) * x,
-                                                 alea__pmf_w(&brow, u));
-                    if (st != ALEA_OK)
-                        goto fail;
-                }
-                continue;
-            }
-            double tail = binom_row(m - j, rho, rhoc, phi - j, row);
-            for (int64_t k = 0; j + k < phi; k++) {
-                int64_t kept = j + k > base ? j + k - base : 0;
-                if (row[k] > 0 &&
-                    (st = alea__acc_add_pmf(&d.acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
-                    goto fail;
-            }
-            /* The rest of the kept range is filled by x: collapse. */
-            if (tail > 0 &&
-                (st = alea__acc_add_pmf(&d.fin, sj, (phi - base) * x, ALEA__W(tail))) != ALEA_OK)
-                goto fail;
-        }
-        for (int64_t j = 0; j < phi; j++) {
-            alea__pmf_free(ctx, &d.st[j]);
-            if (tlo[j] <= thi[j] && (st = alea__acc_finish(&d.acc[j], &d.st[j])) != ALEA_OK)
-                goto fail;
-        }
+        if ((st = dp_step(&d, die, t, &sums, &brow, at)) != ALEA_OK)
+            goto fail;
     }
     if ((st = alea__acc_finish(&d.fin, out)) != ALEA_OK)
         goto fail;
@@ -800,6 +884,7 @@ done:
 typedef struct radp {
     alea_ctx *ctx;
     int64_t hi;
+    int64_t m, lo, gmin, gmax; /* the walk's dice, kept range and contributions */
     alea__pmf *st;  /* st[f * hi + j]: f = removed | placed << 1 */
     alea__acc *acc; /* next states, initialised on first use */
     uint8_t *live;  /* acc[x] initialised */
@@ -920,6 +1005,138 @@ static alea_status some_match(radp *d, size_t i, size_t inm, size_t imt, double 
     return *some ? alea__x_mul(ctx, &d->fx, alea__pmf_w(&d->frow, d->frow.n - 1), at) : ALEA_OK;
 }
 
+/* The walk at outcome i of the die (value x): the chance that a die at or
+ * beyond i takes it (rho) or not (rhoc), that a die above it does not match
+ * (cnm); the rows of weights of y and of the original dice there. */
+typedef struct ra_step {
+    size_t i, inm, imt; /* outcomes above i: the first other, matching */
+    int64_t x;
+    double rho, rhoc, cnm;
+    double *row; /* doubles: the original dice's binomial row */
+    wrow yrow, orow;
+} ra_step;
+
+/* d's tables for a walk over F outcomes of m dice (d->hi set); on failure
+ * d is freed. */
+static alea_status ra_alloc(radp *d, size_t nF, int64_t m)
+{
+    alea_ctx *ctx = d->ctx;
+    size_t ns = 4 * (size_t)d->hi;
+    d->block_size = alea__mul_size(4 * nF + 3 + (size_t)m + 1, 8);
+    d->block = alea__mem_alloc(ctx, d->block_size);
+    d->st = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d->st));
+    d->acc = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d->acc));
+    d->live = alea__mem_alloc(ctx, ns);
+    if (!d->block || !d->st || !d->acc || !d->live) {
+        alea_status st = alea__nomem(ctx);
+        if (d->st)
+            memset(d->st, 0, ns * sizeof *d->st);
+        if (d->acc)
+            memset(d->acc, 0, ns * sizeof *d->acc);
+        radp_free(d);
+        return st;
+    }
+    memset(d->st, 0, ns * sizeof *d->st);
+    memset(d->acc, 0, ns * sizeof *d->acc);
+    return ALEA_OK;
+}
+
+/* From state sj (flags f, j positions filled) at step s, y taking yh
+ * positions here with weight wy: each count k of the original dice here
+ * (the row s->orow) moves it to a next state, or collapses it into d->fin
+ * once the kept range is filled. */
+static alea_status ra_spread(radp *d, const ra_step *s, const uint8_t *match,
+                             const alea__pmf *sj, int f, int64_t j, int64_t n_o, int64_t yh,
+                             alea__w wy, const node *at)
+{
+    alea_ctx *ctx = d->ctx;
+    const int64_t hi = d->hi, lo = d->lo, x = s->x;
+    const int removed = f & 1;
+    const int64_t base = j > lo ? j : lo;
+    alea_status st;
+    int any = 0;
+    alea__x_free(ctx, &d->coll);
+    alea__x_init(ctx, &d->coll);
+    if ((st = alea__x_mul(ctx, &d->coll, ALEA__W(0), at)) != ALEA_OK)
+        return st;
+    for (size_t u = 0; u < wrow_len(&s->orow); u++) {
+        int64_t k = wrow_k(&s->orow, u);
+        if (k < 0)
+            continue;
+        alea__w rk = wrow_w(&s->orow, u);
+        int rem = !removed && match[s->i] && k >= 1;
+        int64_t jn = j + k - rem + yh;
+        int nf = f | rem | (int)yh << 1;
+        if (jn >= hi) { /* collapsed: a match is still to come if none was */
+            int some = 1;
+            if (!(nf & 1) && (st = some_match(d, s->i, s->inm, s->imt, s->cnm, n_o - k, at,
+                                              &some)) != ALEA_OK)
+                return st;
+            if (some && (st = alea__x_addmul(ctx, &d->coll, rk,
+                                             nf & 1 ? ALEA__W(1) : alea__x_w(&d->fx), at)) !=
+                            ALEA_OK)
+                return st;
+            any |= some;
+            continue;
+        }
+        size_t t = (size_t)nf * (size_t)hi + (size_t)jn;
+        if (!d->live[t]) {
+            int64_t kc = jn > lo ? jn - lo : 0;
+            if ((st = alea__acc_init(&d->acc[t], ctx, at, kc * d->gmin, kc * d->gmax,
+                                     (double)sj->n * (double)hi)) != ALEA_OK)
+                return st;
+            d->live[t] = 1;
+        }
+        int64_t kept = jn > base ? jn - base : 0;
+        alea__x_free(ctx, &d->w);
+        alea__x_init(ctx, &d->w);
+        if ((st = alea__x_mul(ctx, &d->w, wy, at)) != ALEA_OK ||
+            (st = alea__x_mul(ctx, &d->w, rk, at)) != ALEA_OK ||
+            (st = alea__acc_add_pmf(&d->acc[t], sj, kept * x, alea__x_w(&d->w))) != ALEA_OK)
+            return st;
+    }
+    if (any && (ctx->exact || d->coll.d > 0) &&
+        ((st = alea__x_mul(ctx, &d->coll, wy, at)) != ALEA_OK ||
+         (st = alea__acc_add_pmf(&d->fin, sj, (hi - base) * x, alea__x_w(&d->coll))) !=
+             ALEA_OK))
+        return st;
+    return ALEA_OK;
+}
+
+/* State sj (flags f: removed | placed << 1; j positions filled) through
+ * step s: the row of the original dice left, then y placed here or not. */
+static alea_status ra_state(radp *d, ra_step *s, const alea__pmf *die, const uint8_t *match,
+                            const alea__pmf *sj, int f, int64_t j, const node *at)
+{
+    alea_ctx *ctx = d->ctx;
+    /* y, not placed yet: placed here (1) or not (0); placed already: 1 */
+    static const double one = 1;
+    const wrow ydone = {&one, 1, NULL};
+    alea_status st = ALEA_OK;
+    int removed = f & 1, placed = f >> 1;
+    int64_t n_o = d->m - (j + removed - placed); /* original dice left */
+    if ((st = alea__charge(ctx, (n_o + 1) * (int64_t)(2 + sj->n), at->start, at->end)) !=
+        ALEA_OK)
+        return st;
+    if (ctx->exact)
+        st = ra_row(d, die, s->i, n_o, n_o, at, &d->orow);
+    else if (n_o > 0)
+        s->row[n_o] = binom_row(n_o, s->rho, s->rhoc, n_o, s->row);
+    else
+        s->row[0] = 1;
+    if (st != ALEA_OK)
+        return st;
+    s->orow.n = (size_t)n_o + 1;
+    const wrow *yr = placed ? &ydone : &s->yrow;
+    for (size_t uy = 0; uy < wrow_len(yr); uy++) {
+        int64_t yh = wrow_k(yr, uy);
+        if (yh >= 0 &&
+            (st = ra_spread(d, s, match, sj, f, j, n_o, yh, wrow_w(yr, uy), at)) != ALEA_OK)
+            return st;
+    }
+    return ALEA_OK;
+}
+
 /* Part B, normalised (given that no die was cut): the walk over the die's
  * outcomes, its weights in the context's number system. */
 static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
@@ -933,25 +1150,15 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
     memset(&d, 0, sizeof d);
     d.ctx = ctx;
     d.hi = hi;
-    d.block_size = alea__mul_size(4 * nF + 3 + (size_t)m + 1, 8);
-    d.block = alea__mem_alloc(ctx, d.block_size);
-    d.st = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d.st));
-    d.acc = alea__mem_alloc(ctx, alea__mul_size(ns, sizeof *d.acc));
-    d.live = alea__mem_alloc(ctx, ns);
-    if (!d.block || !d.st || !d.acc || !d.live) {
-        st = alea__nomem(ctx);
-        if (d.st)
-            memset(d.st, 0, ns * sizeof *d.st);
-        if (d.acc)
-            memset(d.acc, 0, ns * sizeof *d.acc);
-        radp_free(&d);
+    d.m = m;
+    d.lo = lo;
+    d.gmin = gmin;
+    d.gmax = gmax;
+    if ((st = ra_alloc(&d, nF, m)) != ALEA_OK)
         return st;
-    }
-    memset(d.st, 0, ns * sizeof *d.st);
-    memset(d.acc, 0, ns * sizeof *d.acc);
     double *q = d.block, *S = q + nF, *Snm = S + nF + 1, *row = Snm + nF + 1;
     int64_t *xs = (int64_t *)(void *)(row + m + 1);
-    double mass = alea__pmf_mass(die), one = 1, yd[2];
+    double mass = alea__pmf_mass(die), yd[2];
     for (size_t i = 0; i < nF; i++) {
         q[i] = die->p[i] / mass;
         xs[i] = g ? g[i] : die->v[i];
@@ -976,98 +1183,28 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
         (st = alea__pmf_point(ctx, 0, ALEA__W(1), &d.st[0])) != ALEA_OK)
         goto fail;
 
-    /* y, not placed yet: placed here (1) or not (0); placed already: 1 */
-    const wrow ydone = {&one, 1, NULL};
-    wrow yrow = {yd, 2, ctx->exact ? &d.yrow : NULL}, orow = {row, 0, ctx->exact ? &d.orow : NULL};
-    size_t inm = 0, imt = 0; /* outcomes above i: the first other, matching */
+    ra_step s = {.row = row,
+                 .yrow = {yd, 2, ctx->exact ? &d.yrow : NULL},
+                 .orow = {row, 0, ctx->exact ? &d.orow : NULL}};
     for (int64_t i = 0; i < F; i++) {
-        int64_t x = xs[i];
-        double rho = q[i] / S[i], rhoc = S[i + 1] / S[i];
+        s.i = (size_t)i;
+        s.x = xs[i];
+        s.rho = q[i] / S[i];
+        s.rhoc = S[i + 1] / S[i];
         /* chance that a die above x does not match */
-        double cnm = S[i + 1] > 0 ? Snm[i + 1] / S[i + 1] : 0;
-        yd[0] = rhoc;
-        yd[1] = rho;
-        *(match[i] ? &imt : &inm) += 1;
+        s.cnm = S[i + 1] > 0 ? Snm[i + 1] / S[i + 1] : 0;
+        yd[0] = s.rhoc;
+        yd[1] = s.rho;
+        *(match[i] ? &s.imt : &s.inm) += 1;
         if (ctx->exact && (st = ra_row(&d, die, (size_t)i, 1, 1, at, &d.yrow)) != ALEA_OK)
             goto fail;
         memset(d.live, 0, ns);
-        for (int f = 0; f < 4; f++) {
+        for (int f = 0; f < 4; f++)
             for (int64_t j = 0; j < hi; j++) {
                 const alea__pmf *sj = &d.st[(size_t)f * (size_t)hi + (size_t)j];
-                if (sj->n == 0)
-                    continue;
-                int removed = f & 1, placed = f >> 1;
-                int64_t n_o = m - (j + removed - placed); /* original dice left */
-                int64_t base = j > lo ? j : lo;
-                if ((st = alea__charge(ctx, (n_o + 1) * (int64_t)(2 + sj->n), at->start,
-                                       at->end)) != ALEA_OK)
+                if (sj->n > 0 && (st = ra_state(&d, &s, die, match, sj, f, j, at)) != ALEA_OK)
                     goto fail;
-                if (ctx->exact)
-                    st = ra_row(&d, die, (size_t)i, n_o, n_o, at, &d.orow);
-                else if (n_o > 0)
-                    row[n_o] = binom_row(n_o, rho, rhoc, n_o, row);
-                else
-                    row[0] = 1;
-                if (st != ALEA_OK)
-                    goto fail;
-                orow.n = (size_t)n_o + 1;
-                const wrow *yr = placed ? &ydone : &yrow;
-                for (size_t uy = 0; uy < wrow_len(yr); uy++) {
-                    int64_t yh = wrow_k(yr, uy);
-                    if (yh < 0)
-                        continue;
-                    alea__w wy = wrow_w(yr, uy);
-                    int any = 0;
-                    alea__x_free(ctx, &d.coll);
-                    alea__x_init(ctx, &d.coll);
-                    if ((st = alea__x_mul(ctx, &d.coll, ALEA__W(0), at)) != ALEA_OK)
-                        goto fail;
-                    for (size_t u = 0; u < wrow_len(&orow); u++) {
-                        int64_t k = wrow_k(&orow, u);
-                        if (k < 0)
-                            continue;
-                        alea__w rk = wrow_w(&orow, u);
-                        int rem = !removed && match[i] && k >= 1;
-                        int64_t jn = j + k - rem + yh;
-                        int nf = f | rem | (int)yh << 1;
-                        if (jn >= hi) { /* collapsed: a match is still to come if none was */
-                            int some = 1;
-                            if (!(nf & 1) && (st = some_match(&d, (size_t)i, inm, imt, cnm,
-                                                              n_o - k, at, &some)) != ALEA_OK)
-                                goto fail;
-                            if (some && (st = alea__x_addmul(ctx, &d.coll, rk,
-                                                             nf & 1 ? ALEA__W(1)
-                                                                    : alea__x_w(&d.fx),
-                                                             at)) != ALEA_OK)
-                                goto fail;
-                            any |= some;
-                            continue;
-                        }
-                        size_t t = (size_t)nf * (size_t)hi + (size_t)jn;
-                        if (!d.live[t]) {
-                            int64_t kc = jn > lo ? jn - lo : 0;
-                            if ((st = alea__acc_init(&d.acc[t], ctx, at, kc * gmin, kc * gmax,
-                                                     (double)sj->n * (double)hi)) != ALEA_OK)
-                                goto fail;
-                            d.live[t] = 1;
-                        }
-                        int64_t kept = jn > base ? jn - base : 0;
-                        alea__x_free(ctx, &d.w);
-                        alea__x_init(ctx, &d.w);
-                        if ((st = alea__x_mul(ctx, &d.w, wy, at)) != ALEA_OK ||
-                            (st = alea__x_mul(ctx, &d.w, rk, at)) != ALEA_OK ||
-                            (st = alea__acc_add_pmf(&d.acc[t], sj, kept * x,
-                                                    alea__x_w(&d.w))) != ALEA_OK)
-                            goto fail;
-                    }
-                    if (any && (ctx->exact || d.coll.d > 0) &&
-                        ((st = alea__x_mul(ctx, &d.coll, wy, at)) != ALEA_OK ||
-                         (st = alea__acc_add_pmf(&d.fin, sj, (hi - base) * x,
-                                                 alea__x_w(&d.coll))) != ALEA_OK))
-                        goto fail;
-                }
             }
-        }
         for (size_t t = 0; t < ns; t++) {
             alea__pmf_free(ctx, &d.st[t]);
             if (d.live[t] && (st = alea__acc_finish(&d.acc[t], &d.st[t])) != ALEA_OK)

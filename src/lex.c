@@ -204,6 +204,172 @@ static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
     return ALEA_OK;
 }
 
+/* A token lexed: its status, and the byte after it (where the next one may
+ * start). */
+typedef struct lexed {
+    alea_status st;
+    size_t end;
+} lexed;
+
+/* A number at s: digits, an integer that fits int64_t (no decimals). */
+static lexed lex_number(alea_ctx *ctx, const char *src, size_t len, size_t s,
+                        token_list *out)
+{
+    size_t e = s;
+    int64_t v = 0;
+    int big = 0;
+    while (e < len && is_digit(src[e])) {
+        int d = src[e] - '0';
+        if (v > (INT64_MAX - d) / 10)
+            big = 1;
+        else
+            v = v * 10 + d;
+        e++;
+    }
+    if (big)
+        return (lexed){alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                                   "number too large at byte %zu (the largest is %lld)", s,
+                                   (long long)INT64_MAX),
+                       e};
+    if (e + 1 < len && src[e] == '.' && is_digit(src[e + 1]))
+        return (lexed){alea__error(ctx, ALEA_ERR_SYNTAX, s, e + 1,
+                                   "decimal numbers are not supported at byte %zu: "
+                                   "dice values are integers",
+                                   s),
+                       e};
+    alea_status st = push(ctx, out, T_NUM, s, e);
+    if (st == ALEA_OK)
+        out->v[out->n - 1].num = v;
+    return (lexed){st, e};
+}
+
+/* A comment at s ('#', "//" or "/ *", which c and n1 tell apart). */
+static lexed lex_comment(alea_ctx *ctx, const char *src, size_t len, size_t s, char c,
+                         char n1, token_list *out)
+{
+    size_t from = s + (c == '#' ? 1 : 2), e = from;
+    if (c == '/' && n1 == '*') {
+        while (e + 1 < len && !(src[e] == '*' && src[e + 1] == '/'))
+            e++;
+        if (e + 1 >= len)
+            return (lexed){alea__error(ctx, ALEA_ERR_SYNTAX, s, len,
+                                       "unclosed comment '/*' at byte %zu (close it with */)",
+                                       s),
+                           e};
+    } else {
+        while (e < len && src[e] != '\n')
+            e++;
+    }
+    return (lexed){comment(ctx, src, s, from, e, out), c == '/' && n1 == '*' ? e + 2 : e};
+}
+
+/* A label at s: raw text up to ']' on the same line. */
+static lexed lex_label(alea_ctx *ctx, const char *src, size_t len, size_t s, token_list *out)
+{
+    size_t e = s + 1;
+    while (e < len && src[e] != ']' && src[e] != '\n' && src[e] != '[')
+        e++;
+    if (e >= len || src[e] != ']')
+        return (lexed){alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                                   "unclosed label '[' at byte %zu (labels are "
+                                   "written [text])",
+                                   s),
+                       e};
+    alea_status st = alea__lex_text(ctx, src, s + 1, e, "a label");
+    if (st == ALEA_OK)
+        st = push(ctx, out, T_LABEL, s, e + 1);
+    return (lexed){st, e + 1};
+}
+
+/* The error for a byte at s that starts no token. */
+static alea_status bad_byte(alea_ctx *ctx, const char *src, size_t len, size_t s)
+{
+    unsigned char uc = (unsigned char)src[s];
+    if (uc >= 0x20 && uc < 0x7F)
+        return alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
+                           "unexpected character '%c' at byte %zu", src[s], s);
+    /* Span a whole UTF-8 sequence so the caret covers one glyph. */
+    size_t e = s + 1;
+    while (e < len && e - s < 4 && ((unsigned char)src[e] & 0xC0) == 0x80)
+        e++;
+    return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
+                       "unexpected byte 0x%02X at byte %zu (only ASCII dice "
+                       "notation is understood)",
+                       uc, s);
+}
+
+/* An operator or punctuation of one or two bytes at s (c, then n1). */
+static lexed lex_operator(alea_ctx *ctx, const char *src, size_t len, size_t s,
+                          char c, char n1, token_list *out)
+{
+    size_t w = 1;
+    uint8_t k;
+    switch (c) {
+    case '+': k = T_PLUS; break;
+    case '-': k = T_MINUS; break;
+    case '*':
+        k = n1 == '*' ? T_POW : T_STAR; /* "**" */
+        w = n1 == '*' ? 2 : 1;
+        break;
+    case '^': k = T_POW; break;
+    case '/':
+        if (n1 == '^') {
+            k = T_SLASHUP;
+            w = 2;
+        } else if (n1 == '~') {
+            k = T_SLASHNEAR;
+            w = 2;
+        } else {
+            k = T_SLASH;
+        }
+        break;
+    case '(': k = T_LPAREN; break;
+    case ')': k = T_RPAREN; break;
+    case '{': k = T_LBRACE; break;
+    case '}': k = T_RBRACE; break;
+    case ']': k = T_RBRACKET; break;
+    case ',': k = T_COMMA; break;
+    case '%': k = T_PERCENT; break;
+    case '!': k = T_BANG; break;
+    case '.':
+        if (n1 != '.')
+            return (lexed){alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
+                                       "unexpected '.' at byte %zu (ranges are written "
+                                       "'a..b'; decimals are not supported)",
+                                       s),
+                           s};
+        k = T_DOTDOT;
+        w = 2;
+        break;
+    case '=':
+        k = T_EQ;
+        if (n1 == '=')
+            w = 2;
+        break;
+    case '<':
+        if (n1 == '=') {
+            k = T_LE;
+            w = 2;
+        } else if (n1 == '>') {
+            k = T_NE;
+            w = 2;
+        } else {
+            k = T_LT;
+        }
+        break;
+    case '>':
+        if (n1 == '=') {
+            k = T_GE;
+            w = 2;
+        } else {
+            k = T_GT;
+        }
+        break;
+    default: return (lexed){bad_byte(ctx, src, len, s), s};
+    }
+    return (lexed){push(ctx, out, k, s, s + w), s + w};
+}
+
 alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
                       token_list *out)
 {
@@ -214,165 +380,42 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
     out->comment_start = out->comment_end = 0;
     while (i < len) {
         char c = src[i];
-        size_t s = i;
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
             i++;
             continue;
         }
         if (is_digit(c)) {
-            int64_t v = 0;
-            int big = 0;
-            while (i < len && is_digit(src[i])) {
-                int d = src[i] - '0';
-                if (v > (INT64_MAX - d) / 10)
-                    big = 1;
-                else
-                    v = v * 10 + d;
-                i++;
-            }
-            if (big)
-                return alea__error(ctx, ALEA_ERR_SYNTAX, s, i,
-                                   "number too large at byte %zu (the largest is %lld)",
-                                   s, (long long)INT64_MAX);
-            if (i + 1 < len && src[i] == '.' && is_digit(src[i + 1]))
-                return alea__error(ctx, ALEA_ERR_SYNTAX, s, i + 1,
-                                   "decimal numbers are not supported at byte %zu: "
-                                   "dice values are integers",
-                                   s);
-            if ((st = push(ctx, out, T_NUM, s, i)) != ALEA_OK)
-                return st;
-            out->v[out->n - 1].num = v;
+            lexed r = lex_number(ctx, src, len, i, out);
+            if (r.st != ALEA_OK)
+                return r.st;
+            i = r.end;
             continue;
         }
         if (is_alpha(c)) {
+            size_t s = i;
             while (i < len && is_alpha(src[i]))
                 i++;
             if ((st = lex_word(ctx, src, s, i, is_word, out)) != ALEA_OK)
                 return st;
             continue;
         }
-        uint8_t k;
-        size_t w = 1;
         char n1 = i + 1 < len ? src[i + 1] : '\0';
         if (c == '/' && n1 == '/' && alea__dialects[ctx->dialect].slash_slash) {
-            if ((st = push(ctx, out, T_SLASHSLASH, s, s + 2)) != ALEA_OK)
+            if ((st = push(ctx, out, T_SLASHSLASH, i, i + 2)) != ALEA_OK)
                 return st;
             i += 2;
             continue;
         }
-        if (c == '#' || (c == '/' && (n1 == '/' || n1 == '*'))) {
-            /* a comment: "# text", "// text" or "/ * text * /" */
-            size_t from = i + (c == '#' ? 1 : 2), e = from;
-            if (c == '/' && n1 == '*') {
-                while (e + 1 < len && !(src[e] == '*' && src[e + 1] == '/'))
-                    e++;
-                if (e + 1 >= len)
-                    return alea__error(ctx, ALEA_ERR_SYNTAX, s, len,
-                                       "unclosed comment '/*' at byte %zu (close it with */)",
-                                       s);
-            } else {
-                while (e < len && src[e] != '\n')
-                    e++;
-            }
-            if ((st = comment(ctx, src, s, from, e, out)) != ALEA_OK)
-                return st;
-            i = c == '/' && n1 == '*' ? e + 2 : e;
-            continue;
-        }
-        switch (c) {
-        case '+': k = T_PLUS; break;
-        case '-': k = T_MINUS; break;
-        case '*':
-            k = n1 == '*' ? T_POW : T_STAR; /* "**" */
-            w = n1 == '*' ? 2 : 1;
-            break;
-        case '^': k = T_POW; break;
-        case '/':
-            if (n1 == '^') {
-                k = T_SLASHUP;
-                w = 2;
-            } else if (n1 == '~') {
-                k = T_SLASHNEAR;
-                w = 2;
-            } else {
-                k = T_SLASH;
-            }
-            break;
-        case '(': k = T_LPAREN; break;
-        case ')': k = T_RPAREN; break;
-        case '{': k = T_LBRACE; break;
-        case '}': k = T_RBRACE; break;
-        case '[': {
-            /* A label: raw text up to ']' on the same line. */
-            size_t e = i + 1;
-            while (e < len && src[e] != ']' && src[e] != '\n' && src[e] != '[')
-                e++;
-            if (e >= len || src[e] != ']')
-                return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
-                                   "unclosed label '[' at byte %zu (labels are "
-                                   "written [text])",
-                                   s);
-            if ((st = alea__lex_text(ctx, src, s + 1, e, "a label")) != ALEA_OK ||
-                (st = push(ctx, out, T_LABEL, s, e + 1)) != ALEA_OK)
-                return st;
-            i = e + 1;
-            continue;
-        }
-        case ']': k = T_RBRACKET; break;
-        case ',': k = T_COMMA; break;
-        case '%': k = T_PERCENT; break;
-        case '!': k = T_BANG; break;
-        case '.':
-            if (n1 != '.')
-                return alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
-                                   "unexpected '.' at byte %zu (ranges are written "
-                                   "'a..b'; decimals are not supported)",
-                                   s);
-            k = T_DOTDOT;
-            w = 2;
-            break;
-        case '=':
-            k = T_EQ;
-            if (n1 == '=')
-                w = 2;
-            break;
-        case '<':
-            if (n1 == '=') {
-                k = T_LE;
-                w = 2;
-            } else if (n1 == '>') {
-                k = T_NE;
-                w = 2;
-            } else {
-                k = T_LT;
-            }
-            break;
-        case '>':
-            if (n1 == '=') {
-                k = T_GE;
-                w = 2;
-            } else {
-                k = T_GT;
-            }
-            break;
-        default: {
-            unsigned char uc = (unsigned char)c;
-            if (uc >= 0x20 && uc < 0x7F)
-                return alea__error(ctx, ALEA_ERR_SYNTAX, s, s + 1,
-                                   "unexpected character '%c' at byte %zu", c, s);
-            /* Span a whole UTF-8 sequence so the caret covers one glyph. */
-            size_t e = s + 1;
-            while (e < len && e - s < 4 && ((unsigned char)src[e] & 0xC0) == 0x80)
-                e++;
-            return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
-                               "unexpected byte 0x%02X at byte %zu (only ASCII dice "
-                               "notation is understood)",
-                               uc, s);
-        }
-        }
-        if ((st = push(ctx, out, k, s, s + w)) != ALEA_OK)
-            return st;
-        i += w;
+        lexed r;
+        if (c == '#' || (c == '/' && (n1 == '/' || n1 == '*')))
+            r = lex_comment(ctx, src, len, i, c, n1, out);
+        else if (c == '[')
+            r = lex_label(ctx, src, len, i, out);
+        else
+            r = lex_operator(ctx, src, len, i, c, n1, out);
+        if (r.st != ALEA_OK)
+            return r.st;
+        i = r.end;
     }
     return push(ctx, out, T_EOF, len, len);
 }

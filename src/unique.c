@@ -333,12 +333,12 @@ static alea_status chain_step(alea_ctx *ctx, const node *at, chain *ch, alea__w 
     return st;
 }
 
-static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *die,
-                              const int64_t *g, int64_t m, int64_t lo, int64_t hi,
-                              alea__pmf *out)
+/* The chain's work over m dice of F faces, checked before anything is
+ * allocated; *last: the multisets of the last layer (the size of a layer). */
+static alea_status chain_estimate(alea_ctx *ctx, const node *at, size_t F, size_t M,
+                                  double *last_out)
 {
     const pool *p = at->u.pool;
-    size_t F = die->n, M = (size_t)m, W = F + M;
     /* Each layer's multisets pass over the faces and rank a successor for
      * each; the last layer builds each pool's kept sum. The estimate goes
      * layer by layer, multisets(F, l + 1) from multisets(F, l), and stops
@@ -368,6 +368,117 @@ static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
                            "faces; only 'u' on every face of a fair die is cheap",
                            (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_WORK], M,
                            F, l < M ? "more than " : "", last);
+    *last_out = last;
+    return ALEA_OK;
+}
+
+/* The layers of multisets of 0, 1, ..., M dice, each from the one before:
+ * ch->cur ends with the probability of every multiset of M outcomes. */
+static alea_status chain_layers(alea_ctx *ctx, const node *at, const alea__pmf *die, chain *ch)
+{
+    size_t F = ch->F, M = ch->M;
+    alea_status st;
+    /* the first layer: the empty multiset, certain */
+    if ((st = chain_weights(ctx, at, die, ch)) != ALEA_OK ||
+        (st = layer_next(ctx, ch, 1)) != ALEA_OK)
+        return st;
+    ch->next[0] = 1;
+    if ((ch->qnext.q && (st = alea__frac_set(ctx, &ch->qnext.q[0], ALEA__W(1), at)) != ALEA_OK) ||
+        (st = layer_swap(ctx, at, ch)) != ALEA_OK)
+        return st;
+    for (size_t k = 0; k < M; k++) {
+        size_t n1 = (size_t)multisets(F, k + 1);
+        if ((st = layer_next(ctx, ch, n1)) != ALEA_OK)
+            return st;
+        memset(ch->c, 0, F * sizeof(int64_t));
+        ch->c[0] = (int64_t)k;
+        int64_t mark = ctx->work_used;
+        do {
+            if ((st = alea__charge(ctx, (int64_t)(F * (F + k + RANK_COST)), at->start,
+                                   at->end)) != ALEA_OK)
+                return st;
+            uint64_t r = rank(ch, F);
+            if (!layer_zero(ctx, ch, r) &&
+                (st = chain_step(ctx, at, ch, layer_w(ch, r))) != ALEA_OK)
+                return st;
+            /* A sum's digits grow by at most the limbs its products were
+             * charged for (a byte or less a work unit): the layer's digits
+             * are counted in the memory limit again once the work since
+             * passes SEAL_WORK and four times what counting them costs. */
+            if (ch->qnext.q && ctx->work_used - mark > SEAL_WORK &&
+                (double)(ctx->work_used - mark) > 4.0 * (double)(n1 + ch->qnext.qbytes / 8)) {
+                if ((st = alea__pmf_seal(ctx, &ch->qnext, at)) != ALEA_OK)
+                    return st;
+                mark = ctx->work_used;
+            }
+        } while (next_multiset(ch->c, F));
+        if ((st = layer_swap(ctx, at, ch)) != ALEA_OK)
+            return st;
+    }
+    return ALEA_OK;
+}
+
+/* Every pool of the last layer (last multisets): its kept dice (positions
+ * [lo, hi), then the selections), their contributions g summed, into out. */
+static alea_status chain_sums(alea_ctx *ctx, const node *at, const alea__pmf *die, chain *ch,
+                              const int64_t *g, int64_t lo, int64_t hi, double last,
+                              alea__pmf *out)
+{
+    const pool *p = at->u.pool;
+    size_t F = ch->F, M = ch->M;
+    int64_t gmin = 0, gmax = 0, smin, smax;
+    for (size_t i = 0; i < F; i++) {
+        gmin = g[i] < gmin ? g[i] : gmin;
+        gmax = g[i] > gmax ? g[i] : gmax;
+    }
+    if (alea__mul_ovf((int64_t)M, gmin, &smin) || alea__mul_ovf((int64_t)M, gmax, &smax))
+        return alea__overflow_error(ctx, at);
+    alea__acc acc;
+    alea_status st = alea__acc_init(&acc, ctx, at, smin, smax, last);
+    if (st != ALEA_OK)
+        return st;
+    memset(ch->c, 0, F * sizeof(int64_t));
+    ch->c[0] = (int64_t)M;
+    do {
+        if ((st = alea__charge(ctx, (int64_t)(3 * M + F + M * p->nselects), at->start,
+                               at->end)) != ALEA_OK)
+            break;
+        uint64_t r = rank(ch, F);
+        if (layer_zero(ctx, ch, r))
+            continue;
+        size_t t = 0;
+        for (size_t i = 0; i < F; i++)
+            for (int64_t q = 0; q < ch->c[i]; q++, t++) {
+                ch->idx[t] = (int64_t)i;
+                ch->vals[t] = die->v[i];
+            }
+        for (size_t k = 0; k < M; k++)
+            ch->kept[k] = (int64_t)k >= lo && (int64_t)k < hi;
+        alea__select_apply(p, ch->vals, M, ch->kept);
+        int64_t sum = 0; /* within [smin, smax] */
+        for (size_t k = 0; k < M; k++)
+            if (ch->kept[k])
+                sum += g[ch->idx[k]];
+        if ((st = alea__acc_add(&acc, sum, layer_w(ch, r))) != ALEA_OK)
+            break;
+    } while (next_multiset(ch->c, F));
+    if (st != ALEA_OK) {
+        alea__acc_free(&acc);
+        return st;
+    }
+    return alea__acc_finish(&acc, out);
+}
+
+static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *die,
+                              const int64_t *g, int64_t m, int64_t lo, int64_t hi,
+                              alea__pmf *out)
+{
+    const pool *p = at->u.pool;
+    size_t F = die->n, M = (size_t)m, W = F + M;
+    double last = 0;
+    alea_status st = chain_estimate(ctx, at, F, M, &last);
+    if (st != ALEA_OK)
+        return st;
     /* within the work limit, so every count below fits; one block: the
      * binomials, two layers, counts, indices and values (8 bytes each),
      * then the guards and the kept flags */
@@ -379,9 +490,6 @@ static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
     memset(&ch, 0, sizeof ch);
     ch.F = F;
     ch.M = M;
-    alea__acc acc;
-    int acc_on = 0;
-    alea_status st = ALEA_OK;
     uint64_t *block = size / 8 >= words ? alea__mem_alloc(ctx, size) : NULL;
     ch.w = block ? alea__mem_alloc(ctx, wsize) : NULL;
     if (!ch.w) {
@@ -407,85 +515,8 @@ static alea_status chain_dist(alea_ctx *ctx, const node *at, const alea__pmf *di
     for (size_t i = 0; i < F; i++)
         ch.guard[i] = (uint8_t)(!p->has_unique_cond ||
                                 alea__cond_match(&p->unique_cond, die->v[i]));
-    /* the first layer: the empty multiset, certain */
-    if ((st = chain_weights(ctx, at, die, &ch)) != ALEA_OK ||
-        (st = layer_next(ctx, &ch, 1)) != ALEA_OK)
-        goto done;
-    ch.next[0] = 1;
-    if ((ch.qnext.q && (st = alea__frac_set(ctx, &ch.qnext.q[0], ALEA__W(1), at)) != ALEA_OK) ||
-        (st = layer_swap(ctx, at, &ch)) != ALEA_OK)
-        goto done;
-    for (size_t k = 0; k < M; k++) {
-        size_t n1 = (size_t)multisets(F, k + 1);
-        if ((st = layer_next(ctx, &ch, n1)) != ALEA_OK)
-            goto done;
-        memset(ch.c, 0, F * sizeof(int64_t));
-        ch.c[0] = (int64_t)k;
-        int64_t mark = ctx->work_used;
-        do {
-            if ((st = alea__charge(ctx, (int64_t)(F * (F + k + RANK_COST)), at->start,
-                                   at->end)) != ALEA_OK)
-                goto done;
-            uint64_t r = rank(&ch, F);
-            if (!layer_zero(ctx, &ch, r) &&
-                (st = chain_step(ctx, at, &ch, layer_w(&ch, r))) != ALEA_OK)
-                goto done;
-            /* A sum's digits grow by at most the limbs its products were
-             * charged for (a byte or less a work unit): the layer's digits
-             * are counted in the memory limit again once the work since
-             * passes SEAL_WORK and four times what counting them costs. */
-            if (ch.qnext.q && ctx->work_used - mark > SEAL_WORK &&
-                (double)(ctx->work_used - mark) > 4.0 * (double)(n1 + ch.qnext.qbytes / 8)) {
-                if ((st = alea__pmf_seal(ctx, &ch.qnext, at)) != ALEA_OK)
-                    goto done;
-                mark = ctx->work_used;
-            }
-        } while (next_multiset(ch.c, F));
-        if ((st = layer_swap(ctx, at, &ch)) != ALEA_OK)
-            goto done;
-    }
-    int64_t gmin = 0, gmax = 0, smin, smax;
-    for (size_t i = 0; i < F; i++) {
-        gmin = g[i] < gmin ? g[i] : gmin;
-        gmax = g[i] > gmax ? g[i] : gmax;
-    }
-    if (alea__mul_ovf(m, gmin, &smin) || alea__mul_ovf(m, gmax, &smax)) {
-        st = alea__overflow_error(ctx, at);
-        goto done;
-    }
-    if ((st = alea__acc_init(&acc, ctx, at, smin, smax, last)) != ALEA_OK)
-        goto done;
-    acc_on = 1;
-    memset(ch.c, 0, F * sizeof(int64_t));
-    ch.c[0] = (int64_t)M;
-    do {
-        if ((st = alea__charge(ctx, (int64_t)(3 * M + F + M * p->nselects), at->start,
-                               at->end)) != ALEA_OK)
-            goto done;
-        uint64_t r = rank(&ch, F);
-        if (layer_zero(ctx, &ch, r))
-            continue;
-        size_t t = 0;
-        for (size_t i = 0; i < F; i++)
-            for (int64_t q = 0; q < ch.c[i]; q++, t++) {
-                ch.idx[t] = (int64_t)i;
-                ch.vals[t] = die->v[i];
-            }
-        for (size_t k = 0; k < M; k++)
-            ch.kept[k] = (int64_t)k >= lo && (int64_t)k < hi;
-        alea__select_apply(p, ch.vals, M, ch.kept);
-        int64_t sum = 0; /* within [smin, smax] */
-        for (size_t k = 0; k < M; k++)
-            if (ch.kept[k])
-                sum += g[ch.idx[k]];
-        if ((st = alea__acc_add(&acc, sum, layer_w(&ch, r))) != ALEA_OK)
-            goto done;
-    } while (next_multiset(ch.c, F));
-    acc_on = 0;
-    st = alea__acc_finish(&acc, out);
-done:
-    if (acc_on)
-        alea__acc_free(&acc);
+    if ((st = chain_layers(ctx, at, die, &ch)) == ALEA_OK)
+        st = chain_sums(ctx, at, die, &ch, g, lo, hi, last, out);
     alea__pmf_free(ctx, &ch.qcur);
     alea__pmf_free(ctx, &ch.qnext);
     for (size_t i = 0; i < F; i++)

@@ -272,195 +272,224 @@ static alea_status states_new(alea_ctx *ctx, size_t n, ev_state *st)
     return ALEA_OK;
 }
 
-static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
-                               alea__notes *notes)
+/* The working set of event_exact: every buffer lives until its end (the
+ * phases below fill it in turn), then all are freed at once. */
+typedef struct ev_work {
+    const event_spec *ev;
+    const node *n;
+    size_t nstates;
+    size_t *radix; /* [0..G]: the strides of the states' mixed radix */
+    size_t *list;  /* [0..nstates): the states reached so far */
+    ev_state cur, next, powers;
+    alea__pmf other, tmp, sum, point;
+    alea__pmf qw, wa, wab; /* weights: 1/d, and the splits' below */
+    double crit, trunc;
+} ev_work;
+
+/* One d-sided die's other faces 2..d-1, each 1/d, in w->other (empty for a
+ * d2), and the weight 1/d in w->qw. */
+static alea_status ev_other_faces(alea_ctx *ctx, ev_work *w, int64_t d)
 {
-    const event_spec *ev = n->u.mech.spec;
-    const uint32_t G = ev->ngroups;
-    alea_status st = ALEA_OK;
-    /* States: ones o in [0, N], criticals k_g in [0, c_g]: mixed radix. */
-    double nstates_d = (double)(ev->ndice + 1);
-    for (uint32_t g = 0; g < G; g++)
-        nstates_d *= (double)(ev->groups[g].count + 1);
-    if (nstates_d > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
-        return alea__support_error(ctx, n);
-    if (G > 64) /* live[] below holds a count per group */
-        return alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
-                           "event() takes at most 64 groups of dice (byte %u)",
-                           (unsigned)n->start);
-    size_t nstates = (size_t)nstates_d;
-    /* radix[0..G], then list[0..nstates): the states reached so far */
-    size_t scratch = alea__mul_size((size_t)G + 1 + nstates, sizeof(size_t));
-    size_t *radix = alea__mem_alloc(ctx, scratch);
-    if (!radix)
-        return alea__nomem(ctx);
-    size_t *list = radix + G + 1;
-    radix[0] = (size_t)ev->ndice + 1; /* stride of group 0's criticals */
-    for (uint32_t g = 1; g <= G; g++)
-        radix[g] = radix[g - 1] * (size_t)(ev->groups[g - 1].count + 1);
-
-    ev_state cur = {NULL, 0}, next = {NULL, 0}, powers = {NULL, 0};
-    alea__pmf other = {0}, tmp = {0}, sum = {0}, point = {0};
-    alea__pmf qw = {0}, wa = {0}, wab = {0}; /* weights: 1/d, and the splits' below */
-    double crit = 0, trunc = 0;
-    if ((st = states_new(ctx, nstates, &cur)) != ALEA_OK ||
-        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &cur.s[0])) != ALEA_OK)
-        goto done;
-
-    for (uint32_t g = 0; g < G; g++) {
-        int64_t c = ev->groups[g].count, d = ev->groups[g].sides;
-        /* One die's other faces: 2..d-1, each 1/d. */
-        alea__pmf_free(ctx, &other);
-        alea__pmf_free(ctx, &qw);
-        if ((st = unit_weight(ctx, &qw)) != ALEA_OK ||
-            (st = scale_weight(ctx, n, &qw, 1, (uint64_t)d, 1)) != ALEA_OK)
-            goto done;
-        if (d > 2) {
-            if ((double)(d - 2) > (double)ctx->limits[ALEA_LIMIT_SUPPORT]) {
-                st = alea__support_error(ctx, n);
-                goto done;
-            }
-            alea__acc acc;
-            st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
-            for (int64_t v = 2; st == ALEA_OK && v < d; v++)
-                st = alea__acc_add(&acc, v, weight_of(&qw));
-            if (st != ALEA_OK) {
-                alea__acc_free(&acc);
-                goto done;
-            }
-            if ((st = alea__acc_finish(&acc, &other)) != ALEA_OK)
-                goto done;
+    const node *n = w->n;
+    alea_status st;
+    alea__pmf_free(ctx, &w->other);
+    alea__pmf_free(ctx, &w->qw);
+    if ((st = unit_weight(ctx, &w->qw)) != ALEA_OK ||
+        (st = scale_weight(ctx, n, &w->qw, 1, (uint64_t)d, 1)) != ALEA_OK)
+        return st;
+    if (d > 2) {
+        if ((double)(d - 2) > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+            return alea__support_error(ctx, n);
+        alea__acc acc;
+        st = alea__acc_init(&acc, ctx, n, 2, d - 1, (double)(d - 2));
+        for (int64_t v = 2; st == ALEA_OK && v < d; v++)
+            st = alea__acc_add(&acc, v, weight_of(&w->qw));
+        if (st != ALEA_OK) {
+            alea__acc_free(&acc);
+            return st;
         }
-        if ((st = states_new(ctx, nstates, &next)) != ALEA_OK)
-            goto done;
-        /* The other faces' sum of m dice, for m = 0..c, built once. */
-        if ((st = states_new(ctx, (size_t)c + 1, &powers)) != ALEA_OK ||
-            (st = alea__pmf_point(ctx, 0, ALEA__W(1), &powers.s[0])) != ALEA_OK)
-            goto done;
-        for (int64_t m = 1; m <= c && other.n > 0; m++)
-            if ((st = alea__pmf_conv(ctx, &powers.s[m - 1], &other, n, &powers.s[m])) !=
-                ALEA_OK)
-                goto done;
-        /* Each (ones, criticals) split of the group visits every reached
-         * state: listed once, then a unit per visit, checked before the
-         * loops (found by fuzzing: event(d6 + 100d8 + d10) scanned 10^9
-         * empty states unpaid). */
-        size_t nlist = 0;
-        if ((st = alea__charge(ctx, (int64_t)(nstates / 8 + 1), n->start, n->end)) != ALEA_OK)
-            goto done;
-        for (size_t i = 0; i < nstates; i++)
-            if (cur.s[i].n)
-                list[nlist++] = i;
-        double splits = (double)(c + 1) * (double)(c + 2) / 2;
-        if ((st = alea__work_check(ctx, splits * (double)nlist, n)) != ALEA_OK)
-            goto done;
-        /* The split's weight, C(c, a) C(c - a, b) / d^(a + b) (the other
-         * faces' 1/d each are in powers), as a product of ratios: wa is
-         * C(c, a) / d^a, wab wa times C(c - a, b) / d^b. */
-        alea__pmf_free(ctx, &wa);
-        if ((st = unit_weight(ctx, &wa)) != ALEA_OK)
-            goto done;
-        for (int64_t a = 0; a <= c; a++) {
-            if (a > 0 && (st = scale_weight(ctx, n, &wa, (uint64_t)(c - a + 1), (uint64_t)a,
-                                            (uint64_t)d)) != ALEA_OK)
-                goto done;
-            alea__pmf_free(ctx, &wab);
-            if ((st = alea__pmf_copy(ctx, &wa, &wab)) != ALEA_OK)
-                goto done;
-            for (int64_t b = 0; a + b <= c; b++) {
-                int64_t m = c - a - b;
-                if (b > 0 && (st = scale_weight(ctx, n, &wab, (uint64_t)(m + 1), (uint64_t)b,
-                                                (uint64_t)d)) != ALEA_OK)
-                    goto done;
-                if (m > 0 && other.n == 0)
-                    continue; /* a d2 has no other faces */
-                if (wab.n == 0)
-                    continue; /* the split's weight is below the double range */
-                if ((st = alea__charge(ctx, (int64_t)nlist, n->start, n->end)) != ALEA_OK)
-                    goto done;
-                alea__w w = weight_of(&wab);
-                const alea__pmf *otherm = &powers.s[m];
-                for (size_t li = 0; li < nlist; li++) {
-                    size_t i = list[li];
-                    size_t o = i % radix[0];
-                    if (o + (size_t)a > (size_t)ev->ndice)
-                        continue;
-                    size_t j = i + (size_t)a + (size_t)b * radix[g];
-                    /* pmf_conv checks and charges its own work */
-                    if ((st = alea__pmf_conv(ctx, &cur.s[i], otherm, n, &tmp)) != ALEA_OK ||
-                        (st = alea__pmf_add_scaled(ctx, &next.s[j], &tmp, w, n)) != ALEA_OK)
-                        goto done;
-                    alea__pmf_free(ctx, &tmp);
-                }
-            }
-        }
-        states_free(ctx, &cur);
-        states_free(ctx, &powers);
-        cur = next;
-        next.s = NULL;
+        if ((st = alea__acc_finish(&acc, &w->other)) != ALEA_OK)
+            return st;
     }
+    return ALEA_OK;
+}
 
-    /* Resolve every state: a critical failure is worth its ones; otherwise
-     * the state joins the others with the same surviving criticals, shifted
-     * by every face (the 1s, the criticals' maxima, the other faces). Each
-     * group of surviving criticals then gets its re-roll tails once. */
-    if ((st = alea__charge(ctx, (int64_t)nstates, n->start, n->end)) != ALEA_OK)
-        goto done;
-    size_t nlive = nstates / radix[0];
-    if ((st = states_new(ctx, nlive, &next)) != ALEA_OK)
-        goto done;
-    for (size_t i = 0; i < nstates; i++) {
-        alea__pmf *sp = &cur.s[i];
+/* Group g's dice added to every listed state of w->cur, into w->next: per
+ * split (a ones, b criticals, m other faces) its weight times the other
+ * faces' sum of m dice (w->powers). */
+static alea_status ev_spread_splits(alea_ctx *ctx, ev_work *w, uint32_t g, size_t nlist)
+{
+    const event_spec *ev = w->ev;
+    const node *n = w->n;
+    int64_t c = ev->groups[g].count, d = ev->groups[g].sides;
+    alea_status st;
+    /* The split's weight, C(c, a) C(c - a, b) / d^(a + b) (the other
+     * faces' 1/d each are in powers), as a product of ratios: wa is
+     * C(c, a) / d^a, wab wa times C(c - a, b) / d^b. */
+    alea__pmf_free(ctx, &w->wa);
+    if ((st = unit_weight(ctx, &w->wa)) != ALEA_OK)
+        return st;
+    for (int64_t a = 0; a <= c; a++) {
+        if (a > 0 && (st = scale_weight(ctx, n, &w->wa, (uint64_t)(c - a + 1), (uint64_t)a,
+                                        (uint64_t)d)) != ALEA_OK)
+            return st;
+        alea__pmf_free(ctx, &w->wab);
+        if ((st = alea__pmf_copy(ctx, &w->wa, &w->wab)) != ALEA_OK)
+            return st;
+        for (int64_t b = 0; a + b <= c; b++) {
+            int64_t m = c - a - b;
+            if (b > 0 && (st = scale_weight(ctx, n, &w->wab, (uint64_t)(m + 1), (uint64_t)b,
+                                            (uint64_t)d)) != ALEA_OK)
+                return st;
+            if (m > 0 && w->other.n == 0)
+                continue; /* a d2 has no other faces */
+            if (w->wab.n == 0)
+                continue; /* the split's weight is below the double range */
+            if ((st = alea__charge(ctx, (int64_t)nlist, n->start, n->end)) != ALEA_OK)
+                return st;
+            alea__w wt = weight_of(&w->wab);
+            const alea__pmf *otherm = &w->powers.s[m];
+            for (size_t li = 0; li < nlist; li++) {
+                size_t i = w->list[li];
+                size_t o = i % w->radix[0];
+                if (o + (size_t)a > (size_t)ev->ndice)
+                    continue;
+                size_t j = i + (size_t)a + (size_t)b * w->radix[g];
+                /* pmf_conv checks and charges its own work */
+                if ((st = alea__pmf_conv(ctx, &w->cur.s[i], otherm, n, &w->tmp)) != ALEA_OK ||
+                    (st = alea__pmf_add_scaled(ctx, &w->next.s[j], &w->tmp, wt, n)) != ALEA_OK)
+                    return st;
+                alea__pmf_free(ctx, &w->tmp);
+            }
+        }
+    }
+    return ALEA_OK;
+}
+
+/* Group g's dice added to the states: w->cur becomes the states after it. */
+static alea_status ev_add_group(alea_ctx *ctx, ev_work *w, uint32_t g)
+{
+    const node *n = w->n;
+    int64_t c = w->ev->groups[g].count;
+    alea_status st;
+    if ((st = ev_other_faces(ctx, w, w->ev->groups[g].sides)) != ALEA_OK ||
+        (st = states_new(ctx, w->nstates, &w->next)) != ALEA_OK)
+        return st;
+    /* The other faces' sum of m dice, for m = 0..c, built once. */
+    if ((st = states_new(ctx, (size_t)c + 1, &w->powers)) != ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &w->powers.s[0])) != ALEA_OK)
+        return st;
+    for (int64_t m = 1; m <= c && w->other.n > 0; m++)
+        if ((st = alea__pmf_conv(ctx, &w->powers.s[m - 1], &w->other, n, &w->powers.s[m])) !=
+            ALEA_OK)
+            return st;
+    /* Each (ones, criticals) split of the group visits every reached
+     * state: listed once, then a unit per visit, checked before the
+     * loops (found by fuzzing: event(d6 + 100d8 + d10) scanned 10^9
+     * empty states unpaid). */
+    size_t nlist = 0;
+    if ((st = alea__charge(ctx, (int64_t)(w->nstates / 8 + 1), n->start, n->end)) != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < w->nstates; i++)
+        if (w->cur.s[i].n)
+            w->list[nlist++] = i;
+    double splits = (double)(c + 1) * (double)(c + 2) / 2;
+    if ((st = alea__work_check(ctx, splits * (double)nlist, n)) != ALEA_OK ||
+        (st = ev_spread_splits(ctx, w, g, nlist)) != ALEA_OK)
+        return st;
+    states_free(ctx, &w->cur);
+    states_free(ctx, &w->powers);
+    w->cur = w->next;
+    w->next.s = NULL;
+    return ALEA_OK;
+}
+
+/* State i (not a critical failure, with `ones` 1s): the criticals left
+ * after the 1s cancel them in the chosen order, as an index into the
+ * live states (*li), and the sum of all its 1s and maxima (*shift). */
+static alea_status ev_survivors(alea_ctx *ctx, const ev_work *w, size_t i, int64_t ones,
+                                size_t *li, int64_t *shift)
+{
+    const event_spec *ev = w->ev;
+    const uint32_t G = ev->ngroups;
+    int64_t live[64], sum = ones, left = ones;
+    for (uint32_t g = 0; g < G; g++) {
+        int64_t k = (int64_t)((i / w->radix[g]) % (size_t)(ev->groups[g].count + 1)), face;
+        live[g] = k;
+        if (alea__mul_ovf(k, ev->groups[g].sides, &face) || alea__add_ovf(sum, face, &sum))
+            return alea__overflow_error(ctx, w->n);
+    }
+    *shift = sum;
+    while (left > 0) { /* cancel the smallest (or largest) live critical */
+        int best = -1;
+        for (uint32_t g = 0; g < G; g++)
+            if (live[g] > 0 &&
+                (best < 0 || (ev->cancel_largest
+                                  ? ev->groups[g].sides > ev->groups[best].sides
+                                  : ev->groups[g].sides < ev->groups[best].sides)))
+                best = (int)g;
+        if (best < 0)
+            break;
+        live[best]--;
+        left--;
+    }
+    *li = 0;
+    for (uint32_t g = 0; g < G; g++)
+        *li += (size_t)live[g] * (w->radix[g] / w->radix[0]);
+    return ALEA_OK;
+}
+
+/* Resolve every state: a critical failure is worth its ones (into w->sum,
+ * its mass into w->crit); otherwise the state joins the others with the
+ * same surviving criticals in w->next (nlive of them), shifted by every
+ * face (the 1s, the criticals' maxima, the other faces). */
+static alea_status ev_resolve(alea_ctx *ctx, ev_work *w, size_t nlive)
+{
+    const node *n = w->n;
+    alea_status st;
+    if ((st = alea__charge(ctx, (int64_t)w->nstates, n->start, n->end)) != ALEA_OK ||
+        (st = states_new(ctx, nlive, &w->next)) != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < w->nstates; i++) {
+        alea__pmf *sp = &w->cur.s[i];
         if (sp->n == 0)
             continue;
         double m = alea__pmf_mass(sp);
-        int64_t ones = (int64_t)(i % radix[0]);
-        alea__pmf_free(ctx, &point);
-        if (2 * ones > ev->ndice) { /* the state's whole mass, on its ones */
-            crit += m;
-            if ((st = collapse(ctx, n, sp, ones, &point)) != ALEA_OK ||
-                (st = alea__pmf_add_scaled(ctx, &sum, &point, ALEA__W(1), n)) != ALEA_OK)
-                goto done;
+        int64_t ones = (int64_t)(i % w->radix[0]);
+        alea__pmf_free(ctx, &w->point);
+        if (2 * ones > w->ev->ndice) { /* the state's whole mass, on its ones */
+            w->crit += m;
+            if ((st = collapse(ctx, n, sp, ones, &w->point)) != ALEA_OK ||
+                (st = alea__pmf_add_scaled(ctx, &w->sum, &w->point, ALEA__W(1), n)) != ALEA_OK)
+                return st;
             continue;
         }
-        int64_t live[64], shift = ones, left = ones;
-        for (uint32_t g = 0; g < G; g++) {
-            int64_t k = (int64_t)((i / radix[g]) % (size_t)(ev->groups[g].count + 1)), face;
-            live[g] = k;
-            if (alea__mul_ovf(k, ev->groups[g].sides, &face) ||
-                alea__add_ovf(shift, face, &shift)) {
-                st = alea__overflow_error(ctx, n);
-                goto done;
-            }
-        }
-        while (left > 0) { /* cancel the smallest (or largest) live critical */
-            int best = -1;
-            for (uint32_t g = 0; g < G; g++)
-                if (live[g] > 0 &&
-                    (best < 0 || (ev->cancel_largest
-                                      ? ev->groups[g].sides > ev->groups[best].sides
-                                      : ev->groups[g].sides < ev->groups[best].sides)))
-                    best = (int)g;
-            if (best < 0)
-                break;
-            live[best]--;
-            left--;
-        }
         size_t li = 0;
-        for (uint32_t g = 0; g < G; g++)
-            li += (size_t)live[g] * (radix[g] / radix[0]);
-        if ((st = alea__pmf_point(ctx, shift, ALEA__W(1), &point)) != ALEA_OK ||
-            (st = alea__pmf_conv(ctx, sp, &point, n, &tmp)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &next.s[li], &tmp, ALEA__W(1), n)) != ALEA_OK)
-            goto done;
-        alea__pmf_free(ctx, &tmp);
+        int64_t shift = 0;
+        if ((st = ev_survivors(ctx, w, i, ones, &li, &shift)) != ALEA_OK ||
+            (st = alea__pmf_point(ctx, shift, ALEA__W(1), &w->point)) != ALEA_OK ||
+            (st = alea__pmf_conv(ctx, sp, &w->point, n, &w->tmp)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &w->next.s[li], &w->tmp, ALEA__W(1), n)) != ALEA_OK)
+            return st;
+        alea__pmf_free(ctx, &w->tmp);
     }
-    states_free(ctx, &cur);
-    /* tails[g] holds tail_g^r for r = 0..count_g, built on demand. */
+    states_free(ctx, &w->cur);
+    return ALEA_OK;
+}
+
+/* Each group of surviving criticals (the nlive states of w->next) gets
+ * its re-roll tails once, into w->sum (the cut mass into w->trunc);
+ * tails[g] holds tail_g^r for r = 0..count_g, built on demand. */
+static alea_status ev_tails(alea_ctx *ctx, ev_work *w, size_t nlive)
+{
+    const event_spec *ev = w->ev;
+    const node *n = w->n;
+    const uint32_t G = ev->ngroups;
+    alea_status st = ALEA_OK;
     ev_state tails[64];
     memset(tails, 0, sizeof tails);
     for (size_t li = 0; li < nlive && st == ALEA_OK; li++) {
-        alea__pmf *sp = &next.s[li];
+        alea__pmf *sp = &w->next.s[li];
         if (sp->n == 0)
             continue;
         double m = alea__pmf_mass(sp);
@@ -468,7 +497,8 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
         if ((st = alea__pmf_copy(ctx, sp, &acc_pmf)) != ALEA_OK)
             break;
         for (uint32_t g = 0; g < G && st == ALEA_OK; g++) {
-            int64_t r = (int64_t)((li * radix[0] / radix[g]) % (size_t)(ev->groups[g].count + 1));
+            int64_t r = (int64_t)((li * w->radix[0] / w->radix[g]) %
+                                  (size_t)(ev->groups[g].count + 1));
             if (r == 0)
                 continue;
             ev_state *t = &tails[g];
@@ -485,45 +515,87 @@ static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
             for (int64_t k = 2; k <= r && st == ALEA_OK; k++)
                 if (t->s[k].n == 0)
                     st = alea__pmf_conv(ctx, &t->s[k - 1], &t->s[1], n, &t->s[k]);
-            if (st == ALEA_OK && (st = alea__pmf_conv(ctx, &acc_pmf, &t->s[r], n, &tmp)) == ALEA_OK) {
+            if (st == ALEA_OK &&
+                (st = alea__pmf_conv(ctx, &acc_pmf, &t->s[r], n, &w->tmp)) == ALEA_OK) {
                 alea__pmf_free(ctx, &acc_pmf);
-                acc_pmf = tmp;
-                memset(&tmp, 0, sizeof tmp);
+                acc_pmf = w->tmp;
+                memset(&w->tmp, 0, sizeof w->tmp);
             }
         }
         if (st == ALEA_OK) {
-            trunc += m * acc_pmf.trunc;
-            st = alea__pmf_add_scaled(ctx, &sum, &acc_pmf, ALEA__W(1), n);
+            w->trunc += m * acc_pmf.trunc;
+            st = alea__pmf_add_scaled(ctx, &w->sum, &acc_pmf, ALEA__W(1), n);
         }
         alea__pmf_free(ctx, &acc_pmf);
     }
     for (uint32_t g = 0; g < G; g++)
         states_free(ctx, &tails[g]);
-    if (st != ALEA_OK)
+    return st;
+}
+
+static alea_status event_exact(alea_ctx *ctx, const node *n, alea__pmf *out,
+                               alea__notes *notes)
+{
+    const event_spec *ev = n->u.mech.spec;
+    const uint32_t G = ev->ngroups;
+    alea_status st = ALEA_OK;
+    /* States: ones o in [0, N], criticals k_g in [0, c_g]: mixed radix. */
+    double nstates_d = (double)(ev->ndice + 1);
+    for (uint32_t g = 0; g < G; g++)
+        nstates_d *= (double)(ev->groups[g].count + 1);
+    if (nstates_d > (double)ctx->limits[ALEA_LIMIT_SUPPORT])
+        return alea__support_error(ctx, n);
+    if (G > 64) /* ev_survivors and ev_tails hold one count per group */
+        return alea__error(ctx, ALEA_ERR_LIMIT, n->start, n->end,
+                           "event() takes at most 64 groups of dice (byte %u)",
+                           (unsigned)n->start);
+    ev_work w = {0};
+    w.ev = ev;
+    w.n = n;
+    w.nstates = (size_t)nstates_d;
+    /* radix[0..G], then list[0..nstates) */
+    size_t scratch = alea__mul_size((size_t)G + 1 + w.nstates, sizeof(size_t));
+    w.radix = alea__mem_alloc(ctx, scratch);
+    if (!w.radix)
+        return alea__nomem(ctx);
+    w.list = w.radix + G + 1;
+    w.radix[0] = (size_t)ev->ndice + 1; /* stride of group 0's criticals */
+    for (uint32_t g = 1; g <= G; g++)
+        w.radix[g] = w.radix[g - 1] * (size_t)(ev->groups[g - 1].count + 1);
+
+    if ((st = states_new(ctx, w.nstates, &w.cur)) != ALEA_OK ||
+        (st = alea__pmf_point(ctx, 0, ALEA__W(1), &w.cur.s[0])) != ALEA_OK)
         goto done;
-    sum.trunc = trunc;
-    *out = sum;
-    sum.n = 0;
-    sum.v = NULL;
-    sum.p = NULL;
+    for (uint32_t g = 0; g < G; g++)
+        if ((st = ev_add_group(ctx, &w, g)) != ALEA_OK)
+            goto done;
+    size_t nlive = w.nstates / w.radix[0];
+    if ((st = ev_resolve(ctx, &w, nlive)) != ALEA_OK ||
+        (st = ev_tails(ctx, &w, nlive)) != ALEA_OK)
+        goto done;
+    w.sum.trunc = w.trunc;
+    *out = w.sum;
+    w.sum.n = 0;
+    w.sum.v = NULL;
+    w.sum.p = NULL;
     if (notes) { /* the whole expression: its chance of a critical failure too */
         notes->mech = &alea__mech_event;
         notes->flag_name[0] = "critical failure";
-        notes->flag_p[0] = crit;
+        notes->flag_p[0] = w.crit;
         notes->nflags = 1;
     }
 done:
-    alea__pmf_free(ctx, &qw);
-    alea__pmf_free(ctx, &wa);
-    alea__pmf_free(ctx, &wab);
-    alea__pmf_free(ctx, &other);
-    alea__pmf_free(ctx, &tmp);
-    alea__pmf_free(ctx, &sum);
-    alea__pmf_free(ctx, &point);
-    states_free(ctx, &cur);
-    states_free(ctx, &next);
-    states_free(ctx, &powers);
-    alea__mem_free(ctx, radix, scratch);
+    alea__pmf_free(ctx, &w.qw);
+    alea__pmf_free(ctx, &w.wa);
+    alea__pmf_free(ctx, &w.wab);
+    alea__pmf_free(ctx, &w.other);
+    alea__pmf_free(ctx, &w.tmp);
+    alea__pmf_free(ctx, &w.sum);
+    alea__pmf_free(ctx, &w.point);
+    states_free(ctx, &w.cur);
+    states_free(ctx, &w.next);
+    states_free(ctx, &w.powers);
+    alea__mem_free(ctx, w.radix, scratch);
     return st;
 }
 
