@@ -1,6 +1,7 @@
 /*
- * parse_dice.c -- a die's sides: "d6", "d%", "dF", "d{1,1,2}", "d{1..100}",
- * "d(1d20)"; the modifiers after them are parse_mods.c's.
+ * parse_dice.c -- dice terms: "4d6", "d{1,1,2}", "1d(1d20)", then their
+ * modifiers ("3d6!>5", "10d10>=8f1", "4d6kh3"), each read by its row of
+ * the table in mods.h (parse_mods.c), and the checks of the whole term.
  */
 #include "mods.h"
 
@@ -63,16 +64,8 @@ static alea_status parse_faces(parser *p, die_spec *d, const token *open)
                                (unsigned)it->start, (long long)p->max_nodes);
         p->nodes += (uint32_t)span;
         for (uint64_t k = 0; k < span; k++) {
-            if (n == cap) {
-                uint32_t ncap = cap ? cap * 2 : 8;
-                int64_t *nf = alloc(p, ncap * sizeof *nf);
-                if (!nf)
-                    return alea__nomem(p->ctx);
-                if (n)
-                    memcpy(nf, faces, n * sizeof *nf);
-                faces = nf;
-                cap = ncap;
-            }
+            if ((st = alea__p_grow(p, (void **)&faces, n, &cap, sizeof *faces, 8)) != ALEA_OK)
+                return st;
             faces[n++] = (int64_t)((uint64_t)lo + k);
         }
         if (!accept(p, T_COMMA))
@@ -111,7 +104,7 @@ static alea_status parse_faces(parser *p, die_spec *d, const token *open)
 }
 
 /* sides = NUM | "%" | "F" | "{" faces "}" */
-alea_status alea__p_sides(parser *p, die_spec *d, const token *dtok)
+static alea_status parse_sides(parser *p, die_spec *d, const token *dtok)
 {
     const token *t = peek(p);
     d->kind = FACES_RANGE;
@@ -164,7 +157,7 @@ int alea__p_starts_sides(tok_kind k)
  * holds a placeholder die 1..INT64_MAX, so that the checks of its modifiers
  * ask what any die could do ("r>0" rerolls every face of any die).
  */
-alea_status alea__p_rolled_sides(parser *p, pool *pl)
+static alea_status parse_rolled_sides(parser *p, pool *pl)
 {
     const token *open = advance(p);
     alea_status st;
@@ -180,4 +173,50 @@ alea_status alea__p_rolled_sides(parser *p, pool *pl)
     pl->die.lo = 1;
     pl->die.hi = INT64_MAX;
     return ALEA_OK;
+}
+
+/*
+ * dice_tail = "d" sides { modifier }
+ * modifier  = a row of ALEA__POOL_MODS (mods.h), whose parse carries its rule
+ */
+alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
+                                   int implicit, size_t start, const node **out)
+{
+    alea_status st;
+    const token *dtok = advance(p); /* 'd' */
+    pool *pl = alloc(p, sizeof *pl);
+    if (!pl)
+        return alea__nomem(p->ctx);
+    memset(pl, 0, sizeof *pl);
+    pl->count_expr = count_expr;
+    pl->count = count;
+    pl->count_implicit = (uint8_t)implicit;
+    if ((st = at(p, T_LPAREN) ? parse_rolled_sides(p, pl) : parse_sides(p, &pl->die, dtok)) !=
+        ALEA_OK)
+        return st;
+
+    alea__mods m = {.pl = pl, .start = start};
+    const alea__mod *rows = alea__mods_rows, *end = rows + alea__mods_nrows;
+    for (int taken = 1; taken;) {
+        const token *t = peek(p);
+        taken = 0;
+        for (const alea__mod *r = rows; !taken && r < end; r++) {
+            if (!memchr(r->kinds, t->kind, r->nkinds))
+                continue;
+            if (r->refused && (st = r->refused(p, t)) != ALEA_OK)
+                return st;
+            if (r->parse && (st = r->parse(p, &m, t, &taken)) != ALEA_OK)
+                return st;
+        }
+    }
+    if ((st = alea__mods_finish(p, &m)) != ALEA_OK)
+        return st;
+    node *n;
+    if ((st = new_node(p, N_DICE, start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
+        return st;
+    n->u.pool = pl;
+    for (const alea__mod *r = rows; r < end; r++)
+        if (r->check && (st = r->check(p, &m)) != ALEA_OK)
+            return st;
+    return alea__mods_margin(p, &m, n, out);
 }

@@ -182,20 +182,12 @@ static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *n
 
 /* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
 
-/* The selection steps of one dice term while it is parsed. */
-typedef struct sel_buf {
-    select_op *ops;
-    select_item *items;
-    uint32_t nops, opcap, nitems, itemcap;
-    int last_was_select; /* the modifier before was a selection step */
-} sel_buf;
-
-/* Grows an arena array of `size`-byte elements to hold one more. */
-static alea_status grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size)
+alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size,
+                         uint32_t first)
 {
     if (n < *cap)
         return ALEA_OK;
-    uint32_t ncap = *cap ? *cap * 2 : 4;
+    uint32_t ncap = *cap ? *cap * 2 : first;
     void *nv = alloc(p, alea__mul_size(ncap, size));
     if (!nv)
         return alea__nomem(p->ctx);
@@ -211,8 +203,8 @@ static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
 {
     alea_status st;
     if ((st = count_nodes(p, 1, t->start, peek(p)->end)) != ALEA_OK ||
-        (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
-            ALEA_OK)
+        (st = alea__p_grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items,
+                           4)) != ALEA_OK)
         return st;
     select_item *it = &b->items[b->nitems];
     memset(it, 0, sizeof *it);
@@ -231,13 +223,13 @@ static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
     return ALEA_OK;
 }
 
-/* Starts a step (keep, or drop), or joins the one before (d20: steps of
- * one kind in a row add up). */
+/* Starts a step (keep, or drop), or joins the one just before (d20: steps
+ * of one kind in a row add up). */
 static alea_status sel_step(parser *p, sel_buf *b, int drop, int join)
 {
-    if (join && b->last_was_select && b->ops[b->nops - 1].drop == drop)
+    if (join && b->after == p->pos && b->ops[b->nops - 1].drop == drop)
         return ALEA_OK;
-    alea_status st = grow(p, (void **)&b->ops, b->nops, &b->opcap, sizeof *b->ops);
+    alea_status st = alea__p_grow(p, (void **)&b->ops, b->nops, &b->opcap, sizeof *b->ops, 4);
     if (st != ALEA_OK)
         return st;
     b->ops[b->nops].drop = (uint8_t)drop;
@@ -251,14 +243,12 @@ static alea_status sel_step(parser *p, sel_buf *b, int drop, int join)
  * select = ("k" | "p") "{" item { "," item } "}"
  * In Avrae's d20 dialect also: ("k" | "p") selector, as "k3", "k>3", "kh3"
  * ("kh" and "kl" are one token), "pl1"; consecutive steps of one kind add up.
- * Returns 0 (nothing consumed) when the "k" is alea's keep.
+ * Leaves the "k" to the keep row when it is alea's keep.
  */
-static alea_status parse_select(parser *p, sel_buf *b, int *taken)
+static alea_status select_steps(parser *p, sel_buf *b, const token *t, int *taken)
 {
     alea_status st;
-    const token *t = peek(p);
     int drop = t->kind == T_P;
-    *taken = 0;
     if (peek_at(p, 1)->kind == T_LBRACE && peek_at(p, 1)->start == t->end &&
         (t->kind == T_K || t->kind == T_P)) {
         advance(p);
@@ -273,7 +263,7 @@ static alea_status parse_select(parser *p, sel_buf *b, int *taken)
             return st;
         (void)open;
         *taken = 1;
-        b->last_was_select = 0; /* braces are a step of their own */
+        b->after = 0; /* braces are a step of their own */
         return ALEA_OK;
     }
     if (!p->dl->d20_select)
@@ -284,8 +274,8 @@ static alea_status parse_select(parser *p, sel_buf *b, int *taken)
     if (t->kind == T_KH || t->kind == T_KL) {
         /* "kh3": the token holds the selector's letter */
         if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
-            (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
-                ALEA_OK)
+            (st = alea__p_grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items,
+                               4)) != ALEA_OK)
             return st;
         select_item *it = &b->items[b->nitems];
         memset(it, 0, sizeof *it);
@@ -299,8 +289,18 @@ static alea_status parse_select(parser *p, sel_buf *b, int *taken)
         return st;
     }
     *taken = 1;
-    b->last_was_select = 1;
+    b->after = p->pos;
     return ALEA_OK;
+}
+
+static alea_status parse_select(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    if (!m->seltok)
+        m->seltok = t;
+    alea_status st = select_steps(p, &m->sel, t, taken);
+    if (st == ALEA_OK && !*taken && m->seltok == t)
+        m->seltok = NULL;
+    return st;
 }
 
 /* Stores the selection steps in the pool; refuses what alea cannot do with
@@ -386,7 +386,7 @@ static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, co
                            (unsigned)t->start, ALEA__REROLLS_MAX);
     advance(p);
     if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
-        (st = grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf)) != ALEA_OK ||
+        (st = alea__p_grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf, 4)) != ALEA_OK ||
         (st = parse_cond_ne(p, &(*buf)[pl->nreroll_also],
                             "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
         return st;
@@ -417,10 +417,15 @@ static int clamp_word(const parser *p, const token *t)
  * after the trigger saw its face; before it (or in rpg-dice-roller's
  * dialect, anywhere), on the first roll, which the trigger then sees.
  */
-static alea_status parse_clamp(parser *p, pool *pl, const token *t, int after_explode,
-                               const token **ctok)
+static alea_status parse_clamp(parser *p, alea__mods *m, const token *t, int *taken)
 {
     alea_status st;
+    pool *pl = m->pl;
+    if (t->kind == T_NAME && !clamp_word(p, t))
+        return ALEA_OK;
+    *taken = 1;
+    int after_explode = m->etok != NULL;
+    const token **ctok = &m->ctok;
     int hi = t->kind == T_MAX || (t->kind == T_NAME && (p->src[t->start + 1] | 0x20) == 'a');
     advance(p);
     int64_t v;
@@ -549,13 +554,20 @@ static alea_status second_explosion(parser *p, pool *pl, const token *t)
  * rpg-dice-roller, alea). In Foundry's dialect "cs" counts the dice that
  * match (the highest face without a condition), "cf" counts failures (the
  * lowest face), and "df" after "cs" takes one off for each failure (the
- * dice that are not successes, without a condition).
+ * dice that are not successes, without a condition). A "d" else is a
+ * drop, the keep row's.
  */
-static alea_status parse_mark(parser *p, pool *pl, const token *t, const token **stok)
+static alea_status parse_mark(parser *p, alea__mods *m, const token *t, int *taken)
 {
     alea_status st;
+    pool *pl = m->pl;
+    const token **stok = &m->stok;
     int fail = t->kind == T_CF;
     int deduct = t->kind == T_D; /* Foundry's "df" */
+    if (deduct && !(p->dl->cs_counts && peek_at(p, 1)->kind == T_F &&
+                    peek_at(p, 1)->start == t->end))
+        return ALEA_OK;
+    *taken = 1;
     advance(p);
     if (deduct)
         advance(p); /* the "f" */
@@ -692,15 +704,22 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
  * subtraction); so "3d6u>3" is a condition of "u", and a success count
  * goes before it ("3d6>3u").
  */
-static alea_status parse_unique(parser *p, pool *pl, const token **utok)
+static alea_status refused_unique(parser *p, const token *t)
 {
-    const token *t = peek(p);
     const char *name = t->kind == T_U ? "u" : "uo";
     if (p->dl->no_unique)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                            "%s has no '%s' (rerolling dice that show the same face) at "
                            "byte %u: it is rpg-dice-roller's (--dialect rpgdr) and alea's",
                            p->dl->tool, name, (unsigned)t->start);
+    return ALEA_OK;
+}
+
+static alea_status parse_unique(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    pool *pl = m->pl;
+    const token **utok = &m->utok;
+    *taken = 1;
     if (*utok)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                            "unique ('u', 'uo') given twice, second at byte %u",
@@ -724,8 +743,12 @@ static alea_status parse_unique(parser *p, pool *pl, const token **utok)
  * faces it must keep apart could never end: refused (rpg-dice-roller gives
  * up after 1000 rolls and keeps a repeated face).
  */
-static alea_status check_unique(parser *p, const pool *pl, const token *utok)
+static alea_status check_unique(parser *p, const alea__mods *m)
 {
+    const pool *pl = m->pl;
+    const token *utok = m->utok;
+    if (!utok)
+        return ALEA_OK;
     const char *with = pl->has_reroll || pl->has_reroll_one ? "a reroll"
                        : pl->explode != EXPLODE_NONE        ? "an explosion"
                        : ALEA__CLAMPED(pl)                  ? "a clamp"
@@ -751,11 +774,12 @@ static alea_status check_unique(parser *p, const pool *pl, const token *utok)
     return ALEA_OK;
 }
 
-/* Checks that need the whole pool: run once its modifiers are parsed. */
-static alea_status check_pool(parser *p, const pool *pl, const node *n,
-                              const token *rtok, const token *etok,
-                              const token *stok)
+/* The checks that need the whole pool, run once its modifiers are parsed
+ * (in the rows' order): rerolls that leave no face. */
+static alea_status check_reroll(parser *p, const alea__mods *m)
 {
+    const pool *pl = m->pl;
+    const token *rtok = m->rtok;
     const die_spec *d = &pl->die;
     /* A reroll done once always ends ("1d1ro1": the second face stays). */
     int until = pl->has_reroll && !pl->reroll_once;
@@ -770,6 +794,15 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                            "so no roll could be kept (byte %u)",
                            alea__cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
                            (unsigned)rtok->start);
+    return ALEA_OK;
+}
+
+/* Explosions (every spelling's) that never start or never end. */
+static alea_status check_explode(parser *p, const alea__mods *m)
+{
+    const pool *pl = m->pl;
+    const token *etok = m->etok;
+    const die_spec *d = &pl->die;
     if (pl->explode != EXPLODE_NONE && !alea__cond_any(d, &pl->trigger))
         return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
                            "the explosion trigger %s%lld matches no face of the die, so "
@@ -794,6 +827,15 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                (unsigned)etok->start);
         }
     }
+    return ALEA_OK;
+}
+
+/* Success counts that no die could reach. */
+static alea_status check_success(parser *p, const alea__mods *m)
+{
+    const pool *pl = m->pl;
+    const token *stok = m->stok;
+    const die_spec *d = &pl->die;
     if (pl->has_success) {
         if (pl->explode == EXPLODE_EACH && (pl->nkeeps > 0 || pl->nselects > 0))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
@@ -802,7 +844,7 @@ static alea_status check_pool(parser *p, const pool *pl, const node *n,
                                "total, or drop the keep",
                                (unsigned)stok->start);
         /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
-        size_t from = p->sum_start < n->start ? p->sum_start : n->start;
+        size_t from = p->sum_start < m->start ? p->sum_start : m->start;
         if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
             !pl->penetrate && !ALEA__CLAMPED(pl) && !alea__cond_any(d, &pl->success))
             return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
@@ -840,27 +882,16 @@ static alea_status check_rolled_sides(parser *p, const pool *pl, const token *et
 
 /* ---- Foundry's margin of success, and what is refused by name ---------------- */
 
-/* A margin written after a term: "ms>10" (below 0), "ms<10" (below 1). */
-typedef struct margin {
-    const token *tok; /* NULL: none */
-    uint8_t below;
-    int64_t value;
-} margin;
-
 /*
  * margin = "ms" [ "=" | ">" | ">=" | "<" | "<=" ] NUM
  * Foundry's margin of success: with "<" or "<=" the target minus the
  * term, else the term minus the target (a target of 0 leaves the term, as
  * Foundry reads it).
  */
-static alea_status parse_margin(parser *p, margin *m, const token *t)
+static alea_status parse_margin(parser *p, alea__mods *mods, const token *t, int *taken)
 {
-    if (!p->dl->margin)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "'ms' at byte %u is Foundry VTT's margin of success "
-                           "(--dialect foundry); alea writes the subtraction, as in "
-                           "4d6 - 10 or 10 - 4d6",
-                           (unsigned)t->start);
+    margin *m = &mods->ms;
+    *taken = 1;
     if (m->tok)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                            "'ms' given twice, second at byte %u", (unsigned)t->start);
@@ -876,9 +907,22 @@ static alea_status parse_margin(parser *p, margin *m, const token *t)
     return ALEA_OK;
 }
 
-/* The term n with its margin: n - value, or value - n (below). */
-static alea_status apply_margin(parser *p, const margin *m, const node *n, const node **out)
+static alea_status refused_margin(parser *p, const token *t)
 {
+    if (!p->dl->margin)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ms' at byte %u is Foundry VTT's margin of success "
+                           "(--dialect foundry); alea writes the subtraction, as in "
+                           "4d6 - 10 or 10 - 4d6",
+                           (unsigned)t->start);
+    return ALEA_OK;
+}
+
+/* The term n with its margin: n - value, or value - n (below). */
+alea_status alea__mods_margin(parser *p, const alea__mods *mods, const node *n,
+                              const node **out)
+{
+    const margin *m = &mods->ms;
     *out = n;
     if (!m->tok || m->value == 0)
         return ALEA_OK;
@@ -905,9 +949,12 @@ static alea_status apply_margin(parser *p, const margin *m, const node *n, const
 
 /* "even", "odd" (Foundry VTT's): the value is the number of dice showing
  * an even (odd) face, a success count whose condition is the parity. */
-static alea_status parse_parity(parser *p, pool *pl, const token **stok)
+static alea_status parse_parity(parser *p, alea__mods *m, const token *t, int *taken)
 {
-    const token *t = advance(p);
+    pool *pl = m->pl;
+    const token **stok = &m->stok;
+    *taken = 1;
+    advance(p);
     if (*stok || pl->has_success)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                            "success counting given twice, second at byte %u",
@@ -920,9 +967,12 @@ static alea_status parse_parity(parser *p, pool *pl, const token **stok)
 }
 
 /* Other tools' modifiers that alea does not read yet, refused by name
- * rather than as an unknown word. */
+ * rather than as an unknown word; an "s" but Foundry's "sf" is a sort. */
 static alea_status refused_mod(parser *p, const token *t)
 {
+    if (t->kind == T_S && !(peek_at(p, 1)->kind == T_F && peek_at(p, 1)->start == t->end &&
+                            p->dl->cs_counts))
+        return ALEA_OK;
     const char *what;
     switch (t->kind) {
     case T_M: what = "'m' (Roll20: mark the dice that match another)"; break;
@@ -933,377 +983,322 @@ static alea_status refused_mod(parser *p, const token *t)
                        "%s at byte %u is not supported yet", what, (unsigned)t->start);
 }
 
-/*
- * dice_tail = "d" sides { modifier }
- * modifier  = keep | explode | reroll | success
- * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM] | select
- * sort      = "s" | "sa" | "sd"
- * unique    = ("u" | "uo") [cond]   (parse_unique)
- * explode   = "!" ["!"] ["p"] [cond]
- * reroll    = ("r" | "ro" | "ra") cond
- * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
- */
-alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
-                                   int implicit, size_t start, const node **out)
+/* ---- the rows' parse of what the functions above do not read ---------------- */
+
+/* sort = "s" | "sa" | "sd" */
+static alea_status parse_sort(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    pool *pl = m->pl;
+    *taken = 1;
+    if (pl->sort)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "sorting given twice, second at byte %u", (unsigned)t->start);
+    pl->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
+    return ALEA_OK;
+}
+
+/* keep = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM] */
+static alea_status parse_keep(parser *p, alea__mods *m, const token *t, int *taken)
 {
     alea_status st;
-    const token *dtok = advance(p); /* 'd' */
-    pool *pl = alloc(p, sizeof *pl);
-    if (!pl)
-        return alea__nomem(p->ctx);
-    memset(pl, 0, sizeof *pl);
-    pl->count_expr = count_expr;
-    pl->count = count;
-    pl->count_implicit = (uint8_t)implicit;
-    if ((st = at(p, T_LPAREN) ? alea__p_rolled_sides(p, pl) : alea__p_sides(p, &pl->die, dtok)) !=
+    uint8_t kop;
+    switch (t->kind) {
+    case T_KH: case T_K: kop = KEEP_HIGH; break;
+    case T_KL: kop = KEEP_LOW; break;
+    case T_DH: kop = DROP_HIGH; break;
+    default: kop = DROP_LOW; break; /* "dl", "d" */
+    }
+    *taken = 1;
+    if (!m->ktok)
+        m->ktok = t;
+    advance(p);
+    int64_t k = 1;
+    if (at(p, T_NUM))
+        k = advance(p)->num;
+    if ((st = alea__p_grow(p, (void **)&m->keeps, m->nkeeps, &m->kcap, sizeof *m->keeps, 2)) !=
+            ALEA_OK ||
+        (st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK)
+        return st;
+    m->keeps[m->nkeeps].op = kop;
+    m->keeps[m->nkeeps].n = k;
+    m->nkeeps++;
+    return ALEA_OK;
+}
+
+/*
+ * reroll = ("r" | "ro") cond
+ * Where the dialects read it otherwise: another "r" on a die that has one
+ * (parse_reroll_also), d20's "rol1" and "rr", rpg-dice-roller's bare "r",
+ * Foundry's "r" once and its "r1=1" (reroll_count).
+ */
+static alea_status parse_reroll(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    alea_status st;
+    pool *pl = m->pl;
+    int high = 0;
+    int64_t rank = 0; /* d20's "rol1", "rah2" */
+    *taken = 1;
+    if (m->rtok)
+        return parse_reroll_also(p, pl, m->rtok, &m->also, &m->alsocap);
+    m->rtok = advance(p);
+    if (t->kind == T_RO && d20_rank_selector(p, t, &high, &rank)) {
+        /* d20's "rol1": the lowest die rolled again once, the new
+         * face standing: alea's "ra" on any face */
+        if (high || rank != 1)
+            return unsupported(p, t, "rerolling once the highest dice, or more "
+                                     "than one of the lowest (rol1 is read)");
+        if (pl->has_reroll_one)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                               "'ra' given twice, second at byte %u", (unsigned)t->start);
+        m->rtok = NULL;
+        pl->has_reroll_one = 1;
+        pl->reroll_one.op = CMP_GE;
+        pl->reroll_one.value = pl->die.lo;
+        return ALEA_OK;
+    }
+    pl->has_reroll = 1;
+    pl->reroll_once = t->kind == T_RO;
+    if (t->kind == T_R && !p->dl->rr && at(p, T_R) && peek(p)->start == t->end)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek(p)->end,
+                           "'rr' at byte %u is the reroll until no match of Foundry "
+                           "VTT and Avrae's d20 (--dialect foundry or d20); alea "
+                           "writes a single r, as in r1 or r<3",
+                           (unsigned)t->start);
+    if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
+        m->rtok = advance(p); /* "rr": until no match, as alea's "r" */
+    } else if (p->dl->bare_reroll && !starts_cond(p)) {
+        /* rpg-dice-roller: a bare "r" or "ro" rerolls the lowest face */
+        pl->reroll.op = CMP_EQ;
+        pl->reroll.value = pl->die.lo;
+        return ALEA_OK;
+    } else if (t->kind == T_R && p->dl->reroll_once) {
+        /* Foundry: "r" rerolls once; bare, the lowest face */
+        pl->reroll_once = 1;
+        if (!starts_cond(p)) {
+            pl->reroll.op = CMP_EQ;
+            pl->reroll.value = pl->die.lo;
+            return ALEA_OK;
+        }
+    }
+    if ((st = parse_cond_ne(p, &pl->reroll, "a reroll condition (as in r1, r<3, ro<=2)")) !=
         ALEA_OK)
         return st;
+    return reroll_count(p, m->rtok, pl);
+}
 
-    keep_step *keeps = NULL;
-    uint32_t nkeeps = 0, kcap = 0;
-    const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL, *seltok = NULL;
-    const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
-    const token *utok = NULL;               /* "u", "uo" */
-    sel_buf sel;
-    memset(&sel, 0, sizeof sel);
-    margin ms = {0};
-    cond *also = NULL; /* "2d8r8r2": the conditions after the first */
-    uint32_t alsocap = 0;
-    for (;;) {
-        const token *t = peek(p);
-        uint8_t kop;
-        int taken = 0, high = 0;
-        int64_t rank = 0; /* d20's "rol1", "rah2" */
-        if (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P) {
-            if (!seltok)
-                seltok = t;
-            if ((st = parse_select(p, &sel, &taken)) != ALEA_OK)
-                return st;
-            if (taken)
-                continue;
-            if (seltok == t)
-                seltok = NULL;
+/* "ra" cond: one die rerolled once, the new face standing; in d20's
+ * dialect (ra_adds) one more die, once in the pool, an explosion. */
+static alea_status parse_reroll_one(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    pool *pl = m->pl;
+    int high = 0;
+    int64_t rank = 0; /* d20's "ral1", "rah2" */
+    *taken = 1;
+    if (p->dl->ra_adds) {
+        if (m->etok)
+            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                               "a die can explode only one way, 'ra' at byte %u",
+                               (unsigned)t->start);
+        m->etok = m->xtok = advance(p);
+        pl->explode = EXPLODE_EACH;
+        pl->explode_once = 1;
+        pl->explode_cap = 1;
+        pl->trigger_written = 1;
+        if (d20_rank_selector(p, t, &high, &rank)) {
+            /* "ral1", "rah2": the selection always holds a die, and
+             * one more die is added: a trigger on any face */
+            if (rank < 1)
+                return unsupported(p, t, "'ra' on no dice ('ral0')");
+            pl->trigger.op = CMP_GE;
+            pl->trigger.value = pl->die.lo;
+            return ALEA_OK;
         }
-        sel.last_was_select = 0;
-        if (t->kind == T_D && p->dl->cs_counts && peek_at(p, 1)->kind == T_F &&
-            peek_at(p, 1)->start == t->end) { /* Foundry's "df" */
-            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        }
-        if (t->kind == T_S && peek_at(p, 1)->kind == T_F && peek_at(p, 1)->start == t->end &&
-            p->dl->cs_counts) /* Foundry's "sf" */
-            return refused_mod(p, t);
-        switch (t->kind) {
-        case T_MS:
-            if ((st = parse_margin(p, &ms, t)) != ALEA_OK)
-                return st;
-            continue;
-        case T_EVEN:
-        case T_ODD:
-            if ((st = parse_parity(p, pl, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_M:
-        case T_MT:
-            return refused_mod(p, t);
-        case T_NAME:
-            if (!clamp_word(p, t))
-                break;
-            /* fall through */
-        case T_MIN:
-        case T_MAX:
-            if ((st = parse_clamp(p, pl, t, etok != NULL, &ctok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_CS:
-        case T_CF:
-            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_X:
-        case T_XO:
-        case T_E:
-            if (t->kind == T_X && t->start != p->t[p->pos - 1].end)
-                break; /* "x" apart from the dice is not theirs */
-            if (t->kind == T_E && !p->dl->e_explode)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
-                                   "alea writes '!' (as in 4d6!)",
-                                   (unsigned)t->start);
-            if (etok && t->kind == T_X && xtok && xtok->kind == T_XO && !pl->explode_cap &&
-                !pl->has_first_trigger) {
-                /* Foundry's "xo<8x10": once on the first's, ever on the second's */
-                advance(p);
-                if ((st = second_explosion(p, pl, t)) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            if (etok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can explode only one way, second explosion "
-                                   "at byte %u",
-                                   (unsigned)t->start);
-            etok = xtok = advance(p);
-            if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
-                return st;
-            continue;
-        case T_S:
-        case T_SA:
-        case T_SD:
-            if (pl->sort)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "sorting given twice, second at byte %u", (unsigned)t->start);
-            pl->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
-            continue;
-        case T_U:
-        case T_UO:
-            if ((st = parse_unique(p, pl, &utok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_KH: kop = KEEP_HIGH; goto keep;
-        case T_K: kop = KEEP_HIGH; goto keep;
-        case T_KL: kop = KEEP_LOW; goto keep;
-        case T_DH: kop = DROP_HIGH; goto keep;
-        case T_DL: kop = DROP_LOW; goto keep;
-        case T_D:
-            kop = DROP_LOW;
-        keep: {
-            if (!ktok)
-                ktok = t;
-            advance(p);
-            int64_t k = 1;
-            if (at(p, T_NUM))
-                k = advance(p)->num;
-            if (nkeeps == kcap) {
-                uint32_t ncap = kcap ? kcap * 2 : 2;
-                keep_step *nk = alloc(p, ncap * sizeof *nk);
-                if (!nk)
-                    return alea__nomem(p->ctx);
-                if (nkeeps)
-                    memcpy(nk, keeps, nkeeps * sizeof *nk);
-                keeps = nk;
-                kcap = ncap;
-            }
-            if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK)
-                return st;
-            keeps[nkeeps].op = kop;
-            keeps[nkeeps].n = k;
-            nkeeps++;
-            continue;
-        }
-        case T_BANG:
-            if (peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == t->end) {
-                if (p->dl->bang_ne)
-                    break; /* d20's "!=": a comparison, not an explosion */
-                if (p->dl->hints)
-                    alea__p_hint(p, "'!=' after dice explodes each die on the face that "
-                                    "follows; to compare the total write <> (in Avrae's d20 "
-                                    "'!=' is \"not equal\": --dialect d20)");
-            }
-            if (etok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can explode only one way, second '!' "
-                                   "modifier at byte %u",
-                                   (unsigned)t->start);
-            etok = advance(p);
-            pl->explode = EXPLODE_EACH;
-            if (at(p, T_BANG) && peek(p)->start == etok->end) {
-                advance(p);
-                pl->explode = EXPLODE_COMPOUND;
-            }
-            /* "!p": penetrating; "!p{h1}" is "!" and a selection */
-            if (at(p, T_P) && !(peek_at(p, 1)->kind == T_LBRACE &&
-                                peek_at(p, 1)->start == peek(p)->end) &&
-                accept(p, T_P))
-                pl->penetrate = 1;
-            pl->trigger.op = CMP_EQ;
-            pl->trigger.value = pl->die.hi;
-            switch (peek(p)->kind) {
-            case T_NE:
-                if (!p->dl->not_equal)
-                    break;
-                /* fall through */
-            case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
-                if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
-                    return st;
-                pl->trigger_written = 1;
-                break;
-            default:
-                break;
-            }
-            continue;
-        case T_R:
-        case T_RO:
-            if (rtok) {
-                if ((st = parse_reroll_also(p, pl, rtok, &also, &alsocap)) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            rtok = advance(p);
-            if (t->kind == T_RO && d20_rank_selector(p, t, &high, &rank)) {
-                /* d20's "rol1": the lowest die rolled again once, the new
-                 * face standing: alea's "ra" on any face */
-                if (high || rank != 1)
-                    return unsupported(p, t, "rerolling once the highest dice, or more "
-                                             "than one of the lowest (rol1 is read)");
-                if (pl->has_reroll_one)
-                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                       "'ra' given twice, second at byte %u",
-                                       (unsigned)t->start);
-                rtok = NULL;
-                pl->has_reroll_one = 1;
-                pl->reroll_one.op = CMP_GE;
-                pl->reroll_one.value = pl->die.lo;
-                continue;
-            }
-            pl->has_reroll = 1;
-            pl->reroll_once = t->kind == T_RO;
-            if (t->kind == T_R && !p->dl->rr && at(p, T_R) && peek(p)->start == t->end)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek(p)->end,
-                                   "'rr' at byte %u is the reroll until no match of Foundry "
-                                   "VTT and Avrae's d20 (--dialect foundry or d20); alea "
-                                   "writes a single r, as in r1 or r<3",
-                                   (unsigned)t->start);
-            if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
-                rtok = advance(p); /* "rr": until no match, as alea's "r" */
-            } else if (p->dl->bare_reroll && !starts_cond(p)) {
-                /* rpg-dice-roller: a bare "r" or "ro" rerolls the lowest face */
-                pl->reroll.op = CMP_EQ;
-                pl->reroll.value = pl->die.lo;
-                continue;
-            } else if (t->kind == T_R && p->dl->reroll_once) {
-                /* Foundry: "r" rerolls once; bare, the lowest face */
-                pl->reroll_once = 1;
-                if (!starts_cond(p)) {
-                    pl->reroll.op = CMP_EQ;
-                    pl->reroll.value = pl->die.lo;
-                    continue;
-                }
-            }
-            if ((st = parse_cond_ne(p, &pl->reroll,
-                                    "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
-                return st;
-            if ((st = reroll_count(p, rtok, pl)) != ALEA_OK)
-                return st;
-            continue;
-        case T_RA:
-            if (p->dl->ra_adds) { /* d20: one more die, once in the pool */
-                if (etok)
-                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                       "a die can explode only one way, 'ra' at byte %u",
-                                       (unsigned)t->start);
-                etok = xtok = advance(p);
-                pl->explode = EXPLODE_EACH;
-                pl->explode_once = 1;
-                pl->explode_cap = 1;
-                pl->trigger_written = 1;
-                if (d20_rank_selector(p, t, &high, &rank)) {
-                    /* "ral1", "rah2": the selection always holds a die, and
-                     * one more die is added: a trigger on any face */
-                    if (rank < 1)
-                        return unsupported(p, t, "'ra' on no dice ('ral0')");
-                    pl->trigger.op = CMP_GE;
-                    pl->trigger.value = pl->die.lo;
-                    continue;
-                }
-                if ((st = parse_cond(p, &pl->trigger,
-                                     "a selector after 'ra' (as in ra1, ra<3)")) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            if (pl->has_reroll_one)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "'ra' given twice, second at byte %u", (unsigned)t->start);
-            advance(p);
-            pl->has_reroll_one = 1;
-            if ((st = parse_cond_ne(p, &pl->reroll_one,
-                                    "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
-                return st;
-            continue;
-        case T_NE:
-            if (!p->dl->not_equal)
-                break;
-            /* fall through */
-        case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
-            if (p->dl->cmp_total)
-                break; /* d20: no success counts; "3d6>3" compares the total */
-            if (stok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "success counting given twice, second at byte %u "
-                                   "(to compare the total, put the dice in parentheses)",
-                                   (unsigned)t->start);
-            stok = t;
-            pl->has_success = 1;
-            if (t->start > p->t[p->pos - 1].end && p->dl->hints)
-                /* "3d6 >= 5", as AnyDice or icepool write a comparison */
-                alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
-                                "as Roll20 does); to compare the total, write (%.*s) %.*s",
-                             (int)(peek_at(p, 1)->end - start), p->src + start,
-                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start,
-                             (int)trimmed_len(p, p->sum_start < start ? p->sum_start : start,
-                                              t->start),
-                             p->src + (p->sum_start < start ? p->sum_start : start),
-                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start);
-            if ((t->kind == T_GT || t->kind == T_LT) && !p->hint[0] &&
-                p->dl->hints && peek_at(p, 1)->kind == T_NUM &&
-                peek_at(p, 1)->num < INT64_MAX) {
-                long long v = (long long)peek_at(p, 1)->num; /* "<3": 2 or less here */
-                int gt = t->kind == T_GT;
-                alea__p_hint(p, "'%c%lld' on dice counts %lld or %s; Roll20 reads it as %lld or "
-                                "%s (--dialect roll20)",
-                             gt ? '>' : '<', v, gt ? v + 1 : v - 1, gt ? "more" : "less", v,
-                             gt ? "more" : "less");
-            }
-            if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
-                return st;
-            if (at(p, T_D) && alea__p_starts_sides((tok_kind)peek_at(p, 1)->kind)) {
-                /* "1d20 >= 1d20": the threshold would become "1" and the rest
-                 * a drop. It is a comparison of two rolls. */
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
-                                   "a success threshold must be a number (byte %u); to "
-                                   "compare two rolls, put the first in parentheses: "
-                                   "(%.*s) %s ...",
-                                   (unsigned)t->start, (int)trimmed_len(p, start, t->start),
-                                   p->src + start, alea__cmp_str(pl->success.op));
-            }
-            if (accept(p, T_F)) {
-                pl->has_failure = 1;
-                if ((st = parse_cond_ne(p, &pl->failure,
-                                        "a failure condition (as in f1, f<3)")) != ALEA_OK)
-                    return st;
-            }
-            continue;
-        default:
+        return parse_cond(p, &pl->trigger, "a selector after 'ra' (as in ra1, ra<3)");
+    }
+    if (pl->has_reroll_one)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'ra' given twice, second at byte %u", (unsigned)t->start);
+    advance(p);
+    pl->has_reroll_one = 1;
+    return parse_cond_ne(p, &pl->reroll_one, "a condition for the die to reroll (as in ra1)");
+}
+
+static alea_status refused_e(parser *p, const token *t)
+{
+    if (t->kind == T_E && !p->dl->e_explode)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
+                           "alea writes '!' (as in 4d6!)",
+                           (unsigned)t->start);
+    return ALEA_OK;
+}
+
+/* The other tools' explosions (parse_xplode); an "x" apart from the dice
+ * is not theirs. */
+static alea_status parse_xplode_mod(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    pool *pl = m->pl;
+    if (t->kind == T_X && t->start != p->t[p->pos - 1].end)
+        return ALEA_OK;
+    *taken = 1;
+    if (m->etok && t->kind == T_X && m->xtok && m->xtok->kind == T_XO && !pl->explode_cap &&
+        !pl->has_first_trigger) {
+        /* Foundry's "xo<8x10": once on the first's, ever on the second's */
+        advance(p);
+        return second_explosion(p, pl, t);
+    }
+    if (m->etok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "a die can explode only one way, second explosion "
+                           "at byte %u",
+                           (unsigned)t->start);
+    m->etok = m->xtok = advance(p);
+    return parse_xplode(p, pl, t);
+}
+
+/* explode = "!" ["!"] ["p"] [cond]; d20's "!=" (bang_ne) is a comparison,
+ * not an explosion. */
+static alea_status parse_explode(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    alea_status st;
+    pool *pl = m->pl;
+    if (peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == t->end) {
+        if (p->dl->bang_ne)
+            return ALEA_OK;
+        if (p->dl->hints)
+            alea__p_hint(p, "'!=' after dice explodes each die on the face that "
+                            "follows; to compare the total write <> (in Avrae's d20 "
+                            "'!=' is \"not equal\": --dialect d20)");
+    }
+    *taken = 1;
+    if (m->etok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "a die can explode only one way, second '!' "
+                           "modifier at byte %u",
+                           (unsigned)t->start);
+    m->etok = advance(p);
+    pl->explode = EXPLODE_EACH;
+    if (at(p, T_BANG) && peek(p)->start == m->etok->end) {
+        advance(p);
+        pl->explode = EXPLODE_COMPOUND;
+    }
+    /* "!p": penetrating; "!p{h1}" is "!" and a selection */
+    if (at(p, T_P) && !(peek_at(p, 1)->kind == T_LBRACE && peek_at(p, 1)->start == peek(p)->end) &&
+        accept(p, T_P))
+        pl->penetrate = 1;
+    pl->trigger.op = CMP_EQ;
+    pl->trigger.value = pl->die.hi;
+    switch (peek(p)->kind) {
+    case T_NE:
+        if (!p->dl->not_equal)
             break;
-        }
+        /* fall through */
+    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
+        if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
+            return st;
+        pl->trigger_written = 1;
+        break;
+    default:
         break;
     }
-    pl->nkeeps = nkeeps; /* for check_order */
-    if ((st = check_order(p, pl, ctok, rtok, etok, xtok, ktok ? ktok : seltok)) != ALEA_OK)
+    return ALEA_OK;
+}
+
+/*
+ * success = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
+ * "<>" only where the dialect has it (not_equal); in d20's (cmp_total)
+ * a comparison of the total, which ends the term.
+ */
+static alea_status parse_success(parser *p, alea__mods *m, const token *t, int *taken)
+{
+    alea_status st;
+    pool *pl = m->pl;
+    size_t start = m->start;
+    if ((t->kind == T_NE && !p->dl->not_equal) || p->dl->cmp_total)
+        return ALEA_OK;
+    *taken = 1;
+    if (m->stok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                           "success counting given twice, second at byte %u "
+                           "(to compare the total, put the dice in parentheses)",
+                           (unsigned)t->start);
+    m->stok = t;
+    pl->has_success = 1;
+    if (t->start > p->t[p->pos - 1].end && p->dl->hints)
+        /* "3d6 >= 5", as AnyDice or icepool write a comparison */
+        alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
+                        "as Roll20 does); to compare the total, write (%.*s) %.*s",
+                     (int)(peek_at(p, 1)->end - start), p->src + start,
+                     (int)(peek_at(p, 1)->end - t->start), p->src + t->start,
+                     (int)trimmed_len(p, p->sum_start < start ? p->sum_start : start,
+                                      t->start),
+                     p->src + (p->sum_start < start ? p->sum_start : start),
+                     (int)(peek_at(p, 1)->end - t->start), p->src + t->start);
+    if ((t->kind == T_GT || t->kind == T_LT) && !p->hint[0] && p->dl->hints &&
+        peek_at(p, 1)->kind == T_NUM && peek_at(p, 1)->num < INT64_MAX) {
+        long long v = (long long)peek_at(p, 1)->num; /* "<3": 2 or less here */
+        int gt = t->kind == T_GT;
+        alea__p_hint(p, "'%c%lld' on dice counts %lld or %s; Roll20 reads it as %lld or "
+                        "%s (--dialect roll20)",
+                     gt ? '>' : '<', v, gt ? v + 1 : v - 1, gt ? "more" : "less", v,
+                     gt ? "more" : "less");
+    }
+    if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
         return st;
-    if (nkeeps > 0 && pl->explode == EXPLODE_EACH &&
-        (p->dl->keep_rolls || (xtok && p->dl->written_order)) &&
-        (st = keep_singles(p, pl, nkeeps, ktok, rtok, ctok)) != ALEA_OK)
+    if (at(p, T_D) && alea__p_starts_sides((tok_kind)peek_at(p, 1)->kind)) {
+        /* "1d20 >= 1d20": the threshold would become "1" and the rest
+         * a drop. It is a comparison of two rolls. */
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
+                           "a success threshold must be a number (byte %u); to "
+                           "compare two rolls, put the first in parentheses: "
+                           "(%.*s) %s ...",
+                           (unsigned)t->start, (int)trimmed_len(p, start, t->start),
+                           p->src + start, alea__cmp_str(pl->success.op));
+    }
+    if (accept(p, T_F)) {
+        pl->has_failure = 1;
+        return parse_cond_ne(p, &pl->failure, "a failure condition (as in f1, f<3)");
+    }
+    return ALEA_OK;
+}
+
+/* ---- the rows ---------------------------------------------------------------- */
+
+#define ALEA__MOD_KINDS(...) __VA_ARGS__
+#define ALEA__MOD_SPELLINGS(name, kinds, parse, check, refused) \
+    static const uint8_t name##_kinds[] = {ALEA__MOD_KINDS kinds};
+ALEA__POOL_MODS(ALEA__MOD_SPELLINGS)
+#undef ALEA__MOD_SPELLINGS
+
+#define ALEA__MOD_ROW(name, kinds, parse, check, refused) \
+    {name##_kinds, sizeof name##_kinds, parse, check, refused},
+const alea__mod alea__mods_rows[] = {ALEA__POOL_MODS(ALEA__MOD_ROW)};
+#undef ALEA__MOD_ROW
+const size_t alea__mods_nrows = sizeof alea__mods_rows / sizeof alea__mods_rows[0];
+
+alea_status alea__mods_finish(parser *p, alea__mods *m)
+{
+    alea_status st;
+    pool *pl = m->pl;
+    pl->nkeeps = m->nkeeps; /* for check_order */
+    if ((st = check_order(p, pl, m->ctok, m->rtok, m->etok, m->xtok,
+                          m->ktok ? m->ktok : m->seltok)) != ALEA_OK)
         return st;
-    if (nkeeps > 1 && p->dl->keep_whole &&
-        (st = keep_whole(p, pl, keeps, &nkeeps, start)) != ALEA_OK)
+    if (m->nkeeps > 0 && pl->explode == EXPLODE_EACH &&
+        (p->dl->keep_rolls || (m->xtok && p->dl->written_order)) &&
+        (st = keep_singles(p, pl, m->nkeeps, m->ktok, m->rtok, m->ctok)) != ALEA_OK)
         return st;
-    if (pl->sides_expr && (st = check_rolled_sides(p, pl, etok, stok)) != ALEA_OK)
+    if (m->nkeeps > 1 && p->dl->keep_whole &&
+        (st = keep_whole(p, pl, m->keeps, &m->nkeeps, m->start)) != ALEA_OK)
         return st;
-    pl->keeps = keeps;
-    pl->nkeeps = nkeeps;
+    if (pl->sides_expr && (st = check_rolled_sides(p, pl, m->etok, m->stok)) != ALEA_OK)
+        return st;
+    pl->keeps = m->keeps;
+    pl->nkeeps = m->nkeeps;
     int singles;
-    if ((st = finish_select(p, pl, &sel, seltok, xtok, &singles)) != ALEA_OK ||
-        (singles && (st = keep_singles(p, pl, pl->nkeeps, seltok, rtok, ctok)) != ALEA_OK))
+    if ((st = finish_select(p, pl, &m->sel, m->seltok, m->xtok, &singles)) != ALEA_OK ||
+        (singles && (st = keep_singles(p, pl, pl->nkeeps, m->seltok, m->rtok, m->ctok)) !=
+                        ALEA_OK))
         return st;
-    node *n;
-    size_t end = p->t[p->pos - 1].end;
-    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
-        return st;
-    n->u.pool = pl;
-    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK ||
-        (utok && (st = check_unique(p, pl, utok)) != ALEA_OK))
-        return st;
-    return apply_margin(p, &ms, n, out);
+    return ALEA_OK;
 }
