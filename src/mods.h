@@ -110,12 +110,19 @@ typedef struct alea__mod {
 ALEA__HIDDEN extern const alea__mod alea__mods_rows[];
 ALEA__HIDDEN extern const size_t alea__mods_nrows;
 
-/* The checks of the keep, drop and selection steps that run before the
- * term's node is made, and the steps stored in the pool. */
-ALEA__HIDDEN alea_status alea__mods_finish(parser *p, alea__mods *m);
 /* The term n with its margin ("ms>10"), or n. */
 ALEA__HIDDEN alea_status alea__mods_margin(parser *p, const alea__mods *m, const node *n,
                                            const node **out);
+
+/* A meaning of the dialect's tool that alea does not have yet: refused,
+ * rather than read in alea's meaning. */
+static inline alea_status unsupported(parser *p, const token *t, const char *what)
+{
+    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
+                       "%s: %s is not supported yet in this dialect (byte %u); "
+                       "docs/dialects.md lists what is",
+                       p->dl->tool, what, (unsigned)t->start);
+}
 
 /* signed = ["-"] NUM (what: the message's expected text) */
 ALEA__HIDDEN alea_status alea__p_signed(parser *p, int64_t *v, const char *what);

@@ -4,6 +4,7 @@
  * the table in mods.h (parse_mods.c), and the checks of the whole term.
  */
 #include "mods.h"
+#include "pool.h"
 
 /* ---- dice ------------------------------------------------------------------ */
 
@@ -175,6 +176,209 @@ static alea_status parse_rolled_sides(parser *p, pool *pl)
     return ALEA_OK;
 }
 
+/* ---- the checks of the whole term -------------------------------------------- */
+
+/*
+ * rpg-dice-roller's keep and drop: every step chooses from the whole pool
+ * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
+ * unless it is also the lowest). The dice kept are the sorted positions all
+ * the steps keep, [lo, hi): written as alea's "dl lo kl (hi - lo)".
+ */
+static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *nkeeps,
+                              size_t start)
+{
+    if (pl->count_expr)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, p->t[p->pos - 1].end,
+                           "%s: several keep and drop steps on a rolled number of dice "
+                           "are not supported yet in this dialect (byte %zu)",
+                           p->dl->tool, start);
+    int64_t m = pl->count, lo = 0, hi = m;
+    for (uint32_t i = 0; i < *nkeeps; i++) {
+        int64_t k = keeps[i].n > m ? m : keeps[i].n;
+        switch (keeps[i].op) {
+        case KEEP_HIGH: lo = lo > m - k ? lo : m - k; break;
+        case KEEP_LOW: hi = hi < k ? hi : k; break;
+        case DROP_HIGH: hi = hi < m - k ? hi : m - k; break;
+        default: lo = lo > k ? lo : k; break; /* DROP_LOW */
+        }
+    }
+    if (hi < lo)
+        hi = lo;
+    keeps[0].op = DROP_LOW;
+    keeps[0].n = lo;
+    keeps[1].op = KEEP_LOW;
+    keeps[1].n = hi - lo;
+    *nkeeps = 2;
+    return ALEA_OK;
+}
+
+/* Stores the selection steps in the pool; refuses what alea cannot do with
+ * them yet. *singles is set when d20's one "kh"/"kl"/"ph"/"pl" step follows
+ * "e" (xtok): it keeps or drops single rolls, each explosion a die of the set
+ * (keep_singles checks the rest). */
+static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first,
+                                 const token *xtok, int *singles)
+{
+    *singles = 0;
+    if (!b->nops)
+        return ALEA_OK;
+    if (pl->extra || pl->has_reroll_one)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
+                           "a selection of dice ('k{...}', 'p{...}') with %s is not "
+                           "supported yet (byte %u)",
+                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
+    if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
+        if (!xtok)
+            return unsupported(p, first, "keep and drop on exploding dice, which choose "
+                                         "single rolls");
+        if (b->nops != 1 || b->ops[0].n != 1 || b->items[b->ops[0].first].kind == SEL_VALUE)
+            return unsupported(p, first, "a selection by value or several selectors on "
+                                         "exploding dice, which choose single rolls");
+        *singles = 1;
+    }
+    /* Leading steps of one highest or lowest item are alea's keep steps
+     * ("4d6kh3", "4d6pl1"): written so, they print so. */
+    uint32_t lead = 0;
+    while (!pl->nkeeps && lead < b->nops && b->ops[lead].n == 1 &&
+           b->items[b->ops[lead].first].kind != SEL_VALUE)
+        lead++;
+    if (lead) {
+        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
+        if (!ks)
+            return alea__nomem(p->ctx);
+        for (uint32_t i = 0; i < lead; i++) {
+            const select_item *it = &b->items[b->ops[i].first];
+            int high = it->kind == SEL_HIGH;
+            ks[i].op = b->ops[i].drop ? (high ? DROP_HIGH : DROP_LOW)
+                                      : (high ? KEEP_HIGH : KEEP_LOW);
+            ks[i].n = it->n;
+        }
+        pl->keeps = ks;
+        pl->nkeeps = lead;
+    }
+    pl->selects = b->ops + lead;
+    pl->sel_items = b->items;
+    pl->nselects = b->nops - lead;
+    return ALEA_OK;
+}
+
+/* The dialect's refusals of modifier orders alea does not have yet
+ * (dialect.h); ctok the first clamp, xtok the tool's own explosion, ktok
+ * the first keep or drop. */
+static alea_status check_order(parser *p, const pool *pl, const token *ctok,
+                               const token *rtok, const token *etok, const token *xtok,
+                               const token *ktok)
+{
+    const alea__dialect *dl = p->dl;
+    if (ctok && rtok && (dl->clamp_first || (dl->written_order && ctok->start < rtok->start)))
+        return unsupported(p, ctok, dl->clamp_first ? "a clamp with a reroll, which there "
+                                                      "rerolls the clamped value"
+                                                    : "a clamp before a reroll, which there "
+                                                      "rerolls the clamped value");
+    if (xtok && rtok && dl->written_order)
+        return unsupported(p, rtok, "a reroll with an explosion, whose extra dice there "
+                                    "are never rerolled");
+    if (etok && rtok && dl->reroll_after_explode)
+        return unsupported(p, rtok, "a reroll with an explosion, which there rerolls "
+                                    "every roll of a chain after it exploded, the new "
+                                    "face never exploding");
+    if (xtok && ktok && dl->written_order && ktok->start < xtok->start)
+        return unsupported(p, ktok, "keep or drop before an explosion, which there "
+                                    "explodes only the dice kept");
+    if (ctok && dl->clamp_count_only && ((etok && !pl->clamp_all) || pl->has_success))
+        return unsupported(p, ctok, etok && !pl->clamp_all
+                                        ? "a clamp before the explosion, which there still "
+                                          "explodes on the face"
+                                        : "a clamp with success counting, which there "
+                                          "still counts the face");
+    if (pl->explode_cap && (pl->count_expr || pl->nkeeps || pl->has_reroll_one))
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
+                           "%s is not supported yet (byte %u)",
+                           pl->count_expr ? "a capped explosion on a rolled number of dice"
+                           : pl->nkeeps   ? "keep and drop with a capped explosion"
+                                          : "the Lucky reroll 'ra' with a capped explosion",
+                           (unsigned)etok->start);
+    if (ctok && xtok && dl->ra_adds && pl->explode_cap)
+        return unsupported(p, ctok, "a clamp with 'ra'");
+    return ALEA_OK;
+}
+
+/*
+ * rpg-dice-roller's keep and drop on "!" dice: each roll of a chain is an
+ * entry of its own, kept or dropped alone ("5d10!k2"). The exact engine
+ * (exact.c, singles) sees the pool as the final rolls and the rolls that
+ * exploded, two kinds of dice apart in order; what would mix them, or
+ * change one roll of a chain and not another, is refused until alea has it.
+ */
+static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const token *ktok,
+                                const token *rtok, const token *ctok)
+{
+    const char *why = NULL;
+    if (nkeeps > 1)
+        why = "several keep and drop steps on exploding dice";
+    else if (pl->penetrate)
+        why = "keep and drop on penetrating dice ('!p'), which choose single rolls";
+    else if (rtok)
+        why = "keep and drop on exploding dice with a reroll, which there rerolls "
+              "single rolls";
+    else if (ctok)
+        why = "keep and drop on exploding dice with a clamp";
+    else if (pl->explode_once || pl->explode_cap || pl->has_first_trigger ||
+             pl->has_reroll_one || pl->extra)
+        why = "keep and drop on exploding dice with another modifier of the explosion";
+    else if (!alea__cond_at_end(&pl->die, &pl->trigger))
+        why = "keep and drop on exploding dice whose explosion faces lie between the "
+              "other faces";
+    if (why)
+        return unsupported(p, ktok, why);
+    pl->keep_rolls = 1;
+    return ALEA_OK;
+}
+
+/* What rolled sides do not support yet, refused by name. */
+static alea_status check_rolled_sides(parser *p, const pool *pl, const token *etok,
+                                      const token *stok)
+{
+    /* Its canonical text would spell the trigger, which is the rolled
+     * maximum: no number can stand for it. */
+    if (pl->explode != EXPLODE_NONE && !pl->trigger_written && stok)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
+                           "success counting on exploding dice with rolled sides is not "
+                           "supported yet unless the explosion's trigger is written, as in "
+                           "3d(1d6+4)!>=6>=5 (byte %u)",
+                           (unsigned)etok->start);
+    return ALEA_OK;
+}
+
+/* The checks of the keep, drop and selection steps, and of rolled sides,
+ * that run before the term's node is made; the steps stored in the pool. */
+static alea_status finish_steps(parser *p, alea__mods *m)
+{
+    alea_status st;
+    pool *pl = m->pl;
+    pl->nkeeps = m->nkeeps; /* for check_order */
+    if ((st = check_order(p, pl, m->ctok, m->rtok, m->etok, m->xtok,
+                          m->ktok ? m->ktok : m->seltok)) != ALEA_OK)
+        return st;
+    if (m->nkeeps > 0 && pl->explode == EXPLODE_EACH &&
+        (p->dl->keep_rolls || (m->xtok && p->dl->written_order)) &&
+        (st = keep_singles(p, pl, m->nkeeps, m->ktok, m->rtok, m->ctok)) != ALEA_OK)
+        return st;
+    if (m->nkeeps > 1 && p->dl->keep_whole &&
+        (st = keep_whole(p, pl, m->keeps, &m->nkeeps, m->start)) != ALEA_OK)
+        return st;
+    if (pl->sides_expr && (st = check_rolled_sides(p, pl, m->etok, m->stok)) != ALEA_OK)
+        return st;
+    pl->keeps = m->keeps;
+    pl->nkeeps = m->nkeeps;
+    int singles;
+    if ((st = finish_select(p, pl, &m->sel, m->seltok, m->xtok, &singles)) != ALEA_OK ||
+        (singles && (st = keep_singles(p, pl, pl->nkeeps, m->seltok, m->rtok, m->ctok)) !=
+                        ALEA_OK))
+        return st;
+    return ALEA_OK;
+}
+
 /*
  * dice_tail = "d" sides { modifier }
  * modifier  = a row of ALEA__POOL_MODS (mods.h), whose parse carries its rule
@@ -209,7 +413,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                 return st;
         }
     }
-    if ((st = alea__mods_finish(p, &m)) != ALEA_OK)
+    if ((st = finish_steps(p, &m)) != ALEA_OK)
         return st;
     node *n;
     if ((st = new_node(p, N_DICE, start, p->t[p->pos - 1].end, &n)) != ALEA_OK)

@@ -1,8 +1,8 @@
 /*
  * parse_mods.c -- the modifiers of a dice term: "3d6!>5", "10d10>=8f1",
- * "4d6kh3", "2d20ro<3", "4d6k{h1,l1}", and their conditions; the checks
- * that need only the term (an explosion that never ends, a reroll that
- * matches every face).
+ * "4d6kh3", "2d20ro<3", "4d6k{h1,l1}", each a row of the table in mods.h
+ * (its parse, its check of the whole pool, its dialect's refusal), and
+ * their conditions.
  */
 #include "mods.h"
 #include "pool.h"
@@ -121,16 +121,6 @@ static alea_status reroll_count(parser *p, const token *r, pool *pl)
     return ALEA_OK;
 }
 
-/* A meaning of the dialect's tool that alea does not have yet: refused,
- * rather than read in alea's meaning. */
-static alea_status unsupported(parser *p, const token *t, const char *what)
-{
-    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                       "%s: %s is not supported yet in this dialect (byte %u); "
-                       "docs/dialects.md lists what is",
-                       p->dl->tool, what, (unsigned)t->start);
-}
-
 /* d20's selector of the highest or lowest dice right after its "ro" or
  * "ra" at op ("rol1", "rah1"): *high and *n set, its tokens taken; 0 when
  * there is none. */
@@ -144,40 +134,6 @@ static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
     advance(p);
     *n = advance(p)->num;
     return 1;
-}
-
-/*
- * rpg-dice-roller's keep and drop: every step chooses from the whole pool
- * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
- * unless it is also the lowest). The dice kept are the sorted positions all
- * the steps keep, [lo, hi): written as alea's "dl lo kl (hi - lo)".
- */
-static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *nkeeps,
-                              size_t start)
-{
-    if (pl->count_expr)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, p->t[p->pos - 1].end,
-                           "%s: several keep and drop steps on a rolled number of dice "
-                           "are not supported yet in this dialect (byte %zu)",
-                           p->dl->tool, start);
-    int64_t m = pl->count, lo = 0, hi = m;
-    for (uint32_t i = 0; i < *nkeeps; i++) {
-        int64_t k = keeps[i].n > m ? m : keeps[i].n;
-        switch (keeps[i].op) {
-        case KEEP_HIGH: lo = lo > m - k ? lo : m - k; break;
-        case KEEP_LOW: hi = hi < k ? hi : k; break;
-        case DROP_HIGH: hi = hi < m - k ? hi : m - k; break;
-        default: lo = lo > k ? lo : k; break; /* DROP_LOW */
-        }
-    }
-    if (hi < lo)
-        hi = lo;
-    keeps[0].op = DROP_LOW;
-    keeps[0].n = lo;
-    keeps[1].op = KEEP_LOW;
-    keeps[1].n = hi - lo;
-    *nkeeps = 2;
-    return ALEA_OK;
 }
 
 /* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
@@ -301,56 +257,6 @@ static alea_status parse_select(parser *p, alea__mods *m, const token *t, int *t
     if (st == ALEA_OK && !*taken && m->seltok == t)
         m->seltok = NULL;
     return st;
-}
-
-/* Stores the selection steps in the pool; refuses what alea cannot do with
- * them yet. *singles is set when d20's one "kh"/"kl"/"ph"/"pl" step follows
- * "e" (xtok): it keeps or drops single rolls, each explosion a die of the set
- * (keep_singles checks the rest). */
-static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first,
-                                 const token *xtok, int *singles)
-{
-    *singles = 0;
-    if (!b->nops)
-        return ALEA_OK;
-    if (pl->extra || pl->has_reroll_one)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
-                           "a selection of dice ('k{...}', 'p{...}') with %s is not "
-                           "supported yet (byte %u)",
-                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
-    if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
-        if (!xtok)
-            return unsupported(p, first, "keep and drop on exploding dice, which choose "
-                                         "single rolls");
-        if (b->nops != 1 || b->ops[0].n != 1 || b->items[b->ops[0].first].kind == SEL_VALUE)
-            return unsupported(p, first, "a selection by value or several selectors on "
-                                         "exploding dice, which choose single rolls");
-        *singles = 1;
-    }
-    /* Leading steps of one highest or lowest item are alea's keep steps
-     * ("4d6kh3", "4d6pl1"): written so, they print so. */
-    uint32_t lead = 0;
-    while (!pl->nkeeps && lead < b->nops && b->ops[lead].n == 1 &&
-           b->items[b->ops[lead].first].kind != SEL_VALUE)
-        lead++;
-    if (lead) {
-        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
-        if (!ks)
-            return alea__nomem(p->ctx);
-        for (uint32_t i = 0; i < lead; i++) {
-            const select_item *it = &b->items[b->ops[i].first];
-            int high = it->kind == SEL_HIGH;
-            ks[i].op = b->ops[i].drop ? (high ? DROP_HIGH : DROP_LOW)
-                                      : (high ? KEEP_HIGH : KEEP_LOW);
-            ks[i].n = it->n;
-        }
-        pl->keeps = ks;
-        pl->nkeeps = lead;
-    }
-    pl->selects = b->ops + lead;
-    pl->sel_items = b->items;
-    pl->nselects = b->nops - lead;
-    return ALEA_OK;
 }
 
 /* ---- several reroll conditions ("2d8r8r2") ----------------------------------- */
@@ -620,79 +526,6 @@ static alea_status parse_mark(parser *p, alea__mods *m, const token *t, int *tak
     return ALEA_OK;
 }
 
-/* The dialect's refusals of modifier orders alea does not have yet
- * (dialect.h); ctok the first clamp, xtok the tool's own explosion, ktok
- * the first keep or drop. */
-static alea_status check_order(parser *p, const pool *pl, const token *ctok,
-                               const token *rtok, const token *etok, const token *xtok,
-                               const token *ktok)
-{
-    const alea__dialect *dl = p->dl;
-    if (ctok && rtok && (dl->clamp_first || (dl->written_order && ctok->start < rtok->start)))
-        return unsupported(p, ctok, dl->clamp_first ? "a clamp with a reroll, which there "
-                                                      "rerolls the clamped value"
-                                                    : "a clamp before a reroll, which there "
-                                                      "rerolls the clamped value");
-    if (xtok && rtok && dl->written_order)
-        return unsupported(p, rtok, "a reroll with an explosion, whose extra dice there "
-                                    "are never rerolled");
-    if (etok && rtok && dl->reroll_after_explode)
-        return unsupported(p, rtok, "a reroll with an explosion, which there rerolls "
-                                    "every roll of a chain after it exploded, the new "
-                                    "face never exploding");
-    if (xtok && ktok && dl->written_order && ktok->start < xtok->start)
-        return unsupported(p, ktok, "keep or drop before an explosion, which there "
-                                    "explodes only the dice kept");
-    if (ctok && dl->clamp_count_only && ((etok && !pl->clamp_all) || pl->has_success))
-        return unsupported(p, ctok, etok && !pl->clamp_all
-                                        ? "a clamp before the explosion, which there still "
-                                          "explodes on the face"
-                                        : "a clamp with success counting, which there "
-                                          "still counts the face");
-    if (pl->explode_cap && (pl->count_expr || pl->nkeeps || pl->has_reroll_one))
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
-                           "%s is not supported yet (byte %u)",
-                           pl->count_expr ? "a capped explosion on a rolled number of dice"
-                           : pl->nkeeps   ? "keep and drop with a capped explosion"
-                                          : "the Lucky reroll 'ra' with a capped explosion",
-                           (unsigned)etok->start);
-    if (ctok && xtok && dl->ra_adds && pl->explode_cap)
-        return unsupported(p, ctok, "a clamp with 'ra'");
-    return ALEA_OK;
-}
-
-/*
- * rpg-dice-roller's keep and drop on "!" dice: each roll of a chain is an
- * entry of its own, kept or dropped alone ("5d10!k2"). The exact engine
- * (exact.c, singles) sees the pool as the final rolls and the rolls that
- * exploded, two kinds of dice apart in order; what would mix them, or
- * change one roll of a chain and not another, is refused until alea has it.
- */
-static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const token *ktok,
-                                const token *rtok, const token *ctok)
-{
-    const char *why = NULL;
-    if (nkeeps > 1)
-        why = "several keep and drop steps on exploding dice";
-    else if (pl->penetrate)
-        why = "keep and drop on penetrating dice ('!p'), which choose single rolls";
-    else if (rtok)
-        why = "keep and drop on exploding dice with a reroll, which there rerolls "
-              "single rolls";
-    else if (ctok)
-        why = "keep and drop on exploding dice with a clamp";
-    else if (pl->explode_once || pl->explode_cap || pl->has_first_trigger ||
-             pl->has_reroll_one || pl->extra)
-        why = "keep and drop on exploding dice with another modifier of the explosion";
-    else if (!alea__cond_at_end(&pl->die, &pl->trigger))
-        why = "keep and drop on exploding dice whose explosion faces lie between the "
-              "other faces";
-    if (why)
-        return unsupported(p, ktok, why);
-    pl->keep_rolls = 1;
-    return ALEA_OK;
-}
-
 /* ---- unique ("u", "uo": rpg-dice-roller's) ------------------------------------ */
 
 /*
@@ -771,112 +604,6 @@ static alea_status check_unique(parser *p, const alea__mods *m)
                            "repeated face, alea refuses",
                            (long long)pl->count, (unsigned long long)faces,
                            (unsigned)utok->start);
-    return ALEA_OK;
-}
-
-/* The checks that need the whole pool, run once its modifiers are parsed
- * (in the rows' order): rerolls that leave no face. */
-static alea_status check_reroll(parser *p, const alea__mods *m)
-{
-    const pool *pl = m->pl;
-    const token *rtok = m->rtok;
-    const die_spec *d = &pl->die;
-    /* A reroll done once always ends ("1d1ro1": the second face stays). */
-    int until = pl->has_reroll && !pl->reroll_once;
-    if (until && pl->nreroll_also && !alea__pool_face_stays(d, pl, NULL))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           "the reroll conditions at byte %u match every face of the die "
-                           "together, so no roll could be kept",
-                           (unsigned)rtok->start);
-    if (until && !pl->nreroll_also && alea__cond_all(d, &pl->reroll, NULL))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           "reroll condition %s%lld matches every face of the die, "
-                           "so no roll could be kept (byte %u)",
-                           alea__cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
-                           (unsigned)rtok->start);
-    return ALEA_OK;
-}
-
-/* Explosions (every spelling's) that never start or never end. */
-static alea_status check_explode(parser *p, const alea__mods *m)
-{
-    const pool *pl = m->pl;
-    const token *etok = m->etok;
-    const die_spec *d = &pl->die;
-    if (pl->explode != EXPLODE_NONE && !alea__cond_any(d, &pl->trigger))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                           "the explosion trigger %s%lld matches no face of the die, so "
-                           "it would never explode (byte %u); to count successes on "
-                           "exploding dice, give the trigger first, as in 3d6!!6>=7",
-                           alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                           (unsigned)etok->start);
-    if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
-        /* With "r", rerolled faces never show; with "ro" they can. */
-        const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (gone && pl->nreroll_also ? !alea__pool_face_stays(d, pl, &pl->trigger)
-                                     : alea__cond_all(d, &pl->trigger, gone)) {
-            if (!pl->trigger_written)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                                   "explosion would never end: every roll of this die "
-                                   "shows its maximum %lld (byte %u)",
-                                   (long long)d->hi, (unsigned)etok->start);
-            return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                               "explosion would never end: the trigger %s%lld matches "
-                               "every face of the die (byte %u)",
-                               alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                               (unsigned)etok->start);
-        }
-    }
-    return ALEA_OK;
-}
-
-/* Success counts that no die could reach. */
-static alea_status check_success(parser *p, const alea__mods *m)
-{
-    const pool *pl = m->pl;
-    const token *stok = m->stok;
-    const die_spec *d = &pl->die;
-    if (pl->has_success) {
-        if (pl->explode == EXPLODE_EACH && (pl->nkeeps > 0 || pl->nselects > 0))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "success counting on '!' dice with keep or drop is "
-                               "ambiguous (byte %u): write '!!' to judge each die's "
-                               "total, or drop the keep",
-                               (unsigned)stok->start);
-        /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
-        size_t from = p->sum_start < m->start ? p->sum_start : m->start;
-        if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
-            !pl->penetrate && !ALEA__CLAMPED(pl) && !alea__cond_any(d, &pl->success))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "no face of the die is %s, so no die could count (byte %u)",
-                               alea__cmp_str(pl->success.op), (unsigned)stok->start);
-        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
-            !alea__cond_any(d, &pl->success) &&
-            !(pl->has_failure && alea__cond_any(d, &pl->failure)))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "no face of the die is %s %lld, so no die could count "
-                               "as a success (byte %u); to compare a total, put it in "
-                               "parentheses, as in (%.*s) %s %lld",
-                               alea__cond_op_str(pl->success.op), (long long)pl->success.value,
-                               (unsigned)stok->start,
-                               (int)trimmed_len(p, from, stok->start), p->src + from,
-                               alea__cond_op_str(pl->success.op), (long long)pl->success.value);
-    }
-    return ALEA_OK;
-}
-
-/* What rolled sides do not support yet, refused by name. */
-static alea_status check_rolled_sides(parser *p, const pool *pl, const token *etok,
-                                      const token *stok)
-{
-    /* Its canonical text would spell the trigger, which is the rolled
-     * maximum: no number can stand for it. */
-    if (pl->explode != EXPLODE_NONE && !pl->trigger_written && stok)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, etok->start, etok->end,
-                           "success counting on exploding dice with rolled sides is not "
-                           "supported yet unless the explosion's trigger is written, as in "
-                           "3d(1d6+4)!>=6>=5 (byte %u)",
-                           (unsigned)etok->start);
     return ALEA_OK;
 }
 
@@ -983,7 +710,7 @@ static alea_status refused_mod(parser *p, const token *t)
                        "%s at byte %u is not supported yet", what, (unsigned)t->start);
 }
 
-/* ---- the rows' parse of what the functions above do not read ---------------- */
+/* ---- sorting, keep and drop, rerolls, explosions, success counts ------------- */
 
 /* sort = "s" | "sa" | "sd" */
 static alea_status parse_sort(parser *p, alea__mods *m, const token *t, int *taken)
@@ -1262,6 +989,98 @@ static alea_status parse_success(parser *p, alea__mods *m, const token *t, int *
     return ALEA_OK;
 }
 
+/* ---- the checks of the whole pool, run in the rows' order once it is read ----- */
+
+/* Rerolls that leave no face. */
+static alea_status check_reroll(parser *p, const alea__mods *m)
+{
+    const pool *pl = m->pl;
+    const token *rtok = m->rtok;
+    const die_spec *d = &pl->die;
+    /* A reroll done once always ends ("1d1ro1": the second face stays). */
+    int until = pl->has_reroll && !pl->reroll_once;
+    if (until && pl->nreroll_also && !alea__pool_face_stays(d, pl, NULL))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
+                           "the reroll conditions at byte %u match every face of the die "
+                           "together, so no roll could be kept",
+                           (unsigned)rtok->start);
+    if (until && !pl->nreroll_also && alea__cond_all(d, &pl->reroll, NULL))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
+                           "reroll condition %s%lld matches every face of the die, "
+                           "so no roll could be kept (byte %u)",
+                           alea__cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
+                           (unsigned)rtok->start);
+    return ALEA_OK;
+}
+
+/* Explosions (every spelling's) that never start or never end. */
+static alea_status check_explode(parser *p, const alea__mods *m)
+{
+    const pool *pl = m->pl;
+    const token *etok = m->etok;
+    const die_spec *d = &pl->die;
+    if (pl->explode != EXPLODE_NONE && !alea__cond_any(d, &pl->trigger))
+        return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                           "the explosion trigger %s%lld matches no face of the die, so "
+                           "it would never explode (byte %u); to count successes on "
+                           "exploding dice, give the trigger first, as in 3d6!!6>=7",
+                           alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                           (unsigned)etok->start);
+    if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
+        /* With "r", rerolled faces never show; with "ro" they can. */
+        const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
+        if (gone && pl->nreroll_also ? !alea__pool_face_stays(d, pl, &pl->trigger)
+                                     : alea__cond_all(d, &pl->trigger, gone)) {
+            if (!pl->trigger_written)
+                return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                                   "explosion would never end: every roll of this die "
+                                   "shows its maximum %lld (byte %u)",
+                                   (long long)d->hi, (unsigned)etok->start);
+            return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
+                               "explosion would never end: the trigger %s%lld matches "
+                               "every face of the die (byte %u)",
+                               alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
+                               (unsigned)etok->start);
+        }
+    }
+    return ALEA_OK;
+}
+
+/* Success counts that no die could reach. */
+static alea_status check_success(parser *p, const alea__mods *m)
+{
+    const pool *pl = m->pl;
+    const token *stok = m->stok;
+    const die_spec *d = &pl->die;
+    if (pl->has_success) {
+        if (pl->explode == EXPLODE_EACH && (pl->nkeeps > 0 || pl->nselects > 0))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "success counting on '!' dice with keep or drop is "
+                               "ambiguous (byte %u): write '!!' to judge each die's "
+                               "total, or drop the keep",
+                               (unsigned)stok->start);
+        /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
+        size_t from = p->sum_start < m->start ? p->sum_start : m->start;
+        if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
+            !pl->penetrate && !ALEA__CLAMPED(pl) && !alea__cond_any(d, &pl->success))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "no face of the die is %s, so no die could count (byte %u)",
+                               alea__cmp_str(pl->success.op), (unsigned)stok->start);
+        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
+            !alea__cond_any(d, &pl->success) &&
+            !(pl->has_failure && alea__cond_any(d, &pl->failure)))
+            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
+                               "no face of the die is %s %lld, so no die could count "
+                               "as a success (byte %u); to compare a total, put it in "
+                               "parentheses, as in (%.*s) %s %lld",
+                               alea__cond_op_str(pl->success.op), (long long)pl->success.value,
+                               (unsigned)stok->start,
+                               (int)trimmed_len(p, from, stok->start), p->src + from,
+                               alea__cond_op_str(pl->success.op), (long long)pl->success.value);
+    }
+    return ALEA_OK;
+}
+
 /* ---- the rows ---------------------------------------------------------------- */
 
 #define ALEA__MOD_KINDS(...) __VA_ARGS__
@@ -1275,30 +1094,3 @@ ALEA__POOL_MODS(ALEA__MOD_SPELLINGS)
 const alea__mod alea__mods_rows[] = {ALEA__POOL_MODS(ALEA__MOD_ROW)};
 #undef ALEA__MOD_ROW
 const size_t alea__mods_nrows = sizeof alea__mods_rows / sizeof alea__mods_rows[0];
-
-alea_status alea__mods_finish(parser *p, alea__mods *m)
-{
-    alea_status st;
-    pool *pl = m->pl;
-    pl->nkeeps = m->nkeeps; /* for check_order */
-    if ((st = check_order(p, pl, m->ctok, m->rtok, m->etok, m->xtok,
-                          m->ktok ? m->ktok : m->seltok)) != ALEA_OK)
-        return st;
-    if (m->nkeeps > 0 && pl->explode == EXPLODE_EACH &&
-        (p->dl->keep_rolls || (m->xtok && p->dl->written_order)) &&
-        (st = keep_singles(p, pl, m->nkeeps, m->ktok, m->rtok, m->ctok)) != ALEA_OK)
-        return st;
-    if (m->nkeeps > 1 && p->dl->keep_whole &&
-        (st = keep_whole(p, pl, m->keeps, &m->nkeeps, m->start)) != ALEA_OK)
-        return st;
-    if (pl->sides_expr && (st = check_rolled_sides(p, pl, m->etok, m->stok)) != ALEA_OK)
-        return st;
-    pl->keeps = m->keeps;
-    pl->nkeeps = m->nkeeps;
-    int singles;
-    if ((st = finish_select(p, pl, &m->sel, m->seltok, m->xtok, &singles)) != ALEA_OK ||
-        (singles && (st = keep_singles(p, pl, pl->nkeeps, m->seltok, m->rtok, m->ctok)) !=
-                        ALEA_OK))
-        return st;
-    return ALEA_OK;
-}
