@@ -29,24 +29,26 @@
  * a drop "d", Foundry's "sf" before a sort "s"), and for the checks, which
  * run in row order: a pool with two faults gets the message of the first
  * row's. A new modifier is a row here, its functions in parse_mods.c, its
- * canonical text in ast.c (alea__pool_print_as, which prints in its own
- * order) and its meaning in the engines.
+ * letters in the lexer (lex.c's mod_words, a second list), its canonical
+ * text in ast.c (alea__pool_print_as, which prints in the canonical order,
+ * not the rows') and its meaning in pool.c or the engines
+ * (docs/internals.md).
  */
 #define ALEA__POOL_MODS(X)                                                                    \
     /* "k{1,2}", "p{h1,l1}"; d20's "k3", "kh3", "pl1" (d20_select); else the "k" is a keep */ \
-    X(select, (T_K, T_KH, T_KL, T_P), parse_select, NULL, NULL)                          \
+    X(select, (T_K, T_KH, T_KL, T_P), parse_select, NULL, NULL)                               \
     /* "cs>=19", "cf<3": markers; Foundry's count (cs_counts) and its "df"; a "d" else is */  \
     /* a drop */                                                                              \
-    X(mark, (T_CS, T_CF, T_D), parse_mark, NULL, NULL)                                    \
+    X(mark, (T_CS, T_CF, T_D), parse_mark, NULL, NULL)                                        \
     /* Roll20's "m", "mt" and Foundry's "sf", refused by name; an "s" else is a sort */       \
     X(foreign, (T_M, T_MT, T_S), NULL, NULL, refused_mod)                                     \
     /* Foundry's margin of success "ms>10" */                                                 \
-    X(margin, (T_MS), parse_margin, NULL, refused_margin)                                 \
+    X(margin, (T_MS), parse_margin, NULL, refused_margin)                                     \
     /* Foundry's "even", "odd": a success count */                                            \
-    X(parity, (T_EVEN, T_ODD), parse_parity, NULL, NULL)                                  \
+    X(parity, (T_EVEN, T_ODD), parse_parity, NULL, NULL)                                      \
     /* "min3", "max5", "mi3", "ma5" (a word "min" only glued to the dice); after the */       \
     /* explosion every roll (not in rpg-dice-roller's dialect: clamp_first) */                \
-    X(clamp, (T_MIN, T_MAX, T_NAME), parse_clamp, NULL, NULL)                             \
+    X(clamp, (T_MIN, T_MAX, T_NAME), parse_clamp, NULL, NULL)                                 \
     /* "s", "sa", "sd" */                                                                     \
     X(sort, (T_S, T_SA, T_SD), parse_sort, NULL, NULL)                                        \
     /* "kh3", "k3", "kl1", "dh1", "dl1", "d1" */                                              \
@@ -63,7 +65,7 @@
     X(explode, (T_BANG), parse_explode, check_explode, NULL)                                  \
     /* ">=8f1", "=6": success counting; in d20's dialect a comparison of the total */         \
     /* (cmp_total), "<>" only where not_equal */                                              \
-    X(success, (T_EQ, T_LT, T_LE, T_GT, T_GE, T_NE), parse_success, check_success, NULL)     \
+    X(success, (T_EQ, T_LT, T_LE, T_GT, T_GE, T_NE), parse_success, check_success, NULL)      \
     /* rpg-dice-roller's "u", "uo", "u=5" (refused where no_unique) */                        \
     X(unique, (T_U, T_UO), parse_unique, check_unique, refused_unique)
 
