@@ -1,16 +1,15 @@
 /*
- * parse_dice.c -- dice terms: "4d6", "d{1,1,2}", "3d6!>5", "10d10>=8f1",
- * "4d6kh3", "2d20ro<3": a die's faces, its modifiers and their conditions,
- * and the checks that need only the term (an explosion that never ends, a
- * reroll that matches every face).
+ * parse_dice.c -- dice terms: "4d6", "d{1,1,2}", "1d(1d20)", then their
+ * modifiers ("3d6!>5", "10d10>=8f1", "4d6kh3"), each read by its row of
+ * the table in mods.h (parse_mods.c), and the checks of the whole term.
  */
-#include "parser.h"
+#include "mods.h"
 #include "pool.h"
 
 /* ---- dice ------------------------------------------------------------------ */
 
 /* signed = ["-"] NUM */
-static alea_status parse_signed(parser *p, int64_t *v, const char *what)
+alea_status alea__p_signed(parser *p, int64_t *v, const char *what)
 {
     *v = 0;
     int neg = accept(p, T_MINUS);
@@ -19,352 +18,6 @@ static alea_status parse_signed(parser *p, int64_t *v, const char *what)
         return err_at(p, t, what);
     advance(p);
     *v = neg ? -t->num : t->num;
-    return ALEA_OK;
-}
-
-/*
- * cond = [ "=" | "<>" | "<" | "<=" | ">" | ">=" ] signed
- * In Roll20's dialect "<" and ">" are "at most" and "at least". "<>" is
- * "not equal" where ne_ok says (rerolls, failures, markers: where it would
- * otherwise be an error), and in rpg-dice-roller's dialect everywhere.
- */
-static alea_status parse_cond_in(parser *p, cond *c, const char *what, int ne_ok)
-{
-    const token *t = peek(p);
-    switch (t->kind) {
-    case T_EQ: c->op = CMP_EQ; advance(p); break;
-    case T_LT:
-    case T_GT:
-        if (p->dl->inclusive)
-            c->op = t->kind == T_GT ? CMP_GE : CMP_LE;
-        else
-            c->op = t->kind == T_GT ? CMP_GT : CMP_LT;
-        advance(p);
-        break;
-    case T_LE: c->op = CMP_LE; advance(p); break;
-    case T_GE: c->op = CMP_GE; advance(p); break;
-    case T_NE:
-        if (!p->dl->not_equal && !ne_ok)
-            return err_at(p, t, what);
-        c->op = CMP_NE;
-        advance(p);
-        break;
-    case T_NUM:
-    case T_MINUS: c->op = CMP_EQ; break;
-    default: return err_at(p, t, what);
-    }
-    return parse_signed(p, &c->value, what);
-}
-
-/* A condition where "<>" would read as a comparison of the total in alea
- * ("2d10!<>8", "3d6<>3"): not equal only in rpg-dice-roller's dialect. */
-static alea_status parse_cond(parser *p, cond *c, const char *what)
-{
-    return parse_cond_in(p, c, what, 0);
-}
-
-/* A condition where "<>" is "not equal" in every dialect ("r<>3"). */
-static alea_status parse_cond_ne(parser *p, cond *c, const char *what)
-{
-    return parse_cond_in(p, c, what, 1);
-}
-
-alea_status alea__p_cond(parser *p, cond *c, const char *what)
-{
-    return parse_cond(p, c, what);
-}
-
-/* Whether a condition starts here (the dialect's comparisons, or a number;
- * "<>" when ne_ok). */
-static int starts_cond_in(const parser *p, int ne_ok)
-{
-    switch (peek(p)->kind) {
-    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
-    case T_NE: return p->dl->not_equal || ne_ok;
-    default: return 0;
-    }
-}
-
-static int starts_cond(const parser *p)
-{
-    return starts_cond_in(p, 1); /* after "r", where "<>" is not equal */
-}
-
-/*
- * After "r1": "r1=1" is, in Foundry VTT, a reroll of at most one die showing
- * 1: the number after "r" is how many dice, the condition after it which.
- * With one die and an equality, every matching die shows the same face, so
- * which one is rerolled does not matter: it is alea's "ra1" (the new face
- * stands). Other counts and conditions are refused; in the other dialects
- * it is a reroll of every 1 and a success count, which a Foundry user would
- * not expect, so it gets a hint.
- */
-static alea_status reroll_count(parser *p, const token *r, pool *pl)
-{
-    const token *t = peek(p);
-    if (p->t[p->pos - 1].end != t->start || !(t->kind == T_EQ || t->kind == T_LT ||
-                                              t->kind == T_LE || t->kind == T_GT ||
-                                              t->kind == T_GE))
-        return ALEA_OK;
-    size_t end = peek_at(p, 1)->end; /* "r1=1": through the condition's value */
-    if (p->dl->reroll_once) {
-        cond which;
-        int64_t count = pl->reroll.value;
-        alea_status st = parse_cond(p, &which, "the face to reroll (as in r1=1)");
-        if (st != ALEA_OK)
-            return st;
-        end = p->t[p->pos - 1].end;
-        if (count != 1 || pl->reroll.op != CMP_EQ || which.op != CMP_EQ)
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
-                               "'%.*s', a reroll of at most that many dice, is supported for "
-                               "one die and one face only, as in r1=1 (byte %u)",
-                               (int)(end - r->start), p->src + r->start, (unsigned)r->start);
-        if (pl->has_reroll_one)
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, r->start, end,
-                               "a reroll of one die given twice, second at byte %u",
-                               (unsigned)r->start);
-        pl->has_reroll = 0;
-        pl->reroll_once = 0;
-        pl->has_reroll_one = 1;
-        pl->reroll_one = which;
-        return ALEA_OK;
-    }
-    if (p->dl->hints)
-        alea__p_hint(p, "'%.*s' rerolls every matching die, then counts successes; in "
-                        "Foundry VTT it rerolls at most that many dice (--dialect foundry)",
-                     (int)(end - r->start), p->src + r->start);
-    return ALEA_OK;
-}
-
-/* A meaning of the dialect's tool that alea does not have yet: refused,
- * rather than read in alea's meaning. */
-static alea_status unsupported(parser *p, const token *t, const char *what)
-{
-    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                       "%s: %s is not supported yet in this dialect (byte %u); "
-                       "docs/dialects.md lists what is",
-                       p->dl->tool, what, (unsigned)t->start);
-}
-
-/* d20's selector of the highest or lowest dice right after its "ro" or
- * "ra" at op ("rol1", "rah1"): *high and *n set, its tokens taken; 0 when
- * there is none. */
-static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
-{
-    const token *h = peek(p);
-    if (!p->dl->d20_select || (h->kind != T_H && h->kind != T_L) || h->start != op->end ||
-        peek_at(p, 1)->kind != T_NUM)
-        return 0;
-    *high = h->kind == T_H;
-    advance(p);
-    *n = advance(p)->num;
-    return 1;
-}
-
-/*
- * rpg-dice-roller's keep and drop: every step chooses from the whole pool
- * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
- * unless it is also the lowest). The dice kept are the sorted positions all
- * the steps keep, [lo, hi): written as alea's "dl lo kl (hi - lo)".
- */
-static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *nkeeps,
-                              size_t start)
-{
-    if (pl->count_expr)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, p->t[p->pos - 1].end,
-                           "%s: several keep and drop steps on a rolled number of dice "
-                           "are not supported yet in this dialect (byte %zu)",
-                           p->dl->tool, start);
-    int64_t m = pl->count, lo = 0, hi = m;
-    for (uint32_t i = 0; i < *nkeeps; i++) {
-        int64_t k = keeps[i].n > m ? m : keeps[i].n;
-        switch (keeps[i].op) {
-        case KEEP_HIGH: lo = lo > m - k ? lo : m - k; break;
-        case KEEP_LOW: hi = hi < k ? hi : k; break;
-        case DROP_HIGH: hi = hi < m - k ? hi : m - k; break;
-        default: lo = lo > k ? lo : k; break; /* DROP_LOW */
-        }
-    }
-    if (hi < lo)
-        hi = lo;
-    keeps[0].op = DROP_LOW;
-    keeps[0].n = lo;
-    keeps[1].op = KEEP_LOW;
-    keeps[1].n = hi - lo;
-    *nkeeps = 2;
-    return ALEA_OK;
-}
-
-/* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
-
-/* The selection steps of one dice term while it is parsed. */
-typedef struct sel_buf {
-    select_op *ops;
-    select_item *items;
-    uint32_t nops, opcap, nitems, itemcap;
-    int last_was_select; /* the modifier before was a selection step */
-} sel_buf;
-
-/* Grows an arena array of `size`-byte elements to hold one more. */
-static alea_status grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size)
-{
-    if (n < *cap)
-        return ALEA_OK;
-    uint32_t ncap = *cap ? *cap * 2 : 4;
-    void *nv = alloc(p, alea__mul_size(ncap, size));
-    if (!nv)
-        return alea__nomem(p->ctx);
-    if (n)
-        memcpy(nv, *v, n * size);
-    *v = nv;
-    *cap = ncap;
-    return ALEA_OK;
-}
-
-/* item = ("h" | "l") NUM | cond */
-static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
-{
-    alea_status st;
-    if ((st = count_nodes(p, 1, t->start, peek(p)->end)) != ALEA_OK ||
-        (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
-            ALEA_OK)
-        return st;
-    select_item *it = &b->items[b->nitems];
-    memset(it, 0, sizeof *it);
-    if (at(p, T_H) || at(p, T_L)) {
-        it->kind = advance(p)->kind == T_H ? SEL_HIGH : SEL_LOW;
-        if (!at(p, T_NUM))
-            return err_at(p, peek(p), "how many dice to select (as in h3)");
-        it->n = advance(p)->num;
-    } else {
-        it->kind = SEL_VALUE;
-        if ((st = parse_cond(p, &it->c, "a selection (as in 3, >3, <3, h3 or l1)")) != ALEA_OK)
-            return st;
-    }
-    b->ops[b->nops - 1].n++;
-    b->nitems++;
-    return ALEA_OK;
-}
-
-/* Starts a step (keep, or drop), or joins the one before (d20: steps of
- * one kind in a row add up). */
-static alea_status sel_step(parser *p, sel_buf *b, int drop, int join)
-{
-    if (join && b->last_was_select && b->ops[b->nops - 1].drop == drop)
-        return ALEA_OK;
-    alea_status st = grow(p, (void **)&b->ops, b->nops, &b->opcap, sizeof *b->ops);
-    if (st != ALEA_OK)
-        return st;
-    b->ops[b->nops].drop = (uint8_t)drop;
-    b->ops[b->nops].first = b->nitems;
-    b->ops[b->nops].n = 0;
-    b->nops++;
-    return ALEA_OK;
-}
-
-/*
- * select = ("k" | "p") "{" item { "," item } "}"
- * In Avrae's d20 dialect also: ("k" | "p") selector, as "k3", "k>3", "kh3"
- * ("kh" and "kl" are one token), "pl1"; consecutive steps of one kind add up.
- * Returns 0 (nothing consumed) when the "k" is alea's keep.
- */
-static alea_status parse_select(parser *p, sel_buf *b, int *taken)
-{
-    alea_status st;
-    const token *t = peek(p);
-    int drop = t->kind == T_P;
-    *taken = 0;
-    if (peek_at(p, 1)->kind == T_LBRACE && peek_at(p, 1)->start == t->end &&
-        (t->kind == T_K || t->kind == T_P)) {
-        advance(p);
-        const token *open = advance(p);
-        if ((st = sel_step(p, b, drop, 0)) != ALEA_OK)
-            return st;
-        do {
-            if ((st = parse_sel_item(p, b, t)) != ALEA_OK)
-                return st;
-        } while (accept(p, T_COMMA));
-        if ((st = expect(p, T_RBRACE, "',' or '}' after a selection")) != ALEA_OK)
-            return st;
-        (void)open;
-        *taken = 1;
-        b->last_was_select = 0; /* braces are a step of their own */
-        return ALEA_OK;
-    }
-    if (!p->dl->d20_select)
-        return ALEA_OK;
-    if ((st = sel_step(p, b, drop, 1)) != ALEA_OK)
-        return st;
-    advance(p);
-    if (t->kind == T_KH || t->kind == T_KL) {
-        /* "kh3": the token holds the selector's letter */
-        if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
-            (st = grow(p, (void **)&b->items, b->nitems, &b->itemcap, sizeof *b->items)) !=
-                ALEA_OK)
-            return st;
-        select_item *it = &b->items[b->nitems];
-        memset(it, 0, sizeof *it);
-        it->kind = t->kind == T_KH ? SEL_HIGH : SEL_LOW;
-        if (!at(p, T_NUM))
-            return err_at(p, peek(p), "how many dice to keep (as in kh3)");
-        it->n = advance(p)->num;
-        b->ops[b->nops - 1].n++;
-        b->nitems++;
-    } else if ((st = parse_sel_item(p, b, t)) != ALEA_OK) {
-        return st;
-    }
-    *taken = 1;
-    b->last_was_select = 1;
-    return ALEA_OK;
-}
-
-/* Stores the selection steps in the pool; refuses what alea cannot do with
- * them yet. *singles is set when d20's one "kh"/"kl"/"ph"/"pl" step follows
- * "e" (xtok): it keeps or drops single rolls, each explosion a die of the set
- * (keep_singles checks the rest). */
-static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first,
-                                 const token *xtok, int *singles)
-{
-    *singles = 0;
-    if (!b->nops)
-        return ALEA_OK;
-    if (pl->extra || pl->has_reroll_one)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
-                           "a selection of dice ('k{...}', 'p{...}') with %s is not "
-                           "supported yet (byte %u)",
-                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
-    if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
-        if (!xtok)
-            return unsupported(p, first, "keep and drop on exploding dice, which choose "
-                                         "single rolls");
-        if (b->nops != 1 || b->ops[0].n != 1 || b->items[b->ops[0].first].kind == SEL_VALUE)
-            return unsupported(p, first, "a selection by value or several selectors on "
-                                         "exploding dice, which choose single rolls");
-        *singles = 1;
-    }
-    /* Leading steps of one highest or lowest item are alea's keep steps
-     * ("4d6kh3", "4d6pl1"): written so, they print so. */
-    uint32_t lead = 0;
-    while (!pl->nkeeps && lead < b->nops && b->ops[lead].n == 1 &&
-           b->items[b->ops[lead].first].kind != SEL_VALUE)
-        lead++;
-    if (lead) {
-        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
-        if (!ks)
-            return alea__nomem(p->ctx);
-        for (uint32_t i = 0; i < lead; i++) {
-            const select_item *it = &b->items[b->ops[i].first];
-            int high = it->kind == SEL_HIGH;
-            ks[i].op = b->ops[i].drop ? (high ? DROP_HIGH : DROP_LOW)
-                                      : (high ? KEEP_HIGH : KEEP_LOW);
-            ks[i].n = it->n;
-        }
-        pl->keeps = ks;
-        pl->nkeeps = lead;
-    }
-    pl->selects = b->ops + lead;
-    pl->sel_items = b->items;
-    pl->nselects = b->nops - lead;
     return ALEA_OK;
 }
 
@@ -383,12 +36,12 @@ static alea_status parse_faces(parser *p, die_spec *d, const token *open)
     for (;;) {
         int64_t lo, hi;
         const token *it = peek(p);
-        if ((st = parse_signed(p, &lo, "a face value")) != ALEA_OK)
+        if ((st = alea__p_signed(p, &lo, "a face value")) != ALEA_OK)
             return st;
         hi = lo;
         int is_range = 0;
         if (accept(p, T_DOTDOT)) {
-            if ((st = parse_signed(p, &hi, "the end of the face range")) != ALEA_OK)
+            if ((st = alea__p_signed(p, &hi, "the end of the face range")) != ALEA_OK)
                 return st;
             if (hi < lo)
                 return alea__error(p->ctx, ALEA_ERR_INVALID, it->start, p->t[p->pos - 1].end,
@@ -412,16 +65,8 @@ static alea_status parse_faces(parser *p, die_spec *d, const token *open)
                                (unsigned)it->start, (long long)p->max_nodes);
         p->nodes += (uint32_t)span;
         for (uint64_t k = 0; k < span; k++) {
-            if (n == cap) {
-                uint32_t ncap = cap ? cap * 2 : 8;
-                int64_t *nf = alloc(p, ncap * sizeof *nf);
-                if (!nf)
-                    return alea__nomem(p->ctx);
-                if (n)
-                    memcpy(nf, faces, n * sizeof *nf);
-                faces = nf;
-                cap = ncap;
-            }
+            if ((st = alea__p_grow(p, (void **)&faces, n, &cap, sizeof *faces, 8)) != ALEA_OK)
+                return st;
             faces[n++] = (int64_t)((uint64_t)lo + k);
         }
         if (!accept(p, T_COMMA))
@@ -531,258 +176,89 @@ static alea_status parse_rolled_sides(parser *p, pool *pl)
     return ALEA_OK;
 }
 
-/* ---- several reroll conditions ("2d8r8r2") ----------------------------------- */
+/* ---- the checks of the whole term -------------------------------------------- */
 
 /*
- * reroll = ("r" | "ro") cond, again on a die that has one: another
- * condition (Roll20's "2d8r8r2", "2d8r<2r8"), of the same kind, where the
- * dialect reads them so. *buf and *cap hold the conditions while the term
- * is parsed.
+ * rpg-dice-roller's keep and drop: every step chooses from the whole pool
+ * of m dice, and a die either drops is dropped ("3d10k1d1": the highest,
+ * unless it is also the lowest). The dice kept are the sorted positions all
+ * the steps keep, [lo, hi): written as alea's "dl lo kl (hi - lo)".
  */
-static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, cond **buf,
-                                     uint32_t *cap)
+static alea_status keep_whole(parser *p, pool *pl, keep_step *keeps, uint32_t *nkeeps,
+                              size_t start)
 {
-    alea_status st;
-    const token *t = peek(p);
-    if (!p->dl->several_rerolls) {
-        if (p->dl->written_order)
-            return unsupported(p, t, "several rerolls on one die, which there act one "
-                                     "after another");
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "a die can have only one reroll modifier, second one at byte %u",
-                           (unsigned)t->start);
-    }
-    if ((t->kind == T_RO) != (pl->reroll_once != 0))
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "'r' and 'ro' together on one die are not supported yet (byte "
-                           "%u): write every condition with '%s', as the first at byte %u",
-                           (unsigned)t->start, pl->reroll_once ? "ro" : "r",
-                           (unsigned)first->start);
-    if (1u + pl->nreroll_also >= ALEA__REROLLS_MAX)
-        return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
-                           "too many reroll conditions on one die at byte %u (limit is %d)",
-                           (unsigned)t->start, ALEA__REROLLS_MAX);
-    advance(p);
-    if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
-        (st = grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf)) != ALEA_OK ||
-        (st = parse_cond_ne(p, &(*buf)[pl->nreroll_also],
-                            "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
-        return st;
-    pl->reroll_also = *buf;
-    pl->nreroll_also++;
-    return ALEA_OK;
-}
-
-/* ---- per-die modifiers: clamps, other tools' explosions, markers ---------- */
-
-/* "min"/"max" as a whole run of letters is a name (the calls min(a, b));
- * right after a dice term, glued to it and before a number, it is a clamp
- * ("4d6min3"). */
-static int clamp_word(const parser *p, const token *t)
-{
-    if (t->end - t->start != 3 || t->start != p->t[p->pos - 1].end)
-        return 0;
-    const char *w = p->src + t->start;
-    int lo = (w[0] | 0x20) == 'm' && (w[1] | 0x20) == 'i' && (w[2] | 0x20) == 'n';
-    int hi = (w[0] | 0x20) == 'm' && (w[1] | 0x20) == 'a' && (w[2] | 0x20) == 'x';
-    tok_kind next = (tok_kind)peek_at(p, 1)->kind;
-    return (lo || hi) && (next == T_NUM || next == T_MINUS);
-}
-
-/*
- * clamp = ("min" | "max" | "mi" | "ma") signed
- * Written after the explosion, a clamp acts on every roll of the chain
- * after the trigger saw its face; before it (or in rpg-dice-roller's
- * dialect, anywhere), on the first roll, which the trigger then sees.
- */
-static alea_status parse_clamp(parser *p, pool *pl, const token *t, int after_explode,
-                               const token **ctok)
-{
-    alea_status st;
-    int hi = t->kind == T_MAX || (t->kind == T_NAME && (p->src[t->start + 1] | 0x20) == 'a');
-    advance(p);
-    int64_t v;
-    if ((st = parse_signed(p, &v, "the clamp's value (as in min3, max5)")) != ALEA_OK)
-        return st;
-    if (hi ? pl->has_clamp_hi : pl->has_clamp_lo)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, p->t[p->pos - 1].end,
-                           "'%s' given twice, second at byte %u", hi ? "max" : "min",
-                           (unsigned)t->start);
-    uint8_t all = (uint8_t)(after_explode && !p->dl->clamp_first);
-    if (ALEA__CLAMPED(pl) && pl->clamp_all != all)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, p->t[p->pos - 1].end,
-                           "clamps on both sides of the explosion are not supported yet "
-                           "(byte %u): write 'min' and 'max' together",
-                           (unsigned)t->start);
-    pl->clamp_all = all;
-    *(hi ? &pl->has_clamp_hi : &pl->has_clamp_lo) = 1;
-    *(hi ? &pl->clamp_hi : &pl->clamp_lo) = v;
-    if (pl->has_clamp_lo && pl->has_clamp_hi && pl->clamp_lo > pl->clamp_hi)
-        return alea__error(p->ctx, ALEA_ERR_INVALID, t->start, p->t[p->pos - 1].end,
-                           "the clamps min%lld and max%lld leave no value (byte %u)",
-                           (long long)pl->clamp_lo, (long long)pl->clamp_hi,
-                           (unsigned)t->start);
-    if (!*ctok)
-        *ctok = t;
-    return ALEA_OK;
-}
-
-/* Whether a comparison (not a bare number) starts here. */
-static int at_comparison(const parser *p)
-{
-    tok_kind k = (tok_kind)peek(p)->kind;
-    return k == T_EQ || k == T_LT || k == T_LE || k == T_GT || k == T_GE;
-}
-
-/*
- * Foundry's explosions, read in every dialect:
- * xplode = ("x" | "xo") [NUM] [cond]
- * "x6" and "x>=5" give the trigger; "x5=10" (a number, then a condition)
- * explodes on 10 at most 5 times in the whole pool; "xo" explodes each die
- * once at most. d20's "e" takes a selector: "e6", "e>5", "e<2".
- */
-static alea_status parse_xplode(parser *p, pool *pl, const token *t)
-{
-    alea_status st;
-    pl->explode = EXPLODE_EACH;
-    pl->explode_once = t->kind == T_XO;
-    pl->trigger.op = CMP_EQ;
-    pl->trigger.value = pl->die.hi;
-    if (t->kind == T_E) {
-        if ((at(p, T_H) || at(p, T_L)) && peek_at(p, 1)->kind == T_NUM)
-            /* d20's selectors "h1" and "l1" pick dice, not faces */
-            return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
-                               "%s: 'e' with the selector '%c%lld' (explode the %s dice, "
-                               "again while a new die is among them) is not supported yet "
-                               "in this dialect (byte %u); a face selector is, as in e6, "
-                               "e>5, e<2",
-                               p->dl->tool, at(p, T_H) ? 'h' : 'l',
-                               (long long)peek_at(p, 1)->num,
-                               at(p, T_H) ? "highest" : "lowest", (unsigned)t->start);
-        if (!starts_cond_in(p, 0))
-            return err_at(p, peek(p), "a selector after 'e' (as in e6, e>5, e<2)");
-        pl->trigger_written = 1;
-        return parse_cond(p, &pl->trigger, "a selector after 'e' (as in e6, e>5, e<2)");
-    }
-    if (at(p, T_NUM) && (peek_at(p, 1)->kind == T_EQ || peek_at(p, 1)->kind == T_LT ||
-                         peek_at(p, 1)->kind == T_LE || peek_at(p, 1)->kind == T_GT ||
-                         peek_at(p, 1)->kind == T_GE)) {
-        const token *n = advance(p);
-        if (n->num < 1 || n->num > p->ctx->limits[ALEA_LIMIT_DICE])
-            return alea__error(p->ctx, ALEA_ERR_INVALID, n->start, n->end,
-                               "the number of explosions %lld at byte %u must be from 1 to "
-                               "the dice limit %lld",
-                               (long long)n->num, (unsigned)n->start,
-                               (long long)p->ctx->limits[ALEA_LIMIT_DICE]);
-        pl->explode_cap = n->num;
-    }
-    if (at(p, T_NUM) || at_comparison(p)) {
-        pl->trigger_written = 1;
-        if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
-            return st;
-    }
-    return ALEA_OK;
-}
-
-/*
- * An "x" after an "xo" on the same die (Foundry's "5d10xo<8x10"): Foundry
- * explodes each first roll matching the "xo" once, then every roll, new
- * ones too, matching the "x", again and again. One chain per die says it
- * when no face matches both: the first roll explodes on either, the others
- * on the "x"'s. Refused otherwise, and with rolled sides, as not yet read.
- */
-static alea_status second_explosion(parser *p, pool *pl, const token *t)
-{
-    alea_status st;
-    cond first = pl->trigger;
-    if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
-        return st;
-    const die_spec *d = &pl->die;
-    uint64_t nf = alea__die_nfaces(d), both = 0, any = 0;
-    const char *why = pl->explode_cap ? "with a cap"
-                      : pl->sides_expr ? "on rolled sides"
-                      : nf > (uint64_t)p->ctx->limits[ALEA_LIMIT_SUPPORT] ? "on so many faces"
-                                                                             : NULL;
-    for (uint64_t i = 0; !why && i < nf; i++) {
-        int64_t f = alea__die_face(d, i);
-        int a = alea__cond_match(&first, f), b = alea__cond_match(&pl->trigger, f);
-        both += a && b;
-        any += a || b;
-    }
-    if (!why && (both || any == nf))
-        why = both ? "whose conditions both match a face (Foundry VTT adds two dice there)"
-                   : "whose conditions together match every face";
-    if (why)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "an 'x' after an 'xo' on one die %s is not supported yet (byte %u)",
-                           why, (unsigned)t->start);
-    pl->has_first_trigger = 1;
-    pl->first_trigger = first;
-    return ALEA_OK;
-}
-
-/*
- * mark = ("cs" | "cf") [cond]
- * Critical markers: which faces the breakdown marks (Roll20,
- * rpg-dice-roller, alea). In Foundry's dialect "cs" counts the dice that
- * match (the highest face without a condition), "cf" counts failures (the
- * lowest face), and "df" after "cs" takes one off for each failure (the
- * dice that are not successes, without a condition).
- */
-static alea_status parse_mark(parser *p, pool *pl, const token *t, const token **stok)
-{
-    alea_status st;
-    int fail = t->kind == T_CF;
-    int deduct = t->kind == T_D; /* Foundry's "df" */
-    advance(p);
-    if (deduct)
-        advance(p); /* the "f" */
-    cond c = {CMP_EQ, fail || deduct ? pl->die.lo : pl->die.hi};
-    int written = starts_cond_in(p, 1);
-    if (written && (st = parse_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
-        return st;
-    if (!p->dl->cs_counts) {
-        if (fail ? pl->has_fumble : pl->has_crit) {
-            /* "1d20cs20cs10": a face that any of them matches (Roll20) */
-            uint8_t *n = fail ? &pl->nfumble_also : &pl->ncrit_also;
-            const cond **also = fail ? &pl->fumble_also : &pl->crit_also;
-            if (1u + *n >= ALEA__MARKS_MAX)
-                return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
-                                   "too many '%s' markers on one die at byte %u (limit is %d)",
-                                   fail ? "cf" : "cs", (unsigned)t->start, ALEA__MARKS_MAX);
-            cond *b = alloc(p, (*n + 1u) * sizeof *b);
-            if (!b)
-                return alea__nomem(p->ctx);
-            if (*n)
-                memcpy(b, *also, *n * sizeof *b);
-            b[*n] = c;
-            *also = b;
-            ++*n;
-            return count_nodes(p, 1, t->start, t->end);
+    if (pl->count_expr)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, start, p->t[p->pos - 1].end,
+                           "%s: several keep and drop steps on a rolled number of dice "
+                           "are not supported yet in this dialect (byte %zu)",
+                           p->dl->tool, start);
+    int64_t m = pl->count, lo = 0, hi = m;
+    for (uint32_t i = 0; i < *nkeeps; i++) {
+        int64_t k = keeps[i].n > m ? m : keeps[i].n;
+        switch (keeps[i].op) {
+        case KEEP_HIGH: lo = lo > m - k ? lo : m - k; break;
+        case KEEP_LOW: hi = hi < k ? hi : k; break;
+        case DROP_HIGH: hi = hi < m - k ? hi : m - k; break;
+        default: lo = lo > k ? lo : k; break; /* DROP_LOW */
         }
-        *(fail ? &pl->has_fumble : &pl->has_crit) = 1;
-        *(fail ? &pl->fumble : &pl->crit) = c;
-        return ALEA_OK;
     }
-    if (deduct) {
-        if (!pl->has_success || pl->has_failure || !*stok || (*stok)->kind != T_CS)
-            return unsupported(p, t, "'df' other than once after 'cs'");
-        if (!written) { /* the dice that are not successes */
-            static const uint8_t negate[] = {[CMP_EQ] = CMP_NE, [CMP_NE] = CMP_EQ,
-                                             [CMP_LT] = CMP_GE, [CMP_LE] = CMP_GT,
-                                             [CMP_GT] = CMP_LE, [CMP_GE] = CMP_LT};
-            c.op = negate[pl->success.op];
-            c.value = pl->success.value;
+    if (hi < lo)
+        hi = lo;
+    keeps[0].op = DROP_LOW;
+    keeps[0].n = lo;
+    keeps[1].op = KEEP_LOW;
+    keeps[1].n = hi - lo;
+    *nkeeps = 2;
+    return ALEA_OK;
+}
+
+/* Stores the selection steps in the pool; refuses what alea cannot do with
+ * them yet. *singles is set when d20's one "kh"/"kl"/"ph"/"pl" step follows
+ * "e" (xtok): it keeps or drops single rolls, each explosion a die of the set
+ * (keep_singles checks the rest). */
+static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const token *first,
+                                 const token *xtok, int *singles)
+{
+    *singles = 0;
+    if (!b->nops)
+        return ALEA_OK;
+    if (pl->extra || pl->has_reroll_one)
+        return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
+                           "a selection of dice ('k{...}', 'p{...}') with %s is not "
+                           "supported yet (byte %u)",
+                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
+    if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
+        if (!xtok)
+            return unsupported(p, first, "keep and drop on exploding dice, which choose "
+                                         "single rolls");
+        if (b->nops != 1 || b->ops[0].n != 1 || b->items[b->ops[0].first].kind == SEL_VALUE)
+            return unsupported(p, first, "a selection by value or several selectors on "
+                                         "exploding dice, which choose single rolls");
+        *singles = 1;
+    }
+    /* Leading steps of one highest or lowest item are alea's keep steps
+     * ("4d6kh3", "4d6pl1"): written so, they print so. */
+    uint32_t lead = 0;
+    while (!pl->nkeeps && lead < b->nops && b->ops[lead].n == 1 &&
+           b->items[b->ops[lead].first].kind != SEL_VALUE)
+        lead++;
+    if (lead) {
+        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
+        if (!ks)
+            return alea__nomem(p->ctx);
+        for (uint32_t i = 0; i < lead; i++) {
+            const select_item *it = &b->items[b->ops[i].first];
+            int high = it->kind == SEL_HIGH;
+            ks[i].op = b->ops[i].drop ? (high ? DROP_HIGH : DROP_LOW)
+                                      : (high ? KEEP_HIGH : KEEP_LOW);
+            ks[i].n = it->n;
         }
-        pl->has_failure = 1;
-        pl->failure = c;
-        return ALEA_OK;
+        pl->keeps = ks;
+        pl->nkeeps = lead;
     }
-    if (pl->has_success)
-        return unsupported(p, t, "a second count, which there replaces the first");
-    pl->has_success = 1;
-    pl->success = c;
-    *stok = t;
+    pl->selects = b->ops + lead;
+    pl->sel_items = b->items;
+    pl->nselects = b->nops - lead;
     return ALEA_OK;
 }
 
@@ -859,148 +335,6 @@ static alea_status keep_singles(parser *p, pool *pl, uint32_t nkeeps, const toke
     return ALEA_OK;
 }
 
-/* ---- unique ("u", "uo": rpg-dice-roller's) ------------------------------------ */
-
-/*
- * unique = ("u" | "uo") [("=" | "<>" | "<" | "<=" | ">" | ">=") signed]
- * A die whose face an earlier die of the pool shows is rolled again until
- * the face is new ("u") or once, the second face standing ("uo"); with a
- * condition, only the faces it matches must be new. The condition needs
- * its operator, as rpg-dice-roller's compare points do ("4d6u - 1" is a
- * subtraction); so "3d6u>3" is a condition of "u", and a success count
- * goes before it ("3d6>3u").
- */
-static alea_status parse_unique(parser *p, pool *pl, const token **utok)
-{
-    const token *t = peek(p);
-    const char *name = t->kind == T_U ? "u" : "uo";
-    if (p->dl->no_unique)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "%s has no '%s' (rerolling dice that show the same face) at "
-                           "byte %u: it is rpg-dice-roller's (--dialect rpgdr) and alea's",
-                           p->dl->tool, name, (unsigned)t->start);
-    if (*utok)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "unique ('u', 'uo') given twice, second at byte %u",
-                           (unsigned)t->start);
-    *utok = advance(p);
-    pl->unique = t->kind == T_U ? UNIQUE_ALL : UNIQUE_ONCE;
-    switch (peek(p)->kind) {
-    case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT: case T_GE:
-        pl->has_unique_cond = 1;
-        return parse_cond_ne(p, &pl->unique_cond,
-                             "a condition after 'u' (as in u=5, u<=2)");
-    default:
-        return ALEA_OK;
-    }
-}
-
-/*
- * What unique works with: plain dice of a written count and sides (their
- * keep, drop, selections, success counts, sorting and markers act after
- * it, as in rpg-dice-roller's order). "u" on more dice than the die has
- * faces it must keep apart could never end: refused (rpg-dice-roller gives
- * up after 1000 rolls and keeps a repeated face).
- */
-static alea_status check_unique(parser *p, const pool *pl, const token *utok)
-{
-    const char *with = pl->has_reroll || pl->has_reroll_one ? "a reroll"
-                       : pl->explode != EXPLODE_NONE        ? "an explosion"
-                       : ALEA__CLAMPED(pl)                  ? "a clamp"
-                       : pl->count_expr                     ? "a rolled number of dice"
-                       : pl->sides_expr                     ? "rolled sides"
-                                                            : NULL;
-    if (with)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, utok->start, utok->end,
-                           "unique ('%.*s') with %s is not supported yet (byte %u)",
-                           (int)(utok->end - utok->start), p->src + utok->start, with,
-                           (unsigned)utok->start);
-    if (pl->unique != UNIQUE_ALL ||
-        (pl->has_unique_cond && !alea__cond_all(&pl->die, &pl->unique_cond, NULL)))
-        return ALEA_OK; /* "uo" ends; a face the condition leaves free ends "u" */
-    uint64_t faces = alea__die_distinct_faces(&pl->die, (uint64_t)pl->count);
-    if ((uint64_t)pl->count > faces)
-        return alea__error(p->ctx, ALEA_ERR_INVALID, utok->start, utok->end,
-                           "%lld dice cannot all show different faces: the die has %llu "
-                           "(byte %u); rpg-dice-roller stops after 1000 rolls and keeps a "
-                           "repeated face, alea refuses",
-                           (long long)pl->count, (unsigned long long)faces,
-                           (unsigned)utok->start);
-    return ALEA_OK;
-}
-
-/* Checks that need the whole pool: run once its modifiers are parsed. */
-static alea_status check_pool(parser *p, const pool *pl, const node *n,
-                              const token *rtok, const token *etok,
-                              const token *stok)
-{
-    const die_spec *d = &pl->die;
-    /* A reroll done once always ends ("1d1ro1": the second face stays). */
-    int until = pl->has_reroll && !pl->reroll_once;
-    if (until && pl->nreroll_also && !alea__pool_face_stays(d, pl, NULL))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           "the reroll conditions at byte %u match every face of the die "
-                           "together, so no roll could be kept",
-                           (unsigned)rtok->start);
-    if (until && !pl->nreroll_also && alea__cond_all(d, &pl->reroll, NULL))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, rtok->start, rtok->end,
-                           "reroll condition %s%lld matches every face of the die, "
-                           "so no roll could be kept (byte %u)",
-                           alea__cond_op_str(pl->reroll.op), (long long)pl->reroll.value,
-                           (unsigned)rtok->start);
-    if (pl->explode != EXPLODE_NONE && !alea__cond_any(d, &pl->trigger))
-        return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                           "the explosion trigger %s%lld matches no face of the die, so "
-                           "it would never explode (byte %u); to count successes on "
-                           "exploding dice, give the trigger first, as in 3d6!!6>=7",
-                           alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                           (unsigned)etok->start);
-    if (pl->explode != EXPLODE_NONE && !pl->explode_once && !pl->explode_cap) {
-        /* With "r", rerolled faces never show; with "ro" they can. */
-        const cond *gone = pl->has_reroll && !pl->reroll_once ? &pl->reroll : NULL;
-        if (gone && pl->nreroll_also ? !alea__pool_face_stays(d, pl, &pl->trigger)
-                                     : alea__cond_all(d, &pl->trigger, gone)) {
-            if (!pl->trigger_written)
-                return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                                   "explosion would never end: every roll of this die "
-                                   "shows its maximum %lld (byte %u)",
-                                   (long long)d->hi, (unsigned)etok->start);
-            return alea__error(p->ctx, ALEA_ERR_INVALID, etok->start, etok->end,
-                               "explosion would never end: the trigger %s%lld matches "
-                               "every face of the die (byte %u)",
-                               alea__cond_op_str(pl->trigger.op), (long long)pl->trigger.value,
-                               (unsigned)etok->start);
-        }
-    }
-    if (pl->has_success) {
-        if (pl->explode == EXPLODE_EACH && (pl->nkeeps > 0 || pl->nselects > 0))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "success counting on '!' dice with keep or drop is "
-                               "ambiguous (byte %u): write '!!' to judge each die's "
-                               "total, or drop the keep",
-                               (unsigned)stok->start);
-        /* the whole sum the dice end: "2d6 + 1d6 = 7" is (2d6 + 1d6) = 7 */
-        size_t from = p->sum_start < n->start ? p->sum_start : n->start;
-        if (ALEA__COND_PARITY(pl->success.op) && pl->explode != EXPLODE_COMPOUND &&
-            !pl->penetrate && !ALEA__CLAMPED(pl) && !alea__cond_any(d, &pl->success))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "no face of the die is %s, so no die could count (byte %u)",
-                               alea__cmp_str(pl->success.op), (unsigned)stok->start);
-        if (pl->explode != EXPLODE_COMPOUND && !pl->penetrate && !ALEA__CLAMPED(pl) &&
-            !alea__cond_any(d, &pl->success) &&
-            !(pl->has_failure && alea__cond_any(d, &pl->failure)))
-            return alea__error(p->ctx, ALEA_ERR_INVALID, stok->start, stok->end,
-                               "no face of the die is %s %lld, so no die could count "
-                               "as a success (byte %u); to compare a total, put it in "
-                               "parentheses, as in (%.*s) %s %lld",
-                               alea__cond_op_str(pl->success.op), (long long)pl->success.value,
-                               (unsigned)stok->start,
-                               (int)trimmed_len(p, from, stok->start), p->src + from,
-                               alea__cond_op_str(pl->success.op), (long long)pl->success.value);
-    }
-    return ALEA_OK;
-}
-
 /* What rolled sides do not support yet, refused by name. */
 static alea_status check_rolled_sides(parser *p, const pool *pl, const token *etok,
                                       const token *stok)
@@ -1016,110 +350,38 @@ static alea_status check_rolled_sides(parser *p, const pool *pl, const token *et
     return ALEA_OK;
 }
 
-/* ---- Foundry's margin of success, and what is refused by name ---------------- */
-
-/* A margin written after a term: "ms>10" (below 0), "ms<10" (below 1). */
-typedef struct margin {
-    const token *tok; /* NULL: none */
-    uint8_t below;
-    int64_t value;
-} margin;
-
-/*
- * margin = "ms" [ "=" | ">" | ">=" | "<" | "<=" ] NUM
- * Foundry's margin of success: with "<" or "<=" the target minus the
- * term, else the term minus the target (a target of 0 leaves the term, as
- * Foundry reads it).
- */
-static alea_status parse_margin(parser *p, margin *m, const token *t)
+/* The checks of the keep, drop and selection steps, and of rolled sides,
+ * that run before the term's node is made; the steps stored in the pool. */
+static alea_status finish_steps(parser *p, alea__mods *m)
 {
-    if (!p->dl->margin)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "'ms' at byte %u is Foundry VTT's margin of success "
-                           "(--dialect foundry); alea writes the subtraction, as in "
-                           "4d6 - 10 or 10 - 4d6",
-                           (unsigned)t->start);
-    if (m->tok)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "'ms' given twice, second at byte %u", (unsigned)t->start);
-    advance(p);
-    tok_kind k = (tok_kind)peek(p)->kind;
-    m->below = k == T_LT || k == T_LE;
-    if (k == T_EQ || k == T_GT || k == T_GE || k == T_LT || k == T_LE)
-        advance(p);
-    if (!at(p, T_NUM))
-        return err_at(p, peek(p), "the margin's target (as in ms>10 or ms<10)");
-    m->value = advance(p)->num;
-    m->tok = t;
-    return ALEA_OK;
-}
-
-/* The term n with its margin: n - value, or value - n (below). */
-static alea_status apply_margin(parser *p, const margin *m, const node *n, const node **out)
-{
-    *out = n;
-    if (!m->tok || m->value == 0)
-        return ALEA_OK;
     alea_status st;
-    node *num, *sum;
-    const node **items = alloc(p, 2 * sizeof *items);
-    uint8_t *ops = alloc(p, 2);
-    if (!items || !ops)
-        return alea__nomem(p->ctx);
-    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
-        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
+    pool *pl = m->pl;
+    pl->nkeeps = m->nkeeps; /* for check_order */
+    if ((st = check_order(p, pl, m->ctok, m->rtok, m->etok, m->xtok,
+                          m->ktok ? m->ktok : m->seltok)) != ALEA_OK)
         return st;
-    num->u.num = m->value;
-    items[0] = m->below ? num : n;
-    items[1] = m->below ? n : num;
-    ops[0] = OP_ADD;
-    ops[1] = OP_SUB;
-    sum->u.chain.items = items;
-    sum->u.chain.ops = ops;
-    sum->u.chain.n = 2;
-    *out = sum;
+    if (m->nkeeps > 0 && pl->explode == EXPLODE_EACH &&
+        (p->dl->keep_rolls || (m->xtok && p->dl->written_order)) &&
+        (st = keep_singles(p, pl, m->nkeeps, m->ktok, m->rtok, m->ctok)) != ALEA_OK)
+        return st;
+    if (m->nkeeps > 1 && p->dl->keep_whole &&
+        (st = keep_whole(p, pl, m->keeps, &m->nkeeps, m->start)) != ALEA_OK)
+        return st;
+    if (pl->sides_expr && (st = check_rolled_sides(p, pl, m->etok, m->stok)) != ALEA_OK)
+        return st;
+    pl->keeps = m->keeps;
+    pl->nkeeps = m->nkeeps;
+    int singles;
+    if ((st = finish_select(p, pl, &m->sel, m->seltok, m->xtok, &singles)) != ALEA_OK ||
+        (singles && (st = keep_singles(p, pl, pl->nkeeps, m->seltok, m->rtok, m->ctok)) !=
+                        ALEA_OK))
+        return st;
     return ALEA_OK;
-}
-
-/* "even", "odd" (Foundry VTT's): the value is the number of dice showing
- * an even (odd) face, a success count whose condition is the parity. */
-static alea_status parse_parity(parser *p, pool *pl, const token **stok)
-{
-    const token *t = advance(p);
-    if (*stok || pl->has_success)
-        return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                           "success counting given twice, second at byte %u",
-                           (unsigned)t->start);
-    *stok = t;
-    pl->has_success = 1;
-    pl->success.op = t->kind == T_EVEN ? CMP_EVEN : CMP_ODD;
-    pl->success.value = 0;
-    return ALEA_OK;
-}
-
-/* Other tools' modifiers that alea does not read yet, refused by name
- * rather than as an unknown word. */
-static alea_status refused_mod(parser *p, const token *t)
-{
-    const char *what;
-    switch (t->kind) {
-    case T_M: what = "'m' (Roll20: mark the dice that match another)"; break;
-    case T_MT: what = "'mt' (Roll20: count the sets of matching dice)"; break;
-    default: what = "'sf' (Foundry VTT: subtract the values of failed dice)"; break;
-    }
-    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                       "%s at byte %u is not supported yet", what, (unsigned)t->start);
 }
 
 /*
  * dice_tail = "d" sides { modifier }
- * modifier  = keep | explode | reroll | success
- * keep      = ("kh" | "kl" | "dh" | "dl" | "k" | "d") [NUM] | select
- * sort      = "s" | "sa" | "sd"
- * unique    = ("u" | "uo") [cond]   (parse_unique)
- * explode   = "!" ["!"] ["p"] [cond]
- * reroll    = ("r" | "ro" | "ra") cond
- * success   = ("=" | "<" | "<=" | ">" | ">=") signed ["f" cond]
+ * modifier  = a row of ALEA__POOL_MODS (mods.h), whose parse carries its rule
  */
 alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                    int implicit, size_t start, const node **out)
@@ -1137,351 +399,28 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         ALEA_OK)
         return st;
 
-    keep_step *keeps = NULL;
-    uint32_t nkeeps = 0, kcap = 0;
-    const token *rtok = NULL, *etok = NULL, *stok = NULL, *ktok = NULL, *seltok = NULL;
-    const token *ctok = NULL, *xtok = NULL; /* the first clamp; "x", "e", d20's "ra" */
-    const token *utok = NULL;               /* "u", "uo" */
-    sel_buf sel;
-    memset(&sel, 0, sizeof sel);
-    margin ms = {0};
-    cond *also = NULL; /* "2d8r8r2": the conditions after the first */
-    uint32_t alsocap = 0;
-    for (;;) {
+    alea__mods m = {.pl = pl, .start = start};
+    const alea__mod *rows = alea__mods_rows, *end = rows + alea__mods_nrows;
+    for (int taken = 1; taken;) {
         const token *t = peek(p);
-        uint8_t kop;
-        int taken = 0, high = 0;
-        int64_t rank = 0; /* d20's "rol1", "rah2" */
-        if (t->kind == T_K || t->kind == T_KH || t->kind == T_KL || t->kind == T_P) {
-            if (!seltok)
-                seltok = t;
-            if ((st = parse_select(p, &sel, &taken)) != ALEA_OK)
-                return st;
-            if (taken)
+        taken = 0;
+        for (const alea__mod *r = rows; !taken && r < end; r++) {
+            if (!memchr(r->kinds, t->kind, r->nkinds))
                 continue;
-            if (seltok == t)
-                seltok = NULL;
+            if (r->refused && (st = r->refused(p, t)) != ALEA_OK)
+                return st;
+            if (r->parse && (st = r->parse(p, &m, t, &taken)) != ALEA_OK)
+                return st;
         }
-        sel.last_was_select = 0;
-        if (t->kind == T_D && p->dl->cs_counts && peek_at(p, 1)->kind == T_F &&
-            peek_at(p, 1)->start == t->end) { /* Foundry's "df" */
-            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        }
-        if (t->kind == T_S && peek_at(p, 1)->kind == T_F && peek_at(p, 1)->start == t->end &&
-            p->dl->cs_counts) /* Foundry's "sf" */
-            return refused_mod(p, t);
-        switch (t->kind) {
-        case T_MS:
-            if ((st = parse_margin(p, &ms, t)) != ALEA_OK)
-                return st;
-            continue;
-        case T_EVEN:
-        case T_ODD:
-            if ((st = parse_parity(p, pl, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_M:
-        case T_MT:
-            return refused_mod(p, t);
-        case T_NAME:
-            if (!clamp_word(p, t))
-                break;
-            /* fall through */
-        case T_MIN:
-        case T_MAX:
-            if ((st = parse_clamp(p, pl, t, etok != NULL, &ctok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_CS:
-        case T_CF:
-            if ((st = parse_mark(p, pl, t, &stok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_X:
-        case T_XO:
-        case T_E:
-            if (t->kind == T_X && t->start != p->t[p->pos - 1].end)
-                break; /* "x" apart from the dice is not theirs */
-            if (t->kind == T_E && !p->dl->e_explode)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "'e' at byte %u explodes in Avrae's d20 (--dialect d20); "
-                                   "alea writes '!' (as in 4d6!)",
-                                   (unsigned)t->start);
-            if (etok && t->kind == T_X && xtok && xtok->kind == T_XO && !pl->explode_cap &&
-                !pl->has_first_trigger) {
-                /* Foundry's "xo<8x10": once on the first's, ever on the second's */
-                advance(p);
-                if ((st = second_explosion(p, pl, t)) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            if (etok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can explode only one way, second explosion "
-                                   "at byte %u",
-                                   (unsigned)t->start);
-            etok = xtok = advance(p);
-            if ((st = parse_xplode(p, pl, t)) != ALEA_OK)
-                return st;
-            continue;
-        case T_S:
-        case T_SA:
-        case T_SD:
-            if (pl->sort)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "sorting given twice, second at byte %u", (unsigned)t->start);
-            pl->sort = advance(p)->kind == T_SD ? SORT_DESC : SORT_ASC;
-            continue;
-        case T_U:
-        case T_UO:
-            if ((st = parse_unique(p, pl, &utok)) != ALEA_OK)
-                return st;
-            continue;
-        case T_KH: kop = KEEP_HIGH; goto keep;
-        case T_K: kop = KEEP_HIGH; goto keep;
-        case T_KL: kop = KEEP_LOW; goto keep;
-        case T_DH: kop = DROP_HIGH; goto keep;
-        case T_DL: kop = DROP_LOW; goto keep;
-        case T_D:
-            kop = DROP_LOW;
-        keep: {
-            if (!ktok)
-                ktok = t;
-            advance(p);
-            int64_t k = 1;
-            if (at(p, T_NUM))
-                k = advance(p)->num;
-            if (nkeeps == kcap) {
-                uint32_t ncap = kcap ? kcap * 2 : 2;
-                keep_step *nk = alloc(p, ncap * sizeof *nk);
-                if (!nk)
-                    return alea__nomem(p->ctx);
-                if (nkeeps)
-                    memcpy(nk, keeps, nkeeps * sizeof *nk);
-                keeps = nk;
-                kcap = ncap;
-            }
-            if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK)
-                return st;
-            keeps[nkeeps].op = kop;
-            keeps[nkeeps].n = k;
-            nkeeps++;
-            continue;
-        }
-        case T_BANG:
-            if (peek_at(p, 1)->kind == T_EQ && peek_at(p, 1)->start == t->end) {
-                if (p->dl->bang_ne)
-                    break; /* d20's "!=": a comparison, not an explosion */
-                if (p->dl->hints)
-                    alea__p_hint(p, "'!=' after dice explodes each die on the face that "
-                                    "follows; to compare the total write <> (in Avrae's d20 "
-                                    "'!=' is \"not equal\": --dialect d20)");
-            }
-            if (etok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "a die can explode only one way, second '!' "
-                                   "modifier at byte %u",
-                                   (unsigned)t->start);
-            etok = advance(p);
-            pl->explode = EXPLODE_EACH;
-            if (at(p, T_BANG) && peek(p)->start == etok->end) {
-                advance(p);
-                pl->explode = EXPLODE_COMPOUND;
-            }
-            /* "!p": penetrating; "!p{h1}" is "!" and a selection */
-            if (at(p, T_P) && !(peek_at(p, 1)->kind == T_LBRACE &&
-                                peek_at(p, 1)->start == peek(p)->end) &&
-                accept(p, T_P))
-                pl->penetrate = 1;
-            pl->trigger.op = CMP_EQ;
-            pl->trigger.value = pl->die.hi;
-            switch (peek(p)->kind) {
-            case T_NE:
-                if (!p->dl->not_equal)
-                    break;
-                /* fall through */
-            case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
-                if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
-                    return st;
-                pl->trigger_written = 1;
-                break;
-            default:
-                break;
-            }
-            continue;
-        case T_R:
-        case T_RO:
-            if (rtok) {
-                if ((st = parse_reroll_also(p, pl, rtok, &also, &alsocap)) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            rtok = advance(p);
-            if (t->kind == T_RO && d20_rank_selector(p, t, &high, &rank)) {
-                /* d20's "rol1": the lowest die rolled again once, the new
-                 * face standing: alea's "ra" on any face */
-                if (high || rank != 1)
-                    return unsupported(p, t, "rerolling once the highest dice, or more "
-                                             "than one of the lowest (rol1 is read)");
-                if (pl->has_reroll_one)
-                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                       "'ra' given twice, second at byte %u",
-                                       (unsigned)t->start);
-                rtok = NULL;
-                pl->has_reroll_one = 1;
-                pl->reroll_one.op = CMP_GE;
-                pl->reroll_one.value = pl->die.lo;
-                continue;
-            }
-            pl->has_reroll = 1;
-            pl->reroll_once = t->kind == T_RO;
-            if (t->kind == T_R && !p->dl->rr && at(p, T_R) && peek(p)->start == t->end)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek(p)->end,
-                                   "'rr' at byte %u is the reroll until no match of Foundry "
-                                   "VTT and Avrae's d20 (--dialect foundry or d20); alea "
-                                   "writes a single r, as in r1 or r<3",
-                                   (unsigned)t->start);
-            if (t->kind == T_R && p->dl->rr && at(p, T_R) && peek(p)->start == t->end) {
-                rtok = advance(p); /* "rr": until no match, as alea's "r" */
-            } else if (p->dl->bare_reroll && !starts_cond(p)) {
-                /* rpg-dice-roller: a bare "r" or "ro" rerolls the lowest face */
-                pl->reroll.op = CMP_EQ;
-                pl->reroll.value = pl->die.lo;
-                continue;
-            } else if (t->kind == T_R && p->dl->reroll_once) {
-                /* Foundry: "r" rerolls once; bare, the lowest face */
-                pl->reroll_once = 1;
-                if (!starts_cond(p)) {
-                    pl->reroll.op = CMP_EQ;
-                    pl->reroll.value = pl->die.lo;
-                    continue;
-                }
-            }
-            if ((st = parse_cond_ne(p, &pl->reroll,
-                                    "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
-                return st;
-            if ((st = reroll_count(p, rtok, pl)) != ALEA_OK)
-                return st;
-            continue;
-        case T_RA:
-            if (p->dl->ra_adds) { /* d20: one more die, once in the pool */
-                if (etok)
-                    return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                       "a die can explode only one way, 'ra' at byte %u",
-                                       (unsigned)t->start);
-                etok = xtok = advance(p);
-                pl->explode = EXPLODE_EACH;
-                pl->explode_once = 1;
-                pl->explode_cap = 1;
-                pl->trigger_written = 1;
-                if (d20_rank_selector(p, t, &high, &rank)) {
-                    /* "ral1", "rah2": the selection always holds a die, and
-                     * one more die is added: a trigger on any face */
-                    if (rank < 1)
-                        return unsupported(p, t, "'ra' on no dice ('ral0')");
-                    pl->trigger.op = CMP_GE;
-                    pl->trigger.value = pl->die.lo;
-                    continue;
-                }
-                if ((st = parse_cond(p, &pl->trigger,
-                                     "a selector after 'ra' (as in ra1, ra<3)")) != ALEA_OK)
-                    return st;
-                continue;
-            }
-            if (pl->has_reroll_one)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "'ra' given twice, second at byte %u", (unsigned)t->start);
-            advance(p);
-            pl->has_reroll_one = 1;
-            if ((st = parse_cond_ne(p, &pl->reroll_one,
-                                    "a condition for the die to reroll (as in ra1)")) != ALEA_OK)
-                return st;
-            continue;
-        case T_NE:
-            if (!p->dl->not_equal)
-                break;
-            /* fall through */
-        case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE:
-            if (p->dl->cmp_total)
-                break; /* d20: no success counts; "3d6>3" compares the total */
-            if (stok)
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
-                                   "success counting given twice, second at byte %u "
-                                   "(to compare the total, put the dice in parentheses)",
-                                   (unsigned)t->start);
-            stok = t;
-            pl->has_success = 1;
-            if (t->start > p->t[p->pos - 1].end && p->dl->hints)
-                /* "3d6 >= 5", as AnyDice or icepool write a comparison */
-                alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
-                                "as Roll20 does); to compare the total, write (%.*s) %.*s",
-                             (int)(peek_at(p, 1)->end - start), p->src + start,
-                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start,
-                             (int)trimmed_len(p, p->sum_start < start ? p->sum_start : start,
-                                              t->start),
-                             p->src + (p->sum_start < start ? p->sum_start : start),
-                             (int)(peek_at(p, 1)->end - t->start), p->src + t->start);
-            if ((t->kind == T_GT || t->kind == T_LT) && !p->hint[0] &&
-                p->dl->hints && peek_at(p, 1)->kind == T_NUM &&
-                peek_at(p, 1)->num < INT64_MAX) {
-                long long v = (long long)peek_at(p, 1)->num; /* "<3": 2 or less here */
-                int gt = t->kind == T_GT;
-                alea__p_hint(p, "'%c%lld' on dice counts %lld or %s; Roll20 reads it as %lld or "
-                                "%s (--dialect roll20)",
-                             gt ? '>' : '<', v, gt ? v + 1 : v - 1, gt ? "more" : "less", v,
-                             gt ? "more" : "less");
-            }
-            if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
-                return st;
-            if (at(p, T_D) && alea__p_starts_sides((tok_kind)peek_at(p, 1)->kind)) {
-                /* "1d20 >= 1d20": the threshold would become "1" and the rest
-                 * a drop. It is a comparison of two rolls. */
-                return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, peek_at(p, 1)->end,
-                                   "a success threshold must be a number (byte %u); to "
-                                   "compare two rolls, put the first in parentheses: "
-                                   "(%.*s) %s ...",
-                                   (unsigned)t->start, (int)trimmed_len(p, start, t->start),
-                                   p->src + start, alea__cmp_str(pl->success.op));
-            }
-            if (accept(p, T_F)) {
-                pl->has_failure = 1;
-                if ((st = parse_cond_ne(p, &pl->failure,
-                                        "a failure condition (as in f1, f<3)")) != ALEA_OK)
-                    return st;
-            }
-            continue;
-        default:
-            break;
-        }
-        break;
     }
-    pl->nkeeps = nkeeps; /* for check_order */
-    if ((st = check_order(p, pl, ctok, rtok, etok, xtok, ktok ? ktok : seltok)) != ALEA_OK)
-        return st;
-    if (nkeeps > 0 && pl->explode == EXPLODE_EACH &&
-        (p->dl->keep_rolls || (xtok && p->dl->written_order)) &&
-        (st = keep_singles(p, pl, nkeeps, ktok, rtok, ctok)) != ALEA_OK)
-        return st;
-    if (nkeeps > 1 && p->dl->keep_whole &&
-        (st = keep_whole(p, pl, keeps, &nkeeps, start)) != ALEA_OK)
-        return st;
-    if (pl->sides_expr && (st = check_rolled_sides(p, pl, etok, stok)) != ALEA_OK)
-        return st;
-    pl->keeps = keeps;
-    pl->nkeeps = nkeeps;
-    int singles;
-    if ((st = finish_select(p, pl, &sel, seltok, xtok, &singles)) != ALEA_OK ||
-        (singles && (st = keep_singles(p, pl, pl->nkeeps, seltok, rtok, ctok)) != ALEA_OK))
+    if ((st = finish_steps(p, &m)) != ALEA_OK)
         return st;
     node *n;
-    size_t end = p->t[p->pos - 1].end;
-    if ((st = new_node(p, N_DICE, start, end, &n)) != ALEA_OK)
+    if ((st = new_node(p, N_DICE, start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
         return st;
     n->u.pool = pl;
-    if ((st = check_pool(p, pl, n, rtok, etok, stok)) != ALEA_OK ||
-        (utok && (st = check_unique(p, pl, utok)) != ALEA_OK))
-        return st;
-    return apply_margin(p, &ms, n, out);
+    for (const alea__mod *r = rows; r < end; r++)
+        if (r->check && (st = r->check(p, &m)) != ALEA_OK)
+            return st;
+    return alea__mods_margin(p, &m, n, out);
 }

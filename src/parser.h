@@ -2,7 +2,9 @@
  * parser.h -- the parser's own state and token helpers, shared by its files
  * (and by nothing else: the mechanics use parse.h):
  *   parse.c       expressions: sums, products, signs, extra dice, the entry
- *   parse_dice.c  dice terms: faces, modifiers, conditions, their checks
+ *   parse_dice.c  dice terms: a die's sides, the loop over the modifiers, the
+ *                 term's checks
+ *   parse_mods.c  the modifiers, a row each (mods.h), and their conditions
  *   parse_call.c  calls: the built-ins, the mechanics' table, their interface
  */
 #ifndef ALEA_PARSER_H
