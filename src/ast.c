@@ -2,6 +2,8 @@
  * ast.c -- node helpers and the canonical printer. The printer's output
  * parses back to the same tree, so parses are testable as text.
  */
+#include <string.h>
+
 #include "ast.h"
 
 #include "mech.h"
@@ -104,6 +106,7 @@ static int body_prec(const node *n)
     case N_PROD: /* "trunc(a / b)" is whole when it ends the chain */
         return op_function(n->u.chain.ops[n->u.chain.n - 1]) ? PREC_ATOM : PREC_PROD;
     case N_NEG: return PREC_NEG;
+    case N_BIND: return PREC_BIND; /* its body reaches as far as it can */
     default: return PREC_ATOM;
     }
 }
@@ -453,6 +456,43 @@ static void print_call(alea__out *o, const char *name, const node *a, const node
 
 static void print_body(alea__out *o, const node *n);
 
+/* A new node of kind over [start, end), its other fields zero. */
+static node *ast_node(alea__arena *a, uint8_t kind, uint32_t start, uint32_t end)
+{
+    node *n = alea__arena_alloc(a, sizeof *n);
+    if (n) {
+        memset(n, 0, sizeof *n);
+        n->kind = kind;
+        n->start = start;
+        n->end = end;
+    }
+    return n;
+}
+
+node *alea__ast_name(alea__arena *a, uint32_t slot, const char *name, uint32_t len,
+                     uint32_t start, uint32_t end)
+{
+    node *n = ast_node(a, N_NAME, start, end);
+    if (n) {
+        n->u.name.text = name;
+        n->u.name.len = len;
+        n->u.name.slot = slot;
+    }
+    return n;
+}
+
+node *alea__ast_bind(alea__arena *a, const node *name, const node *value, const node *body,
+                     uint32_t start)
+{
+    node *n = ast_node(a, N_BIND, start, body->end);
+    if (n) {
+        n->u.bind.name = name;
+        n->u.bind.value = value;
+        n->u.bind.body = body;
+    }
+    return n;
+}
+
 void alea__label_open(alea__out *o, const node *n)
 {
     if (wraps_label(n) && body_prec(n) < PREC_ATOM)
@@ -546,6 +586,17 @@ static void print_body(alea__out *o, const node *n)
         break;
     case N_MECH:
         n->u.mech.ops->print(o, n);
+        break;
+    case N_NAME:
+        alea__out_text(o, n->u.name.text, n->u.name.len);
+        break;
+    case N_BIND:
+        alea__out_str(o, "let ");
+        alea__node_print(o, n->u.bind.name);
+        alea__out_str(o, " = ");
+        alea__node_print(o, n->u.bind.value);
+        alea__out_str(o, " in ");
+        alea__node_print(o, n->u.bind.body);
         break;
     case N_REPEAT:
         alea__out_str(o, "repeat(");

@@ -32,6 +32,9 @@ typedef enum node_kind {
     N_MECH,  /* a game mechanic's node (mech.h): u.mech */
     N_REPEAT, /* "6 x 4d6kh3", "repeat(4d6kh3, 6)": u.rep, the whole
                  expression only; op 1 when written "N x" */
+    N_NAME,  /* a use of a bound name: u.name; the value its slot holds */
+    N_BIND,  /* "let x = value in body": u.bind; value rolled once, bound
+                to the slot of u.bind.name while body is evaluated */
     N__COUNT
 } node_kind;
 
@@ -86,6 +89,16 @@ typedef struct node {
             const struct alea__mech *ops; /* the mechanic's table (mech.h) */
             const void *spec;             /* its arguments, its own type */
         } mech;
+        struct {
+            const char *text; /* the name as written, within the source */
+            uint32_t len;
+            uint32_t slot; /* below the expression's nslots (env.h) */
+        } name;
+        struct {
+            const struct node *name; /* the N_NAME it binds (span: where
+                                        it is written after "let") */
+            const struct node *value, *body;
+        } bind;
     } u;
 } node;
 
@@ -97,6 +110,7 @@ struct alea_expr {
     const char *src; /* NUL-terminated copy of the source */
     size_t len;
     uint32_t nodes;  /* number of nodes */
+    uint32_t nslots; /* slots of its names (env.h): each below this */
     const char *hint; /* alea_expr_hint, in the arena, or NULL */
     const char *comment; /* "4d6 # fire": "fire", within src, or NULL */
     uint8_t has_labels;  /* a term has an inline label ("3d6 [fire]") */
@@ -138,9 +152,18 @@ ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
 ALEA__HIDDEN void alea__select_apply(const pool *p, const int64_t *sorted, size_t m,
                                      uint8_t *kept);
 
+/* Nodes for names, from the arena: a use of slot, written name[0..len)
+ * over [start, end); the binding of name's slot to value in body, over
+ * [start, body's end). NULL when out of memory. For the parser's "let" and
+ * for the tests that build trees by hand. */
+ALEA__HIDDEN node *alea__ast_name(alea__arena *a, uint32_t slot, const char *name, uint32_t len,
+                                  uint32_t start, uint32_t end);
+ALEA__HIDDEN node *alea__ast_bind(alea__arena *a, const node *name, const node *value,
+                                  const node *body, uint32_t start);
+
 /* Binding strength of a node when printed: a child printed inside a parent
  * needs parentheses when its precedence is below what the parent requires. */
-enum { PREC_CMP = 1, PREC_SUM = 2, PREC_PROD = 3, PREC_NEG = 4, PREC_ATOM = 5 };
+enum { PREC_BIND = 0, PREC_CMP = 1, PREC_SUM = 2, PREC_PROD = 3, PREC_NEG = 4, PREC_ATOM = 5 };
 ALEA__HIDDEN int alea__node_prec(const node *n);
 ALEA__HIDDEN const char *alea__cmp_str(uint8_t op);
 ALEA__HIDDEN const char *alea__arith_str(uint8_t op); /* " + ", " /^ ", ... */

@@ -493,6 +493,9 @@ void alea__bounds(const node *n, alea__range *r)
     case N_REPEAT: /* the distribution of one roll */
         alea__bounds(n->u.rep.a, r);
         return;
+    case N_BIND: /* its uses are left open: the body's range is sound */
+        alea__bounds(n->u.bind.body, r);
+        return;
     case N_MECH:
         if (n->u.mech.ops->bounds)
             n->u.mech.ops->bounds(n, r);

@@ -80,6 +80,10 @@ struct alea_ctx {
                         result near the double range recomputed */
     uint8_t near_underflow; /* a probability of the evaluation under way came
                                near the double range (exact.c, api.c) */
+    /* The names bound in the exact evaluation under way (env.h, exact.c),
+     * or NULL: every function of the engine, and every mechanic's exact
+     * operation, sees them through the context it is handed. */
+    struct alea__env *env;
     /* The exact engine's fractions, once loaded (frac_load.c): the module's
      * table and the dynamic loader's handle (NULL: not loaded). */
     const struct alea__frac_ops *frac_ops;

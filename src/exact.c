@@ -2,7 +2,10 @@
  * exact.c -- AST -> exact distribution.
  *
  * The tree has no shared subtrees, so every node is an independent random
- * variable and an operator combines independent distributions (pmf.c).
+ * variable and an operator combines independent distributions (pmf.c);
+ * the one exception, a name bound by "let", is a mixture over its values,
+ * each bound in the context's environment (env.h) while the body is
+ * computed (eval_bind).
  * Dice pools are built in three steps: the distribution of one die (faces,
  * rerolls, the explosion chain followed until its remaining mass is below
  * the context's tail bound), then "ra" and keep/drop by order statistics
@@ -14,6 +17,7 @@
 #include <string.h>
 
 #include "dist.h"
+#include "env.h"
 #include "pool.h"
 #include "mech.h"
 
@@ -963,6 +967,52 @@ done:
     return st;
 }
 
+/* The distribution at value v in a mixture (mix): of node n, at v of what
+ * is mixed over. */
+typedef alea_status mix_fn(alea_ctx *ctx, const node *n, int64_t v, alea__pmf *out);
+
+/*
+ * The mixture over the outcomes of *over (released here) of at's
+ * distribution at each, weighted by the outcome's probability; the tails
+ * cut add up alike. Each outcome costs a mixing step (MIX_COST) beside the
+ * work its distribution charges as it goes; all the steps are checked
+ * before the first.
+ */
+static alea_status mix(alea_ctx *ctx, const node *n, alea__pmf *over, mix_fn *at,
+                       alea__pmf *out)
+{
+    alea__pmf sum = {0}, cur = {0};
+    double trunc = over->trunc;
+    alea_status st = alea__work_check(ctx, (double)over->n * MIX_COST, n);
+    for (size_t i = 0; st == ALEA_OK && i < over->n; i++) {
+        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
+            (st = at(ctx, n, over->v[i], &cur)) != ALEA_OK ||
+            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(over, i), n)) != ALEA_OK)
+            break;
+        trunc += over->p[i] * cur.trunc;
+        alea__pmf_free(ctx, &cur);
+    }
+    if (st == ALEA_OK) {
+        sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
+        *out = sum;
+        sum.n = 0;
+    }
+    alea__pmf_free(ctx, over);
+    alea__pmf_free(ctx, &sum);
+    alea__pmf_free(ctx, &cur);
+    return st;
+}
+
+/* Node n's pool at the given number of sides. */
+static alea_status pool_at(alea_ctx *ctx, const node *n, int64_t sides, alea__pmf *out)
+{
+    const pool *p = n->u.pool;
+    pool at;
+    alea_status st = alea__pool_at_sides(ctx, p, p->sides_expr->start, p->sides_expr->end, sides,
+                                         1, &at);
+    return st == ALEA_OK ? eval_pool(ctx, n, &at, out) : st;
+}
+
 /*
  * "1d(1d20)": the mixture over the sides' values of the pool at each, the
  * count (if rolled) mixed within each. Each value is a pool of its own, as
@@ -973,33 +1023,9 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     const pool *p = n->u.pool;
     if (!p->sides_expr)
         return eval_pool(ctx, n, p, out);
-    const node *se = p->sides_expr;
-    alea__pmf sides = {0}, sum = {0}, cur = {0};
-    alea_status st = eval(ctx, se, &sides);
-    if (st != ALEA_OK)
-        return st;
-    double trunc = sides.trunc;
-    if ((st = alea__work_check(ctx, (double)sides.n * MIX_COST, n)) != ALEA_OK)
-        goto done;
-    for (size_t i = 0; i < sides.n; i++) {
-        pool at;
-        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
-            (st = alea__pool_at_sides(ctx, p, se->start, se->end, sides.v[i], 1, &at)) !=
-                ALEA_OK ||
-            (st = eval_pool(ctx, n, &at, &cur)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&sides, i), n)) != ALEA_OK)
-            goto done;
-        trunc += sides.p[i] * cur.trunc;
-        alea__pmf_free(ctx, &cur);
-    }
-    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-    *out = sum;
-    sum.n = 0;
-done:
-    alea__pmf_free(ctx, &sides);
-    alea__pmf_free(ctx, &sum);
-    alea__pmf_free(ctx, &cur);
-    return st;
+    alea__pmf sides;
+    alea_status st = eval(ctx, p->sides_expr, &sides);
+    return st == ALEA_OK ? mix(ctx, n, &sides, pool_at, out) : st;
 }
 
 /* ---- operators -------------------------------------------------------------------- */
@@ -1075,6 +1101,31 @@ static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
     return st;
 }
 
+/* The body of "let x = ... in body" with x bound to v. */
+static alea_status body_at(alea_ctx *ctx, const node *n, int64_t v, alea__pmf *out)
+{
+    const node *x = n->u.bind.name;
+    alea__env_saved saved;
+    alea_status st = alea__env_bind(ctx, ctx->env, x->u.name.slot, v, x->start, x->end, &saved);
+    if (st != ALEA_OK)
+        return st;
+    st = eval(ctx, n->u.bind.body, out);
+    alea__env_unbind(ctx->env, x->u.name.slot, &saved);
+    return st;
+}
+
+/*
+ * "let x = value in body": the mixture, over the value's outcomes, of the
+ * body's distribution with x bound to each (its uses then share the one
+ * value, exactly, instead of rolling apart): a body computed per outcome.
+ */
+static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea__pmf val;
+    alea_status st = eval(ctx, n->u.bind.value, &val);
+    return st == ALEA_OK ? mix(ctx, n, &val, body_at, out) : st;
+}
+
 static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* Every node's result in doubles is watched for probabilities near the
@@ -1134,6 +1185,14 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
         return n->u.mech.ops->exact(ctx, n, out, NULL);
     case N_REPEAT: /* "6 x 4d6kh3": the distribution of one roll */
         return eval(ctx, n->u.rep.a, out);
+    case N_NAME: { /* the value bound where the engine is: certain */
+        int64_t v;
+        if ((st = alea__env_get(ctx, ctx->env, n->u.name.slot, n->start, n->end, &v)) != ALEA_OK)
+            return st;
+        return alea__pmf_point(ctx, v, ALEA__W(1), out);
+    }
+    case N_BIND:
+        return eval_bind(ctx, n, out);
     default:
         return alea__broken(ctx, n->start, n->end, "an unknown node kind");
     }
@@ -1152,15 +1211,22 @@ alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *cou
 
 alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
 {
-    alea_status st;
     alea__pmf r;
     alea__notes notes;
     memset(&notes, 0, sizeof notes);
+    /* The names' values, for this evaluation only. */
+    alea__env env, *outer = ctx->env;
+    alea_status st = alea__env_init(ctx, NULL, e->nslots, &env);
+    if (st != ALEA_OK)
+        return st;
+    ctx->env = &env;
     /* A mechanic as the whole expression also reports what it says beyond
      * the outcomes (a chance of critical failure, the outcomes' names). */
     const node *root = e->root->kind == N_REPEAT ? e->root->u.rep.a : e->root; /* one roll */
     st = root->kind == N_MECH ? root->u.mech.ops->exact(ctx, root, &r, &notes)
                               : eval(ctx, root, &r);
+    ctx->env = outer;
+    alea__env_free(ctx, &env);
     if (st != ALEA_OK)
         return st;
     /* The tail bound is per die: a pool of 10^14 exploding dice, or a

@@ -797,6 +797,38 @@ void alea__p_hint(parser *p, const char *fmt, ...)
     va_end(ap);
 }
 
+/* ---- names in scope: "let" brings one in for its body ---------------------- */
+
+alea_status alea__p_scope_push(parser *p, const char *name, uint32_t len, uint32_t *slot)
+{
+    alea__scope *sc = alea__arena_alloc(p->arena, sizeof *sc);
+    if (!sc)
+        return alea__nomem(p->ctx);
+    sc->name = name;
+    sc->len = len;
+    sc->slot = p->nslots++; /* fewer than the nodes, which are limited */
+    sc->up = p->scope;
+    p->scope = sc;
+    *slot = sc->slot;
+    return ALEA_OK;
+}
+
+void alea__p_scope_pop(parser *p)
+{
+    if (p->scope)
+        p->scope = p->scope->up;
+}
+
+int alea__p_scope_find(const parser *p, const char *name, size_t len, uint32_t *slot)
+{
+    for (const alea__scope *sc = p->scope; sc; sc = sc->up)
+        if (sc->len == len && memcmp(sc->name, name, len) == 0) {
+            *slot = sc->slot;
+            return 1;
+        }
+    return 0;
+}
+
 /* What a reading of a prefix is given, and finds: the parser's fields of
  * the same names (parser.h). */
 typedef struct reading {
@@ -878,6 +910,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
             if (st == ALEA_OK && p.dl->hints && (*root)->kind != N_REPEAT)
                 repeat_hint(&p, &toks);
             e->nodes = p.nodes;
+            e->nslots = p.nslots;
             e->has_labels = p.has_labels;
             if (r) {
                 r->d20s = p.d20s;

@@ -16,6 +16,15 @@
 #include "lex.h"
 #include "parse.h"
 
+/* A name in scope ("let x = ... in ..."), innermost first, in the arena:
+ * the slot (env.h) its uses read. */
+typedef struct alea__scope {
+    const char *name; /* within the source */
+    uint32_t len;
+    uint32_t slot;
+    const struct alea__scope *up; /* the enclosing names, or NULL */
+} alea__scope;
+
 struct alea__parser {
     alea_ctx *ctx;
     const alea__dialect *dl; /* the context's dialect */
@@ -40,6 +49,11 @@ struct alea__parser {
     uint32_t d20s;
     size_t d20_at;
     uint8_t has_extra;
+    /* The names in scope where the parser is (innermost first, or NULL), and
+     * the slots given so far: each binding gets a slot of its own, so an
+     * expression has nslots of them (alea_expr.nslots). */
+    const alea__scope *scope;
+    uint32_t nslots;
 };
 typedef struct alea__parser parser;
 
@@ -182,6 +196,16 @@ static inline alea_status chain_push(parser *p, chainbuf *c, const node *item, u
 /* Records a hint about a likely mistake (alea_expr_hint); the first one
  * stays. */
 ALEA__HIDDEN void alea__p_hint(parser *p, const char *fmt, ...) ALEA__PRINTF(2, 3);
+
+/* Names (env.h): alea__p_scope_push brings name[0..len) into scope with a
+ * new slot (*slot), until alea__p_scope_pop ends the innermost name;
+ * alea__p_scope_find gives the slot of the innermost name so written (1),
+ * or 0 when none is in scope. */
+ALEA__HIDDEN alea_status alea__p_scope_push(parser *p, const char *name, uint32_t len,
+                                            uint32_t *slot);
+ALEA__HIDDEN void alea__p_scope_pop(parser *p);
+ALEA__HIDDEN int alea__p_scope_find(const parser *p, const char *name, size_t len,
+                                    uint32_t *slot);
 
 /* Length of src[start, end) without trailing blanks, for hints. */
 static inline size_t trimmed_len(const parser *p, size_t start, size_t end)

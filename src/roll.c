@@ -579,7 +579,7 @@ static int structural(const node *n)
 {
     switch (n->kind) {
     case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
-    case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT:
+    case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT: case N_BIND:
         return 1;
     default:
         return 0;
@@ -637,6 +637,7 @@ static uint32_t operand_count(const rstate *s, const node *n)
     case N_SUM: case N_PROD: return n->u.chain.n;
     case N_CMP: case N_MIN: case N_MAX: return 2;
     case N_NEG: case N_ABS: return 1;
+    case N_BIND: return 2;
     case N_BEST: case N_WORST: return (uint32_t)n->u.rep.n;
     case N_REPEAT: return s->trace ? (uint32_t)n->u.rep.n : 1;
     default: return 0;
@@ -737,6 +738,25 @@ static alea_status eval_best(rstate *s, const node *n, uint32_t nk, const rec **
     return ALEA_OK;
 }
 
+/* "let x = value in body": the value rolled once (its record kids[0], the
+ * only one of its dice), bound to x's slot while the body (kids[1]) is
+ * rolled; each use of x reads the slot (an N_NAME, no dice). */
+static alea_status eval_bind(rstate *s, const node *n, const rec **kids, int64_t *value)
+{
+    alea_status st;
+    const rec *dummy;
+    const node *x = n->u.bind.name;
+    alea__env_saved saved;
+    int64_t v;
+    if ((st = eval(s, n->u.bind.value, kids ? &kids[0] : &dummy, &v)) != ALEA_OK ||
+        (st = alea__env_bind(s->ctx, s->env, x->u.name.slot, v, x->start, x->end, &saved)) !=
+            ALEA_OK)
+        return st;
+    st = eval(s, n->u.bind.body, kids ? &kids[1] : &dummy, value);
+    alea__env_unbind(s->env, x->u.name.slot, &saved);
+    return st;
+}
+
 /* What n's record will print, charged to the breakdown's bytes: a term's
  * text and the dice and faces it rolled since dice0 and faces0. */
 static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t faces0)
@@ -746,7 +766,9 @@ static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t 
                      entry in "labels", each escaped (twice as long at
                      most); in Markdown, escaped */
         bytes += 9 * (int64_t)n->label_len + 96;
-    if (!structural(n))
+    if (n->kind == N_BIND) /* "let x = ... in ...": x's text */
+        bytes += TERM_BYTES(n->u.bind.name);
+    else if (!structural(n))
         bytes += TERM_BYTES(n) +
                  DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
     return charge_bytes(s, n, bytes);
@@ -794,6 +816,10 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_MECH: st = n->u.mech.ops->roll(s, n, rc, &v); break;
     case N_BEST: case N_WORST: st = eval_best(s, n, nk, kids, rc, &v); break;
     case N_REPEAT: st = eval_repeat(s, n, nk, kids, &v); break;
+    case N_NAME:
+        st = alea__env_get(s->ctx, s->env, n->u.name.slot, n->start, n->end, &v);
+        break;
+    case N_BIND: st = eval_bind(s, n, kids, &v); break;
     default: return alea__broken(s->ctx, n->start, n->end, "an unknown node kind");
     }
     if (st != ALEA_OK)
@@ -825,14 +851,16 @@ static void reset(alea_roll *r)
 
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
+    alea__env env;
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
     int64_t total;
     const rec *root = NULL;
     reset(r);
     /* The comment, once in the text and once in the JSON (escaped, at most
      * twice as long), and twice escaped as Markdown. */
-    alea_status st = e->comment ? charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32)
-                                : ALEA_OK;
+    alea_status st = alea__env_init(ctx, &r->arena, e->nslots, &env);
+    if (st == ALEA_OK && e->comment)
+        st = charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32);
     if (st == ALEA_OK)
         st = eval(&s, e->root, &root, &total);
     if (st != ALEA_OK) {
@@ -864,10 +892,12 @@ void alea__scratch_free(alea_roll *scratch)
 alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scratch,
                               int64_t *total)
 {
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0};
+    alea__env env;
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
     const rec *root = NULL;
     reset(scratch);
-    return eval(&s, e->root, &root, total);
+    alea_status st = alea__env_init(ctx, &scratch->arena, e->nslots, &env);
+    return st == ALEA_OK ? eval(&s, e->root, &root, total) : st;
 }
 
 alea_status alea__sample(alea_ctx *ctx, const alea_expr *e, int64_t *total)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "ast.h"
+#include "env.h"
 
 /* One face drawn. */
 enum {
@@ -56,7 +57,7 @@ typedef struct rec {
     const struct rec *sides;
     const pool *rolled;
     /* Operands (N_SUM/N_PROD items, N_CMP/N_MIN/N_MAX a and b, N_NEG/N_ABS
-     * a) or repetitions (N_BEST/N_WORST), in order. */
+     * a, N_BIND value and body) or repetitions (N_BEST/N_WORST), in order. */
     const struct rec *const *kids;
     uint32_t nkids;
     uint32_t kept; /* N_BEST/N_WORST: index of the repetition kept */
@@ -96,6 +97,9 @@ typedef struct alea__rstate {
     /* A sorting group's order (mech/group.c): its pools list their dice so, as
      * their own "s" would. 0: none. */
     uint8_t sort;
+    /* The values of the names bound where the roll is (env.h): a mechanic
+     * rolling its operands through alea__roll_eval passes them on. */
+    alea__env *env;
 } alea__rstate;
 
 /* best()/worst() of more repetitions than this show the dropped ones by

@@ -316,6 +316,17 @@ static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
         alea__out_char(o, ')');
         break;
     }
+    case N_NAME: /* a use: by its name; the value shows where it is bound */
+        alea__out_text(o, n->u.name.text, n->u.name.len);
+        break;
+    case N_BIND: /* "let a = d20 [17] in a + 5": the bound dice once */
+        alea__out_str(o, "let ");
+        alea__node_print(o, n->u.bind.name);
+        alea__out_str(o, " = ");
+        show_valued(o, r, rc->kids[0], 0);
+        alea__out_str(o, " in ");
+        show_rec(o, r, rc->kids[1]);
+        break;
     default:
         alea__out_char(o, '?');
         break;
