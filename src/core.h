@@ -75,7 +75,7 @@ struct alea_ctx {
                             refused needed at least, when known (0: unknown) */
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
-    uint8_t exact;   /* distributions in exact fractions (dist.h) */
+    uint8_t exact;   /* distributions in exact fractions (weight.h) */
     uint8_t precise; /* exact fractions only for the doubles' sake (api.c): a
                         result near the double range recomputed */
     uint8_t near_underflow; /* a probability of the evaluation under way came

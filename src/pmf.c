@@ -11,7 +11,9 @@
  *   a < b, max(a, b) n + m
  *   best(k, a)       n (powers of the distribution function)
  */
-#include "dist.h"
+#include "pmf.h"
+#include "fractions/frac.h"
+#include "table.h"
 
 #include <float.h>
 #include <math.h>

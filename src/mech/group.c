@@ -22,6 +22,9 @@
 
 #include "../parser.h"
 #include "../pool.h"
+#include "../exact.h"
+#include "../keep.h"
+#include "../pmf.h"
 
 /*
  * A group's arguments, the spec of its N_MECH node: each member is rolled
