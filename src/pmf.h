@@ -57,16 +57,26 @@ ALEA__HIDDEN alea_status alea__x_addmul(alea_ctx *ctx, alea__x *x, alea__w a, al
                                         const node *at);
 /* x /= a (a above 0). */
 ALEA__HIDDEN alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at);
-/* Records the support-limit error for node at; returns ALEA_ERR_LIMIT. */
-ALEA__HIDDEN alea_status alea__support_error(alea_ctx *ctx, const node *at);
+/* The budget's checks and errors (core.c) at node at's span (at may be NULL
+ * where the caller has no node: then byte 0). Records the support-limit
+ * error; returns ALEA_ERR_LIMIT. */
+static inline alea_status alea__support_error(alea_ctx *ctx, const node *at)
+{
+    return alea__support_error_span(ctx, at ? at->start : 0, at ? at->end : 0);
+}
 /* The same, when the outcomes the step needs are known (alea_ctx_support_needed). */
 ALEA__HIDDEN alea_status alea__support_need(alea_ctx *ctx, const node *at, double need);
 /* Records an integer-overflow error for node at. */
-ALEA__HIDDEN alea_status alea__overflow_error(alea_ctx *ctx, const node *at);
-/* Checks that `units` more work fit in the budget, without charging it (the
- * loop that does the work charges as it goes, so the interrupt hook is
- * polled). Units is a double so that estimates cannot overflow. */
-ALEA__HIDDEN alea_status alea__work_check(alea_ctx *ctx, double units, const node *at);
+static inline alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
+{
+    return alea__overflow_error_span(ctx, at ? at->start : 0, at ? at->end : 0);
+}
+/* Checks that `units` more work fit in the budget, without charging it
+ * (alea__work_check_span). */
+static inline alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
+{
+    return alea__work_check_span(ctx, units, at ? at->start : 0, at ? at->end : 0);
+}
 
 /* Truncated mass of two independent parts: 1 - (1 - a)(1 - b). */
 ALEA__HIDDEN double alea__trunc_join(double a, double b);
