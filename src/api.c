@@ -9,6 +9,8 @@
 
 #include "ast.h"
 #include "dist.h"
+#include "exact.h"
+#include "fractions/frac.h"
 #include "mech.h"
 #include "out.h"
 #include "rng.h"

@@ -12,7 +12,7 @@
  */
 #include <string.h>
 
-#include "dist.h"
+#include "bounds.h"
 #include "pool.h"
 #include "mech.h"
 

@@ -3,6 +3,7 @@
  */
 #include "core.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -244,6 +245,13 @@ alea_status alea__inexact_error(alea_ctx *ctx, size_t start, size_t end, int pos
                        possible ? "can leave" : "left", start);
 }
 
+alea_status alea__overflow_error_span(alea_ctx *ctx, size_t start, size_t end)
+{
+    return alea__error(ctx, ALEA_ERR_OVERFLOW, start, end,
+                       "integer overflow at byte %u: a possible value goes beyond %lld",
+                       (unsigned)start, (long long)INT64_MAX);
+}
+
 alea_status alea__nomem(alea_ctx *ctx)
 {
     static const char limit_msg[] = "memory limit exceeded";
@@ -294,6 +302,27 @@ alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start, size_t end)
                                "interrupted by the host");
     }
     return ALEA_OK;
+}
+
+alea_status alea__work_check_span(alea_ctx *ctx, double units, size_t start, size_t end)
+{
+    int64_t limit = ctx->limits[ALEA_LIMIT_WORK], left = limit - ctx->work_used;
+    if (units <= (double)left) /* NaN is refused below */
+        return ALEA_OK;
+    double need = (double)ctx->work_used + units;
+    alea_status st = alea__error(ctx, ALEA_ERR_LIMIT, start, end,
+                                 "too much work to compute at byte %zu: it needs at least "
+                                 "%.*g units (work limit is %lld)",
+                                 start, need < 1e15 ? 15 : 3, ceil(need), (long long)limit);
+    ctx->work_need = need == need ? need : HUGE_VAL;
+    return st;
+}
+
+alea_status alea__support_error_span(alea_ctx *ctx, size_t start, size_t end)
+{
+    return alea__error(ctx, ALEA_ERR_LIMIT, start, end,
+                       "too many outcomes to compute at byte %u (support limit is %lld)",
+                       (unsigned)start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
 }
 
 alea_status alea__progress(alea_ctx *ctx, double units, size_t start, size_t end)

@@ -75,7 +75,7 @@ struct alea_ctx {
                             refused needed at least, when known (0: unknown) */
 
     uint8_t dialect; /* alea_dialect of the expressions compiled next */
-    uint8_t exact;   /* distributions in exact fractions (dist.h) */
+    uint8_t exact;   /* distributions in exact fractions (weight.h) */
     uint8_t precise; /* exact fractions only for the doubles' sake (api.c): a
                         result near the double range recomputed */
     uint8_t near_underflow; /* a probability of the evaluation under way came
@@ -149,6 +149,8 @@ ALEA__HIDDEN alea_status alea__broken(alea_ctx *ctx, size_t start, size_t end, c
  * [start, end): alea's values are integers, so it says how to round. */
 ALEA__HIDDEN alea_status alea__inexact_error(alea_ctx *ctx, size_t start, size_t end,
                                              int possible);
+/* An integer overflow of a possible value over [start, end). */
+ALEA__HIDDEN alea_status alea__overflow_error_span(alea_ctx *ctx, size_t start, size_t end);
 /* Out of memory, or the memory limit: never allocates. */
 ALEA__HIDDEN alea_status alea__nomem(alea_ctx *ctx);
 /* Clears the error state (status OK, empty message). */
@@ -165,6 +167,17 @@ ALEA__HIDDEN void alea__budget_start(alea_ctx *ctx);
  */
 ALEA__HIDDEN alea_status alea__charge(alea_ctx *ctx, int64_t units, size_t start,
                                       size_t end);
+
+/*
+ * Checks that `units` more work fit in the budget, without charging it (the
+ * loop that does the work charges as it goes, so the interrupt hook is
+ * polled). Units is a double so that estimates cannot overflow. Past the
+ * limit: ALEA_ERR_LIMIT over [start, end), and ctx->work_need set.
+ */
+ALEA__HIDDEN alea_status alea__work_check_span(alea_ctx *ctx, double units, size_t start,
+                                               size_t end);
+/* The SUPPORT limit refused a step over [start, end): ALEA_ERR_LIMIT. */
+ALEA__HIDDEN alea_status alea__support_error_span(alea_ctx *ctx, size_t start, size_t end);
 
 /*
  * Reports units of work, charged before a long step started, as done: a

@@ -3,6 +3,8 @@
  * the end of an evaluation, its accessors, and its JSON formatter.
  */
 #include "dist.h"
+#include "fractions/frac.h"
+#include "pmf.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -16,9 +16,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "exact.h"
+#include "bounds.h"
 #include "dist.h"
 #include "env.h"
+#include "fractions/frac.h"
+#include "keep.h"
+#include "pmf.h"
 #include "pool.h"
+#include "select.h"
+#include "unique.h"
 #include "mech.h"
 
 /* Work units of one link of an explosion chain beyond its pairs: two

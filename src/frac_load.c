@@ -1,7 +1,7 @@
 /*
  * frac_load.c -- the exact engine's fractions, reached through a module.
  *
- * The pmf operations in fractions (dist.h, ALEA__FRAC_STATUS and
+ * The pmf operations in fractions (fractions/frac.h, ALEA__FRAC_STATUS and
  * ALEA__FRAC_VOID) are written in fractions/frac.c with GMP and MPFR.
  * Loading them costs a process about 0.7 ms, more than a roll takes, so
  * the library does not link them: frac.c, GMP and MPFR make the module
@@ -21,6 +21,7 @@
  */
 #include "core.h"
 #include "dist.h"
+#include "fractions/frac.h"
 
 #ifdef ALEA_HAVE_GMP
 #include <dlfcn.h>

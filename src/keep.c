@@ -20,7 +20,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "dist.h"
+#include "keep.h"
+#include "fractions/frac.h"
+#include "pmf.h"
 
 /* Largest r for which C(r, k) is computed as an exact-ish product
  * (C(1000, 500) ~ 2.7e299 still fits a double). */

@@ -14,18 +14,20 @@
  * libraries; docs/internals.md says how to add one.
  *
  * Dependencies point one way: the mechanics use the parser's interface
- * (parse.h), the roller's (roll.h), the distributions' (dist.h) and the
- * writer (out.h); none of those includes this file, and the parser and the
- * engines include it only to call through the table.
+ * (parse.h), the roller's (roll.h), the distributions' (weight.h, pmf.h,
+ * dist.h) and the writer (out.h); none of those includes this file, and the
+ * parser and the engines include it only to call through the table.
  */
 #ifndef ALEA_MECH_H
 #define ALEA_MECH_H
 
 #include "ast.h"
+#include "bounds.h"
 #include "dist.h"
 #include "out.h"
 #include "parse.h"
 #include "roll.h"
+#include "weight.h"
 
 typedef struct alea__mech {
     /* The call's name, in lower case: "dd" for dd(6, 14); NULL for a
@@ -59,7 +61,7 @@ typedef struct alea__mech {
     /* JSON fields of the rolled node beyond term, span, value and dice
      * (", \"label\": \"success\""), or NULL. */
     void (*show_json)(alea__out *o, const rec *rc);
-    /* The least and the greatest value of the node (dist.h's alea__range:
+    /* The least and the greatest value of the node (bounds.h's alea__range:
      * sound, and attained where marked), for alea_dist_min and _max where
      * the outcomes listed may not reach them. May be NULL: left open. */
     void (*bounds)(const node *n, alea__range *r);

@@ -362,7 +362,7 @@ static alea_status add_label(parser *p, bonus_acc *b, const char *text, size_t l
     }
     if (b->nlabels == b->cap) {
         uint32_t ncap = b->cap ? b->cap * 2 : 4;
-        label_slot *nl = alloc(p, ncap * sizeof *nl);
+        label_slot *nl = p_alloc(p, ncap * sizeof *nl);
         if (!nl)
             return alea__nomem(p->ctx);
         if (b->nlabels)
@@ -392,7 +392,7 @@ static int is_null_die(const pool *pl)
 static alea_status edit_dice(parser *p, const node **slot, node **nout, pool **out)
 {
     node *n;
-    pool *pl = alloc(p, sizeof *pl);
+    pool *pl = p_alloc(p, sizeof *pl);
     if (!pl)
         return alea__nomem(p->ctx);
     alea_status st = new_node(p, N_DICE, (*slot)->start, (*slot)->end, &n);
@@ -485,7 +485,7 @@ static alea_status d20_seen(parser *p, alea_status st, const node **out)
         pl->extra_minus = p->adv < 0;
         return settle_extra(p, pl, &p->t[p->pos - 1]);
     }
-    keep_step *k = alloc(p, sizeof *k);
+    keep_step *k = p_alloc(p, sizeof *k);
     if (!k)
         return alea__nomem(p->ctx);
     k->op = p->adv > 0 ? KEEP_HIGH : KEEP_LOW;

@@ -56,7 +56,7 @@ size_t alea__parse_here(const parser *p)
 
 void *alea__parse_alloc(parser *p, size_t size)
 {
-    return alloc(p, size);
+    return p_alloc(p, size);
 }
 
 alea_status alea__parse_node(parser *p, node_kind kind, size_t start, size_t end, node **out)
@@ -106,7 +106,7 @@ alea_status alea__parse_pool_terms(parser *p, const node *n, const char *fname,
 {
     int64_t c, s;
     if (n->kind == N_DICE && alea__parse_plain_dice(n, &c, &s)) {
-        const node **one = alloc(p, sizeof *one);
+        const node **one = p_alloc(p, sizeof *one);
         if (!one)
             return alea__nomem(p->ctx);
         one[0] = n;
@@ -134,7 +134,7 @@ alea_status alea__parse_pool_terms(parser *p, const node *n, const char *fname,
 alea_status alea__parse_dice(parser *p, int64_t count, int64_t sides, size_t start, size_t end,
                              const node **out)
 {
-    pool *pl = alloc(p, sizeof *pl);
+    pool *pl = p_alloc(p, sizeof *pl);
     node *n;
     alea_status st;
     if (!pl)
@@ -304,7 +304,7 @@ alea_status alea__p_round_last(parser *p, const node *a, uint8_t op, size_t star
         return ALEA_OK;
     }
     node *n;
-    uint8_t *ops = alloc(p, a->u.chain.n);
+    uint8_t *ops = p_alloc(p, a->u.chain.n);
     if (!ops)
         return alea__nomem(p->ctx);
     alea_status st = new_node(p, N_PROD, start, end, &n);
@@ -475,8 +475,8 @@ static alea_status parse_spelled(parser *p, const token *nt, size_t which, const
     size_t s0 = nt->start, s1 = close->end;
     node *n;
     if (spelled[which].nargs == 2) { /* pow(a, b): a ^ b */
-        const node **items = alloc(p, 2 * sizeof *items);
-        uint8_t *ops = alloc(p, 2);
+        const node **items = p_alloc(p, 2 * sizeof *items);
+        uint8_t *ops = p_alloc(p, 2);
         if (!items || !ops)
             return alea__nomem(p->ctx);
         items[0] = a[0];

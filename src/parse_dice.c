@@ -81,7 +81,7 @@ static alea_status parse_faces(parser *p, die_spec *d, const token *open)
         d->hi = first_hi;
         return ALEA_OK;
     }
-    int64_t *sorted = alloc(p, n * sizeof *sorted);
+    int64_t *sorted = p_alloc(p, n * sizeof *sorted);
     if (!sorted)
         return alea__nomem(p->ctx);
     memcpy(sorted, faces, n * sizeof *sorted);
@@ -243,7 +243,7 @@ static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const to
            b->items[b->ops[lead].first].kind != SEL_VALUE)
         lead++;
     if (lead) {
-        keep_step *ks = alloc(p, alea__mul_size(lead, sizeof *ks));
+        keep_step *ks = p_alloc(p, alea__mul_size(lead, sizeof *ks));
         if (!ks)
             return alea__nomem(p->ctx);
         for (uint32_t i = 0; i < lead; i++) {
@@ -388,7 +388,7 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
 {
     alea_status st;
     const token *dtok = advance(p); /* 'd' */
-    pool *pl = alloc(p, sizeof *pl);
+    pool *pl = p_alloc(p, sizeof *pl);
     if (!pl)
         return alea__nomem(p->ctx);
     memset(pl, 0, sizeof *pl);

@@ -144,7 +144,7 @@ alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t 
     if (n < *cap)
         return ALEA_OK;
     uint32_t ncap = *cap ? *cap * 2 : first;
-    void *nv = alloc(p, alea__mul_size(ncap, size));
+    void *nv = p_alloc(p, alea__mul_size(ncap, size));
     if (!nv)
         return alea__nomem(p->ctx);
     if (n)
@@ -490,7 +490,7 @@ static alea_status parse_mark(parser *p, alea__mods *m, const token *t, int *tak
                 return alea__error(p->ctx, ALEA_ERR_LIMIT, t->start, t->end,
                                    "too many '%s' markers on one die at byte %u (limit is %d)",
                                    fail ? "cf" : "cs", (unsigned)t->start, ALEA__MARKS_MAX);
-            cond *b = alloc(p, (*n + 1u) * sizeof *b);
+            cond *b = p_alloc(p, (*n + 1u) * sizeof *b);
             if (!b)
                 return alea__nomem(p->ctx);
             if (*n)
@@ -655,8 +655,8 @@ alea_status alea__mods_margin(parser *p, const alea__mods *mods, const node *n,
         return ALEA_OK;
     alea_status st;
     node *num, *sum;
-    const node **items = alloc(p, 2 * sizeof *items);
-    uint8_t *ops = alloc(p, 2);
+    const node **items = p_alloc(p, 2 * sizeof *items);
+    uint8_t *ops = p_alloc(p, 2);
     if (!items || !ops)
         return alea__nomem(p->ctx);
     if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||

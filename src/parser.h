@@ -140,7 +140,7 @@ static inline alea_status count_nodes(parser *p, uint32_t k, size_t start, size_
     return ALEA_OK;
 }
 
-static inline void *alloc(parser *p, size_t size)
+static inline void *p_alloc(parser *p, size_t size)
 {
     return alea__arena_alloc(p->arena, size);
 }
@@ -152,7 +152,7 @@ static inline alea_status new_node(parser *p, node_kind kind, size_t start, size
     alea_status st = count_nodes(p, 1, start, end);
     if (st != ALEA_OK)
         return st;
-    node *n = alloc(p, sizeof *n);
+    node *n = p_alloc(p, sizeof *n);
     if (!n)
         return alea__nomem(p->ctx);
     memset(n, 0, sizeof *n);
@@ -174,8 +174,8 @@ static inline alea_status chain_push(parser *p, chainbuf *c, const node *item, u
 {
     if (c->n == c->cap) {
         uint32_t ncap = c->cap ? c->cap * 2 : 4;
-        const node **ni = alloc(p, ncap * sizeof *ni);
-        uint8_t *no = alloc(p, ncap);
+        const node **ni = p_alloc(p, ncap * sizeof *ni);
+        uint8_t *no = p_alloc(p, ncap);
         if (!ni || !no)
             return alea__nomem(p->ctx);
         if (c->n) {

@@ -11,7 +11,9 @@
  *   a < b, max(a, b) n + m
  *   best(k, a)       n (powers of the distribution function)
  */
-#include "dist.h"
+#include "pmf.h"
+#include "fractions/frac.h"
+#include "table.h"
 
 #include <float.h>
 #include <math.h>
@@ -246,41 +248,10 @@ alea_status alea__x_div(alea_ctx *ctx, alea__x *x, alea__w a, const node *at)
     return x->has_q ? alea__frac_xdiv(ctx, &x->q, alea__x_w(x), a, at) : ALEA_OK;
 }
 
-alea_status alea__support_error(alea_ctx *ctx, const node *at)
-{
-    return alea__error(ctx, ALEA_ERR_LIMIT, at->start, at->end,
-                       "too many outcomes to compute at byte %u (support limit is %lld)",
-                       (unsigned)at->start, (long long)ctx->limits[ALEA_LIMIT_SUPPORT]);
-}
-
 alea_status alea__support_need(alea_ctx *ctx, const node *at, double need)
 {
     alea_status st = alea__support_error(ctx, at);
     ctx->support_need = need;
-    return st;
-}
-
-alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
-{
-    return alea__error(ctx, ALEA_ERR_OVERFLOW, at->start, at->end,
-                       "integer overflow at byte %u: a possible value goes beyond %lld",
-                       (unsigned)at->start, (long long)INT64_MAX);
-}
-
-alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
-{
-    int64_t limit = ctx->limits[ALEA_LIMIT_WORK], left = limit - ctx->work_used;
-    if (units <= (double)left) /* NaN is refused below */
-        return ALEA_OK;
-    double need = (double)ctx->work_used + units;
-    /* at is NULL where no node is at hand (a point mass sealed) */
-    size_t start = at ? at->start : 0, end = at ? at->end : 0;
-    alea_status st = alea__error(ctx, ALEA_ERR_LIMIT, start, end,
-                                 "too much work to compute at byte %zu: it needs at least "
-                                 "%.*g units (work limit is %lld)",
-                                 start, need < 1e15 ? 15 : 3, ceil(need),
-                                 (long long)limit);
-    ctx->work_need = need == need ? need : HUGE_VAL;
     return st;
 }
 

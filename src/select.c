@@ -16,7 +16,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "dist.h"
+#include "select.h"
+#include "keep.h"
+#include "pmf.h"
 #include "pool.h"
 
 void alea__select_apply(const pool *p, const int64_t *sorted, size_t m, uint8_t *kept)

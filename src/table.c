@@ -4,7 +4,7 @@
  * tally (tally.c). Every slot a probe walks past the first is counted, to
  * be charged to the work budget by the table's users.
  */
-#include "dist.h"
+#include "table.h"
 
 #include <stdlib.h>
 #include <string.h>

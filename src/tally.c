@@ -14,7 +14,10 @@
 #include <string.h>
 
 #include "ast.h"
+#include "bounds.h"
 #include "dist.h"
+#include "pmf.h"
+#include "table.h"
 #include "roll.h"
 #include "mech.h"
 

@@ -21,7 +21,7 @@
  *   arrays. Its cost, the multisets times the faces, is checked against
  *   the work budget before it starts; beyond it the WORK limit error.
  *
- * Both are written once over weights (dist.h): the faces' chances given
+ * Both are written once over weights (weight.h): the faces' chances given
  * those shown and the chain's layers are fractions in exact mode and
  * doubles otherwise; the set walk weighs by the ratios in doubles and, in
  * exact mode, counts the sets in whole numbers and divides once.
@@ -29,7 +29,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "dist.h"
+#include "unique.h"
+#include "fractions/frac.h"
+#include "pmf.h"
 #include "pool.h"
 
 /* Work units of one multiset's transition beyond its faces: ranking the

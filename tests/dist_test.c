@@ -1,6 +1,9 @@
 /* dist_test.c -- the public distribution object (dist.c): its accessors
  * and its JSON, on a distribution built by hand. */
+#include "ast.h"
+#include "bounds.h"
 #include "dist.h"
+#include "pmf.h"
 #include "support.h"
 
 #include <float.h>

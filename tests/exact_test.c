@@ -4,6 +4,7 @@
  * and allocation failure at every step. The game mechanics' values are in
  * mech_test.c and their golden files. */
 #include "dist.h"
+#include "exact.h"
 #include "rng.h" /* alea__rng_set_faces */
 #include "support.h"
 

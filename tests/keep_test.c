@@ -1,7 +1,8 @@
 /* keep_test.c -- keep/drop by order statistics (alea__keep) against
  * brute-force enumeration of small pools, closed forms for large ones,
  * the limits, and allocation failure at every step. */
-#include "dist.h"
+#include "keep.h"
+#include "pmf.h"
 #include "support.h"
 
 #define EPS 1e-12

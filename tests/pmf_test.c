@@ -3,6 +3,7 @@
  * quotients, comparisons, max/min of copies, the support and work limits at
  * N and N+1, overflow, and allocation failure at every step. */
 #include "dist.h"
+#include "pmf.h"
 #include "support.h"
 
 #define EPS 1e-12

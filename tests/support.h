@@ -8,7 +8,7 @@
  *
  * Header-only: every function is static inline, so a test that uses few of
  * them compiles without warnings. The pmf helpers need the internal header:
- * include "dist.h" before this file to have them.
+ * include "pmf.h" before this file to have them.
  */
 #ifndef ALEA_TEST_SUPPORT_H
 #define ALEA_TEST_SUPPORT_H
@@ -195,9 +195,9 @@ static inline int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* ---- distributions built by hand (needs "dist.h") -------------------------- */
+/* ---- distributions built by hand (needs "pmf.h") -------------------------- */
 
-#ifdef ALEA_DIST_H
+#ifdef ALEA_PMF_H
 /* A pmf from values (ascending) and probabilities, taken as given: a
  * deficient die (mass below 1) stays deficient. */
 static inline alea__pmf pmf_given(alea_ctx *ctx, size_t n, const int64_t *v, const double *p)

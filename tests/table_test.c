@@ -1,6 +1,7 @@
 /* table_test.c -- the hash table of sparse distributions (table.c): keys
  * chosen to collide, probes charged to the work budget, growth. */
-#include "dist.h"
+#include "pmf.h"
+#include "table.h"
 #include "support.h"
 
 #define EPS 1e-12

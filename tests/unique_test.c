@@ -8,7 +8,7 @@
  * same distributions by a set walk and a chain of multisets, never by
  * drawing.
  */
-#include "dist.h"
+#include "ast.h"
 #include "support.h"
 
 TEST_HEAP_CONTEXT

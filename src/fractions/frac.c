@@ -1,6 +1,6 @@
 /*
  * frac.c -- the pmf operations of pmf.c in exact fractions: the second
- * number system of the exact engine (dist.h). pmf.c calls here when the
+ * number system of the exact engine (frac.h). pmf.c calls here when the
  * context is in exact mode; everything above it (keep, explosions, the
  * mechanics) is written once and hands weights down (alea__w).
  *
@@ -23,7 +23,9 @@
  * WebAssembly build) exact mode cannot be switched on and this file is not
  * built.
  */
+#include "frac.h"
 #include "dist.h"
+#include "pmf.h"
 #include "out.h"
 
 #include <float.h>

@@ -11,6 +11,7 @@
  * a failure lowers it by one, a natural 1-2 by two; clamped to the table.
  */
 #include "../mech.h"
+#include "../pmf.h"
 
 #include "alea_games.h"
 

@@ -14,6 +14,7 @@
  *   5. The total is every face plus every re-roll.
  */
 #include "../mech.h"
+#include "../pmf.h"
 
 #include <math.h>
 #include <string.h>

@@ -22,6 +22,9 @@
 
 #include "../parser.h"
 #include "../pool.h"
+#include "../exact.h"
+#include "../keep.h"
+#include "../pmf.h"
 
 /*
  * A group's arguments, the spec of its N_MECH node: each member is rolled
@@ -148,7 +151,7 @@ static alea_status close_group(parser *p, tok_kind close, const char *what, cons
     if (st != ALEA_OK)
         return st;
     leave(p);
-    group *g = alloc(p, sizeof *g);
+    group *g = p_alloc(p, sizeof *g);
     if (!g)
         return alea__nomem(p->ctx);
     memset(g, 0, sizeof *g);
