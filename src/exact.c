@@ -20,7 +20,6 @@
 #include "bounds.h"
 #include "dist.h"
 #include "env.h"
-#include "fractions/frac.h"
 #include "keep.h"
 #include "pmf.h"
 #include "pool.h"
@@ -739,9 +738,7 @@ static alea_status singles_part(alea_ctx *ctx, const node *n, const pool *p, con
             (st = alea__x_div(ctx, &w, alea__x_w(mass), n)) != ALEA_OK)
             break;
         part->v[k] = r->v[i];
-        part->p[k] = w.d;
-        if (part->q)
-            st = alea__frac_set(ctx, &part->q[k], alea__x_w(&w), n);
+        st = alea__pmf_set_w(ctx, part, k, alea__x_w(&w), n);
         k++;
     }
     alea__x_free(ctx, &w);
@@ -1248,7 +1245,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         alea__pmf_free(ctx, &r);
         return st;
     }
-    if ((ctx->exact && (st = alea__frac_check(ctx, &r, e->root)) != ALEA_OK) ||
+    if ((st = alea__pmf_check_sum(ctx, &r, e->root)) != ALEA_OK ||
         (st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
         alea__pmf_free(ctx, &r);
         return st;

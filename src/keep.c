@@ -21,83 +21,7 @@
 #include <string.h>
 
 #include "keep.h"
-#include "fractions/frac.h"
 #include "pmf.h"
-
-/* Largest r for which C(r, k) is computed as an exact-ish product
- * (C(1000, 500) ~ 2.7e299 still fits a double). */
-#define BINOM_DIRECT_MAX 1000
-
-/* C(r, s) rho^s rhoc^(r - s), with rhoc = 1 - rho given separately. */
-static double binom_pmf(int64_t r, int64_t s, double rho, double rhoc)
-{
-    int64_t s2 = s < r - s ? s : r - s;
-    double ds = (double)s, dt = (double)(r - s);
-    /* Each factor from the side where it is accurate: 1 - rho is exact to
-     * an ulp only through log1p of the smaller one. */
-    double l1 = rhoc < 0.5 ? ds * log1p(-rhoc) : ds * log(rho);
-    double l2 = rho < 0.5 ? dt * log1p(-rho) : dt * log(rhoc);
-    if (r <= BINOM_DIRECT_MAX) {
-        double c = 1;
-        for (int64_t u = 1; u <= s2; u++)
-            c = c * (double)(r - s2 + u) / (double)u;
-        double f1 = rhoc < 0.5 ? exp(l1) : pow(rho, ds);
-        double f2 = rho < 0.5 ? exp(l2) : pow(rhoc, dt);
-        double f = f1 * f2;
-        if (f > 1e-290) /* no underflow: the product is as exact as it gets */
-            return c * f;
-        return exp(log(c) + l1 + l2);
-    }
-    double lc = 0;
-    for (int64_t u = 1; u <= s2; u++)
-        lc += log((double)(r - s2 + u) / (double)u);
-    return exp(lc + l1 + l2);
-}
-
-/*
- * row[k] = P(K = k) for 0 <= k < kmax, K ~ Binomial(r, rho), 1 <= kmax <= r;
- * returns P(K >= kmax). Built outward from the mode (or from kmax - 1 when
- * that is below the mode), so nothing overflows, and the upper tail past
- * the mode is summed term by term so that a tiny tail keeps its digits.
- */
-static double binom_row(int64_t r, double rho, double rhoc, int64_t kmax, double *row)
-{
-    double up = rho / rhoc, down = rhoc / rho;
-    if (rhoc <= 0 || !isfinite(up)) { /* every die left takes this outcome */
-        for (int64_t k = 0; k < kmax; k++)
-            row[k] = 0;
-        return 1;
-    }
-    if (rho <= 0 || !isfinite(down)) {
-        row[0] = 1;
-        for (int64_t k = 1; k < kmax; k++)
-            row[k] = 0;
-        return 0;
-    }
-    double md = floor(((double)r + 1.0) * rho); /* r may be INT64_MAX */
-    int64_t mode = md >= (double)r ? r : (int64_t)md;
-    int64_t s = mode < kmax - 1 ? mode : kmax - 1;
-    row[s] = binom_pmf(r, s, rho, rhoc);
-    for (int64_t k = s; k > 0; k--)
-        row[k - 1] = row[k] * (double)k / (double)(r - k + 1) * down;
-    for (int64_t k = s; k + 1 < kmax; k++)
-        row[k + 1] = row[k] * (double)(r - k) / (double)(k + 1) * up;
-    if (kmax - 1 >= mode) {
-        /* Past the mode the terms shrink ever faster. */
-        double term = row[kmax - 1], tail = 0;
-        for (int64_t k = kmax - 1; k < r; k++) {
-            term *= (double)(r - k) / (double)(k + 1) * up;
-            tail += term;
-            if (term <= tail * 1e-17)
-                break;
-        }
-        return tail;
-    }
-    double lower = 0;
-    for (int64_t k = 0; k < kmax; k++)
-        lower += row[k];
-    return lower >= 1 ? 0 : 1 - lower;
-}
 
 /* Work units of one state at one outcome beyond its additions: a row of
  * binomial terms (logarithms and exponentials) and an accumulator made and
@@ -178,7 +102,7 @@ static alea_status uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m, const n
     st = alea__x_mul(ctx, &mass, ALEA__W(-1), at); /* the mass short of 1 */
     for (size_t i = 0; i < die->n && st == ALEA_OK; i++)
         st = alea__x_addmul(ctx, &mass, alea__pmf_w(die, i), ALEA__W(1), at);
-    if (st == ALEA_OK && alea__frac_sgn(ctx, &mass.q) != 0 &&
+    if (st == ALEA_OK && !alea__x_is_zero(ctx, &mass) &&
         (st = alea__x_addmul(ctx, &mass, ALEA__W(1), ALEA__W(1), at)) == ALEA_OK)
         st = alea__x_pow(ctx, x, alea__x_w(&mass), (uint64_t)m, at);
     alea__x_free(ctx, &mass);
@@ -250,46 +174,16 @@ static alea_status keep_on_lattice(alea_ctx *ctx, const alea__pmf *die, const in
  * Cost: about outcomes^2 (K^2 / 2) (range of the values) / 3 multiply-adds,
  * independent of m: 100d6kh50 needs 0.07 million where the walk above
  * needs 3 million; the walk stays the cheaper for many outcomes and small K.
- * In exact mode W_t(a) comes from frac.c (with B_t unnormalised).
+ * alea__pmf_keep_weights (pmf_w.c) gives W_t(a) in the pmf's number system
+ * (in fractions with B_t unnormalised).
  */
-
-/* C(r, s) p^s q^(r - s), the ends exact */
-static double binom_term(int64_t r, int64_t s, double p, double q)
-{
-    if (p <= 0)
-        return s == 0;
-    if (q <= 0)
-        return s == r;
-    return binom_pmf(r, s, p, q);
-}
-
-/* W_t(a) for a < K into w (K entries), normalised by the die's mass and
- * times scale, the chance that no die was cut; row: K doubles. */
-static void threshold_weights(const alea__pmf *die, size_t t, int high, int64_t m, int64_t K,
-                              double scale, double *row, alea__pmf *w)
-{
-    double beyond = 0, shortp = 0, mass = alea__pmf_mass(die);
-    for (size_t i = 0; i < die->n; i++)
-        if (i != t && (high ? i > t : i < t))
-            beyond += die->p[i];
-        else if (i != t)
-            shortp += die->p[i];
-    double at_or_short = die->p[t] + shortp;
-    double rho = die->p[t] / at_or_short, rhoc = shortp / at_or_short;
-    for (int64_t a = 0; a < K; a++) {
-        double pa = binom_term(m, a, beyond / mass, at_or_short / mass);
-        double tail = pa > 0 ? binom_row(m - a, rho, rhoc, K - a, row) : 0;
-        w->v[a] = a;
-        w->p[a] = scale * pa * tail;
-    }
-}
 
 static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
                                   int64_t m, int64_t K, int high, int64_t smin, int64_t smax,
                                   double scale, const node *at, alea__pmf *out)
 {
     alea_status st;
-    size_t F = die->n, nK = (size_t)K, row_bytes = alea__mul_size(nK, sizeof(double));
+    size_t F = die->n, nK = (size_t)K;
     alea__acc fin;
     alea__pmf B = {0}, W = {0}, R = {0};
     /* binomial rows: K terms for each a < K, at each outcome; and at each
@@ -298,9 +192,6 @@ static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int
     double rows = (double)F * ((double)K * (double)K / 2 * 8 + (double)F * unit);
     if ((st = alea__work_check(ctx, rows, at)) != ALEA_OK)
         return st;
-    double *row = ctx->exact ? NULL : alea__mem_alloc(ctx, row_bytes);
-    if (!ctx->exact && !row)
-        return alea__nomem(ctx);
     if ((st = alea__acc_init(&fin, ctx, at, smin, smax, (double)F * (double)K * (double)F)) !=
         ALEA_OK)
         goto done;
@@ -312,21 +203,14 @@ static alea_status keep_threshold(alea_ctx *ctx, const alea__pmf *die, const int
             (st = alea__pmf_alloc(ctx, nb, &B)) != ALEA_OK ||
             (st = alea__pmf_alloc(ctx, nK, &W)) != ALEA_OK)
             goto done;
-        double sb = 0;
         for (size_t i = high ? t + 1 : 0; i < (high ? F : t); i++) {
             alea__pmf_take(ctx, &B, k, die, i);
             /* g - g_t: the caller checked that the range of g fits */
             B.v[k++] = (int64_t)((uint64_t)(g ? g[i] : die->v[i]) - (uint64_t)gt);
-            sb += die->p[i];
         }
-        if (ctx->exact) {
-            st = alea__frac_keep_weights(ctx, die, t, high, m, K, at, &W);
-        } else {
-            for (size_t i = 0; i < nb; i++)
-                B.p[i] /= sb;
-            threshold_weights(die, t, high, m, K, scale, row, &W);
-        }
-        if (st != ALEA_OK || (st = alea__pmf_polyval(ctx, &B, &W, at, &R)) != ALEA_OK ||
+        if ((st = alea__pmf_keep_weights(ctx, die, t, high, m, K, scale, at, &B, &W)) !=
+                ALEA_OK ||
+            (st = alea__pmf_polyval(ctx, &B, &W, at, &R)) != ALEA_OK ||
             (st = alea__acc_add_pmf(&fin, &R, (int64_t)((uint64_t)K * (uint64_t)gt),
                                     ALEA__W(1))) != ALEA_OK)
             goto done;
@@ -340,8 +224,6 @@ done:
     alea__pmf_free(ctx, &B);
     alea__pmf_free(ctx, &W);
     alea__pmf_free(ctx, &R);
-    if (row)
-        alea__mem_free(ctx, row, row_bytes);
     return st;
 }
 
@@ -428,8 +310,9 @@ static alea_status dp_alloc(dp *d)
 {
     alea_ctx *ctx = d->ctx;
     size_t nF = (size_t)d->F, nphi = (size_t)d->phi;
-    /* q[F], S[F + 1], x[F] (int64), row[phi], tlo[phi], thi[phi], adds[phi] */
-    size_t words = nF + (nF + 1) + nF + 4 * nphi;
+    /* q[F], S[F + 1], x[F] (int64), row[phi + 1], tlo[phi], thi[phi],
+     * adds[phi] */
+    size_t words = nF + (nF + 1) + nF + 4 * nphi + 1;
     d->block_size = alea__mul_size(words, 8);
     d->block = alea__mem_alloc(ctx, d->block_size);
     d->st = alea__mem_alloc(ctx, alea__mul_size(nphi, sizeof *d->st));
@@ -448,26 +331,21 @@ static alea_status dp_alloc(dp *d)
     d->q = d->block;
     d->S = d->q + nF;
     d->row = d->S + nF + 1;
-    d->adds = d->row + nphi;
+    d->adds = d->row + nphi + 1;
     d->xs = (int64_t *)(void *)(d->adds + nphi);
     d->tlo = d->xs + nF;
     d->thi = d->tlo + nphi;
     return ALEA_OK;
 }
 
-/* Normalised probabilities and contributions in walk order; S[t] is the
- * mass at or beyond outcome t, summed from the far end. */
-static void dp_order(dp *d, const alea__pmf *die, const int64_t *g, double mass)
+/* The contributions in walk order. */
+static void dp_order(dp *d, const alea__pmf *die, const int64_t *g)
 {
     int64_t F = d->F;
     for (int64_t t = 0; t < F; t++) {
         size_t i = (size_t)(d->bottom ? t : F - 1 - t);
-        d->q[t] = die->p[i] / mass;
         d->xs[t] = g ? g[i] : die->v[i];
     }
-    d->S[F] = 0;
-    for (int64_t t = F; t-- > 0;)
-        d->S[t] = d->S[t + 1] + d->q[t];
 }
 
 /* The value range of each next state over all its sources, the dice
@@ -502,48 +380,35 @@ static double dp_ranges(dp *d, int64_t x, int *any)
 }
 
 /* State j at outcome t of the walk: k more of the m - j dice left take its
- * value (a row of binomial weights, rho = P(t) / P(at or beyond t), in
- * fractions from sums in exact mode), into the next state j + k, or into
- * the result once the kept range is filled. */
-static alea_status dp_row(dp *d, const alea__pmf *die, int64_t t, int64_t j, double rho,
-                          double rhoc, const alea__pmf *sums, alea__pmf *brow, const node *at)
+ * value (a row of binomial weights, rho = P(t) / P(at or beyond t): qt /
+ * St, St1 the mass beyond), into the next state j + k, or into the result
+ * once the kept range is filled (k = phi - j: the rest of the kept range
+ * is filled by x, collapse). */
+static alea_status dp_row(dp *d, int64_t t, int64_t j, alea__w qt, alea__w St, alea__w St1,
+                          alea__pmf *brow, const node *at)
 {
     alea_ctx *ctx = d->ctx;
     const alea__pmf *sj = &d->st[j];
-    int64_t F = d->F, phi = d->phi, m = d->m, x = d->xs[t];
+    int64_t phi = d->phi, x = d->xs[t];
     alea_status st;
     if ((st = alea__charge(ctx, (int64_t)(sj->n * (size_t)(phi - j + 1)) + STATE_COST,
-                           at->start, at->end)) != ALEA_OK)
+                           at->start, at->end)) != ALEA_OK ||
+        (st = alea__pmf_binom_row(ctx, qt, St, St1, d->m - j, phi - j, at, d->row, brow)) !=
+            ALEA_OK)
         return st;
     int64_t base = j > d->plo ? j : d->plo;
-    if (ctx->exact) { /* the same row, in fractions */
-        alea__pmf_free(ctx, brow);
-        if ((st = alea__frac_binom_row(ctx, &die->q[d->bottom ? t : F - 1 - t], &sums->q[t],
-                                       t + 1 < F ? &sums->q[t + 1] : NULL, m - j, phi - j, at,
-                                       brow)) != ALEA_OK)
-            return st;
-        for (size_t u = 0; u < brow->n; u++) {
-            int64_t k = brow->v[u], kept = j + k > base ? j + k - base : 0;
-            st = j + k < phi
-                     ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__pmf_w(brow, u))
-                     : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__pmf_w(brow, u));
-            if (st != ALEA_OK)
-                return st;
-        }
-        return ALEA_OK;
-    }
-    double *row = d->row;
-    double tail = binom_row(m - j, rho, rhoc, phi - j, row);
-    for (int64_t k = 0; j + k < phi; k++) {
+    alea__wrow row = {d->row, (size_t)(phi - j) + 1, ctx->exact ? brow : NULL};
+    for (size_t u = 0; u < alea__wrow_len(&row); u++) {
+        int64_t k = alea__wrow_k(&row, u);
+        if (k < 0)
+            continue;
         int64_t kept = j + k > base ? j + k - base : 0;
-        if (row[k] > 0 &&
-            (st = alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
+        st = j + k < phi
+                 ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__wrow_w(&row, u))
+                 : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__wrow_w(&row, u));
+        if (st != ALEA_OK)
             return st;
     }
-    /* The rest of the kept range is filled by x: collapse. */
-    if (tail > 0 &&
-        (st = alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, ALEA__W(tail))) != ALEA_OK)
-        return st;
     return ALEA_OK;
 }
 
@@ -554,7 +419,12 @@ static alea_status dp_step(dp *d, const alea__pmf *die, int64_t t, const alea__p
 {
     alea_ctx *ctx = d->ctx;
     int64_t phi = d->phi, *tlo = d->tlo, *thi = d->thi;
-    double rho = d->q[t] / d->S[t], rhoc = d->S[t + 1] / d->S[t];
+    /* the walk's weights: normalised doubles, unnormalised fractions (only
+     * their ratios count) */
+    size_t i = (size_t)(d->bottom ? t : d->F - 1 - t);
+    int qs = sums->q != NULL;
+    alea__w qt = {d->q[t], qs ? &die->q[i] : NULL}, St = {d->S[t], qs ? &sums->q[t] : NULL};
+    alea__w St1 = {d->S[t + 1], qs && t + 1 < d->F ? &sums->q[t + 1] : NULL};
     alea_status st;
     for (int64_t j = 0; j < phi; j++)
         if (tlo[j] <= thi[j] &&
@@ -562,7 +432,7 @@ static alea_status dp_step(dp *d, const alea__pmf *die, int64_t t, const alea__p
             return st;
     for (int64_t j = 0; j < phi; j++)
         if (d->st[j].n > 0 &&
-            (st = dp_row(d, die, t, j, rho, rhoc, sums, brow, at)) != ALEA_OK)
+            (st = dp_row(d, t, j, qt, St, St1, brow, at)) != ALEA_OK)
             return st;
     for (int64_t j = 0; j < phi; j++) {
         alea__pmf_free(ctx, &d->st[j]);
@@ -580,7 +450,6 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
     alea_status st;
     int64_t K = hi - lo;
     double trunc = alea__trunc_pow(die->trunc, m);
-    double mass = alea__pmf_mass(die);
 
     if (die->n == 0) {
         if ((st = alea__pmf_alloc(ctx, 0, out)) == ALEA_OK)
@@ -625,7 +494,7 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
     alea__pmf sums = {0}, brow = {0}; /* exact mode: see below */
     if ((st = dp_alloc(&d)) != ALEA_OK)
         return st;
-    dp_order(&d, die, g, mass);
+    dp_order(&d, die, g);
 
     if ((st = alea__acc_init(&d.fin, ctx, at, smin, smax, (double)F * (double)phi)) !=
             ALEA_OK ||
@@ -634,7 +503,7 @@ static alea_status keep_uncut(alea_ctx *ctx, const alea__pmf *die, const int64_t
     /* In fractions: the masses at or beyond each outcome, for the rows of
      * binomial weights. The walk's weights are normalised (given that no
      * die was cut); the result is scaled by P(no die was cut) at the end. */
-    if (ctx->exact && (st = alea__frac_walk_sums(ctx, die, bottom, at, &sums)) != ALEA_OK)
+    if ((st = alea__pmf_walk_sums(ctx, die, bottom, at, d.q, d.S, &sums)) != ALEA_OK)
         goto fail;
 
     for (int64_t t = 0; t < F; t++) {
@@ -677,7 +546,7 @@ static alea_status cut_mass(alea_ctx *ctx, const alea__pmf *die, const node *at,
     alea_status st = ALEA_OK;
     for (size_t i = 0; i < die->n && st == ALEA_OK; i++) /* t = 1 - the die's mass */
         st = alea__x_addmul(ctx, t, alea__pmf_w(die, i), ALEA__W(-1), at);
-    *cut = st == ALEA_OK && alea__frac_sgn(ctx, &t->q) != 0;
+    *cut = st == ALEA_OK && !alea__x_is_zero(ctx, t);
     return st;
 }
 
@@ -713,7 +582,7 @@ static alea_status binom_upper(alea_ctx *ctx, int64_t m, int64_t j, double t, co
         alea_status st = alea__charge(ctx, j * TAIL_TERM_COST, at->start, at->end);
         double lower = 0;
         for (int64_t i = 0; i < j && st == ALEA_OK; i++)
-            lower += binom_pmf(m, i, t, 1 - t);
+            lower += alea__binom_pmf(m, i, t, 1 - t);
         *p = lower < 1 ? 1 - lower : 0;
         return st;
     }
@@ -723,7 +592,7 @@ static alea_status binom_upper(alea_ctx *ctx, int64_t m, int64_t j, double t, co
     double tr = 0, b = 0;
     int64_t i = j;
     for (int64_t n = 0; i <= m && n < TAIL_TERMS; i++, n++) {
-        b = binom_pmf(m, i, t, 1 - t);
+        b = alea__binom_pmf(m, i, t, 1 - t);
         tr += b;
         if (b <= tr * 1e-17)
             return *p = tr, ALEA_OK;
@@ -820,7 +689,8 @@ alea_status alea__keep(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, in
         if ((st = alea__charge(ctx, CUT_STEP_COST, at->start, at->end)) != ALEA_OK)
             break;
         /* in doubles: C(m, j) rd^j P(L)^(m - j) (1 - (pb / rd)^j) */
-        double e = binom_pmf(m, j, rd, pl) * (pb > 0 ? -expm1((double)j * log1p(-td / rd)) : 1);
+        double e = alea__binom_pmf(m, j, rd, pl) *
+                   (pb > 0 ? -expm1((double)j * log1p(-td / rd)) : 1);
         if (ctx->exact) {
             alea__x_free(ctx, &w);
             alea__x_init(ctx, &w);
@@ -945,39 +815,18 @@ static alea_status outcomes_where(alea_ctx *ctx, const alea__pmf *die, const uin
     return alea__pmf_seal(ctx, out, at);
 }
 
-/* A row of weights over k = 0, 1, ...: in doubles the terms d[0 .. n) (a
- * term 0 is left out), in fractions the pmf r (its values are the k). */
-typedef struct wrow {
-    const double *d;
-    size_t n;
-    const alea__pmf *r;
-} wrow;
-
-static size_t wrow_len(const wrow *w)
-{
-    return w->r ? w->r->n : w->n;
-}
-
-/* Term u's k, or -1 for a term left out. */
-static int64_t wrow_k(const wrow *w, size_t u)
-{
-    return w->r ? w->r->v[u] : w->d[u] > 0 ? (int64_t)u : -1;
-}
-
-static alea__w wrow_w(const wrow *w, size_t u)
-{
-    return w->r ? alea__pmf_w(w->r, u) : ALEA__W(w->d[u]);
-}
-
-/* In fractions, the row of r dice at outcome i of the walk, each taking
- * it with the chance rho = P(i) / P(at or beyond i) (binomial terms for
- * k < kmax, then the chance of kmax or more); replaces *row. */
+/* The row of r dice at outcome i of the walk, each taking it with the
+ * chance rho = P(i) / P(at or beyond i) (binomial terms for k < kmax, then
+ * the chance of kmax or more): in doubles into row[0 .. kmax], in
+ * fractions replacing *out. */
 static alea_status ra_row(radp *d, const alea__pmf *die, size_t i, int64_t r, int64_t kmax,
-                          const node *at, alea__pmf *row)
+                          const node *at, double *row, alea__pmf *out)
 {
-    alea__pmf_free(d->ctx, row);
-    return alea__frac_binom_row(d->ctx, &die->q[i], &d->sums.q[i],
-                                i + 1 < die->n ? &d->sums.q[i + 1] : NULL, r, kmax, at, row);
+    const double *q = d->block, *S = q + die->n;
+    int qs = d->sums.q != NULL;
+    alea__w qt = {q[i], qs ? &die->q[i] : NULL}, St = {S[i], qs ? &d->sums.q[i] : NULL};
+    alea__w St1 = {S[i + 1], qs && i + 1 < die->n ? &d->sums.q[i + 1] : NULL};
+    return alea__pmf_binom_row(d->ctx, qt, St, St1, r, kmax, at, row, out);
 }
 
 /* d->fx = the chance that some of n dice above outcome i match (none has
@@ -998,9 +847,10 @@ static alea_status some_match(radp *d, size_t i, size_t inm, size_t imt, double 
     if (inm >= d->part[0].n) /* every die above matches */
         return ALEA_OK;
     /* 1 - cnm^n: the tail of a row of one term, cnm = Snm / S above i */
-    alea__pmf_free(ctx, &d->frow);
-    alea_status st = alea__frac_binom_row(ctx, &d->psums[1].q[imt], &d->sums.q[i + 1],
-                                          &d->psums[0].q[inm], n, 1, at, &d->frow);
+    alea_status st = alea__pmf_binom_row(ctx, alea__pmf_w(&d->psums[1], imt),
+                                         alea__pmf_w(&d->sums, i + 1),
+                                         alea__pmf_w(&d->psums[0], inm), n, 1, at, NULL,
+                                         &d->frow);
     if (st != ALEA_OK)
         return st;
     *some = d->frow.n > 0 && d->frow.v[d->frow.n - 1] == 1;
@@ -1015,7 +865,7 @@ typedef struct ra_step {
     int64_t x;
     double rho, rhoc, cnm;
     double *row; /* doubles: the original dice's binomial row */
-    wrow yrow, orow;
+    alea__wrow yrow, orow;
 } ra_step;
 
 /* d's tables for a walk over F outcomes of m dice (d->hi set); on failure
@@ -1061,11 +911,11 @@ static alea_status ra_spread(radp *d, const ra_step *s, const uint8_t *match,
     alea__x_init(ctx, &d->coll);
     if ((st = alea__x_mul(ctx, &d->coll, ALEA__W(0), at)) != ALEA_OK)
         return st;
-    for (size_t u = 0; u < wrow_len(&s->orow); u++) {
-        int64_t k = wrow_k(&s->orow, u);
+    for (size_t u = 0; u < alea__wrow_len(&s->orow); u++) {
+        int64_t k = alea__wrow_k(&s->orow, u);
         if (k < 0)
             continue;
-        alea__w rk = wrow_w(&s->orow, u);
+        alea__w rk = alea__wrow_w(&s->orow, u);
         int rem = !removed && match[s->i] && k >= 1;
         int64_t jn = j + k - rem + yh;
         int nf = f | rem | (int)yh << 1;
@@ -1113,27 +963,25 @@ static alea_status ra_state(radp *d, ra_step *s, const alea__pmf *die, const uin
     alea_ctx *ctx = d->ctx;
     /* y, not placed yet: placed here (1) or not (0); placed already: 1 */
     static const double one = 1;
-    const wrow ydone = {&one, 1, NULL};
+    const alea__wrow ydone = {&one, 1, NULL};
     alea_status st = ALEA_OK;
     int removed = f & 1, placed = f >> 1;
     int64_t n_o = d->m - (j + removed - placed); /* original dice left */
     if ((st = alea__charge(ctx, (n_o + 1) * (int64_t)(2 + sj->n), at->start, at->end)) !=
         ALEA_OK)
         return st;
-    if (ctx->exact)
-        st = ra_row(d, die, s->i, n_o, n_o, at, &d->orow);
-    else if (n_o > 0)
-        s->row[n_o] = binom_row(n_o, s->rho, s->rhoc, n_o, s->row);
+    if (ctx->exact || n_o > 0)
+        st = ra_row(d, die, s->i, n_o, n_o, at, s->row, &d->orow);
     else
         s->row[0] = 1;
     if (st != ALEA_OK)
         return st;
     s->orow.n = (size_t)n_o + 1;
-    const wrow *yr = placed ? &ydone : &s->yrow;
-    for (size_t uy = 0; uy < wrow_len(yr); uy++) {
-        int64_t yh = wrow_k(yr, uy);
+    const alea__wrow *yr = placed ? &ydone : &s->yrow;
+    for (size_t uy = 0; uy < alea__wrow_len(yr); uy++) {
+        int64_t yh = alea__wrow_k(yr, uy);
         if (yh >= 0 &&
-            (st = ra_spread(d, s, match, sj, f, j, n_o, yh, wrow_w(yr, uy), at)) != ALEA_OK)
+            (st = ra_spread(d, s, match, sj, f, j, n_o, yh, alea__wrow_w(yr, uy), at)) != ALEA_OK)
             return st;
     }
     return ALEA_OK;
@@ -1160,23 +1008,19 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
         return st;
     double *q = d.block, *S = q + nF, *Snm = S + nF + 1, *row = Snm + nF + 1;
     int64_t *xs = (int64_t *)(void *)(row + m + 1);
-    double mass = alea__pmf_mass(die), yd[2];
-    for (size_t i = 0; i < nF; i++) {
-        q[i] = die->p[i] / mass;
+    double yd[2];
+    for (size_t i = 0; i < nF; i++)
         xs[i] = g ? g[i] : die->v[i];
-    }
-    S[F] = Snm[F] = 0;
-    for (int64_t i = F; i-- > 0;) {
-        S[i] = S[i + 1] + q[i];
+    if ((st = alea__pmf_walk_sums(ctx, die, 1, at, q, S, &d.sums)) != ALEA_OK)
+        goto fail;
+    Snm[F] = 0;
+    for (int64_t i = F; i-- > 0;)
         Snm[i] = Snm[i + 1] + (match[i] ? 0 : q[i]);
-    }
     if (ctx->exact) {
-        if ((st = alea__frac_walk_sums(ctx, die, 1, at, &d.sums)) != ALEA_OK)
-            goto fail;
         for (int w = 0; w < 2; w++)
             if ((st = outcomes_where(ctx, die, match, w, at, &d.part[w])) != ALEA_OK ||
-                (d.part[w].n &&
-                 (st = alea__frac_walk_sums(ctx, &d.part[w], 1, at, &d.psums[w])) != ALEA_OK))
+                (d.part[w].n && (st = alea__pmf_walk_sums(ctx, &d.part[w], 1, at, NULL, NULL,
+                                                          &d.psums[w])) != ALEA_OK))
                 goto fail;
     }
     int64_t K = hi - lo;
@@ -1198,7 +1042,7 @@ static alea_status ra_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g
         yd[0] = s.rhoc;
         yd[1] = s.rho;
         *(match[i] ? &s.imt : &s.inm) += 1;
-        if (ctx->exact && (st = ra_row(&d, die, (size_t)i, 1, 1, at, &d.yrow)) != ALEA_OK)
+        if (ctx->exact && (st = ra_row(&d, die, (size_t)i, 1, 1, at, NULL, &d.yrow)) != ALEA_OK)
             goto fail;
         memset(d.live, 0, ns);
         for (int f = 0; f < 4; f++)
