@@ -160,18 +160,27 @@ static alea_status dp_row(dp *d, int64_t t, int64_t j, alea__w qt, alea__w St, a
             ALEA_OK)
         return st;
     int64_t base = j > d->plo ? j : d->plo;
-    alea__wrow row = {d->row, (size_t)(phi - j) + 1, ctx->exact ? brow : NULL};
-    for (size_t u = 0; u < alea__wrow_len(&row); u++) {
-        int64_t k = alea__wrow_k(&row, u);
-        if (k < 0)
-            continue;
+    if (ctx->exact) { /* the row's terms, zero ones left out, k = phi - j last */
+        for (size_t u = 0; u < brow->n; u++) {
+            int64_t k = brow->v[u], kept = j + k > base ? j + k - base : 0;
+            st = j + k < phi
+                     ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__pmf_w(brow, u))
+                     : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__pmf_w(brow, u));
+            if (st != ALEA_OK)
+                return st;
+        }
+        return ALEA_OK;
+    }
+    const double *row = d->row;
+    for (int64_t k = 0; j + k < phi; k++) {
         int64_t kept = j + k > base ? j + k - base : 0;
-        st = j + k < phi
-                 ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__wrow_w(&row, u))
-                 : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__wrow_w(&row, u));
-        if (st != ALEA_OK)
+        if (row[k] > 0 &&
+            (st = alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
             return st;
     }
+    if (row[phi - j] > 0 && (st = alea__acc_add_pmf(&d->fin, sj, (phi - base) * x,
+                                                    ALEA__W(row[phi - j]))) != ALEA_OK)
+        return st;
     return ALEA_OK;
 }
 
@@ -340,6 +349,30 @@ static alea_status outcomes_where(alea_ctx *ctx, const alea__pmf *die, const uin
     return alea__pmf_seal(ctx, out, at);
 }
 
+/* A row of weights over k = 0, 1, ...: in doubles the terms d[0 .. n) (a
+ * term 0 is left out), in fractions the pmf r (its values are the k). */
+typedef struct wrow {
+    const double *d;
+    size_t n;
+    const alea__pmf *r;
+} wrow;
+
+static size_t wrow_len(const wrow *w)
+{
+    return w->r ? w->r->n : w->n;
+}
+
+/* Term u's k, or -1 for a term left out. */
+static int64_t wrow_k(const wrow *w, size_t u)
+{
+    return w->r ? w->r->v[u] : w->d[u] > 0 ? (int64_t)u : -1;
+}
+
+static alea__w wrow_w(const wrow *w, size_t u)
+{
+    return w->r ? alea__pmf_w(w->r, u) : ALEA__W(w->d[u]);
+}
+
 /* The row of r dice at outcome i of the walk, each taking it with the
  * chance rho = P(i) / P(at or beyond i) (binomial terms for k < kmax, then
  * the chance of kmax or more): in doubles into row[0 .. kmax], in
@@ -390,7 +423,7 @@ typedef struct ra_step {
     int64_t x;
     double rho, rhoc, cnm;
     double *row; /* doubles: the original dice's binomial row */
-    alea__wrow yrow, orow;
+    wrow yrow, orow;
 } ra_step;
 
 /* d's tables for a walk over F outcomes of m dice (d->hi set); on failure
@@ -436,11 +469,11 @@ static alea_status ra_spread(radp *d, const ra_step *s, const uint8_t *match,
     alea__x_init(ctx, &d->coll);
     if ((st = alea__x_mul(ctx, &d->coll, ALEA__W(0), at)) != ALEA_OK)
         return st;
-    for (size_t u = 0; u < alea__wrow_len(&s->orow); u++) {
-        int64_t k = alea__wrow_k(&s->orow, u);
+    for (size_t u = 0; u < wrow_len(&s->orow); u++) {
+        int64_t k = wrow_k(&s->orow, u);
         if (k < 0)
             continue;
-        alea__w rk = alea__wrow_w(&s->orow, u);
+        alea__w rk = wrow_w(&s->orow, u);
         int rem = !removed && match[s->i] && k >= 1;
         int64_t jn = j + k - rem + yh;
         int nf = f | rem | (int)yh << 1;
@@ -488,7 +521,7 @@ static alea_status ra_state(radp *d, ra_step *s, const alea__pmf *die, const uin
     alea_ctx *ctx = d->ctx;
     /* y, not placed yet: placed here (1) or not (0); placed already: 1 */
     static const double one = 1;
-    const alea__wrow ydone = {&one, 1, NULL};
+    const wrow ydone = {&one, 1, NULL};
     alea_status st = ALEA_OK;
     int removed = f & 1, placed = f >> 1;
     int64_t n_o = d->m - (j + removed - placed); /* original dice left */
@@ -502,11 +535,11 @@ static alea_status ra_state(radp *d, ra_step *s, const alea__pmf *die, const uin
     if (st != ALEA_OK)
         return st;
     s->orow.n = (size_t)n_o + 1;
-    const alea__wrow *yr = placed ? &ydone : &s->yrow;
-    for (size_t uy = 0; uy < alea__wrow_len(yr); uy++) {
-        int64_t yh = alea__wrow_k(yr, uy);
+    const wrow *yr = placed ? &ydone : &s->yrow;
+    for (size_t uy = 0; uy < wrow_len(yr); uy++) {
+        int64_t yh = wrow_k(yr, uy);
         if (yh >= 0 &&
-            (st = ra_spread(d, s, match, sj, f, j, n_o, yh, alea__wrow_w(yr, uy), at)) != ALEA_OK)
+            (st = ra_spread(d, s, match, sj, f, j, n_o, yh, wrow_w(yr, uy), at)) != ALEA_OK)
             return st;
     }
     return ALEA_OK;

@@ -187,29 +187,6 @@ ALEA__HIDDEN alea_status alea__pmf_walk_sums(alea_ctx *ctx, const alea__pmf *die
 /* C(r, s) rho^s rhoc^(r - s), rhoc = 1 - rho given separately, in doubles
  * (each factor from the side where it is accurate). */
 ALEA__HIDDEN double alea__binom_pmf(int64_t r, int64_t s, double rho, double rhoc);
-/* A row of weights over k = 0, 1, ...: in doubles the terms d[0 .. n) (a
- * term 0 is left out), in fractions the pmf r (its values are the k). */
-typedef struct alea__wrow {
-    const double *d;
-    size_t n;
-    const alea__pmf *r;
-} alea__wrow;
-
-static inline size_t alea__wrow_len(const alea__wrow *w)
-{
-    return w->r ? w->r->n : w->n;
-}
-
-/* Term u's k, or -1 for a term left out. */
-static inline int64_t alea__wrow_k(const alea__wrow *w, size_t u)
-{
-    return w->r ? w->r->v[u] : w->d[u] > 0 ? (int64_t)u : -1;
-}
-
-static inline alea__w alea__wrow_w(const alea__wrow *w, size_t u)
-{
-    return w->r ? alea__pmf_w(w->r, u) : ALEA__W(w->d[u]);
-}
 /* A row of the walk: r dice each take the outcome with the chance rho =
  * qt / St (1 - rho = St1 / St, St1 = 0: nothing beyond). The binomial
  * terms C(r, k) rho^k (1 - rho)^(r - k) for k < kmax, then the chance of
