@@ -133,30 +133,112 @@ static unsigned daemon_connections(struct MHD_Daemon *d)
     return i ? i->num_connections : 0;
 }
 
-int cmd_serve(const options *o)
+/* Where --bind and --port say to listen. */
+typedef union listen_addr {
+    struct sockaddr sa;
+    struct sockaddr_in v4;
+    struct sockaddr_in6 v6;
+} listen_addr;
+
+/* --bind and --port as an address; 1 when it is IPv6. */
+static int listen_address(const options *o, listen_addr *addr)
 {
-    union {
-        struct sockaddr sa;
-        struct sockaddr_in v4;
-        struct sockaddr_in6 v6;
-    } addr;
-    memset(&addr, 0, sizeof addr);
+    memset(addr, 0, sizeof *addr);
     int v6 = 0;
-    if (inet_pton(AF_INET, o->bind, &addr.v4.sin_addr) == 1) {
-        addr.v4.sin_family = AF_INET;
-        addr.v4.sin_port = htons((uint16_t)o->port);
-    } else if (inet_pton(AF_INET6, o->bind, &addr.v6.sin6_addr) == 1) {
-        addr.v6.sin6_family = AF_INET6;
-        addr.v6.sin6_port = htons((uint16_t)o->port);
+    if (inet_pton(AF_INET, o->bind, &addr->v4.sin_addr) == 1) {
+        addr->v4.sin_family = AF_INET;
+        addr->v4.sin_port = htons((uint16_t)o->port);
+    } else if (inet_pton(AF_INET6, o->bind, &addr->v6.sin6_addr) == 1) {
+        addr->v6.sin6_family = AF_INET6;
+        addr->v6.sin6_port = htons((uint16_t)o->port);
         v6 = 1;
     }
+    return v6;
+}
 
+/* The workers: --threads, or one per core. */
+static int64_t worker_count(const options *o)
+{
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int64_t threads = o->threads ? o->threads : cores > 0 ? cores : 1;
     if (threads > THREADS_MAX)
         threads = THREADS_MAX;
     if (threads > o->max_connections) /* each evaluates one connection's request */
         threads = o->max_connections;
+    return threads;
+}
+
+/* libmicrohttpd listening at addr, its callbacks given s; NULL when it
+ * cannot. */
+static struct MHD_Daemon *start_daemon(server *s, listen_addr *addr, int v6)
+{
+    const options *o = s->o;
+    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME |
+                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    return MHD_start_daemon(
+        flags, (uint16_t)o->port, NULL, NULL, on_request, s,
+        MHD_OPTION_EXTERNAL_LOGGER, on_log, s, /* first, to have every message */
+        MHD_OPTION_SOCK_ADDR, &addr->sa,
+        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections,
+        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->max_client_connections,
+        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->idle_timeout,
+        MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+        MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
+        MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+        MHD_OPTION_END);
+}
+
+/* Stop accepting, give the requests being answered their deadline to
+ * finish (a second more), then answer those left 503 and close the rest.
+ * The workers end with their evaluation, which polls the deadline; one
+ * that does not within a grace is left to the process's exit. Returns how
+ * many were left so. */
+static int64_t stop_server(server *s, int clock_ok, pthread_t clock_id, const pthread_t *workers,
+                           int64_t started)
+{
+    MHD_socket listen_fd = MHD_quiesce_daemon(s->d);
+    struct timespec pause = {0, 10000000L};
+    int64_t waited_ms = 0, grace_ms = (s->o->timer->ms > 0 ? s->o->timer->ms : 1000) + 1000;
+    while (daemon_connections(s->d) > 0 && waited_ms < grace_ms) {
+        nanosleep(&pause, NULL);
+        waited_ms += 10;
+    }
+    pthread_mutex_lock(&s->lock);
+    s->stopping = 1; /* the clock answers what is left, the workers stop */
+    pthread_cond_broadcast(&s->work);
+    pthread_mutex_unlock(&s->lock);
+    if (clock_ok) {
+        nanosleep(&pause, NULL); /* a tick to answer the last */
+        pthread_mutex_lock(&s->lock);
+        s->stopping = 2;
+        pthread_mutex_unlock(&s->lock);
+        pthread_join(clock_id, NULL);
+    }
+    MHD_stop_daemon(s->d);
+    if (listen_fd != MHD_INVALID_SOCKET)
+        close(listen_fd);
+    int64_t left = 0;
+    for (waited_ms = 0; waited_ms <= grace_ms; waited_ms += 10) {
+        pthread_mutex_lock(&s->lock);
+        left = s->workers_left;
+        pthread_mutex_unlock(&s->lock);
+        if (!left)
+            break;
+        nanosleep(&pause, NULL);
+    }
+    for (int64_t i = 0; i < started; i++)
+        if (left)
+            pthread_detach(workers[i]);
+        else
+            pthread_join(workers[i], NULL);
+    return left;
+}
+
+int cmd_serve(const options *o)
+{
+    listen_addr addr;
+    int v6 = listen_address(o, &addr);
+    int64_t threads = worker_count(o);
 
     /* static: a worker in an evaluation that does not poll its deadline
      * may outlive cmd_serve until the process exits */
@@ -181,19 +263,7 @@ int cmd_serve(const options *o)
     sigaddset(&stop, SIGTERM);
     pthread_sigmask(SIG_BLOCK, &stop, NULL);
 
-    unsigned flags = MHD_USE_AUTO | MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME |
-                     MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
-    s.d = MHD_start_daemon(
-        flags, (uint16_t)o->port, NULL, NULL, on_request, &s,
-        MHD_OPTION_EXTERNAL_LOGGER, on_log, &s, /* first, to have every message */
-        MHD_OPTION_SOCK_ADDR, &addr.sa,
-        MHD_OPTION_CONNECTION_LIMIT, (unsigned)o->max_connections,
-        MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)o->max_client_connections,
-        MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)o->idle_timeout,
-        MHD_OPTION_NOTIFY_COMPLETED, on_completed, &s,
-        MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
-        MHD_OPTION_URI_LOG_CALLBACK, on_uri, &s,
-        MHD_OPTION_END);
+    s.d = start_daemon(&s, &addr, v6);
     if (!s.d) {
         fprintf(stderr, "alea: serve: cannot listen on %s port %" PRId64 "\n", o->bind,
                 o->port);
@@ -221,46 +291,7 @@ int cmd_serve(const options *o)
         sigwait(&stop, &sig);
     else
         fputs("alea: serve: cannot start its threads\n", stderr);
-    /* Stop accepting, give the requests being answered their deadline to
-     * finish (a second more), then answer those left 503 and close the
-     * rest. */
-    MHD_socket listen_fd = MHD_quiesce_daemon(s.d);
-    struct timespec pause = {0, 10000000L};
-    int64_t waited_ms = 0, grace_ms = (o->timer->ms > 0 ? o->timer->ms : 1000) + 1000;
-    while (daemon_connections(s.d) > 0 && waited_ms < grace_ms) {
-        nanosleep(&pause, NULL);
-        waited_ms += 10;
-    }
-    pthread_mutex_lock(&s.lock);
-    s.stopping = 1; /* the clock answers what is left, the workers stop */
-    pthread_cond_broadcast(&s.work);
-    pthread_mutex_unlock(&s.lock);
-    if (clock_ok) {
-        nanosleep(&pause, NULL); /* a tick to answer the last */
-        pthread_mutex_lock(&s.lock);
-        s.stopping = 2;
-        pthread_mutex_unlock(&s.lock);
-        pthread_join(clock_id, NULL);
-    }
-    MHD_stop_daemon(s.d);
-    if (listen_fd != MHD_INVALID_SOCKET)
-        close(listen_fd);
-    /* The workers end with their evaluation, which polls the deadline;
-     * one that does not within a grace is left to the process's exit. */
-    int64_t left = 0;
-    for (waited_ms = 0; waited_ms <= grace_ms; waited_ms += 10) {
-        pthread_mutex_lock(&s.lock);
-        left = s.workers_left;
-        pthread_mutex_unlock(&s.lock);
-        if (!left)
-            break;
-        nanosleep(&pause, NULL);
-    }
-    for (int64_t i = 0; i < started; i++)
-        if (left)
-            pthread_detach(workers[i]);
-        else
-            pthread_join(workers[i], NULL);
+    int64_t left = stop_server(&s, clock_ok, clock_id, workers, started);
     if (s.left_out_all)
         fprintf(stderr, "alea: serve: %" PRId64 " messages of the HTTP server were left out "
                 "in all (--log-limit %" PRId64 " a minute)\n", s.left_out_all, o->log_limit);
