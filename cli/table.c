@@ -544,37 +544,36 @@ static void compare_rows(const column *cols, size_t ncols, const int64_t *vals, 
     }
 }
 
-static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
-                          size_t nvals, const options *o)
+/* compare --csv: a row per value, a column per expression. */
+static void compare_csv(column *cols, size_t ncols, const int64_t *vals, size_t nvals,
+                        const options *o)
 {
-    static const char *const titles[] = {
-        "% chance of each value", "% chance of at least each value",
-        "% chance of at most each value"};
-
-    if (o->csv) {
-        fputs("value", stdout);
+    fputs("value", stdout);
+    for (size_t j = 0; j < ncols; j++) {
+        putchar(',');
+        put_csv_field(column_label(o, j));
+    }
+    putchar('\n');
+    for (size_t r = 0; r < nvals; r++) {
+        printf("%" PRId64, vals[r]);
         for (size_t j = 0; j < ncols; j++) {
+            double p;
             putchar(',');
-            put_csv_field(column_label(o, j));
+            if (cell(&cols[j], vals[r], o->cumul, &p)) {
+                if (alea_dist_is_exact(cols[j].d))
+                    put_cell_fraction(&cols[j], vals[r], o->cumul);
+                else
+                    put_exact(p);
+            }
         }
         putchar('\n');
-        for (size_t r = 0; r < nvals; r++) {
-            printf("%" PRId64, vals[r]);
-            for (size_t j = 0; j < ncols; j++) {
-                double p;
-                putchar(',');
-                if (cell(&cols[j], vals[r], o->cumul, &p)) {
-                    if (alea_dist_is_exact(cols[j].d))
-                        put_cell_fraction(&cols[j], vals[r], o->cumul);
-                    else
-                        put_exact(p);
-                }
-            }
-            putchar('\n');
-        }
-        return;
     }
+}
 
+/* The value column's width; each column widened to its statistics and to
+ * "100.00". */
+static int compare_widths(column *cols, size_t ncols, const int64_t *vals, size_t nvals)
+{
     int lw = 6; /* "median" */
     if (nvals > 0) {
         int w1 = int_width(vals[0]), w2 = int_width(vals[nvals - 1]);
@@ -588,7 +587,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         if (cols[j].width < 6) /* "100.00" */
             cols[j].width = 6;
     }
+    return lw;
+}
 
+/* The outcome column's width; 0: none. */
+static int compare_label_width(const column *cols, size_t ncols)
+{
     int labw = 0; /* dd() compared with dd() only: name the outcomes */
     for (size_t j = 0; j < ncols; j++) {
         int w = label_width(cols[j].d);
@@ -598,11 +602,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         }
         labw = w > labw ? w : labw;
     }
-    size_t first = 0, end = nvals;
-    double hidden[2] = {0, 0};
-    if (!o->all && !labw)
-        compare_rows(cols, ncols, vals, nvals, &first, &end, hidden);
-    puts(titles[o->cumul]);
+    return labw;
+}
+
+/* The line of the columns' names. */
+static void compare_header(const column *cols, size_t ncols, int lw, int labw)
+{
     printf("%*s", lw, "value");
     if (labw)
         printf("  %-*s", labw, "outcome");
@@ -618,34 +623,38 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         fputs(cols[j].head, stdout);
     }
     putchar('\n');
-    put_hidden(first, vals[0], first ? vals[first - 1] : 0, hidden[0], 1,
-               end == nvals);
-    for (size_t r = first; r < end; r++) {
-        printf("%*" PRId64, lw, vals[r]);
-        if (labw) {
-            const char *l = NULL;
-            for (size_t j = 0; j < ncols && !l; j++)
-                l = alea_dist_label(cols[j].d, vals[r]);
-            printf("  %-*s", labw, l ? l : "");
-        }
-        int blanks = 0; /* trailing blank cells are not padded */
-        for (size_t j = 0; j < ncols; j++) {
-            double p;
-            if (cell(&cols[j], vals[r], o->cumul, &p)) {
-                for (; blanks > 0; blanks--)
-                    printf("  %*s", cols[j - (size_t)blanks].width, "");
-                printf("  %*.2f", cols[j].width, pct(p));
-            } else {
-                blanks++;
-            }
-        }
-        putchar('\n');
+}
+
+/* The row of value v: its outcome's name, each column's percentage. */
+static void compare_row(column *cols, size_t ncols, int64_t v, int lw, int labw,
+                        cumul_mode cumul)
+{
+    printf("%*" PRId64, lw, v);
+    if (labw) {
+        const char *l = NULL;
+        for (size_t j = 0; j < ncols && !l; j++)
+            l = alea_dist_label(cols[j].d, v);
+        printf("  %-*s", labw, l ? l : "");
     }
-    put_hidden(nvals - end, end < nvals ? vals[end] : 0, nvals ? vals[nvals - 1] : 0, hidden[1],
-               1, 1);
+    int blanks = 0; /* trailing blank cells are not padded */
+    for (size_t j = 0; j < ncols; j++) {
+        double p;
+        if (cell(&cols[j], v, cumul, &p)) {
+            for (; blanks > 0; blanks--)
+                printf("  %*s", cols[j - (size_t)blanks].width, "");
+            printf("  %*.2f", cols[j].width, pct(p));
+        } else {
+            blanks++;
+        }
+    }
+    putchar('\n');
+}
+
+/* Under the rows: the statistics, the boons and banes, the flags and
+ * what the explosion bound cut off; lw the width of the names. */
+static void compare_footer(alea_ctx *ctx, column *cols, size_t ncols, int lw, const options *o)
+{
     static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
-    if (labw)
-        lw += 2 + labw; /* the statistics' names span the label column too */
     for (int k = 0; k < 5; k++)
         put_stat_row(stats[k], lw, cols, ncols, k);
     if (o->boons_set) { /* expected boons and banes per column (dd() only) */
@@ -673,6 +682,36 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
             printf("truncated %.2g in %s (probability cut off by the explosion "
                    "bound)\n", cut, column_label(o, j));
     }
+}
+
+static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
+                          size_t nvals, const options *o)
+{
+    static const char *const titles[] = {
+        "% chance of each value", "% chance of at least each value",
+        "% chance of at most each value"};
+
+    if (o->csv) {
+        compare_csv(cols, ncols, vals, nvals, o);
+        return;
+    }
+    int lw = compare_widths(cols, ncols, vals, nvals);
+    int labw = compare_label_width(cols, ncols);
+    size_t first = 0, end = nvals;
+    double hidden[2] = {0, 0};
+    if (!o->all && !labw)
+        compare_rows(cols, ncols, vals, nvals, &first, &end, hidden);
+    puts(titles[o->cumul]);
+    compare_header(cols, ncols, lw, labw);
+    put_hidden(first, vals[0], first ? vals[first - 1] : 0, hidden[0], 1,
+               end == nvals);
+    for (size_t r = first; r < end; r++)
+        compare_row(cols, ncols, vals[r], lw, labw, o->cumul);
+    put_hidden(nvals - end, end < nvals ? vals[end] : 0, nvals ? vals[nvals - 1] : 0, hidden[1],
+               1, 1);
+    if (labw)
+        lw += 2 + labw; /* the statistics' names span the label column too */
+    compare_footer(ctx, cols, ncols, lw, o);
 }
 
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total, const options *o)
