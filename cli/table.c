@@ -237,63 +237,63 @@ static size_t table_bytes(const alea_dist *d, const char *src, size_t first, siz
     return bytes;
 }
 
-int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
-               const double *most, int all, int64_t max_output)
+/* The value column's width: its header's, or its widest value's. */
+static int value_width(const alea_dist *d)
 {
     size_t n = alea_dist_count(d);
-    /* the shown rows: a dd()'s named outcomes are never hidden */
-    size_t first = 0, end = n;
-    if (!all && label_width(d) == 0)
-        shown_rows(n, dist_prob_at, d, &first, &end);
     int vw = 5; /* "value" */
     if (n > 0) {
         int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
         vw = w1 > vw ? w1 : vw;
         vw = w2 > vw ? w2 : vw;
     }
+    return vw;
+}
 
-    /* The charted column comes first after the value. */
+/* The largest chance of the charted column (mode's). */
+static double chart_max(const alea_dist *d, cumul_mode mode, const double *least,
+                        const double *most)
+{
     double vmax = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
         double v = mode == SHOW_AT_LEAST ? least[i]
                    : mode == SHOW_AT_MOST ? most[i] : alea_dist_prob(d, i);
         if (v > vmax)
             vmax = v;
     }
+    return vmax;
+}
 
-    /* Exact: each probability's fraction after the percentages; the bar
-     * only while the fractions are short enough to leave it room. */
+/* Exact: each probability's fraction (malloc'd), the widest's width in
+ * *fw; NULL when d is not exact or out of memory. */
+static char **prob_fractions(const alea_dist *d, int *fw)
+{
+    size_t n = alea_dist_count(d);
     char **fr = NULL;
-    int fw = 0;
     if (alea_dist_is_exact(d) && n > 0 && (fr = calloc(n, sizeof *fr)) != NULL) {
         for (size_t i = 0; i < n; i++) {
             fr[i] = fraction(d, ALEA_FRACTION_PROB, i);
             int w = fr[i] ? (int)strlen(fr[i]) : 0;
-            fw = w > fw ? w : fw;
+            *fw = w > *fw ? w : *fw;
         }
     }
-    int bar = !fr || fw <= FRACTION_BAR_MAX;
+    return fr;
+}
 
-    int lw = label_width(d);
-    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
-    if ((double)table_bytes(d, src, first, end, vw, lw, est, fr, fw, bar) > (double)max_output) {
-        for (size_t i = 0; fr && i < n; i++)
-            free(fr[i]);
-        free(fr);
-        return 0;
-    }
-    printf("%s\n", src);
+static void free_fractions(char **fr, size_t n)
+{
+    for (size_t i = 0; fr && i < n; i++)
+        free(fr[i]);
+    free(fr);
+}
+
+/* The header line; pw the width of the % column. */
+static void dist_header(int vw, int lw, int est, cumul_mode mode, int pw, int fractions)
+{
     printf("%*s", vw, "value");
     if (lw)
         printf("  %-*s", lw, "outcome");
     vw = 0; /* the value header is out */
-    /* a chance below 1e-99 % ("4.9e-389") needs one more column */
-    int pw = 8;
-    for (size_t i = 0; i < n && pw == 8; i++) {
-        double m;
-        if (alea_dist_sci(d, ALEA_FRACTION_PROB, i, &m) < -101 && m > 0)
-            pw = 9;
-    }
     if (est)
         printf("%*s%8s%17s%11s%11s", vw, "", "%", "95% interval", "at least", "at most");
     else if (mode == SHOW_EXACT)
@@ -302,47 +302,93 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
         printf("%*s%11s%*s%11s", vw, "", "at least", pw, "%", "at most");
     else
         printf("%*s%11s%*s%11s", vw, "", "at most", pw, "%", "at least");
-    if (fr)
+    if (fractions)
         printf("  %s", "fraction");
     putchar('\n');
-    vw = 5;
-    if (n > 0) {
-        int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
-        vw = w1 > vw ? w1 : vw;
-        vw = w2 > vw ? w2 : vw;
+}
+
+/* The width of the % column: a chance below 1e-99 % ("4.9e-389") needs
+ * one more. */
+static int pct_width(const alea_dist *d)
+{
+    int pw = 8;
+    for (size_t i = 0; i < alea_dist_count(d) && pw == 8; i++) {
+        double m;
+        if (alea_dist_sci(d, ALEA_FRACTION_PROB, i, &m) < -101 && m > 0)
+            pw = 9;
     }
+    return pw;
+}
+
+/* Row i's percentages, the charted column first; returns the charted
+ * chance. */
+static double dist_row_pcts(const alea_dist *d, size_t i, int est, cumul_mode mode, int pw,
+                            const double *least, const double *most)
+{
+    double p = alea_dist_prob(d, i), shown;
+    if (est) {
+        double lo, hi;
+        alea_dist_interval(d, i, &lo, &hi);
+        printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
+               pct(most[i]));
+        shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
+    } else if (mode == SHOW_EXACT) {
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        shown = p;
+    } else if (mode == SHOW_AT_LEAST) {
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        shown = least[i];
+    } else {
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        shown = most[i];
+    }
+    return shown;
+}
+
+int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
+               const double *most, int all, int64_t max_output)
+{
+    size_t n = alea_dist_count(d);
+    /* the shown rows: a dd()'s named outcomes are never hidden */
+    size_t first = 0, end = n;
+    if (!all && label_width(d) == 0)
+        shown_rows(n, dist_prob_at, d, &first, &end);
+    int vw = value_width(d);
+
+    /* The charted column comes first after the value. */
+    double vmax = chart_max(d, mode, least, most);
+
+    /* Exact: each probability's fraction after the percentages; the bar
+     * only while the fractions are short enough to leave it room. */
+    int fw = 0;
+    char **fr = prob_fractions(d, &fw);
+    int bar = !fr || fw <= FRACTION_BAR_MAX;
+
+    int lw = label_width(d);
+    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    if ((double)table_bytes(d, src, first, end, vw, lw, est, fr, fw, bar) > (double)max_output) {
+        free_fractions(fr, n);
+        return 0;
+    }
+    printf("%s\n", src);
+    int pw = pct_width(d);
+    dist_header(vw, lw, est, mode, pw, fr != NULL);
 
     put_hidden(first, alea_dist_value(d, 0), first ? alea_dist_value(d, first - 1) : 0,
                first ? most[first - 1] : 0, 0, end == n);
     for (size_t i = first; i < end; i++) {
-        double p = alea_dist_prob(d, i), shown;
         printf("%*" PRId64, vw, alea_dist_value(d, i));
         if (lw) {
             const char *l = alea_dist_label(d, alea_dist_value(d, i));
             printf("  %-*s", lw, l ? l : "");
         }
-        if (est) {
-            double lo, hi;
-            alea_dist_interval(d, i, &lo, &hi);
-            printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
-                   pct(most[i]));
-            shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
-        } else if (mode == SHOW_EXACT) {
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            shown = p;
-        } else if (mode == SHOW_AT_LEAST) {
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            shown = least[i];
-        } else {
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            shown = most[i];
-        }
+        double shown = dist_row_pcts(d, i, est, mode, pw, least, most);
         if (fr)
             printf("  %-*s", bar ? fw : 0, fr[i] ? fr[i] : "");
         if (bar)
@@ -351,9 +397,7 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
     }
     put_hidden(n - end, end < n ? alea_dist_value(d, end) : 0, n ? alea_dist_value(d, n - 1) : 0,
                end < n ? least[end] : 0, 0, 1);
-    for (size_t i = 0; fr && i < n; i++)
-        free(fr[i]);
-    free(fr);
+    free_fractions(fr, n);
     put_summary(d);
     return 1;
 }
