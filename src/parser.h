@@ -1,7 +1,9 @@
 /*
  * parser.h -- the parser's own state and token helpers, shared by its files
  * (and by nothing else: the mechanics use parse.h):
- *   parse.c       expressions: sums, products, signs, extra dice, the entry
+ *   parse.c       expressions: sums, products, signs, extra dice
+ *   parse_text.c  the entry: the words after an expression, other dialects'
+ *                 readings
  *   parse_dice.c  dice terms: a die's sides, the loop over the modifiers, the
  *                 term's checks
  *   parse_mods.c  the modifiers, a row each (mods.h), and their conditions
