@@ -1,10 +1,71 @@
 /*
  * parse_dice.c -- dice terms: "4d6", "d{1,1,2}", "1d(1d20)", then their
  * modifiers ("3d6!>5", "10d10>=8f1", "4d6kh3"), each read by its row of
- * the table in mods.h (parse_mods.c), and the checks of the whole term.
+ * the table in mods.h (parse_mods.c), and the checks of the whole term;
+ * the conditions the modifiers and groups take (">=8", "<>3").
  */
 #include "mods.h"
 #include "pool.h"
+
+/* ---- conditions ------------------------------------------------------------ */
+
+/*
+ * cond = [ "=" | "<>" | "<" | "<=" | ">" | ">=" ] signed
+ * In Roll20's dialect "<" and ">" are "at most" and "at least". "<>" is
+ * "not equal" where ne_ok says (rerolls, failures, markers: where it would
+ * otherwise be an error), and in rpg-dice-roller's dialect everywhere.
+ */
+static alea_status parse_cond_in(parser *p, cond *c, const char *what, int ne_ok)
+{
+    const token *t = peek(p);
+    switch (t->kind) {
+    case T_EQ: c->op = CMP_EQ; advance(p); break;
+    case T_LT:
+    case T_GT:
+        if (p->dl->inclusive)
+            c->op = t->kind == T_GT ? CMP_GE : CMP_LE;
+        else
+            c->op = t->kind == T_GT ? CMP_GT : CMP_LT;
+        advance(p);
+        break;
+    case T_LE: c->op = CMP_LE; advance(p); break;
+    case T_GE: c->op = CMP_GE; advance(p); break;
+    case T_NE:
+        if (!p->dl->not_equal && !ne_ok)
+            return err_at(p, t, what);
+        c->op = CMP_NE;
+        advance(p);
+        break;
+    case T_NUM:
+    case T_MINUS: c->op = CMP_EQ; break;
+    default: return err_at(p, t, what);
+    }
+    return alea__p_signed(p, &c->value, what);
+}
+
+/* A condition where "<>" would read as a comparison of the total in alea
+ * ("2d10!<>8", "3d6<>3"): not equal only in rpg-dice-roller's dialect. */
+alea_status alea__p_cond(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 0);
+}
+
+/* A condition where "<>" is "not equal" in every dialect ("r<>3"). */
+alea_status alea__p_cond_ne(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 1);
+}
+
+/* Whether a condition starts here (the dialect's comparisons, or a number;
+ * "<>" when ne_ok). */
+int alea__p_starts_cond(const parser *p, int ne_ok)
+{
+    switch (peek(p)->kind) {
+    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
+    case T_NE: return p->dl->not_equal || ne_ok;
+    default: return 0;
+    }
+}
 
 /* ---- dice ------------------------------------------------------------------ */
 

@@ -6,8 +6,8 @@
  *   parse_text.c  the entry: the words after an expression, other dialects'
  *                 readings
  *   parse_dice.c  dice terms: a die's sides, the loop over the modifiers, the
- *                 term's checks
- *   parse_mods.c  the modifiers, a row each (mods.h), and their conditions
+ *                 term's checks; conditions
+ *   parse_mods.c  the modifiers, a row each (mods.h)
  *   parse_call.c  calls: the built-ins, the mechanics' table, their interface
  */
 #ifndef ALEA_PARSER_H
