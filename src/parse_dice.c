@@ -440,6 +440,35 @@ static alea_status finish_steps(parser *p, alea__mods *m)
     return ALEA_OK;
 }
 
+/* The term n with its margin: n - value, or value - n (below). */
+alea_status alea__mods_margin(parser *p, const alea__mods *mods, const node *n,
+                              const node **out)
+{
+    const margin *m = &mods->ms;
+    *out = n;
+    if (!m->tok || m->value == 0)
+        return ALEA_OK;
+    alea_status st;
+    node *num, *sum;
+    const node **items = p_alloc(p, 2 * sizeof *items);
+    uint8_t *ops = p_alloc(p, 2);
+    if (!items || !ops)
+        return alea__nomem(p->ctx);
+    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
+        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
+        return st;
+    num->u.num = m->value;
+    items[0] = m->below ? num : n;
+    items[1] = m->below ? n : num;
+    ops[0] = OP_ADD;
+    ops[1] = OP_SUB;
+    sum->u.chain.items = items;
+    sum->u.chain.ops = ops;
+    sum->u.chain.n = 2;
+    *out = sum;
+    return ALEA_OK;
+}
+
 /*
  * dice_tail = "d" sides { modifier }
  * modifier  = a row of ALEA__POOL_MODS (mods.h), whose parse carries its rule
