@@ -82,6 +82,23 @@ alea_status alea__p_signed(parser *p, int64_t *v, const char *what)
     return ALEA_OK;
 }
 
+/* Grows an arena array of `size`-byte elements to hold one more (mods.h). */
+alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size,
+                         uint32_t first)
+{
+    if (n < *cap)
+        return ALEA_OK;
+    uint32_t ncap = *cap ? *cap * 2 : first;
+    void *nv = p_alloc(p, alea__mul_size(ncap, size));
+    if (!nv)
+        return alea__nomem(p->ctx);
+    if (n)
+        memcpy(nv, *v, n * size);
+    *v = nv;
+    *cap = ncap;
+    return ALEA_OK;
+}
+
 /* faces = item { "," item } ; item = signed [ ".." signed ]   (inside braces) */
 static alea_status parse_faces(parser *p, die_spec *d, const token *open)
 {

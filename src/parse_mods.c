@@ -75,22 +75,6 @@ static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
 
 /* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
 
-alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size,
-                         uint32_t first)
-{
-    if (n < *cap)
-        return ALEA_OK;
-    uint32_t ncap = *cap ? *cap * 2 : first;
-    void *nv = p_alloc(p, alea__mul_size(ncap, size));
-    if (!nv)
-        return alea__nomem(p->ctx);
-    if (n)
-        memcpy(nv, *v, n * size);
-    *v = nv;
-    *cap = ncap;
-    return ALEA_OK;
-}
-
 /* item = ("h" | "l") NUM | cond */
 static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
 {
