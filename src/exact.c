@@ -602,6 +602,8 @@ typedef struct singles_parts {
     alea__pmf n, t; /* a roll that ends its chain, that explodes: conditioned */
     alea__x pt, pn; /* their chances */
     int t_high;     /* the trigger's faces are the highest */
+    const node *at; /* the pool's node and facts */
+    const pool *p;
 } singles_parts;
 
 static void singles_parts_free(alea_ctx *ctx, singles_parts *q)
@@ -754,6 +756,8 @@ static alea_status singles_split(alea_ctx *ctx, const node *n, const pool *p,
 {
     alea__pmf r;
     memset(q, 0, sizeof *q);
+    q->at = n;
+    q->p = p;
     alea_status st = roll_dist(ctx, p, n, &r);
     if (st != ALEA_OK)
         return st;
@@ -797,36 +801,171 @@ fail:
     return st;
 }
 
+/* The pool of c dice, for the mixture over a rolled count (ud: the parts).
+ * Its mixing steps are singles_pool's own. */
+static alea_status singles_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
+{
+    const singles_parts *q = ud;
+    alea__pmf_free(ctx, cur);
+    return singles_pool(ctx, q->at, q->p, q, c, cur);
+}
+
 /* The pool, its count rolled or not: the mixture over the count. */
 static alea_status singles(alea_ctx *ctx, const node *n, const pool *p, alea__pmf *out)
 {
     singles_parts q;
-    alea__pmf cnt = {0}, sum = {0}, cur = {0};
+    alea__pmf cnt;
     alea_status st = singles_split(ctx, n, p, &q);
     if (st != ALEA_OK)
         return st;
     if (!p->count_expr) {
         st = singles_pool(ctx, n, p, &q, p->count, out);
-        goto done;
+    } else if ((st = count_dist(ctx, p->count_expr, &cnt)) == ALEA_OK) {
+        st = alea__pmf_mix(ctx, &cnt, 0, 0, singles_at, &q, n, out);
+        alea__pmf_free(ctx, &cnt);
     }
-    if ((st = count_dist(ctx, p->count_expr, &cnt)) != ALEA_OK)
-        goto done;
-    double trunc = cnt.trunc;
-    for (size_t i = 0; i < cnt.n; i++) {
-        if ((st = singles_pool(ctx, n, p, &q, cnt.v[i], &cur)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
-            goto done;
-        trunc += cnt.p[i] * cur.trunc;
-        alea__pmf_free(ctx, &cur);
-    }
-    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-    *out = sum;
-    sum.n = 0;
-done:
     singles_parts_free(ctx, &q);
+    return st;
+}
+
+/* A pool's die and how each of its outcomes is judged: what the pools of
+ * every count share. */
+typedef struct pool_die {
+    const node *n;
+    const pool *p;
+    alea__pmf die;
+    int64_t *g;     /* each outcome's score (counting on the die's total), or NULL */
+    uint8_t *match; /* whether "ra" rerolls each outcome, or NULL */
+    size_t g_size, match_size;
+    int each;       /* counting on every roll of "!" dice: the die is over scores */
+    int64_t last;   /* plain sums: the count before (-1: none yet) */
+} pool_die;
+
+static void pool_die_free(alea_ctx *ctx, pool_die *d)
+{
+    alea__pmf_free(ctx, &d->die);
+    if (d->g)
+        alea__mem_free(ctx, d->g, d->g_size);
+    if (d->match)
+        alea__mem_free(ctx, d->match, d->match_size);
+}
+
+/* "!!" and plain dice counting successes: each die's total judged by own. */
+static alea_status pool_die_scores(alea_ctx *ctx, const alea__judge *own, pool_die *d)
+{
+    alea_status st = ALEA_OK;
+    d->g_size = alea__mul_size(d->die.n, sizeof *d->g);
+    if (d->die.n && !(d->g = alea__mem_alloc(ctx, d->g_size)))
+        return alea__nomem(ctx);
+    for (size_t i = 0; st == ALEA_OK && i < d->die.n; i++)
+        st = score(ctx, own, d->die.v[i], d->n, &d->g[i]);
+    return st;
+}
+
+/* "ra": the die's outcomes it rerolls. It judges each die's total; with "!"
+ * success counting the score is not a function of the total, so the two
+ * cannot be combined. */
+static alea_status pool_die_match(alea_ctx *ctx, pool_die *d)
+{
+    const node *n = d->n;
+    if (d->each)
+        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "'ra' with success counting on '!' dice has no exact "
+                           "distribution (byte %u): write '!!' to judge each die's total",
+                           (unsigned)n->start);
+    d->match_size = d->die.n;
+    if (d->die.n && !(d->match = alea__mem_alloc(ctx, d->match_size)))
+        return alea__nomem(ctx);
+    for (size_t i = 0; i < d->die.n; i++)
+        d->match[i] = (uint8_t)alea__cond_match(&d->p->reroll_one, d->die.v[i]);
+    return ALEA_OK;
+}
+
+/* The pool of c dice, for the mixture over a rolled count (ud: the die). */
+static alea_status count_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
+{
+    const pool_die *d = ud;
+    alea__pmf_free(ctx, cur);
+    return pool_of(ctx, d->n, d->p, &d->die, d->g, d->match, d->each, c, cur);
+}
+
+/* A plain sum of c dice, from the sum of the count before in *cur: a die
+ * more, or the dice between added at once. */
+static alea_status sum_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
+{
+    pool_die *d = ud;
+    alea_status st;
+    alea__pmf step, x;
+    int first = d->last < 0;
+    int64_t gap = c - (first ? 0 : d->last);
+    if (first || gap > 1) {
+        if ((st = alea__pmf_pow(ctx, &d->die, gap, d->n, &step)) != ALEA_OK)
+            return st;
+        if (first) {
+            x = step;
+        } else {
+            st = alea__pmf_conv(ctx, cur, &step, d->n, &x);
+            alea__pmf_free(ctx, &step);
+        }
+    } else {
+        st = alea__pmf_conv(ctx, cur, &d->die, d->n, &x);
+    }
+    if (st != ALEA_OK)
+        return st;
+    alea__pmf_free(ctx, cur);
+    *cur = x;
+    d->last = c;
+    return ALEA_OK;
+}
+
+/* A rolled count: the mixture over its values of the pool of each. */
+static alea_status rolled_count(alea_ctx *ctx, pool_die *d, alea__pmf *out)
+{
+    const pool *p = d->p;
+    alea__pmf cnt, mapped;
+    alea_status st = count_dist(ctx, p->count_expr, &cnt);
+    if (st != ALEA_OK)
+        return st;
+    /* Each count is a pool of its own: beside the work its steps charge,
+     * each costs a few allocations and a merge, about MIX_COST units (found
+     * by fuzzing: (1d43152!)d8kl2 made 86000 pools for 5 million units). */
+    /* A pool of one count also passes over its die's outcomes (their range,
+     * their contributions) before its own steps charge: a unit an outcome,
+     * twice (found by fuzzing the cost of each input: (1d6+1d3108)d52664d62212
+     * made 3113 pools of a d52664 for 0.16 s). */
+    double per_pool = MIX_COST + 2.0 * (double)d->die.n;
+    if (p->nkeeps || p->extra || d->match || p->nselects) {
+        st = alea__pmf_mix(ctx, &cnt, per_pool, (int64_t)per_pool, count_at, d, d->n, out);
+    } else if ((st = alea__work_check(ctx, (double)cnt.n * per_pool, d->n)) == ALEA_OK) {
+        /* Plain sums, each count's from the one before: their work checked
+         * above, before the scores' pass. */
+        if (d->g && (st = alea__pmf_remap(ctx, &d->die, d->g, d->n, &mapped)) == ALEA_OK) {
+            alea__pmf_free(ctx, &d->die);
+            d->die = mapped;
+        }
+        d->last = -1;
+        if (st == ALEA_OK)
+            st = alea__pmf_mix(ctx, &cnt, 0, MIX_COST, sum_at, d, d->n, out);
+    }
     alea__pmf_free(ctx, &cnt);
-    alea__pmf_free(ctx, &sum);
-    alea__pmf_free(ctx, &cur);
+    return st;
+}
+
+/* A pool whose explosions are capped (the parser allows no keep, "ra" or
+ * rolled count). */
+static alea_status capped(alea_ctx *ctx, const node *n, const pool *p,
+                          const alea__judge *count_mode, alea__pmf *out)
+{
+    if (p->extra)
+        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "extra dice with a capped explosion are not supported yet "
+                           "(byte %u)", (unsigned)n->start);
+    alea__pmf r;
+    alea_status st = roll_dist(ctx, p, n, &r);
+    if (st != ALEA_OK)
+        return st;
+    st = capped_pool(ctx, n, &r, count_mode, p->count, out);
+    alea__pmf_free(ctx, &r);
     return st;
 }
 
@@ -835,189 +974,40 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
 {
     alea_status st;
     int counting = p->has_success || p->has_failure;
-    int each = counting && p->explode == EXPLODE_EACH;
     alea__judge own = alea__pool_judge(p);
-    alea__pmf die = {0}, cnt = {0}, sum = {0}, cur = {0}, step = {0}, x;
-    int64_t *g = NULL;
-    uint8_t *match = NULL;
-    size_t g_size = 0, match_size = 0;
+    pool_die d = {.n = n, .p = p, .each = counting && p->explode == EXPLODE_EACH};
 
     if (!p->count_expr && p->count < 0)
         return alea__error(ctx, ALEA_ERR_DOMAIN, n->start, n->end,
                            "dice count can be negative at byte %u", (unsigned)n->start);
-    if (p->explode_cap) { /* the parser allows no keep, "ra" or rolled count */
-        if (p->extra)
-            return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
-                               "extra dice with a capped explosion are not supported yet "
-                               "(byte %u)", (unsigned)n->start);
-        alea__pmf r;
-        if ((st = roll_dist(ctx, p, n, &r)) != ALEA_OK)
-            return st;
-        st = capped_pool(ctx, n, &r, each ? &own : NULL, p->count, out);
-        alea__pmf_free(ctx, &r);
-        return st;
-    }
+    if (p->explode_cap)
+        return capped(ctx, n, p, d.each ? &own : NULL, out);
     if (p->keep_rolls) /* the parser allows no count of successes here */
         return singles(ctx, n, p, out);
-    if ((st = die_dist(ctx, p, n, each ? &own : NULL, &die)) != ALEA_OK)
+    if ((st = die_dist(ctx, p, n, d.each ? &own : NULL, &d.die)) != ALEA_OK)
         return st;
-    if (counting && !each) { /* "!!" and plain dice: judge each die's total */
-        g_size = alea__mul_size(die.n, sizeof *g);
-        if (die.n && !(g = alea__mem_alloc(ctx, g_size))) {
-            st = alea__nomem(ctx);
-            goto done;
-        }
-        for (size_t i = 0; st == ALEA_OK && i < die.n; i++)
-            st = score(ctx, &own, die.v[i], n, &g[i]);
-        if (st != ALEA_OK)
-            goto done;
-    }
-    if (p->unique) { /* the parser allows plain dice of a written count */
-        st = alea__unique_dist(ctx, n, &die, g, out);
+    if (counting && !d.each && (st = pool_die_scores(ctx, &own, &d)) != ALEA_OK)
         goto done;
-    }
-    if (p->has_reroll_one) {
-        /* "ra" judges each die's total; with "!" success counting the score
-         * is not a function of the total, so the two cannot be combined. */
-        if (each) {
-            st = alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
-                             "'ra' with success counting on '!' dice has no exact "
-                             "distribution (byte %u): write '!!' to judge each die's total",
-                             (unsigned)n->start);
-            goto done;
-        }
-        match_size = die.n;
-        if (die.n && !(match = alea__mem_alloc(ctx, match_size))) {
-            st = alea__nomem(ctx);
-            goto done;
-        }
-        for (size_t i = 0; i < die.n; i++)
-            match[i] = (uint8_t)alea__cond_match(&p->reroll_one, die.v[i]);
-    }
-    if (!p->count_expr) {
-        st = pool_of(ctx, n, p, &die, g, match, each, p->count, out);
-        goto done;
-    }
-
-    /* A rolled count: the mixture over its values. */
-    if ((st = count_dist(ctx, p->count_expr, &cnt)) != ALEA_OK)
-        goto done;
-    double trunc = cnt.trunc;
-    /* Each count is a pool of its own: beside the work its steps charge,
-     * each costs a few allocations and a merge, about MIX_COST units (found
-     * by fuzzing: (1d43152!)d8kl2 made 86000 pools for 5 million units). */
-    /* A pool of one count also passes over its die's outcomes (their range,
-     * their contributions) before its own steps charge: a unit an outcome,
-     * twice (found by fuzzing the cost of each input: (1d6+1d3108)d52664d62212
-     * made 3113 pools of a d52664 for 0.16 s). */
-    double per_pool = MIX_COST + 2.0 * (double)die.n;
-    if ((st = alea__work_check(ctx, (double)cnt.n * per_pool, n)) != ALEA_OK)
-        goto done;
-    if (p->nkeeps == 0 && p->extra == 0 && !match && !p->nselects) {
-        /* Plain sums: each count's sum from the previous one. */
-        alea__pmf mapped = {0};
-        const alea__pmf *unit = &die;
-        if (g) {
-            if ((st = alea__pmf_remap(ctx, &die, g, n, &mapped)) != ALEA_OK)
-                goto done;
-            alea__pmf_free(ctx, &die);
-            die = mapped;
-        }
-        for (size_t i = 0; i < cnt.n; i++) {
-            if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK)
-                goto done;
-            int64_t gap = cnt.v[i] - (i ? cnt.v[i - 1] : 0);
-            if (i == 0 || gap > 1) {
-                if ((st = alea__pmf_pow(ctx, unit, gap, n, &step)) != ALEA_OK)
-                    goto done;
-                st = i ? alea__pmf_conv(ctx, &cur, &step, n, &x) : ALEA_OK;
-                if (i == 0) {
-                    x = step;
-                    step.n = 0;
-                }
-                alea__pmf_free(ctx, &step);
-            } else {
-                st = alea__pmf_conv(ctx, &cur, unit, n, &x);
-            }
-            if (st != ALEA_OK)
-                goto done;
-            alea__pmf_free(ctx, &cur);
-            cur = x;
-            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
-                goto done;
-            trunc += cnt.p[i] * cur.trunc;
-        }
-    } else {
-        for (size_t i = 0; i < cnt.n; i++) {
-            if ((st = alea__charge(ctx, (int64_t)per_pool, n->start, n->end)) != ALEA_OK ||
-                (st = pool_of(ctx, n, p, &die, g, match, each, cnt.v[i], &cur)) != ALEA_OK)
-                goto done;
-            if ((st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(&cnt, i), n)) != ALEA_OK)
-                goto done;
-            trunc += cnt.p[i] * cur.trunc;
-            alea__pmf_free(ctx, &cur);
-        }
-    }
-    sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-    *out = sum;
-    sum.n = 0;
-    st = ALEA_OK;
+    if (p->unique) /* the parser allows plain dice of a written count */
+        st = alea__unique_dist(ctx, n, &d.die, d.g, out);
+    else if (!p->has_reroll_one || (st = pool_die_match(ctx, &d)) == ALEA_OK)
+        st = p->count_expr ? rolled_count(ctx, &d, out)
+                           : pool_of(ctx, n, p, &d.die, d.g, d.match, d.each, p->count, out);
 done:
-    alea__pmf_free(ctx, &die);
-    alea__pmf_free(ctx, &cnt);
-    alea__pmf_free(ctx, &sum);
-    alea__pmf_free(ctx, &cur);
-    if (g)
-        alea__mem_free(ctx, g, g_size);
-    if (match)
-        alea__mem_free(ctx, match, match_size);
+    pool_die_free(ctx, &d);
     return st;
 }
 
-/* The distribution at value v in a mixture (mix): of node n, at v of what
- * is mixed over. */
-typedef alea_status mix_fn(alea_ctx *ctx, const node *n, int64_t v, alea__pmf *out);
-
-/*
- * The mixture over the outcomes of *over (released here) of at's
- * distribution at each, weighted by the outcome's probability; the tails
- * cut add up alike. Each outcome costs a mixing step (MIX_COST) beside the
- * work its distribution charges as it goes; all the steps are checked
- * before the first.
- */
-static alea_status mix(alea_ctx *ctx, const node *n, alea__pmf *over, mix_fn *at,
-                       alea__pmf *out)
+/* Node n's pool at the given number of sides (ud: the node, by address). */
+static alea_status pool_at(alea_ctx *ctx, void *ud, int64_t sides, alea__pmf *cur)
 {
-    alea__pmf sum = {0}, cur = {0};
-    double trunc = over->trunc;
-    alea_status st = alea__work_check(ctx, (double)over->n * MIX_COST, n);
-    for (size_t i = 0; st == ALEA_OK && i < over->n; i++) {
-        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
-            (st = at(ctx, n, over->v[i], &cur)) != ALEA_OK ||
-            (st = alea__pmf_add_scaled(ctx, &sum, &cur, alea__pmf_w(over, i), n)) != ALEA_OK)
-            break;
-        trunc += over->p[i] * cur.trunc;
-        alea__pmf_free(ctx, &cur);
-    }
-    if (st == ALEA_OK) {
-        sum.trunc = trunc < 0 ? 0 : trunc > 1 ? 1 : trunc;
-        *out = sum;
-        sum.n = 0;
-    }
-    alea__pmf_free(ctx, over);
-    alea__pmf_free(ctx, &sum);
-    alea__pmf_free(ctx, &cur);
-    return st;
-}
-
-/* Node n's pool at the given number of sides. */
-static alea_status pool_at(alea_ctx *ctx, const node *n, int64_t sides, alea__pmf *out)
-{
+    const node *n = *(const node *const *)ud;
     const pool *p = n->u.pool;
     pool at;
     alea_status st = alea__pool_at_sides(ctx, p, p->sides_expr->start, p->sides_expr->end, sides,
                                          1, &at);
-    return st == ALEA_OK ? eval_pool(ctx, n, &at, out) : st;
+    alea__pmf_free(ctx, cur);
+    return st == ALEA_OK ? eval_pool(ctx, n, &at, cur) : st;
 }
 
 /*
@@ -1032,7 +1022,11 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
         return eval_pool(ctx, n, p, out);
     alea__pmf sides;
     alea_status st = eval(ctx, p->sides_expr, &sides);
-    return st == ALEA_OK ? mix(ctx, n, &sides, pool_at, out) : st;
+    if (st != ALEA_OK)
+        return st;
+    st = alea__pmf_mix(ctx, &sides, MIX_COST, MIX_COST, pool_at, &n, n, out);
+    alea__pmf_free(ctx, &sides);
+    return st;
 }
 
 /* ---- operators -------------------------------------------------------------------- */
@@ -1108,15 +1102,17 @@ static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
     return st;
 }
 
-/* The body of "let x = ... in body" with x bound to v. */
-static alea_status body_at(alea_ctx *ctx, const node *n, int64_t v, alea__pmf *out)
+/* The body of "let x = ... in body" with x bound to v (ud: the node, by
+ * address). */
+static alea_status body_at(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *cur)
 {
-    const node *x = n->u.bind.name;
+    const node *n = *(const node *const *)ud, *x = n->u.bind.name;
     alea__env_saved saved;
+    alea__pmf_free(ctx, cur);
     alea_status st = alea__env_bind(ctx, ctx->env, x->u.name.slot, v, x->start, x->end, &saved);
     if (st != ALEA_OK)
         return st;
-    st = eval(ctx, n->u.bind.body, out);
+    st = eval(ctx, n->u.bind.body, cur);
     alea__env_unbind(ctx->env, x->u.name.slot, &saved);
     return st;
 }
@@ -1130,7 +1126,11 @@ static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     alea__pmf val;
     alea_status st = eval(ctx, n->u.bind.value, &val);
-    return st == ALEA_OK ? mix(ctx, n, &val, body_at, out) : st;
+    if (st != ALEA_OK)
+        return st;
+    st = alea__pmf_mix(ctx, &val, MIX_COST, MIX_COST, body_at, &n, n, out);
+    alea__pmf_free(ctx, &val);
+    return st;
 }
 
 static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out);
