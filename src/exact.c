@@ -41,8 +41,8 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 /* Success counting score of one value by j into *s: +1 success, -1
  * failure; an overflow error at node `at` when the value plus j's numbers
  * overflows. */
-static alea_status score(alea_ctx *ctx, const alea__judge *j, int64_t v, const node *at,
-                         int64_t *s)
+alea_status alea__exact_score(alea_ctx *ctx, const alea__judge *j, int64_t v, const node *at,
+                              int64_t *s)
 {
     int sc;
     uint8_t flags = 0;
@@ -101,7 +101,7 @@ static void face_prob(alea_ctx *ctx, alea__pmf *out, size_t k, uint64_t mult, in
         alea__pmf_ratio(ctx, out, k, mult, match ? cm : nf + cm, nf, nf);
 }
 
-static alea_status roll_dist(alea_ctx *ctx, const pool *p, const node *at, alea__pmf *out)
+alea_status alea__exact_roll(alea_ctx *ctx, const pool *p, const node *at, alea__pmf *out)
 {
     alea_status st;
     const die_spec *d = &p->die;
@@ -262,8 +262,8 @@ static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
             st = alea__overflow_error(ctx, at);
         c0[i] = v0;
         c1[i] = f1;
-        if (st == ALEA_OK && count && (st = score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
-            st = score(ctx, count, f1, at, &c1[i]);
+        if (st == ALEA_OK && count && (st = alea__exact_score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
+            st = alea__exact_score(ctx, count, f1, at, &c1[i]);
         if (st != ALEA_OK) {
             alea__mem_free(ctx, scratch, size);
             return st;
@@ -321,8 +321,8 @@ static alea_status add_conv_scaled(alea_ctx *ctx, alea__pmf *acc, const alea__pm
 }
 
 /*
- * A bound below every chain that die_dist cuts off: *low, and 1, or 0 when
- * there is none. A chain cut after `links` extra rolls, all of which
+ * A bound below every chain that alea__exact_pool_die cuts off: *low, and 1,
+ * or 0 when there is none. A chain cut after `links` extra rolls, all of which
  * exploded, has made at least t0min plus `links` times the least exploding
  * extra roll, and rolls on: more exploding rolls, then one that ends it.
  * When no exploding extra roll can lower the sum it ends at or above that
@@ -344,16 +344,15 @@ static int cut_bound(const parts *q, int64_t t0min, int64_t links, int64_t *low)
  * still rolling is at least ctx->tail; what is left is out->trunc. An
  * explosion once ("xo") has at most one extra roll, and is exact.
  */
-static alea_status die_dist(alea_ctx *ctx, const pool *p, const node *at,
-                            const alea__judge *count_mode,
-                            alea__pmf *out)
+alea_status alea__exact_pool_die(alea_ctx *ctx, const pool *p, const node *at,
+                                 const alea__judge *count_mode, alea__pmf *out)
 {
     alea_status st;
     alea__pmf r, total = {0}, cur = {0}, x, one = {0};
     parts q;
     int64_t *map = NULL;
     memset(&q, 0, sizeof q);
-    if ((st = roll_dist(ctx, p, at, &r)) != ALEA_OK)
+    if ((st = alea__exact_roll(ctx, p, at, &r)) != ALEA_OK)
         return st;
     if (p->explode == EXPLODE_NONE) { /* counting judges the total (keep.c) */
         if (!ALEA__CLAMPED(p)) {
@@ -448,7 +447,7 @@ done:
  * once e reaches M the pending roll and every later die count plainly
  * (f0 a first roll, f1 an extra roll, of any face).
  */
-static alea_status capped_pool(alea_ctx *ctx, const node *n, const alea__pmf *r,
+alea_status alea__exact_capped(alea_ctx *ctx, const node *n, const alea__pmf *r,
                                const alea__judge *count_mode, int64_t c, alea__pmf *out)
 {
     const pool *p = n->u.pool;
@@ -562,10 +561,6 @@ static alea_status pool_of(alea_ctx *ctx, const node *n, const pool *p, const al
     return alea__keep(ctx, die, g, m, lo, hi, n, out);
 }
 
-/* Work units of one pool of a rolled count, beyond its own steps (about
- * 3 us of allocations and merging, measured with callgrind). */
-#define MIX_COST 1000
-
 /* The distribution of a rolled count ce, refused when it can be negative. */
 static alea_status count_dist(alea_ctx *ctx, const node *ce, alea__pmf *cnt)
 {
@@ -592,8 +587,8 @@ static alea_status count_dist(alea_ctx *ctx, const node *ce, alea__pmf *cnt)
  * n rolls then the t rolls (or the reverse), and the kept range splits into
  * a kept range of each: two independent keeps (keep.c), convolved. The
  * mixture over K is followed while the mass left is at least the tail bound;
- * what is left is out->trunc, as a chain's (die_dist). Past some K the pool
- * can stop changing: once the kept range of each kind no longer moves with
+ * what is left is out->trunc, as a chain's (alea__exact_pool_die). Past some
+ * K the pool can stop changing: once the kept range of each kind no longer moves with
  * K and the kept explosion rolls all show one face (2d3!k1 keeps a 3 as soon
  * as a die has exploded), the rest of the mixture is that one pool, with
  * weight P(K >= k), and nothing is cut.
@@ -673,7 +668,7 @@ static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
      * two keeps over at most c + K rolls and a convolution. */
     double dc = (double)c, mean = dc * pt / pn, sd = sqrt(mean / pn);
     double kmax = mean + 12 * sd + log(tail) / log(pt) + 1;
-    if ((st = alea__work_check(ctx, kmax * (MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n)),
+    if ((st = alea__work_check(ctx, kmax * (ALEA__MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n)),
                                n)) != ALEA_OK)
         return st;
     double lw = dc * log(pn); /* log P(K = k): pn^c alone can underflow */
@@ -692,7 +687,7 @@ static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
         int64_t nfrom = q->t_high ? 0 : k, tfrom = q->t_high ? c : 0;
         settled = singles_settled(p, q, c, k);
         w.d = exp(lw);
-        if ((st = alea__charge(ctx, MIX_COST, n->start, n->end)) != ALEA_OK ||
+        if ((st = alea__charge(ctx, ALEA__MIX_COST, n->start, n->end)) != ALEA_OK ||
             (st = singles_keep(ctx, &q->n, c, nfrom, lo, hi, n, &a)) != ALEA_OK ||
             (st = singles_keep(ctx, &q->t, k, tfrom, lo, hi, n, &b)) != ALEA_OK ||
             (st = add_conv_scaled(ctx, &sum, &a, &b, alea__x_w(settled ? &left : &w), n, &x)) !=
@@ -758,7 +753,7 @@ static alea_status singles_split(alea_ctx *ctx, const node *n, const pool *p,
     memset(q, 0, sizeof *q);
     q->at = n;
     q->p = p;
-    alea_status st = roll_dist(ctx, p, n, &r);
+    alea_status st = alea__exact_roll(ctx, p, n, &r);
     if (st != ALEA_OK)
         return st;
     size_t nt = 0;
@@ -858,7 +853,7 @@ static alea_status pool_die_scores(alea_ctx *ctx, const alea__judge *own, pool_d
     if (d->die.n && !(d->g = alea__mem_alloc(ctx, d->g_size)))
         return alea__nomem(ctx);
     for (size_t i = 0; st == ALEA_OK && i < d->die.n; i++)
-        st = score(ctx, own, d->die.v[i], d->n, &d->g[i]);
+        st = alea__exact_score(ctx, own, d->die.v[i], d->n, &d->g[i]);
     return st;
 }
 
@@ -927,13 +922,13 @@ static alea_status rolled_count(alea_ctx *ctx, pool_die *d, alea__pmf *out)
     if (st != ALEA_OK)
         return st;
     /* Each count is a pool of its own: beside the work its steps charge,
-     * each costs a few allocations and a merge, about MIX_COST units (found
+     * each costs a few allocations and a merge, about ALEA__MIX_COST units (found
      * by fuzzing: (1d43152!)d8kl2 made 86000 pools for 5 million units). */
     /* A pool of one count also passes over its die's outcomes (their range,
      * their contributions) before its own steps charge: a unit an outcome,
      * twice (found by fuzzing the cost of each input: (1d6+1d3108)d52664d62212
      * made 3113 pools of a d52664 for 0.16 s). */
-    double per_pool = MIX_COST + 2.0 * (double)d->die.n;
+    double per_pool = ALEA__MIX_COST + 2.0 * (double)d->die.n;
     if (p->nkeeps || p->extra || d->match || p->nselects) {
         st = alea__pmf_mix(ctx, &cnt, per_pool, (int64_t)per_pool, count_at, d, d->n, out);
     } else if ((st = alea__work_check(ctx, (double)cnt.n * per_pool, d->n)) == ALEA_OK) {
@@ -945,7 +940,7 @@ static alea_status rolled_count(alea_ctx *ctx, pool_die *d, alea__pmf *out)
         }
         d->last = -1;
         if (st == ALEA_OK)
-            st = alea__pmf_mix(ctx, &cnt, 0, MIX_COST, sum_at, d, d->n, out);
+            st = alea__pmf_mix(ctx, &cnt, 0, ALEA__MIX_COST, sum_at, d, d->n, out);
     }
     alea__pmf_free(ctx, &cnt);
     return st;
@@ -961,10 +956,10 @@ static alea_status capped(alea_ctx *ctx, const node *n, const pool *p,
                            "extra dice with a capped explosion are not supported yet "
                            "(byte %u)", (unsigned)n->start);
     alea__pmf r;
-    alea_status st = roll_dist(ctx, p, n, &r);
+    alea_status st = alea__exact_roll(ctx, p, n, &r);
     if (st != ALEA_OK)
         return st;
-    st = capped_pool(ctx, n, &r, count_mode, p->count, out);
+    st = alea__exact_capped(ctx, n, &r, count_mode, p->count, out);
     alea__pmf_free(ctx, &r);
     return st;
 }
@@ -984,7 +979,7 @@ static alea_status eval_pool(alea_ctx *ctx, const node *n, const pool *p, alea__
         return capped(ctx, n, p, d.each ? &own : NULL, out);
     if (p->keep_rolls) /* the parser allows no count of successes here */
         return singles(ctx, n, p, out);
-    if ((st = die_dist(ctx, p, n, d.each ? &own : NULL, &d.die)) != ALEA_OK)
+    if ((st = alea__exact_pool_die(ctx, p, n, d.each ? &own : NULL, &d.die)) != ALEA_OK)
         return st;
     if (counting && !d.each && (st = pool_die_scores(ctx, &own, &d)) != ALEA_OK)
         goto done;
@@ -1013,9 +1008,9 @@ static alea_status pool_at(alea_ctx *ctx, void *ud, int64_t sides, alea__pmf *cu
 /*
  * "1d(1d20)": the mixture over the sides' values of the pool at each, the
  * count (if rolled) mixed within each. Each value is a pool of its own, as
- * each value of a rolled count is (MIX_COST).
+ * each value of a rolled count is (ALEA__MIX_COST).
  */
-static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
+alea_status alea__exact_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     const pool *p = n->u.pool;
     if (!p->sides_expr)
@@ -1024,7 +1019,7 @@ static alea_status eval_dice(alea_ctx *ctx, const node *n, alea__pmf *out)
     alea_status st = eval(ctx, p->sides_expr, &sides);
     if (st != ALEA_OK)
         return st;
-    st = alea__pmf_mix(ctx, &sides, MIX_COST, MIX_COST, pool_at, &n, n, out);
+    st = alea__pmf_mix(ctx, &sides, ALEA__MIX_COST, ALEA__MIX_COST, pool_at, &n, n, out);
     alea__pmf_free(ctx, &sides);
     return st;
 }
@@ -1128,7 +1123,7 @@ static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
     alea_status st = eval(ctx, n->u.bind.value, &val);
     if (st != ALEA_OK)
         return st;
-    st = alea__pmf_mix(ctx, &val, MIX_COST, MIX_COST, body_at, &n, n, out);
+    st = alea__pmf_mix(ctx, &val, ALEA__MIX_COST, ALEA__MIX_COST, body_at, &n, n, out);
     alea__pmf_free(ctx, &val);
     return st;
 }
@@ -1161,7 +1156,7 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
     case N_NUM:
         return alea__pmf_point(ctx, n->u.num, ALEA__W(1), out);
     case N_DICE:
-        return eval_dice(ctx, n, out);
+        return alea__exact_dice(ctx, n, out);
     case N_SUM:
     case N_PROD:
         return eval_chain(ctx, n, out);
@@ -1213,7 +1208,7 @@ alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out)
 alea_status alea__exact_die(alea_ctx *ctx, const node *n, const alea__judge *count,
                             alea__pmf *out)
 {
-    return die_dist(ctx, n->u.pool, n, count, out);
+    return alea__exact_pool_die(ctx, n->u.pool, n, count, out);
 }
 
 alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
