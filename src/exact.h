@@ -1,7 +1,8 @@
 /*
- * exact.h -- the exact engine (exact.c): an expression's tree to its
- * distribution, node by node, over the operations of pmf.h and the pool
- * algorithms (keep.h, select.h, unique.h).
+ * exact.h -- the exact engine (exact.c the tree, exact_pool.c its dice,
+ * exact_die.c one die): an expression's tree to its distribution, node by
+ * node, over the operations of pmf.h and the pool algorithms (keep.h,
+ * select.h, unique.h).
  */
 #ifndef ALEA_EXACT_H
 #define ALEA_EXACT_H
