@@ -244,7 +244,8 @@ static alea_status split_parts(alea_ctx *ctx, const pool *p, const alea__pmf *r,
             st = alea__overflow_error(ctx, at);
         c0[i] = v0;
         c1[i] = f1;
-        if (st == ALEA_OK && count && (st = alea__exact_score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
+        if (st == ALEA_OK && count &&
+            (st = alea__exact_score(ctx, count, v0, at, &c0[i])) == ALEA_OK)
             st = alea__exact_score(ctx, count, f1, at, &c1[i]);
         if (st != ALEA_OK) {
             alea__mem_free(ctx, scratch, size);

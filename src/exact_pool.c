@@ -162,8 +162,8 @@ static alea_status singles_pool(alea_ctx *ctx, const node *n, const pool *p,
      * two keeps over at most c + K rolls and a convolution. */
     double dc = (double)c, mean = dc * pt / pn, sd = sqrt(mean / pn);
     double kmax = mean + 12 * sd + log(tail) / log(pt) + 1;
-    if ((st = alea__work_check(ctx, kmax * (ALEA__MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n)),
-                               n)) != ALEA_OK)
+    double per_k = ALEA__MIX_COST + (dc + kmax) * (double)(q->n.n + q->t.n);
+    if ((st = alea__work_check(ctx, kmax * per_k, n)) != ALEA_OK)
         return st;
     double lw = dc * log(pn); /* log P(K = k): pn^c alone can underflow */
     int settled = 0;
