@@ -16,6 +16,8 @@
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
  *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
+ *               (with serve_http.c, serve_queue.c, serve_api.c and
+ *               serve_openapi.c, which share serve.h)
  * Like any other host, the command line uses only the public headers of the
  * library: <alea.h>, and <alea_games.h> for Double Down's boons and banes.
  */

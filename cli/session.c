@@ -430,6 +430,61 @@ done:
     return rc;
 }
 
+/* A line that starts with ':' (cmd, trimmed): a command of the session
+ * (repl_help). Returns 1 for :quit. */
+static int repl_colon(alea_ctx *ctx, options *o, char *cmd, char **last, alea_roll *roll,
+                      buffer *b)
+{
+    int quit = 0;
+    char *arg = cmd + 1 + strcspn(cmd + 1, " \t");
+    size_t wl = (size_t)(arg - cmd - 1);
+    arg = trim(arg);
+#define IS(w) (wl == sizeof w - 1 && !strncmp(cmd + 1, w, wl))
+    if (IS("quit") || IS("q") || IS("exit")) {
+        quit = 1;
+    } else if (IS("help") || IS("h") || IS("?")) {
+        fputs(repl_help, stdout);
+    } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") || IS("c")) {
+        repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
+                         : IS("dist") || IS("d") ? CMD_DIST : CMD_COMPARE,
+                 arg, last, roll, b);
+    } else if ((IS("seed") || IS("s")) && *arg) {
+        uint64_t seed;
+        if (parse_u64(arg, &seed)) {
+            alea_ctx_seed(ctx, seed);
+            printf("seeded with %" PRIu64 "\n", seed);
+        } else {
+            fprintf(stderr, "alea: :seed takes a number from 0 to "
+                            "18446744073709551615, not '%s'\n", arg);
+        }
+    } else if (IS("seed") || IS("s")) {
+        fputs("alea: :seed needs a number, as in :seed 7\n", stderr);
+    } else {
+        fprintf(stderr, "alea: unknown command '%s' (:help lists them)\n", cmd);
+    }
+#undef IS
+    return quit;
+}
+
+#ifdef ALEA_HAVE_EDITLINE
+/* The line editor, when libedit loads: characters in UTF-8, and the
+ * history of the file hist (NULL: none). */
+static void edit_start(editline *ed, const char *hist)
+{
+    /* the editor reads characters in UTF-8, as the library takes them
+     * (in the C locale it dropped every byte past ASCII) */
+    if (!setlocale(LC_CTYPE, "C.UTF-8"))
+        setlocale(LC_CTYPE, "C.utf8");
+    if (edit_load(ed)) {
+        *ed->getc_function = typed_getc; /* before the editor starts */
+        ed->using_history();
+        ed->stifle_history(1000);
+        if (hist)
+            ed->read_history(hist);
+    }
+}
+#endif
+
 /*
  * "alea" at a terminal: read a line, roll it or run its command, print,
  * again, until :quit or the end of input. Errors are reported and the
@@ -454,17 +509,7 @@ int cmd_repl(alea_ctx *ctx, options *o)
         return out_of_memory();
     }
 #ifdef ALEA_HAVE_EDITLINE
-    /* the editor reads characters in UTF-8, as the library takes them
-     * (in the C locale it dropped every byte past ASCII) */
-    if (!setlocale(LC_CTYPE, "C.UTF-8"))
-        setlocale(LC_CTYPE, "C.utf8");
-    if (edit_load(&ed)) {
-        *ed.getc_function = typed_getc; /* before the editor starts */
-        ed.using_history();
-        ed.stifle_history(1000);
-        if (hist)
-            ed.read_history(hist);
-    }
+    edit_start(&ed, hist);
 #endif
     printf("alea %s: type an expression to roll it, :help for more, Ctrl-D to leave.\n",
            alea_version());
@@ -503,34 +548,7 @@ int cmd_repl(alea_ctx *ctx, options *o)
                 colon_hint(cmd);
             }
         } else {
-            char *arg = cmd + 1 + strcspn(cmd + 1, " \t");
-            size_t wl = (size_t)(arg - cmd - 1);
-            arg = trim(arg);
-#define IS(w) (wl == sizeof w - 1 && !strncmp(cmd + 1, w, wl))
-            if (IS("quit") || IS("q") || IS("exit")) {
-                quit = 1;
-            } else if (IS("help") || IS("h") || IS("?")) {
-                fputs(repl_help, stdout);
-            } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") ||
-                       IS("c")) {
-                repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
-                                 : IS("dist") || IS("d") ? CMD_DIST : CMD_COMPARE,
-                         arg, &last, roll, &b);
-            } else if ((IS("seed") || IS("s")) && *arg) {
-                uint64_t seed;
-                if (parse_u64(arg, &seed)) {
-                    alea_ctx_seed(ctx, seed);
-                    printf("seeded with %" PRIu64 "\n", seed);
-                } else {
-                    fprintf(stderr, "alea: :seed takes a number from 0 to "
-                                    "18446744073709551615, not '%s'\n", arg);
-                }
-            } else if (IS("seed") || IS("s")) {
-                fputs("alea: :seed needs a number, as in :seed 7\n", stderr);
-            } else {
-                fprintf(stderr, "alea: unknown command '%s' (:help lists them)\n", cmd);
-            }
-#undef IS
+            quit = repl_colon(ctx, o, cmd, &last, roll, &b);
         }
         free(line);
         fflush(stderr);

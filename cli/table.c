@@ -237,63 +237,63 @@ static size_t table_bytes(const alea_dist *d, const char *src, size_t first, siz
     return bytes;
 }
 
-int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
-               const double *most, int all, int64_t max_output)
+/* The value column's width: its header's, or its widest value's. */
+static int value_width(const alea_dist *d)
 {
     size_t n = alea_dist_count(d);
-    /* the shown rows: a dd()'s named outcomes are never hidden */
-    size_t first = 0, end = n;
-    if (!all && label_width(d) == 0)
-        shown_rows(n, dist_prob_at, d, &first, &end);
     int vw = 5; /* "value" */
     if (n > 0) {
         int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
         vw = w1 > vw ? w1 : vw;
         vw = w2 > vw ? w2 : vw;
     }
+    return vw;
+}
 
-    /* The charted column comes first after the value. */
+/* The largest chance of the charted column (mode's). */
+static double chart_max(const alea_dist *d, cumul_mode mode, const double *least,
+                        const double *most)
+{
     double vmax = 0;
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < alea_dist_count(d); i++) {
         double v = mode == SHOW_AT_LEAST ? least[i]
                    : mode == SHOW_AT_MOST ? most[i] : alea_dist_prob(d, i);
         if (v > vmax)
             vmax = v;
     }
+    return vmax;
+}
 
-    /* Exact: each probability's fraction after the percentages; the bar
-     * only while the fractions are short enough to leave it room. */
+/* Exact: each probability's fraction (malloc'd), the widest's width in
+ * *fw; NULL when d is not exact or out of memory. */
+static char **prob_fractions(const alea_dist *d, int *fw)
+{
+    size_t n = alea_dist_count(d);
     char **fr = NULL;
-    int fw = 0;
     if (alea_dist_is_exact(d) && n > 0 && (fr = calloc(n, sizeof *fr)) != NULL) {
         for (size_t i = 0; i < n; i++) {
             fr[i] = fraction(d, ALEA_FRACTION_PROB, i);
             int w = fr[i] ? (int)strlen(fr[i]) : 0;
-            fw = w > fw ? w : fw;
+            *fw = w > *fw ? w : *fw;
         }
     }
-    int bar = !fr || fw <= FRACTION_BAR_MAX;
+    return fr;
+}
 
-    int lw = label_width(d);
-    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
-    if ((double)table_bytes(d, src, first, end, vw, lw, est, fr, fw, bar) > (double)max_output) {
-        for (size_t i = 0; fr && i < n; i++)
-            free(fr[i]);
-        free(fr);
-        return 0;
-    }
-    printf("%s\n", src);
+static void free_fractions(char **fr, size_t n)
+{
+    for (size_t i = 0; fr && i < n; i++)
+        free(fr[i]);
+    free(fr);
+}
+
+/* The header line; pw the width of the % column. */
+static void dist_header(int vw, int lw, int est, cumul_mode mode, int pw, int fractions)
+{
     printf("%*s", vw, "value");
     if (lw)
         printf("  %-*s", lw, "outcome");
     vw = 0; /* the value header is out */
-    /* a chance below 1e-99 % ("4.9e-389") needs one more column */
-    int pw = 8;
-    for (size_t i = 0; i < n && pw == 8; i++) {
-        double m;
-        if (alea_dist_sci(d, ALEA_FRACTION_PROB, i, &m) < -101 && m > 0)
-            pw = 9;
-    }
     if (est)
         printf("%*s%8s%17s%11s%11s", vw, "", "%", "95% interval", "at least", "at most");
     else if (mode == SHOW_EXACT)
@@ -302,47 +302,93 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
         printf("%*s%11s%*s%11s", vw, "", "at least", pw, "%", "at most");
     else
         printf("%*s%11s%*s%11s", vw, "", "at most", pw, "%", "at least");
-    if (fr)
+    if (fractions)
         printf("  %s", "fraction");
     putchar('\n');
-    vw = 5;
-    if (n > 0) {
-        int w1 = int_width(alea_dist_value(d, 0)), w2 = int_width(alea_dist_value(d, n - 1));
-        vw = w1 > vw ? w1 : vw;
-        vw = w2 > vw ? w2 : vw;
+}
+
+/* The width of the % column: a chance below 1e-99 % ("4.9e-389") needs
+ * one more. */
+static int pct_width(const alea_dist *d)
+{
+    int pw = 8;
+    for (size_t i = 0; i < alea_dist_count(d) && pw == 8; i++) {
+        double m;
+        if (alea_dist_sci(d, ALEA_FRACTION_PROB, i, &m) < -101 && m > 0)
+            pw = 9;
     }
+    return pw;
+}
+
+/* Row i's percentages, the charted column first; returns the charted
+ * chance. */
+static double dist_row_pcts(const alea_dist *d, size_t i, int est, cumul_mode mode, int pw,
+                            const double *least, const double *most)
+{
+    double p = alea_dist_prob(d, i), shown;
+    if (est) {
+        double lo, hi;
+        alea_dist_interval(d, i, &lo, &hi);
+        printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
+               pct(most[i]));
+        shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
+    } else if (mode == SHOW_EXACT) {
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        shown = p;
+    } else if (mode == SHOW_AT_LEAST) {
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        shown = least[i];
+    } else {
+        put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
+        put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
+        put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
+        shown = most[i];
+    }
+    return shown;
+}
+
+int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const double *least,
+               const double *most, int all, int64_t max_output)
+{
+    size_t n = alea_dist_count(d);
+    /* the shown rows: a dd()'s named outcomes are never hidden */
+    size_t first = 0, end = n;
+    if (!all && label_width(d) == 0)
+        shown_rows(n, dist_prob_at, d, &first, &end);
+    int vw = value_width(d);
+
+    /* The charted column comes first after the value. */
+    double vmax = chart_max(d, mode, least, most);
+
+    /* Exact: each probability's fraction after the percentages; the bar
+     * only while the fractions are short enough to leave it room. */
+    int fw = 0;
+    char **fr = prob_fractions(d, &fw);
+    int bar = !fr || fw <= FRACTION_BAR_MAX;
+
+    int lw = label_width(d);
+    int est = alea_dist_samples(d) > 0; /* an estimate: each % with its interval */
+    if ((double)table_bytes(d, src, first, end, vw, lw, est, fr, fw, bar) > (double)max_output) {
+        free_fractions(fr, n);
+        return 0;
+    }
+    printf("%s\n", src);
+    int pw = pct_width(d);
+    dist_header(vw, lw, est, mode, pw, fr != NULL);
 
     put_hidden(first, alea_dist_value(d, 0), first ? alea_dist_value(d, first - 1) : 0,
                first ? most[first - 1] : 0, 0, end == n);
     for (size_t i = first; i < end; i++) {
-        double p = alea_dist_prob(d, i), shown;
         printf("%*" PRId64, vw, alea_dist_value(d, i));
         if (lw) {
             const char *l = alea_dist_label(d, alea_dist_value(d, i));
             printf("  %-*s", lw, l ? l : "");
         }
-        if (est) {
-            double lo, hi;
-            alea_dist_interval(d, i, &lo, &hi);
-            printf("%8.2f  %6.2f - %6.2f%11.2f%11.2f", pct(p), pct(lo), pct(hi), pct(least[i]),
-                   pct(most[i]));
-            shown = mode == SHOW_AT_LEAST ? least[i] : mode == SHOW_AT_MOST ? most[i] : p;
-        } else if (mode == SHOW_EXACT) {
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            shown = p;
-        } else if (mode == SHOW_AT_LEAST) {
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            shown = least[i];
-        } else {
-            put_pct(d, ALEA_FRACTION_AT_MOST, i, most[i], 11);
-            put_pct(d, ALEA_FRACTION_PROB, i, p, pw);
-            put_pct(d, ALEA_FRACTION_AT_LEAST, i, least[i], 11);
-            shown = most[i];
-        }
+        double shown = dist_row_pcts(d, i, est, mode, pw, least, most);
         if (fr)
             printf("  %-*s", bar ? fw : 0, fr[i] ? fr[i] : "");
         if (bar)
@@ -351,9 +397,7 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
     }
     put_hidden(n - end, end < n ? alea_dist_value(d, end) : 0, n ? alea_dist_value(d, n - 1) : 0,
                end < n ? least[end] : 0, 0, 1);
-    for (size_t i = 0; fr && i < n; i++)
-        free(fr[i]);
-    free(fr);
+    free_fractions(fr, n);
     put_summary(d);
     return 1;
 }
@@ -544,37 +588,36 @@ static void compare_rows(const column *cols, size_t ncols, const int64_t *vals, 
     }
 }
 
-static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
-                          size_t nvals, const options *o)
+/* compare --csv: a row per value, a column per expression. */
+static void compare_csv(column *cols, size_t ncols, const int64_t *vals, size_t nvals,
+                        const options *o)
 {
-    static const char *const titles[] = {
-        "% chance of each value", "% chance of at least each value",
-        "% chance of at most each value"};
-
-    if (o->csv) {
-        fputs("value", stdout);
+    fputs("value", stdout);
+    for (size_t j = 0; j < ncols; j++) {
+        putchar(',');
+        put_csv_field(column_label(o, j));
+    }
+    putchar('\n');
+    for (size_t r = 0; r < nvals; r++) {
+        printf("%" PRId64, vals[r]);
         for (size_t j = 0; j < ncols; j++) {
+            double p;
             putchar(',');
-            put_csv_field(column_label(o, j));
+            if (cell(&cols[j], vals[r], o->cumul, &p)) {
+                if (alea_dist_is_exact(cols[j].d))
+                    put_cell_fraction(&cols[j], vals[r], o->cumul);
+                else
+                    put_exact(p);
+            }
         }
         putchar('\n');
-        for (size_t r = 0; r < nvals; r++) {
-            printf("%" PRId64, vals[r]);
-            for (size_t j = 0; j < ncols; j++) {
-                double p;
-                putchar(',');
-                if (cell(&cols[j], vals[r], o->cumul, &p)) {
-                    if (alea_dist_is_exact(cols[j].d))
-                        put_cell_fraction(&cols[j], vals[r], o->cumul);
-                    else
-                        put_exact(p);
-                }
-            }
-            putchar('\n');
-        }
-        return;
     }
+}
 
+/* The value column's width; each column widened to its statistics and to
+ * "100.00". */
+static int compare_widths(column *cols, size_t ncols, const int64_t *vals, size_t nvals)
+{
     int lw = 6; /* "median" */
     if (nvals > 0) {
         int w1 = int_width(vals[0]), w2 = int_width(vals[nvals - 1]);
@@ -588,7 +631,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         if (cols[j].width < 6) /* "100.00" */
             cols[j].width = 6;
     }
+    return lw;
+}
 
+/* The outcome column's width; 0: none. */
+static int compare_label_width(const column *cols, size_t ncols)
+{
     int labw = 0; /* dd() compared with dd() only: name the outcomes */
     for (size_t j = 0; j < ncols; j++) {
         int w = label_width(cols[j].d);
@@ -598,11 +646,12 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         }
         labw = w > labw ? w : labw;
     }
-    size_t first = 0, end = nvals;
-    double hidden[2] = {0, 0};
-    if (!o->all && !labw)
-        compare_rows(cols, ncols, vals, nvals, &first, &end, hidden);
-    puts(titles[o->cumul]);
+    return labw;
+}
+
+/* The line of the columns' names. */
+static void compare_header(const column *cols, size_t ncols, int lw, int labw)
+{
     printf("%*s", lw, "value");
     if (labw)
         printf("  %-*s", labw, "outcome");
@@ -618,34 +667,38 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
         fputs(cols[j].head, stdout);
     }
     putchar('\n');
-    put_hidden(first, vals[0], first ? vals[first - 1] : 0, hidden[0], 1,
-               end == nvals);
-    for (size_t r = first; r < end; r++) {
-        printf("%*" PRId64, lw, vals[r]);
-        if (labw) {
-            const char *l = NULL;
-            for (size_t j = 0; j < ncols && !l; j++)
-                l = alea_dist_label(cols[j].d, vals[r]);
-            printf("  %-*s", labw, l ? l : "");
-        }
-        int blanks = 0; /* trailing blank cells are not padded */
-        for (size_t j = 0; j < ncols; j++) {
-            double p;
-            if (cell(&cols[j], vals[r], o->cumul, &p)) {
-                for (; blanks > 0; blanks--)
-                    printf("  %*s", cols[j - (size_t)blanks].width, "");
-                printf("  %*.2f", cols[j].width, pct(p));
-            } else {
-                blanks++;
-            }
-        }
-        putchar('\n');
+}
+
+/* The row of value v: its outcome's name, each column's percentage. */
+static void compare_row(column *cols, size_t ncols, int64_t v, int lw, int labw,
+                        cumul_mode cumul)
+{
+    printf("%*" PRId64, lw, v);
+    if (labw) {
+        const char *l = NULL;
+        for (size_t j = 0; j < ncols && !l; j++)
+            l = alea_dist_label(cols[j].d, v);
+        printf("  %-*s", labw, l ? l : "");
     }
-    put_hidden(nvals - end, end < nvals ? vals[end] : 0, nvals ? vals[nvals - 1] : 0, hidden[1],
-               1, 1);
+    int blanks = 0; /* trailing blank cells are not padded */
+    for (size_t j = 0; j < ncols; j++) {
+        double p;
+        if (cell(&cols[j], v, cumul, &p)) {
+            for (; blanks > 0; blanks--)
+                printf("  %*s", cols[j - (size_t)blanks].width, "");
+            printf("  %*.2f", cols[j].width, pct(p));
+        } else {
+            blanks++;
+        }
+    }
+    putchar('\n');
+}
+
+/* Under the rows: the statistics, the boons and banes, the flags and
+ * what the explosion bound cut off; lw the width of the names. */
+static void compare_footer(alea_ctx *ctx, column *cols, size_t ncols, int lw, const options *o)
+{
     static const char *const stats[] = {"mean", "sd", "min", "max", "median"};
-    if (labw)
-        lw += 2 + labw; /* the statistics' names span the label column too */
     for (int k = 0; k < 5; k++)
         put_stat_row(stats[k], lw, cols, ncols, k);
     if (o->boons_set) { /* expected boons and banes per column (dd() only) */
@@ -673,6 +726,36 @@ static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64
             printf("truncated %.2g in %s (probability cut off by the explosion "
                    "bound)\n", cut, column_label(o, j));
     }
+}
+
+static void compare_print(alea_ctx *ctx, column *cols, size_t ncols, const int64_t *vals,
+                          size_t nvals, const options *o)
+{
+    static const char *const titles[] = {
+        "% chance of each value", "% chance of at least each value",
+        "% chance of at most each value"};
+
+    if (o->csv) {
+        compare_csv(cols, ncols, vals, nvals, o);
+        return;
+    }
+    int lw = compare_widths(cols, ncols, vals, nvals);
+    int labw = compare_label_width(cols, ncols);
+    size_t first = 0, end = nvals;
+    double hidden[2] = {0, 0};
+    if (!o->all && !labw)
+        compare_rows(cols, ncols, vals, nvals, &first, &end, hidden);
+    puts(titles[o->cumul]);
+    compare_header(cols, ncols, lw, labw);
+    put_hidden(first, vals[0], first ? vals[first - 1] : 0, hidden[0], 1,
+               end == nvals);
+    for (size_t r = first; r < end; r++)
+        compare_row(cols, ncols, vals[r], lw, labw, o->cumul);
+    put_hidden(nvals - end, end < nvals ? vals[end] : 0, nvals ? vals[nvals - 1] : 0, hidden[1],
+               1, 1);
+    if (labw)
+        lw += 2 + labw; /* the statistics' names span the label column too */
+    compare_footer(ctx, cols, ncols, lw, o);
 }
 
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total, const options *o)

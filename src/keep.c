@@ -368,7 +368,7 @@ static alea_status binom_upper(alea_ctx *ctx, int64_t m, int64_t j, double t, co
  * value is unknown, so a roll with a cut die is listed only where its kept
  * sum does not depend on it. With nothing kept the sum is 0. Otherwise
  * take L, the die's outcomes at or below die->cut_low, a bound below every
- * cut chain (exact.c proves one where it holds: "1d6!", whose extra rolls
+ * cut chain (exact_die.c proves one where it holds: "1d6!", whose extra rolls
  * add at least 1, is cut above all it lists; "1dF!0" cut at -1 or above).
  * The cut dice sort above the dice in L, so when at least hi of the other
  * dice lie in L, the kept range [lo, hi) is the lowest of those and the

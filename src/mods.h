@@ -128,6 +128,12 @@ static inline alea_status unsupported(parser *p, const token *t, const char *wha
 
 /* signed = ["-"] NUM (what: the message's expected text) */
 ALEA__HIDDEN alea_status alea__p_signed(parser *p, int64_t *v, const char *what);
+/* A condition where "<>" is "not equal" in every dialect ("r<>3"); the
+ * others are alea__p_cond's (parser.h). */
+ALEA__HIDDEN alea_status alea__p_cond_ne(parser *p, cond *c, const char *what);
+/* Whether a condition starts here (the dialect's comparisons, or a number;
+ * "<>" when ne_ok). */
+ALEA__HIDDEN int alea__p_starts_cond(const parser *p, int ne_ok);
 /* Grows an arena array of `size`-byte elements to hold one more (first:
  * its first capacity). */
 ALEA__HIDDEN alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap,

@@ -1,10 +1,71 @@
 /*
  * parse_dice.c -- dice terms: "4d6", "d{1,1,2}", "1d(1d20)", then their
  * modifiers ("3d6!>5", "10d10>=8f1", "4d6kh3"), each read by its row of
- * the table in mods.h (parse_mods.c), and the checks of the whole term.
+ * the table in mods.h (parse_mods.c), and the checks of the whole term;
+ * the conditions the modifiers and groups take (">=8", "<>3").
  */
 #include "mods.h"
 #include "pool.h"
+
+/* ---- conditions ------------------------------------------------------------ */
+
+/*
+ * cond = [ "=" | "<>" | "<" | "<=" | ">" | ">=" ] signed
+ * In Roll20's dialect "<" and ">" are "at most" and "at least". "<>" is
+ * "not equal" where ne_ok says (rerolls, failures, markers: where it would
+ * otherwise be an error), and in rpg-dice-roller's dialect everywhere.
+ */
+static alea_status parse_cond_in(parser *p, cond *c, const char *what, int ne_ok)
+{
+    const token *t = peek(p);
+    switch (t->kind) {
+    case T_EQ: c->op = CMP_EQ; advance(p); break;
+    case T_LT:
+    case T_GT:
+        if (p->dl->inclusive)
+            c->op = t->kind == T_GT ? CMP_GE : CMP_LE;
+        else
+            c->op = t->kind == T_GT ? CMP_GT : CMP_LT;
+        advance(p);
+        break;
+    case T_LE: c->op = CMP_LE; advance(p); break;
+    case T_GE: c->op = CMP_GE; advance(p); break;
+    case T_NE:
+        if (!p->dl->not_equal && !ne_ok)
+            return err_at(p, t, what);
+        c->op = CMP_NE;
+        advance(p);
+        break;
+    case T_NUM:
+    case T_MINUS: c->op = CMP_EQ; break;
+    default: return err_at(p, t, what);
+    }
+    return alea__p_signed(p, &c->value, what);
+}
+
+/* A condition where "<>" would read as a comparison of the total in alea
+ * ("2d10!<>8", "3d6<>3"): not equal only in rpg-dice-roller's dialect. */
+alea_status alea__p_cond(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 0);
+}
+
+/* A condition where "<>" is "not equal" in every dialect ("r<>3"). */
+alea_status alea__p_cond_ne(parser *p, cond *c, const char *what)
+{
+    return parse_cond_in(p, c, what, 1);
+}
+
+/* Whether a condition starts here (the dialect's comparisons, or a number;
+ * "<>" when ne_ok). */
+int alea__p_starts_cond(const parser *p, int ne_ok)
+{
+    switch (peek(p)->kind) {
+    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
+    case T_NE: return p->dl->not_equal || ne_ok;
+    default: return 0;
+    }
+}
 
 /* ---- dice ------------------------------------------------------------------ */
 
@@ -18,6 +79,23 @@ alea_status alea__p_signed(parser *p, int64_t *v, const char *what)
         return err_at(p, t, what);
     advance(p);
     *v = neg ? -t->num : t->num;
+    return ALEA_OK;
+}
+
+/* Grows an arena array of `size`-byte elements to hold one more (mods.h). */
+alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size,
+                         uint32_t first)
+{
+    if (n < *cap)
+        return ALEA_OK;
+    uint32_t ncap = *cap ? *cap * 2 : first;
+    void *nv = p_alloc(p, alea__mul_size(ncap, size));
+    if (!nv)
+        return alea__nomem(p->ctx);
+    if (n)
+        memcpy(nv, *v, n * size);
+    *v = nv;
+    *cap = ncap;
     return ALEA_OK;
 }
 
@@ -376,6 +454,35 @@ static alea_status finish_steps(parser *p, alea__mods *m)
         (singles && (st = keep_singles(p, pl, pl->nkeeps, m->seltok, m->rtok, m->ctok)) !=
                         ALEA_OK))
         return st;
+    return ALEA_OK;
+}
+
+/* The term n with its margin: n - value, or value - n (below). */
+alea_status alea__mods_margin(parser *p, const alea__mods *mods, const node *n,
+                              const node **out)
+{
+    const margin *m = &mods->ms;
+    *out = n;
+    if (!m->tok || m->value == 0)
+        return ALEA_OK;
+    alea_status st;
+    node *num, *sum;
+    const node **items = p_alloc(p, 2 * sizeof *items);
+    uint8_t *ops = p_alloc(p, 2);
+    if (!items || !ops)
+        return alea__nomem(p->ctx);
+    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
+        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
+        return st;
+    num->u.num = m->value;
+    items[0] = m->below ? num : n;
+    items[1] = m->below ? n : num;
+    ops[0] = OP_ADD;
+    ops[1] = OP_SUB;
+    sum->u.chain.items = items;
+    sum->u.chain.ops = ops;
+    sum->u.chain.n = 2;
+    *out = sum;
     return ALEA_OK;
 }
 

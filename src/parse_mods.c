@@ -1,78 +1,15 @@
 /*
  * parse_mods.c -- the modifiers of a dice term: "3d6!>5", "10d10>=8f1",
  * "4d6kh3", "2d20ro<3", "4d6k{h1,l1}", each a row of the table in mods.h
- * (its parse, its check of the whole pool, its dialect's refusal), and
- * their conditions.
+ * (its parse, its check of the whole pool, its dialect's refusal); their
+ * conditions are read by parse_dice.c (alea__p_cond).
  */
 #include "mods.h"
 #include "pool.h"
 
-/*
- * cond = [ "=" | "<>" | "<" | "<=" | ">" | ">=" ] signed
- * In Roll20's dialect "<" and ">" are "at most" and "at least". "<>" is
- * "not equal" where ne_ok says (rerolls, failures, markers: where it would
- * otherwise be an error), and in rpg-dice-roller's dialect everywhere.
- */
-static alea_status parse_cond_in(parser *p, cond *c, const char *what, int ne_ok)
-{
-    const token *t = peek(p);
-    switch (t->kind) {
-    case T_EQ: c->op = CMP_EQ; advance(p); break;
-    case T_LT:
-    case T_GT:
-        if (p->dl->inclusive)
-            c->op = t->kind == T_GT ? CMP_GE : CMP_LE;
-        else
-            c->op = t->kind == T_GT ? CMP_GT : CMP_LT;
-        advance(p);
-        break;
-    case T_LE: c->op = CMP_LE; advance(p); break;
-    case T_GE: c->op = CMP_GE; advance(p); break;
-    case T_NE:
-        if (!p->dl->not_equal && !ne_ok)
-            return err_at(p, t, what);
-        c->op = CMP_NE;
-        advance(p);
-        break;
-    case T_NUM:
-    case T_MINUS: c->op = CMP_EQ; break;
-    default: return err_at(p, t, what);
-    }
-    return alea__p_signed(p, &c->value, what);
-}
-
-/* A condition where "<>" would read as a comparison of the total in alea
- * ("2d10!<>8", "3d6<>3"): not equal only in rpg-dice-roller's dialect. */
-static alea_status parse_cond(parser *p, cond *c, const char *what)
-{
-    return parse_cond_in(p, c, what, 0);
-}
-
-/* A condition where "<>" is "not equal" in every dialect ("r<>3"). */
-static alea_status parse_cond_ne(parser *p, cond *c, const char *what)
-{
-    return parse_cond_in(p, c, what, 1);
-}
-
-alea_status alea__p_cond(parser *p, cond *c, const char *what)
-{
-    return parse_cond(p, c, what);
-}
-
-/* Whether a condition starts here (the dialect's comparisons, or a number;
- * "<>" when ne_ok). */
-static int starts_cond_in(const parser *p, int ne_ok)
-{
-    switch (peek(p)->kind) {
-    case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM: case T_MINUS: return 1;
-    case T_NE: return p->dl->not_equal || ne_ok;
-    default: return 0;
-    }
-}
-
 static int starts_cond(const parser *p)
 {
-    return starts_cond_in(p, 1); /* after "r", where "<>" is not equal */
+    return alea__p_starts_cond(p, 1); /* after "r", where "<>" is not equal */
 }
 
 /*
@@ -95,7 +32,7 @@ static alea_status reroll_count(parser *p, const token *r, pool *pl)
     if (p->dl->reroll_once) {
         cond which;
         int64_t count = pl->reroll.value;
-        alea_status st = parse_cond(p, &which, "the face to reroll (as in r1=1)");
+        alea_status st = alea__p_cond(p, &which, "the face to reroll (as in r1=1)");
         if (st != ALEA_OK)
             return st;
         end = p->t[p->pos - 1].end;
@@ -138,22 +75,6 @@ static int d20_rank_selector(parser *p, const token *op, int *high, int64_t *n)
 
 /* ---- selections ("k{1,2,3}", d20's "k1k2k3", "pl1") -------------------------- */
 
-alea_status alea__p_grow(parser *p, void **v, uint32_t n, uint32_t *cap, size_t size,
-                         uint32_t first)
-{
-    if (n < *cap)
-        return ALEA_OK;
-    uint32_t ncap = *cap ? *cap * 2 : first;
-    void *nv = p_alloc(p, alea__mul_size(ncap, size));
-    if (!nv)
-        return alea__nomem(p->ctx);
-    if (n)
-        memcpy(nv, *v, n * size);
-    *v = nv;
-    *cap = ncap;
-    return ALEA_OK;
-}
-
 /* item = ("h" | "l") NUM | cond */
 static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
 {
@@ -171,7 +92,7 @@ static alea_status parse_sel_item(parser *p, sel_buf *b, const token *t)
         it->n = advance(p)->num;
     } else {
         it->kind = SEL_VALUE;
-        if ((st = parse_cond(p, &it->c, "a selection (as in 3, >3, <3, h3 or l1)")) != ALEA_OK)
+        if ((st = alea__p_cond(p, &it->c, "a selection (as in 3, >3, <3, h3 or l1)")) != ALEA_OK)
             return st;
     }
     b->ops[b->nops - 1].n++;
@@ -293,7 +214,7 @@ static alea_status parse_reroll_also(parser *p, pool *pl, const token *first, co
     advance(p);
     if ((st = count_nodes(p, 1, t->start, t->end)) != ALEA_OK ||
         (st = alea__p_grow(p, (void **)buf, pl->nreroll_also, cap, sizeof **buf, 4)) != ALEA_OK ||
-        (st = parse_cond_ne(p, &(*buf)[pl->nreroll_also],
+        (st = alea__p_cond_ne(p, &(*buf)[pl->nreroll_also],
                             "a reroll condition (as in r1, r<3, ro<=2)")) != ALEA_OK)
         return st;
     pl->reroll_also = *buf;
@@ -392,10 +313,10 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
                                p->dl->tool, at(p, T_H) ? 'h' : 'l',
                                (long long)peek_at(p, 1)->num,
                                at(p, T_H) ? "highest" : "lowest", (unsigned)t->start);
-        if (!starts_cond_in(p, 0))
+        if (!alea__p_starts_cond(p, 0))
             return err_at(p, peek(p), "a selector after 'e' (as in e6, e>5, e<2)");
         pl->trigger_written = 1;
-        return parse_cond(p, &pl->trigger, "a selector after 'e' (as in e6, e>5, e<2)");
+        return alea__p_cond(p, &pl->trigger, "a selector after 'e' (as in e6, e>5, e<2)");
     }
     if (at(p, T_NUM) && (peek_at(p, 1)->kind == T_EQ || peek_at(p, 1)->kind == T_LT ||
                          peek_at(p, 1)->kind == T_LE || peek_at(p, 1)->kind == T_GT ||
@@ -411,7 +332,7 @@ static alea_status parse_xplode(parser *p, pool *pl, const token *t)
     }
     if (at(p, T_NUM) || at_comparison(p)) {
         pl->trigger_written = 1;
-        if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
+        if ((st = alea__p_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
             return st;
     }
     return ALEA_OK;
@@ -478,8 +399,8 @@ static alea_status parse_mark(parser *p, alea__mods *m, const token *t, int *tak
     if (deduct)
         advance(p); /* the "f" */
     cond c = {CMP_EQ, fail || deduct ? pl->die.lo : pl->die.hi};
-    int written = starts_cond_in(p, 1);
-    if (written && (st = parse_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
+    int written = alea__p_starts_cond(p, 1);
+    if (written && (st = alea__p_cond_ne(p, &c, "a condition (as in cs>=19, cf<3)")) != ALEA_OK)
         return st;
     if (!p->dl->cs_counts) {
         if (fail ? pl->has_fumble : pl->has_crit) {
@@ -562,7 +483,7 @@ static alea_status parse_unique(parser *p, alea__mods *m, const token *t, int *t
     switch (peek(p)->kind) {
     case T_EQ: case T_NE: case T_LT: case T_LE: case T_GT: case T_GE:
         pl->has_unique_cond = 1;
-        return parse_cond_ne(p, &pl->unique_cond,
+        return alea__p_cond_ne(p, &pl->unique_cond,
                              "a condition after 'u' (as in u=5, u<=2)");
     default:
         return ALEA_OK;
@@ -642,35 +563,6 @@ static alea_status refused_margin(parser *p, const token *t)
                            "(--dialect foundry); alea writes the subtraction, as in "
                            "4d6 - 10 or 10 - 4d6",
                            (unsigned)t->start);
-    return ALEA_OK;
-}
-
-/* The term n with its margin: n - value, or value - n (below). */
-alea_status alea__mods_margin(parser *p, const alea__mods *mods, const node *n,
-                              const node **out)
-{
-    const margin *m = &mods->ms;
-    *out = n;
-    if (!m->tok || m->value == 0)
-        return ALEA_OK;
-    alea_status st;
-    node *num, *sum;
-    const node **items = p_alloc(p, 2 * sizeof *items);
-    uint8_t *ops = p_alloc(p, 2);
-    if (!items || !ops)
-        return alea__nomem(p->ctx);
-    if ((st = new_node(p, N_NUM, m->tok->start, p->t[p->pos - 1].end, &num)) != ALEA_OK ||
-        (st = new_node(p, N_SUM, n->start, n->end, &sum)) != ALEA_OK)
-        return st;
-    num->u.num = m->value;
-    items[0] = m->below ? num : n;
-    items[1] = m->below ? n : num;
-    ops[0] = OP_ADD;
-    ops[1] = OP_SUB;
-    sum->u.chain.items = items;
-    sum->u.chain.ops = ops;
-    sum->u.chain.n = 2;
-    *out = sum;
     return ALEA_OK;
 }
 
@@ -807,7 +699,7 @@ static alea_status parse_reroll(parser *p, alea__mods *m, const token *t, int *t
             return ALEA_OK;
         }
     }
-    if ((st = parse_cond_ne(p, &pl->reroll, "a reroll condition (as in r1, r<3, ro<=2)")) !=
+    if ((st = alea__p_cond_ne(p, &pl->reroll, "a reroll condition (as in r1, r<3, ro<=2)")) !=
         ALEA_OK)
         return st;
     return reroll_count(p, m->rtok, pl);
@@ -840,14 +732,14 @@ static alea_status parse_reroll_one(parser *p, alea__mods *m, const token *t, in
             pl->trigger.value = pl->die.lo;
             return ALEA_OK;
         }
-        return parse_cond(p, &pl->trigger, "a selector after 'ra' (as in ra1, ra<3)");
+        return alea__p_cond(p, &pl->trigger, "a selector after 'ra' (as in ra1, ra<3)");
     }
     if (pl->has_reroll_one)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, t->start, t->end,
                            "'ra' given twice, second at byte %u", (unsigned)t->start);
     advance(p);
     pl->has_reroll_one = 1;
-    return parse_cond_ne(p, &pl->reroll_one, "a condition for the die to reroll (as in ra1)");
+    return alea__p_cond_ne(p, &pl->reroll_one, "a condition for the die to reroll (as in ra1)");
 }
 
 static alea_status refused_e(parser *p, const token *t)
@@ -921,7 +813,7 @@ static alea_status parse_explode(parser *p, alea__mods *m, const token *t, int *
             break;
         /* fall through */
     case T_EQ: case T_LT: case T_LE: case T_GT: case T_GE: case T_NUM:
-        if ((st = parse_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
+        if ((st = alea__p_cond(p, &pl->trigger, "an explosion condition")) != ALEA_OK)
             return st;
         pl->trigger_written = 1;
         break;
@@ -970,7 +862,7 @@ static alea_status parse_success(parser *p, alea__mods *m, const token *t, int *
                      gt ? '>' : '<', v, gt ? v + 1 : v - 1, gt ? "more" : "less", v,
                      gt ? "more" : "less");
     }
-    if ((st = parse_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
+    if ((st = alea__p_cond(p, &pl->success, "a success threshold")) != ALEA_OK)
         return st;
     if (at(p, T_D) && alea__p_starts_sides((tok_kind)peek_at(p, 1)->kind)) {
         /* "1d20 >= 1d20": the threshold would become "1" and the rest
@@ -984,7 +876,7 @@ static alea_status parse_success(parser *p, alea__mods *m, const token *t, int *
     }
     if (accept(p, T_F)) {
         pl->has_failure = 1;
-        return parse_cond_ne(p, &pl->failure, "a failure condition (as in f1, f<3)");
+        return alea__p_cond_ne(p, &pl->failure, "a failure condition (as in f1, f<3)");
     }
     return ALEA_OK;
 }

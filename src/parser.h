@@ -1,10 +1,13 @@
 /*
  * parser.h -- the parser's own state and token helpers, shared by its files
  * (and by nothing else: the mechanics use parse.h):
- *   parse.c       expressions: sums, products, signs, extra dice, the entry
+ *   parse.c       expressions: products, signs, comparisons, names in scope
+ *   parse_extra.c sums and the extra dice in them (bonus dice, "+1B", labels)
+ *   parse_text.c  the entry: the words after an expression, other dialects'
+ *                 readings
  *   parse_dice.c  dice terms: a die's sides, the loop over the modifiers, the
- *                 term's checks
- *   parse_mods.c  the modifiers, a row each (mods.h), and their conditions
+ *                 term's checks; conditions
+ *   parse_mods.c  the modifiers, a row each (mods.h)
  *   parse_call.c  calls: the built-ins, the mechanics' table, their interface
  */
 #ifndef ALEA_PARSER_H
@@ -220,6 +223,17 @@ ALEA__HIDDEN alea_status alea__p_expr(parser *p, const node **out);
 ALEA__HIDDEN alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
                                            int implicit, size_t start, const node **out);
 ALEA__HIDDEN alea_status alea__p_call(parser *p, const node **out);
+/* product (parse.c) and sum (parse_extra.c, with the extra dice a sum
+ * takes). */
+ALEA__HIDDEN alea_status alea__p_product(parser *p, const node **out);
+ALEA__HIDDEN alea_status alea__p_sum(parser *p, const node **out);
+/* Wraps the items of a chain into one n-ary node of kind (N_SUM, N_PROD),
+ * or returns the single item. */
+ALEA__HIDDEN alea_status alea__p_finish_chain(parser *p, node_kind kind, chainbuf *c,
+                                              const node **out);
+/* A dice term just parsed (*out, when st is ALEA_OK): a single d20 counted
+ * for advantage written as a word, and given its die (parse_extra.c). */
+ALEA__HIDDEN alea_status alea__p_d20_seen(parser *p, alea_status st, const node **out);
 /* a, with the "/" that ends it (the last operation of a product is the
  * dialect's "/") rounded by op instead, spanning [start, end): "floor(a /
  * b)", and d20's truncated total. Anything else is returned as it is. */

@@ -155,6 +155,25 @@ ALEA__HIDDEN alea_status alea__pmf_remap(alea_ctx *ctx, const alea__pmf *a,
                                          const int64_t *map, const node *at,
                                          alea__pmf *out);
 
+/* ---- pmf_mix.c: the mixture over a parameter's distribution ---- */
+
+/* The distribution at the parameter's value v, for alea__pmf_mix: *cur
+ * holds the one at the previous value (empty at the first, the values
+ * coming in increasing order) and is replaced by the one at v, so that
+ * one can be built from the other; ud is the caller's. On error *cur is
+ * left for alea__pmf_mix to free. */
+typedef alea_status alea__mix_fn(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *cur);
+
+/*
+ * out = the sum over param's outcomes v of P(v) times at's distribution at
+ * v; what was cut off adds up alike (param's own, and each one's by its
+ * weight). Before the first value, checks that param->n times `check`
+ * units of work fit; before each, charges `charge` units (the mixing step,
+ * beside the work at's steps charge). out is written only on success.
+ */
+ALEA__HIDDEN alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check,
+                                       int64_t charge, alea__mix_fn *at, void *ud,
+                                       const node *n, alea__pmf *out);
 /* ---- pmf_w.c: operations the algorithms ask, in the pmf's own number system ----
  * Each has one entry and two bodies: doubles in pmf_w.c, fractions by the
  * fraction module. They are called per row or per threshold, not per term. */

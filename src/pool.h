@@ -205,7 +205,7 @@ typedef struct pool {
     /* Keep and drop choose among the single rolls of "!" dice, each
      * explosion an entry of its own (rpg-dice-roller's "5d10!k2"): the pool
      * is then the count's first rolls and their explosions, kept or dropped
-     * one by one (step 5 on rolls; exact.c, singles). */
+     * one by one (step 5 on rolls; exact_pool.c, singles). */
     uint8_t keep_rolls;
 
     /* Pool-level selection, after the keep steps (5b): each step of

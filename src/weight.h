@@ -59,9 +59,9 @@ typedef struct alea__pmf {
                       context's memory */
     double trunc;  /* mass cut off by explosion tails, tracked, in [0, 1] */
     /* has_cut_low: every chain cut off ends at or above cut_low, as
-     * die_dist (exact.c) proved it, so a keep may sort a cut die above the
-     * outcomes up to cut_low; 0 (what every other operation makes):
-     * nothing is known of a cut value */
+     * alea__exact_pool_die (exact_die.c) proved it, so a keep may sort a
+     * cut die above the outcomes up to cut_low; 0 (what every other
+     * operation makes): nothing is known of a cut value */
     int has_cut_low;
     int64_t cut_low;
 } alea__pmf;

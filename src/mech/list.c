@@ -15,7 +15,8 @@
     X(downgrade) /* mech/tier.c: a pool downgraded along the ladder */              \
     X(dd)        /* mech/dd.c: the Double Down roll */                              \
     X(stars)     /* mech/dd.c: its modifier, from stars */                          \
-    X(group)     /* mech/group.c: group rolls "{4d6 + 3, 2d8}kh1", d20's sets */
+    X(group)     /* mech/group.c: group rolls "{4d6 + 3, 2d8}kh1", d20's sets */    \
+    /* a new construct: one line above this one */
 
 #define DECLARE(name) ALEA__HIDDEN extern const alea__mech alea__mech_##name;
 ALEA__MECH_LIST(DECLARE)
@@ -33,7 +34,8 @@ static const alea__mech *const mechs[] = {
     X(bonus)     /* mech/bonus.c: bonus and penalty dice, "d20 +1d", "+expert" */  \
     X(boon)      /* mech/boons.c: boons and banes, "2d10 +2B" */                   \
     X(dice)      /* mech/dice.c: +/- DICE, "2d6 +1 DICE" */                        \
-    X(injury)    /* mech/dice.c: the same on injury rolls, "+1 INJURY DICE" */
+    X(injury)    /* mech/dice.c: the same on injury rolls, "+1 INJURY DICE" */      \
+    /* a new kind: one line above this one */
 
 #define DECLARE_EXTRA(name) ALEA__HIDDEN extern const alea__extra alea__extra_##name;
 ALEA__EXTRA_LIST(DECLARE_EXTRA)

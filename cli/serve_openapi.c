@@ -1,0 +1,110 @@
+/*
+ * serve_openapi.c -- GET /openapi.json: the document that describes alea
+ * serve's paths, requests and answers (serve_api.c), for generators of
+ * clients.
+ */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, in serve.h */
+
+#include "cli.h"
+
+#ifdef ALEA_HAVE_HTTP /* alea-serve's alone (cli.h, cmd_serve, says why) */
+
+#include "serve.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* GET /openapi.json: this service described for generators of clients
+ * (OpenAPI 3.0), its version the library's; tests/cli/serve_test.py checks
+ * the answers against it. Lines, joined as it is answered: a string
+ * literal this long is past what C11 compilers must take. */
+static const char *const openapi_lines[] = {
+    "{\"openapi\": \"3.0.3\",\n",
+    " \"info\": {\"title\": \"alea serve\", \"version\": \"VERSION\",\n",
+    "  \"description\": \"Dice rolls, distributions and comparisons as JSON, for bots. Every request with a body is sent as application/json; requests with an Origin header are refused.\"},\n",
+    " \"paths\": {\n",
+    "  \"/roll\": {\"post\": {\"summary\": \"Roll an expression n times\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/RollRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"The rolls and the seed that rolls them again\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Rolls\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/dist\": {\"post\": {\"summary\": \"The distribution of an expression\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/DistRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"The distribution, as alea dist --json prints it\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Dist\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/compare\": {\"post\": {\"summary\": \"The distributions of several expressions, within one budget\",\n",
+    "   \"requestBody\": {\"required\": true, \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/CompareRequest\"}}}},\n",
+    "   \"responses\": {\"200\": {\"description\": \"Each expression's distribution, as alea compare --json prints them\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Compare\"}}}},\n",
+    "    \"default\": {\"$ref\": \"#/components/responses/Error\"}}}},\n",
+    "  \"/health\": {\"get\": {\"summary\": \"Whether the server answers\",\n",
+    "   \"responses\": {\"200\": {\"description\": \"It does\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Health\"}}}}}}},\n",
+    "  \"/openapi.json\": {\"get\": {\"summary\": \"This document\",\n",
+    "   \"responses\": {\"200\": {\"description\": \"The OpenAPI document\", \"content\": {\"application/json\": {\"schema\": {\"type\": \"object\"}}}}}}}},\n",
+    " \"components\": {\n",
+    "  \"responses\": {\"Error\": {\"description\": \"An error: 400, 403, 404, 405, 408, 413, 415, 422, 429 or 503\", \"content\": {\"application/json\": {\"schema\": {\"$ref\": \"#/components/schemas/Error\"}}}}},\n",
+    "  \"schemas\": {\n",
+    "   \"RollRequest\": {\"type\": \"object\", \"required\": [\"expr\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expr\": {\"type\": \"string\"}, \"n\": {\"type\": \"integer\", \"minimum\": 1},\n",
+    "    \"seed\": {\"oneOf\": [{\"type\": \"integer\", \"minimum\": 0}, {\"type\": \"string\", \"pattern\": \"^[0-9]+$\"}]},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]},\n",
+    "    \"format\": {\"type\": \"string\", \"enum\": [\"json\", \"text\", \"markdown\"]}}},\n",
+    "   \"DistRequest\": {\"type\": \"object\", \"required\": [\"expr\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expr\": {\"type\": \"string\"}, \"exact\": {\"type\": \"boolean\"},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]}}},\n",
+    "   \"CompareRequest\": {\"type\": \"object\", \"required\": [\"exprs\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"exprs\": {\"type\": \"array\", \"minItems\": 1, \"items\": {\"type\": \"string\"}}, \"exact\": {\"type\": \"boolean\"},\n",
+    "    \"dialect\": {\"type\": \"string\", \"enum\": [\"alea\", \"roll20\", \"foundry\", \"rpgdr\", \"d20\"]}}},\n",
+    "   \"Rolls\": {\"type\": \"object\", \"required\": [\"rolls\", \"seed\"], \"properties\": {\n",
+    "    \"rolls\": {\"type\": \"array\", \"items\": {\"oneOf\": [{\"$ref\": \"#/components/schemas/Roll\"}, {\"$ref\": \"#/components/schemas/RollText\"}]}},\n",
+    "    \"seed\": {\"type\": \"integer\", \"minimum\": 0},\n",
+    "    \"hint\": {\"type\": \"string\", \"description\": \"when another tool reads the expression otherwise\"}}},\n",
+    "   \"Roll\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\", \"dice\"], \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"},\n",
+    "    \"comment\": {\"type\": \"string\"}, \"dice\": {\"type\": \"array\", \"items\": {\"type\": \"object\"}}}},\n",
+    "   \"RollText\": {\"type\": \"object\", \"required\": [\"expression\", \"total\", \"text\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"}, \"total\": {\"type\": \"integer\"}, \"text\": {\"type\": \"string\"}}},\n",
+    "   \"Dist\": {\"type\": \"object\", \"required\": [\"expression\", \"outcomes\", \"mean\", \"sd\", \"min\", \"max\", \"truncated\"], \"properties\": {\n",
+    "    \"expression\": {\"type\": \"string\"}, \"hint\": {\"type\": \"string\"},\n",
+    "    \"outcomes\": {\"type\": \"array\", \"items\": {\"type\": \"array\", \"minItems\": 2, \"maxItems\": 2, \"items\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}}},\n",
+    "    \"mean\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}, \"sd\": {\"type\": \"number\"},\n",
+    "    \"min\": {\"type\": \"integer\"}, \"max\": {\"type\": \"integer\"},\n",
+    "    \"truncated\": {\"oneOf\": [{\"type\": \"number\"}, {\"type\": \"string\"}]}}},\n",
+    "   \"Compare\": {\"type\": \"object\", \"required\": [\"columns\"], \"properties\": {\n",
+    "    \"columns\": {\"type\": \"array\", \"items\": {\"$ref\": \"#/components/schemas/Dist\"}}}},\n",
+    "   \"Health\": {\"type\": \"object\", \"required\": [\"status\", \"version\"], \"properties\": {\n",
+    "    \"status\": {\"type\": \"string\", \"enum\": [\"ok\"]}, \"version\": {\"type\": \"string\"}}},\n",
+    "   \"Error\": {\"type\": \"object\", \"required\": [\"error\"], \"additionalProperties\": false, \"properties\": {\n",
+    "    \"error\": {\"type\": \"object\", \"required\": [\"message\", \"start\", \"end\", \"status\", \"caret\", \"hint\"], \"additionalProperties\": false, \"properties\": {\n",
+    "     \"message\": {\"type\": \"string\"}, \"start\": {\"type\": \"integer\", \"minimum\": 0}, \"end\": {\"type\": \"integer\", \"minimum\": 0},\n",
+    "     \"status\": {\"type\": \"string\", \"pattern\": \"^(ALEA_ERR|SERVE)_[A-Z_]+$\"},\n",
+    "     \"caret\": {\"type\": \"string\", \"nullable\": true}, \"hint\": {\"type\": \"string\", \"nullable\": true}}}}}}}}\n",
+};
+
+void answer_openapi(const options *o, const request_fields *f, const timer *deadline,
+                           reply *out)
+{
+    (void)o;
+    (void)f;
+    (void)deadline;
+    buffer b = {NULL, 0};
+    size_t at = 0;
+    for (size_t i = 0; i < sizeof openapi_lines / sizeof openapi_lines[0]; i++) {
+        size_t n = strlen(openapi_lines[i]);
+        if (!buffer_reserve(&b, at + n + 1)) {
+            free(b.p);
+            out->status = MHD_HTTP_SERVICE_UNAVAILABLE;
+            out->p = NULL;
+            return;
+        }
+        memcpy(b.p + at, openapi_lines[i], n);
+        at += n;
+    }
+    json_t *doc = json_loadb(b.p, at, 0, NULL);
+    free(b.p);
+    json_object_set_new(json_object_get(doc, "info"), "version", json_string(alea_version()));
+    out->status = MHD_HTTP_OK;
+    out->p = doc ? json_dumps(doc, JSON_INDENT(1)) : NULL;
+    out->len = out->p ? strlen(out->p) : 0;
+    json_decref(doc);
+}
+
+#endif
