@@ -13,7 +13,6 @@
 #include "bounds.h"
 #include "dist.h"
 #include "env.h"
-#include "fractions/frac.h"
 #include "pmf.h"
 #include "mech.h"
 
@@ -232,7 +231,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         alea__pmf_free(ctx, &r);
         return st;
     }
-    if ((ctx->exact && (st = alea__frac_check(ctx, &r, e->root)) != ALEA_OK) ||
+    if ((st = alea__pmf_check_sum(ctx, &r, e->root)) != ALEA_OK ||
         (st = alea__dist_make(ctx, &r, e->src, e->len, out)) != ALEA_OK) {
         alea__pmf_free(ctx, &r);
         return st;

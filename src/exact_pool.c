@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "exact.h"
-#include "fractions/frac.h"
 #include "keep.h"
 #include "pmf.h"
 #include "pool.h"
@@ -230,9 +229,7 @@ static alea_status singles_part(alea_ctx *ctx, const node *n, const pool *p, con
             (st = alea__x_div(ctx, &w, alea__x_w(mass), n)) != ALEA_OK)
             break;
         part->v[k] = r->v[i];
-        part->p[k] = w.d;
-        if (part->q)
-            st = alea__frac_set(ctx, &part->q[k], alea__x_w(&w), n);
+        st = alea__pmf_set_w(ctx, part, k, alea__x_w(&w), n);
         k++;
     }
     alea__x_free(ctx, &w);

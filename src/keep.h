@@ -1,7 +1,8 @@
 /*
- * keep.h -- keep and drop on a pool of identical dice (keep.c): the
- * distribution of the sum of the kept dice by order statistics, never by
- * enumerating rolls; and "ra", one die rolled again before keeping.
+ * keep.h -- keep and drop on a pool of identical dice (keep.c, and the
+ * walks of keep_walk.c): the distribution of the sum of the kept dice by
+ * order statistics, never by enumerating rolls; and "ra", one die rolled
+ * again before keeping.
  */
 #ifndef ALEA_KEEP_H
 #define ALEA_KEEP_H
@@ -39,5 +40,29 @@ ALEA__HIDDEN alea_status alea__keep_ra(alea_ctx *ctx, const alea__pmf *die,
                                             const int64_t *g, const uint8_t *match,
                                             int64_t m, int64_t lo, int64_t hi,
                                             const node *at, alea__pmf *out);
+
+/* ---- between keep.c and keep_walk.c ---- */
+
+/* What one die contributes, [*gmin, *gmax] (its g, or its face when g is
+ * NULL), and the sums K kept dice can make, [*smin, *smax] (keep.c). */
+ALEA__HIDDEN alea_status alea__keep_range(alea_ctx *ctx, const alea__pmf *die,
+                                          const int64_t *g, int64_t K, const node *at,
+                                          int64_t *gmin, int64_t *gmax, int64_t *smin,
+                                          int64_t *smax);
+/* alea__keep of m dice none of which was cut (scaled by that chance;
+ * keep.c): the cases with no walk, the threshold method or the walk. */
+ALEA__HIDDEN alea_status alea__keep_uncut(alea_ctx *ctx, const alea__pmf *die,
+                                          const int64_t *g, int64_t m, int64_t lo, int64_t hi,
+                                          const node *at, alea__pmf *out);
+/* d (normalised: the chance of its outcomes given that no die was cut)
+ * times P(none of m dice of die was cut); d is freed on error (keep.c). */
+ALEA__HIDDEN alea_status alea__keep_scale_uncut(alea_ctx *ctx, const alea__pmf *die, int64_t m,
+                                                const node *at, alea__pmf *d);
+/* The walk over the die's outcomes (keep_walk.c) for alea__keep_uncut:
+ * the kept sums, in [smin, smax], of m dice none of which was cut,
+ * normalised (given that none was), trunc 0. */
+ALEA__HIDDEN alea_status alea__keep_walk(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                                         int64_t m, int64_t lo, int64_t hi, int64_t smin,
+                                         int64_t smax, const node *at, alea__pmf *out);
 
 #endif /* ALEA_KEEP_H */

@@ -174,5 +174,55 @@ typedef alea_status alea__mix_fn(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *
 ALEA__HIDDEN alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check,
                                        int64_t charge, alea__mix_fn *at, void *ud,
                                        const node *n, alea__pmf *out);
+/* ---- pmf_w.c: operations the algorithms ask, in the pmf's own number system ----
+ * Each has one entry and two bodies: doubles in pmf_w.c, fractions by the
+ * fraction module. They are called per row or per threshold, not per term. */
+
+/* Whether weight w, or the weight being computed x, is 0 (its fraction
+ * when it has one). */
+ALEA__HIDDEN int alea__w_is_zero(alea_ctx *ctx, alea__w w);
+ALEA__HIDDEN int alea__x_is_zero(alea_ctx *ctx, const alea__x *x);
+/* Outcome k of d gets probability w (its double, and its fraction when d
+ * has fractions). */
+ALEA__HIDDEN alea_status alea__pmf_set_w(alea_ctx *ctx, alea__pmf *d, size_t k, alea__w w,
+                                         const node *at);
+/* Outcome k of d += a b: its double in doubles, its fraction in exact mode
+ * (a with a fraction; the doubles are then the seal's to write). */
+ALEA__HIDDEN alea_status alea__pmf_addmul(alea_ctx *ctx, alea__pmf *d, size_t k, alea__w a,
+                                          alea__w b, const node *at);
+/* Checks a finished result: in exact mode every fraction above 0 and their
+ * sum at most 1 (an operation that wrote doubles alone would break it);
+ * nothing to check in doubles. */
+ALEA__HIDDEN alea_status alea__pmf_check_sum(alea_ctx *ctx, const alea__pmf *d,
+                                             const node *at);
+/* The sums of keep's walks over the die's outcomes in walk order (from the
+ * bottom or the top): q[t] the t-th outcome's probability normalised by
+ * the die's mass and S[t] the normalised mass at or beyond it, S[F] = 0
+ * (q and S NULL: none); in exact mode also *sums, the fractions of the
+ * unnormalised masses at or beyond each outcome. */
+ALEA__HIDDEN alea_status alea__pmf_walk_sums(alea_ctx *ctx, const alea__pmf *die, int bottom,
+                                             const node *at, double *q, double *S,
+                                             alea__pmf *sums);
+/* C(r, s) rho^s rhoc^(r - s), rhoc = 1 - rho given separately, in doubles
+ * (each factor from the side where it is accurate). */
+ALEA__HIDDEN double alea__binom_pmf(int64_t r, int64_t s, double rho, double rhoc);
+/* A row of the walk: r dice each take the outcome with the chance rho =
+ * qt / St (1 - rho = St1 / St, St1 = 0: nothing beyond). The binomial
+ * terms C(r, k) rho^k (1 - rho)^(r - k) for k < kmax, then the chance of
+ * kmax or more: in doubles into row[0 .. kmax] (kmax + 1 doubles); in
+ * exact mode into *out, replaced, whose values are the k (zero terms left
+ * out; row unused). */
+ALEA__HIDDEN alea_status alea__pmf_binom_row(alea_ctx *ctx, alea__w qt, alea__w St,
+                                             alea__w St1, int64_t r, int64_t kmax,
+                                             const node *at, double *row, alea__pmf *out);
+/* The weights of keep highest (high) or lowest K of m dice when the lowest
+ * kept die shows the die's outcome t (keep.c's threshold method), into w
+ * (K outcomes, values a < K), for B, the die's outcomes beyond t: sum w[a]
+ * B^a is the distribution of the kept sum given that threshold. In doubles
+ * B is normalised here and w is times scale (the chance that no die was
+ * cut); in exact mode B stays as it is (fractions/frac.h: keep_weights). */
+ALEA__HIDDEN alea_status alea__pmf_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t,
+                                                int high, int64_t m, int64_t K, double scale,
+                                                const node *at, alea__pmf *B, alea__pmf *w);
 
 #endif /* ALEA_PMF_H */

@@ -30,7 +30,6 @@
 #include <string.h>
 
 #include "unique.h"
-#include "fractions/frac.h"
 #include "pmf.h"
 #include "pool.h"
 
@@ -210,7 +209,7 @@ static alea__w layer_w(const chain *ch, uint64_t r)
 
 static int layer_zero(alea_ctx *ctx, const chain *ch, uint64_t r)
 {
-    return ch->qcur.q ? alea__frac_sgn(ctx, &ch->qcur.q[r]) == 0 : ch->cur[r] == 0;
+    return alea__w_is_zero(ctx, layer_w(ch, r));
 }
 
 /* Multiset r of the next layer += pr q. */
@@ -218,7 +217,7 @@ static alea_status layer_add(alea_ctx *ctx, const node *at, chain *ch, uint64_t 
                              alea__w q)
 {
     ch->next[r] += pr.d * q.d;
-    return ch->qnext.q ? alea__frac_addmul(ctx, &ch->qnext.q[r], pr.q, q, at) : ALEA_OK;
+    return ch->qnext.q ? alea__pmf_addmul(ctx, &ch->qnext, r, pr, q, at) : ALEA_OK;
 }
 
 /* The next layer of n multisets, all 0 (in exact mode a new pmf of
@@ -385,7 +384,7 @@ static alea_status chain_layers(alea_ctx *ctx, const node *at, const alea__pmf *
         (st = layer_next(ctx, ch, 1)) != ALEA_OK)
         return st;
     ch->next[0] = 1;
-    if ((ch->qnext.q && (st = alea__frac_set(ctx, &ch->qnext.q[0], ALEA__W(1), at)) != ALEA_OK) ||
+    if ((ch->qnext.q && (st = alea__pmf_set_w(ctx, &ch->qnext, 0, ALEA__W(1), at)) != ALEA_OK) ||
         (st = layer_swap(ctx, at, ch)) != ALEA_OK)
         return st;
     for (size_t k = 0; k < M; k++) {
@@ -541,7 +540,7 @@ static alea_status same_weight(alea_ctx *ctx, const node *at, const alea__pmf *d
     alea_status st = alea__x_mul(ctx, &x, alea__pmf_w(die, i), at);
     if (st == ALEA_OK && (st = alea__x_addmul(ctx, &x, alea__pmf_w(die, 0), ALEA__W(-1), at)) ==
                              ALEA_OK)
-        *same = alea__frac_sgn(ctx, &x.q) == 0;
+        *same = alea__x_is_zero(ctx, &x);
     alea__x_free(ctx, &x);
     return st;
 }
