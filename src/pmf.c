@@ -27,59 +27,21 @@
 
 /* ---- basics --------------------------------------------------------------- */
 
-alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
-{
-    size_t s = at ? at->start : 0, e = at ? at->end : 0;
-    return alea__error(ctx, ALEA_ERR_INVALID, s, e,
-                       "exact fractions are not available for the construct at byte %u "
-                       "yet; compute it in doubles (without exact mode)",
-                       (unsigned)s);
-}
-
-static size_t outcome_bytes(size_t n, int exact)
-{
-    return alea__mul_size(n, sizeof(int64_t) + sizeof(double) + (exact ? sizeof(alea__q) : 0));
-}
-
 void alea__pmf_free(alea_ctx *ctx, alea__pmf *d)
 {
     /* n == 0 also marks a pmf moved elsewhere ("x = y; y.n = 0;"): its
      * block and fractions belong to the copy. */
     if (d->n && d->q)
         alea__frac_clear(ctx, d, 0);
-    if (d->n)
-        alea__spare_free(ctx, d->v, d->bytes);
-    d->v = NULL;
-    d->p = NULL;
-    d->q = NULL;
-    d->n = 0;
-    d->bytes = 0;
+    alea__pmf_block_free(ctx, d);
 }
 
 alea_status alea__pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
 {
-    d->v = NULL;
-    d->p = NULL;
-    d->q = NULL;
-    d->n = 0;
-    d->bytes = 0;
-    d->qbytes = 0;
-    d->trunc = 0;
-    d->has_cut_low = 0;
-    d->cut_low = 0;
-    if (n == 0)
-        return ALEA_OK;
-    int64_t *block = alea__spare_alloc(ctx, outcome_bytes(n, ctx->exact), &d->bytes);
-    if (!block)
-        return alea__nomem(ctx);
-    d->v = block;
-    d->p = (double *)(void *)(block + n);
-    d->n = n;
-    if (ctx->exact) {
-        d->q = (alea__q *)(void *)(d->p + n);
+    alea_status st = alea__pmf_block_alloc(ctx, n, ctx->exact, d);
+    if (st == ALEA_OK && d->q)
         alea__frac_init(ctx, d);
-    }
-    return ALEA_OK;
+    return st;
 }
 
 /* Shrinks d (allocated for d->n outcomes, the first k filled) to k. The

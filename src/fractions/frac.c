@@ -23,19 +23,15 @@
  * WebAssembly build) exact mode cannot be switched on and this file is not
  * built.
  */
-#include "frac.h"
-#include "dist.h"
-#include "pmf.h"
-#include "out.h"
+#include "module.h"
+#include "../dist.h"
+#include "../out.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef ALEA_HAVE_GMP
-#error "frac.c is built with GMP (ALEA_HAVE_GMP) only"
-#endif
 #include <mpfr.h>
 
 /* Work units per limb (times its logarithm) of the operands of an exact
@@ -110,6 +106,15 @@ static void z_divexact_si(mpz_t z, const mpz_t x, long k)
         mpz_neg(z, z);
 }
 
+alea_status alea__frac_inexact(alea_ctx *ctx, const node *at)
+{
+    size_t s = at ? at->start : 0, e = at ? at->end : 0;
+    return alea__error(ctx, ALEA_ERR_INVALID, s, e,
+                       "exact fractions are not available for the construct at byte %u "
+                       "yet; compute it in doubles (without exact mode)",
+                       (unsigned)s);
+}
+
 void alea__frac_init(alea_ctx *ctx, alea__pmf *d)
 {
     (void)ctx;
@@ -127,6 +132,21 @@ void alea__frac_clear(alea_ctx *ctx, alea__pmf *d, size_t from)
     }
 }
 
+alea_status alea__frac_pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d)
+{
+    alea_status st = alea__pmf_block_alloc(ctx, n, ctx->exact, d);
+    if (st == ALEA_OK && d->q)
+        alea__frac_init(ctx, d);
+    return st;
+}
+
+void alea__frac_pmf_free(alea_ctx *ctx, alea__pmf *d)
+{
+    if (d->n && d->q)
+        alea__frac_clear(ctx, d, 0);
+    alea__pmf_block_free(ctx, d);
+}
+
 alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
 {
     size_t bytes = 0;
@@ -137,7 +157,7 @@ alea_status alea__frac_seal(alea_ctx *ctx, alea__pmf *d, const node *at)
         limbs += (double)q_limbs(&d->q[i]);
     }
     /* Reading the digits back for the doubles: a unit a limb. */
-    alea_status st = alea__work_check(ctx, limbs, at);
+    alea_status st = work_check(ctx, limbs, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)limbs, at ? at->start : 0, at ? at->end : 0);
     if (st != ALEA_OK)
@@ -262,7 +282,7 @@ alea_status alea__frac_xpow(alea_ctx *ctx, alea__q *r, alea__w a, uint64_t k, co
         if (k > (uint64_t)INT32_MAX)
             st = digits_check(ctx, HUGE_VAL, at);
         else if ((st = digits_check(ctx, limbs * sizeof(mp_limb_t), at)) == ALEA_OK &&
-            (st = alea__work_check(ctx, q_cost((size_t)limbs), at)) == ALEA_OK &&
+            (st = work_check(ctx, q_cost((size_t)limbs), at)) == ALEA_OK &&
             (st = alea__charge(ctx, (int64_t)q_cost((size_t)limbs), at ? at->start : 0,
                                at ? at->end : 0)) == ALEA_OK)
             q_pow(r, qa, (long)k);
@@ -363,7 +383,7 @@ static alea_status sparse_compact(alea__acc *a)
     qpair *pr = a->sq;
     size_t n = a->nsq;
     double lg = n > 1 ? ceil(log2((double)n)) : 1;
-    alea_status st = alea__work_check(a->ctx, 2 * (double)n * lg, a->at);
+    alea_status st = work_check(a->ctx, 2 * (double)n * lg, a->at);
     if (st == ALEA_OK)
         st = alea__charge(a->ctx, (int64_t)(2 * (double)n * lg), a->at->start, a->at->end);
     if (st != ALEA_OK)
@@ -390,7 +410,7 @@ static alea_status sparse_compact(alea__acc *a)
         mpq_clear(&pr[i].q);
     a->nsq = k;
     if (k > a->limit)
-        return alea__support_error(a->ctx, a->at);
+        return support_error(a->ctx, a->at);
     return ALEA_OK;
 }
 
@@ -464,7 +484,7 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
         size_t k = 0;
         for (size_t i = 0; i < a->span; i++)
             k += mpq_sgn(&a->dq[i]) > 0;
-        if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
+        if ((st = alea__frac_pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
             goto fail;
         k = 0;
         for (size_t i = 0; i < a->span; i++) {
@@ -481,7 +501,7 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
         size_t k = 0;
         for (size_t i = 0; i < a->nsq; i++)
             k += mpq_sgn(&pr[i].q) > 0;
-        if ((st = alea__pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
+        if ((st = alea__frac_pmf_alloc(a->ctx, k, &r)) != ALEA_OK)
             goto fail;
         k = 0;
         for (size_t i = 0; i < a->nsq; i++) {
@@ -492,15 +512,15 @@ alea_status alea__frac_acc_finish(alea__acc *a, alea__pmf *out)
             }
         }
     }
-    alea__acc_free(a);
+    alea__frac_acc_free(a);
     if ((st = alea__frac_seal(a->ctx, &r, a->at)) != ALEA_OK) {
-        alea__pmf_free(a->ctx, &r);
+        alea__frac_pmf_free(a->ctx, &r);
         return st;
     }
     *out = r;
     return ALEA_OK;
 fail:
-    alea__acc_free(a);
+    alea__frac_acc_free(a);
     return st;
 }
 
@@ -571,7 +591,7 @@ alea_status alea__frac_pairs(alea_ctx *ctx, const alea__pmf *a, const alea__pmf 
                              alea__pmf *out)
 {
     double lg = n > 1 ? ceil(log2((double)n)) : 1;
-    alea_status st = alea__work_check(ctx, (double)n * lg * ALEA__PAIR_SORT_UNIT, at);
+    alea_status st = work_check(ctx, (double)n * lg * ALEA__PAIR_SORT_UNIT, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)((double)n * lg * ALEA__PAIR_SORT_UNIT), at->start, at->end);
     if (st != ALEA_OK)
@@ -581,7 +601,7 @@ alea_status alea__frac_pairs(alea_ctx *ctx, const alea__pmf *a, const alea__pmf 
     for (size_t k = 0; k < n; k++)
         groups += k == 0 || pr[k].v != pr[k - 1].v;
     if (groups > limit)
-        return alea__support_error(ctx, at);
+        return support_error(ctx, at);
 
     mpz_t La, Lb, L, acc;
     mpz_init(La);
@@ -615,7 +635,7 @@ alea_status alea__frac_pairs(alea_ctx *ctx, const alea__pmf *a, const alea__pmf 
         lb = 2 * cb + 1;
     }
     double pair = ints ? 4 + 2 * (double)la * (double)lb : q_cost(2 * (la + lb));
-    if (st == ALEA_OK && (st = alea__pmf_alloc(ctx, groups, out)) == ALEA_OK) {
+    if (st == ALEA_OK && (st = alea__frac_pmf_alloc(ctx, groups, out)) == ALEA_OK) {
         mpq_t r;
         mpq_init(r);
         size_t g = 0;
@@ -647,7 +667,7 @@ alea_status alea__frac_pairs(alea_ctx *ctx, const alea__pmf *a, const alea__pmf 
         if (st == ALEA_OK)
             st = alea__frac_seal(ctx, out, at);
         if (st != ALEA_OK)
-            alea__pmf_free(ctx, out);
+            alea__frac_pmf_free(ctx, out);
     }
     free_ints(ctx, na, a->n);
     free_ints(ctx, nb, b->n);
@@ -1157,7 +1177,7 @@ static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t l
      * SMOOTH_BOUND times its 90 limbs, and divisions of den by at most
      * SMOOTH_PRIMES primes) is charged by what smooth() did. */
     double find = (double)(dl + 1) * 96;
-    alea_status st = alea__work_check(ctx, find, at);
+    alea_status st = work_check(ctx, find, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)find, at->start, at->end);
     if (st != ALEA_OK)
@@ -1168,10 +1188,10 @@ static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t l
         return st;
     /* Reducing each fraction: a division per prime of den, or a gcd. */
     double cost = (double)k * (np >= 0 ? (double)(np + 1) * (double)(dl + 1) * 8 : q_cost(dl * 2));
-    st = alea__work_check(ctx, cost, at);
+    st = work_check(ctx, cost, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)cost, at->start, at->end);
-    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, k, out)) != ALEA_OK)
+    if (st != ALEA_OK || (st = alea__frac_pmf_alloc(ctx, k, out)) != ALEA_OK)
         return st;
     mpz_t pz, g;
     mpz_init(pz);
@@ -1196,7 +1216,7 @@ static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t l
     mpz_clear(g);
     qc_clear(&qc);
     if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
-        alea__pmf_free(ctx, out);
+        alea__frac_pmf_free(ctx, out);
     return st;
 }
 
@@ -1236,7 +1256,7 @@ static alea_status poly_check(alea_ctx *ctx, double len_out, double bits_out, do
     double work = limbs * (1 + log2(mul_bits / 64 + 2)) * 4;
     if (digits_check(ctx, bytes, at) != ALEA_OK)
         return ALEA_ERR_LIMIT;
-    alea_status st = alea__work_check(ctx, work, at);
+    alea_status st = work_check(ctx, work, at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)work, at->start, at->end);
     return st;
@@ -1252,7 +1272,7 @@ static alea_status extreme_check(alea_ctx *ctx, double len_out, double bits_out,
     double limbs = bits_out / 64 + 1;
     if (digits_check(ctx, len_out * limbs * 8 * 3, at) != ALEA_OK)
         return ALEA_ERR_LIMIT;
-    return alea__work_check(ctx, len_out * 8 * (2 * limbs) * log2(2 * limbs + 2), at);
+    return work_check(ctx, len_out * 8 * (2 * limbs) * log2(2 * limbs + 2), at);
 }
 
 /* Before the polynomials are made: their coefficients (a word each, zeros
@@ -1271,7 +1291,7 @@ static alea_status skeleton_check(alea_ctx *ctx, const alea__pmf *a, const alea_
                            "(memory limit is %lld bytes)",
                            (unsigned)at->start, bytes / 1e6,
                            (long long)ctx->limits[ALEA_LIMIT_MEMORY]);
-    return alea__work_check(ctx, la + lb + len_out, at);
+    return work_check(ctx, la + lb + len_out, at);
 }
 
 alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
@@ -1338,7 +1358,7 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
             /* the digits as poly_check counts them: the result, its
              * fractions and (here) the recurrence's own */
             st = digits_check(ctx, len * (bits / LIMB_BITS + 1) * 8 * 3, at) == ALEA_OK
-                     ? alea__work_check(ctx, work, at)
+                     ? work_check(ctx, work, at)
                      : ALEA_ERR_LIMIT;
             if (st == ALEA_OK)
                 st = alea__charge(ctx, (int64_t)work, at->start, at->end);
@@ -1397,7 +1417,7 @@ alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pm
     double plimbs = ((double)top + 1) * (bits / 64 + 1);
     st = poly_check(ctx, len, bits, plimbs * 64, at);
     double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * unbalanced_factor(plimbs);
-    if (st == ALEA_OK && (st = alea__work_check(ctx, horner, at)) == ALEA_OK)
+    if (st == ALEA_OK && (st = work_check(ctx, horner, at)) == ALEA_OK)
         st = alea__charge(ctx, (int64_t)horner, at->start, at->end);
     if (st == ALEA_OK && (st = zp_zero(ctx, &R, 1)) == ALEA_OK) {
         mpz_divexact(t, L, mpq_denref(&w->q[n - 1]));
@@ -1469,7 +1489,7 @@ alea_status alea__frac_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t 
     double per = ((double)m * qb + (double)K * log2((double)m + 1)) / 8 + 16;
     alea_status st = digits_check(ctx, per * (double)K * 2, at);
     if (st == ALEA_OK)
-        st = alea__work_check(ctx, (double)K * 4 * q_cost((size_t)(per / 8) + 1), at);
+        st = work_check(ctx, (double)K * 4 * q_cost((size_t)(per / 8) + 1), at);
     if (st != ALEA_OK)
         goto done;
     {
@@ -1529,11 +1549,11 @@ alea_status alea__frac_walk_sums(alea_ctx *ctx, const alea__pmf *die, int bottom
     /* F additions of fractions of at most the die's digits, and F sums kept */
     alea_status st = digits_check(ctx, limbs * 8 * 2 * (double)F, at);
     if (st == ALEA_OK)
-        st = alea__work_check(ctx, (double)F * q_cost((size_t)limbs + 1), at);
+        st = work_check(ctx, (double)F * q_cost((size_t)limbs + 1), at);
     if (st == ALEA_OK)
         st = alea__charge(ctx, (int64_t)((double)F * q_cost((size_t)limbs + 1)), at->start,
                           at->end);
-    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, F, out)) != ALEA_OK)
+    if (st != ALEA_OK || (st = alea__frac_pmf_alloc(ctx, F, out)) != ALEA_OK)
         return st;
     for (size_t t = F; t-- > 0;) {
         out->v[t] = (int64_t)t;
@@ -1542,7 +1562,7 @@ alea_status alea__frac_walk_sums(alea_ctx *ctx, const alea__pmf *die, int bottom
             mpq_add(&out->q[t], &out->q[t], &out->q[t + 1]);
     }
     if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
-        alea__pmf_free(ctx, out);
+        alea__frac_pmf_free(ctx, out);
     return st;
 }
 
@@ -1566,8 +1586,8 @@ alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q
     double per = ((double)r * qb + (double)kmax * log2((double)r + 1)) / 8 + 16;
     alea_status st = digits_check(ctx, per * ((double)kmax + 1) * 2, at);
     if (st == ALEA_OK)
-        st = alea__work_check(ctx, ((double)kmax + 1) * 4 * q_cost((size_t)(per / 8) + 1), at);
-    if (st != ALEA_OK || (st = alea__pmf_alloc(ctx, (size_t)kmax + 1, out)) != ALEA_OK)
+        st = work_check(ctx, ((double)kmax + 1) * 4 * q_cost((size_t)(per / 8) + 1), at);
+    if (st != ALEA_OK || (st = alea__frac_pmf_alloc(ctx, (size_t)kmax + 1, out)) != ALEA_OK)
         goto done;
     {
         size_t n = 0;
@@ -1603,7 +1623,7 @@ alea_status alea__frac_binom_row(alea_ctx *ctx, const alea__q *qt, const alea__q
     }
 done:
     if (st != ALEA_OK)
-        alea__pmf_free(ctx, out);
+        alea__frac_pmf_free(ctx, out);
     mpq_clear(rho);
     mpq_clear(rhoc);
     mpq_clear(up);
@@ -1686,7 +1706,7 @@ alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const 
     size_t k = 0;
     if (st == ALEA_OK) {
         k = (size_t)(mpq_sgn(pf) > 0) + (size_t)(mpq_sgn(pt) > 0);
-        st = alea__pmf_alloc(ctx, k, out);
+        st = alea__frac_pmf_alloc(ctx, k, out);
     }
     if (st == ALEA_OK) {
         k = 0;
@@ -1699,7 +1719,7 @@ alea_status alea__frac_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a, const 
             mpq_set(&out->q[k], pt);
         }
         if ((st = alea__frac_seal(ctx, out, NULL)) != ALEA_OK)
-            alea__pmf_free(ctx, out);
+            alea__frac_pmf_free(ctx, out);
     }
     mpq_clear(pt);
     mpq_clear(pf);

@@ -25,9 +25,6 @@
  * fuzzers do). The tables below list them once, for both files:
  * X(name, parameters, arguments, the context they reach). */
 
-/* ALEA_ERR_INVALID: a weight with no exact value (a construct whose exact
- * form is not written yet), at node at (may be NULL). In pmf.c. */
-ALEA__HIDDEN alea_status alea__frac_inexact(alea_ctx *ctx, const node *at);
 /* Makes ctx able to compute in fractions (loads the module, once per
  * context; ALEA_ERR_ARGUMENT with the reason when it cannot); gives the
  * module back (alea_ctx_free). */
