@@ -545,15 +545,9 @@ int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, doubl
                        : what == ALEA_FRACTION_AT_LEAST ? alea_dist_at_least(dist, v)
                                                         : alea_dist_at_most(dist, v);
             if (p > 0) {
-                e = (int64_t)floor(log10(p));
-                m = p / pow(10, (double)e);
-                if (m >= 10) {
-                    m /= 10;
-                    e++;
-                } else if (m < 1) {
-                    m *= 10;
-                    e--;
-                }
+                alea__sci s = alea__sci_of(p);
+                m = s.m;
+                e = s.e;
             }
         }
     }

@@ -3,9 +3,12 @@
  * one block for its values, its doubles and, in exact mode, room for its
  * fractions. What the fractions hold (GMP's digits) is theirs to set up
  * and give back (fractions/, through pmf.c), so this file knows no number
- * system but doubles and serves both.
+ * system but doubles and serves both. And a probability in decimal
+ * scientific form (alea__sci), as both write it.
  */
 #include "weight.h"
+
+#include <math.h>
 
 static size_t outcome_bytes(size_t n, int exact)
 {
@@ -45,4 +48,22 @@ alea_status alea__pmf_block_alloc(alea_ctx *ctx, size_t n, int exact, alea__pmf 
     if (exact)
         d->q = (alea__q *)(void *)(d->p + n);
     return ALEA_OK;
+}
+
+alea__sci alea__sci_norm(double d, double m, int64_t e)
+{
+    if (m >= 10) {
+        m /= 10;
+        e++;
+    } else if (m < 1) {
+        m *= 10;
+        e--;
+    }
+    return (alea__sci){.m = m, .e = e, .d = d};
+}
+
+alea__sci alea__sci_of(double d)
+{
+    int64_t e = (int64_t)floor(log10(d));
+    return alea__sci_norm(d, d / pow(10, (double)e), e);
 }

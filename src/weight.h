@@ -106,6 +106,12 @@ typedef struct alea__sci {
     double d; /* the nearest double (0 below the range) */
 } alea__sci;
 
+/* d as mantissa m * 10^e with m brought into [1, 10) (e from a logarithm
+ * may be one off at a power of ten); a double d > 0 as mantissa * 10^e
+ * (weight.c). */
+ALEA__HIDDEN alea__sci alea__sci_norm(double d, double m, int64_t e);
+ALEA__HIDDEN alea__sci alea__sci_of(double d);
+
 /*
  * A hash table from int64 values to doubles: open addressing with linear
  * probing, cap slots (a power of two, at most 3/4 full), n of them used. A

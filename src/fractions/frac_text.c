@@ -201,30 +201,8 @@ static double nearest_prob(const alea__q *q)
     return d == 0 && mpq_sgn(q) > 0 ? DBL_TRUE_MIN : d;
 }
 
-
-/* Above this a double holds a probability's 12 digits (sci_of). */
+/* Above this a double holds a probability's 12 digits (alea__sci_of). */
 #define SCI_NORMAL 1e-290
-
-/* d as mantissa m * 10^e, m brought into [1, 10) (e from a logarithm may be
- * one off at a power of ten). */
-static alea__sci sci_norm(double d, double m, long e)
-{
-    if (m >= 10) {
-        m /= 10;
-        e++;
-    } else if (m < 1) {
-        m *= 10;
-        e--;
-    }
-    return (alea__sci){.m = m, .e = e, .d = d};
-}
-
-/* A double d >= SCI_NORMAL as mantissa * 10^e. */
-static alea__sci sci_of(double d)
-{
-    long e = (long)floor(log10(d));
-    return sci_norm(d, d / pow(10, (double)e), e);
-}
 
 /* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
  * at 96 bits, whose exponent reaches far below a double's); den already
@@ -237,7 +215,7 @@ static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
     mpfr_div(r, r, den, MPFR_RNDN);
     double d = mpfr_get_d(r, MPFR_RNDN);
     if (d >= SCI_NORMAL)
-        return sci_of(d);
+        return alea__sci_of(d);
     /* below: the power of ten from the wide value */
     mpfr_log10(t, r, MPFR_RNDN);
     mpfr_floor(t, t);
@@ -246,7 +224,7 @@ static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
     mpfr_pow_si(t, t, -e, MPFR_RNDN);
     mpfr_mul(r, r, t, MPFR_RNDN);
     /* positive, as nearest_prob() */
-    return sci_norm(d > 0 ? d : DBL_TRUE_MIN, mpfr_get_d(r, MPFR_RNDN), e);
+    return alea__sci_norm(d > 0 ? d : DBL_TRUE_MIN, mpfr_get_d(r, MPFR_RNDN), e);
 }
 
 alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
@@ -286,7 +264,7 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
         st = alea__progress(ctx, 16 * limbs + 3 * 400, 0, 0);
         mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
         /* the probability's nearest double is there already (alea__frac_dist) */
-        sci[3 * i] = m->p[i] >= SCI_NORMAL ? sci_of(m->p[i]) : to_sci(num, lf, r, t);
+        sci[3 * i] = m->p[i] >= SCI_NORMAL ? alea__sci_of(m->p[i]) : to_sci(num, lf, r, t);
         mpz_sub(x, mass, below); /* at least */
         sci[3 * i + 1] = to_sci(x, lf, r, t);
         mpz_add(below, below, num);
