@@ -380,91 +380,108 @@ void alea__frac_value(const alea_dist *d, alea_fraction what, size_t i, alea__ou
     mpq_clear(s);
 }
 
-/* The CSV's cumulative columns by fractions: a gcd of long numbers per
- * addition (a denominator with a large prime). */
+/* The CSV's cells (alea__out_csv_rows): each probability, and the
+ * cumulative columns, at most summed from the bottom and at least the
+ * mass less the at most before it (exact, so no cancellation to fear). */
+
+/* By fractions: a gcd of long numbers per addition (a denominator with a
+ * large prime). */
+typedef struct csv_fracs {
+    const alea__pmf *m;
+    mpq_t most, least, mass;
+} csv_fracs;
+
+static void csv_frac_cells(void *ud, size_t i, alea__out *o)
+{
+    csv_fracs *c = ud;
+    mpq_sub(c->least, c->mass, c->most);
+    mpq_add(c->most, c->most, &c->m->q[i]);
+    frac_print(o, &c->m->q[i], 1);
+    alea__out_char(o, ',');
+    frac_print(o, c->least, 0);
+    alea__out_char(o, ',');
+    frac_print(o, c->most, 0);
+}
+
 static void csv_by_fractions(const alea__pmf *m, alea__out *o)
 {
-    mpq_t most, least, mass;
-    mpq_init(most);
-    mpq_init(least);
-    mpq_init(mass);
+    csv_fracs c = {.m = m};
+    mpq_init(c.most);
+    mpq_init(c.least);
+    mpq_init(c.mass);
     for (size_t i = 0; i < m->n; i++)
-        mpq_add(mass, mass, &m->q[i]);
-    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
-        mpq_sub(least, mass, most);
-        mpq_add(most, most, &m->q[i]);
-        alea__out_i64(o, m->v[i]);
-        alea__out_char(o, ',');
-        frac_print(o, &m->q[i], 1);
-        alea__out_char(o, ',');
-        frac_print(o, least, 0);
-        alea__out_char(o, ',');
-        frac_print(o, most, 0);
-        alea__out_char(o, '\n');
-    }
-    mpq_clear(most);
-    mpq_clear(least);
-    mpq_clear(mass);
+        mpq_add(c.mass, c.mass, &m->q[i]);
+    alea__out_csv_rows(o, m->v, m->n, csv_frac_cells, &c);
+    mpq_clear(c.most);
+    mpq_clear(c.least);
+    mpq_clear(c.mass);
+}
+
+/* Over the common denominator L when its primes (ps^es, np of them) are
+ * small (dice): integer additions, and each sum's lowest terms by dividing
+ * out L's primes, where adding fractions takes gcds of long numbers (the
+ * CSV of 500d10 spent 40% of its time in them). */
+typedef struct csv_ints {
+    const alea__pmf *m;
+    mpz_t L, c, t, pz, g, most, mass;
+    unsigned long ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    int np;
+    quot_cache qc;
+    mpq_t r;
+} csv_ints;
+
+static void csv_int_cells(void *ud, size_t i, alea__out *o)
+{
+    csv_ints *s = ud;
+    const alea__pmf *m = s->m;
+    frac_print(o, &m->q[i], 1);
+    alea__out_char(o, ',');
+    mpz_sub(s->c, s->mass, s->most);
+    alea__frac_reduce_smooth(s->r, s->c, s->L, s->ps, s->es, s->np, s->pz, s->g, &s->qc);
+    frac_print(o, s->r, 0);
+    alea__out_char(o, ',');
+    mpz_divexact(s->t, s->L, mpq_denref(&m->q[i]));
+    mpz_addmul(s->most, s->t, mpq_numref(&m->q[i]));
+    mpz_set(s->c, s->most);
+    alea__frac_reduce_smooth(s->r, s->c, s->L, s->ps, s->es, s->np, s->pz, s->g, &s->qc);
+    frac_print(o, s->r, 0);
 }
 
 void alea__frac_csv(const alea_dist *d, alea__out *o)
 {
-    /* at most: summed from the bottom; at least: the mass less the at most
-     * before it (exact, so no cancellation to fear). Over the common
-     * denominator L when its primes are small (dice): integer additions,
-     * and each sum's lowest terms by dividing out L's primes, where adding
-     * fractions takes gcds of long numbers (the CSV of 500d10 spent 40% of
-     * its time in them). */
     const alea__pmf *m = &d->pmf;
     alea__out_str(o, "value,probability,at_least,at_most\n");
-    mpz_t L, c, t, pz, g, most, mass;
-    mpz_init(L);
-    common_den(m, L);
-    unsigned long ps[SMOOTH_PRIMES], es[SMOOTH_PRIMES];
+    csv_ints s;
+    s.m = m;
+    mpz_init(s.L);
+    common_den(m, s.L);
     double work;
-    int np = m->n ? alea__frac_smooth(L, ps, es, &work) : -1;
-    if (np < 0) {
-        mpz_clear(L);
+    s.np = m->n ? alea__frac_smooth(s.L, s.ps, s.es, &work) : -1;
+    if (s.np < 0) {
+        mpz_clear(s.L);
         csv_by_fractions(m, o);
         return;
     }
-    mpz_init(c);
-    mpz_init(t);
-    mpz_init(pz);
-    mpz_init(g);
-    mpz_init(most);
-    mpz_init(mass);
+    mpz_init(s.c);
+    mpz_init(s.t);
+    mpz_init(s.pz);
+    mpz_init(s.g);
+    mpz_init(s.most);
+    mpz_init(s.mass);
     for (size_t i = 0; i < m->n; i++) {
-        mpz_divexact(t, L, mpq_denref(&m->q[i]));
-        mpz_addmul(mass, t, mpq_numref(&m->q[i]));
+        mpz_divexact(s.t, s.L, mpq_denref(&m->q[i]));
+        mpz_addmul(s.mass, s.t, mpq_numref(&m->q[i]));
     }
-    quot_cache qc;
-    qc_init(&qc);
-    mpq_t r;
-    mpq_init(r);
-    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
-        alea__out_i64(o, m->v[i]);
-        alea__out_char(o, ',');
-        frac_print(o, &m->q[i], 1);
-        alea__out_char(o, ',');
-        mpz_sub(c, mass, most);
-        alea__frac_reduce_smooth(r, c, L, ps, es, np, pz, g, &qc);
-        frac_print(o, r, 0);
-        alea__out_char(o, ',');
-        mpz_divexact(t, L, mpq_denref(&m->q[i]));
-        mpz_addmul(most, t, mpq_numref(&m->q[i]));
-        mpz_set(c, most);
-        alea__frac_reduce_smooth(r, c, L, ps, es, np, pz, g, &qc);
-        frac_print(o, r, 0);
-        alea__out_char(o, '\n');
-    }
-    mpq_clear(r);
-    qc_clear(&qc);
-    mpz_clear(L);
-    mpz_clear(c);
-    mpz_clear(t);
-    mpz_clear(pz);
-    mpz_clear(g);
-    mpz_clear(most);
-    mpz_clear(mass);
+    qc_init(&s.qc);
+    mpq_init(s.r);
+    alea__out_csv_rows(o, m->v, m->n, csv_int_cells, &s);
+    mpq_clear(s.r);
+    qc_clear(&s.qc);
+    mpz_clear(s.L);
+    mpz_clear(s.c);
+    mpz_clear(s.t);
+    mpz_clear(s.pz);
+    mpz_clear(s.g);
+    mpz_clear(s.most);
+    mpz_clear(s.mass);
 }
