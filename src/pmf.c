@@ -9,7 +9,6 @@
 #include "fractions/frac.h"
 #include "table.h"
 
-#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

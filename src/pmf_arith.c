@@ -16,10 +16,7 @@
 #include "fractions/frac.h"
 #include "table.h"
 
-#include <float.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 /* ---- sums ------------------------------------------------------------------ */
 
