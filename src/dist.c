@@ -545,15 +545,9 @@ int64_t alea_dist_sci(const alea_dist *dist, alea_fraction what, size_t i, doubl
                        : what == ALEA_FRACTION_AT_LEAST ? alea_dist_at_least(dist, v)
                                                         : alea_dist_at_most(dist, v);
             if (p > 0) {
-                e = (int64_t)floor(log10(p));
-                m = p / pow(10, (double)e);
-                if (m >= 10) {
-                    m /= 10;
-                    e++;
-                } else if (m < 1) {
-                    m *= 10;
-                    e--;
-                }
+                alea__sci s = alea__sci_of(p);
+                m = s.m;
+                e = s.e;
             }
         }
     }
@@ -587,6 +581,46 @@ static void out_prob(const alea_dist *dist, alea__out *o, alea_fraction what, si
     alea__out_mem(o, buf, (size_t)len);
 }
 
+/* A CSV row's cells in doubles: the probability (a run of equal ones, a
+ * uniform die, reuses the last text), the cumulative columns, and for an
+ * estimate its 95% interval. */
+typedef struct csv_doubles {
+    const alea_dist *dist;
+    const double *least, *most;
+    int est;
+    char ptext[32];
+    size_t plen;
+    double last;
+} csv_doubles;
+
+static void csv_cells(void *ud, size_t i, alea__out *o)
+{
+    csv_doubles *c = ud;
+    const alea_dist *dist = c->dist;
+    const alea__pmf *m = &dist->pmf;
+    if (dist->sci && m->p[i] < SCI_BELOW) {
+        out_prob(dist, o, ALEA_FRACTION_PROB, i, m->p[i]);
+    } else {
+        if (m->p[i] != c->last) {
+            c->last = m->p[i];
+            c->plen = alea__fmt_double(c->ptext, c->last);
+        }
+        alea__out_mem(o, c->ptext, c->plen);
+    }
+    alea__out_char(o, ',');
+    out_prob(dist, o, ALEA_FRACTION_AT_LEAST, i, c->least[i]);
+    alea__out_char(o, ',');
+    out_prob(dist, o, ALEA_FRACTION_AT_MOST, i, c->most[i]);
+    if (c->est) {
+        double lo, hi;
+        alea_dist_interval(dist, i, &lo, &hi);
+        alea__out_char(o, ',');
+        alea__out_double(o, lo);
+        alea__out_char(o, ',');
+        alea__out_double(o, hi);
+    }
+}
+
 /* "value,probability,at_least,at_most[,low95,high95]", a row per outcome.
  * Returns 0 when the cumulative columns find no memory. */
 static size_t format_csv(const alea_dist *dist, alea__out *o)
@@ -598,38 +632,11 @@ static size_t format_csv(const alea_dist *dist, alea__out *o)
         return 0;
     double *most = least + (m->n ? m->n : 1);
     alea_dist_cumulate(dist, least, most);
-    int est = dist->samples > 0;
-    alea__out_str(o, est ? "value,probability,at_least,at_most,low95,high95\n"
-                         : "value,probability,at_least,at_most\n");
-    char ptext[32];
-    size_t plen = 0;
-    double last = -1;
-    for (size_t i = 0; i < m->n && o->len <= o->limit; i++) {
-        alea__out_i64(o, m->v[i]);
-        alea__out_char(o, ',');
-        if (dist->sci && m->p[i] < SCI_BELOW) {
-            out_prob(dist, o, ALEA_FRACTION_PROB, i, m->p[i]);
-        } else {
-            if (m->p[i] != last) { /* a uniform die: the same text again */
-                last = m->p[i];
-                plen = alea__fmt_double(ptext, last);
-            }
-            alea__out_mem(o, ptext, plen);
-        }
-        alea__out_char(o, ',');
-        out_prob(dist, o, ALEA_FRACTION_AT_LEAST, i, least[i]);
-        alea__out_char(o, ',');
-        out_prob(dist, o, ALEA_FRACTION_AT_MOST, i, most[i]);
-        if (est) {
-            double lo, hi;
-            alea_dist_interval(dist, i, &lo, &hi);
-            alea__out_char(o, ',');
-            alea__out_double(o, lo);
-            alea__out_char(o, ',');
-            alea__out_double(o, hi);
-        }
-        alea__out_char(o, '\n');
-    }
+    csv_doubles c = {.dist = dist, .least = least, .most = most, .est = dist->samples > 0,
+                     .last = -1};
+    alea__out_str(o, c.est ? "value,probability,at_least,at_most,low95,high95\n"
+                           : "value,probability,at_least,at_most\n");
+    alea__out_csv_rows(o, m->v, m->n, csv_cells, &c);
     alea__mem_free(dist->ctx, least, bytes);
     return alea__out_finish(o);
 }

@@ -2,9 +2,9 @@
  * frac_load.c -- the exact engine's fractions, reached through a module.
  *
  * The pmf operations in fractions (fractions/frac.h, ALEA__FRAC_STATUS and
- * ALEA__FRAC_VOID) are written in fractions/frac.c with GMP and MPFR.
+ * ALEA__FRAC_VOID) are written in the files of fractions/ with GMP and MPFR.
  * Loading them costs a process about 0.7 ms, more than a roll takes, so
- * the library does not link them: frac.c, GMP and MPFR make the module
+ * the library does not link them: they, GMP and MPFR make the module
  * alea-exact.so, which
  * alea__frac_load opens the first time a context computes in fractions
  * (exact mode, or a result in doubles with outcomes near the double range,

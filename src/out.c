@@ -544,3 +544,14 @@ void alea__out_json_str(alea__out *o, const char *s, size_t n)
     }
     alea__out_char(o, '"');
 }
+
+void alea__out_csv_rows(alea__out *o, const int64_t *v, size_t n,
+                        void (*cells)(void *ud, size_t i, alea__out *o), void *ud)
+{
+    for (size_t i = 0; i < n && o->len <= o->limit; i++) {
+        alea__out_i64(o, v[i]);
+        alea__out_char(o, ',');
+        cells(ud, i, o);
+        alea__out_char(o, '\n');
+    }
+}

@@ -62,4 +62,12 @@ ALEA__HIDDEN size_t alea__utf8_len(const unsigned char *s, size_t n);
  * replaced by U+FFFD. */
 ALEA__HIDDEN void alea__out_json_str(alea__out *o, const char *s, size_t n);
 
+/* The rows of a distribution's CSV table: "v[i],<cells>\n" for each of the
+ * n values while the output is within its limit, the cells of row i (no
+ * leading comma) written by cells(ud, i, o): the one loop of both number
+ * systems (dist.c, fractions/frac_text.c). */
+ALEA__HIDDEN void alea__out_csv_rows(alea__out *o, const int64_t *v, size_t n,
+                                     void (*cells)(void *ud, size_t i, alea__out *o),
+                                     void *ud);
+
 #endif /* ALEA_OUT_H */

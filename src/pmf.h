@@ -1,9 +1,9 @@
 /*
- * pmf.h -- distributions under construction (pmf.c), in either number
- * system: their basics, the weights being computed (alea__x), the
- * accumulator that builds them, and the arithmetic of independent
- * distributions. The layouts are in weight.h; in exact mode pmf.c hands
- * the arithmetic to the fraction module (fractions/frac.h).
+ * pmf.h -- distributions under construction (pmf.c, pmf_arith.c), in
+ * either number system: their basics, the weights being computed
+ * (alea__x), the accumulator that builds them, and the arithmetic of
+ * independent distributions. The layouts are in weight.h; in exact mode
+ * they hand the arithmetic to the fraction module (fractions/frac.h).
  *
  * Every operation checks the SUPPORT limit before it allocates a result,
  * charges the WORK budget before each step, reports integer overflow of an
@@ -38,6 +38,18 @@ ALEA__HIDDEN void alea__pmf_ratio(alea_ctx *ctx, alea__pmf *d, size_t k, uint64_
 /* In exact mode, after a pmf's fractions are written: its doubles and the
  * bytes of its digits (frac_seal); d is freed on error. Nothing otherwise. */
 ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node *at);
+/* Shrinks d (allocated for d->n outcomes, the first k filled) to k. The
+ * block stays (it is freed whole, by its size in d->bytes): a copy into a
+ * smaller one would cost more than the bytes it gives back. */
+ALEA__HIDDEN alea_status alea__pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k);
+/* The SUPPORT limit as a count of outcomes (at least 1). */
+static inline size_t alea__support_limit(const alea_ctx *ctx)
+{
+    int64_t l = ctx->limits[ALEA_LIMIT_SUPPORT];
+    if (l < 1)
+        return 1;
+    return (uint64_t)l > SIZE_MAX / 4 ? SIZE_MAX / 4 : (size_t)l;
+}
 /* The greatest common divisor of a and b (a when b is 0). */
 ALEA__HIDDEN uint64_t alea__gcd(uint64_t a, uint64_t b);
 /* Sum of the outcomes' probabilities. */
@@ -85,6 +97,12 @@ ALEA__HIDDEN double alea__trunc_pow(double t, int64_t n);
 
 /* ---- pmf.c: the accumulator (over the hash table of table.c) ---- */
 
+/* Dense mode is used when the value range is at most this many values, or
+ * at most ALEA__DENSE_RATIO times the expected number of additions (and a
+ * sum in fractions is a product of polynomials on the same terms). */
+#define ALEA__DENSE_SMALL 65536u
+#define ALEA__DENSE_RATIO 8.0
+
 /* Work units per addition into a: 1 in dense mode, ALEA__SPARSE_COST in
  * sparse mode. */
 ALEA__HIDDEN double alea__acc_unit(const alea__acc *a);
@@ -108,7 +126,8 @@ ALEA__HIDDEN alea_status alea__acc_finish(alea__acc *a, alea__pmf *out);
 /* Frees the buffers (after an error elsewhere). Safe to call twice. */
 ALEA__HIDDEN void alea__acc_free(alea__acc *a);
 
-/* ---- pmf.c: arithmetic of independent distributions ----
+/* ---- pmf_arith.c: arithmetic of independent distributions (the scaled
+ * sum and the polynomial: pmf.c) ----
  * Each writes a new pmf into *out (which must not alias an input) only on
  * success; `at` gives the span for errors. */
 

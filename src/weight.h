@@ -3,8 +3,9 @@
  * under construction (alea__pmf), a probability as a weight (alea__w) and a
  * weight being computed (alea__x), the hash table and the accumulator that
  * build outcomes, the pairs an operation makes, and the work units their
- * steps cost. The functions over them are declared by their modules
- * (pmf.h, table.h) and, in fractions, by fractions/frac.h.
+ * steps cost; and the storage of a pmf (weight.c). The functions over
+ * them are declared by their modules (pmf.h, table.h) and, in fractions,
+ * by fractions/frac.h.
  *
  * A distribution under construction is an alea__pmf: outcomes with distinct
  * values in ascending order and positive probabilities, plus the mass that
@@ -105,6 +106,12 @@ typedef struct alea__sci {
     double d; /* the nearest double (0 below the range) */
 } alea__sci;
 
+/* d as mantissa m * 10^e with m brought into [1, 10) (e from a logarithm
+ * may be one off at a power of ten); a double d > 0 as mantissa * 10^e
+ * (weight.c). */
+ALEA__HIDDEN alea__sci alea__sci_norm(double d, double m, int64_t e);
+ALEA__HIDDEN alea__sci alea__sci_of(double d);
+
 /*
  * A hash table from int64 values to doubles: open addressing with linear
  * probing, cap slots (a power of two, at most 3/4 full), n of them used. A
@@ -181,5 +188,15 @@ typedef struct alea__ipair {
  * a move: about 9 ns here). */
 #define ALEA__PAIR_UNIT 4
 #define ALEA__PAIR_SORT_UNIT 5
+
+/* ---- storage (weight.c) ----
+ * The block of a pmf of n outcomes: d's fields reset, d->v and d->p (and
+ * with `exact`, d->q: room for n fractions, not yet set up) in one spare
+ * block; n == 0: no block. Out of memory: ALEA_ERR_NOMEM, d empty. Freed
+ * by alea__pmf_block_free once its fractions are given back (pmf.h's
+ * alea__pmf_alloc and alea__pmf_free do both). */
+ALEA__HIDDEN alea_status alea__pmf_block_alloc(alea_ctx *ctx, size_t n, int exact,
+                                               alea__pmf *d);
+ALEA__HIDDEN void alea__pmf_block_free(alea_ctx *ctx, alea__pmf *d);
 
 #endif /* ALEA_WEIGHT_H */

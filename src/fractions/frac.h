@@ -1,7 +1,7 @@
 /*
  * frac.h -- the fraction module (alea-exact.so): the pmf operations in exact
- * fractions (GMP), listed once as X-tables for the module (frac.c, which
- * defines them) and for the library's loader (frac_load.c, which defines
+ * fractions (GMP), listed once as X-tables for the module (fractions/,
+ * which defines them) and for the library's loader (frac_load.c, which defines
  * each as a call through the module's table), and the table itself, whose
  * layout check (ALEA__FRAC_SIZES) refuses a module of another build.
  */
@@ -16,18 +16,15 @@
 
 /* ---- the pmf operations in exact fractions ----
  * pmf.c calls these in exact mode; `lo` is the result's lowest value. They
- * are written in fractions/frac.c with GMP, which the library does not
- * link: frac.c and GMP make a module of their own (alea-exact.so), loaded
+ * are written in the files of fractions/ with GMP, which the library does
+ * not link: they and GMP make a module of their own (alea-exact.so), loaded
  * by frac_load.c when a context first needs fractions (alea__frac_load), so
  * that a run in doubles never pays for loading GMP. frac_load.c defines
  * each function below as a call through the module's table (ctx->frac_ops);
- * frac.c defines them for real (a build may also link it directly, as the
- * fuzzers do). The tables below list them once, for both files:
+ * the module defines them for real (a build may also link its files
+ * directly, as the fuzzers do). The tables below list them once, for both files:
  * X(name, parameters, arguments, the context they reach). */
 
-/* ALEA_ERR_INVALID: a weight with no exact value (a construct whose exact
- * form is not written yet), at node at (may be NULL). In pmf.c. */
-ALEA__HIDDEN alea_status alea__frac_inexact(alea_ctx *ctx, const node *at);
 /* Makes ctx able to compute in fractions (loads the module, once per
  * context; ALEA_ERR_ARGUMENT with the reason when it cannot); gives the
  * module back (alea_ctx_free). */
