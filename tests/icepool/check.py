@@ -801,6 +801,9 @@ NOT_COMPARABLE = [
     ("alea", r"1d\(1d2\+1\)!",
      "an explosion on rolled sides: alea cuts each side's chain at its own depth, so one icepool depth "
      "cannot reproduce the truncated mass"),
+    ("alea", r"1d4min4(!|!!|x|!p)|1d6min6!|1d6min5!>=5|2d4min4!kl1",
+     "a clamp that every face passes, then an explosion: the clamp holds the first roll only (1d4min4! "
+     "is 4 + 1d4!), while icepool's clipped die explodes on its one face for ever"),
 ]
 
 
