@@ -281,12 +281,12 @@ for limit, want in [(size, 200), (size - 1, 503)]:
 
 # ---- 3. expensive loops from 8 clients: a share per address --------------------
 srv = Server('--threads', '2')
-stop_at = time.monotonic() + 5
 statuses = []
+cheap_done = threading.Event()
 
 
 def expensive(source):
-    while time.monotonic() < stop_at:
+    while not cheap_done.is_set():
         st, _, _, _ = srv.request('POST', '/dist', {'expr': '1d500 * 1d500'}, source=source)
         statuses.append(st)
 
@@ -295,17 +295,22 @@ loops = [threading.Thread(target=expensive, args=(f'127.0.0.{30 + k}',)) for k i
 for t in loops:
     t.start()
 # The loops' first requests are each client's first: a client counts as
-# expensive once it has used a worker for a while.
+# expensive once it has used a worker for a while. Then 12 cheap rolls, one
+# after another, while the loops go on (a count, not a window of time: a
+# busy machine takes longer, it does not fail); the median is the check,
+# against the 1.88 s of a server without a share per client.
 time.sleep(1.5)
 cheap = []
-while time.monotonic() < stop_at - 0.5:
+give_up = time.monotonic() + 60
+while len(cheap) < 12 and time.monotonic() < give_up:
     ok, took = roll_1d20(srv)
     cheap.append(took if ok else 99)
+cheap_done.set()
 for t in loops:
     t.join()
 cheap.sort()
-check('a cheap roll is answered among 8 expensive loops (main: 3 in 6 s)',
-      len(cheap) >= 10 and cheap[len(cheap) // 2] < 1, (len(cheap), cheap[len(cheap) // 2]))
+check('a cheap roll is answered among 8 expensive loops (main: median 1.88 s)',
+      len(cheap) == 12 and cheap[len(cheap) // 2] < 1, (len(cheap), cheap[len(cheap) // 2]))
 # each answered: computed, or at its deadline where the build is slow (the
 # sanitizers' build runs them to it)
 check('the expensive loops were answered too',
