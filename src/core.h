@@ -84,6 +84,9 @@ struct alea_ctx {
      * or NULL: every function of the engine, and every mechanic's exact
      * operation, sees them through the context it is handed. */
     struct alea__env *env;
+    /* The distributions that evaluation keeps for the values of its
+     * bindings (share.h), or NULL: none kept. */
+    struct alea__share *share;
     /* The exact engine's fractions, once loaded (frac_load.c): the module's
      * table and the dynamic loader's handle (NULL: not loaded). */
     const struct alea__frac_ops *frac_ops;
