@@ -165,6 +165,44 @@ static void test_deep(void **state)
     "(* $g (+ (* $d 2d4) (* (- 1 $d) d4) 4)) (* $h (+ (* $c 6d6) (* (- 1 $c) 3d6))) "      \
     "(* (- 1 $h) $g (+ (* $d 6d6) (* (- 1 $d) 3d6))))))))))"
 
+/* The same in the language, once it reads let, or, and if. */
+static const char rogue_text[] =
+    "let a = d20 in let b = d20 in let h1 = a = 20 or a + 8 >= 16 in "
+    "let h2 = b = 20 or b + 8 >= 16 in if(h1, if(a = 20, 2d4, d4) + 4, 0) + "
+    "if(h2, if(b = 20, 2d4, d4) + 4, 0) + "
+    "if(h1, if(a = 20, 6d6, 3d6), if(h2, if(b = 20, 6d6, 3d6), 0))";
+
+/* The text's distribution, where it compiles, is the tree's: the same
+ * outcomes and fractions, shared as it is not. */
+static void check_text(const alea_expr *tree_e)
+{
+    alea_expr *x = NULL;
+    if (alea_expr_compile(ctx, rogue_text, strlen(rogue_text), &x) != ALEA_OK)
+        return; /* not read yet */
+    check_tree(x, NULL);
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        alea_dist *a = NULL, *b = NULL;
+        assert_int_equal(alea_expr_dist(ctx, x, &a), ALEA_OK);
+        assert_int_equal(alea_expr_dist(ctx, tree_e, &b), ALEA_OK);
+        assert_int_equal(alea_dist_count(a), alea_dist_count(b));
+        for (size_t i = 0; i < alea_dist_count(a); i++) {
+            assert_int_equal(alea_dist_value(a, i), alea_dist_value(b, i));
+            assert_double_equal(alea_dist_prob(a, i), alea_dist_prob(b, i), 1e-15);
+            char p[128], q[128];
+            if (exact) {
+                alea_dist_fraction(a, ALEA_FRACTION_PROB, i, p, sizeof p);
+                alea_dist_fraction(b, ALEA_FRACTION_PROB, i, q, sizeof q);
+                assert_string_equal(p, q);
+            }
+        }
+        alea_dist_free(a);
+        alea_dist_free(b);
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    alea_expr_free(x);
+}
+
 static void test_rogue(void **state)
 {
     (void)state;
@@ -190,6 +228,7 @@ static void test_rogue(void **state)
         alea_dist_free(d);
     }
     assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    check_text(e);
     tree_free(&t);
 }
 
