@@ -113,6 +113,10 @@ static void test_same(void **state)
     check("(let $k 3 (let $a d6 (let $b d2 (+ (* $k 2d6) (* $a $b) (* $k $a 2d4)))))", NULL);
     check("(let $x d6 (let $b d2 (+ (let $x (+ $x 1) (* $x 2d4)) $x $b)))", NULL);
     check("(let $a d4 (let $b d3 (let $h (- $a $b) (let $c d2 (+ (* $h 3d4) $c)))))", NULL);
+    /* a dice pool whose rolled count reads a: computed by exact_pool.c
+     * through the engine, kept for the values of b, dropped with a's */
+    check("(let $a d3 (let $b d2 (+ $b (count $a [(1d2)d6]) (count (+ $b 1) [(1d2)d4]))))",
+          NULL);
 }
 
 /* One node met under two bindings of its slot (a tree that shares a

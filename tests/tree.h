@@ -7,11 +7,15 @@
  *
  * A list is an operator and its operands: "let $name value body"; "+", "-"
  * or "*" over two or more (a chain, left to right); "=", "<>", "<", "<=",
- * ">", ">=" over two (1 or 0). "$word" is a use of a name, its slot the
+ * ">", ">=" over two (1 or 0); "count" over a count and a dice term of a
+ * rolled count, the term with its count replaced ("(count $a [(1d2)d6])":
+ * a dice pool, a seam of its own, that reads a name through the engine).
+ * "$word" is a use of a name, its slot the
  * order in which the words first appear (so a name bound again inside its
  * own body shadows it in the same slot). Digits are a number; anything
- * else, up to the next space or parenthesis, is an expression of the
- * language compiled alone ("100d6", "2d4"), kept by the tree. The nodes are the internal ones of
+ * else, up to the next space or parenthesis (or inside "[...]"), is an
+ * expression of the language compiled alone ("100d6", "[(1d2)d6]"), kept
+ * by the tree. The nodes are the internal ones of
  * ast.h: include it first.
  *
  * Header-only, static inline; no test framework, so that the benchmarks can
@@ -47,7 +51,8 @@ static inline void tree_space(tree *t)
 
 static inline size_t tree_word(const tree *t)
 {
-    return strcspn(t->p, " ()");
+    return *t->p == '[' ? strcspn(t->p, "]") + (strchr(t->p, ']') != NULL)
+                        : strcspn(t->p, " ()");
 }
 
 static inline node *tree_node(tree *t, uint8_t kind)
@@ -110,7 +115,8 @@ static inline const node *tree_part(tree *t)
     if (len == 0 || t->nparts == TREE_PARTS)
         return NULL;
     alea_expr **x = &t->part[t->nparts];
-    if (alea_expr_compile(t->ctx, t->p, len, x) != ALEA_OK)
+    int br = *t->p == '['; /* "[...]": its inside */
+    if (alea_expr_compile(t->ctx, t->p + br, len - 2 * (size_t)br, x) != ALEA_OK)
         return NULL;
     t->nparts++;
     t->p += len;
@@ -146,6 +152,17 @@ static inline const node *tree_list(tree *t)
     node *n = NULL;
     if (oplen == 3 && !memcmp(op, "let", 3) && k == 3 && items[0]->kind == N_NAME)
         return alea__ast_bind(&t->e->arena, items[0], items[1], items[2], 0);
+    if (oplen == 5 && !memcmp(op, "count", 5) && k == 2 && items[1]->kind == N_DICE &&
+        items[1]->u.pool->count_expr && (n = tree_node(t, N_DICE))) {
+        pool *pl = alea__arena_alloc(&t->e->arena, sizeof *pl);
+        if (!pl)
+            return NULL;
+        *n = *items[1];
+        *pl = *items[1]->u.pool;
+        pl->count_expr = items[0];
+        n->u.pool = pl;
+        return n;
+    }
     for (int i = 0; i < 6; i++)
         if (oplen == strlen(cmp[i]) && !memcmp(op, cmp[i], oplen) && k == 2 &&
             (n = tree_node(t, N_CMP))) {
