@@ -251,8 +251,10 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
         alea__env_free(ctx, &env);
         return st;
     }
+    void (*outer_give_back)(alea_ctx *) = ctx->give_back;
     ctx->env = &env;
     ctx->share = &share;
+    ctx->give_back = alea__share_give_back;
     /* A mechanic as the whole expression also reports what it says beyond
      * the outcomes (a chance of critical failure, the outcomes' names). */
     const node *root = e->root->kind == N_REPEAT ? e->root->u.rep.a : e->root; /* one roll */
@@ -260,6 +262,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
                               : eval(ctx, root, &r);
     ctx->env = outer;
     ctx->share = outer_share;
+    ctx->give_back = outer_give_back;
     alea__share_free(ctx, &share);
     alea__env_free(ctx, &env);
     if (st != ALEA_OK)

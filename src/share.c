@@ -142,26 +142,50 @@ void alea__share_free(alea_ctx *ctx, alea__share *s)
     memset(s, 0, sizeof *s);
 }
 
+void alea__share_give_back(alea_ctx *ctx)
+{
+    alea__share *s = ctx->share;
+    if (!s || s->busy || s->off)
+        return;
+    alea__share_free(ctx, s); /* every function is then a no-op */
+    s->off = 1;
+}
+
+/* A status of a copy that the memory (not the work) refused. */
+static int out_of_memory(const alea_ctx *ctx, alea_status st)
+{
+    return st == ALEA_ERR_NOMEM || (st == ALEA_ERR_LIMIT && ctx->mem_limit_hit);
+}
+
 int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, alea_status *st)
 {
     alea__share *s = ctx->share;
-    if (!s || !s->n)
+    if (!s || !s->n) /* none kept, or given back */
         return 0;
     size_t i = find(s, n);
     if (i == s->hcap)
         return 0;
     const alea__share_entry *e = &s->e[s->h[i] - 1];
+    alea_status cst = alea__charge(ctx, (int64_t)copy_cost(ctx, &e->d), n->start, n->end);
+    if (cst == ALEA_OK) {
+        s->busy = 1;
+        cst = alea__pmf_copy(ctx, &e->d, out);
+        s->busy = 0;
+        if (out_of_memory(ctx, cst)) { /* computed again, in the room it held */
+            alea__clear_error(ctx);
+            alea__share_give_back(ctx);
+            return 0;
+        }
+    }
     s->reads |= e->reads; /* what the copy stands for read them */
-    *st = alea__charge(ctx, (int64_t)copy_cost(ctx, &e->d), n->start, n->end);
-    if (*st == ALEA_OK)
-        *st = alea__pmf_copy(ctx, &e->d, out);
+    *st = cst;
     return 1;
 }
 
 void alea__share_begin(alea_ctx *ctx, alea__share_mark *m)
 {
     alea__share *s = ctx->share;
-    if (!s)
+    if (!s || s->off)
         return;
     m->reads = s->reads;
     m->top = s->n;
@@ -173,7 +197,7 @@ alea_status alea__share_end(alea_ctx *ctx, const node *n, const alea__share_mark
                             alea_status st, const alea__pmf *out)
 {
     alea__share *s = ctx->share;
-    if (!s)
+    if (!s || s->off)
         return st;
     uint64_t reads = s->reads;
     s->reads = m->reads | reads;
@@ -184,17 +208,22 @@ alea_status alea__share_end(alea_ctx *ctx, const node *n, const alea__share_mark
         cost > (double)(ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used))
         return st; /* cheaper to compute again; or the copy would not fit */
     drop(ctx, s, m->top, UINT64_MAX); /* its parts: reached through it alone */
-    if (!reserve(ctx, s))
-        return st;
-    alea__share_entry *e = &s->e[s->n];
     if ((st = alea__charge(ctx, (int64_t)cost, n->start, n->end)) != ALEA_OK)
         return st; /* the host's interruption: the cost was checked */
-    if ((st = alea__pmf_copy(ctx, out, &e->d)) != ALEA_OK) {
-        if (st != ALEA_ERR_NOMEM && st != ALEA_ERR_LIMIT)
+    s->busy = 1;
+    int room = reserve(ctx, s);
+    alea__share_entry *e = &s->e[s->n];
+    if (room && (st = alea__pmf_copy(ctx, out, &e->d)) != ALEA_OK) {
+        room = 0;
+        if (!out_of_memory(ctx, st) && st != ALEA_ERR_LIMIT) {
+            s->busy = 0;
             return st;
+        }
         alea__clear_error(ctx); /* not kept: computed again when met */
-        return ALEA_OK;
     }
+    s->busy = 0;
+    if (!room)
+        return ALEA_OK;
     e->n = n;
     e->reads = reads;
     place(s, s->n++);
@@ -204,14 +233,14 @@ alea_status alea__share_end(alea_ctx *ctx, const node *n, const alea__share_mark
 void alea__share_read(alea_ctx *ctx, uint32_t slot)
 {
     alea__share *s = ctx->share;
-    if (s && slot < s->nslots)
+    if (s && slot < s->nslots) /* given back: nslots is 0 */
         s->reads |= s->uses[slot];
 }
 
 uint64_t alea__share_took(alea_ctx *ctx, const alea__share_mark *m)
 {
     alea__share *s = ctx->share;
-    if (!s)
+    if (!s || s->off)
         return 0;
     uint64_t reads = s->reads;
     s->reads |= m->reads;

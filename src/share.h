@@ -39,8 +39,10 @@
  * time a copy is handed out; a lookup is part of the unit every node costs.
  * Memory: the entries are allocated through the context, under the memory
  * limit, and released when the evaluation ends; where the limit (or the
- * allocator) refuses one, the node is not kept and the evaluation goes on,
- * computing it again under the work limit.
+ * allocator) refuses one, the node is not kept. When the limit would refuse
+ * any other allocation, everything kept is given back first (ctx->give_back)
+ * and the evaluation goes on sharing nothing, computing again under the
+ * work limit: what fits the memory limit without sharing fits it with.
  *
  * Levels are a 64-bit set: levels 1 to 63 a bit each, deeper ones share the
  * last bit, so a node that reads a binding nested 64 deep or more is never
@@ -70,6 +72,8 @@ typedef struct alea__share {
      * 0 free; hcap a power of two, at least twice n. */
     uint32_t *h;
     size_t hcap;
+    uint8_t busy; /* copying from or into an entry: nothing given back */
+    uint8_t off;  /* given back: nothing more kept */
 } alea__share;
 
 /* Where a node's computation started: what alea__share_end needs. */
@@ -90,13 +94,17 @@ typedef struct alea__share_saved {
  * kept, no binding under way. Released by alea__share_free. */
 ALEA__HIDDEN alea_status alea__share_init(alea_ctx *ctx, uint32_t nslots, alea__share *s);
 ALEA__HIDDEN void alea__share_free(alea_ctx *ctx, alea__share *s);
+/* ctx->give_back while an evaluation shares: frees every entry (unless a
+ * copy is under way) and keeps nothing more. */
+ALEA__HIDDEN void alea__share_give_back(alea_ctx *ctx);
 
 /* The following take the sharing of the evaluation under way, ctx->share;
  * with none (NULL) they share nothing. */
 
 /* 1 when node n is kept: then *out is a copy of its distribution and *st
  * the status of the copy (charged first: the work limit may refuse it).
- * 0: not kept, *out and *st untouched. */
+ * 0: not kept (or a copy the memory limit refused: then nothing is kept
+ * any more), *out and *st untouched. */
 ALEA__HIDDEN int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, alea_status *st);
 /* Before node n is computed (after alea__share_get said 0). */
 ALEA__HIDDEN void alea__share_begin(alea_ctx *ctx, alea__share_mark *m);

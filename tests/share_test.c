@@ -258,6 +258,52 @@ static void test_work(void **state)
     tree_free(&t);
 }
 
+/* Near the least memory limit that the walk with nothing shared fits:
+ * the sharing fits too (what it keeps is given back before the limit
+ * refuses anything else), with the same distribution. */
+static void test_memory(void **state)
+{
+    (void)state;
+    const char *const texts[] = {"(let $a d20 (+ $a 100d6))", ROGUE,
+                                 "(let $a d6 (let $b d4 (+ (* $a $b) 10d6 (* $a 3d6))))"};
+    for (size_t k = 0; k < sizeof texts / sizeof *texts; k++) {
+        tree t;
+        alea_expr *e = tree_build(ctx, texts[k], &t);
+        assert_non_null(e);
+        alea_dist *want = NULL, *d = NULL;
+        int64_t w;
+        assert_int_equal(unshared(e, &want, &w), ALEA_OK);
+        alea__spare_flush(ctx);
+        int64_t lo = (int64_t)ctx->mem_used, hi = lo + (1 << 20); /* fails at lo, fits at hi */
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, mid);
+            d = NULL;
+            alea_status st = unshared(e, &d, &w);
+            alea_dist_free(d);
+            alea__spare_flush(ctx);
+            *(st == ALEA_OK ? &hi : &lo) = mid;
+        }
+        for (int64_t l = hi; l < hi + 4096; l += 64) {
+            alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, l);
+            d = NULL;
+            alea_status st = unshared(e, &d, &w);
+            alea_dist_free(d);
+            alea__spare_flush(ctx);
+            if (st != ALEA_OK)
+                continue;
+            if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+                fail_msg("%s at a memory limit of %lld: %s", texts[k], (long long)l,
+                         alea_ctx_error(ctx));
+            same(d, want, 0);
+            alea_dist_free(d);
+        }
+        alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, alea_limit_default(ALEA_LIMIT_MEMORY));
+        alea_dist_free(want);
+        tree_free(&t);
+    }
+}
+
 /* Every allocation failing in turn, the cache's own among them: out of
  * memory or the same distribution (a copy refused is computed again),
  * nothing leaked. */
@@ -297,6 +343,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deep, setup, teardown),
         cmocka_unit_test_setup_teardown(test_rogue, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
