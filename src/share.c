@@ -211,23 +211,19 @@ alea_status alea__share_end(alea_ctx *ctx, const node *n, const alea__share_mark
     if ((st = alea__charge(ctx, (int64_t)cost, n->start, n->end)) != ALEA_OK)
         return st; /* the host's interruption: the cost was checked */
     s->busy = 1;
-    int room = reserve(ctx, s);
-    alea__share_entry *e = &s->e[s->n];
-    if (room && (st = alea__pmf_copy(ctx, out, &e->d)) != ALEA_OK) {
-        room = 0;
-        if (!out_of_memory(ctx, st) && st != ALEA_ERR_LIMIT) {
-            s->busy = 0;
-            return st;
+    if (reserve(ctx, s)) {
+        alea__share_entry *e = &s->e[s->n];
+        if ((st = alea__pmf_copy(ctx, out, &e->d)) == ALEA_OK) {
+            e->n = n;
+            e->reads = reads;
+            place(s, s->n++);
+        } else if (out_of_memory(ctx, st) || st == ALEA_ERR_LIMIT) {
+            alea__clear_error(ctx); /* not kept: computed again when met */
+            st = ALEA_OK;
         }
-        alea__clear_error(ctx); /* not kept: computed again when met */
     }
     s->busy = 0;
-    if (!room)
-        return ALEA_OK;
-    e->n = n;
-    e->reads = reads;
-    place(s, s->n++);
-    return ALEA_OK;
+    return st;
 }
 
 void alea__share_read(alea_ctx *ctx, uint32_t slot)
