@@ -311,10 +311,21 @@ void alea__p_scope_pop(parser *p)
         p->scope = p->scope->up;
 }
 
+/* Whether the n bytes at a and b are the same: a loop, not memcmp, whose
+ * call the program would import from the C library only for this (a
+ * symbol looked up at every start of the command line). */
+static int same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return 0;
+    return 1;
+}
+
 int alea__p_scope_find(const parser *p, const char *name, size_t len, uint32_t *slot)
 {
     for (const alea__scope *sc = p->scope; sc; sc = sc->up)
-        if (sc->len == len && memcmp(sc->name, name, len) == 0) {
+        if (sc->len == len && same_bytes(sc->name, name, len)) {
             *slot = sc->slot;
             return 1;
         }

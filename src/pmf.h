@@ -84,9 +84,12 @@ static inline alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
     return alea__overflow_error_span(ctx, at ? at->start : 0, at ? at->end : 0);
 }
 /* Checks that `units` more work fit in the budget, without charging it
- * (alea__work_check_span). */
+ * (alea__work_check_span): the test that passes inline, the call only
+ * for the error (the walks check once per step). */
 static inline alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
 {
+    if (units <= (double)(ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used)) /* NaN: not here */
+        return ALEA_OK;
     return alea__work_check_span(ctx, units, at ? at->start : 0, at ? at->end : 0);
 }
 
@@ -225,6 +228,12 @@ ALEA__HIDDEN alea_status alea__pmf_walk_sums(alea_ctx *ctx, const alea__pmf *die
 /* C(r, s) rho^s rhoc^(r - s), rhoc = 1 - rho given separately, in doubles
  * (each factor from the side where it is accurate). */
 ALEA__HIDDEN double alea__binom_pmf(int64_t r, int64_t s, double rho, double rhoc);
+/* row[k] = P(K = k) for 0 <= k < kmax, K ~ Binomial(r, rho), rhoc = 1 - rho
+ * given separately, 1 <= kmax <= r; returns P(K >= kmax). In doubles only:
+ * what alea__pmf_binom_row does in doubles, for a walk that works out rho
+ * once per outcome and calls it per row (keep_walk.c, keep_ra.c). */
+ALEA__HIDDEN double alea__binom_row(int64_t r, double rho, double rhoc, int64_t kmax,
+                                    double *row);
 /* A row of the walk: r dice each take the outcome with the chance rho =
  * qt / St (1 - rho = St1 / St, St1 = 0: nothing beyond). The binomial
  * terms C(r, k) rho^k (1 - rho)^(r - k) for k < kmax, then the chance of

@@ -852,13 +852,17 @@ static void reset(alea_roll *r)
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
     alea__env env;
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, NULL};
     int64_t total;
     const rec *root = NULL;
+    alea_status st = ALEA_OK;
     reset(r);
-    /* The comment, once in the text and once in the JSON (escaped, at most
-     * twice as long), and twice escaped as Markdown. */
-    alea_status st = alea__env_init(ctx, &r->arena, e->nslots, &env);
+    /* An expression without names has no environment (s.env NULL): nothing
+     * to set up per roll of the many rolls of one expression. The comment,
+     * once in the text and once in the JSON (escaped, at most twice as
+     * long), and twice escaped as Markdown. */
+    if (e->nslots && (st = alea__env_init(ctx, &r->arena, e->nslots, &env)) == ALEA_OK)
+        s.env = &env;
     if (st == ALEA_OK && e->comment)
         st = charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32);
     if (st == ALEA_OK)
@@ -893,10 +897,12 @@ alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scra
                               int64_t *total)
 {
     alea__env env;
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, NULL};
     const rec *root = NULL;
+    alea_status st = ALEA_OK;
     reset(scratch);
-    alea_status st = alea__env_init(ctx, &scratch->arena, e->nslots, &env);
+    if (e->nslots && (st = alea__env_init(ctx, &scratch->arena, e->nslots, &env)) == ALEA_OK)
+        s.env = &env; /* none without names, as alea__roll */
     return st == ALEA_OK ? eval(&s, e->root, &root, total) : st;
 }
 

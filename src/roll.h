@@ -98,7 +98,9 @@ typedef struct alea__rstate {
      * their own "s" would. 0: none. */
     uint8_t sort;
     /* The values of the names bound where the roll is (env.h): a mechanic
-     * rolling its operands through alea__roll_eval passes them on. */
+     * rolling its operands through alea__roll_eval passes them on. NULL in
+     * an expression without names (alea__env_get and alea__env_bind take
+     * NULL as no slots). */
     alea__env *env;
 } alea__rstate;
 
