@@ -580,6 +580,7 @@ static int structural(const node *n)
     switch (n->kind) {
     case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
     case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT: case N_BIND:
+    case N_AND: case N_OR: case N_NOT:
         return 1;
     default:
         return 0;
@@ -635,8 +636,8 @@ static uint32_t operand_count(const rstate *s, const node *n)
 {
     switch (n->kind) {
     case N_SUM: case N_PROD: return n->u.chain.n;
-    case N_CMP: case N_MIN: case N_MAX: return 2;
-    case N_NEG: case N_ABS: return 1;
+    case N_CMP: case N_MIN: case N_MAX: case N_AND: case N_OR: return 2;
+    case N_NEG: case N_ABS: case N_NOT: return 1;
     case N_BIND: return 2;
     case N_BEST: case N_WORST: return (uint32_t)n->u.rep.n;
     case N_REPEAT: return s->trace ? (uint32_t)n->u.rep.n : 1;
@@ -685,9 +686,14 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     alea_status st;
     const rec *dummy;
     int64_t a, b;
-    int unary = n->kind == N_NEG || n->kind == N_ABS;
-    if ((st = eval(s, unary ? n->u.un.a : n->u.bin.a, kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
+    int unary = n->kind == N_NEG || n->kind == N_ABS || n->kind == N_NOT;
+    if ((st = eval(s, n->kind == N_NOT ? n->u.bin.a : unary ? n->u.un.a : n->u.bin.a,
+                   kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
         return st;
+    if (n->kind == N_NOT) {
+        *value = !alea__truth(a);
+        return ALEA_OK;
+    }
     if (unary) {
         if (n->kind == N_ABS && a >= 0)
             *value = a;
@@ -697,7 +703,10 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     }
     if ((st = eval(s, n->u.bin.b, kids ? &kids[1] : &dummy, &b)) != ALEA_OK)
         return st;
-    if (n->kind == N_MIN) {
+    if (n->kind == N_AND || n->kind == N_OR) { /* both rolled: see parse_logic */
+        *value = n->kind == N_AND ? alea__truth(a) && alea__truth(b)
+                                  : alea__truth(a) || alea__truth(b);
+    } else if (n->kind == N_MIN) {
         *value = a < b ? a : b;
     } else if (n->kind == N_MAX) {
         *value = a > b ? a : b;
@@ -811,6 +820,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_DICE: st = eval_dice(s, n, rc, &v); break;
     case N_SUM: case N_PROD: st = eval_chain(s, n, kids, &v); break;
     case N_NEG: case N_ABS: case N_CMP: case N_MIN: case N_MAX:
+    case N_AND: case N_OR: case N_NOT:
         st = eval_operands(s, n, kids, &v);
         break;
     case N_MECH: st = n->u.mech.ops->roll(s, n, rc, &v); break;

@@ -316,6 +316,16 @@ static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
         alea__out_char(o, ')');
         break;
     }
+    case N_AND:
+    case N_OR: /* "d20 [12] >= 10 = 1 and d6 [2] > 3 = 0" */
+        show_valued(o, r, rc->kids[0], 1);
+        alea__out_str(o, n->kind == N_AND ? " and " : " or ");
+        show_valued(o, r, rc->kids[1], 1);
+        break;
+    case N_NOT:
+        alea__out_str(o, "not ");
+        show_valued(o, r, rc->kids[0], 1);
+        break;
     case N_NAME: /* a use: by its name; the value shows where it is bound */
         alea__out_text(o, n->u.name.text, n->u.name.len);
         break;
