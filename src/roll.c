@@ -775,8 +775,9 @@ static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t 
                      entry in "labels", each escaped (twice as long at
                      most); in Markdown, escaped */
         bytes += 9 * (int64_t)n->label_len + 96;
-    if (n->kind == N_BIND) /* "let x = ... in ...": x's text */
-        bytes += TERM_BYTES(n->u.bind.name);
+    if (n->kind == N_BIND) /* "let x = ... in ...": x's text; in the JSON's
+                              "bound", x and its value's text again */
+        bytes += 2 * TERM_BYTES(n->u.bind.name) + TERM_BYTES(n->u.bind.value);
     else if (!structural(n))
         bytes += TERM_BYTES(n) +
                  DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
