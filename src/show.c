@@ -202,7 +202,8 @@ static int plain(const alea_roll *r, const rec *rc)
  * `paren` and the value is shown. */
 static void show_valued(alea__out *o, const alea_roll *r, const rec *rc, int paren)
 {
-    if (plain(r, rc) && !(paren && rc->n->kind != N_NUM)) {
+    /* a name by itself: its value shows where it is bound */
+    if (rc->n->kind == N_NAME || (plain(r, rc) && !(paren && rc->n->kind != N_NUM))) {
         show_rec(o, r, rc);
         return;
     }
