@@ -513,8 +513,8 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
     /* With names where the text binds one; else as before names, so that
      * "2d6 fire" and "1d20 + foo" read and fail as they always did. */
     alea_status st = lex_all(ctx, src, len, is_word, 1, out, &idents, &lets);
-    if (lets > 0 || (st == ALEA_OK && idents == 0))
-        return st;
+    if (lets > 0 || (st == ALEA_OK && idents == 0) || (st != ALEA_OK && st != ALEA_ERR_SYNTAX))
+        return st; /* out of memory is never lexed away */
     alea__mem_free(ctx, out->v, alea__mul_size(out->cap, sizeof(token)));
     return lex_all(ctx, src, len, is_word, 0, out, &idents, &lets);
 }
