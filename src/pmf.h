@@ -154,6 +154,11 @@ ALEA__HIDDEN alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__
 /* The {0, 1} distribution of [a op b], op a cmp_op. */
 ALEA__HIDDEN alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                                        const alea__pmf *b, alea__pmf *out);
+/* The {0, 1} distribution of a's truth: 1 where a is not 0 (true_is 1),
+ * or where it is 0 (true_is 0: "not a"); in either number system. For
+ * "and", "or", "not" and any construct that asks whether a value is true. */
+ALEA__HIDDEN alea_status alea__pmf_truth(alea_ctx *ctx, const alea__pmf *a, int true_is,
+                                         alea__pmf *out);
 /* max(a, b) (is_max) or min(a, b). */
 ALEA__HIDDEN alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
                                           const alea__pmf *b, alea__pmf *out);

@@ -580,6 +580,7 @@ static int structural(const node *n)
     switch (n->kind) {
     case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
     case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT: case N_BIND:
+    case N_AND: case N_OR: case N_NOT:
         return 1;
     default:
         return 0;
@@ -635,8 +636,8 @@ static uint32_t operand_count(const rstate *s, const node *n)
 {
     switch (n->kind) {
     case N_SUM: case N_PROD: return n->u.chain.n;
-    case N_CMP: case N_MIN: case N_MAX: return 2;
-    case N_NEG: case N_ABS: return 1;
+    case N_CMP: case N_MIN: case N_MAX: case N_AND: case N_OR: return 2;
+    case N_NEG: case N_ABS: case N_NOT: return 1;
     case N_BIND: return 2;
     case N_BEST: case N_WORST: return (uint32_t)n->u.rep.n;
     case N_REPEAT: return s->trace ? (uint32_t)n->u.rep.n : 1;
@@ -685,9 +686,14 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     alea_status st;
     const rec *dummy;
     int64_t a, b;
-    int unary = n->kind == N_NEG || n->kind == N_ABS;
-    if ((st = eval(s, unary ? n->u.un.a : n->u.bin.a, kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
+    int unary = n->kind == N_NEG || n->kind == N_ABS || n->kind == N_NOT;
+    if ((st = eval(s, n->kind == N_NOT ? n->u.bin.a : unary ? n->u.un.a : n->u.bin.a,
+                   kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
         return st;
+    if (n->kind == N_NOT) {
+        *value = !alea__truth(a);
+        return ALEA_OK;
+    }
     if (unary) {
         if (n->kind == N_ABS && a >= 0)
             *value = a;
@@ -697,7 +703,10 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     }
     if ((st = eval(s, n->u.bin.b, kids ? &kids[1] : &dummy, &b)) != ALEA_OK)
         return st;
-    if (n->kind == N_MIN) {
+    if (n->kind == N_AND || n->kind == N_OR) { /* both rolled: see parse_logic */
+        *value = n->kind == N_AND ? alea__truth(a) && alea__truth(b)
+                                  : alea__truth(a) || alea__truth(b);
+    } else if (n->kind == N_MIN) {
         *value = a < b ? a : b;
     } else if (n->kind == N_MAX) {
         *value = a > b ? a : b;
@@ -766,8 +775,9 @@ static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t 
                      entry in "labels", each escaped (twice as long at
                      most); in Markdown, escaped */
         bytes += 9 * (int64_t)n->label_len + 96;
-    if (n->kind == N_BIND) /* "let x = ... in ...": x's text */
-        bytes += TERM_BYTES(n->u.bind.name);
+    if (n->kind == N_BIND) /* "let x = ... in ...": x's text; in the JSON's
+                              "bound", x and its value's text again */
+        bytes += 2 * TERM_BYTES(n->u.bind.name) + TERM_BYTES(n->u.bind.value);
     else if (!structural(n))
         bytes += TERM_BYTES(n) +
                  DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
@@ -811,6 +821,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_DICE: st = eval_dice(s, n, rc, &v); break;
     case N_SUM: case N_PROD: st = eval_chain(s, n, kids, &v); break;
     case N_NEG: case N_ABS: case N_CMP: case N_MIN: case N_MAX:
+    case N_AND: case N_OR: case N_NOT:
         st = eval_operands(s, n, kids, &v);
         break;
     case N_MECH: st = n->u.mech.ops->roll(s, n, rc, &v); break;
