@@ -46,8 +46,8 @@ ALEA__HIDDEN extern const alea__mech alea__mech_if, alea__mech_sum;
 /* ---- parsing and printing ---- */
 
 /* call = NAME "(" expr { "," expr } ")", exactly nargs expressions;
- * expect[i]: the message's expected text before argument i > 0, close the
- * one for ")". */
+ * expect[0]: the message's expected text for "(", expect[i] for the ","
+ * before argument i, close for ")". */
 static alea_status parse_args(alea__parser *p, const alea__mech *m, uint8_t nargs,
                               const char *const *expect, const char *close, size_t start,
                               const node **out)
@@ -225,6 +225,24 @@ static alea_status if_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
     return st;
 }
 
+/* The sums of a certain value v: c v at each count c, with the count's
+ * chance (a power of fractions of 1 would be computed digit by digit). */
+static alea_status certain_sums(alea_ctx *ctx, const node *n, const alea__pmf *cnt, int64_t v,
+                                alea__pmf *out)
+{
+    size_t bytes = alea__mul_size(cnt->n ? cnt->n : 1, sizeof(int64_t));
+    int64_t *map = alea__mem_alloc(ctx, bytes);
+    alea_status st = map ? ALEA_OK : alea__nomem(ctx);
+    for (size_t i = 0; st == ALEA_OK && i < cnt->n; i++)
+        if (alea__mul_ovf(cnt->v[i], v, &map[i]))
+            st = alea__overflow_error(ctx, n);
+    if (st == ALEA_OK)
+        st = alea__pmf_remap(ctx, cnt, map, n, out);
+    if (map)
+        alea__mem_free(ctx, map, bytes);
+    return st;
+}
+
 static alea_status sum_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__notes *notes)
 {
     const flow_spec *f = n->u.mech.spec;
@@ -240,6 +258,12 @@ static alea_status sum_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea_
     }
     if ((st = alea__exact_eval(ctx, f->arg[EXPR], &a)) != ALEA_OK) {
         alea__pmf_free(ctx, &cnt);
+        return st;
+    }
+    if (a.n == 1 && a.trunc == 0) {
+        st = certain_sums(ctx, n, &cnt, a.v[0], out);
+        alea__pmf_free(ctx, &cnt);
+        alea__pmf_free(ctx, &a);
         return st;
     }
     /*

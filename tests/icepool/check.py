@@ -800,6 +800,8 @@ CASES = [
     ("alea", "sum(if(d2=2, 2, 0), d3) - sum(2, d2)",
      lambda: (d(2).map(lambda c: 2 if c == 2 else 0) @ d(3)) - 2 @ d(2)),
     ("alea", "sum(2, d2) * sum(d2, 2)", lambda: (2 @ d(2)) * d(2).map(lambda k: 2 * k)),
+    ("alea", "sum(1000000000, 1)", lambda: const(1000000000)),
+    ("alea", "sum(d2 * 4000000000000000000, 1)", lambda: d(2).map(lambda k: 4 * 10 ** 18 * k)),
     # several critical markers: display only
     ("roll20", "1d4cs4cs1cf2cf3", lambda: d(4)),
     # d20's rol1 (the lowest die once more, the new face stands) and ral1,
