@@ -201,6 +201,14 @@ typedef alea_status alea__mix_fn(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *
 ALEA__HIDDEN alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check,
                                        int64_t charge, alea__mix_fn *at, void *ud,
                                        const node *n, alea__pmf *out);
+/* out = the sum over count's outcomes c (whole numbers from 0, in
+ * increasing order) of P(c) times the sum of c independent copies of a;
+ * each count's sum is built from the one before, by a copy more or the
+ * copies between at once. Charges `charge` units a count beside the
+ * convolutions' own work; the caller checks what the whole costs first. */
+ALEA__HIDDEN alea_status alea__pmf_mix_sums(alea_ctx *ctx, const alea__pmf *count,
+                                            const alea__pmf *a, int64_t charge, const node *n,
+                                            alea__pmf *out);
 /* ---- pmf_w.c: operations the algorithms ask, in the pmf's own number system ----
  * Each has one entry and two bodies: doubles in pmf_w.c, fractions by the
  * fraction module. They are called per row or per threshold, not per term. */

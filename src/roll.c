@@ -778,10 +778,19 @@ static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t 
     if (n->kind == N_BIND) /* "let x = ... in ...": x's text; in the JSON's
                               "bound", x and its value's text again */
         bytes += 2 * TERM_BYTES(n->u.bind.name) + TERM_BYTES(n->u.bind.value);
+    else if (n->kind == N_MECH && n->u.mech.ops->members) /* its text around its
+                                                             members, whose records
+                                                             hold its dice */
+        bytes += TERM_BYTES(n);
     else if (!structural(n))
         bytes += TERM_BYTES(n) +
                  DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
     return charge_bytes(s, n, bytes);
+}
+
+alea_status alea__roll_bytes(rstate *s, const node *n, int64_t bytes)
+{
+    return s->trace ? charge_bytes(s, n, bytes) : ALEA_OK;
 }
 
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value)

@@ -115,6 +115,10 @@ ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *f
 ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
 ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
 ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
+/* Charges what a mechanic's own breakdown prints beyond its records' (a
+ * value per repetition, an entry in the JSON's "groups") to the BREAKDOWN
+ * limit, before it allocates for it; nothing without a trace. */
+ALEA__HIDDEN alea_status alea__roll_bytes(alea__rstate *s, const node *n, int64_t bytes);
 /* Rolls node n into *value; with a trace, *out is its record (mech/group.c). */
 ALEA__HIDDEN alea_status alea__roll_eval(alea__rstate *s, const node *n, const rec **out,
                                          int64_t *value);

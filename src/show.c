@@ -355,6 +355,17 @@ void alea__show_json_flag(alea__out *o, const char *name, int on)
     }
 }
 
+void alea__show_json_at(alea__out *o, const char *before, const node *n, int64_t value)
+{
+    alea__out_str(o, before);
+    alea__out_str(o, "{\"start\": ");
+    alea__out_i64(o, n->start);
+    alea__out_str(o, ", \"end\": ");
+    alea__out_i64(o, n->end);
+    alea__out_str(o, ", \"value\": ");
+    alea__out_i64(o, value);
+}
+
 static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int discarded,
                       int *first)
 {
