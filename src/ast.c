@@ -107,6 +107,9 @@ static int body_prec(const node *n)
         return op_function(n->u.chain.ops[n->u.chain.n - 1]) ? PREC_ATOM : PREC_PROD;
     case N_NEG: return PREC_NEG;
     case N_BIND: return PREC_BIND; /* its body reaches as far as it can */
+    case N_OR: return PREC_OR;
+    case N_AND: return PREC_AND;
+    case N_NOT: return PREC_NOT;
     default: return PREC_ATOM;
     }
 }
@@ -456,6 +459,13 @@ static void print_call(alea__out *o, const char *name, const node *a, const node
 
 static void print_body(alea__out *o, const node *n);
 
+/* What a comparison's operand needs to print bare: a number or a name
+ * (no dice that the comparison would count successes of), else an atom. */
+static int cmp_operand_prec(const node *a)
+{
+    return a->kind == N_NUM || a->kind == N_NAME ? PREC_SUM : PREC_ATOM + 1;
+}
+
 /* A new node of kind over [start, end), its other fields zero. */
 static node *ast_node(alea__arena *a, uint8_t kind, uint32_t start, uint32_t end)
 {
@@ -560,11 +570,11 @@ static void print_body(alea__out *o, const node *n)
     case N_CMP:
         /* Operands other than numbers go in parentheses: "1d20 >= 15" would
          * read back as success counting. */
-        print_at(o, n->u.bin.a, n->u.bin.a->kind == N_NUM ? PREC_SUM : PREC_ATOM + 1);
+        print_at(o, n->u.bin.a, cmp_operand_prec(n->u.bin.a));
         alea__out_char(o, ' ');
         alea__out_str(o, alea__cmp_str(n->op));
         alea__out_char(o, ' ');
-        print_at(o, n->u.bin.b, n->u.bin.b->kind == N_NUM ? PREC_SUM : PREC_ATOM + 1);
+        print_at(o, n->u.bin.b, cmp_operand_prec(n->u.bin.b));
         break;
     case N_MIN: print_call(o, "min", n->u.bin.a, n->u.bin.b); break;
     case N_MAX: print_call(o, "max", n->u.bin.a, n->u.bin.b); break;
@@ -597,6 +607,16 @@ static void print_body(alea__out *o, const node *n)
         alea__node_print(o, n->u.bind.value);
         alea__out_str(o, " in ");
         alea__node_print(o, n->u.bind.body);
+        break;
+    case N_AND:
+    case N_OR: /* left to right: "a or b or c" is "(a or b) or c" */
+        print_at(o, n->u.bin.a, alea__node_prec(n));
+        alea__out_str(o, n->kind == N_AND ? " and " : " or ");
+        print_at(o, n->u.bin.b, alea__node_prec(n) + 1);
+        break;
+    case N_NOT:
+        alea__out_str(o, "not ");
+        print_at(o, n->u.bin.a, PREC_NOT);
         break;
     case N_REPEAT:
         alea__out_str(o, "repeat(");

@@ -35,6 +35,9 @@ typedef enum node_kind {
     N_NAME,  /* a use of a bound name: u.name; the value its slot holds */
     N_BIND,  /* "let x = value in body": u.bind; value rolled once, bound
                 to the slot of u.bind.name while body is evaluated */
+    N_AND,   /* "a and b": 1 when both are true (not 0), else 0: u.bin */
+    N_OR,    /* "a or b": 1 when either is true: u.bin */
+    N_NOT,   /* "not a": 1 when a is 0, else 0: u.bin.a (u.bin.b NULL) */
     N__COUNT
 } node_kind;
 
@@ -140,6 +143,12 @@ ALEA__HIDDEN alea_status alea__parse(alea_ctx *ctx, struct alea_expr *e);
 enum { ARITH_OK, ARITH_OVERFLOW, ARITH_DIV0, ARITH_INEXACT, ARITH_NEGPOW };
 ALEA__HIDDEN int alea__arith(uint8_t op, int64_t a, int64_t b, int64_t *r);
 
+/* A value read as a truth ("and", "or", "not"): true when it is not 0. */
+static inline int alea__truth(int64_t v)
+{
+    return v != 0;
+}
+
 /* ---- select.c ---- */
 
 /*
@@ -163,7 +172,17 @@ ALEA__HIDDEN node *alea__ast_bind(alea__arena *a, const node *name, const node *
 
 /* Binding strength of a node when printed: a child printed inside a parent
  * needs parentheses when its precedence is below what the parent requires. */
-enum { PREC_BIND = 0, PREC_CMP = 1, PREC_SUM = 2, PREC_PROD = 3, PREC_NEG = 4, PREC_ATOM = 5 };
+enum {
+    PREC_BIND = 0,
+    PREC_OR,
+    PREC_AND,
+    PREC_NOT,
+    PREC_CMP,
+    PREC_SUM,
+    PREC_PROD,
+    PREC_NEG,
+    PREC_ATOM
+};
 ALEA__HIDDEN int alea__node_prec(const node *n);
 ALEA__HIDDEN const char *alea__cmp_str(uint8_t op);
 ALEA__HIDDEN const char *alea__arith_str(uint8_t op); /* " + ", " /^ ", ... */

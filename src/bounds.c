@@ -493,6 +493,12 @@ void alea__bounds(const node *n, alea__range *r)
     case N_REPEAT: /* the distribution of one roll */
         alea__bounds(n->u.rep.a, r);
         return;
+    case N_AND:
+    case N_OR:
+    case N_NOT: /* a truth: 0 or 1, neither sure to be reached */
+        memset(r, 0, sizeof *r);
+        r->hi = 1;
+        return;
     case N_BIND: /* its uses are left open: the body's range is sound */
         alea__bounds(n->u.bind.body, r);
         return;

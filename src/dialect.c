@@ -9,7 +9,7 @@
 
 const alea__dialect alea__dialects[ALEA_DIALECT__COUNT] = {
     [ALEA_DIALECT_ALEA] = {.name = "alea", .tool = "alea", .hints = 1, .slash = OP_DIV,
-                           .several_rerolls = 1, .adv_bonus = 1},
+                           .several_rerolls = 1, .adv_bonus = 1, .names = 1},
     [ALEA_DIALECT_ROLL20] = {.name = "roll20", .tool = "Roll20", .inclusive = 1,
                              .trailing_text = 1, .adv_words_describe = 1, .several_rerolls = 1, .slash = OP_DIVWHOLE,
                              .round_half_up = 1, .no_unique = 1},

@@ -114,6 +114,9 @@ typedef struct alea__dialect {
     uint8_t no_group_dice_count;
     /* The tool has no unique "u", "uo" (rpg-dice-roller's): refused. */
     uint8_t no_unique;
+    /* Names and truth values: "let x = ... in ...", "and", "or", "not"
+     * (alea's own; the other tools read those words as they always did). */
+    uint8_t names;
 } alea__dialect;
 
 ALEA__HIDDEN extern const alea__dialect alea__dialects[ALEA_DIALECT__COUNT];

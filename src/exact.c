@@ -152,6 +152,32 @@ static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
     return st;
 }
 
+/* "a and b", "a or b": independent operands (a name bound where the engine
+ * is, is a point), so P(a and b) = P(a true) P(b true), the min of their
+ * truths, and "or" the max; "not a": the truth of a = 0. */
+static alea_status eval_truth(alea_ctx *ctx, const node *n, alea__pmf *out)
+{
+    alea__pmf a, b, ta, tb;
+    int two = n->kind != N_NOT;
+    alea_status st = eval(ctx, n->u.bin.a, &a);
+    if (st != ALEA_OK)
+        return st;
+    st = alea__pmf_truth(ctx, &a, two, two ? &ta : out);
+    alea__pmf_free(ctx, &a);
+    if (st != ALEA_OK || !two)
+        return st;
+    if ((st = eval(ctx, n->u.bin.b, &b)) == ALEA_OK) {
+        st = alea__pmf_truth(ctx, &b, 1, &tb);
+        alea__pmf_free(ctx, &b);
+        if (st == ALEA_OK) {
+            st = alea__pmf_minmax(ctx, n->kind == N_OR, &ta, &tb, out);
+            alea__pmf_free(ctx, &tb);
+        }
+    }
+    alea__pmf_free(ctx, &ta);
+    return st;
+}
+
 static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* Every node's result in doubles is watched for probabilities near the
@@ -225,6 +251,10 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
     }
     case N_BIND:
         return eval_bind(ctx, n, out);
+    case N_AND:
+    case N_OR:
+    case N_NOT:
+        return eval_truth(ctx, n, out);
     default:
         return alea__broken(ctx, n->start, n->end, "an unknown node kind");
     }

@@ -324,7 +324,6 @@ typedef struct pool_die {
     uint8_t *match; /* whether "ra" rerolls each outcome, or NULL */
     size_t g_size, match_size;
     int each;       /* counting on every roll of "!" dice: the die is over scores */
-    int64_t last;   /* plain sums: the count before (-1: none yet) */
 } pool_die;
 
 static void pool_die_free(alea_ctx *ctx, pool_die *d)
@@ -375,35 +374,6 @@ static alea_status count_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
     return pool_of(ctx, d->n, d->p, &d->die, d->g, d->match, d->each, c, cur);
 }
 
-/* A plain sum of c dice, from the sum of the count before in *cur: a die
- * more, or the dice between added at once. */
-static alea_status sum_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
-{
-    pool_die *d = ud;
-    alea_status st;
-    alea__pmf step, x;
-    int first = d->last < 0;
-    int64_t gap = c - (first ? 0 : d->last);
-    if (first || gap > 1) {
-        if ((st = alea__pmf_pow(ctx, &d->die, gap, d->n, &step)) != ALEA_OK)
-            return st;
-        if (first) {
-            x = step;
-        } else {
-            st = alea__pmf_conv(ctx, cur, &step, d->n, &x);
-            alea__pmf_free(ctx, &step);
-        }
-    } else {
-        st = alea__pmf_conv(ctx, cur, &d->die, d->n, &x);
-    }
-    if (st != ALEA_OK)
-        return st;
-    alea__pmf_free(ctx, cur);
-    *cur = x;
-    d->last = c;
-    return ALEA_OK;
-}
-
 /* A rolled count: the mixture over its values of the pool of each. */
 static alea_status rolled_count(alea_ctx *ctx, pool_die *d, alea__pmf *out)
 {
@@ -429,9 +399,8 @@ static alea_status rolled_count(alea_ctx *ctx, pool_die *d, alea__pmf *out)
             alea__pmf_free(ctx, &d->die);
             d->die = mapped;
         }
-        d->last = -1;
         if (st == ALEA_OK)
-            st = alea__pmf_mix(ctx, &cnt, 0, ALEA__MIX_COST, sum_at, d, d->n, out);
+            st = alea__pmf_mix_sums(ctx, &cnt, &d->die, ALEA__MIX_COST, d->n, out);
     }
     alea__pmf_free(ctx, &cnt);
     return st;

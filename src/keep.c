@@ -17,13 +17,15 @@ alea_status alea__keep_range(alea_ctx *ctx, const alea__pmf *die, const int64_t 
                              const node *at, int64_t *gmin, int64_t *gmax, int64_t *smin,
                              int64_t *smax)
 {
-    *gmin = *gmax = g ? g[0] : die->v[0];
+    int64_t lo = g ? g[0] : die->v[0], hi = lo; /* locals: no store per outcome */
     for (size_t i = 0; i < die->n; i++) {
         int64_t x = g ? g[i] : die->v[i];
-        *gmin = x < *gmin ? x : *gmin;
-        *gmax = x > *gmax ? x : *gmax;
+        lo = x < lo ? x : lo;
+        hi = x > hi ? x : hi;
     }
-    if (alea__mul_ovf(K, *gmin, smin) || alea__mul_ovf(K, *gmax, smax))
+    *gmin = lo;
+    *gmax = hi;
+    if (alea__mul_ovf(K, lo, smin) || alea__mul_ovf(K, hi, smax))
         return alea__overflow_error(ctx, at);
     return ALEA_OK;
 }

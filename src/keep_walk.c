@@ -143,44 +143,54 @@ static double dp_ranges(dp *d, int64_t x, int *any)
     return cost;
 }
 
+/* The walk's weights at an outcome t: normalised doubles, unnormalised
+ * fractions (only their ratios count): qt its mass, St the mass at or
+ * beyond it, St1 beyond it; in doubles also rho = qt / St, the chance that
+ * a die at or beyond t takes it, and rhoc = St1 / St, worked out once per
+ * outcome rather than once per row. */
+typedef struct walk_at {
+    alea__w qt, St, St1;
+    double rho, rhoc;
+} walk_at;
+
 /* State j at outcome t of the walk: k more of the m - j dice left take its
- * value (a row of binomial weights, rho = P(t) / P(at or beyond t): qt /
- * St, St1 the mass beyond), into the next state j + k, or into the result
- * once the kept range is filled (k = phi - j: the rest of the kept range
- * is filled by x, collapse). */
-static alea_status dp_row(dp *d, int64_t t, int64_t j, alea__w qt, alea__w St, alea__w St1,
-                          alea__pmf *brow, const node *at)
+ * value (a row of binomial weights with the chance w->rho), into the next
+ * state j + k, or into the result once the kept range is filled (k = phi -
+ * j: the rest of the kept range is filled by x, collapse). */
+static alea_status dp_row(dp *d, int64_t t, int64_t j, const walk_at *w, alea__pmf *brow,
+                          const node *at)
 {
     alea_ctx *ctx = d->ctx;
     const alea__pmf *sj = &d->st[j];
-    int64_t phi = d->phi, x = d->xs[t];
+    int64_t phi = d->phi, x = d->xs[t], base = j > d->plo ? j : d->plo;
+    alea__acc *acc = d->acc, *fin = &d->fin; /* in locals: the calls below cannot move them */
     alea_status st;
     if ((st = alea__charge(ctx, (int64_t)(sj->n * (size_t)(phi - j + 1)) + STATE_COST,
-                           at->start, at->end)) != ALEA_OK ||
-        (st = alea__pmf_binom_row(ctx, qt, St, St1, d->m - j, phi - j, at, d->row, brow)) !=
-            ALEA_OK)
+                           at->start, at->end)) != ALEA_OK)
         return st;
-    int64_t base = j > d->plo ? j : d->plo;
     if (ctx->exact) { /* the row's terms, zero ones left out, k = phi - j last */
+        if ((st = alea__pmf_binom_row(ctx, w->qt, w->St, w->St1, d->m - j, phi - j, at, d->row,
+                                      brow)) != ALEA_OK)
+            return st;
         for (size_t u = 0; u < brow->n; u++) {
             int64_t k = brow->v[u], kept = j + k > base ? j + k - base : 0;
-            st = j + k < phi
-                     ? alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, alea__pmf_w(brow, u))
-                     : alea__acc_add_pmf(&d->fin, sj, (phi - base) * x, alea__pmf_w(brow, u));
+            st = j + k < phi ? alea__acc_add_pmf(&acc[j + k], sj, kept * x, alea__pmf_w(brow, u))
+                             : alea__acc_add_pmf(fin, sj, (phi - base) * x, alea__pmf_w(brow, u));
             if (st != ALEA_OK)
                 return st;
         }
         return ALEA_OK;
     }
-    const double *row = d->row;
+    /* alea__pmf_binom_row's doubles body, with rho worked out once per outcome */
+    double *row = d->row;
+    double tail = alea__binom_row(d->m - j, w->rho, w->rhoc, phi - j, row);
     for (int64_t k = 0; j + k < phi; k++) {
         int64_t kept = j + k > base ? j + k - base : 0;
         if (row[k] > 0 &&
-            (st = alea__acc_add_pmf(&d->acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
+            (st = alea__acc_add_pmf(&acc[j + k], sj, kept * x, ALEA__W(row[k]))) != ALEA_OK)
             return st;
     }
-    if (row[phi - j] > 0 && (st = alea__acc_add_pmf(&d->fin, sj, (phi - base) * x,
-                                                    ALEA__W(row[phi - j]))) != ALEA_OK)
+    if (tail > 0 && (st = alea__acc_add_pmf(fin, sj, (phi - base) * x, ALEA__W(tail))) != ALEA_OK)
         return st;
     return ALEA_OK;
 }
@@ -192,24 +202,31 @@ static alea_status dp_step(dp *d, const alea__pmf *die, int64_t t, const alea__p
 {
     alea_ctx *ctx = d->ctx;
     int64_t phi = d->phi, *tlo = d->tlo, *thi = d->thi;
-    /* the walk's weights: normalised doubles, unnormalised fractions (only
-     * their ratios count) */
     size_t i = (size_t)(d->bottom ? t : d->F - 1 - t);
     int qs = sums->q != NULL;
-    alea__w qt = {d->q[t], qs ? &die->q[i] : NULL}, St = {d->S[t], qs ? &sums->q[t] : NULL};
-    alea__w St1 = {d->S[t + 1], qs && t + 1 < d->F ? &sums->q[t + 1] : NULL};
+    walk_at w = {{d->q[t], qs ? &die->q[i] : NULL},
+                 {d->S[t], qs ? &sums->q[t] : NULL},
+                 {d->S[t + 1], qs && t + 1 < d->F ? &sums->q[t + 1] : NULL},
+                 0,
+                 0};
+    if (!ctx->exact) {
+        w.rho = d->q[t] / d->S[t];
+        w.rhoc = d->S[t + 1] / d->S[t];
+    }
+    alea__acc *acc = d->acc;
+    alea__pmf *sts = d->st;
+    const double *adds = d->adds;
     alea_status st;
     for (int64_t j = 0; j < phi; j++)
         if (tlo[j] <= thi[j] &&
-            (st = alea__acc_init(&d->acc[j], ctx, at, tlo[j], thi[j], d->adds[j])) != ALEA_OK)
+            (st = alea__acc_init(&acc[j], ctx, at, tlo[j], thi[j], adds[j])) != ALEA_OK)
             return st;
     for (int64_t j = 0; j < phi; j++)
-        if (d->st[j].n > 0 &&
-            (st = dp_row(d, t, j, qt, St, St1, brow, at)) != ALEA_OK)
+        if (sts[j].n > 0 && (st = dp_row(d, t, j, &w, brow, at)) != ALEA_OK)
             return st;
     for (int64_t j = 0; j < phi; j++) {
-        alea__pmf_free(ctx, &d->st[j]);
-        if (tlo[j] <= thi[j] && (st = alea__acc_finish(&d->acc[j], &d->st[j])) != ALEA_OK)
+        alea__pmf_free(ctx, &sts[j]);
+        if (tlo[j] <= thi[j] && (st = alea__acc_finish(&acc[j], &sts[j])) != ALEA_OK)
             return st;
     }
     return ALEA_OK;

@@ -125,6 +125,7 @@ const char *alea__tok_desc(tok_kind k)
     case T_MT: return "'mt'";
     case T_NAME: return "name";
     case T_LABEL: return "label";
+    case T_IDENT: return "name";
     case T__COUNT: break;
     }
     return "token";
@@ -176,30 +177,55 @@ static alea_status push(alea_ctx *ctx, token_list *out, uint8_t kind,
     return ALEA_OK;
 }
 
+int alea__lex_names_word(const char *s, size_t n)
+{
+    static const char *const words[] = {"let", "in", "and", "or", "not"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (word_eq(s, n, words[i]))
+            return 1;
+    return 0;
+}
+
+/* The length of the modifier word at src[i..e), longest first, or 0. */
+static size_t mod_word_at(const char *src, size_t i, size_t e, uint8_t *kind)
+{
+    for (size_t m = 0; m < sizeof mod_words / sizeof mod_words[0]; m++) {
+        size_t l = mod_words[m].len;
+        if (l <= e - i && word_eq(src + i, l, mod_words[m].s)) {
+            *kind = mod_words[m].kind;
+            return l;
+        }
+    }
+    return 0;
+}
+
+/* Whether the letters src[s..e), a language's word, or in a dialect with
+ * names one of theirs (names), are a word the lexer keeps whole. */
+static int keeps_whole(const char *src, size_t s, size_t e, alea__word_fn is_word, int names)
+{
+    return (is_word && is_word(src + s, e - s)) || (names && alea__lex_names_word(src + s, e - s));
+}
+
 /* A run of letters src[s..e): one name token, or split into modifiers. */
 static alea_status lex_word(alea_ctx *ctx, const char *src, size_t s, size_t e,
                             alea__word_fn is_word, token_list *out)
 {
-    if (is_word && is_word(src + s, e - s))
+    if (keeps_whole(src, s, e, is_word, alea__dialects[ctx->dialect].names))
         return push(ctx, out, T_NAME, s, e);
     size_t i = s;
     while (i < e) {
-        size_t m, nmods = sizeof mod_words / sizeof mod_words[0];
-        for (m = 0; m < nmods; m++) {
-            size_t l = mod_words[m].len;
-            if (l <= e - i && word_eq(src + i, l, mod_words[m].s))
-                break;
-        }
-        if (m == nmods) {
+        uint8_t kind = 0;
+        size_t l = mod_word_at(src, i, e, &kind);
+        if (l == 0) {
             int shown = (int)(e - s > 24 ? 24 : e - s);
             return alea__error(ctx, ALEA_ERR_SYNTAX, s, e,
                                "unknown name '%.*s%s' at byte %zu", shown,
                                src + s, e - s > 24 ? "..." : "", s);
         }
-        alea_status st = push(ctx, out, mod_words[m].kind, i, i + mod_words[m].len);
+        alea_status st = push(ctx, out, kind, i, i + l);
         if (st != ALEA_OK)
             return st;
-        i += mod_words[m].len;
+        i += l;
     }
     return ALEA_OK;
 }
@@ -370,14 +396,63 @@ static lexed lex_operator(alea_ctx *ctx, const char *src, size_t len, size_t s,
     return (lexed){push(ctx, out, k, s, s + w), s + w};
 }
 
-alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
-                      token_list *out)
+static int is_ident(char c)
+{
+    return is_alpha(c) || is_digit(c) || c == '_';
+}
+
+/* Whether src[s..e), a run of identifier bytes, reads as dice: a 'd', then
+ * letters that split into modifiers and digits ("d6", "dd", "dF",
+ * "d20kh1"). */
+static int reads_as_dice(const char *src, size_t s, size_t e)
+{
+    if (lower(src[s]) != 'd')
+        return 0;
+    for (size_t i = s; i < e;) {
+        uint8_t kind;
+        size_t l = is_digit(src[i]) ? 1 : is_alpha(src[i]) ? mod_word_at(src, i, e, &kind) : 0;
+        if (l == 0)
+            return 0;
+        i += l;
+    }
+    return 1;
+}
+
+/*
+ * An identifier at s (lexing with names): [s, *end) is one T_IDENT token
+ * (*made 1), or 0 when the run there is glued to what comes before it, is
+ * a word kept whole or reads as dice: then it is lexed as it always was.
+ */
+static alea_status lex_ident(alea_ctx *ctx, const char *src, size_t len, size_t s,
+                             alea__word_fn is_word, token_list *out, size_t *end, int *made)
+{
+    size_t e = s, letters;
+    *made = 0;
+    if (s > 0 && (is_ident(src[s - 1]) || strchr(")}]%!", src[s - 1])))
+        return ALEA_OK;
+    while (e < len && is_alpha(src[e]))
+        e++;
+    letters = e;
+    while (e < len && is_ident(src[e]))
+        e++;
+    if ((letters == e && keeps_whole(src, s, e, is_word, 1)) || reads_as_dice(src, s, e))
+        return ALEA_OK;
+    *made = 1;
+    *end = e;
+    return push(ctx, out, T_IDENT, s, e);
+}
+
+/* The tokens of src, with identifiers (names: see lex_ident) or without;
+ * *idents counts the T_IDENT tokens made, *lets the words "let". */
+static alea_status lex_all(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                           int names, token_list *out, size_t *idents, size_t *lets)
 {
     size_t i = 0;
     alea_status st;
     out->v = NULL;
     out->n = out->cap = 0;
     out->comment_start = out->comment_end = 0;
+    *idents = *lets = 0;
     while (i < len) {
         char c = src[i];
         if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -393,10 +468,19 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         }
         if (is_alpha(c)) {
             size_t s = i;
+            int made = 0;
+            if (names && (st = lex_ident(ctx, src, len, s, is_word, out, &i, &made)) != ALEA_OK)
+                return st;
+            if (made) {
+                (*idents)++;
+                continue;
+            }
             while (i < len && is_alpha(src[i]))
                 i++;
             if ((st = lex_word(ctx, src, s, i, is_word, out)) != ALEA_OK)
                 return st;
+            if (out->v[out->n - 1].kind == T_NAME && word_eq(src + s, i - s, "let"))
+                (*lets)++;
             continue;
         }
         char n1 = i + 1 < len ? src[i + 1] : '\0';
@@ -418,4 +502,19 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         i = r.end;
     }
     return push(ctx, out, T_EOF, len, len);
+}
+
+alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                      token_list *out)
+{
+    size_t idents, lets;
+    if (!alea__dialects[ctx->dialect].names)
+        return lex_all(ctx, src, len, is_word, 0, out, &idents, &lets);
+    /* With names where the text binds one; else as before names, so that
+     * "2d6 fire" and "1d20 + foo" read and fail as they always did. */
+    alea_status st = lex_all(ctx, src, len, is_word, 1, out, &idents, &lets);
+    if (lets > 0 || (st == ALEA_OK && idents == 0) || (st != ALEA_OK && st != ALEA_ERR_SYNTAX))
+        return st; /* out of memory is never lexed away */
+    alea__mem_free(ctx, out->v, alea__mul_size(out->cap, sizeof(token)));
+    return lex_all(ctx, src, len, is_word, 0, out, &idents, &lets);
 }

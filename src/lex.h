@@ -6,6 +6,13 @@
  * and the words of the calls, which the parser knows) is one T_NAME token; any other run is split, longest match first, into the
  * modifier letters min max kh kl dh dl ro ra mi ma cs cf xo sa sd uo k d r f p b x e s u h l. A run that neither is a name
  * nor splits is an error ("unknown name 'foo'").
+ *
+ * Names: in a dialect with names, a text that has the word "let" is lexed
+ * with identifiers. A run of letters, digits and '_' that starts a word
+ * (not glued to a number or a closing bracket, as "4d6kh3" and "(2d6)kh1"
+ * are), is not a word of the language and does not read as dice ("d6",
+ * "dd", "dF": a 'd' and what splits after it) is one T_IDENT token. A text
+ * without "let" is lexed as before names existed, so its errors stay.
  */
 #ifndef ALEA_LEX_H
 #define ALEA_LEX_H
@@ -76,6 +83,8 @@ typedef enum tok_kind {
     T_MT,
     T_NAME, /* a word of the language (alea__lex_is_word) */
     T_LABEL, /* "[text]": raw text, span includes the brackets */
+    T_IDENT, /* a name a "let" may bind: letters, digits, '_' (dialects
+                with names, and only where the text has a "let") */
     T__COUNT
 } tok_kind;
 
@@ -119,5 +128,8 @@ ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);
 /* The language's words (mech/list.c: the built-in calls, the words of
  * extra dice, and the mechanics' names and words), for alea__lex. */
 ALEA__HIDDEN int alea__lex_is_word(const char *s, size_t n);
+/* The words of names and truth values (let, in, and, or, not), words of
+ * the language in the dialects that have names (dialect.h). */
+ALEA__HIDDEN int alea__lex_names_word(const char *s, size_t n);
 
 #endif /* ALEA_LEX_H */

@@ -156,6 +156,11 @@ ALEA__HIDDEN void alea__show_die(alea__out *o, const alea_roll *r, const rdie *d
 /* A member's breakdown (show.c), followed by " = " and its value where
  * valued and the value is not plain to see. */
 ALEA__HIDDEN void alea__show_member(alea__out *o, const alea_roll *r, const rec *rc, int valued);
+/* A JSON object of the "groups" opened, after before (", " or ""): its
+ * node's span and a value, "{\"start\": 4, \"end\": 7, \"value\": 9"; the
+ * caller adds its fields and closes it. */
+ALEA__HIDDEN void alea__show_json_at(alea__out *o, const char *before, const node *n,
+                                     int64_t value);
 /* A JSON boolean field ", \"name\": true" when on. */
 ALEA__HIDDEN void alea__show_json_flag(alea__out *o, const char *name, int on);
 

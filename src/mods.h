@@ -1,9 +1,10 @@
 /*
  * mods.h -- the modifiers of a dice term ("kh3", "r<3", "!>5", ">=8f1",
  * "u"), a row each, and what the parser's two dice files share:
- * parse_dice.c reads a term's count and sides, offers each token after
- * them to the rows and runs the term's checks; parse_mods.c holds the
- * rows' functions and the row array.
+ * parse_dice.c reads a term's count and sides, has the rows read the
+ * tokens after them and runs the term's checks; parse_mods.c holds the
+ * rows' functions and what is made from the rows (alea__mods_read,
+ * alea__mods_check).
  */
 #ifndef ALEA_MODS_H
 #define ALEA_MODS_H
@@ -13,8 +14,10 @@
 /*
  * The pool modifiers, one row each:
  *
- *   X(name, (token kinds that spell it), parse, check, refused)
+ *   X(a, name, (token kinds that spell it, at most 6), parse, check, refused)
  *
+ * (a: whatever the user of the list passes through to X, as the token
+ * kind of parse_mods.c's table of the rows that spell each kind.)
  * parse reads the modifier at its token into the term (alea__mods), or
  * leaves the token to the rows after it. check runs on the whole pool
  * once the term is read, or NULL. refused is the modifier's refusal
@@ -24,50 +27,52 @@
  * says.
  *
  * A token goes to the rows that spell it, in this order, until one takes
- * it; when none does, the term ends there. The order matters where rows
+ * it; when none does, the term ends there. Which rows spell a kind is a
+ * table made from the rows at compile time; the functions are called by
+ * name from a switch made from the rows, never through pointers. The order matters where rows
  * share a kind (a selection's "k" before a keep's, Foundry's "df" before
  * a drop "d", Foundry's "sf" before a sort "s"), and for the checks, which
- * run in row order: a pool with two faults gets the message of the first
- * row's. A new modifier is a row here, its functions in parse_mods.c, its
+ * run in row order (once a row took a token): a pool with two faults gets
+ * the message of the first row's. A new modifier is a row here, its functions in parse_mods.c, its
  * letters in the lexer (lex.c's mod_words, a second list), its canonical
  * text in ast.c (alea__pool_print_as, which prints in the canonical order,
  * not the rows') and its meaning in pool.c or the engines
  * (docs/internals.md).
  */
-#define ALEA__POOL_MODS(X)                                                                    \
+#define ALEA__POOL_MODS(X, a)                                                                 \
     /* "k{1,2}", "p{h1,l1}"; d20's "k3", "kh3", "pl1" (d20_select); else the "k" is a keep */ \
-    X(select, (T_K, T_KH, T_KL, T_P), parse_select, NULL, NULL)                               \
+    X(a, select, (T_K, T_KH, T_KL, T_P), parse_select, NULL, NULL)                            \
     /* "cs>=19", "cf<3": markers; Foundry's count (cs_counts) and its "df"; a "d" else is */  \
     /* a drop */                                                                              \
-    X(mark, (T_CS, T_CF, T_D), parse_mark, NULL, NULL)                                        \
+    X(a, mark, (T_CS, T_CF, T_D), parse_mark, NULL, NULL)                                     \
     /* Roll20's "m", "mt" and Foundry's "sf", refused by name; an "s" else is a sort */       \
-    X(foreign, (T_M, T_MT, T_S), NULL, NULL, refused_mod)                                     \
+    X(a, foreign, (T_M, T_MT, T_S), NULL, NULL, refused_mod)                                  \
     /* Foundry's margin of success "ms>10" */                                                 \
-    X(margin, (T_MS), parse_margin, NULL, refused_margin)                                     \
+    X(a, margin, (T_MS), parse_margin, NULL, refused_margin)                                  \
     /* Foundry's "even", "odd": a success count */                                            \
-    X(parity, (T_EVEN, T_ODD), parse_parity, NULL, NULL)                                      \
+    X(a, parity, (T_EVEN, T_ODD), parse_parity, NULL, NULL)                                   \
     /* "min3", "max5", "mi3", "ma5" (a word "min" only glued to the dice); after the */       \
     /* explosion every roll (not in rpg-dice-roller's dialect: clamp_first) */                \
-    X(clamp, (T_MIN, T_MAX, T_NAME), parse_clamp, NULL, NULL)                                 \
+    X(a, clamp, (T_MIN, T_MAX, T_NAME), parse_clamp, NULL, NULL)                              \
     /* "s", "sa", "sd" */                                                                     \
-    X(sort, (T_S, T_SA, T_SD), parse_sort, NULL, NULL)                                        \
+    X(a, sort, (T_S, T_SA, T_SD), parse_sort, NULL, NULL)                                     \
     /* "kh3", "k3", "kl1", "dh1", "dl1", "d1" */                                              \
-    X(keep, (T_KH, T_K, T_KL, T_DH, T_DL, T_D), parse_keep, NULL, NULL)                       \
+    X(a, keep, (T_KH, T_K, T_KL, T_DH, T_DL, T_D), parse_keep, NULL, NULL)                    \
     /* "r1", "ro<3", "2d8r8r2"; Foundry's "r" once and "r1=1", d20's "rr" and "rol1", a */    \
     /* bare "r" in rpg-dice-roller's (rr, reroll_once, bare_reroll, several_rerolls) */       \
-    X(reroll, (T_R, T_RO), parse_reroll, check_reroll, NULL)                                  \
+    X(a, reroll, (T_R, T_RO), parse_reroll, check_reroll, NULL)                               \
     /* "ra1": one die rerolled once; in d20's dialect one more die (ra_adds) */               \
-    X(reroll_one, (T_RA), parse_reroll_one, NULL, NULL)                                       \
+    X(a, reroll_one, (T_RA), parse_reroll_one, NULL, NULL)                                    \
     /* Foundry's "x", "xo", "x5=10"; d20's "e6" (only there: e_explode) */                    \
-    X(xplode, (T_X, T_XO, T_E), parse_xplode_mod, NULL, refused_e)                            \
+    X(a, xplode, (T_X, T_XO, T_E), parse_xplode_mod, NULL, refused_e)                         \
     /* "!", "!!", "!p", "!>5"; d20's "!=" is a comparison (bang_ne); its check is every */    \
     /* explosion's */                                                                         \
-    X(explode, (T_BANG), parse_explode, check_explode, NULL)                                  \
+    X(a, explode, (T_BANG), parse_explode, check_explode, NULL)                               \
     /* ">=8f1", "=6": success counting; in d20's dialect a comparison of the total */         \
     /* (cmp_total), "<>" only where not_equal */                                              \
-    X(success, (T_EQ, T_LT, T_LE, T_GT, T_GE, T_NE), parse_success, check_success, NULL)      \
+    X(a, success, (T_EQ, T_LT, T_LE, T_GT, T_GE, T_NE), parse_success, check_success, NULL)   \
     /* rpg-dice-roller's "u", "uo", "u=5" (refused where no_unique) */                        \
-    X(unique, (T_U, T_UO), parse_unique, check_unique, refused_unique)
+    X(a, unique, (T_U, T_UO), parse_unique, check_unique, refused_unique)
 
 /* The selection steps of one dice term while it is parsed. */
 typedef struct sel_buf {
@@ -100,17 +105,24 @@ typedef struct alea__mods {
     uint32_t alsocap;
 } alea__mods;
 
-/* A row of ALEA__POOL_MODS. parse sets *taken when it read the modifier. */
-typedef struct alea__mod {
-    const uint8_t *kinds;
-    uint8_t nkinds;
-    alea_status (*parse)(parser *p, alea__mods *m, const token *t, int *taken);
-    alea_status (*check)(parser *p, const alea__mods *m);
-    alea_status (*refused)(parser *p, const token *t);
-} alea__mod;
-
-ALEA__HIDDEN extern const alea__mod alea__mods_rows[];
-ALEA__HIDDEN extern const size_t alea__mods_nrows;
+/* Reads the modifiers after a term's sides into m, until a token that no
+ * row takes: each token goes to the rows of ALEA__POOL_MODS that spell it
+ * (a table made at compile time from the rows), in row order, until one
+ * takes it, a row's refusal before its parse. *any: whether a row took a
+ * token. */
+ALEA__HIDDEN alea_status alea__mods_read(parser *p, alea__mods *m, int *any);
+/* The rows that spell each token kind, row i as bit i (parse_mods.c). */
+ALEA__HIDDEN extern const uint16_t alea__mods_rows_of_kind[];
+/* Whether a row spells the kind of t: a term with no modifiers ("d20")
+ * skips alea__mods_read. */
+static inline int alea__mods_at(const token *t)
+{
+    return alea__mods_rows_of_kind[t->kind] != 0;
+}
+/* The rows' checks of the term once it is read, in row order (the first
+ * fault's message); called only when a row took a token, since a term
+ * without modifiers has nothing they check. */
+ALEA__HIDDEN alea_status alea__mods_check(parser *p, const alea__mods *m);
 
 /* The term n with its margin ("ms>10"), or n. */
 ALEA__HIDDEN alea_status alea__mods_margin(parser *p, const alea__mods *m, const node *n,

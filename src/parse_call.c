@@ -424,7 +424,9 @@ alea_status alea__p_repeat_x(parser *p, const token *num)
  */
 alea_status alea__p_program(parser *p, const node **out)
 {
-    if (!at(p, T_NUM) || peek_at(p, 1)->kind != T_X)
+    const token *x = peek_at(p, 1); /* where a text has names, "x" lexes as one */
+    if (!at(p, T_NUM) || !(x->kind == T_X || (x->kind == T_IDENT && x->end - x->start == 1 &&
+                                              (p->src[x->start] | 0x20) == 'x')))
         return alea__p_expr(p, out);
     const token *num = advance(p);
     advance(p); /* 'x' */

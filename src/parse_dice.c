@@ -507,27 +507,15 @@ alea_status alea__p_dice_tail(parser *p, const node *count_expr, int64_t count,
         return st;
 
     alea__mods m = {.pl = pl, .start = start};
-    const alea__mod *rows = alea__mods_rows, *end = rows + alea__mods_nrows;
-    for (int taken = 1; taken;) {
-        const token *t = peek(p);
-        taken = 0;
-        for (const alea__mod *r = rows; !taken && r < end; r++) {
-            if (!memchr(r->kinds, t->kind, r->nkinds))
-                continue;
-            if (r->refused && (st = r->refused(p, t)) != ALEA_OK)
-                return st;
-            if (r->parse && (st = r->parse(p, &m, t, &taken)) != ALEA_OK)
-                return st;
-        }
-    }
-    if ((st = finish_steps(p, &m)) != ALEA_OK)
+    int any = alea__mods_at(peek(p));
+    if ((any && (st = alea__mods_read(p, &m, &any)) != ALEA_OK) ||
+        (st = finish_steps(p, &m)) != ALEA_OK)
         return st;
     node *n;
     if ((st = new_node(p, N_DICE, start, p->t[p->pos - 1].end, &n)) != ALEA_OK)
         return st;
     n->u.pool = pl;
-    for (const alea__mod *r = rows; r < end; r++)
-        if (r->check && (st = r->check(p, &m)) != ALEA_OK)
-            return st;
+    if (any && (st = alea__mods_check(p, &m)) != ALEA_OK)
+        return st;
     return alea__mods_margin(p, &m, n, out);
 }

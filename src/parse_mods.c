@@ -975,14 +975,107 @@ static alea_status check_success(parser *p, const alea__mods *m)
 
 /* ---- the rows ---------------------------------------------------------------- */
 
-#define ALEA__MOD_KINDS(...) __VA_ARGS__
-#define ALEA__MOD_SPELLINGS(name, kinds, parse, check, refused) \
-    static const uint8_t name##_kinds[] = {ALEA__MOD_KINDS kinds};
-ALEA__POOL_MODS(ALEA__MOD_SPELLINGS)
-#undef ALEA__MOD_SPELLINGS
+/* A row's number: its bit in the table below. */
+enum {
+#define ALEA__MOD_NUMBER(a, name, kinds, parse, check, refused) ALEA__MOD_ROW_##name,
+    ALEA__POOL_MODS(ALEA__MOD_NUMBER, 0) ALEA__MOD_NROWS
+#undef ALEA__MOD_NUMBER
+};
+_Static_assert(ALEA__MOD_NROWS <= 16, "a row is a bit of a uint16_t (alea__mods_rows_of_kind)");
 
-#define ALEA__MOD_ROW(name, kinds, parse, check, refused) \
-    {name##_kinds, sizeof name##_kinds, parse, check, refused},
-const alea__mod alea__mods_rows[] = {ALEA__POOL_MODS(ALEA__MOD_ROW)};
-#undef ALEA__MOD_ROW
-const size_t alea__mods_nrows = sizeof alea__mods_rows / sizeof alea__mods_rows[0];
+/* Whether k is one of a row's kinds (at most 6: checked below), as a
+ * constant expression. */
+#define ALEA__MOD_KINDS(...) __VA_ARGS__
+#define ALEA__MOD_IN(k, ...) ALEA__MOD_IN_(k, __VA_ARGS__, -1, -1, -1, -1, -1, -1)
+#define ALEA__MOD_IN_(k, a, b, c, d, e, f, ...)                                            \
+    ((k) == (a) || (k) == (b) || (k) == (c) || (k) == (d) || (k) == (e) || (k) == (f))
+#define ALEA__MOD_SIX(a, name, kinds, parse, check, refused)                               \
+    _Static_assert(sizeof((int[]){ALEA__MOD_KINDS kinds}) <= 6 * sizeof(int),             \
+                   "a row spells at most 6 token kinds (ALEA__MOD_IN)");
+ALEA__POOL_MODS(ALEA__MOD_SIX, 0)
+#undef ALEA__MOD_SIX
+
+/* alea__mods_rows_of_kind[k]: the rows that spell token kind k, row i as
+ * bit i (mods.h). */
+#define ALEA__MOD_BIT(k, name, kinds, parse, check, refused)                               \
+    | (ALEA__MOD_IN(k, ALEA__MOD_KINDS kinds) ? 1u << ALEA__MOD_ROW_##name : 0u)
+#define ALEA__MOD_MASK(k) (0u ALEA__POOL_MODS(ALEA__MOD_BIT, k))
+#define ALEA__MOD_MASK8(k)                                                                 \
+    ALEA__MOD_MASK(k), ALEA__MOD_MASK(k + 1), ALEA__MOD_MASK(k + 2), ALEA__MOD_MASK(k + 3), \
+        ALEA__MOD_MASK(k + 4), ALEA__MOD_MASK(k + 5), ALEA__MOD_MASK(k + 6),               \
+        ALEA__MOD_MASK(k + 7)
+const uint16_t alea__mods_rows_of_kind[] = {
+    ALEA__MOD_MASK8(0),  ALEA__MOD_MASK8(8),  ALEA__MOD_MASK8(16),
+    ALEA__MOD_MASK8(24), ALEA__MOD_MASK8(32), ALEA__MOD_MASK8(40),
+    ALEA__MOD_MASK8(48), ALEA__MOD_MASK8(56), ALEA__MOD_MASK8(64),
+    ALEA__MOD_MASK8(72)};
+#undef ALEA__MOD_MASK8
+#undef ALEA__MOD_MASK
+#undef ALEA__MOD_BIT
+_Static_assert(sizeof alea__mods_rows_of_kind / sizeof alea__mods_rows_of_kind[0] >= T__COUNT,
+               "every token kind has its entry in rows_of_kind: add a line of 8");
+
+/* Row `row`'s refusal and parse of t. The functions are named in a switch,
+ * not a table of pointers: direct calls, and no pointers for the dynamic
+ * loader to relocate at every start of the command line. */
+static alea_status offer_row(parser *p, alea__mods *m, const token *t, int *taken,
+                             unsigned row)
+{
+    alea_status st = ALEA_OK;
+    switch (row) {
+#define ALEA__MOD_OFFER(a, name, kinds, parse, check, refused)                             \
+    case ALEA__MOD_ROW_##name: {                                                           \
+        alea_status (*const refuse_fn)(parser *, const token *) = refused;                 \
+        alea_status (*const parse_fn)(parser *, alea__mods *, const token *, int *) = parse; \
+        if (refuse_fn && (st = refuse_fn(p, t)) != ALEA_OK)                                \
+            return st;                                                                     \
+        return parse_fn ? parse_fn(p, m, t, taken) : ALEA_OK;                              \
+    }
+        ALEA__POOL_MODS(ALEA__MOD_OFFER, 0)
+#undef ALEA__MOD_OFFER
+    }
+    return st;
+}
+
+/* The number of the first row in rows (not 0). */
+static unsigned first_row(unsigned rows)
+{
+#if defined(__GNUC__) || defined(__clang__)
+    return (unsigned)__builtin_ctz(rows);
+#else
+    unsigned r = 0;
+    while (!(rows >> r & 1u))
+        r++;
+    return r;
+#endif
+}
+
+alea_status alea__mods_read(parser *p, alea__mods *m, int *any)
+{
+    alea_status st;
+    int taken;
+    *any = 0;
+    do {
+        const token *t = peek(p);
+        taken = 0;
+        for (unsigned rows = alea__mods_rows_of_kind[t->kind]; rows && !taken; rows &= rows - 1)
+            if ((st = offer_row(p, m, t, &taken, first_row(rows))) != ALEA_OK)
+                return st;
+        *any |= taken;
+    } while (taken);
+    return ALEA_OK;
+}
+
+alea_status alea__mods_check(parser *p, const alea__mods *m)
+{
+    alea_status st = ALEA_OK;
+#define ALEA__MOD_CHECK(a, name, kinds, parse, check, refused)                             \
+    {                                                                                      \
+        alea_status (*const check_fn)(parser *, const alea__mods *) = check;               \
+        if (check_fn && (st = check_fn(p, m)) != ALEA_OK)                                  \
+            return st;                                                                     \
+    }
+    ALEA__POOL_MODS(ALEA__MOD_CHECK, 0)
+#undef ALEA__MOD_CHECK
+    return st;
+}

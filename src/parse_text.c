@@ -299,6 +299,15 @@ static alea_status read_advantage(alea_ctx *ctx, alea_expr *e, size_t pre, const
     return parse_prefix(ctx, e, pre, r);
 }
 
+/* Whether the n letters at s are a word of the language in ctx's dialect
+ * (with names: let, in, and, or, not too), which never starts a
+ * description: "2d6 and more" is an error, not "2d6" described. */
+static int language_word(const alea_ctx *ctx, const char *s, size_t n)
+{
+    return ctx->lang->is_word(s, n) ||
+           (alea__dialects[ctx->dialect].names && alea__lex_names_word(s, n));
+}
+
 /*
  * Words after a whole expression, "2d6 fire damage", "1d20 adv": the
  * syntax error falls in a word that follows a space, is not a word of the
@@ -322,7 +331,7 @@ static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
         wend++;
     /* "2d6 +1 INJURY": a word of the language is not a description */
     if (w == 0 || !(src[w - 1] == ' ' || src[w - 1] == '\t') ||
-        ctx->lang->is_word(src + w, wend - w))
+        language_word(ctx, src + w, wend - w))
         return st;
     /* "4d6kh3 6 times": the count before the word */
     if (word_is(src, w, wend, "times") || word_is(src, w, wend, "time")) {
@@ -346,7 +355,7 @@ static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
         while (ws > 0 && is_letter(src[ws - 1]))
             ws--;
         if (ws > k || ws == 0 || !(src[ws - 1] == ' ' || src[ws - 1] == '\t') ||
-            ctx->lang->is_word(src + ws, k + 1 - ws))
+            language_word(ctx, src + ws, k + 1 - ws))
             break;
         w = ws;
         k = ws - 1;

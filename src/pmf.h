@@ -84,9 +84,12 @@ static inline alea_status alea__overflow_error(alea_ctx *ctx, const node *at)
     return alea__overflow_error_span(ctx, at ? at->start : 0, at ? at->end : 0);
 }
 /* Checks that `units` more work fit in the budget, without charging it
- * (alea__work_check_span). */
+ * (alea__work_check_span): the test that passes inline, the call only
+ * for the error (the walks check once per step). */
 static inline alea_status alea__work_check(alea_ctx *ctx, double units, const node *at)
 {
+    if (units <= (double)(ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used)) /* NaN: not here */
+        return ALEA_OK;
     return alea__work_check_span(ctx, units, at ? at->start : 0, at ? at->end : 0);
 }
 
@@ -151,6 +154,11 @@ ALEA__HIDDEN alea_status alea__pmf_arith(alea_ctx *ctx, uint8_t op, const alea__
 /* The {0, 1} distribution of [a op b], op a cmp_op. */
 ALEA__HIDDEN alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                                        const alea__pmf *b, alea__pmf *out);
+/* The {0, 1} distribution of a's truth: 1 where a is not 0 (true_is 1),
+ * or where it is 0 (true_is 0: "not a"); in either number system. For
+ * "and", "or", "not" and any construct that asks whether a value is true. */
+ALEA__HIDDEN alea_status alea__pmf_truth(alea_ctx *ctx, const alea__pmf *a, int true_is,
+                                         alea__pmf *out);
 /* max(a, b) (is_max) or min(a, b). */
 ALEA__HIDDEN alea_status alea__pmf_minmax(alea_ctx *ctx, int is_max, const alea__pmf *a,
                                           const alea__pmf *b, alea__pmf *out);
@@ -193,6 +201,14 @@ typedef alea_status alea__mix_fn(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *
 ALEA__HIDDEN alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check,
                                        int64_t charge, alea__mix_fn *at, void *ud,
                                        const node *n, alea__pmf *out);
+/* out = the sum over count's outcomes c (whole numbers from 0, in
+ * increasing order) of P(c) times the sum of c independent copies of a;
+ * each count's sum is built from the one before, by a copy more or the
+ * copies between at once. Charges `charge` units a count beside the
+ * convolutions' own work; the caller checks what the whole costs first. */
+ALEA__HIDDEN alea_status alea__pmf_mix_sums(alea_ctx *ctx, const alea__pmf *count,
+                                            const alea__pmf *a, int64_t charge, const node *n,
+                                            alea__pmf *out);
 /* ---- pmf_w.c: operations the algorithms ask, in the pmf's own number system ----
  * Each has one entry and two bodies: doubles in pmf_w.c, fractions by the
  * fraction module. They are called per row or per threshold, not per term. */
@@ -225,6 +241,12 @@ ALEA__HIDDEN alea_status alea__pmf_walk_sums(alea_ctx *ctx, const alea__pmf *die
 /* C(r, s) rho^s rhoc^(r - s), rhoc = 1 - rho given separately, in doubles
  * (each factor from the side where it is accurate). */
 ALEA__HIDDEN double alea__binom_pmf(int64_t r, int64_t s, double rho, double rhoc);
+/* row[k] = P(K = k) for 0 <= k < kmax, K ~ Binomial(r, rho), rhoc = 1 - rho
+ * given separately, 1 <= kmax <= r; returns P(K >= kmax). In doubles only:
+ * what alea__pmf_binom_row does in doubles, for a walk that works out rho
+ * once per outcome and calls it per row (keep_walk.c, keep_ra.c). */
+ALEA__HIDDEN double alea__binom_row(int64_t r, double rho, double rhoc, int64_t kmax,
+                                    double *row);
 /* A row of the walk: r dice each take the outcome with the chance rho =
  * qt / St (1 - rho = St1 / St, St1 = 0: nothing beyond). The binomial
  * terms C(r, k) rho^k (1 - rho)^(r - k) for k < kmax, then the chance of

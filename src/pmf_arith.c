@@ -481,6 +481,17 @@ ranged:;
 
 /* ---- comparisons, max and min ---------------------------------------------------- */
 
+alea_status alea__pmf_truth(alea_ctx *ctx, const alea__pmf *a, int true_is, alea__pmf *out)
+{
+    alea__pmf zero;
+    alea_status st = alea__pmf_point(ctx, 0, ALEA__W(1), &zero);
+    if (st != ALEA_OK)
+        return st;
+    st = alea__pmf_cmp(ctx, true_is ? CMP_NE : CMP_EQ, a, &zero, out);
+    alea__pmf_free(ctx, &zero);
+    return st;
+}
+
 alea_status alea__pmf_cmp(alea_ctx *ctx, uint8_t op, const alea__pmf *a,
                           const alea__pmf *b, alea__pmf *out)
 {

@@ -3,7 +3,8 @@
  * distribution of X when X's distribution depends on a random value V (a
  * rolled count or number of sides, a name bound by "let"), the sum over
  * V's outcomes v of P(V = v) times X's distribution given v. In either
- * number system, as the weights of V are.
+ * number system, as the weights of V are. A sum of a rolled number of
+ * copies builds each count's sum from the one before (alea__pmf_mix_sums).
  */
 #include "pmf.h"
 
@@ -28,4 +29,48 @@ alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check, i
     alea__pmf_free(ctx, &sum);
     alea__pmf_free(ctx, &cur);
     return st;
+}
+
+/* The sums of copies for alea__pmf_mix_sums: the summand, and the count
+ * whose sum *cur holds (-1: none yet). */
+typedef struct mix_sums {
+    const alea__pmf *a;
+    const node *at;
+    int64_t last;
+} mix_sums;
+
+/* The sum of c copies, from the sum of the count before in *cur: a copy
+ * more, or the copies between added at once (by repeated squaring). */
+static alea_status sums_at(alea_ctx *ctx, void *ud, int64_t c, alea__pmf *cur)
+{
+    mix_sums *m = ud;
+    alea_status st;
+    alea__pmf step, x;
+    int first = m->last < 0;
+    int64_t gap = c - (first ? 0 : m->last);
+    if (first || gap > 1) {
+        if ((st = alea__pmf_pow(ctx, m->a, gap, m->at, &step)) != ALEA_OK)
+            return st;
+        if (first) {
+            x = step;
+        } else {
+            st = alea__pmf_conv(ctx, cur, &step, m->at, &x);
+            alea__pmf_free(ctx, &step);
+        }
+    } else {
+        st = alea__pmf_conv(ctx, cur, m->a, m->at, &x);
+    }
+    if (st != ALEA_OK)
+        return st;
+    alea__pmf_free(ctx, cur);
+    *cur = x;
+    m->last = c;
+    return ALEA_OK;
+}
+
+alea_status alea__pmf_mix_sums(alea_ctx *ctx, const alea__pmf *count, const alea__pmf *a,
+                               int64_t charge, const node *n, alea__pmf *out)
+{
+    mix_sums m = {a, n, -1};
+    return alea__pmf_mix(ctx, count, 0, charge, sums_at, &m, n, out);
 }

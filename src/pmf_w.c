@@ -45,12 +45,11 @@ double alea__binom_pmf(int64_t r, int64_t s, double rho, double rhoc)
 }
 
 /*
- * row[k] = P(K = k) for 0 <= k < kmax, K ~ Binomial(r, rho), 1 <= kmax <= r;
- * returns P(K >= kmax). Built outward from the mode (or from kmax - 1 when
- * that is below the mode), so nothing overflows, and the upper tail past
- * the mode is summed term by term so that a tiny tail keeps its digits.
+ * Built outward from the mode (or from kmax - 1 when that is below the
+ * mode), so nothing overflows, and the upper tail past the mode is summed
+ * term by term so that a tiny tail keeps its digits.
  */
-static double binom_row(int64_t r, double rho, double rhoc, int64_t kmax, double *row)
+double alea__binom_row(int64_t r, double rho, double rhoc, int64_t kmax, double *row)
 {
     double up = rho / rhoc, down = rhoc / rho;
     if (rhoc <= 0 || !isfinite(up)) { /* every die left takes this outcome */
@@ -150,7 +149,7 @@ alea_status alea__pmf_binom_row(alea_ctx *ctx, alea__w qt, alea__w St, alea__w S
                                 int64_t kmax, const node *at, double *row, alea__pmf *out)
 {
     if (!ctx->exact) {
-        row[kmax] = binom_row(r, qt.d / St.d, St1.d / St.d, kmax, row);
+        row[kmax] = alea__binom_row(r, qt.d / St.d, St1.d / St.d, kmax, row);
         return ALEA_OK;
     }
     alea__pmf_free(ctx, out);
@@ -173,7 +172,7 @@ static void threshold_weights(const alea__pmf *die, size_t t, int high, int64_t 
     double rho = die->p[t] / at_or_short, rhoc = shortp / at_or_short;
     for (int64_t a = 0; a < K; a++) {
         double pa = binom_term(m, a, beyond / mass, at_or_short / mass);
-        double tail = pa > 0 ? binom_row(m - a, rho, rhoc, K - a, w->p + a) : 0;
+        double tail = pa > 0 ? alea__binom_row(m - a, rho, rhoc, K - a, w->p + a) : 0;
         w->v[a] = a;
         w->p[a] = scale * pa * tail;
     }

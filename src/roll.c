@@ -580,6 +580,7 @@ static int structural(const node *n)
     switch (n->kind) {
     case N_NUM: case N_SUM: case N_PROD: case N_CMP: case N_MIN: case N_MAX:
     case N_NEG: case N_ABS: case N_BEST: case N_WORST: case N_REPEAT: case N_BIND:
+    case N_AND: case N_OR: case N_NOT:
         return 1;
     default:
         return 0;
@@ -635,8 +636,8 @@ static uint32_t operand_count(const rstate *s, const node *n)
 {
     switch (n->kind) {
     case N_SUM: case N_PROD: return n->u.chain.n;
-    case N_CMP: case N_MIN: case N_MAX: return 2;
-    case N_NEG: case N_ABS: return 1;
+    case N_CMP: case N_MIN: case N_MAX: case N_AND: case N_OR: return 2;
+    case N_NEG: case N_ABS: case N_NOT: return 1;
     case N_BIND: return 2;
     case N_BEST: case N_WORST: return (uint32_t)n->u.rep.n;
     case N_REPEAT: return s->trace ? (uint32_t)n->u.rep.n : 1;
@@ -685,9 +686,14 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     alea_status st;
     const rec *dummy;
     int64_t a, b;
-    int unary = n->kind == N_NEG || n->kind == N_ABS;
-    if ((st = eval(s, unary ? n->u.un.a : n->u.bin.a, kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
+    int unary = n->kind == N_NEG || n->kind == N_ABS || n->kind == N_NOT;
+    if ((st = eval(s, n->kind == N_NOT ? n->u.bin.a : unary ? n->u.un.a : n->u.bin.a,
+                   kids ? &kids[0] : &dummy, &a)) != ALEA_OK)
         return st;
+    if (n->kind == N_NOT) {
+        *value = !alea__truth(a);
+        return ALEA_OK;
+    }
     if (unary) {
         if (n->kind == N_ABS && a >= 0)
             *value = a;
@@ -697,7 +703,10 @@ static alea_status eval_operands(rstate *s, const node *n, const rec **kids, int
     }
     if ((st = eval(s, n->u.bin.b, kids ? &kids[1] : &dummy, &b)) != ALEA_OK)
         return st;
-    if (n->kind == N_MIN) {
+    if (n->kind == N_AND || n->kind == N_OR) { /* both rolled: see parse_logic */
+        *value = n->kind == N_AND ? alea__truth(a) && alea__truth(b)
+                                  : alea__truth(a) || alea__truth(b);
+    } else if (n->kind == N_MIN) {
         *value = a < b ? a : b;
     } else if (n->kind == N_MAX) {
         *value = a > b ? a : b;
@@ -766,12 +775,22 @@ static alea_status charge_record(rstate *s, const node *n, size_t dice0, size_t 
                      entry in "labels", each escaped (twice as long at
                      most); in Markdown, escaped */
         bytes += 9 * (int64_t)n->label_len + 96;
-    if (n->kind == N_BIND) /* "let x = ... in ...": x's text */
-        bytes += TERM_BYTES(n->u.bind.name);
+    if (n->kind == N_BIND) /* "let x = ... in ...": x's text; in the JSON's
+                              "bound", x and its value's text again */
+        bytes += 2 * TERM_BYTES(n->u.bind.name) + TERM_BYTES(n->u.bind.value);
+    else if (n->kind == N_MECH && n->u.mech.ops->members) /* its text around its
+                                                             members, whose records
+                                                             hold its dice */
+        bytes += TERM_BYTES(n);
     else if (!structural(n))
         bytes += TERM_BYTES(n) +
                  DIE_BYTES * (int64_t)(s->r->ndice - dice0 + s->r->nfaces - faces0);
     return charge_bytes(s, n, bytes);
+}
+
+alea_status alea__roll_bytes(rstate *s, const node *n, int64_t bytes)
+{
+    return s->trace ? charge_bytes(s, n, bytes) : ALEA_OK;
 }
 
 static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *value)
@@ -811,6 +830,7 @@ static alea_status eval(rstate *s, const node *n, const rec **out, int64_t *valu
     case N_DICE: st = eval_dice(s, n, rc, &v); break;
     case N_SUM: case N_PROD: st = eval_chain(s, n, kids, &v); break;
     case N_NEG: case N_ABS: case N_CMP: case N_MIN: case N_MAX:
+    case N_AND: case N_OR: case N_NOT:
         st = eval_operands(s, n, kids, &v);
         break;
     case N_MECH: st = n->u.mech.ops->roll(s, n, rc, &v); break;
@@ -852,13 +872,17 @@ static void reset(alea_roll *r)
 alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
 {
     alea__env env;
-    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
+    rstate s = {ctx, r, 1, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, NULL};
     int64_t total;
     const rec *root = NULL;
+    alea_status st = ALEA_OK;
     reset(r);
-    /* The comment, once in the text and once in the JSON (escaped, at most
-     * twice as long), and twice escaped as Markdown. */
-    alea_status st = alea__env_init(ctx, &r->arena, e->nslots, &env);
+    /* An expression without names has no environment (s.env NULL): nothing
+     * to set up per roll of the many rolls of one expression. The comment,
+     * once in the text and once in the JSON (escaped, at most twice as
+     * long), and twice escaped as Markdown. */
+    if (e->nslots && (st = alea__env_init(ctx, &r->arena, e->nslots, &env)) == ALEA_OK)
+        s.env = &env;
     if (st == ALEA_OK && e->comment)
         st = charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32);
     if (st == ALEA_OK)
@@ -893,10 +917,12 @@ alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scra
                               int64_t *total)
 {
     alea__env env;
-    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, &env};
+    rstate s = {ctx, scratch, 0, ctx->limits[ALEA_LIMIT_DICE], 0, 0, NULL, 0, NULL};
     const rec *root = NULL;
+    alea_status st = ALEA_OK;
     reset(scratch);
-    alea_status st = alea__env_init(ctx, &scratch->arena, e->nslots, &env);
+    if (e->nslots && (st = alea__env_init(ctx, &scratch->arena, e->nslots, &env)) == ALEA_OK)
+        s.env = &env; /* none without names, as alea__roll */
     return st == ALEA_OK ? eval(&s, e->root, &root, total) : st;
 }
 

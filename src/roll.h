@@ -98,7 +98,9 @@ typedef struct alea__rstate {
      * their own "s" would. 0: none. */
     uint8_t sort;
     /* The values of the names bound where the roll is (env.h): a mechanic
-     * rolling its operands through alea__roll_eval passes them on. */
+     * rolling its operands through alea__roll_eval passes them on. NULL in
+     * an expression without names (alea__env_get and alea__env_bind take
+     * NULL as no slots). */
     alea__env *env;
 } alea__rstate;
 
@@ -113,6 +115,10 @@ ALEA__HIDDEN alea_status alea__roll_reserve(alea__rstate *s, size_t k, size_t *f
 ALEA__HIDDEN int64_t alea__roll_d(alea__rstate *s, int64_t sides);
 ALEA__HIDDEN alea_status alea__roll_push(alea__rstate *s, int64_t face, uint8_t flags);
 ALEA__HIDDEN alea_status alea__roll_overflow(alea__rstate *s, const node *n);
+/* Charges what a mechanic's own breakdown prints beyond its records' (a
+ * value per repetition, an entry in the JSON's "groups") to the BREAKDOWN
+ * limit, before it allocates for it; nothing without a trace. */
+ALEA__HIDDEN alea_status alea__roll_bytes(alea__rstate *s, const node *n, int64_t bytes);
 /* Rolls node n into *value; with a trace, *out is its record (mech/group.c). */
 ALEA__HIDDEN alea_status alea__roll_eval(alea__rstate *s, const node *n, const rec **out,
                                          int64_t *value);

@@ -202,7 +202,8 @@ static int plain(const alea_roll *r, const rec *rc)
  * `paren` and the value is shown. */
 static void show_valued(alea__out *o, const alea_roll *r, const rec *rc, int paren)
 {
-    if (plain(r, rc) && !(paren && rc->n->kind != N_NUM)) {
+    /* a name by itself: its value shows where it is bound */
+    if (rc->n->kind == N_NAME || (plain(r, rc) && !(paren && rc->n->kind != N_NUM))) {
         show_rec(o, r, rc);
         return;
     }
@@ -316,6 +317,16 @@ static void show_body(alea__out *o, const alea_roll *r, const rec *rc)
         alea__out_char(o, ')');
         break;
     }
+    case N_AND:
+    case N_OR: /* "d20 [12] >= 10 = 1 and d6 [2] > 3 = 0" */
+        show_valued(o, r, rc->kids[0], 1);
+        alea__out_str(o, n->kind == N_AND ? " and " : " or ");
+        show_valued(o, r, rc->kids[1], 1);
+        break;
+    case N_NOT:
+        alea__out_str(o, "not ");
+        show_valued(o, r, rc->kids[0], 1);
+        break;
     case N_NAME: /* a use: by its name; the value shows where it is bound */
         alea__out_text(o, n->u.name.text, n->u.name.len);
         break;
@@ -342,6 +353,17 @@ void alea__show_json_flag(alea__out *o, const char *name, int on)
         alea__out_str(o, name);
         alea__out_str(o, "\": true");
     }
+}
+
+void alea__show_json_at(alea__out *o, const char *before, const node *n, int64_t value)
+{
+    alea__out_str(o, before);
+    alea__out_str(o, "{\"start\": ");
+    alea__out_i64(o, n->start);
+    alea__out_str(o, ", \"end\": ");
+    alea__out_i64(o, n->end);
+    alea__out_str(o, ", \"value\": ");
+    alea__out_i64(o, value);
 }
 
 static void json_dice(alea__out *o, const alea_roll *r, const rec *rc, int discarded,
@@ -457,6 +479,40 @@ static void json_labels(alea__out *o, const rec *rc, int *first)
             json_labels(o, rc->kids[i], first);
 }
 
+/* "bound": each binding as it was rolled, in the order they were (a
+ * value's own bindings before it): {"name", "term", "value"}. A binding
+ * inside repetitions has an entry per repetition, but for the dropped ones
+ * of a long best()/worst(), left out as json_dice leaves them. */
+static void json_bound(alea__out *o, const rec *rc, int *first)
+{
+    if (!rc)
+        return;
+    if (rc->n->kind == N_DICE) {
+        json_bound(o, rc->count, first);
+        json_bound(o, rc->sides, first);
+        return;
+    }
+    int rep = rc->n->kind == N_BEST || rc->n->kind == N_WORST;
+    for (uint32_t i = 0; i < rc->nkids; i++) {
+        if (rep && rc->nkids > ALEA__REP_SHOWN && i != rc->kept)
+            continue;
+        json_bound(o, rc->kids[i], first);
+        if (rc->n->kind != N_BIND || i != 0 || !rc->kids[0])
+            continue;
+        const node *x = rc->n->u.bind.name;
+        alea__out_str(o, *first ? "{\"name\": " : ", {\"name\": ");
+        *first = 0;
+        alea__out_json_str(o, x->u.name.text, x->u.name.len);
+        alea__out_str(o, ", \"term\": \"");
+        o->json = 1;
+        alea__node_print(o, rc->n->u.bind.value);
+        o->json = 0;
+        alea__out_str(o, "\", \"value\": ");
+        alea__out_i64(o, rc->kids[0]->value);
+        alea__out_char(o, '}');
+    }
+}
+
 /* "groups": each construct of members (mech.h; "{4d6 + 3, 2d8}kh1"), each
  * member's total and marks, as the construct writes them. */
 static void json_groups(alea__out *o, const rec *rc, int *first)
@@ -564,6 +620,12 @@ size_t alea__show(const alea_roll *r, alea_format fmt, char *buf, size_t cap)
         json_groups(&o, r->root, &first);
         if (!first)
             alea__out_char(&o, ']');
+        if (r->expr->nslots) {
+            alea__out_str(&o, ", \"bound\": [");
+            first = 1;
+            json_bound(&o, r->root, &first);
+            alea__out_char(&o, ']');
+        }
         if (r->expr->has_labels) {
             alea__out_str(&o, ", \"labels\": [");
             first = 1;

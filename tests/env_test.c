@@ -1,10 +1,11 @@
 /*
  * env_test.c -- names (env.h): a value bound once and read by its uses, in
- * the roller and in the exact engine (doubles and fractions). The language
- * has no syntax for names yet, so the trees are built here by hand: an
- * expression compiled from text gives the arena, the source and the bound
- * value's tree; the names, the binding and the operators around them are
- * added with the tree's constructors (ast.h).
+ * the roller and in the exact engine (doubles and fractions). The trees are
+ * built here by hand, apart from the parser: an expression compiled from
+ * text gives the arena, the source and the bound value's tree; the names,
+ * the binding and the operators around them are added with the tree's
+ * constructors (ast.h). test_parsed reads the same trees from their text
+ * ("let x = ... in ...").
  */
 #include "ast.h"
 #include "dist.h"
@@ -200,6 +201,36 @@ static void test_in_operands(void **state)
     alea_expr_free(e);
 }
 
+/* The text of each tree built above reads as that tree: its canonical
+ * text and its distribution. */
+static void parsed(const char *src, const char *text, const int64_t *v, const int64_t *w,
+                   size_t n, int64_t den)
+{
+    alea_expr *e = compile(ctx, src);
+    expect_text(e, text);
+    expect(e, v, w, n, den);
+    alea_expr_free(e);
+}
+
+static void test_parsed(void **state)
+{
+    (void)state;
+    const int64_t even[] = {2, 4, 6, 8, 10, 12}, zero[] = {0}, one[] = {1},
+                  shadowed[] = {11, 12, 13, 14, 15, 16}, thrice[] = {3, 6, 9, 12, 15, 18},
+                  counted[] = {11, 22}, halves[] = {1, 1};
+    parsed("let x = 1d6 in x + x", "let x = 1d6 in x + x", even, sixths, 6, 6);
+    parsed("let x = 3d6 in x - x", "let x = 3d6 in x - x", zero, one, 1, 1);
+    parsed("let x = 1d6 in (let x = 10 in x) + x", "let x = 1d6 in (let x = 10 in x) + x",
+           shadowed, sixths, 6, 6);
+    parsed("let x = 1d6, y = x * 2 in y + x", "let x = 1d6 in let y = x * 2 in y + x", thrice,
+           sixths, 6, 6);
+    parsed("let x = 1d2 in x * 10 + (x)d1", "let x = 1d2 in x * 10 + (x)d1", counted, halves,
+           2, 2);
+    alea_expr *e = compile(ctx, "let x = 1d6, y = x * 2 in y + x");
+    assert_int_equal(e->nslots, 2);
+    alea_expr_free(e);
+}
+
 /* The roller: the value rolled once, its uses read it. */
 static void test_roll(void **state)
 {
@@ -340,6 +371,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nested, setup, teardown),
         cmocka_unit_test_setup_teardown(test_in_operands, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_parsed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_roll, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unbound, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work, setup, teardown),

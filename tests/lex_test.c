@@ -77,6 +77,24 @@ static void expect_error(const char *src, size_t start, size_t end, const char *
     alea__mem_free(ctx, tl.v, tl.cap * sizeof(token));
 }
 
+/* Names: identifiers only where the text has "let"; dice stay dice. */
+static void test_names(void **state)
+{
+    (void)state;
+    static const uint8_t a[] = {T_NAME, T_IDENT, T_EQ, T_D, T_NUM, T_NAME, T_IDENT, T_STAR,
+                                T_IDENT, T_EOF};
+    expect_kinds("let a_1 = d6 in a_1 * Ab2", a);
+    static const uint8_t b[] = {T_NAME, T_IDENT, T_EQ, T_NUM, T_D, T_NUM, T_KH, T_NUM,
+                                T_NAME, T_LPAREN, T_D, T_NUM, T_RPAREN, T_KH, T_NUM, T_EOF};
+    expect_kinds("LET x = 4d6kh3 IN (d6)kh1", b);
+    static const uint8_t c[] = {T_NAME, T_NAME, T_EQ, T_D, T_F, T_NAME, T_D, T_D, T_EOF};
+    expect_kinds("let dd = dF in d d", c); /* a word, dice: the parser refuses them */
+    /* without "let": as before names ("x" a modifier letter) */
+    static const uint8_t d[] = {T_NUM, T_X, T_NUM, T_D, T_NUM, T_NAME, T_NAME, T_NUM, T_EOF};
+    expect_kinds("6 x 4d6 and not 1", d);
+    expect_error("1 and foo", 6, 9, "unknown name 'foo'");
+}
+
 /* Comments: skipped, the first one's trimmed text kept. */
 static void test_comments(void **state)
 {
@@ -109,6 +127,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dice_words_split),
+        cmocka_unit_test(test_names),
         cmocka_unit_test(test_operators),
         cmocka_unit_test(test_spans_and_numbers),
         cmocka_unit_test(test_comments),

@@ -524,22 +524,11 @@ static void group_show_json(alea__out *o, const rec *rc, int *first)
 {
     if (group_of(rc->n)->dice || !rc->marks)
         return;
-    alea__out_str(o, *first ? ", \"groups\": [{\"start\": " : ", {\"start\": ");
+    alea__show_json_at(o, *first ? ", \"groups\": [" : ", ", rc->n, rc->value);
     *first = 0;
-    alea__out_i64(o, rc->n->start);
-    alea__out_str(o, ", \"end\": ");
-    alea__out_i64(o, rc->n->end);
-    alea__out_str(o, ", \"value\": ");
-    alea__out_i64(o, rc->value);
     alea__out_str(o, ", \"members\": [");
     for (uint32_t i = 0; i < rc->nkids; i++) {
-        const node *m = rc->kids[i]->n;
-        alea__out_str(o, i ? ", {\"start\": " : "{\"start\": ");
-        alea__out_i64(o, m->start);
-        alea__out_str(o, ", \"end\": ");
-        alea__out_i64(o, m->end);
-        alea__out_str(o, ", \"value\": ");
-        alea__out_i64(o, rc->kids[i]->value);
+        alea__show_json_at(o, i ? ", " : "", rc->kids[i]->n, rc->kids[i]->value);
         alea__show_json_flag(o, "dropped", (rc->marks[i] & DIE_DROPPED) != 0);
         alea__show_json_flag(o, "success", (rc->marks[i] & DIE_SUCCESS) != 0);
         alea__show_json_flag(o, "failure", (rc->marks[i] & DIE_FAILURE) != 0);

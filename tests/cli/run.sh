@@ -303,6 +303,25 @@ expect "dist --exact past the work limit: the hint" 1 "" \
 run dist --max-work 20000000 --max-support 100000000 --max-memory 4G 'event(300d20)'
 has "$err" '^alea: too much work to compute' && [ "$rc" = 1 ]
 check "event(300d20) with the limits raised: a limit error, not a crash" $? "$rc $err"
+# sum(N, EXPR): the least work of its sums (and the outcomes of the largest)
+# is checked before the first is computed, so a rolled count of a thousand
+# values is refused at once, and in fractions too (whose count differs)
+for x in '' --exact; do
+    if [ -n "$x" ] && ! "$ALEA" dist --exact 1 >/dev/null 2>&1; then
+        continue # a build without fractions
+    fi
+    run dist $x 'sum(d1000, 3d6)'
+    has "$err" '^alea: too much work to compute at byte 0: it needs at least [0-9]+ units' &&
+        [ "$rc" = 1 ]
+    check "dist $x sum(d1000, 3d6): refused before the sums" $? "$rc $err"
+done
+# each of sum's rolls is charged to the breakdown before any is rolled
+run roll --max-dice 100000 'sum(30000, 0)'
+has "$err" '^alea: the breakdown would pass 4194304 bytes' && [ "$rc" = 1 ]
+check "roll sum(30000, 0) with the dice raised: the breakdown limit" $? "$rc $err"
+run dist --max-dice 100000 --sample 10 'sum(30000, 0)'
+has "$out" '^mean 0\.00 ' && [ "$rc" = 0 ]
+check "sum(30000, 0) sampled: no breakdown, no breakdown limit" $? "$rc $out $err"
 # a limit hit inside a step's loop: no number, and no second computation
 # (before, 16 more times the limit: 1.4 s and 33 MB for 1d700*1d700)
 expect "dist --exact 1d500*1d500: the hint without computing again" 1 "" \

@@ -763,6 +763,45 @@ CASES = [
     ("rpgdr", "sign(1d6-4)", lambda: (d(6) - 4).map(lambda x: (x > 0) - (x < 0))),
     ("rpgdr", "sign(1d3 - 1d3) + pow(1d2, 1d3)", lambda: (d(3) - d(3)).map(
         lambda x: (x > 0) - (x < 0)) + icepool.map(lambda a, b: a ** b, d(2), d(3))),
+    # if(COND, THEN, ELSE): a mixture over the condition's outcomes (a
+    # comparison on one die is its success count, 1 or 0)
+    ("alea", "if(d20>=11, 2d6, 0)", lambda: d(20).map(lambda c: 2 @ d(6) if c >= 11 else 0)),
+    ("alea", "if(d4=4, 2d4, d4) + 1",
+     lambda: d(4).map(lambda c: 2 @ d(4) if c == 4 else d(4)) + 1),
+    ("alea", "if(d3 - 2, 10, 20)", lambda: (d(3) - 2).map(lambda c: 10 if c else 20)),
+    ("alea", "if(d6, d2, 1000000d1000000)", lambda: d(2)),
+    ("alea", "if(0 * d6, 1000000d1000000, 3)", lambda: const(3)),
+    ("alea", "if(d20=20,4d6,2d6)+5",
+     lambda: d(20).map(lambda c: 4 @ d(6) if c == 20 else 2 @ d(6)) + 5),
+    ("alea", "if(d2=2,d6!,0)>=7", X, lambda D: d(2).map(
+        lambda c: chain(d(6), lambda f: f == 6, D) if c == 2 else 0).map(
+        lambda v: CUT if v >= CUT_AT else truth(v >= 7))),
+    ("alea", "if(d4>=3, 2d3, d2)", lambda: d(4).map(lambda c: 2 @ d(3) if c >= 3 else d(2))),
+    ("alea", "if(d3 - 2, d4, -d2)", lambda: (d(3) - 2).map(lambda c: d(4) if c else -d(2))),
+    ("alea", "if(d2=2, if(d2=2, d3, 0), d4) + d2", lambda: d(2).map(
+        lambda c: d(2).map(lambda e: d(3) if e == 2 else 0) if c == 2 else d(4)) + d(2)),
+    ("alea", "if(d3, d2, 9) * if(d2 - 1, 2, d2)",
+     lambda: d(2) * (d(2) - 1).map(lambda c: 2 if c else d(2))),
+    ("alea", "sum(2, if(d2=2, d3, 0))", lambda: 2 @ d(2).map(lambda c: d(3) if c == 2 else 0)),
+    # sum(N, EXPR): N @ EXPR, N rolled or not
+    ("alea", "sum(8, d20>=18) >= 1",
+     lambda: (8 @ d(20).map(lambda f: truth(f >= 18))).map(lambda s: truth(s >= 1))),
+    ("alea", "sum(3, d2)", lambda: 3 @ d(2)),
+    ("alea", "sum(d2, d4)", lambda: d(2) @ d(4)),
+    ("alea", "sum(d3 - 1, 5)", lambda: (d(3) - 1).map(lambda k: 5 * k)),
+    ("alea", "sum(0, d6)", lambda: const(0)),
+    ("alea", "sum(2, sum(2, d2))", lambda: 4 @ d(2)),
+    ("alea", "sum(d4,d6)", lambda: d(4) @ d(6)),
+    ("alea", "(d2)d4", lambda: d(2) @ d(4)),
+    ("alea", "sum(d3, d4)", lambda: d(3) @ d(4)),
+    ("alea", "sum(3, d4>=4) >= 1",
+     lambda: (3 @ d(4).map(lambda f: truth(f >= 4))).map(lambda s: truth(s >= 1))),
+    ("alea", "sum(d2 - 1, d3) + d2", lambda: ((d(2) - 1) @ d(3)) + d(2)),
+    ("alea", "sum(if(d2=2, 2, 0), d3) - sum(2, d2)",
+     lambda: (d(2).map(lambda c: 2 if c == 2 else 0) @ d(3)) - 2 @ d(2)),
+    ("alea", "sum(2, d2) * sum(d2, 2)", lambda: (2 @ d(2)) * d(2).map(lambda k: 2 * k)),
+    ("alea", "sum(1000000000, 1)", lambda: const(1000000000)),
+    ("alea", "sum(d2 * 4000000000000000000, 1)", lambda: d(2).map(lambda k: 4 * 10 ** 18 * k)),
     # several critical markers: display only
     ("roll20", "1d4cs4cs1cf2cf3", lambda: d(4)),
     # d20's rol1 (the lowest die once more, the new face stands) and ral1,
