@@ -135,7 +135,7 @@ static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
     binding b = {n, 1, alea__share_took(ctx, &m)};
     if (st != ALEA_OK)
         return st;
-    if (val.n == 1 && val.trunc == 0 && val.p[0] == 1) {
+    if (alea__pmf_certain(&val)) {
         /* A certain value ("let hit = a >= 8" with a bound): the body at
          * it is the mixture, with nothing to mix. */
         *out = (alea__pmf){0};
