@@ -4,8 +4,8 @@
  *
  *   alea_bench [--alea PATH] [--quick] [--growth FILE] [SECTION...]
  *
- * SECTION is one of exact, process, roll, sample, startup, growth (all by
- * default). --alea names the command-line binary for the whole-process
+ * SECTION is one of exact, names, process, roll, sample, startup, growth
+ * (all by default). --alea names the command-line binary for the whole-process
  * measures (default: "alea" beside this program's directory, ../alea).
  * --growth writes the growth series as data for gnuplot. --quick runs
  * fewer repetitions (for a smoke test, not for numbers).
@@ -34,6 +34,8 @@
 #include <unistd.h>
 
 #include "rng.h" /* the generator itself, for its raw speed */
+#include "ast.h" /* trees with names built by hand (tests/tree.h) */
+#include "../tests/tree.h"
 
 extern char **environ;
 
@@ -191,6 +193,112 @@ static void section_exact(void)
             printf("-");
         printf(" | %.0f | %.0fx |\n", anchors[i].icepool_ms,
                anchors[i].icepool_ms / (s.med * 1e3));
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+    alea_ctx_free(qctx);
+}
+
+/* ---- names: a value used twice (let) ------------------------------------------ */
+
+/* Each case as the language spells it, measured as compile + dist once the
+ * parser reads it; until then (and for the rogue without "if") as a tree
+ * built by hand (tests/tree.h), built once and measured as dist alone. */
+static const struct named {
+    const char *what, *text, *tree;
+} named[] = {
+    {"a part that reads no name", "let a = d20 in a + 100d6", "(let $a d20 (+ $a 100d6))"},
+    {"two names, every pair of values", "let a = d20 in let b = d20 in a + b",
+     "(let $a d20 (let $b d20 (+ $a $b)))"},
+    {"the two-attack rogue",
+     "let a = d20 in let b = d20 in let h1 = a = 20 or a + 8 >= 16 in "
+     "let h2 = b = 20 or b + 8 >= 16 in if(h1, if(a = 20, 2d4, d4) + 4, 0) + "
+     "if(h2, if(b = 20, 2d4, d4) + 4, 0) + "
+     "if(h1, if(a = 20, 6d6, 3d6), if(h2, if(b = 20, 6d6, 3d6), 0))",
+     NULL},
+    {"the rogue, 0/1 products for if", NULL,
+     "(let $a d20 (let $b d20 (let $h (>= $a 8) (let $g (>= $b 8) (let $c (= $a 20) "
+     "(let $d (= $b 20) (+ (* $h (+ (* $c 2d4) (* (- 1 $c) d4) 4)) "
+     "(* $g (+ (* $d 2d4) (* (- 1 $d) d4) 4)) (* $h (+ (* $c 6d6) (* (- 1 $c) 3d6))) "
+     "(* (- 1 $h) $g (+ (* $d 6d6) (* (- 1 $d) 3d6))))))))))"},
+};
+#define NNAMED (sizeof named / sizeof named[0])
+
+typedef struct tree_job {
+    alea_ctx *ctx;
+    const alea_expr *e;
+} tree_job;
+
+static int run_tree(void *arg)
+{
+    tree_job *j = arg;
+    alea_dist *d;
+    if (alea_expr_dist(j->ctx, j->e, &d) != ALEA_OK)
+        return -1;
+    alea_dist_free(d);
+    return 0;
+}
+
+/* One cell: the case in ctx, as text when it compiles, else as its tree;
+ * "-" when neither (or the limits refuse it). */
+static void named_cell(alea_ctx *ctx, const struct named *c)
+{
+    alea_expr *e = NULL;
+    if (c->text && alea_expr_compile(ctx, c->text, strlen(c->text), &e) == ALEA_OK) {
+        alea_expr_free(e);
+        dist_job j = {ctx, c->text};
+        if (run_dist(&j) == 0) {
+            put_ms(measure(run_dist, &j));
+            return;
+        }
+    } else if (c->tree) {
+        tree t;
+        if (tree_build(ctx, c->tree, &t)) {
+            tree_job j = {ctx, t.e};
+            if (run_tree(&j) == 0)
+                put_ms(measure(run_tree, &j));
+            else
+                printf("-");
+            tree_free(&t);
+            return;
+        }
+    }
+    printf("-");
+}
+
+static void section_names(void)
+{
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL), *qctx = alea_ctx_new(NULL, NULL);
+    int have_q = alea_ctx_set_exact(qctx, 1) == ALEA_OK;
+    printf("### Names, in-process, ms\n\n");
+    printf("| case | expression | alea | alea, fractions | mean | P(0) |\n");
+    printf("|---|---|--:|--:|--:|--:|\n");
+    for (size_t i = 0; i < NNAMED; i++) {
+        const struct named *c = &named[i];
+        alea_expr *e = NULL;
+        int text = c->text && alea_expr_compile(ctx, c->text, strlen(c->text), &e) == ALEA_OK;
+        tree t = {0};
+        if (!text && c->tree)
+            e = tree_build(ctx, c->tree, &t);
+        printf("| %s | `%s`%s | ", c->what, text || !c->tree ? c->text : c->tree,
+               text ? "" : c->tree ? " (tree)" : " (not read yet)");
+        named_cell(ctx, c);
+        printf(" | ");
+        if (have_q)
+            named_cell(qctx, c);
+        else
+            printf("-");
+        alea_dist *d = NULL;
+        if (e && alea_expr_dist(ctx, e, &d) == ALEA_OK)
+            printf(" | %.6g | %.6g |\n", alea_dist_mean(d),
+                   alea_dist_value(d, 0) == 0 ? alea_dist_prob(d, 0) : 0.0);
+        else
+            printf(" | - | - |\n");
+        alea_dist_free(d);
+        if (text)
+            alea_expr_free(e);
+        else
+            tree_free(&t);
     }
     printf("\n");
     alea_ctx_free(ctx);
@@ -553,7 +661,7 @@ int main(int argc, char **argv)
             quick = 1;
         else {
             fprintf(stderr, "usage: alea_bench [--alea PATH] [--quick] [--growth FILE] "
-                            "[exact|process|roll|sample|startup|growth]...\n");
+                            "[exact|names|process|roll|sample|startup|growth]...\n");
             return 2;
         }
     }
@@ -570,6 +678,8 @@ int main(int argc, char **argv)
     printf("alea %s benchmarks\n\n", alea_version());
     if (wanted(argc, argv, i, "exact"))
         section_exact();
+    if (wanted(argc, argv, i, "names"))
+        section_names();
     if (wanted(argc, argv, i, "process"))
         section_process();
     if (wanted(argc, argv, i, "roll"))

@@ -34,6 +34,10 @@ void *alea__mem_realloc(alea_ctx *ctx, void *ptr, size_t osize, size_t nsize)
         uint64_t limit = (uint64_t)ctx->limits[ALEA_LIMIT_MEMORY];
         if ((uint64_t)ctx->mem_used + grow > limit && ctx->spare_bytes)
             alea__spare_flush(ctx); /* spares first */
+        if ((uint64_t)ctx->mem_used + grow > limit && ctx->give_back) {
+            ctx->give_back(ctx); /* then what can be computed again */
+            alea__spare_flush(ctx);
+        }
         if ((uint64_t)ctx->mem_used + grow > limit) {
             ctx->mem_limit_hit = 1;
             return NULL;

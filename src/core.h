@@ -84,6 +84,13 @@ struct alea_ctx {
      * or NULL: every function of the engine, and every mechanic's exact
      * operation, sees them through the context it is handed. */
     struct alea__env *env;
+    /* The distributions that evaluation keeps for the values of its
+     * bindings (share.h), or NULL: none kept. */
+    struct alea__share *share;
+    /* What the evaluation under way gives back before the memory limit
+     * refuses an allocation (share.c's kept distributions), or NULL. Frees
+     * without allocating. */
+    void (*give_back)(alea_ctx *ctx);
     /* The exact engine's fractions, once loaded (frac_load.c): the module's
      * table and the dynamic loader's handle (NULL: not loaded). */
     const struct alea__frac_ops *frac_ops;

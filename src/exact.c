@@ -5,7 +5,9 @@
  * variable and an operator combines independent distributions (pmf.c);
  * the one exception, a name bound by "let", is a mixture over its values,
  * each bound in the context's environment (env.h) while the body is
- * computed (eval_bind). Dice are exact_pool.c's.
+ * computed (eval_bind); a subtree that reads none of the names bound
+ * around it is computed once for all their values and copied (share.h).
+ * Dice are exact_pool.c's.
  */
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "env.h"
 #include "pmf.h"
 #include "mech.h"
+#include "share.h"
 
 static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
@@ -91,17 +94,28 @@ static alea_status eval_pair(alea_ctx *ctx, const node *n, alea__pmf *out)
     return st;
 }
 
-/* The body of "let x = ... in body" with x bound to v (ud: the node, by
- * address). */
+/* A binding under way: its node; whether its value mixes several, else
+ * the levels the certain one read (share.h). */
+typedef struct binding {
+    const node *n;
+    int mixes;
+    uint64_t value_reads;
+} binding;
+
+/* The body of "let x = ... in body" with x bound to v (ud: the binding). */
 static alea_status body_at(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *cur)
 {
-    const node *n = *(const node *const *)ud, *x = n->u.bind.name;
+    const binding *b = ud;
+    const node *n = b->n, *x = n->u.bind.name;
     alea__env_saved saved;
+    alea__share_saved shared;
     alea__pmf_free(ctx, cur);
     alea_status st = alea__env_bind(ctx, ctx->env, x->u.name.slot, v, x->start, x->end, &saved);
     if (st != ALEA_OK)
         return st;
+    alea__share_bind(ctx, x->u.name.slot, b->mixes, b->value_reads, &shared);
     st = eval(ctx, n->u.bind.body, cur);
+    alea__share_unbind(ctx, x->u.name.slot, &shared);
     alea__env_unbind(ctx->env, x->u.name.slot, &saved);
     return st;
 }
@@ -109,15 +123,31 @@ static alea_status body_at(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *cur)
 /*
  * "let x = value in body": the mixture, over the value's outcomes, of the
  * body's distribution with x bound to each (its uses then share the one
- * value, exactly, instead of rolling apart): a body computed per outcome.
+ * value, exactly, instead of rolling apart): a body computed per outcome,
+ * its parts that do not read x computed once (share.h).
  */
 static alea_status eval_bind(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     alea__pmf val;
+    alea__share_mark m;
+    alea__share_begin(ctx, &m);
     alea_status st = eval(ctx, n->u.bind.value, &val);
+    binding b = {n, 1, alea__share_took(ctx, &m)};
     if (st != ALEA_OK)
         return st;
-    st = alea__pmf_mix(ctx, &val, ALEA__MIX_COST, ALEA__MIX_COST, body_at, &n, n, out);
+    if (alea__pmf_certain(&val)) {
+        /* A certain value ("let hit = a >= 8" with a bound): the body at
+         * it is the mixture, with nothing to mix. */
+        *out = (alea__pmf){0};
+        b.mixes = 0;
+        st = body_at(ctx, &b, val.v[0], out);
+        if (st == ALEA_OK)
+            out->has_cut_low = 0; /* as a mixture's */
+        else
+            alea__pmf_free(ctx, out);
+    } else {
+        st = alea__pmf_mix(ctx, &val, ALEA__MIX_COST, ALEA__MIX_COST, body_at, &b, n, out);
+    }
     alea__pmf_free(ctx, &val);
     return st;
 }
@@ -156,7 +186,12 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out);
  * comparison), and alea_expr_dist then computes again in fractions. */
 static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
-    alea_status st = eval_node(ctx, n, out);
+    alea_status st;
+    alea__share_mark m;
+    if (alea__share_get(ctx, n, out, &st))
+        return st; /* watched when it was computed */
+    alea__share_begin(ctx, &m);
+    st = alea__share_end(ctx, n, &m, eval_node(ctx, n, out), out);
     if (st == ALEA_OK && !ctx->exact && !ctx->near_underflow)
         for (size_t i = 0; i < out->n; i++)
             if (out->p[i] < ALEA__NEAR_UNDERFLOW) {
@@ -211,6 +246,7 @@ static alea_status eval_node(alea_ctx *ctx, const node *n, alea__pmf *out)
         int64_t v;
         if ((st = alea__env_get(ctx, ctx->env, n->u.name.slot, n->start, n->end, &v)) != ALEA_OK)
             return st;
+        alea__share_read(ctx, n->u.name.slot);
         return alea__pmf_point(ctx, v, ALEA__W(1), out);
     }
     case N_BIND:
@@ -234,18 +270,30 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     alea__pmf r;
     alea__notes notes;
     memset(&notes, 0, sizeof notes);
-    /* The names' values, for this evaluation only. */
+    /* The names' values, and what is kept for them, for this evaluation
+     * only. */
     alea__env env, *outer = ctx->env;
+    alea__share share, *outer_share = ctx->share;
     alea_status st = alea__env_init(ctx, NULL, e->nslots, &env);
     if (st != ALEA_OK)
         return st;
+    if ((st = alea__share_init(ctx, e->nslots, &share)) != ALEA_OK) {
+        alea__env_free(ctx, &env);
+        return st;
+    }
+    void (*outer_give_back)(alea_ctx *) = ctx->give_back;
     ctx->env = &env;
+    ctx->share = &share;
+    ctx->give_back = alea__share_give_back;
     /* A mechanic as the whole expression also reports what it says beyond
      * the outcomes (a chance of critical failure, the outcomes' names). */
     const node *root = e->root->kind == N_REPEAT ? e->root->u.rep.a : e->root; /* one roll */
     st = root->kind == N_MECH ? root->u.mech.ops->exact(ctx, root, &r, &notes)
                               : eval(ctx, root, &r);
     ctx->env = outer;
+    ctx->share = outer_share;
+    ctx->give_back = outer_give_back;
+    alea__share_free(ctx, &share);
     alea__env_free(ctx, &env);
     if (st != ALEA_OK)
         return st;

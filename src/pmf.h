@@ -42,6 +42,12 @@ ALEA__HIDDEN alea_status alea__pmf_seal(alea_ctx *ctx, alea__pmf *d, const node 
  * block stays (it is freed whole, by its size in d->bytes): a copy into a
  * smaller one would cost more than the bytes it gives back. */
 ALEA__HIDDEN alea_status alea__pmf_trim(alea_ctx *ctx, alea__pmf *d, size_t k);
+/* Whether d is one value for certain (probability 1, nothing cut off:
+ * exactly 1 in exact mode, where the probabilities sum to 1 - trunc). */
+static inline int alea__pmf_certain(const alea__pmf *d)
+{
+    return d->n == 1 && d->trunc == 0 && d->p[0] == 1;
+}
 /* The SUPPORT limit as a count of outcomes (at least 1). */
 static inline size_t alea__support_limit(const alea_ctx *ctx)
 {
@@ -196,7 +202,9 @@ typedef alea_status alea__mix_fn(alea_ctx *ctx, void *ud, int64_t v, alea__pmf *
  * v; what was cut off adds up alike (param's own, and each one's by its
  * weight). Before the first value, checks that param->n times `check`
  * units of work fit; before each, charges `charge` units (the mixing step,
- * beside the work at's steps charge). out is written only on success.
+ * beside the work at's steps charge). A certain param (alea__pmf_certain)
+ * is at's distribution at its value, with no mixing step. out is written
+ * only on success.
  */
 ALEA__HIDDEN alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check,
                                        int64_t charge, alea__mix_fn *at, void *ud,

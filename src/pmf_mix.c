@@ -13,7 +13,19 @@ alea_status alea__pmf_mix(alea_ctx *ctx, const alea__pmf *param, double check, i
 {
     alea__pmf sum = {0}, cur = {0};
     double trunc = param->trunc;
-    alea_status st = alea__work_check(ctx, (double)param->n * check, n);
+    alea_status st;
+    if (alea__pmf_certain(param)) {
+        /* The distribution at the one value: no copy scaled by 1 to make,
+         * no mixing step to charge ("if" of a condition a name decides). */
+        if ((st = at(ctx, ud, param->v[0], &cur)) != ALEA_OK) {
+            alea__pmf_free(ctx, &cur);
+            return st;
+        }
+        cur.has_cut_low = 0; /* as a mixture's */
+        *out = cur;
+        return ALEA_OK;
+    }
+    st = alea__work_check(ctx, (double)param->n * check, n);
     for (size_t i = 0; st == ALEA_OK && i < param->n; i++) {
         if ((st = alea__charge(ctx, charge, n->start, n->end)) != ALEA_OK ||
             (st = at(ctx, ud, param->v[i], &cur)) != ALEA_OK ||
