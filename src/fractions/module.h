@@ -171,6 +171,11 @@ ALEA__HIDDEN alea_status alea__frac_inexact(alea_ctx *ctx, const node *at);
 ALEA__HIDDEN alea_status alea__frac_pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d);
 ALEA__HIDDEN void alea__frac_pmf_free(alea_ctx *ctx, alea__pmf *d);
 
+/* q as text, "num/den" (frac_text.c), one the caller owns; the double
+ * nearest to q (ties to even). */
+ALEA__HIDDEN void alea__frac_print(struct alea__out *o, const alea__q *q);
+ALEA__HIDDEN double alea__frac_nearest(const alea__q *q);
+
 /* core's budget checks at the span of node at (NULL: none). */
 static inline alea_status work_check(alea_ctx *ctx, double units, const node *at)
 {
