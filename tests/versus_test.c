@@ -2,6 +2,9 @@
  * fractions/frac_versus.c): cases worked by hand, the same numbers as a
  * walk over every pair, identical and swapped distributions, exact
  * fractions, and the errors. */
+#include "dist.h"
+#include "fractions/frac.h"
+#include "out.h"
 #include "support.h"
 
 #define EPS 1e-15
@@ -16,15 +19,21 @@ static alea_versus versus_of(alea_ctx *ctx, const char *a, const char *b)
     return v;
 }
 
+static void assert_versus_near(alea_versus v, double gt, double eq, double lt, double tv,
+                               double ks, double emd, double eps)
+{
+    assert_double_equal(v.p_greater, gt, eps);
+    assert_double_equal(v.p_equal, eq, eps);
+    assert_double_equal(v.p_less, lt, eps);
+    assert_double_equal(v.tv, tv, eps);
+    assert_double_equal(v.ks, ks, eps);
+    assert_double_equal(v.emd, emd, 4 * fabs(emd) * eps + eps);
+}
+
 static void assert_versus(alea_versus v, double gt, double eq, double lt, double tv, double ks,
                           double emd)
 {
-    assert_double_equal(v.p_greater, gt, EPS);
-    assert_double_equal(v.p_equal, eq, EPS);
-    assert_double_equal(v.p_less, lt, EPS);
-    assert_double_equal(v.tv, tv, EPS);
-    assert_double_equal(v.ks, ks, EPS);
-    assert_double_equal(v.emd, emd, 4 * fabs(emd) * EPS + EPS);
+    assert_versus_near(v, gt, eq, lt, tv, ks, emd, EPS);
 }
 
 /*
@@ -51,7 +60,11 @@ static void test_by_hand(void **state)
 {
     (void)state;
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
-    assert_versus(versus_of(ctx, "d2", "d3"), 1.0 / 6, 1.0 / 3, 1.0 / 2, 1.0 / 3, 1.0 / 3, 0.5);
+    alea_versus v = versus_of(ctx, "d2", "d3");
+    assert_versus(v, 1.0 / 6, 1.0 / 3, 1.0 / 2, 1.0 / 3, 1.0 / 3, 0.5);
+    /* from the dice's exact counts: each the nearest double to its value */
+    assert_true(v.p_greater == 1.0 / 6 && v.p_equal == 1.0 / 3 && v.tv == 1.0 / 3 &&
+                v.ks == 1.0 / 3);
     assert_versus(versus_of(ctx, "d20", "d20+5"), 21.0 / 80, 3.0 / 80, 7.0 / 10, 0.25, 0.25, 5);
     assert_versus(versus_of(ctx, "1d2*10", "0"), 1, 0, 0, 1, 1, 15);
     /* far apart: the gap between the supports is counted whole */
@@ -65,9 +78,14 @@ static alea_versus brute(const alea_dist *a, const alea_dist *b)
 {
     alea_versus v = {0, 0, 0, 0, 0, 0};
     size_t na = alea_dist_count(a), nb = alea_dist_count(b);
+    double ma = 0, mb = 0; /* the masses listed, by which both are normalised */
+    for (size_t i = 0; i < na; i++)
+        ma += alea_dist_prob(a, i);
+    for (size_t j = 0; j < nb; j++)
+        mb += alea_dist_prob(b, j);
     for (size_t i = 0; i < na; i++)
         for (size_t j = 0; j < nb; j++) {
-            double p = alea_dist_prob(a, i) * alea_dist_prob(b, j);
+            double p = alea_dist_prob(a, i) * alea_dist_prob(b, j) / (ma * mb);
             int64_t x = alea_dist_value(a, i), y = alea_dist_value(b, j);
             *(x > y ? &v.p_greater : x == y ? &v.p_equal : &v.p_less) += p;
         }
@@ -77,8 +95,8 @@ static alea_versus brute(const alea_dist *a, const alea_dist *b)
                      ? alea_dist_value(a, na - 1)
                      : alea_dist_value(b, nb - 1);
     for (int64_t x = lo; x <= hi; x++) {
-        double d = fabs(alea_dist_at_most(a, x) - alea_dist_at_most(b, x));
-        v.tv += fabs(alea_dist_p(a, x) - alea_dist_p(b, x)) / 2;
+        double d = fabs(alea_dist_at_most(a, x) / ma - alea_dist_at_most(b, x) / mb);
+        v.tv += fabs(alea_dist_p(a, x) / ma - alea_dist_p(b, x) / mb) / 2;
         v.ks = d > v.ks ? d : v.ks;
         v.emd += d;
     }
@@ -90,13 +108,16 @@ static void test_against_every_pair(void **state)
     (void)state;
     static const char *const pairs[][2] = {
         {"2d6", "1d12"}, {"3d4 - 2", "1d8 * 2"}, {"4d6kh3", "3d6"},
-        {"2d20kh1", "d20 + 5"}, {"dd(4, 14)", "dd(2, 10)"}, {"d6 - d6", "2d4 - 5"}};
+        {"2d20kh1", "d20 + 5"}, {"dd(4, 14)", "dd(2, 10)"}, {"d6 - d6", "2d4 - 5"},
+        /* no whole counts: in double-double sums */
+        {"30d6", "29d6 + 4"}, {"1d6! * 2", "2d6"}};
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
         alea_dist *a = dist_of(ctx, pairs[k][0]), *b = dist_of(ctx, pairs[k][1]);
         alea_versus v, w = brute(a, b);
         assert_int_equal(alea_dist_versus(ctx, a, b, &v), ALEA_OK);
-        assert_versus(v, w.p_greater, w.p_equal, w.p_less, w.tv, w.ks, w.emd);
+        /* (the pairs summed in plain doubles: a few ulps off) */
+        assert_versus_near(v, w.p_greater, w.p_equal, w.p_less, w.tv, w.ks, w.emd, 1e-13);
         assert_double_equal(v.p_greater + v.p_equal + v.p_less, 1, 4 * EPS);
         /* swapped: the winners swap, the distances stay */
         alea_versus s;
@@ -211,23 +232,65 @@ static void test_exact(void **state)
     alea_ctx_free(ctx);
 }
 
-/* The work: 4 units an outcome of both in doubles, refused at N + 1 before
- * it starts; the errors of a NULL argument. */
+/* The two walks in fractions, over common denominators (what dice take)
+ * and by a gcd per addition (the fallback for denominators with no short
+ * common multiple), give the same six fractions; with a cut explosion
+ * tail too, which both normalise by the mass listed. */
+static void test_both_walks(void **state)
+{
+    (void)state;
+    static const char *const pairs[][2] = {
+        {"d2", "d3"}, {"4d6kh3", "3d6"}, {"1d6!", "1d6! + 1"}, {"1d(1d12)", "2d6 * 1000"},
+        {"dd(3, 12)", "dd(3, 12)"}};
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    if (alea_ctx_set_exact(ctx, 1) != ALEA_OK) {
+        alea_ctx_free(ctx);
+        skip();
+    }
+    for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; k++) {
+        alea_dist *a = dist_of(ctx, pairs[k][0]), *b = dist_of(ctx, pairs[k][1]);
+        char text[2][512];
+        double x[2][6];
+        for (int by_gcd = 0; by_gcd < 2; by_gcd++) {
+            alea__out o;
+            alea__out_init(&o, text[by_gcd], sizeof text[by_gcd]);
+            assert_int_equal(alea__frac_versus(ctx, &a->pmf, &b->pmf, x[by_gcd], &o, by_gcd),
+                             ALEA_OK);
+            assert_true(alea__out_finish(&o) < sizeof text[by_gcd]);
+        }
+        assert_string_equal(text[0], text[1]);
+        assert_memory_equal(x[0], x[1], sizeof x[0]);
+        alea_dist_free(a);
+        alea_dist_free(b);
+    }
+    alea_ctx_free(ctx);
+}
+
+/* The work: 12 units an outcome of both in whole counts, 40 in
+ * double-double sums, refused at N + 1 before it starts; the errors of a
+ * NULL argument. */
 static void test_errors_and_work(void **state)
 {
     (void)state;
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     alea_dist *a = dist_of(ctx, "3d6"), *b = dist_of(ctx, "2d6"); /* 16 and 11 outcomes */
+    alea_dist *c = dist_of(ctx, "1d6!");                          /* 80 */
     alea_versus v = {9, 9, 9, 9, 9, 9};
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 4 * 27);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 12 * 27);
     assert_int_equal(alea_dist_versus(ctx, a, b, &v), ALEA_OK);
-    assert_int_equal(alea_ctx_work(ctx), 4 * 27);
-    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 4 * 27 - 1);
+    assert_int_equal(alea_ctx_work(ctx), 12 * 27);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 12 * 27 - 1);
     alea_versus u = {9, 9, 9, 9, 9, 9};
     assert_int_equal(alea_dist_versus(ctx, a, b, &u), ALEA_ERR_LIMIT);
     assert_string_equal(alea_ctx_error(ctx), "alea_dist_versus: comparing 16 and 11 outcomes "
-                                             "needs 108 work units (work limit is 107)");
+                                             "needs 324 work units (work limit is 323)");
     assert_true(u.p_greater == 9); /* untouched */
+    /* in double-double sums (a cut explosion tail: no whole counts) */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 40 * 96);
+    assert_int_equal(alea_dist_versus(ctx, a, c, &v), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 40 * 96 - 1);
+    assert_int_equal(alea_dist_versus(ctx, a, c, &v), ALEA_ERR_LIMIT);
+    alea_dist_free(c);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
     assert_int_equal(alea_dist_versus(ctx, NULL, b, &v), ALEA_ERR_ARGUMENT);
     assert_int_equal(alea_dist_versus(ctx, a, NULL, &v), ALEA_ERR_ARGUMENT);
@@ -263,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_against_every_pair),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_exact),
+        cmocka_unit_test(test_both_walks),
         cmocka_unit_test(test_errors_and_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

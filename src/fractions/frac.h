@@ -129,11 +129,12 @@ struct alea__out;
     /* alea_dist_versus in fractions (versus.c): P(A > B), P(A = B),                         \
      * P(A < B), TV, KS and EMD of a's and b's exact pmfs, each normalised by               \
      * its mass, as the nearest doubles into out[6], and as text into o                      \
-     * (NULL: none), separated by spaces. */                                                 \
+     * (NULL: none), separated by spaces; by_gcd: the walk by fractions even                 \
+     * where the one over common denominators would do (the tests compare them). */          \
     X(versus,                                                                                \
       (alea_ctx * ctx, const alea__pmf *a, const alea__pmf *b, double *out,                  \
-       struct alea__out *o),                                                                 \
-      (ctx, a, b, out, o), ctx)
+       struct alea__out *o, int by_gcd),                                                     \
+      (ctx, a, b, out, o, by_gcd), ctx)
 
 #define ALEA__FRAC_VOID(X)                                                                   \
     /* Initialises the n fractions of a new pmf to 0; clears those from `from`               \
