@@ -266,6 +266,42 @@ static void test_both_walks(void **state)
     alea_ctx_free(ctx);
 }
 
+/* Allocation failures in fractions (the counts over common denominators
+ * take an array per side from the context): failing the Nth allocation for
+ * N = 1, 2, ... until the call succeeds, each failure is ALEA_ERR_NOMEM
+ * and leaks nothing. */
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    heap h = {0, 0, 0};
+    alea_ctx *c = alea_ctx_new(heap_alloc, &h);
+    assert_non_null(c);
+    if (alea_ctx_set_exact(c, 1) != ALEA_OK) {
+        alea_ctx_free(c);
+        skip();
+    }
+    alea_dist *a = dist_of(c, "4d6kh3"), *b = dist_of(c, "3d6 + 1");
+    long live = h.live;
+    int failures = 0;
+    for (long n = 1;; n++) {
+        h.count = 0;
+        h.fail_at = n;
+        char text[256];
+        size_t len = 0;
+        alea_status st = alea_dist_versus_fractions(c, a, b, text, sizeof text, &len);
+        h.fail_at = 0;
+        assert_int_equal(h.live, live);
+        if (st == ALEA_OK)
+            break;
+        assert_int_equal(st, ALEA_ERR_NOMEM);
+        failures++;
+    }
+    assert_true(failures >= 2); /* both sides' arrays were refused once */
+    alea_dist_free(a);
+    alea_dist_free(b);
+    alea_ctx_free(c);
+}
+
 /* The work: 12 units an outcome of both in whole counts, 40 in
  * double-double sums, refused at N + 1 before it starts; the errors of a
  * NULL argument. */
@@ -327,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_exact),
         cmocka_unit_test(test_both_walks),
+        cmocka_unit_test(test_out_of_memory),
         cmocka_unit_test(test_errors_and_work),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
