@@ -37,17 +37,7 @@ static inline ddouble dd_sum(ddouble a, ddouble b)
 static inline ddouble dd_prod(double a, double b)
 {
     double p = a * b;
-#ifdef FP_FAST_FMA
     return (ddouble){p, fma(a, b, -p)};
-#else
-    /* Without a fused multiply-add in hardware (x86-64's baseline), fma()
-     * is a call into software that costs tens of nanoseconds: Dekker's
-     * product instead, each factor split into halves of 26 bits, exact
-     * for factors and products well inside the double range. */
-    double sa = 134217729.0 * a, sb = 134217729.0 * b; /* 2^27 + 1 */
-    double ah = sa - (sa - a), al = a - ah, bh = sb - (sb - b), bl = b - bh;
-    return (ddouble){p, ((ah * bh - p) + ah * bl + al * bh) + al * bl};
-#endif
 }
 
 /* a b, b a double. */
