@@ -881,7 +881,7 @@ CASES = [
     ("alea", ROGUE, lambda: icepool.map(rogue, d(20), d(20))),
     ("alea", ROGUE_APART, lambda: icepool.map(lambda a, b: attack(a) + attack(b), d(20), d(20))
      + icepool.map(lambda a, b: sneak(a) if a + 8 >= 16 else sneak(b), d(20), d(20))),
-    ("alea", "let deed_die = d3 in if(d20 + deed_die >= 14, d8 + deed_die, 0)",
+    ("alea", "let deed = d3 in if(d20 + deed >= 14, d8 + deed, 0)",
      lambda: d(3).map(lambda k: d(20).map(lambda r: d(8) + k if r + k >= 14 else 0))),
     ("alea", "if((d20 + d3) >= 14, d8 + d3, 0)",
      lambda: icepool.map(lambda r, k: d(8) + d(3) if r + k >= 14 else const(0), d(20), d(3))),
@@ -889,7 +889,7 @@ CASES = [
      lambda: d(20).map(lambda a: 2 @ d(8) + 3 if a == 20 else d(8) + 3 if a + 5 >= 15 else const(0))),
     ("alea", "sum(8, (d20) >= 18) >= 1",
      lambda: (8 @ d(20).map(lambda f: truth(f >= 18))).map(lambda s: truth(s >= 1))),
-    ("alea", "let deed_die = d3 in d20 + deed_die >= 14 and deed_die >= 3",
+    ("alea", "let deed = d3 in d20 + deed >= 14 and deed >= 3",
      lambda: icepool.map(lambda k, r: truth(r + k >= 14 and k >= 3), d(3), d(20))),
     # several critical markers: display only
     ("roll20", "1d4cs4cs1cf2cf3", lambda: d(4)),
