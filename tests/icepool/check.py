@@ -889,6 +889,10 @@ CASES = [
      lambda: d(20).map(lambda a: 2 @ d(8) + 3 if a == 20 else d(8) + 3 if a + 5 >= 15 else const(0))),
     ("alea", "sum(8, (d20) >= 18) >= 1",
      lambda: (8 @ d(20).map(lambda f: truth(f >= 18))).map(lambda s: truth(s >= 1))),
+    ("alea", "let dc = 19 in let deed = d3 in (d20) + deed >= dc",
+     lambda: icepool.map(lambda k, r: truth(r + k >= 19), d(3), d(20))),
+    ("alea", "let dc = 3 in let deed = d3 in (d4) + deed >= dc",
+     lambda: icepool.map(lambda k, r: truth(r + k >= 3), d(3), d(4))),
     ("alea", "let deed = d3 in d20 + deed >= 14 and deed >= 3",
      lambda: icepool.map(lambda k, r: truth(r + k >= 14 and k >= 3), d(3), d(20))),
     # several critical markers: display only
