@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h> /* isatty */
 
-const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve"};
+const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve", "table"};
 
 /* What runs each command, on its expressions compiled (serve compiles its
  * requests' own: run calls it before). */
@@ -88,6 +88,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         alea_ctx_seed(ctx, o.seed);
     if (rc == EXIT_OK && o.repl) {
         rc = cmd_repl(ctx, &o);
+        goto done;
+    }
+    if (rc == EXIT_OK && cmd == CMD_TABLE) { /* its words are an expression and names */
+        rc = cmd_table(ctx, &o);
         goto done;
     }
     if (rc == EXIT_OK && o.from_stdin) {

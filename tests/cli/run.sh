@@ -1105,7 +1105,7 @@ check "--dialect on standard input" $? "$rc$nl$out$nl$err"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if command -v bash >/dev/null 2>&1; then
     all=""
-    for c in roll dist compare serve ""; do
+    for c in roll dist compare serve table ""; do
         run $c --help
         where=${c:-alea}
         taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'
