@@ -78,9 +78,13 @@ static int parse_sweep(const char *arg, int64_t max, sweep *s)
 {
     const char *eq = strchr(arg, '=');
     s->spec = arg;
-    if (!eq || eq == arg || eq - arg > COLUMN_NAME_MAX)
+    if (!eq || eq == arg)
         return usage_error(CMD_TABLE, 1, "table: '%s' is not NAME=A..B or NAME=A,B,C (a "
                                          "name swept over a range or a list)", arg);
+    if (eq - arg > COLUMN_NAME_MAX)
+        return usage_error(CMD_TABLE, 1, "table: the name in '%.*s...' is longer than "
+                                         "%d characters", COLUMN_NAME_MAX + 1, arg,
+                           COLUMN_NAME_MAX);
     for (const char *c = arg; c < eq; c++)
         if (!name_byte(*c) || (c == arg && *c >= '0' && *c <= '9'))
             return usage_error(CMD_TABLE, 1, "table: '%.*s' in '%s' is not a name (letters, "
@@ -293,6 +297,18 @@ static int subst(buffer *b, size_t *len, const char *src, const sweep *sw, size_
     b->p[at] = '\0';
     *len = at;
     return 1;
+}
+
+/* "m=3, dc=12": a cell's values, for a message (a static buffer). */
+static const char *cell_name(const sweep *sw, size_t nsw, const int64_t *vals)
+{
+    static char buf[2 * (COLUMN_NAME_MAX + 24) + 8];
+    if (nsw > 1)
+        snprintf(buf, sizeof buf, "%s=%" PRId64 ", %s=%" PRId64, sw[0].name, vals[0],
+                 sw[1].name, vals[1]);
+    else
+        snprintf(buf, sizeof buf, "%s=%" PRId64, sw[0].name, vals[0]);
+    return buf;
 }
 
 /* ---- output ---------------------------------------------------------------- */
@@ -551,28 +567,33 @@ int cmd_table(alea_ctx *ctx, const options *o)
             rc = out_of_memory();
     /* the parameters, or else each cell's text (see the top of the file) */
     int by_text = 0;
-    if (rc == EXIT_OK && alea_expr_compile_with(ctx, src, strlen(src), names, nsw, &e) != ALEA_OK) {
+    alea_status compiled = rc == EXIT_OK ? alea_expr_compile_with(ctx, src, strlen(src), names,
+                                                                 nsw, &e)
+                                         : ALEA_OK;
+    if (compiled != ALEA_OK) {
         int64_t first[2] = {sw[0].v[0], nsw > 1 ? sw[1].v[0] : 0};
-        size_t len;
+        size_t len, at = 0, end = 0;
         unsigned seen = 0;
         alea_expr *t = NULL;
-        char saved[ALEA_ERROR_LINE_MAX];
-        alea_ctx_error_line(ctx, saved, sizeof saved);
-        size_t at = 0, end = 0;
         alea_ctx_error_span(ctx, &at, &end);
-        if (!subst(&b, &len, src, sw, nsw, first, &seen))
+        /* refused where a fixed number is taken, or a name that cannot be
+         * a parameter (no position): the text's own error is the one */
+        int by_value = compiled == ALEA_ERR_INVALID || (at == 0 && end == 0);
+        if (!subst(&b, &len, src, sw, nsw, first, &seen)) {
             rc = out_of_memory();
-        else if (alea_expr_compile(ctx, b.p, len, &t) == ALEA_OK) {
+        } else if (alea_expr_compile(ctx, b.p, len, &t) == ALEA_OK) {
             by_text = 1;
             for (size_t i = 0; rc == EXIT_OK && i < nsw; i++)
                 if (!(seen >> i & 1))
                     rc = usage_error(CMD_TABLE, 1, "table: '%s' is swept but the expression "
                                                    "never uses it", sw[i].name);
-        } else {
-            fprintf(stderr, "alea: %s\n", saved);
-            if (end > at || at > 0)
-                fprintf(stderr, "  %s\n  %*s%s\n", src, (int)at, "", "^");
-            rc = EXIT_FAIL;
+        } else if (by_value) {
+            fprintf(stderr, "alea: table: at %s, the expression with the values written in:\n",
+                    cell_name(sw, nsw, first));
+            rc = report(ctx, b.p);
+        } else { /* the expression's own error, again, over its text */
+            alea_expr_compile_with(ctx, src, strlen(src), names, nsw, &t);
+            rc = report(ctx, src);
         }
         alea_expr_free(t);
     }
@@ -606,12 +627,7 @@ int cmd_table(alea_ctx *ctx, const options *o)
             if (s != ALEA_OK) {
                 char line[ALEA_ERROR_LINE_MAX];
                 alea_ctx_error_line(ctx, line, sizeof line);
-                if (nsw > 1)
-                    fprintf(stderr, "alea: table: at %s=%" PRId64 ", %s=%" PRId64 ": %s\n",
-                            sw[0].name, vals[0], sw[1].name, vals[1], line);
-                else
-                    fprintf(stderr, "alea: table: at %s=%" PRId64 ": %s\n", sw[0].name,
-                            vals[0], line);
+                fprintf(stderr, "alea: table: at %s: %s\n", cell_name(sw, nsw, vals), line);
                 if (s == ALEA_ERR_LIMIT && strstr(line, "work"))
                     fprintf(stderr, "alea: hint: the cells share one work budget (work limit "
                                     "is %" PRId64 "): sweep fewer values, or raise "

@@ -121,6 +121,11 @@ for args, want_rc, want in [
                                               'reports (it reports none)'),
     (['event(tier(d4, +n))', 'n=1', '--stat', 'crit'], 2, "reports ('critical failure')"),
     (['d20 / n', 'n=0..1'], 1, 'at n=0: '),
+    (['d20 + ' + 'a' * 25, 'a' * 25 + '=1'], 2, 'is longer than 24 characters'),
+    (['d20 + n', 'n=9223372036854775807'], 1, 'integer overflow'),
+    (['dd(n, 10)', 'n=-9223372036854775808'], 1, 'number too large at byte 5'),
+    (['d20 + n', 'n=0..99999999999999999999'], 2, "bad range '0..99999999999999999999'"),
+    (['d20 + n', 'n=0..9223372036854775807'], 2, "more than 10000 values"),
 ]:
     rc, out, err = run('table', *args)
     check(f'error {args}', rc == want_rc and want in err and not out, f'{rc} {err!r}')
