@@ -75,7 +75,10 @@ def cells_match(expr, sweeps, stats, text_at, exact):
     check(f'table {expr} {sweeps} {stats} exact={exact}: cells are dist', not bad, bad[:3])
 
 
-for exact in (False, True):
+# fractions where the build has them (GMP)
+HAVE_EXACT = run('dist', '--exact', 'd2')[0] == 0
+
+for exact in (False, True) if HAVE_EXACT else (False,):
     cells_match('d20 + m >= dc', ['m=0..10', 'dc=10..20'], ['mean'],
                 lambda m, dc: f'let m = {m}, dc = {dc} in d20 + m >= dc', exact)
     cells_match('dd(m, d, best)', ['m=0..18', 'd=10..22'], ['p>=2'],
@@ -96,7 +99,9 @@ check('text', run('table', 'd20 + m >= dc', 'm=0..1', 'dc=10,15')[1] ==
       '     0  55.00%  30.00%\n'
       '     1  60.00%  35.00%\n')
 check('csv', run('table', 'd6 + n', 'n=1..2', '--stat', 'mean', '--stat', 'p>=6',
-                 '--csv', '--exact')[1] == 'n,mean,p>=6\n1,9/2,1/3\n2,11/2,1/2\n')
+                 '--csv', *(['--exact'] if HAVE_EXACT else []))[1] ==
+      ('n,mean,p>=6\n1,9/2,1/3\n2,11/2,1/2\n' if HAVE_EXACT else
+       'n,mean,p>=6\n1,4.5,0.3333333333333333\n2,5.5,0.5\n'))
 check('markdown', run('table', 'd6 + n', 'n=1..2', '--format', 'markdown')[1] ==
       '| n | mean |\n|---|---:|\n| 1 | 4.50 |\n| 2 | 5.50 |\n')
 check('percentile, median, sd', run('table', '3d6 + n', 'n=0,1', '--stat', 'p90', '--stat',
