@@ -99,11 +99,15 @@ static int parse_sweep(const char *arg, int64_t max, sweep *s)
         const char *comma = strchr(p, ',');
         const char *end = comma ? comma : p + strlen(p);
         const char *dots = strstr(p, "..");
-        int64_t a, b;
+        int64_t a, b, step = 1;
         if (dots && dots < end) {
-            if (!parse_i64(p, dots, &a) || !parse_i64(dots + 2, end, &b))
+            const char *dots2 = strstr(dots + 2, ".."); /* A..B..STEP */
+            const char *bend = dots2 && dots2 < end ? dots2 : end;
+            if (!parse_i64(p, dots, &a) || !parse_i64(dots + 2, bend, &b) ||
+                (bend < end && (!parse_i64(bend + 2, end, &step) || step < 1)))
                 return usage_error(CMD_TABLE, 1, "table: bad range '%.*s' in '%s' (write "
-                                                 "A..B with whole numbers, as in m=0..10)",
+                                                 "A..B or A..B..STEP with whole numbers, the "
+                                                 "step positive, as in m=0..10 or m=0..20..5)",
                                    (int)(end - p), p, arg);
             if (b < a)
                 return usage_error(CMD_TABLE, 1, "table: the range '%.*s' in '%s' ends "
@@ -129,8 +133,9 @@ static int parse_sweep(const char *arg, int64_t max, sweep *s)
                 s->v = nv;
             }
             s->v[s->n++] = v;
-            if (v == b)
+            if ((uint64_t)b - (uint64_t)v < (uint64_t)step) /* v <= b: no overflow */
                 break;
+            v += step - 1;
         }
         if (!comma)
             break;
@@ -210,15 +215,13 @@ static int stat_of(const alea_dist *d, stat *s, int exact, cell *c)
     case ST_SD:
         c->x = alea_dist_sd(d);
         return 1;
-    case ST_MEDIAN:
+    case ST_MEDIAN: /* a value: whole, exactly (a double rounds past 2^53) */
         c->x = (double)alea_dist_median(d);
-        if (exact)
-            c->frac = whole(alea_dist_median(d));
+        c->frac = whole(alea_dist_median(d));
         return 1;
     case ST_PCT:
         c->x = (double)alea_dist_percentile(d, (double)s->n / 100);
-        if (exact)
-            c->frac = whole(alea_dist_percentile(d, (double)s->n / 100));
+        c->frac = whole(alea_dist_percentile(d, (double)s->n / 100));
         return 1;
     case ST_GE:
         c->x = alea_dist_at_least(d, s->n);
@@ -313,9 +316,16 @@ static const char *cell_name(const sweep *sw, size_t nsw, const int64_t *vals)
 
 /* ---- output ---------------------------------------------------------------- */
 
+/* A statistic that is a value of the expression (median, pN): printed as
+ * the whole number it is. */
+static int is_value(const stat *s)
+{
+    return s->kind == ST_MEDIAN || s->kind == ST_PCT;
+}
+
 static void put_cell(const cell *c, const stat *s, int exact, int text, char *buf, size_t cap)
 {
-    if (exact && c->frac)
+    if ((exact || is_value(s)) && c->frac)
         snprintf(buf, cap, "%s", c->frac);
     else if (text && is_prob(s))
         snprintf(buf, cap, "%.2f%%", 100 * c->x);
@@ -431,7 +441,9 @@ static int print_all(const options *o, const char *src, const sweep *sw, size_t 
                 for (size_t c = 0; c < nc; c++) {
                     const cell *x = &cells[s][r * nc + c];
                     printf(c ? ", " : "");
-                    if (o->exact && x->frac)
+                    if (is_value(&st[s]) && x->frac)
+                        fputs(x->frac, stdout);
+                    else if (o->exact && x->frac)
                         json_str(x->frac);
                     else {
                         alea_format_double(x->x, buf, sizeof buf);

@@ -92,6 +92,14 @@ for exact in (False, True) if HAVE_EXACT else (False,):
     cells_match('3d6 - n', ['n=-2,0,5'], ['p<=9', 'p=10'],
                 lambda n, _: f'let n = {n} in 3d6 - n', exact)
 
+# ranges with a step, and lists of ranges
+check('steps', run('table', 'd6 + n', 'n=0..10..5,-1', '--csv')[1] ==
+      'n,mean\n0,3.5\n5,8.5\n10,13.5\n-1,2.5\n')
+check('a step to the end of int64', run('table', 'd6 * 0 + n', 'n=9223372036854775800..'
+                                        '9223372036854775807..4', '--stat', 'median', '--csv')[1] ==
+      'n,median\n9223372036854775800,9223372036854775800\n'
+      '9223372036854775804,9223372036854775804\n')
+
 # the text table, percentages where a probability (a mean of 0 and 1 too)
 check('text', run('table', 'd20 + m >= dc', 'm=0..1', 'dc=10,15')[1] ==
       'mean of d20 + m >= dc\n'
@@ -112,6 +120,7 @@ check('percentile, median, sd', run('table', '3d6 + n', 'n=0,1', '--stat', 'p90'
 for args, want_rc, want in [
     (['d20 + n', 'n=5..3'], 2, "the range '5..3' in 'n=5..3' ends before it starts"),
     (['d20 + n', 'n=1..x'], 2, "bad range '1..x'"),
+    (['d20 + n', 'n=1..5..0'], 2, "bad range '1..5..0'"),
     (['d20 + n', 'n='], 2, "bad value ''"),
     (['d20 + n', '=1..3'], 2, "is not NAME=A..B"),
     (['d20 + n', 'n=1', 'm=1', 'k=1'], 2, 'at most two names'),
