@@ -158,7 +158,7 @@ static int unknown_topic(const char *word)
         return usage_error(CMD_ROLL, 0, "help: unknown command '%s'; did you mean 'alea help "
                                         "%s'?", word, near);
     return usage_error(CMD_ROLL, 0, "help: unknown command '%s' (the commands: roll, dist, "
-                                    "compare, serve; or syntax)", word);
+                                    "compare, serve, table; or syntax)", word);
 }
 
 /* "alea rol 4d6": a first word one edit from a command, that the language
