@@ -287,7 +287,8 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     alea_status st = alea__env_init(ctx, NULL, e->nslots, &env);
     if (st != ALEA_OK)
         return st;
-    if ((st = alea__share_init(ctx, e->nslots, &share)) != ALEA_OK) {
+    if ((st = alea__env_params(ctx, e, &env)) != ALEA_OK ||
+        (st = alea__share_init(ctx, e->nslots, &share)) != ALEA_OK) {
         alea__env_free(ctx, &env);
         return st;
     }

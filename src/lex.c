@@ -512,3 +512,11 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
     alea__mem_free(ctx, out->v, alea__mul_size(out->cap, sizeof(token)));
     return lex_all(ctx, src, len, is_word, 0, out, &idents, &lets);
 }
+
+alea_status alea__lex_names(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                            token_list *out)
+{
+    size_t idents, lets;
+    return lex_all(ctx, src, len, is_word, alea__dialects[ctx->dialect].names, out, &idents,
+                   &lets);
+}

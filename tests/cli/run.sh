@@ -105,7 +105,7 @@ for c in roll dist compare serve; do
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve; or syntax)$nl$usage_hint" \
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table; or syntax)$nl$usage_hint" \
     help bogus
 
 # ---- help syntax: one screen, and every example in it runs ------------------
@@ -1153,7 +1153,7 @@ expect "roll: an unknown name in a let, the names in scope and the caret" 1 "" \
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if command -v bash >/dev/null 2>&1; then
     all=""
-    for c in roll dist compare serve ""; do
+    for c in roll dist compare serve table ""; do
         run $c --help
         where=${c:-alea}
         taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'
