@@ -365,6 +365,86 @@ static void section_names(void)
     alea_ctx_free(qctx);
 }
 
+/* ---- tables: an expression over a grid of its names' values ------------------- */
+
+/* A grid of rows x cols cells, each an exact distribution: by text (each
+ * cell's values written into fmt, compiled and computed, as alea table
+ * does where the language takes only fixed numbers), or by parameters
+ * (src compiled once with the names m and dc, alea_expr_dist_at per cell). */
+typedef struct table_job {
+    alea_ctx *ctx;
+    const char *fmt, *src;
+    int64_t r0, rows, c0, cols;
+} table_job;
+
+/* tmpl with each '@' written as m, each '#' as c. */
+static void fill(char *out, size_t cap, const char *tmpl, int64_t m, int64_t c)
+{
+    size_t at = 0;
+    for (; *tmpl && at + 24 < cap; tmpl++) {
+        if (*tmpl == '@' || *tmpl == '#')
+            at += (size_t)snprintf(out + at, cap - at, "%lld", (long long)(*tmpl == '@' ? m : c));
+        else
+            out[at++] = *tmpl;
+    }
+    out[at] = '\0';
+}
+
+static int run_table(void *arg)
+{
+    table_job *j = arg;
+    const char *names[] = {"m", "dc"};
+    alea_expr *e = NULL;
+    if (j->src && alea_expr_compile_with(j->ctx, j->src, strlen(j->src), names, 2, &e) != ALEA_OK)
+        return -1;
+    for (int64_t r = j->r0; r < j->r0 + j->rows; r++)
+        for (int64_t c = j->c0; c < j->c0 + j->cols; c++) {
+            alea_dist *d = NULL;
+            alea_status st;
+            if (e) {
+                int64_t v[2] = {r, c};
+                st = alea_expr_dist_at(j->ctx, e, v, 2, &d);
+            } else {
+                char text[128];
+                fill(text, sizeof text, j->fmt, r, c);
+                alea_expr *t = compile(j->ctx, text);
+                st = alea_expr_dist(j->ctx, t, &d);
+                alea_expr_free(t);
+            }
+            alea_dist_free(d);
+            if (st != ALEA_OK) {
+                alea_expr_free(e);
+                return -1;
+            }
+        }
+    alea_expr_free(e);
+    return 0;
+}
+
+static void section_table(void)
+{
+    static const table_job jobs[] = {
+        {NULL, "dd(@, #, best)", NULL, 0, 11, 10, 13},
+        {NULL, NULL, "d20 + m >= dc", 0, 11, 10, 13},
+        {NULL, "let m = @, dc = # in d20 + m >= dc", NULL, 0, 11, 10, 13},
+        {NULL, NULL, "10d6 + m >= dc", 0, 11, 30, 13},
+        {NULL, "let m = @, dc = # in 10d6 + m >= dc", NULL, 0, 11, 30, 13},
+    };
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    printf("### Tables (alea table), in-process, ms for the whole grid\n\n");
+    printf("| grid | cells | how | ms |\n|---|--:|---|--:|\n");
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        table_job j = jobs[i];
+        j.ctx = ctx;
+        printf("| `%s` | %lld x %lld | %s | ", j.src ? j.src : j.fmt, (long long)j.rows,
+               (long long)j.cols, j.src ? "parameters, compiled once" : "text per cell");
+        put_ms(measure(run_table, &j));
+        printf(" |\n");
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+}
+
 /* ---- whole processes --------------------------------------------------------- */
 
 typedef struct proc_job {
@@ -721,7 +801,7 @@ int main(int argc, char **argv)
             quick = 1;
         else {
             fprintf(stderr, "usage: alea_bench [--alea PATH] [--quick] [--growth FILE] "
-                            "[exact|names|versus|process|roll|sample|startup|growth]...\n");
+                            "[exact|names|table|versus|process|roll|sample|startup|growth]...\n");
             return 2;
         }
     }
@@ -740,6 +820,8 @@ int main(int argc, char **argv)
         section_exact();
     if (wanted(argc, argv, i, "names"))
         section_names();
+    if (wanted(argc, argv, i, "table"))
+        section_table();
     if (wanted(argc, argv, i, "versus"))
         section_versus();
     if (wanted(argc, argv, i, "process"))

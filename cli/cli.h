@@ -44,7 +44,7 @@
 
 enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
 
-typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD__COUNT } command;
+typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD__COUNT } command;
 
 extern const char *const command_names[CMD__COUNT]; /* main.c */
 
@@ -74,6 +74,14 @@ typedef struct timer {
     int64_t cmd_s; /* 0: none */
     struct timespec cmd_at;
 } timer;
+
+/* table: the statistics one command computes (--stat, each a table or a
+ * column), and the cells it computes by default: a designer's grid is
+ * tens by tens; 10000 dist runs of a small expression take about a
+ * second, and the cells share the one work limit besides. */
+#define STATS_MAX 8
+#define TABLE_CELLS 10000
+#define TABLE_CELLS_MAX 1000000
 
 /* compare's named columns, "adv=2d20kh1": a name is letters, digits, '_'
  * and '-', from a letter or '_', at most this long (the header's width). */
@@ -127,6 +135,10 @@ typedef struct options {
     /* compare: each column's name ("" for none), read by compile_all from
      * "name=expr" (exprs[i] then points at expr); NULL: no names */
     column_name *names;
+    /* table: --stat, in order, and --cells (0: TABLE_CELLS) */
+    const char *stats[STATS_MAX];
+    int nstats;
+    int64_t cells;
     int pairs; /* compare --pairs: the distances of every pair of columns */
 } options;
 
@@ -203,6 +215,12 @@ int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
 
+/* ---- sweep.c ------------------------------------------------------------- */
+
+/* alea table EXPR NAME=A..B [NAME=A..B] [--stat STAT]...: o->exprs[0] is
+ * the expression, the rest the names swept. */
+int cmd_table(alea_ctx *ctx, const options *o);
+
 /* ---- sample.c ------------------------------------------------------------ */
 
 /* The distribution of e (compiled from the len bytes of src) estimated from
@@ -211,6 +229,9 @@ int estimate(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
              size_t len, uint64_t *seed, uint32_t *threads, alea_dist **out);
 
 /* ---- table.c ------------------------------------------------------------- */
+
+/* The exact value of `what` (of outcome i) as a new string, or NULL. */
+char *fraction(const alea_dist *d, alea_fraction what, size_t i);
 
 /* most[i] = P(X <= v_i), least[i] = P(X >= v_i); 0 if out of memory. */
 int cumulate(const alea_dist *d, double **least, double **most);

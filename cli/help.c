@@ -64,6 +64,24 @@ static const struct command_text {
         "at most " STR(COLUMN_NAME_MAX) " characters.\n"
         "An argument that is an expression as it stands (the comparison d20=20,\n"
         "the capped explosion d4x2=4) is never read as a name.\n"},
+    [CMD_TABLE] = {
+        "table EXPR NAME=A..B [NAME=A..B] [--stat STAT]... [--csv | --json]",
+        "a statistic of an expression over a range of values of its names",
+        "\n"
+        "Computes EXPR's exact distribution for each value of the names swept\n"
+        "and prints a statistic of each: a row per value of the first name, a\n"
+        "column per value of the second (with one name, a column per --stat).\n"
+        "A name takes a range A..B, A..B..STEP (dc=10..30..5) or a list of\n"
+        "either (m=0,2,5; n=-3..3,10).\n"
+        "Probabilities print as percentages.\n"
+        "\n"
+        "  alea table 'd20 + m >= dc' m=0..10 dc=10..20      the chance to hit\n"
+        "  alea table 'event(tier(d4, +n))' n=0..22 --stat mean \\\n"
+        "             --stat 'critical failure'\n"
+        "\n"
+        "The names are the expression's parameters; where the language takes only\n"
+        "a fixed number (dd()'s modifier, tier()'s steps, +n DICE) or a name reads\n"
+        "as dice (d), each cell's value is written into the text instead.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
         "roll, dist and compare as an HTTP JSON service, for bots",

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h> /* isatty */
 
-const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve"};
+const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve", "table"};
 
 /* What runs each command, on its expressions compiled (serve compiles its
  * requests' own: run calls it before). */
@@ -90,6 +90,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         rc = cmd_repl(ctx, &o);
         goto done;
     }
+    if (rc == EXIT_OK && cmd == CMD_TABLE) { /* its words are an expression and names */
+        rc = cmd_table(ctx, &o);
+        goto done;
+    }
     if (rc == EXIT_OK && o.from_stdin) {
         rc = cmd_lines(ctx, &o, cmd, has_cmd);
         goto done;
@@ -154,7 +158,7 @@ static int unknown_topic(const char *word)
         return usage_error(CMD_ROLL, 0, "help: unknown command '%s'; did you mean 'alea help "
                                         "%s'?", word, near);
     return usage_error(CMD_ROLL, 0, "help: unknown command '%s' (the commands: roll, dist, "
-                                    "compare, serve; or syntax)", word);
+                                    "compare, serve, table; or syntax)", word);
 }
 
 /* "alea rol 4d6": a first word one edit from a command, that the language

@@ -137,6 +137,15 @@ static int set_format(options *o, const option_value *v)
     return 0;
 }
 
+/* table --stat: each is kept as written (sweep.c reads it). */
+static int set_stat(options *o, const option_value *v)
+{
+    if (o->nstats == STATS_MAX || !*v->text)
+        return 0;
+    o->stats[o->nstats++] = v->text;
+    return 1;
+}
+
 static int set_timeout(options *o, const option_value *v)
 {
     o->timer->ms = v->number;
@@ -237,10 +246,23 @@ const option_spec option_table[] = {
      .bad = "--at-least and --at-most exclude each other",
      .part = PART_MAIN, .help = "chart P(X <= value)",
      .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
-    {.name = "--exact", .commands = DIST | COMPARE, .at = AT(exact),
+    {.name = "--exact", .commands = DIST | COMPARE | TABLE, .at = AT(exact),
      .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
                                 "lowest terms beside its percentage (strings \"num/den\"\n"
-                                "in --json and --csv), the mean and variance too"},
+                                "in --json and --csv), the mean and variance too",
+     .differs = {CMD_TABLE, PART_MAIN, "cells as fractions in lowest terms (means and\n"
+                                       "probabilities; strings \"num/den\" in --json)"}},
+    {.name = "--stat", .arg = "STAT", .kind = ARG_TEXT, .commands = TABLE, .set = set_stat,
+     .bad = "a statistic (mean, sd, median, p>=N, p<=N, p=N, pN or a named probability; "
+            "at most " STR(STATS_MAX) ")",
+     .part = PART_MAIN, .help = "mean (the default), sd, median, p>=N, p<=N, p=N, pN\n"
+                                "(a percentile), or a probability the expression names\n"
+                                "('critical failure'); each --stat a table of its own,\n"
+                                "or a column with one name [at most " STR(STATS_MAX) "]"},
+    {.name = "--cells", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = TABLE_CELLS_MAX,
+     .commands = TABLE, .at = AT(cells), .bad = "a number of cells from 1 to " STR(TABLE_CELLS_MAX),
+     .part = PART_MAIN, .help = "compute at most N cells [" STR(TABLE_CELLS) "]; all of them\n"
+                                "share one work limit"},
     {.name = "--all", .commands = DIST | COMPARE, .at = AT(all),
      .part = PART_MAIN, .help = "every row: the table hides the runs of values at\n"
                                 "either end below 0.005% (it says how many, and\n"
@@ -269,11 +291,12 @@ const option_spec option_table[] = {
      .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
      .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
                                 "foundry, rpgdr (rpg-dice-roller), d20 (Avrae) [alea]"},
-    {.name = "--format", .arg = "F", .kind = ARG_TEXT, .commands = ROLL, .set = set_format,
+    {.name = "--format", .arg = "F", .kind = ARG_TEXT, .commands = ROLL | TABLE, .set = set_format,
      .bad = "one of text, ansi, json, markdown",
      .part = PART_MAIN, .help = "text, ansi (colours, the default on a terminal), json\n"
                                 "(as --json), or markdown: for a chat, dropped dice\n"
-                                "~~struck~~, criticals **bold**, the total `in code`"},
+                                "~~struck~~, criticals **bold**, the total `in code`",
+     .differs = {CMD_TABLE, PART_MAIN, "text, or markdown: pipe tables for a document"}},
     {.name = "--json", .commands = ROLL | DIST, .at = AT(json),
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
@@ -282,6 +305,12 @@ const option_spec option_table[] = {
                                 "as dist --json prints it, with \"name\" first (null if\n"
                                 "unnamed); each pair's {\"a\", \"b\" (indexes of columns),\n"
                                 "\"p_greater\", \"p_equal\", \"p_less\", \"tv\", \"ks\", \"emd\"}"},
+    {.name = "--json", .commands = TABLE, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"expression\", \"names\", \"values\", \"stats\": [{\"stat\",\n"
+                                "\"cells\"}]}: cells a row per value of the first name"},
+    {.name = "--csv", .commands = TABLE, .at = AT(csv),
+     .part = PART_MAIN, .help = "NAME,STAT,... rows with one name; with two,\n"
+                                "stat,NAME,NAME2=V,... rows"},
     {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
      .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
      .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},

@@ -14,8 +14,9 @@ enum {
     ROLL = 1u << CMD_ROLL,
     DIST = 1u << CMD_DIST,
     COMPARE = 1u << CMD_COMPARE,
-    ANY = ROLL | DIST | COMPARE,
-    SERVE = 1u << CMD_SERVE /* not in ANY: the rows it takes name it */
+    ANY = ROLL | DIST | COMPARE | (1u << CMD_TABLE),
+    SERVE = 1u << CMD_SERVE, /* not in ANY: the rows it takes name it */
+    TABLE = 1u << CMD_TABLE /* in ANY for the limits; the rest name it */
 };
 
 typedef enum arg_kind {

@@ -118,7 +118,7 @@ static void put_bar(double v, double vmax)
 }
 
 /* The exact value of `what` (of outcome i) as a new string, or NULL. */
-static char *fraction(const alea_dist *d, alea_fraction what, size_t i)
+char *fraction(const alea_dist *d, alea_fraction what, size_t i)
 {
     size_t len = alea_dist_fraction(d, what, i, NULL, 0);
     char *s = len ? malloc(len + 1) : NULL;

@@ -436,6 +436,47 @@ typedef struct alea_dist alea_dist;
  */
 alea_status alea_expr_dist(alea_ctx *ctx, const alea_expr *expr, alea_dist **out);
 
+/*
+ * Parameters: an expression with names that the host gives values, as a
+ * designer's table sweeps a modifier ("d20 + m >= dc" for m in 0..10 and
+ * dc in 10..20). Compiles as alea_expr_compile, with names[0..nnames)
+ * (NUL-terminated) in scope for the whole expression, as if bound by a
+ * "let" around it, whatever the text binds itself (a "let m" inside
+ * shadows parameter m). Each evaluation gives each parameter one certain
+ * value (alea_expr_dist_at, alea_expr_roll_at); the exact engine computes
+ * at it as at a certain "let" value. A parameter is a name where the
+ * language takes a name; a mechanic's argument that must be a fixed
+ * number (dd()'s modifier, tier()'s steps) or an extra-dice count ("+n
+ * DICE") is refused as it refuses a "let" name there ("needs a fixed
+ * number ..."): a host can write the value into the text instead (the
+ * command line's table does). Errors: those of alea_expr_compile; a name
+ * no "let" binds and no parameter is, "unknown name 'b' (in scope: m,
+ * dc)"; a parameter that is no name gives the "let" name's error
+ * (ALEA_ERR_SYNTAX: "'d' reads as dice, not a name", "'in' is a word of
+ * the language"), spanning nothing; ALEA_ERR_LIMIT past ALEA_PARAMS_MAX
+ * parameters; ALEA_ERR_INVALID in a dialect without names. Cost: as
+ * alea_expr_compile.
+ */
+#define ALEA_PARAMS_MAX 64 /* parameters of one expression: a bit each */
+alea_status alea_expr_compile_with(alea_ctx *ctx, const char *src, size_t len,
+                                   const char *const *names, size_t nnames, alea_expr **out);
+/* The parameters of expr (0 for one compiled without), parameter i's name
+ * (NULL out of range; owned by expr), and whether a use in the text reads
+ * it (0: the value changes nothing, as a table would like to say). */
+size_t alea_expr_param_count(const alea_expr *expr);
+const char *alea_expr_param_name(const alea_expr *expr, size_t i);
+int alea_expr_param_used(const alea_expr *expr, size_t i);
+/* alea_expr_dist, alea_expr_roll and alea_expr_sample with parameter i
+ * bound to values[i]; nvalues must be alea_expr_param_count (else
+ * ALEA_ERR_ARGUMENT). The plain calls on an expression with parameters
+ * return ALEA_ERR_ARGUMENT naming the first. */
+alea_status alea_expr_dist_at(alea_ctx *ctx, const alea_expr *expr, const int64_t *values,
+                              size_t nvalues, alea_dist **out);
+alea_status alea_expr_roll_at(alea_ctx *ctx, const alea_expr *expr, const int64_t *values,
+                              size_t nvalues, alea_roll *roll);
+alea_status alea_expr_sample_at(alea_ctx *ctx, const alea_expr *expr, const int64_t *values,
+                                size_t nvalues, int64_t *total);
+
 void alea_dist_free(alea_dist *dist);
 
 /* Number of outcomes with non-zero probability; outcome i (ascending by

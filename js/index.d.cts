@@ -3,8 +3,8 @@
 import type { Alea, Dist, DistOptions, LoadOptions, Roll, RollOptions } from './index.js';
 
 export type {
-  Alea, AleaError, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions,
-  Roll, RollDetail,
+  Alea, AleaError, Bound, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions,
+  Roll, RollDetail, RollGroup,
   RollOptions, Seed, Status,
 } from './index.js';
 

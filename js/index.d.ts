@@ -57,6 +57,29 @@ export class AleaError extends Error {
   caret(): string;
 }
 
+/** A name given by 'let NAME = EXPR in BODY': its EXPR as written (term)
+ * and the value it was rolled once to, for every use of the name. */
+export interface Bound {
+  name: string;
+  term: string;
+  value: number;
+}
+
+/** A group rolled: '{4d6 + 3, 2d8}kh1' (each member an expression), an
+ * 'if(COND, THEN, ELSE)' (members: the condition and the branch taken,
+ * named by branch) or a 'sum(N, EXPR)' (members: the N rolls of EXPR, count
+ * N). Spans are byte offsets [start, end) in the expression's UTF-8. */
+export interface RollGroup {
+  start: number;
+  end: number;
+  value: number;
+  branch?: 'then' | 'else';
+  count?: number;
+  members: { start: number; end: number; value: number; dropped?: boolean;
+    success?: boolean; failure?: boolean; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
 /** One die's or term's breakdown as the library writes it (JSON). */
 export interface RollDetail {
   expression: string;
@@ -64,6 +87,9 @@ export interface RollDetail {
   text: string;
   dice: unknown[];
   labels?: { label: string; start: number; end: number; value: number }[];
+  groups?: RollGroup[];
+  /** Only when the expression gives names (let). */
+  bound?: Bound[];
   repeat?: { total: number; text: string; dice: unknown[] }[];
   comment?: string;
   [key: string]: unknown;
@@ -83,6 +109,10 @@ export class Roll {
   hint: string | null;
   /** Each labelled term's [label, value], in the order written (from detail). */
   readonly labels: [string, number][];
+  /** Each name a let gave, in the order bound: 'let a = d20, b = a + 2 in b'
+   * -> [{ name: 'a', term: 'd20', value: 14 }, { name: 'b', term: 'a + 2',
+   * value: 16 }]; [] without let or detail. */
+  readonly bound: Bound[];
   /** The expression's description ('4d6 # fire damage'), or null. */
   readonly comment: string | null;
   toString(): string;

@@ -168,6 +168,13 @@ export class Roll {
     return (this.detail?.labels ?? []).map((x) => [x.label, x.value]);
   }
 
+  /** Each name a let gave, in the order bound, as { name, term, value }:
+   * 'let a = d20, b = a + 2 in b' -> [{ name: 'a', term: 'd20', value: 14 },
+   * { name: 'b', term: 'a + 2', value: 16 }]. */
+  get bound() {
+    return (this.detail?.bound ?? []).map(({ name, term, value }) => ({ name, term, value }));
+  }
+
   /** The expression's description ('4d6 # fire damage'), or null. */
   get comment() {
     return this.detail?.comment ?? null;

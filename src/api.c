@@ -249,6 +249,12 @@ void alea_ctx_set_random(alea_ctx *ctx, alea_random_fn fn, void *ud)
 alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
                               alea_expr **out)
 {
+    return alea__expr_compile(ctx, src, len, NULL, 0, out);
+}
+
+alea_status alea__expr_compile(alea_ctx *ctx, const char *src, size_t len,
+                               const char *const *names, size_t nnames, alea_expr **out)
+{
     if (!ctx)
         return ALEA_ERR_ARGUMENT;
     alea__budget_start(ctx);
@@ -278,7 +284,24 @@ alea_status alea_expr_compile(alea_ctx *ctx, const char *src, size_t len,
     copy[len] = '\0';
     e->src = copy;
     e->len = len;
-    alea_status st = alea__parse(ctx, e);
+    alea_status st = ALEA_OK;
+    if (nnames) { /* the names, copied into the arena (their number is checked) */
+        alea__param *pr = alea__arena_alloc(&e->arena, nnames * sizeof *pr);
+        for (size_t i = 0; pr && i < nnames; i++) {
+            size_t n = strlen(names[i]);
+            char *c = alea__arena_alloc(&e->arena, n + 1);
+            if (!c)
+                pr = NULL;
+            else
+                pr[i] = (alea__param){memcpy(c, names[i], n + 1), (uint32_t)n};
+        }
+        if (!pr)
+            st = alea__nomem(ctx);
+        e->params = pr;
+        e->nparams = (uint32_t)nnames;
+    }
+    if (st == ALEA_OK)
+        st = alea__parse(ctx, e);
     if (st != ALEA_OK) {
         alea__arena_free(&e->arena);
         alea__mem_free(ctx, e, sizeof *e);

@@ -114,6 +114,11 @@ struct alea_expr {
     size_t len;
     uint32_t nodes;  /* number of nodes */
     uint32_t nslots; /* slots of its names (env.h): each below this */
+    /* Parameters (params.c): names in scope for the whole expression, in
+     * slots 0 to nparams - 1, their values given at each evaluation. */
+    const struct alea__param *params;
+    uint32_t nparams;
+    uint64_t params_used; /* bit i: a use reads parameter i */
     const char *hint; /* alea_expr_hint, in the arena, or NULL */
     const char *comment; /* "4d6 # fire": "fire", within src, or NULL */
     uint8_t has_labels;  /* a term has an inline label ("3d6 [fire]") */
@@ -121,6 +126,19 @@ struct alea_expr {
     size_t words_at; /* "1d20 adv": where the words after the expression
                         start (the expression trimmed), or len: none */
 };
+
+/* A parameter's name, within the expression's arena. */
+typedef struct alea__param {
+    const char *name;
+    uint32_t len;
+} alea__param;
+
+/* alea_expr_compile with parameters (api.c; params.c checks their names
+ * first): e->params are in scope, slots 0 to n - 1, before the text's own
+ * names. */
+ALEA__HIDDEN alea_status alea__expr_compile(alea_ctx *ctx, const char *src, size_t len,
+                                            const char *const *names, size_t n,
+                                            struct alea_expr **out);
 
 /* ---- parse.c ---- */
 

@@ -84,6 +84,9 @@ struct alea_ctx {
      * or NULL: every function of the engine, and every mechanic's exact
      * operation, sees them through the context it is handed. */
     struct alea__env *env;
+    /* The parameters' values for the evaluation under way (params.c), or
+     * NULL: none given. */
+    const int64_t *params;
     /* The distributions that evaluation keeps for the values of its
      * bindings (share.h), or NULL: none kept. */
     struct alea__share *share;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "env.h"
+#include "ast.h"
 
 alea_status alea__env_init(alea_ctx *ctx, alea__arena *arena, uint32_t n, alea__env *env)
 {
@@ -53,4 +54,21 @@ void alea__env_unbind(alea__env *env, uint32_t slot, const alea__env_saved *save
 {
     env->v[slot] = saved->v;
     env->bound[slot] = saved->bound;
+}
+
+alea_status alea__env_params(alea_ctx *ctx, const alea_expr *e, alea__env *env)
+{
+    if (!e->nparams)
+        return ALEA_OK;
+    if (!ctx->params)
+        return alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0,
+                           "the parameter '%.*s' has no value: give the parameters' values "
+                           "(alea_expr_dist_at, alea_expr_roll_at)",
+                           (int)(e->params[0].len > 24 ? 24 : e->params[0].len),
+                           e->params[0].name);
+    for (uint32_t i = 0; i < e->nparams && i < env->n; i++) {
+        env->v[i] = ctx->params[i];
+        env->bound[i] = 1;
+    }
+    return ALEA_OK;
 }

@@ -34,6 +34,13 @@ typedef struct alea__env_saved {
  * (then released by alea__env_free). n may be 0: no storage. */
 ALEA__HIDDEN alea_status alea__env_init(alea_ctx *ctx, alea__arena *arena, uint32_t n,
                                         alea__env *env);
+/* Binds e's parameters (slots 0 to e->nparams - 1) to the values the
+ * call under way gave (ctx->params): ALEA_ERR_ARGUMENT naming the first
+ * parameter when none were given (alea_expr_dist rather than
+ * alea_expr_dist_at). */
+struct alea_expr;
+ALEA__HIDDEN alea_status alea__env_params(alea_ctx *ctx, const struct alea_expr *e,
+                                          alea__env *env);
 /* Releases what alea__env_init took from the context (not from an arena). */
 ALEA__HIDDEN void alea__env_free(alea_ctx *ctx, alea__env *env);
 

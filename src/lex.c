@@ -401,21 +401,15 @@ static int is_ident(char c)
     return is_alpha(c) || is_digit(c) || c == '_';
 }
 
-/* Whether src[s..e), a run of identifier bytes, reads as dice: a 'd', then
- * letters that split into modifiers and digits ("d6", "dd", "dF",
- * "d20kh1"). */
+/* Whether src[s..e), a run of identifier bytes, reads as dice: a 'd'
+ * alone (before "%", "{" or "("), or followed by the number of sides
+ * ("d6", "d20kh1"), or Fudge dice ("dF"). A 'd' and other letters is a
+ * name ("dc", "dex", "deed"): a die has its sides right after the 'd'. */
 static int reads_as_dice(const char *src, size_t s, size_t e)
 {
     if (lower(src[s]) != 'd')
         return 0;
-    for (size_t i = s; i < e;) {
-        uint8_t kind;
-        size_t l = is_digit(src[i]) ? 1 : is_alpha(src[i]) ? mod_word_at(src, i, e, &kind) : 0;
-        if (l == 0)
-            return 0;
-        i += l;
-    }
-    return 1;
+    return e == s + 1 || is_digit(src[s + 1]) || (lower(src[s + 1]) == 'f' && e == s + 2);
 }
 
 /*
@@ -517,4 +511,12 @@ alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len, alea__word_fn 
         return st; /* out of memory is never lexed away */
     alea__mem_free(ctx, out->v, alea__mul_size(out->cap, sizeof(token)));
     return lex_all(ctx, src, len, is_word, 0, out, &idents, &lets);
+}
+
+alea_status alea__lex_names(alea_ctx *ctx, const char *src, size_t len, alea__word_fn is_word,
+                            token_list *out)
+{
+    size_t idents, lets;
+    return lex_all(ctx, src, len, is_word, alea__dialects[ctx->dialect].names, out, &idents,
+                   &lets);
 }

@@ -122,6 +122,11 @@ ALEA__HIDDEN alea_status alea__lex_text(alea_ctx *ctx, const char *src, size_t f
  */
 ALEA__HIDDEN alea_status alea__lex(alea_ctx *ctx, const char *src, size_t len,
                                    alea__word_fn is_word, token_list *out);
+/* As alea__lex, with names whether or not the text binds one (an
+ * expression compiled with parameters, params.c), in a dialect that has
+ * them. */
+ALEA__HIDDEN alea_status alea__lex_names(alea_ctx *ctx, const char *src, size_t len,
+                                         alea__word_fn is_word, token_list *out);
 
 /* Human-readable description of a token kind, for messages ("'kh'"). */
 ALEA__HIDDEN const char *alea__tok_desc(tok_kind k);

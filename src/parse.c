@@ -404,6 +404,8 @@ static alea_status parse_name(parser *p, const node **out)
     uint32_t slot;
     if (!alea__p_scope_find(p, p->src + t->start, t->end - t->start, &slot))
         return unbound(p, t);
+    if (slot < p->nparams)
+        p->params_used |= (uint64_t)1 << slot;
     node *n;
     alea_status st = new_node(p, N_NAME, t->start, t->end, &n);
     if (st != ALEA_OK)

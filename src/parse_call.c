@@ -538,8 +538,12 @@ alea_status alea__p_call(parser *p, const node **out)
             word[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
         }
         word[n] = '\0';
+        /* A let is a whole expression: inside a sum it needs parentheses. */
+        int is_let = strcmp(word, "let") == 0;
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, nt->start, nt->end,
-                           "'%s' cannot start a term (byte %u)", word, (unsigned)nt->start);
+                           "'%s' cannot start a term (byte %u)%s", word, (unsigned)nt->start,
+                           is_let ? ": put the let in parentheses, as in 1 + (let a = d6 in a * a)"
+                                  : "");
     }
     }
     const char *nm = builtins[b].name;

@@ -843,7 +843,10 @@ static alea_status parse_success(parser *p, alea__mods *m, const token *t, int *
                            (unsigned)t->start);
     m->stok = t;
     pl->has_success = 1;
-    if (t->start > p->t[p->pos - 1].end && p->dl->hints)
+    /* One die, not exploding, alone: counting it is comparing it, and
+     * "sum(8, d20 >= 18)" needs no hint. */
+    int one_die = !pl->count_expr && pl->count == 1 && !pl->explode && p->sum_start >= start;
+    if (t->start > p->t[p->pos - 1].end && p->dl->hints && !one_die)
         /* "3d6 >= 5", as AnyDice or icepool write a comparison */
         alea__p_hint(p, "'%.*s' counts the dice that match '%.*s' (success counting, "
                         "as Roll20 does); to compare the total, write (%.*s) %.*s",

@@ -46,7 +46,8 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
     const node **root = &e->root;
     e->hint = NULL;
     token_list toks;
-    alea_status st = alea__lex(ctx, src, len, ctx->lang->is_word, &toks);
+    alea_status st = e->nparams ? alea__lex_names(ctx, src, len, ctx->lang->is_word, &toks)
+                                : alea__lex(ctx, src, len, ctx->lang->is_word, &toks);
     if (st == ALEA_OK && toks.comment_end > toks.comment_start) {
         e->comment = src + toks.comment_start;
         e->comment_len = toks.comment_end - toks.comment_start;
@@ -64,7 +65,14 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
         p.dl = &alea__dialects[ctx->dialect];
         p.adv = r ? r->adv : 0;
         p.adv_at = r ? r->adv_at : 0;
-        if (toks.n == 1) {
+        for (uint32_t i = 0; i < e->nparams && st == ALEA_OK; i++) { /* slots 0.. */
+            uint32_t slot;
+            st = alea__p_scope_push(&p, e->params[i].name, e->params[i].len, &slot);
+        }
+        p.nparams = e->nparams;
+        if (st != ALEA_OK) {
+            /* out of memory bringing a parameter into scope */
+        } else if (toks.n == 1) {
             st = alea__error(ctx, ALEA_ERR_SYNTAX, 0, 0,
                              "empty expression: write dice such as 1d20 or 4d6kh3");
         } else {
@@ -93,6 +101,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
                 repeat_hint(&p, &toks);
             e->nodes = p.nodes;
             e->nslots = p.nslots;
+            e->params_used = p.params_used;
             e->has_labels = p.has_labels;
             if (r) {
                 r->d20s = p.d20s;

@@ -57,6 +57,10 @@ struct alea__parser {
      * expression has nslots of them (alea_expr.nslots). */
     const alea__scope *scope;
     uint32_t nslots;
+    /* The expression's parameters (params.c): slots 0 to nparams - 1, and
+     * those a use reads, a bit each (alea_expr_param_used). */
+    uint32_t nparams;
+    uint64_t params_used;
 };
 typedef struct alea__parser parser;
 

@@ -883,6 +883,8 @@ alea_status alea__roll(alea_ctx *ctx, const alea_expr *e, alea_roll *r)
      * long), and twice escaped as Markdown. */
     if (e->nslots && (st = alea__env_init(ctx, &r->arena, e->nslots, &env)) == ALEA_OK)
         s.env = &env;
+    if (st == ALEA_OK && e->nparams)
+        st = alea__env_params(ctx, e, &env);
     if (st == ALEA_OK && e->comment)
         st = charge_bytes(&s, e->root, 4 * (int64_t)e->comment_len + 32);
     if (st == ALEA_OK)
@@ -923,6 +925,8 @@ alea_status alea__sample_with(alea_ctx *ctx, const alea_expr *e, alea_roll *scra
     reset(scratch);
     if (e->nslots && (st = alea__env_init(ctx, &scratch->arena, e->nslots, &env)) == ALEA_OK)
         s.env = &env; /* none without names, as alea__roll */
+    if (st == ALEA_OK && e->nparams)
+        st = alea__env_params(ctx, e, &env);
     return st == ALEA_OK ? eval(&s, e->root, &root, total) : st;
 }
 

@@ -48,6 +48,12 @@ const EXAMPLES = [
     exprs: ['dd(6, 14)', 'dd(6, 14, always)', 'dd(6, 14, onfail)', 'dd(6, 14, best)'] },
   { label: 'Success pool: 10d10, 8+ succeeds, 1 fails', exprs: ['10d10>=8f1'] },
   { label: 'Advantage against +5', exprs: ['2d20kh1', '1d20+5'] },
+  // docs/language.md, "Names: let": the attack rolls decide the damage
+  { label: 'Two attacks, Sneak Attack on the first hit',
+    exprs: ['let a = d20, b = d20 in (a >= 8) * (d4 + 4 + (a = 20) * d4 + 3d6 + (a = 20) * 3d6)'
+      + ' + (b >= 8) * (d4 + 4 + (b = 20) * d4) + (a < 8 and b >= 8) * (3d6 + (b = 20) * 3d6)'] },
+  { label: 'At least one critical (18+) in 8 attacks', exprs: ['sum(8, (d20) >= 18) >= 1'] },
+  { label: 'Damage only on a hit', exprs: ['if(d20 + 5 >= 15, d8 + 3, 0)', 'if(d20 + 8 >= 15, d8 + 3, 0)'] },
 ];
 
 const $ = (id) => document.getElementById(id);
@@ -275,7 +281,19 @@ function showErrors(errors, view) {
       div.append(p);
     }
     box.append(div);
+    const pre = div.querySelector('pre.caret');
+    if (pre) caretIntoView(pre);
   }
+}
+
+// A line wider than its box (a long let on a phone) scrolls in it: the
+// caret is brought into view, as the command line shows a window around it.
+function caretIntoView(pre) {
+  const [line, caret] = pre.textContent.split('\n');
+  const cols = Math.max(Array.from(line).length, caret.length);
+  if (pre.scrollWidth <= pre.clientWidth || cols === 0) return;
+  const col = pre.scrollWidth / cols; // a monospace font: every column as wide
+  pre.scrollLeft = Math.max(0, (caret.indexOf('^') + 0.5) * col - pre.clientWidth / 2);
 }
 
 // ---- the distribution view -------------------------------------------------------
@@ -648,7 +666,8 @@ function lines(rolls) {
 
 // The dice of a breakdown, marked: each bracketed group of the text
 // ("[5, 2 dropped, 6, 6]") is matched, in order, with the next dice term of
-// the roll's JSON detail that has as many dice; its items get that term's
+// the roll's JSON detail that has as many dice (a sum's rolls, with the
+// terms rolled inside its span); its items get that term's
 // marks (dropped dimmed, criticals and 1s marked, as the command line's
 // colours). A group that matches no term (a label: "[fire]") stays text,
 // and without detail only the words say what was dropped. The text is
@@ -657,18 +676,29 @@ function breakdown(text, detail) {
   const span = document.createElement('span');
   span.className = 'breakdown';
   const terms = detail && Array.isArray(detail.dice) ? detail.dice : [];
-  let t = 0, last = 0;
+  const sums = sumGroups(detail);
+  let t = 0, s = 0, last = 0;
   for (const m of text.matchAll(/\[([^\[\]]*)\]/g)) {
     span.append(text.slice(last, m.index));
     last = m.index + m[0].length;
     const items = m[1].split(', ');
     if (!items.every((x) => /^-?[0-9]/.test(x))) { span.append(m[0]); continue; }
     let dice = null;
-    for (let k = t; k < terms.length; k++) {
-      if (Array.isArray(terms[k].dice) && terms[k].dice.length === items.length) {
-        dice = terms[k].dice;
-        t = k + 1;
-        break;
+    if (afterSum(text, m.index)) {
+      // each item is one roll of EXPR: its terms are marked only when
+      // each roll is one die ("sum(3, d6) [4, 2, 4]"), not a total
+      const g = sums[s++], inside = [];
+      while (g && t < terms.length && terms[t].start >= g.start && terms[t].start < g.end)
+        inside.push(terms[t++]);
+      if (inside.length === items.length && inside.every((x) => x.dice?.length === 1))
+        dice = inside.map((x) => x.dice[0]);
+    } else {
+      for (let k = t; k < terms.length; k++) {
+        if (Array.isArray(terms[k].dice) && terms[k].dice.length === items.length) {
+          dice = terms[k].dice;
+          t = k + 1;
+          break;
+        }
       }
     }
     span.append('[');
@@ -689,6 +719,27 @@ function breakdown(text, detail) {
   }
   span.append(text.slice(last));
   return span;
+}
+
+// The sum(N, EXPR) groups of a roll's detail that the breakdown shows (a
+// sum inside another shows only in the outer one's totals), in order.
+function sumGroups(detail) {
+  const all = detail && Array.isArray(detail.groups) ? detail.groups : [];
+  const sums = all.filter((g) => g.count !== undefined);
+  return sums.filter((g) => !sums.some((o) => o.start <= g.start && g.end <= o.end
+    && (o.start < g.start || g.end < o.end)));
+}
+
+// Whether the bracket at `at` lists the rolls of a sum: it follows
+// "sum(...) ", the call's parentheses balanced.
+function afterSum(text, at) {
+  let k = at - 2, depth = 0;
+  if (text.slice(k, at) !== ') ') return false;
+  for (; k >= 0; k--) {
+    if (text[k] === ')') depth++;
+    else if (text[k] === '(' && --depth === 0) break;
+  }
+  return k >= 3 && text.slice(k - 3, k) === 'sum' && !/[A-Za-z0-9_]/.test(text[k - 4] ?? ' ');
 }
 
 // Marks the dice of this many rolls (their JSON detail is asked for); more

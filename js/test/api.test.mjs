@@ -105,6 +105,40 @@ test('dist: the exact distribution', () => {
   refused(() => alea.dist('3d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
 });
 
+test('let, if, sum, and, or, not: the names bound, the branch taken, the count', () => {
+  const expr = 'let a = d20, b = a + 2 in if(a >= 10, b, 0) + sum(2, d4)';
+  // the breakdowns of `alea roll --seed`
+  assert.deepEqual([1, 2].map((seed) => alea.roll(expr, { seed }).text), [
+    'let a = d20 [15] in let b = a + 2 = 17 in if(a >= 10 = 1, b, ...) + sum(2, d4) [3, 3] = 23',
+    'let a = d20 [3] in let b = a + 2 = 5 in if(a >= 10 = 0, ..., 0) + sum(2, d4) [3, 1] = 4']);
+  const r = alea.roll(expr, { seed: 1 });
+  assert.deepEqual(r.bound, [{ name: 'a', term: 'd20', value: 15 },
+    { name: 'b', term: 'a + 2', value: 17 }]);
+  const [branch, count] = r.detail.groups;
+  assert.deepEqual([branch.branch, branch.value, branch.count], ['then', 17, undefined]);
+  assert.deepEqual([count.count, count.value, count.members.length, count.branch],
+    [2, 6, 2, undefined]);
+  assert.equal(alea.roll(expr, { seed: 2 }).detail.groups[0].branch, 'else');
+  assert.deepEqual([alea.roll('2d6').bound, alea.roll(expr, { detail: false }).bound], [[], []]);
+  // a name is one roll: a - a is always 0, a + a always even
+  assert.deepEqual(alea.dist('let x = 3d6 in x - x').outcomes, [[0, 1]]);
+  const twice = alea.dist('let a = d20 in a + a');
+  assert.deepEqual([twice.p(3), twice.p(40), alea.dist('2d20').p(40)], [0, 0.05, 0.0025]);
+  assert.ok(Math.abs(alea.dist('d20 >= 10 and d6 >= 4').p(1) - 11 / 40) < 1e-15);
+  assert.ok(Math.abs(alea.dist('not (d20 >= 10) or d6 >= 4').p(1) - 29 / 40) < 1e-15);
+  assert.equal(alea.dist('if(d20 >= 11, 2d6, 0)').mean, 3.5);
+  assert.ok(Math.abs(alea.dist('sum(8, d20 >= 18) >= 1').p(1) - (1 - 0.85 ** 8)) < 1e-12);
+  // a name out of scope: the error names it, with the names in scope, at its place
+  try {
+    alea.roll('let a = d20 in a + b');
+    assert.fail('no error');
+  } catch (e) {
+    assert.equal(e.status, 'ALEA_ERR_SYNTAX');
+    assert.match(e.line, /unknown name 'b'.*\(in scope: a\)/);
+    assert.equal(e.caret(), 'let a = d20 in a + b\n                   ^');
+  }
+});
+
 test('dialects: another tool\'s notation, as it means it', () => {
   assert.deepEqual(alea.dialects, ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']);
   assert.equal(alea.dist('3d6>3').mean, 1.5); // 4 or more

@@ -41,8 +41,8 @@ from dataclasses import MISSING, dataclass, field
 from fractions import Fraction
 from typing import Optional
 
-__all__ = ['AleaError', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Member', 'Roll',
-           'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
+__all__ = ['AleaError', 'Bound', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Group',
+           'Member', 'Roll', 'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
            'LIMIT_MAX']
 
 
@@ -396,6 +396,33 @@ class Member(_Fields):
     extra: dict = field(default_factory=dict, repr=False, compare=False)
 
 
+class Group(list):
+    """A group rolled (an entry of the JSON's "groups"): a list of its
+    members, each a Member, with `start`, `end` (its span), `value` (its
+    total), `branch` ('then' or 'else' for an if(COND, THEN, ELSE), else
+    None: its members are the condition and the branch taken) and `count`
+    (N for a sum(N, EXPR), else None: its members are the N rolls of EXPR)."""
+    def __init__(self, members, start, end, value, branch=None, count=None):
+        super().__init__(members)
+        self.start, self.end, self.value = start, end, value
+        self.branch, self.count = branch, count
+
+    def __repr__(self):
+        more = ''.join(f', {k}={getattr(self, k)!r}' for k in ('branch', 'count')
+                       if getattr(self, k) is not None)
+        return f'Group({list.__repr__(self)}{more})'
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A name given by `let NAME = EXPR in BODY` (an entry of the JSON's
+    "bound"): the `name`, its `term` (EXPR as written) and the `value` it
+    was rolled once to, for every use of the name."""
+    name: str
+    term: str
+    value: int
+
+
 @dataclass(frozen=True)
 class Roll:
     """One roll: its `total`, the breakdown line (`text`, and `markdown` for
@@ -437,13 +464,23 @@ class Roll:
     @property
     def groups(self):
         """Each group of several expressions rolled, in the order rolled: a
-        list of its members, each a Member: '{4d6 + 3, 2d8}kh1' ->
+        Group, the list of its members, each a Member: '{4d6 + 3, 2d8}kh1' ->
         [[Member(expression='4d6 + 3', value=17, dropped=False, ...),
-        Member(expression='2d8', ...)]]."""
+        Member(expression='2d8', ...)]]. An if(COND, THEN, ELSE) is a group
+        whose `branch` is 'then' or 'else', a sum(N, EXPR) one whose `count`
+        is N."""
         src = self.detail['expression'].encode()
-        return [[Member._from_json(m, expression=src[m['start']:m['end']].decode(
-                     errors='replace')) for m in g['members']]
+        return [Group([Member._from_json(m, expression=src[m['start']:m['end']].decode(
+                           errors='replace')) for m in g['members']],
+                      g['start'], g['end'], g['value'], g.get('branch'), g.get('count'))
                 for g in self.detail.get('groups', [])]
+
+    @property
+    def bound(self):
+        """Each name given by let, in the order bound, as a Bound(name, term,
+        value): 'let a = d20, b = a + 2 in b' -> [Bound(name='a', term='d20',
+        value=14), Bound(name='b', term='a + 2', value=16)]; [] without let."""
+        return [Bound(x['name'], x['term'], x['value']) for x in self.detail.get('bound', [])]
 
     def __repr__(self):
         return f'Roll({self.text!r})'

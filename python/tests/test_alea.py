@@ -399,6 +399,71 @@ class GroupTest(unittest.TestCase):
         ctx.close()
 
 
+class LetIfSumTest(unittest.TestCase):
+    """Issue 28's words: let, and, or, not, if, sum."""
+
+    def test_bound_names_their_rolls(self):
+        r = alea.roll('let a = d20, b = a + 2 in if(a >= 10, b, 0)', seed=3)
+        (a, b) = r.bound
+        self.assertEqual((a.name, a.term, b.name, b.term), ('a', 'd20', 'b', 'a + 2'))
+        self.assertEqual(b.value, a.value + 2)
+        self.assertEqual(r.total, b.value if a.value >= 10 else 0)
+        self.assertEqual(r.dice[0].value, a.value)  # the one d20, rolled once
+        self.assertEqual(len(r.dice), 1)
+        self.assertEqual(alea.roll('2d6', seed=3).bound, [])
+
+    def test_if_and_sum_are_groups(self):
+        for seed in range(1, 30):
+            r = alea.roll('if(d20 >= 11, 2d6, 0) + sum(3, (d6) >= 5)', seed=seed)
+            (branch, count) = r.groups
+            (cond, taken) = branch
+            self.assertEqual(cond.expression, 'd20 >= 11')
+            self.assertEqual(branch.branch, 'then' if cond.value else 'else')
+            self.assertEqual(taken.expression, '2d6' if cond.value else '0')
+            self.assertEqual(branch.value, taken.value)
+            self.assertEqual((branch.count, count.branch, count.count), (None, None, 3))
+            self.assertEqual(len(count), 3)
+            self.assertEqual(count.value, sum(m.value for m in count))
+            self.assertEqual(r.total, branch.value + count.value)
+        # the old groups have neither
+        (keep,) = alea.roll('{4d6 + 3, 2d8}kh1', seed=1).groups
+        self.assertEqual((keep.branch, keep.count), (None, None))
+        self.assertEqual(keep, [keep[0], keep[1]])  # still a list of members
+
+    def test_exact_fractions(self):
+        self.assertEqual(alea.dist('let x = 3d6 in x - x', exact=True).outcomes,
+                         {0: Fraction(1)})
+        self.assertEqual(alea.dist('3d6 - 3d6', exact=True).p(0), Fraction(4332, 6 ** 6))
+        self.assertEqual(alea.dist('d20 >= 10 and d6 >= 4', exact=True).p(1), Fraction(11, 40))
+        self.assertEqual(alea.dist('not (d20 >= 10) or d6 >= 4', exact=True).p(1),
+                         Fraction(29, 40))
+        self.assertEqual(alea.dist('if(d20 >= 11, 2d6, 0)', exact=True).mean, Fraction(7, 2))
+        crit = alea.dist('sum(8, d20 >= 18) >= 1', exact=True)
+        self.assertEqual(crit.p(1), 1 - Fraction(17, 20) ** 8)
+        self.assertEqual(alea.dist('sum(4, d6)', exact=True).outcomes,
+                         alea.dist('4d6', exact=True).outcomes)
+
+    def test_compare_a_name_used_twice(self):
+        c = alea.compare('let a = d20 in a + a', '2d20', exact=True)
+        twice = c['let a = d20 in a + a']
+        self.assertEqual(twice.p(3), 0)  # a + a is even
+        self.assertEqual(twice.p(40), Fraction(1, 20))
+        self.assertEqual(c['2d20'].p(40), Fraction(1, 400))
+        self.assertEqual(twice.mean, c['2d20'].mean)
+
+    def test_the_cli_s_rolls(self):
+        expr = 'let a = d20, b = a + 2 in if(a >= 10 and not (b > 20), b, 0) + sum(2, d4)'
+        for seed in (1, 2, 3):
+            want = cli('roll', '--seed', str(seed), expr).stdout.strip()
+            self.assertEqual(alea.roll(expr, seed=seed).text, want)
+
+    def test_an_unknown_name_is_an_error_at_its_place(self):
+        with self.assertRaises(alea.AleaError) as e:
+            alea.roll('let a = d20 in a + b')
+        self.assertIn('b', str(e.exception))
+        self.assertEqual(e.exception.start, 19)
+
+
 class RepeatTest(unittest.TestCase):
     def test_repeat_lists_every_total(self):
         ctx = alea.Context()

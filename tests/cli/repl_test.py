@@ -193,6 +193,27 @@ def main():
     check(':compare without ;: a hint',
           "alea: hint: :compare parts its expressions at ';', as in :compare 2d6 ; 1d12" in out,
           out)
+    # let, if, sum typed at the prompt: expressions, never session commands
+    out = plain(s.line(':seed 3'))
+    out = plain(s.line('let a = d20, b = a + 2 in if(a >= 10 and b < 20, b, 0)'))
+    check('let at the prompt: rolled, the names shown once',
+          re.search(r'let a = d20 \[(\d+)\] in let b = a \+ 2 = \d+ in if\(.*\) = \d+', out)
+          is not None and 'command' not in out, out)
+    out = plain(s.line(''))
+    check('an empty line rolls the let again', 'let a = d20 [' in out, out)
+    out = plain(s.line(':dist let a = d6 in a*a'))
+    check(':dist of a let: squares only', re.search(r'\n +36 +16\.67 ', out) is not None and
+          re.search(r'\n +7 ', out) is None and 'mean 15.17' in out, out)
+    out = plain(s.line(':compare let a = d20 in a + a ; 2d20'))
+    check(':compare of a let', re.search(r'value +let a = d20 in a \+ a +2d20', out) is not None
+          and re.search(r'\n +40 +5\.00 +0\.25', out) is not None, out)
+    out = plain(s.line('sum(3, d6) + if(d20 >= 11, 1, 0)'))
+    check('sum and if at the prompt', re.search(r'sum\(3, d6\) \[\d, \d, \d\] \+ if\(', out)
+          is not None, out)
+    out = plain(s.line('let a = d20 in a + b'))
+    check('an unknown name in a let: the scope and the caret, no session hint',
+          "unknown name 'b' at byte 19 (in scope: a)" in out and
+          '  let a = d20 in a + b\n                     ^' in out and 'hint' not in out, out)
     out = plain(s.line(':help'))
     check(':help', ':compare [OPTION]... E1 ; E2' in out and ':seed S' in out
           and 'quit, exit' in out, out)

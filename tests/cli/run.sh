@@ -105,7 +105,7 @@ for c in roll dist compare serve; do
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve; or syntax)$nl$usage_hint" \
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table; or syntax)$nl$usage_hint" \
     help bogus
 
 # ---- help syntax: one screen, and every example in it runs ------------------
@@ -1157,6 +1157,54 @@ run_from "$tmp/r20" roll --dialect roll20 --seed 1
 [ "$rc" -eq 0 ] && [ "$out" = "3d6>=3 [5*, 4*, 4*] = 3" ]
 check "--dialect on standard input" $? "$rc$nl$out$nl$err"
 
+# ---- let, if, sum and truth values through roll, dist, compare --------------
+
+# a name is one roll: a + a is twice one d20 (even, 5% each), not 2d20
+run compare --csv 'let a = d20 in a + a' 2d20
+has "$out" '^value,let a = d20 in a \+ a,2d20$' && has "$out" '^2,0\.05,0\.0025$' &&
+    has "$out" '^3,,0\.005$' && has "$out" '^40,0\.05,0\.0025$' &&
+    [ "$(printf '%s\n' "$out" | grep -c '^[0-9]*,0\.05,')" -eq 20 ]
+check "compare: let a = d20 in a + a against 2d20" $? "$out"
+run compare 'let a = d20 in a + a' 2d20
+has "$out" '^  mean +21\.00 +21\.00$' && has "$out" '^    sd +11\.53 +8\.15$'
+check "compare: the same mean, a wider spread" $? "$out"
+run dist 'let x = 3d6 in x - x'
+has "$out" '^    0  100\.00 ' && has "$out" '^mean 0\.00   sd 0\.00   min 0   max 0'
+check "dist: let x = 3d6 in x - x is always 0" $? "$out"
+run dist --exact 'sum(8, (d20) >= 18) >= 1'
+has "$out" '^    1   72\.75 .* 18624242559/25600000000 '
+check "dist --exact: a critical in 8 attacks, 1 - (17/20)^8" $? "$out"
+run dist --exact 'if((d20) >= 11 and not ((d20) = 1), 2d6, 0)'
+has "$out" '^exact mean 133/40 '
+check "dist --exact: if with and, not" $? "$out"
+# each roll of -n rolls the name anew; the breakdown shows it once
+run roll --seed 5 -n 3 'let a = d6 in a * 10 + a'
+[ "$(printf '%s\n' "$out" | grep -Ec '^let a = d6 \[([1-6])\] in a \* 10 \+ a = \1\1$')" -eq 3 ]
+check "roll -n: let's breakdown, a rolled once per roll" $? "$out"
+run roll --json --seed 3 'let a = d20, b = a + 2 in if(a >= 10, b, 0) + sum(2, d4)'
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+a = r["dice"][0]["value"]
+assert r["bound"] == [{"name": "a", "term": "d20", "value": a},
+                      {"name": "b", "term": "a + 2", "value": a + 2}], r["bound"]
+(i, s) = r["groups"]
+assert i["branch"] == ("then" if a >= 10 else "else") and "count" not in i, i
+assert s["count"] == 2 and len(s["members"]) == 2 and "branch" not in s, s
+assert r["total"] == i["value"] + s["value"]' 2>"$tmp/py_err"
+    check "roll --json: bound, an if's branch, a sum's count" $? "$out$nl$(cat "$tmp/py_err")"
+    run roll --json --seed 3 '2d6'
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+assert "bound" not in json.loads(sys.stdin.read())' 2>"$tmp/py_err"
+    check "roll --json: no bound without let" $? "$out"
+fi
+expect "roll: an unknown name in a let, the names in scope and the caret" 1 "" \
+    "alea: syntax error: unknown name 'b' at byte 19 (in scope: a)
+  let a = d20 in a + b
+                     ^" roll 'let a = d20 in a + b'
+
 # ---- every option is completed and in the man page ---------------------------
 
 # The help lists each option where it is taken (cli/help.c prints it from
@@ -1165,7 +1213,7 @@ check "--dialect on standard input" $? "$rc$nl$out$nl$err"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if command -v bash >/dev/null 2>&1; then
     all=""
-    for c in roll dist compare serve ""; do
+    for c in roll dist compare serve table ""; do
         run $c --help
         where=${c:-alea}
         taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'

@@ -134,13 +134,30 @@ for body, argv in [({'expr': '4d6kh3', 'seed': 42}, ['--seed', '42', '4d6kh3']),
                    ({'expr': '3d6>3', 'seed': 1, 'dialect': 'roll20'},
                     ['--seed', '1', '--dialect', 'roll20', '3d6>3']),
                    ({'expr': '2 x 1d6', 'seed': '18446744073709551615'},
-                    ['--seed', '18446744073709551615', '2 x 1d6'])]:
+                    ['--seed', '18446744073709551615', '2 x 1d6']),
+                   ({'expr': 'let a = d20, b = a + 2 in if(a >= 10, b, 0) + sum(2, d4)',
+                     'seed': 1},
+                    ['--seed', '1', 'let a = d20, b = a + 2 in if(a >= 10, b, 0) + sum(2, d4)'])]:
     st, _, data = s.post('/roll', body)
     rc, out, _ = cli('roll', '--json', *argv)
     want = [json.loads(line) for line in out.splitlines()]
     seed = body['seed'] if isinstance(body['seed'], int) else int(body['seed'])
     check(f'/roll {body}: as roll --json', st == 200 and data == {'rolls': want, 'seed': seed},
           f'{st} {data}\nwant {want}')
+
+# let's names: "bound", each name's term and the value rolled once for it;
+# if and sum among the groups, with the branch taken and the count.
+st, _, data = s.post('/roll', {'expr': 'let a = d20, b = a + 2 in if(a >= 10, b, 0) + sum(2, d4)',
+                               'seed': 1})
+r = data['rolls'][0] if st == 200 else {}
+a = r.get('dice', [{}])[0].get('value')
+check('/roll let: bound', r.get('bound') == [{'name': 'a', 'term': 'd20', 'value': a},
+                                            {'name': 'b', 'term': 'a + 2', 'value': a + 2}], r)
+check('/roll if, sum: branch and count',
+      [g.get('branch') for g in r.get('groups', [])] == ['then' if a >= 10 else 'else', None] and
+      [g.get('count') for g in r.get('groups', [])] == [None, 2], r)
+st, _, data = s.post('/roll', {'expr': '2d6', 'seed': 1})
+check('/roll without let: no bound', st == 200 and 'bound' not in data['rolls'][0], data)
 
 # Without a seed, the one drawn is given and rolls the same again.
 st, _, first = s.post('/roll', {'expr': '10d100', 'n': 2})
@@ -153,7 +170,10 @@ for body, argv in [({'expr': '3d6'}, ['3d6']),
                    ({'expr': '3d6', 'exact': True}, ['--exact', '3d6']),
                    ({'expr': '3d6', 'exact': False}, ['3d6']),
                    ({'expr': 'dd(6, 14, always)'}, ['dd(6, 14, always)']),
-                   ({'expr': 'd%', 'dialect': 'd20'}, ['--dialect', 'd20', 'd%'])]:
+                   ({'expr': 'd%', 'dialect': 'd20'}, ['--dialect', 'd20', 'd%']),
+                   ({'expr': 'if((d20) >= 11, 2d6, 0)', 'exact': True},
+                    ['--exact', 'if((d20) >= 11, 2d6, 0)']),
+                   ({'expr': 'let a = d20 in a + a'}, ['let a = d20 in a + a'])]:
     st, _, data = s.post('/dist', body)
     rc, out, _ = cli('dist', '--json', *argv)
     check(f'/dist {body}: as dist --json', st == 200 and data == json.loads(out),
@@ -362,6 +382,9 @@ for method, path, body, want, schema in [
         ('POST', '/roll', {'expr': 'dd(6, 14, always)', 'format': 'markdown'}, 200, 'Rolls'),
         ('POST', '/dist', {'expr': '3d6'}, 200, 'Dist'),
         ('POST', '/roll', {'expr': '1d20 adv'}, 200, 'Rolls'),
+        ('POST', '/roll', {'expr': 'let a = d20 in if(a >= 11 and not (a = 20), a, 0) + sum(3, d4)'},
+         200, 'Rolls'),
+        ('POST', '/dist', {'expr': 'if((d20) >= 11, 2d6, 0)'}, 200, 'Dist'),
         ('POST', '/dist', {'expr': '3d6', 'exact': True}, 200, 'Dist'),
         ('POST', '/compare', {'exprs': ['1d6', '2d6']}, 200, 'Compare'),
         ('GET', '/health', None, 200, 'Health'),

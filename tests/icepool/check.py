@@ -4,7 +4,8 @@
 Usage: PYTHONPATH=/path/to/icepool/src python3 tests/icepool/check.py [--alea PATH] [-v]
 
 Each case is an expression of the language test corpus (tests/lang/*.test:
-the expressions of its dist, p, mean and brute blocks) with the same
+the expressions of its dist, p, mean and brute blocks; and the `$ alea dist
+--exact` commands of the pages in DOCS, run with their --max-work) with the same
 distribution written by hand in icepool. For each case the script runs
 `alea dist --exact --json [--dialect D] EXPR` and checks, as Fractions, that
 both list the same outcomes with the same probability, and that the mean and
@@ -53,6 +54,7 @@ import multiprocessing
 import os
 import re
 import resource
+import shlex
 import subprocess
 import sys
 from fractions import Fraction
@@ -67,6 +69,9 @@ except ImportError as exc:
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CORPUS = os.path.join(HERE, "..", "lang")
+# Pages whose `$ alea dist --exact` commands are cases too, run with the
+# --max-work the command gives (past the default limit in fractions)
+DOCS = [os.path.join(HERE, "..", "..", "docs", "attacks.md")]
 
 sys.set_int_max_str_digits(0)   # alea's fractions can have thousands of digits
 
@@ -227,6 +232,40 @@ def sides(s):
 
 X = "explodes"
 
+
+# ---- let, and, or: helpers of their cases ----
+
+def and_chain(n, die):
+    """n rolls of die joined by "and", left to right: 1 when all are not 0."""
+    acc = die.map(lambda x: truth(x != 0))
+    for _ in range(n - 1):
+        acc = icepool.map(lambda p, x: truth(p != 0 and x != 0), acc, die)
+    return acc
+
+
+def attack(a):
+    """One attack of the rogue of docs/attacks.md, d20 + 8 against AC 16 at
+    d20 face a: d4 + 4 on a hit, 2d4 + 4 on a natural 20, else 0."""
+    return (2 @ d(4) if a == 20 else d(4)) + 4 if a + 8 >= 16 else const(0)
+
+
+def sneak(a):
+    """Sneak Attack on a hit at face a: 3d6, 6d6 on a natural 20, else 0."""
+    return (6 @ d(6) if a == 20 else 3 @ d(6)) if a + 8 >= 16 else const(0)
+
+
+def rogue(a, b):
+    """Both attacks, Sneak Attack on the first that hits."""
+    return attack(a) + attack(b) + (sneak(a) if a + 8 >= 16 else sneak(b))
+
+
+ROGUE = ("let a = d20, b = d20 in if(a + 8 >= 16, if(a = 20, 2d4 + 4 + 6d6, d4 + 4 + 3d6), 0) "
+         "+ if(b + 8 >= 16, if(b = 20, 2d4 + 4, d4 + 4), 0) "
+         "+ if(a + 8 < 16 and b + 8 >= 16, if(b = 20, 6d6, 3d6), 0)")
+ROGUE_APART = ("(let a = d20, b = d20 in if(a + 8 >= 16, if(a = 20, 2d4, d4) + 4, 0) "
+               "+ if(b + 8 >= 16, if(b = 20, 2d4, d4) + 4, 0)) "
+               "+ (let a = d20, b = d20 in if(a + 8 >= 16, if(a = 20, 6d6, 3d6), "
+               "if(b + 8 >= 16, if(b = 20, 6d6, 3d6), 0)))")
 CASES = [
     # arith.test: arithmetic and its roundings
     ("alea", "7/2", lambda: const(7 // 2)),
@@ -802,6 +841,60 @@ CASES = [
     ("alea", "sum(2, d2) * sum(d2, 2)", lambda: (2 @ d(2)) * d(2).map(lambda k: 2 * k)),
     ("alea", "sum(1000000000, 1)", lambda: const(1000000000)),
     ("alea", "sum(d2 * 4000000000000000000, 1)", lambda: d(2).map(lambda k: 4 * 10 ** 18 * k)),
+    # let NAME = EXPR in BODY: the body mapped over EXPR's outcomes, each
+    # use of the name the one outcome (icepool mixes a body that is a die);
+    # and, or, not: Python's on the faces, as 1 or 0
+    ("alea", "let x = 3d6 in x - x", lambda: (3 @ d(6)).map(lambda x: x - x)),
+    ("alea", "let a = d6 in a * a", lambda: d(6).map(lambda a: a * a)),
+    ("alea", "let a = d4 in a * a", lambda: d(4).map(lambda a: a * a)),
+    ("alea", "let a = d6, b = a + 2 in b * a", lambda: d(6).map(lambda a: (a + 2) * a)),
+    ("alea", "let a = d6 in let a = a + 10 in a", lambda: d(6).map(lambda a: a + 10)),
+    ("alea", "let a = d4, b = d4 in a * b - b", lambda: icepool.map(lambda a, b: a * b - b, d(4), d(4))),
+    ("alea", "let a = d3 in let a = a + d3 in a * a",
+     lambda: d(3).map(lambda a: (a + d(3)).map(lambda a2: a2 * a2))),
+    ("alea", "let a = d20 in (a = 20) * (2d4 + 3) + (a >= 10 and a < 20) * (d4 + 3)",
+     lambda: d(20).map(lambda a: truth(a == 20) * (2 @ d(4) + 3) + truth(10 <= a < 20) * (d(4) + 3))),
+    ("alea", "let a = d6 in (a = 6) * 2d4 + (a > 2) * d4",
+     lambda: d(6).map(lambda a: truth(a == 6) * (2 @ d(4)) + truth(a > 2) * d(4))),
+    ("alea", "let a = d20 in if(a = 20, 2d6, d6) + a",
+     lambda: d(20).map(lambda a: (2 @ d(6) if a == 20 else d(6)) + a)),
+    ("alea", "let a = d6 - 3 in not a", lambda: (d(6) - 3).map(lambda a: truth(not a))),
+    ("alea", "let a = d6 in a > 3 and not a > 3", lambda: d(6).map(lambda a: truth(a > 3 and not a > 3))),
+    ("alea", "let a = d6 in a > 3 or not a > 3", lambda: d(6).map(lambda a: truth(a > 3 or not a > 3))),
+    ("alea", "let a = d4 in a > 2 and a < 4", lambda: d(4).map(lambda a: truth(a > 2 and a < 4))),
+    ("alea", " ".join(f"let a{i} = 1 in" for i in range(64)) + " a0", lambda: const(1)),
+    ("alea", "(d6) > 3 and (d6) > 3", lambda: icepool.map(lambda x, y: truth(x > 3 and y > 3), d(6), d(6))),
+    ("alea", "(d6) > 3 or (d6) > 3", lambda: icepool.map(lambda x, y: truth(x > 3 or y > 3), d(6), d(6))),
+    ("alea", "(d4) > 2 and (d4) > 2", lambda: icepool.map(lambda x, y: truth(x > 2 and y > 2), d(4), d(4))),
+    ("alea", "(d20) >= 10 and (d6) > 3",
+     lambda: icepool.map(lambda x, y: truth(x >= 10 and y > 3), d(20), d(6))),
+    ("alea", "not (d6) = 6", lambda: d(6).map(lambda x: truth(not x == 6))),
+    ("alea", "not (d4) = 4 or (d3) = 1", lambda: icepool.map(lambda x, y: truth(not x == 4 or y == 1), d(4), d(3))),
+    ("alea", "(d20) >= 18 or not (d6) = 6 and (d4) = 4",
+     lambda: icepool.map(lambda x, y, z: truth(x >= 18 or (not y == 6 and z == 4)), d(20), d(6), d(4))),
+    ("alea", "(d3 - 2) and 1", lambda: (d(3) - 2).map(lambda x: truth(x != 0 and 1 != 0))),
+    # 65 d6 joined by 64 "and": folded two at a time, as alea's nodes are binary
+    ("alea", " and ".join(["d6"] * 65), lambda: and_chain(65, d(6))),
+    # docs/attacks.md: the two-attack rogue (mean 7449/400, P(0) = 49/400),
+    # the same with its Sneak Attack rolled apart (P(0) = (49/400)^2), and
+    # Dungeon Crawl Classics' deed die, added to both the attack and the damage
+    ("alea", ROGUE, lambda: icepool.map(rogue, d(20), d(20))),
+    ("alea", ROGUE_APART, lambda: icepool.map(lambda a, b: attack(a) + attack(b), d(20), d(20))
+     + icepool.map(lambda a, b: sneak(a) if a + 8 >= 16 else sneak(b), d(20), d(20))),
+    ("alea", "let deed = d3 in if(d20 + deed >= 14, d8 + deed, 0)",
+     lambda: d(3).map(lambda k: d(20).map(lambda r: d(8) + k if r + k >= 14 else 0))),
+    ("alea", "if((d20 + d3) >= 14, d8 + d3, 0)",
+     lambda: icepool.map(lambda r, k: d(8) + d(3) if r + k >= 14 else const(0), d(20), d(3))),
+    ("alea", "let a = d20 in if(a = 20, 2d8 + 3, if(a + 5 >= 15, d8 + 3, 0))",
+     lambda: d(20).map(lambda a: 2 @ d(8) + 3 if a == 20 else d(8) + 3 if a + 5 >= 15 else const(0))),
+    ("alea", "sum(8, (d20) >= 18) >= 1",
+     lambda: (8 @ d(20).map(lambda f: truth(f >= 18))).map(lambda s: truth(s >= 1))),
+    ("alea", "let dc = 19 in let deed = d3 in (d20) + deed >= dc",
+     lambda: icepool.map(lambda k, r: truth(r + k >= 19), d(3), d(20))),
+    ("alea", "let dc = 3 in let deed = d3 in (d4) + deed >= dc",
+     lambda: icepool.map(lambda k, r: truth(r + k >= 3), d(3), d(4))),
+    ("alea", "let deed = d3 in d20 + deed >= 14 and deed >= 3",
+     lambda: icepool.map(lambda k, r: truth(r + k >= 14 and k >= 3), d(3), d(20))),
     # several critical markers: display only
     ("roll20", "1d4cs4cs1cf2cf3", lambda: d(4)),
     # d20's rol1 (the lowest die once more, the new face stands) and ral1,
@@ -850,6 +943,9 @@ NOT_COMPARABLE = [
 
 def run_alea(alea, dialect, expr):
     cmd = [alea, "dist", "--exact", "--json"]
+    work = dict(docs_commands()).get(expr) if dialect == "alea" else None
+    if work is not None:
+        cmd += ["--max-work", str(work)]
     if dialect != "alea":
         cmd += ["--dialect", dialect]
     cmd += ["--", expr]
@@ -968,9 +1064,28 @@ def bounded(check, a, fn, mem_mb, timeout):
 
 # ---- the corpus ----
 
+def docs_commands():
+    """(expression, work limit or None) of each `$ alea dist --exact ...`
+    command of the pages in DOCS, up to a pipe: the pages' exact numbers
+    are compared too, with the --max-work a command gives."""
+    found = []
+    for page in DOCS:
+        with open(page, encoding="utf-8") as f:
+            for line in f:
+                if not line.startswith("$ alea dist --exact "):
+                    continue
+                words = shlex.split(line[2:])
+                if "|" in words:
+                    words = words[:words.index("|")]
+                work = words[words.index("--max-work") + 1] if "--max-work" in words else None
+                found.append((words[-1], None if work is None else int(work)))
+    return found
+
+
 def corpus_expressions():
-    """(dialect, expression) of every dist, p, mean and brute block."""
-    seen = []
+    """(dialect, expression) of every dist, p, mean and brute block, and of
+    the exact commands of the pages in DOCS."""
+    seen = [("alea", expr) for expr, _ in docs_commands()]
     for name in sorted(os.listdir(CORPUS)):
         if not name.endswith(".test"):
             continue
@@ -1051,7 +1166,8 @@ def main():
                 bad += 1
     for key in table:
         if key not in corpus:
-            print(f"STALE [{key[0]}] {key[1]}: in CASES but in no block of tests/lang")
+            print(f"STALE [{key[0]}] {key[1]}: in CASES but in no block of tests/lang "
+                  "and no command of the pages in DOCS")
             bad += 1
         elif left_out(*key):
             print(f"AMBIGUOUS [{key[0]}] {key[1]}: in CASES and matched by NOT_COMPARABLE")

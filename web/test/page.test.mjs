@@ -313,6 +313,102 @@ test('examples load with one click; dd() tiers are named', async () => {
   await page.close();
 });
 
+const ROGUE = 'let a = d20, b = d20 in (a >= 8) * (d4 + 4 + (a = 20) * d4 + 3d6 + (a = 20) * 3d6)'
+  + ' + (b >= 8) * (d4 + 4 + (b = 20) * d4) + (a < 8 and b >= 8) * (3d6 + (b = 20) * 3d6)';
+
+test('let, if, sum: the examples are the CLI\'s distributions', async () => {
+  const page = await open();
+  for (const [label, exprs] of [['Two attacks, Sneak Attack on the first hit', [ROGUE]],
+    ['At least one critical (18+) in 8 attacks', ['sum(8, (d20) >= 18) >= 1']],
+    ['Damage only on a hit', ['if(d20 + 5 >= 15, d8 + 3, 0)', 'if(d20 + 8 >= 15, d8 + 3, 0)']]]) {
+    await page.click(`#example-buttons button:has-text("${label}")`);
+    await settled(page);
+    assert.equal(await page.inputValue('#exprs'), exprs.join('\n'));
+    const rows = await tableColumns(page);
+    exprs.forEach((expr, i) => {
+      const want = cliJson(expr).outcomes;
+      const got = rows.filter((r) => r.cells[i] !== null && r.cells[i] > 0);
+      assert.deepEqual(got.map((r) => r.value), want.map(([v]) => v), `${label}: ${expr}`);
+      got.forEach((r, k) => assert.ok(close(r.cells[i], want[k][1]), `${expr} at ${r.value}`));
+    });
+  }
+  // nothing dealt when both attacks miss: (7/20)^2
+  await page.click('#example-buttons button:has-text("Two attacks")');
+  await settled(page);
+  assert.ok(close((await tableColumns(page))[0].cells[0], 49 / 400));
+  await page.close();
+});
+
+test('an unknown name inside a let: the CLI\'s error, its scope, the caret under the name', async () => {
+  for (const ctx of [context, await phoneContext()]) {
+    const page = await open('', ctx);
+    const expr = `${ROGUE} + c`;
+    await submit(page, `let a = d20 in a + b\n${expr}`);
+    const errors = await page.$$eval('#errors .error', (d) => d.map((e) => ({
+      message: e.querySelector('.message').textContent,
+      caret: e.querySelector('pre').textContent,
+    })));
+    assert.equal(errors.length, 2);
+    for (const [i, src] of [[0, 'let a = d20 in a + b'], [1, expr]]) {
+      const r = spawnSync(ALEA, ['dist', '--', src], { encoding: 'utf8' });
+      const lines = r.stderr.trimEnd().split('\n').filter((l) => !l.startsWith('alea: hint: '));
+      assert.equal(errors[i].message, lines[0].replace(/^alea: /, ''));
+      assert.match(errors[i].message, /^syntax error: unknown name '[bc]' at byte \d+ \(in scope: /);
+      const [line, caret] = errors[i].caret.split('\n');
+      assert.equal(line, src);
+      assert.equal(caret, ' '.repeat(src.length - 1) + '^');
+    }
+    if (ctx !== context) {
+      // on a phone the long expression scrolls in its box, the page does not,
+      // and the caret under the far name is in view
+      assert.equal(await overflows(page), false);
+      const [left, right, at] = await page.$$eval('#errors pre.caret', (ps) => {
+        const p = ps[1], caret = p.textContent.split('\n')[1];
+        const col = p.scrollWidth / caret.length;
+        return [p.scrollLeft, p.scrollLeft + p.clientWidth, caret.indexOf('^') * col];
+      });
+      assert.ok(left > 0 && at >= left && at < right, `${left} ${right} ${at}`);
+      await page.screenshot({ path: join(shots, 'phone-let-error.png'), fullPage: true });
+      await ctx.close();
+    } else {
+      await page.close();
+    }
+  }
+});
+
+test('let, if, sum rolled: the CLI\'s breakdowns; a sum\'s dice marked as its own', async () => {
+  const page = await open();
+  const exprs = ['sum(3, d20) + 3d20', 'let a = d20 in if(a >= 11, a + d6, sum(2, d4))', ROGUE];
+  // seed 6: 20s among the sum's rolls and among 3d20's
+  await rollIn(page, exprs.join('\n'), 4, '6');
+  const shown = await page.$$eval('#rolls .breakdown', (s) => s.map((x) => x.textContent));
+  const r = spawnSync(ALEA, ['roll', '--seed', '6', '-n', '4', ...exprs], { encoding: 'utf8' });
+  assert.deepEqual(shown, r.stdout.trimEnd().split('\n'));
+  const want = JSON.parse('[' + spawnSync(ALEA, ['roll', '--json', '--seed', '6', '-n', '4',
+    ...exprs], { encoding: 'utf8' }).stdout.trim().split('\n').join(',') + ']');
+  const marks = await page.$$eval('#rolls li', (ls) => ls.map((li) =>
+    [...li.querySelectorAll('.die')].map((d) => d.classList.contains('critical'))));
+  let crits = 0;
+  for (let i = 0; i < 4; i++) {
+    // sum(3, d20) + 3d20: six d20s, in the order rolled, each marked by its own roll
+    const dice = want[i].dice.flatMap((t) => t.dice);
+    assert.equal(dice.length, 6);
+    assert.deepEqual(marks[i], dice.map((d) => d.rolls.some((x) => x.critical)), shown[i]);
+    crits += marks[i].filter(Boolean).length;
+  }
+  assert.ok(crits >= 3, `${crits} criticals marked`);
+  assert.ok(want.slice(8).every((w) => w.bound.length === 2), 'the rogue binds a and b');
+  // on a phone, the long breakdowns wrap: nothing wider than the screen
+  const phone = await phoneContext();
+  const small = await open(new URL(page.url()).hash, phone);
+  assert.deepEqual(await small.$$eval('#rolls .breakdown', (s) => s.map((x) => x.textContent)),
+    shown);
+  assert.equal(await overflows(small), false);
+  await small.screenshot({ path: join(shots, 'phone-let-roll.png'), fullPage: true });
+  await phone.close();
+  await page.close();
+});
+
 test('the table downloads as CSV', async () => {
   const page = await open();
   await submit(page, '2d6\n1d12');

@@ -9,3 +9,4 @@ alea.roll(42);                              // not a string
 alea.dist('1d6').p('7');                    // a value is a number
 alea.limit('dicee', 10);                    // not a limit
 await load({ limits: { deadlin: 50 } });    // a misspelt limit
+alea.roll('let a = d6 in a').bound[0].value.length; // a bound value is a number
