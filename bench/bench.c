@@ -199,6 +199,66 @@ static void section_exact(void)
     alea_ctx_free(qctx);
 }
 
+/* ---- distances between two distributions (alea_dist_versus) ------------------ */
+
+typedef struct versus_job {
+    alea_ctx *ctx;
+    alea_dist *a, *b;
+} versus_job;
+
+static int run_versus(void *arg)
+{
+    versus_job *j = arg;
+    alea_versus v;
+    return alea_dist_versus(j->ctx, j->a, j->b, &v) == ALEA_OK ? 0 : -1;
+}
+
+static alea_dist *dist_or_fail(alea_ctx *ctx, const char *src)
+{
+    alea_expr *e = compile(ctx, src);
+    alea_dist *d;
+    if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+        fail(src, ctx);
+    alea_expr_free(e);
+    return d;
+}
+
+/* The walk alone, the distributions computed beforehand: linear in the
+ * outcomes of both (a tenth of the outcomes, a tenth of the time). */
+static void section_versus(void)
+{
+    static const struct {
+        const char *a, *b;
+        int exact;
+    } cases[] = {
+        {"1d10000", "1d10000 + 7", 0},
+        {"1d100000", "1d100000 + 7", 0},
+        {"2000d6", "2000d6 + 3", 0},
+        {"10000d6", "10001d6", 0},
+        {"200d20", "201d20", 1},
+    };
+    printf("### Distances between two distributions (alea_dist_versus alone), ms\n\n");
+    printf("| A | B | outcomes of A + B | in doubles or fractions | time |\n");
+    printf("|---|---|--:|---|--:|\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        alea_ctx *ctx = big_ctx();
+        if (cases[i].exact && alea_ctx_set_exact(ctx, 1) != ALEA_OK) {
+            alea_ctx_free(ctx);
+            continue;
+        }
+        versus_job j = {ctx, dist_or_fail(ctx, cases[i].a), dist_or_fail(ctx, cases[i].b)};
+        printf("| `%s` | `%s` | %zu | %s | ", cases[i].a, cases[i].b,
+               alea_dist_count(j.a) + alea_dist_count(j.b),
+               cases[i].exact ? "fractions" : "doubles");
+        put_ms(measure(run_versus, &j));
+        printf(" |\n");
+        alea_dist_free(j.a);
+        alea_dist_free(j.b);
+        alea_ctx_free(ctx);
+    }
+    printf("\n");
+}
+
 /* ---- names: a value used twice (let) ------------------------------------------ */
 
 /* Each case as the language spells it, measured as compile + dist once the
@@ -741,7 +801,7 @@ int main(int argc, char **argv)
             quick = 1;
         else {
             fprintf(stderr, "usage: alea_bench [--alea PATH] [--quick] [--growth FILE] "
-                            "[exact|names|table|process|roll|sample|startup|growth]...\n");
+                            "[exact|names|table|versus|process|roll|sample|startup|growth]...\n");
             return 2;
         }
     }
@@ -762,6 +822,8 @@ int main(int argc, char **argv)
         section_names();
     if (wanted(argc, argv, i, "table"))
         section_table();
+    if (wanted(argc, argv, i, "versus"))
+        section_versus();
     if (wanted(argc, argv, i, "process"))
         section_process();
     if (wanted(argc, argv, i, "roll"))

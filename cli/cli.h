@@ -139,6 +139,7 @@ typedef struct options {
     const char *stats[STATS_MAX];
     int nstats;
     int64_t cells;
+    int pairs; /* compare --pairs: the distances of every pair of columns */
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -246,6 +247,30 @@ int dist_table(const alea_dist *d, const char *src, cumul_mode mode, const doubl
  * table or CSV; the headers are made from o->exprs. */
 int compare_table(alea_ctx *ctx, column *cols, size_t ncols, size_t total,
                   const options *o);
+
+/* ---- versus.c ------------------------------------------------------------ */
+
+/* compare's distances between two of its columns, a < b (alea_dist_versus);
+ * fractions: with both exact, the six as "num/den" text separated by
+ * spaces (malloc'd), else NULL. */
+typedef struct versus_row {
+    size_t a, b;
+    alea_versus v;
+    char *fractions;
+} versus_row;
+/* The pairs of the columns d[0..ncols): each against the first, or every
+ * pair (all), within `work` units in all (the work limit is restored);
+ * *out malloc'd (NULL and 0 for fewer than two columns). An error is the
+ * library's (in ctx), or ALEA_ERR_NOMEM unrecorded. */
+alea_status versus_compute(alea_ctx *ctx, const alea_dist *const *d, size_t ncols, int all,
+                           int64_t work, versus_row **out, size_t *nout);
+void versus_free(versus_row *rows, size_t n);
+/* "versus": [{"a": 0, "b": 1, "p_greater": ..., "emd": ...}, ...] (the
+ * fractions as strings in exact mode): snprintf contract. */
+size_t versus_json(const versus_row *rows, size_t n, char *buf, size_t cap);
+/* The block under compare's table: a line per pair (A > B, A = B, A < B in
+ * percent, TV, KS, EMD), the columns' headers naming them. */
+void versus_text(const versus_row *rows, size_t n, const column *cols);
 
 /* ---- input.c, session.c -------------------------------------------------- */
 

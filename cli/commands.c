@@ -343,8 +343,10 @@ int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex)
 /* ---- compare ------------------------------------------------------------- */
 
 /* compare --json: {"columns": [<each column's dist --json, with "name"
- * first: its name, or null>, ...]}, formatted whole before it is written. */
-static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const options *o)
+ * first: its name, or null>, ...], "versus": [<each pair's distances>]},
+ * formatted whole before it is written. */
+static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const options *o,
+                        const versus_row *rows, size_t nrows)
 {
     buffer b = {NULL, 0}, all = {NULL, 0};
     size_t at = 0;
@@ -369,9 +371,18 @@ static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const o
         memcpy(all.p + at, b.p + 1, len - 1); /* the names need no escaping */
         at += len - 1;
     }
+    /* then the distances between the columns: "versus": [...] */
+    size_t vlen = versus_json(rows, nrows, NULL, 0) + 2;
+    if (rc == EXIT_OK && (double)(at + vlen + 3) > (double)limit)
+        rc = report_output_limit(ctx, o->exprs[0], "comparison's JSON");
+    else if (rc == EXIT_OK && !buffer_reserve(&all, at + vlen + 4))
+        rc = out_of_memory();
     if (rc == EXIT_OK) {
-        memcpy(all.p + at, "]}\n", 3);
-        fwrite(all.p, 1, at + 3, stdout);
+        all.p[at++] = ']';
+        memcpy(all.p + at, ", ", 2);
+        at += 2 + versus_json(rows, nrows, all.p + at + 2, vlen - 1);
+        memcpy(all.p + at, "}\n", 2);
+        fwrite(all.p, 1, at + 2, stdout);
     }
     free(b.p);
     free(all.p);
@@ -382,7 +393,8 @@ static int compare_json(alea_ctx *ctx, const column *cols, size_t ncols, const o
  * them), all within one set of limits. */
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
 {
-    size_t ncols = o->nexprs, total = 0;
+    size_t ncols = o->nexprs, total = 0, nrows = 0;
+    versus_row *rows = NULL;
     int rc = EXIT_OK;
     column *cols = calloc(ncols, sizeof *cols);
     if (!cols)
@@ -428,9 +440,41 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         }
     }
 
-    rc = o->json ? compare_json(ctx, cols, ncols, o) : compare_table(ctx, cols, ncols, total, o);
+    /* the distances between the columns, within the work they left */
+    const alea_dist **dists = malloc(ncols * sizeof *dists);
+    if (!dists) {
+        rc = out_of_memory();
+        goto done;
+    }
+    for (size_t j = 0; j < ncols; j++)
+        dists[j] = cols[j].d;
+    alea_status vst = o->csv && !o->json ? ALEA_OK /* the CSV is the rows alone */
+                      : versus_compute(ctx, dists, ncols, o->pairs, work - spent, &rows, &nrows);
+    free(dists);
+    if (vst == ALEA_ERR_NOMEM) {
+        rc = out_of_memory();
+        goto done;
+    } else if (vst == ALEA_ERR_LIMIT) {
+        fprintf(stderr, "alea: compare: the columns and the distances between them need more "
+                        "work in all than the work limit (%" PRId64 ") allows; compare fewer "
+                        "expressions, or raise --max-work\n", work);
+        rc = EXIT_FAIL;
+        goto done;
+    } else if (vst != ALEA_OK) {
+        rc = report_limit(ctx, NULL, 0);
+        goto done;
+    }
+
+    if (o->json) {
+        rc = compare_json(ctx, cols, ncols, o, rows, nrows);
+    } else {
+        rc = compare_table(ctx, cols, ncols, total, o);
+        if (rc == EXIT_OK && !o->csv)
+            versus_text(rows, nrows, cols);
+    }
 
 done:
+    versus_free(rows, nrows);
     for (size_t j = 0; j < ncols; j++) {
         alea_dist_free(cols[j].d);
         free(cols[j].least);

@@ -267,6 +267,9 @@ const option_spec option_table[] = {
      .part = PART_MAIN, .help = "every row: the table hides the runs of values at\n"
                                 "either end below 0.005% (it says how many, and\n"
                                 "their total); JSON and CSV are always whole"},
+    {.name = "--pairs", .commands = COMPARE, .at = AT(pairs),
+     .part = PART_MAIN, .help = "the distances between every pair of expressions, not\n"
+                                "only each against the first"},
     {.name = "--sample", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SAMPLE_MAX,
      .commands = DIST, .at = AT(sample),
      .bad = "a number of rolls from 1 to " STR(SAMPLE_MAX),
@@ -298,8 +301,10 @@ const option_spec option_table[] = {
      .part = PART_MAIN, .help = "one JSON object per roll and line",
      .differs = {CMD_DIST, PART_MAIN, "the distribution as one JSON object"}},
     {.name = "--json", .commands = COMPARE, .at = AT(json),
-     .part = PART_MAIN, .help = "{\"columns\": [...]}: each distribution as dist --json\n"
-                                "prints it, with \"name\" first (null if unnamed)"},
+     .part = PART_MAIN, .help = "{\"columns\": [...], \"versus\": [...]}: each distribution\n"
+                                "as dist --json prints it, with \"name\" first (null if\n"
+                                "unnamed); each pair's {\"a\", \"b\" (indexes of columns),\n"
+                                "\"p_greater\", \"p_equal\", \"p_less\", \"tv\", \"ks\", \"emd\"}"},
     {.name = "--json", .commands = TABLE, .at = AT(json),
      .part = PART_MAIN, .help = "{\"expression\", \"names\", \"values\", \"stats\": [{\"stat\",\n"
                                 "\"cells\"}]}: cells a row per value of the first name"},

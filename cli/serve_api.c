@@ -401,8 +401,15 @@ static void answer_compare(const options *o, const request_fields *f, const time
     int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
     int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1), outcomes = 0;
     buffer b = {NULL, 0};
-    size_t at = 0;
+    size_t at = 0, nrows = 0;
     alea_dist *d = NULL;
+    /* each column's distribution, kept for the distances between them */
+    alea_dist **kept = calloc(n ? n : 1, sizeof *kept);
+    versus_row *rows = NULL;
+    if (!kept) {
+        out->p = NULL; /* answered as out of memory */
+        goto done;
+    }
     if (!put(&b, &at, "{\"columns\": [", 13, o, out))
         goto done;
     for (size_t j = 0; j < n; j++) {
@@ -438,12 +445,32 @@ static void answer_compare(const options *o, const request_fields *f, const time
         int ok = p && put(&b, &at, j ? ", {\"name\": null, " : "{\"name\": null, ",
                           j ? 17 : 15, o, out) && put(&b, &at, p + 1, len - 1, o, out);
         free(p);
-        alea_dist_free(d);
+        kept[j] = d;
         d = NULL;
         if (!ok)
             goto done;
     }
-    if (!put(&b, &at, "]}\n", 3, o, out))
+    /* "versus": each column against the first, within the work left */
+    alea_status vst = versus_compute(ctx, (const alea_dist *const *)kept, n, 0, work - spent,
+                                     &rows, &nrows);
+    if (vst != ALEA_OK) {
+        if (vst == ALEA_ERR_NOMEM)
+            out->p = NULL; /* answered as out of memory */
+        else
+            fail_ctx(out, o, ctx, &g, NULL);
+        goto done;
+    }
+    size_t vlen = versus_json(rows, nrows, NULL, 0);
+    char *vs = malloc(vlen + 1);
+    if (!vs)
+        out->p = NULL; /* answered as out of memory */
+    int ok = vs && put(&b, &at, "], ", 3, o, out);
+    if (ok) {
+        versus_json(rows, nrows, vs, vlen + 1);
+        ok = put(&b, &at, vs, vlen, o, out) && put(&b, &at, "}\n", 2, o, out);
+    }
+    free(vs);
+    if (!ok)
         goto done;
     out->status = MHD_HTTP_OK;
     out->p = b.p;
@@ -452,6 +479,10 @@ static void answer_compare(const options *o, const request_fields *f, const time
 done:
     free(b.p);
     alea_dist_free(d);
+    for (size_t j = 0; kept && j < n; j++)
+        alea_dist_free(kept[j]);
+    free(kept);
+    versus_free(rows, nrows);
     alea_expr_free(e);
     alea_ctx_free(ctx);
 }

@@ -26,7 +26,7 @@ _alea() {
             roll) words="-n --seed --json --format --dialect --help $limits" ;;
             dist) words="--at-least --at-most --all --json --csv --exact --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
-            compare) words="--at-least --at-most --all --json --csv --exact --boons --multipliers --drive --support
+            compare) words="--at-least --at-most --all --json --csv --exact --pairs --boons --multipliers --drive --support
                 --dialect --help $limits" ;;
             table) words="--stat --cells --exact --format --json --csv --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-response

@@ -3,6 +3,7 @@
  * the end of an evaluation, its accessors, and its JSON formatter.
  */
 #include "dist.h"
+#include "ddouble.h"
 #include "fractions/frac.h"
 #include "pmf.h"
 
@@ -14,62 +15,6 @@
 #include "out.h"
 
 /* ---- the public distribution object ------------------------------------------------ */
-
-/*
- * Statistics in doubles are computed in double-double arithmetic (a value
- * is hi + lo, with lo the rounding error of hi, Dekker and Knuth's exact
- * sums and products): about 106 bits, so that what is finally rounded to a
- * double is the nearest to the sums' true value.
- */
-typedef struct ddouble {
-    double hi, lo;
-} ddouble;
-
-/* a + b, b a double. */
-static ddouble dd_add(ddouble a, double b)
-{
-    double s = a.hi + b, bb = s - a.hi;
-    double e = (a.hi - (s - bb)) + (b - bb) + a.lo;
-    double h = s + e;
-    return (ddouble){h, e - (h - s)};
-}
-
-/* a + b. */
-static ddouble dd_sum(ddouble a, ddouble b)
-{
-    return dd_add(dd_add(a, b.hi), b.lo);
-}
-
-/* a b, exactly. */
-static ddouble dd_prod(double a, double b)
-{
-    double p = a * b;
-    return (ddouble){p, fma(a, b, -p)};
-}
-
-/* a b, b a double. */
-static ddouble dd_mul(ddouble a, double b)
-{
-    ddouble p = dd_prod(a.hi, b);
-    return dd_add(p, a.lo * b);
-}
-
-/* a / b, as a double-double. */
-static ddouble dd_div(ddouble a, ddouble b)
-{
-    double q = a.hi / b.hi;
-    ddouble p = dd_mul(b, q); /* q b, less than an ulp from a */
-    ddouble r = dd_sum(a, (ddouble){-p.hi, -p.lo});
-    double q2 = (r.hi + r.lo) / b.hi;
-    double h = q + q2;
-    return (ddouble){h, q2 - (h - q)};
-}
-
-/* The double nearest to a. */
-static double dd_round(ddouble a)
-{
-    return a.hi + a.lo;
-}
 
 /*
  * Exact counts. A distribution in doubles is most often a fraction of

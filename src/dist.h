@@ -82,4 +82,15 @@ ALEA__HIDDEN alea_status alea__dist_expect(const alea_dist *d,
                                            alea_status (*f)(int64_t v, void *ud, double *x),
                                            void *ud, double *mean);
 
+/* The merged walk up the values of two pmfs (alea_dist_versus: versus.c,
+ * fractions/frac_versus.c), at a's i-th and b's j-th outcome: the lesser
+ * of their values, or x past the end of both. */
+static inline int64_t alea__walk_next(const alea__pmf *a, size_t i, const alea__pmf *b,
+                                      size_t j, int64_t x)
+{
+    if (i >= a->n)
+        return j < b->n ? b->v[j] : x;
+    return j >= b->n || a->v[i] <= b->v[j] ? a->v[i] : b->v[j];
+}
+
 #endif /* ALEA_DIST_H */

@@ -122,6 +122,18 @@ _ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
 
+
+class _Versus(ctypes.Structure):
+    """alea_versus: the distances between two distributions."""
+    _fields_ = [(k, ctypes.c_double) for k in
+                ('p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd')]
+
+
+_dist_versus = _sig('alea_dist_versus', ctypes.c_int, _p, _p, _p, ctypes.POINTER(_Versus))
+_dist_versus_fractions = _sig('alea_dist_versus_fractions', ctypes.c_int, _p, _p, _p,
+                              ctypes.c_char_p, ctypes.c_size_t,
+                              ctypes.POINTER(ctypes.c_size_t))
+
 _FORMAT_TEXT, _FORMAT_JSON, _FORMAT_MARKDOWN = 0, 1, 4
 
 #: The limits a Context takes, by name: the library's, in its order (a limit
@@ -573,9 +585,15 @@ class Comparison(Mapping):
 
     KINDS = ('p', 'at_least', 'at_most')
 
-    def __init__(self, names, dists):
+    def __init__(self, names, dists, versus=()):
         self.names = tuple(names)
         self.dists = tuple(dists)
+        #: Each column against the first (every pair with pairs=True), as
+        #: `alea compare --json` gives them: dicts of a and b (the columns'
+        #: indexes), p_greater, p_equal, p_less (A and B rolled
+        #: independently), tv, ks and emd (total variation, Kolmogorov-
+        #: Smirnov and earth mover's distances); Fractions when both are exact.
+        self.versus = tuple(versus)
         self._by_name = dict(zip(self.names, self.dists))
         self.outcomes = sorted(set().union(*(d.outcomes for d in self.dists)))
 
@@ -632,7 +650,31 @@ class Comparison(Mapping):
         widths = [max(6, *(len(r[i]) for r in rows + [header])) for i in range(len(header))]
         lines = [head] + ['  '.join(c.rjust(w) for c, w in zip(r, widths)).rstrip()
                           for r in [header] + rows]
-        return '\n'.join(lines)
+        return '\n'.join(lines + self._versus_lines())
+
+    def _versus_lines(self):
+        """The block under the table, as `alea compare` prints it."""
+        if not self.versus:
+            return []
+        labels = [f'{self.names[v["a"]]} vs {self.names[v["b"]]}' for v in self.versus]
+        lw = max(6, *(len(x) for x in labels))
+        emdw = max(3, *(len(f'{float(v["emd"]):.2f}') for v in self.versus))
+        one_line = lw + 43 + emdw <= 80
+        pad = lw if one_line else 0
+        lines = ['', f'{"A vs B" if one_line else "":<{pad}}  {"A > B":>7}  {"A = B":>7}  '
+                     f'{"A < B":>7}  {"TV":>5}  {"KS":>5}  {"EMD":>{emdw}}']
+        for label, v in zip(labels, self.versus):
+            x = {k: float(v[k]) for k in ('p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd')}
+            numbers = (f'  {100 * x["p_greater"]:6.2f}%  {100 * x["p_equal"]:6.2f}%  '
+                       f'{100 * x["p_less"]:6.2f}%  {x["tv"]:5.3f}  {x["ks"]:5.3f}  '
+                       f'{x["emd"]:{emdw}.2f}')
+            lines += [label.ljust(lw) + numbers] if one_line else [label, numbers]
+            if isinstance(v['tv'], Fraction):
+                lines.append(' ' * pad + 'exact' + ''.join(
+                    f'  {n} {v[k]}' for n, k in (('A > B', 'p_greater'), ('A = B', 'p_equal'),
+                                                 ('A < B', 'p_less'), ('TV', 'tv'),
+                                                 ('KS', 'ks'), ('EMD', 'emd'))))
+        return lines
 
     def __str__(self):
         return self.format()
@@ -843,7 +885,7 @@ class Context:
         self._arm()
         return self._dist(expression)
 
-    def compare(self, *expressions, max_cells=None):
+    def compare(self, *expressions, max_cells=None, pairs=False):
         """The distributions of several expressions side by side: a
         Comparison. Each is a str, named by itself, or a (name, expression)
         pair: ctx.compare('1d20+5', ('advantage', '2d20kh1+2')); a dict's
@@ -853,20 +895,29 @@ class Context:
         together stay within the support limit, and the timeout is one
         deadline for the whole comparison. The table (values x columns) has
         at most max_cells cells (default COMPARE_CELLS_MAX), so that its
-        rows fit in memory."""
+        rows fit in memory. Its versus: each column against the first, or
+        every pair with pairs=True (as `alea compare --pairs`), within the
+        same work budget."""
         columns = _columns(expressions)
         cells_max = _integer(COMPARE_CELLS_MAX if max_cells is None else max_cells,
                              'max_cells', 1, None)
         ctx = self._live()
         work = _ctx_limit(ctx, LIMITS.index('work'), -1)
         support = _ctx_limit(ctx, LIMITS.index('support'), -1)
-        spent = total = 0
-        dists = []
+        dists, kept = [], []
         self._arm()
+        try:
+            return self._compare(columns, cells_max, ctx, work, support, dists, kept, pairs)
+        finally:
+            for d in kept:
+                _dist_free(d)
+
+    def _compare(self, columns, cells_max, ctx, work, support, dists, kept, pairs):
+        spent = total = 0
         for name, src in columns:
             _ctx_limit(ctx, LIMITS.index('work'), work - spent)
             try:
-                d = self._dist(src)
+                d = self._dist(src, kept)
             except AleaError as e:
                 if e.status != 'ALEA_ERR_LIMIT' or not dists or 'work limit' not in e.message:
                     raise
@@ -883,7 +934,24 @@ class Context:
                                 "expressions, or raise the 'support' limit", 'ALEA_ERR_LIMIT',
                                 0, 0, src)
             dists.append(d)
-        c = Comparison([name for name, _ in columns], dists)
+        versus = []
+        for a in range(len(kept)):
+            for b in range(a + 1, len(kept) if pairs or a == 0 else 0):
+                _ctx_limit(ctx, LIMITS.index('work'), max(work - spent, 0))
+                try:
+                    versus.append(self._versus(kept, a, b, columns[b][1],
+                                               dists[a].exact and dists[b].exact))
+                except AleaError as e:
+                    if e.status != 'ALEA_ERR_LIMIT':
+                        raise
+                    raise AleaError(f'compare: the columns and the distances between them '
+                                    f'need more work in all than the work limit ({work}) '
+                                    "allows; compare fewer expressions, or raise the 'work' "
+                                    'limit', 'ALEA_ERR_LIMIT', 0, 0, columns[b][1]) from None
+                finally:
+                    spent += _ctx_work(ctx)
+                    _ctx_limit(ctx, LIMITS.index('work'), work)
+        c = Comparison([name for name, _ in columns], dists, versus)
         cells = len(c.outcomes) * len(c.names)
         if cells > cells_max:
             raise AleaError(f'compare: the table would have {cells} cells ({len(c.outcomes)} '
@@ -892,7 +960,31 @@ class Context:
                             'ALEA_ERR_LIMIT', 0, 0, columns[-1][1])
         return c
 
-    def _dist(self, expression):
+    def _versus(self, kept, a, b, src, exact):
+        """The distances of columns a and b (alea_dist_versus), their
+        fractions when both are exact."""
+        v = _Versus()
+        st = _dist_versus(self._ctx, kept[a], kept[b], ctypes.byref(v))
+        if st != 0:
+            raise self._error(st, src)
+        out = {'a': a, 'b': b, **{k: getattr(v, k) for k, _ in _Versus._fields_}}
+        n = ctypes.c_size_t()
+        if exact:
+            st = _dist_versus_fractions(self._ctx, kept[a], kept[b], None, 0, ctypes.byref(n))
+            if st != 0:
+                raise self._error(st, src)
+            buf = ctypes.create_string_buffer(n.value + 1)
+            st = _dist_versus_fractions(self._ctx, kept[a], kept[b], buf, n.value + 1,
+                                        ctypes.byref(n))
+            if st != 0:
+                raise self._error(st, src)
+            for (k, _), q in zip(_Versus._fields_, buf.value.decode().split()):
+                out[k] = Fraction(q)
+        return out
+
+    def _dist(self, expression, kept=None):
+        """The expression's Dist; with kept, its alea_dist is appended there
+        (the caller frees it) rather than freed."""
         expr = self._compile(expression)
         d = _p()
         try:
@@ -912,7 +1004,10 @@ class Context:
                     columns = (least[:n], most[:n])
                 return Dist(data, _hint(expr), _dist_median(d), columns)
             finally:
-                _dist_free(d)
+                if kept is None:
+                    _dist_free(d)
+                else:
+                    kept.append(d)
         finally:
             _expr_free(expr)
 
@@ -998,9 +1093,9 @@ def dist(expression, dialect='alea', exact=False):
     return _default(dialect, exact).dist(expression)
 
 
-def compare(*expressions, dialect='alea', exact=False, max_cells=None):
+def compare(*expressions, dialect='alea', exact=False, max_cells=None, pairs=False):
     """The distributions of several expressions side by side (a Comparison),
     with the default limits, shared as Context.compare says. Each is a str,
     named by itself, or a (name, expression) pair; `dialect` and `exact` as
-    dist's, `max_cells` as Context.compare's."""
-    return _default(dialect, exact).compare(*expressions, max_cells=max_cells)
+    dist's, `max_cells` and `pairs` as Context.compare's."""
+    return _default(dialect, exact).compare(*expressions, max_cells=max_cells, pairs=pairs)

@@ -3,7 +3,9 @@
 Run with the library named: ALEA_LIBRARY=build/libalea.so.0 ALEA_CLI=build/alea
 python3 -m unittest discover -s python/tests
 """
+import ctypes
 import importlib.util
+import json
 import os
 import re
 import subprocess
@@ -717,6 +719,23 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(c.format('at_least').split('\n'), self.lines('--at-least', *exprs))
         self.assertEqual(c.format('at_most').split('\n'), self.lines('--at-most', *exprs))
 
+    def test_versus(self):
+        # each column against the first, or every pair, as compare --json
+        # gives them; d2 against d3 worked by hand in tests/versus_test.c
+        exprs = ['1d20+5', '2d20kh1+2', '3d6']
+        for pairs, args in ((False, exprs), (True, ['--pairs', *exprs])):
+            c = alea.compare(*exprs, pairs=pairs)
+            want = json.loads(cli('compare', '--json', *args).stdout)['versus']
+            self.assertEqual(list(c.versus), want)
+            self.assertEqual(c.format().split('\n'), self.lines(*args))
+        c = alea.compare('d2', 'd3', exact=True)
+        self.assertEqual(c.versus, ({'a': 0, 'b': 1, 'p_greater': Fraction(1, 6),
+                                     'p_equal': Fraction(1, 3), 'p_less': Fraction(1, 2),
+                                     'tv': Fraction(1, 3), 'ks': Fraction(1, 3),
+                                     'emd': Fraction(1, 2)},))
+        self.assertEqual(str(c).split('\n'), self.lines('--exact', 'd2', 'd3'))
+        self.assertEqual(alea.compare('d6').versus, ())
+
     def test_names_and_order(self):
         c = alea.compare('1d20+5', ('advantage', '2d20kh1+2'))
         self.assertEqual(c.names, ('1d20+5', 'advantage'))
@@ -773,6 +792,17 @@ class CompareTest(unittest.TestCase):
         for expr in ['20d6', '30d8']:
             ctx.dist(expr)
             works.append(alea._ctx_work(ctx._ctx))
+        # and the distances between them (alea_dist_versus), in the same budget
+        kept = []
+        ctx._dist('20d6', kept)
+        ctx._dist('30d8', kept)
+        try:
+            v = alea._Versus()
+            self.assertEqual(alea._dist_versus(ctx._ctx, kept[0], kept[1], ctypes.byref(v)), 0)
+            works.append(alea._ctx_work(ctx._ctx))
+        finally:
+            for d in kept:
+                alea._dist_free(d)
         total = sum(works)
         self.assertLess(max(works), total - 1)  # each alone fits below the total
         alea.Context(limits={'work': total}).compare('20d6', '30d8')
@@ -807,9 +837,9 @@ class CompareTest(unittest.TestCase):
         import time
 
         class Slow(alea.Context):
-            def _dist(self, expression):
+            def _dist(self, expression, *kept):
                 time.sleep(0.06)  # each column alone is well within 0.1 s
-                return super()._dist(expression)
+                return super()._dist(expression, *kept)
         with Slow(timeout=0.1) as ctx:
             ctx.dist('40d100')
             ctx.dist('40d100')

@@ -125,7 +125,16 @@ struct alea__out;
     /* Completes a distribution made from an exact pmf: its mean, variance and               \
      * truncated mass as fractions, and every double (probabilities, mass,                   \
      * mean, sd) the nearest to its fraction. */                                             \
-    X(dist, (alea_ctx * ctx, alea_dist * d), (ctx, d), ctx)
+    X(dist, (alea_ctx * ctx, alea_dist * d), (ctx, d), ctx)                                  \
+    /* alea_dist_versus in fractions (versus.c): P(A > B), P(A = B),                         \
+     * P(A < B), TV, KS and EMD of a's and b's exact pmfs, each normalised by               \
+     * its mass, as the nearest doubles into out[6], and as text into o                      \
+     * (NULL: none), separated by spaces; by_gcd: the walk by fractions even                 \
+     * where the one over common denominators would do (the tests compare them). */          \
+    X(versus,                                                                                \
+      (alea_ctx * ctx, const alea__pmf *a, const alea__pmf *b, double *out,                  \
+       struct alea__out *o, int by_gcd),                                                     \
+      (ctx, a, b, out, o, by_gcd), ctx)
 
 #define ALEA__FRAC_VOID(X)                                                                   \
     /* Initialises the n fractions of a new pmf to 0; clears those from `from`               \

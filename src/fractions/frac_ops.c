@@ -19,50 +19,6 @@ static int pair_cmp(const void *x, const void *y)
 }
 
 
-/* The least common multiple of the denominators of d, into L; 0 when it
- * passes `cap` limbs (the numerators over it would be too long to gain). */
-static int common_den_capped(const alea__pmf *d, mpz_t L, size_t cap)
-{
-    mpz_set_ui(L, 1);
-    for (size_t i = 0; i < d->n; i++) {
-        mpz_lcm(L, L, mpq_denref(&d->q[i]));
-        if (z_limbs(L) > cap)
-            return 0;
-    }
-    return 1;
-}
-
-/* The numerators of d over its common denominator L, as new integers. */
-static mpz_t *over_common(alea_ctx *ctx, const alea__pmf *d, const mpz_t L)
-{
-    mpz_t *z = alea__mem_alloc(ctx, alea__mul_size(d->n ? d->n : 1, sizeof *z));
-    if (!z)
-        return NULL;
-    for (size_t i = 0; i < d->n; i++) {
-        mpz_init(z[i]);
-        mpz_divexact(z[i], L, mpq_denref(&d->q[i]));
-        mpz_mul(z[i], z[i], mpq_numref(&d->q[i]));
-    }
-    return z;
-}
-
-static void free_ints(alea_ctx *ctx, mpz_t *z, size_t n)
-{
-    if (!z)
-        return;
-    for (size_t i = 0; i < n; i++)
-        mpz_clear(z[i]);
-    alea__mem_free(ctx, z, (n ? n : 1) * sizeof *z);
-}
-
-static size_t max_den_limbs(const alea__pmf *d)
-{
-    size_t m = 0;
-    for (size_t i = 0; i < d->n; i++)
-        m = z_limbs(mpq_denref(&d->q[i])) > m ? z_limbs(mpq_denref(&d->q[i])) : m;
-    return m;
-}
-
 /*
  * Pairs sorted by value and summed a value at a time: no fraction is made
  * per pair (the accumulator made, sorted and merged one each: 1d500*1d500

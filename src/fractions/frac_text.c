@@ -77,6 +77,11 @@ static void frac_print(alea__out *o, const alea__q *q, int kept)
     }
 }
 
+void alea__frac_print(alea__out *o, const alea__q *q)
+{
+    frac_print(o, q, 0);
+}
+
 /* ---- the finished distribution ------------------------------------------------ */
 
 /*
@@ -188,6 +193,11 @@ static double nearest_root(const alea__q *q, int root)
 }
 
 static double nearest(const alea__q *q)
+{
+    return nearest_root(q, 0);
+}
+
+double alea__frac_nearest(const alea__q *q)
 {
     return nearest_root(q, 0);
 }

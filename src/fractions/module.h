@@ -149,6 +149,52 @@ static inline mpz_srcptr qc_get(quot_cache *c, const mpz_t L, const mpz_t d)
     return c->q[k];
 }
 
+/* ---- fractions over one common denominator (frac_ops.c, frac_versus.c) ---- */
+
+/* The least common multiple of the denominators of d, into L; 0 when it
+ * passes `cap` limbs (the numerators over it would be too long to gain). */
+static inline int common_den_capped(const alea__pmf *d, mpz_t L, size_t cap)
+{
+    mpz_set_ui(L, 1);
+    for (size_t i = 0; i < d->n; i++) {
+        mpz_lcm(L, L, mpq_denref(&d->q[i]));
+        if (z_limbs(L) > cap)
+            return 0;
+    }
+    return 1;
+}
+
+/* The numerators of d over its common denominator L, as new integers. */
+static inline mpz_t *over_common(alea_ctx *ctx, const alea__pmf *d, const mpz_t L)
+{
+    mpz_t *z = alea__mem_alloc(ctx, alea__mul_size(d->n ? d->n : 1, sizeof *z));
+    if (!z)
+        return NULL;
+    for (size_t i = 0; i < d->n; i++) {
+        mpz_init(z[i]);
+        mpz_divexact(z[i], L, mpq_denref(&d->q[i]));
+        mpz_mul(z[i], z[i], mpq_numref(&d->q[i]));
+    }
+    return z;
+}
+
+static inline void free_ints(alea_ctx *ctx, mpz_t *z, size_t n)
+{
+    if (!z)
+        return;
+    for (size_t i = 0; i < n; i++)
+        mpz_clear(z[i]);
+    alea__mem_free(ctx, z, (n ? n : 1) * sizeof *z);
+}
+
+static inline size_t max_den_limbs(const alea__pmf *d)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < d->n; i++)
+        m = z_limbs(mpq_denref(&d->q[i])) > m ? z_limbs(mpq_denref(&d->q[i])) : m;
+    return m;
+}
+
 /* The primes of a denominator (frac.c): den = product of ps[i]^es[i] over
  * at most SMOOTH_PRIMES small primes, or -1; and c / den reduced by them. */
 #define SMOOTH_PRIMES 32
@@ -170,6 +216,11 @@ ALEA__HIDDEN alea_status alea__frac_inexact(alea_ctx *ctx, const node *at);
  * up (0); and given back, its fractions first (as pmf.h's alloc/free). */
 ALEA__HIDDEN alea_status alea__frac_pmf_alloc(alea_ctx *ctx, size_t n, alea__pmf *d);
 ALEA__HIDDEN void alea__frac_pmf_free(alea_ctx *ctx, alea__pmf *d);
+
+/* q as text, "num/den" (frac_text.c), one the caller owns; the double
+ * nearest to q (ties to even). */
+ALEA__HIDDEN void alea__frac_print(struct alea__out *o, const alea__q *q);
+ALEA__HIDDEN double alea__frac_nearest(const alea__q *q);
 
 /* core's budget checks at the span of node at (NULL: none). */
 static inline alea_status work_check(alea_ctx *ctx, double units, const node *at)

@@ -216,12 +216,29 @@ expect "compare --exact --csv --at-most" 0 "value,1d4,1d2+1
 3,3/4,1
 4,1,1" "" compare --exact --csv --at-most 1d4 1d2+1
 expect "compare --exact --json" 0 \
-    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, "1/2"], [2, "1/2"]], "mean": "3/2", "variance": "1/4", "sd": 0.5, "min": 1, "max": 2, "truncated": "0", "exact": true}]}' \
+    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, "1/2"], [2, "1/2"]], "mean": "3/2", "variance": "1/4", "sd": 0.5, "min": 1, "max": 2, "truncated": "0", "exact": true}], "versus": []}' \
     "" compare --exact --json a=1d2
+expect "compare --exact --json: the distances as fractions" 0 \
+    '{"columns": [{"name": null, "expression": "d2", "outcomes": [[1, "1/2"], [2, "1/2"]], "mean": "3/2", "variance": "1/4", "sd": 0.5, "min": 1, "max": 2, "truncated": "0", "exact": true}, {"name": null, "expression": "d3", "outcomes": [[1, "1/3"], [2, "1/3"], [3, "1/3"]], "mean": "2", "variance": "2/3", "sd": 0.816496580927726, "min": 1, "max": 3, "truncated": "0", "exact": true}], "versus": [{"a": 0, "b": 1, "p_greater": "1/6", "p_equal": "1/3", "p_less": "1/2", "tv": "1/3", "ks": "1/3", "emd": "1/2"}]}' \
+    "" compare --exact --json d2 d3
 
 expect "compare --json: each column as dist --json, with its name" 0 \
-    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}, {"name": null, "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}]}' \
+    '{"columns": [{"name": "a", "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}, {"name": null, "expression": "1d2", "outcomes": [[1, 0.5], [2, 0.5]], "mean": 1.5, "sd": 0.5, "min": 1, "max": 2, "truncated": 0}], "versus": [{"a": 0, "b": 1, "p_greater": 0.25, "p_equal": 0.5, "p_less": 0.25, "tv": 0, "ks": 0, "emd": 0}]}' \
     "" compare --json a=1d2 1d2
+run compare --json --pairs d20 2d20kh1 d20+5
+printf '%s\n' "$out" | python3 -c '
+import json, sys
+v = json.load(sys.stdin)["versus"]
+assert [(p["a"], p["b"]) for p in v] == [(0, 1), (0, 2), (1, 2)], v
+# d20 against d20+5 (worked by hand in tests/versus_test.c): 105, 15 and
+# 280 of the 400 pairs; TV and KS 5/20; EMD 5
+p = v[1]
+assert (p["p_greater"], p["p_equal"], p["p_less"]) == (105 / 400, 15 / 400, 280 / 400), p
+assert (p["tv"], p["ks"], p["emd"]) == (0.25, 0.25, 5), p
+for p in v:
+    assert abs(p["p_greater"] + p["p_equal"] + p["p_less"] - 1) < 1e-15, p
+'
+check "compare --json --pairs: every pair, d20 against d20+5 as worked by hand" $? "$out"
 if command -v python3 >/dev/null 2>&1; then
     run compare --json adv=2d20kh1 "$ev" 3d6
     printf '%s\n' "$out" | python3 -c '
@@ -885,8 +902,14 @@ expressions, or raise --max-support" compare --max-support 20 1d10 1d11
 expect "compare: each column fits the work limit, not both" 1 "" "alea: compare: the \
 columns need more work in all than the work limit (150000) allows; compare fewer \
 expressions, or raise --max-work" compare --max-work 150000 --max-support 1000000 1d100000 1d100000
+# (the distances between the columns are charged too: 12 units an outcome
+# of both in whole counts)
+expect "compare: the distances need more work than the columns left" 1 "" "alea: compare: \
+the columns and the distances between them need more work in all than the work limit \
+(2000000) allows; compare fewer expressions, or raise --max-work" \
+    compare --max-work 2000000 --max-support 1000000 1d100000 1d100000
 expect "compare: both fit a larger work limit" 0 "*" "" \
-    compare --max-work 250000 --max-support 1000000 1d100000 1d100000
+    compare --max-work 3000000 --max-support 1000000 1d100000 1d100000
 
 # dist --sample: the threads share the memory limit (the command's, not each
 # thread's): 64 threads of 1/65 of 16 MiB cannot each hold 100000 values.
@@ -1034,7 +1057,10 @@ expect "compare 1d4 1d6+1" 0 "% chance of each value
     sd    1.12    1.71
    min       1       2
    max       4       7
-median       2       4" "" compare 1d4 1d6+1
+median       2       4
+
+A vs B          A > B    A = B    A < B     TV     KS   EMD
+1d4 vs 1d6+1   12.50%   12.50%   75.00%  0.500  0.500  2.00" "" compare 1d4 1d6+1
 
 expect "compare --at-least" 0 "% chance of at least each value
  value     1d2     2d2
@@ -1046,7 +1072,41 @@ expect "compare --at-least" 0 "% chance of at least each value
     sd    0.50    0.71
    min       1       2
    max       2       4
-median       1       3" "" compare --at-least 1d2 2d2
+median       1       3
+
+A vs B        A > B    A = B    A < B     TV     KS   EMD
+1d2 vs 2d2    0.00%   12.50%   87.50%  0.750  0.750  1.50" "" compare --at-least 1d2 2d2
+
+# compare's distances, worked by hand. 1d4 against 1d6+1: of the 24 pairs,
+# 3 have A > B ((3,2), (4,2), (4,3)), 3 A = B (2, 3, 4), 18 A < B; the
+# chances of each value differ by 1/4 at 1, 1/12 at 2 to 4, 1/6 at 5 to 7:
+# TV = (1/4 + 3/12 + 3/6)/2 = 1/2; P(A <= v) - P(B <= v) = 1/4, 1/3, 5/12,
+# 1/2, 1/3, 1/6: KS = 1/2, EMD = 2 (the means' difference: A never passes
+# B). 1d2 against 2d2 (above): A > B never, A = B at 2 (1/2 times 1/4);
+# the chances of 1 to 4 differ by 1/2, 1/4, 1/2, 1/4: TV = 3/4; P(A <= v) -
+# P(B <= v) = 1/2, 3/4, 1/4, 0: KS = 3/4, EMD = 3/2.
+run compare --pairs --exact d2 d3 d4
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | sed -n '/^median/,$p' | tail -n +2)" = "
+A vs B      A > B    A = B    A < B     TV     KS   EMD
+d2 vs d3   16.67%   33.33%   50.00%  0.333  0.333  0.50
+        exact  A > B 1/6  A = B 1/3  A < B 1/2  TV 1/3  KS 1/3  EMD 1/2
+d2 vs d4   12.50%   25.00%   62.50%  0.500  0.500  1.00
+        exact  A > B 1/8  A = B 1/4  A < B 5/8  TV 1/2  KS 1/2  EMD 1
+d3 vs d4   25.00%   25.00%   50.00%  0.250  0.250  0.50
+        exact  A > B 1/4  A = B 1/4  A < B 1/2  TV 1/4  KS 1/4  EMD 1/2" ]
+check "compare --pairs --exact: every pair, with its fractions" $? "$out"
+run compare d2 d3 d4
+[ "$rc" = 0 ] && has "$out" '^d2 vs d3 ' && has "$out" '^d2 vs d4 ' && ! has "$out" '^d3 vs d4'
+check "compare: each expression against the first, without --pairs" $? "$out"
+run compare 'plain d20 plus five=d20+5' 'advantage on a d20 roll=2d20kh1'
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | tail -n 3)" = "    A > B    A = B    A < B     TV     KS   EMD
+plain d20 plus five vs advantage on a d20 roll
+   55.50%    4.69%   39.81%  0.312  0.250  1.68" ] &&
+    [ -z "$(printf '%s\n' "$out" | awk 'length > 80')" ]
+check "compare: a pair whose names pass 80 columns on a line of its own" $? "$out"
+run compare --csv d2 d3
+! has "$out" 'vs'
+check "compare --csv: the rows alone" $? "$out"
 
 expect "compare --csv" 0 "value,1d2,\"max(1d2, 2)\"
 1,0.5,

@@ -312,6 +312,11 @@ for cmd, shown in examples:
 st, _, data = s.post('/compare', {'exprs': ['2d20kh1', '1d20+3']})
 rc, out, _ = cli('compare', '--json', '2d20kh1', '1d20+3')
 check('/compare: as compare --json', st == 200 and data == json.loads(out), f'{st} {data}')
+st, _, data = s.post('/compare', {'exprs': ['d2', 'd3'], 'exact': True})
+check('/compare: the distances of each column against the first, in fractions',
+      st == 200 and data['versus'] == [{'a': 0, 'b': 1, 'p_greater': '1/6', 'p_equal': '1/3',
+                                         'p_less': '1/2', 'tv': '1/3', 'ks': '1/3',
+                                         'emd': '1/2'}], f'{st} {data}')
 st, _, data = s.post('/compare', {'exprs': ['1d60000', '1d50000']})
 check('/compare: the columns share the support limit', 'support limit' in
       error_of(st, data, 422, '/compare past support')['message'], data)
