@@ -103,6 +103,7 @@ typedef struct options {
     int json, csv;
     int exact; /* --exact: fractions (dist, compare) */
     int all;   /* --all: the tables' negligible tails too (table.c) */
+    int luck;  /* roll --luck: each roll's place in its distribution */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
