@@ -248,13 +248,13 @@ static int luck_append(buffer *b, size_t *len, const alea_dist *d, int64_t total
 }
 
 /*
- * Writes into b (from 0, its length in *len) the breakdown held in line
+ * roll_luck (cli.h): writes into b (from 0, its length in *len) the breakdown held in line
  * (len_in bytes) with each roll's luck in d: in text, after each line of
  * the breakdown (a repeat's rolls, a line each); in JSON, "luck" before the
  * object's closing brace: an object, or for a repeat an array of them, one
  * per roll in the order of "repeat". Returns 0 when out of memory.
  */
-static int with_luck(const alea_roll *roll, const alea_dist *d, int json, const char *line,
+int roll_luck(const alea_roll *roll, const alea_dist *d, int json, const char *line,
                      size_t len_in, buffer *b, size_t *len)
 {
     size_t count = alea_roll_count(roll), lines = 1;
@@ -360,7 +360,7 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
         }
         const char *out = b->p;
         if (d) {
-            if (!with_luck(roll, d, o->json, b->p, len, &lb, &len)) {
+            if (!roll_luck(roll, d, o->json, b->p, len, &lb, &len)) {
                 rc = out_of_memory();
                 break;
             }
