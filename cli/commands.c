@@ -287,8 +287,9 @@ int roll_luck(const alea_roll *roll, const alea_dist *d, int json, const char *l
         *len += count > 1 ? 2 : 1;
         return 1;
     }
-    /* a line per roll: each its own luck; else (a label spanning lines)
-     * the total's, at the end */
+    /* a line per roll: each its own luck; a single roll's after its text.
+     * A repeat whose text is not a line per roll gets none: a repeat's sum
+     * has no place in the distribution of one roll */
     int per_line = count > 1 && lines == count;
     size_t from = 0;
     for (size_t i = 0; i < (per_line ? count : 1); i++) {
