@@ -103,6 +103,7 @@ typedef struct options {
     int json, csv;
     int exact; /* --exact: fractions (dist, compare) */
     int all;   /* --all: the tables' negligible tails too (table.c) */
+    int luck;  /* roll --luck: each roll's place in its distribution */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
@@ -208,6 +209,12 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex);
  * reused from call to call. */
 int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
              alea_roll *roll, buffer *b);
+/* The breakdown line (len_in bytes, as alea_roll_format wrote roll) with
+ * each roll's luck in d (roll --luck) written into b, its length in *len:
+ * in text after each line, in JSON as "luck" before the closing brace (a
+ * list for a repeat). 0 when out of memory. */
+int roll_luck(const alea_roll *roll, const alea_dist *d, int json, const char *line,
+              size_t len_in, buffer *b, size_t *len);
 /* Prints the distribution of e (compiled from src) as o asks. */
 int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
              buffer *b);

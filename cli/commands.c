@@ -204,10 +204,129 @@ int compile_all(alea_ctx *ctx, const options *o, alea_expr **ex)
     return EXIT_OK;
 }
 
+/* ---- roll --luck ---------------------------------------------------------- */
+
+/* A probability as a percentage for a person: three significant digits,
+ * "100%" and "0%" only when it is exactly that. */
+static void luck_percent(double p, char *buf, size_t cap)
+{
+    double pc = p * 100;
+    if (p > 0 && p < 1 && pc >= 99.95)
+        snprintf(buf, cap, ">99.9%%");
+    else if (p > 0 && pc < 0.001)
+        snprintf(buf, cap, "<0.001%%");
+    else
+        snprintf(buf, cap, "%.3g%%", pc);
+}
+
+/* Appends to b (at *len) the luck of total in d: as text, "  (luck: P(<= 17)
+ * 85%, P(>= 17) 20%)"; as JSON, {"at_most": 0.85, "at_least": 0.2}.
+ * Returns 0 when out of memory. */
+static int luck_append(buffer *b, size_t *len, const alea_dist *d, int64_t total, int json)
+{
+    double most, least;
+    alea_dist_luck(d, total, &most, &least);
+    char text[160];
+    if (json) {
+        char m[32], l[32];
+        alea_format_double(most, m, sizeof m);
+        alea_format_double(least, l, sizeof l);
+        snprintf(text, sizeof text, "{\"at_most\": %s, \"at_least\": %s}", m, l);
+    } else {
+        char m[16], l[16];
+        luck_percent(most, m, sizeof m);
+        luck_percent(least, l, sizeof l);
+        snprintf(text, sizeof text, "  (luck: P(<= %" PRId64 ") %s, P(>= %" PRId64 ") %s)", total,
+                 m, total, l);
+    }
+    size_t n = strlen(text);
+    if (!buffer_reserve(b, *len + n + 2))
+        return 0;
+    memcpy(b->p + *len, text, n + 1);
+    *len += n;
+    return 1;
+}
+
+/*
+ * roll_luck (cli.h): writes into b (from 0, its length in *len) the breakdown held in line
+ * (len_in bytes) with each roll's luck in d: in text, after each line of
+ * the breakdown (a repeat's rolls, a line each); in JSON, "luck" before the
+ * object's closing brace: an object, or for a repeat an array of them, one
+ * per roll in the order of "repeat". Returns 0 when out of memory.
+ */
+int roll_luck(const alea_roll *roll, const alea_dist *d, int json, const char *line,
+                     size_t len_in, buffer *b, size_t *len)
+{
+    size_t count = alea_roll_count(roll), lines = 1;
+    for (size_t k = 0; k < len_in; k++)
+        lines += line[k] == '\n';
+    *len = 0;
+    if (!buffer_reserve(b, len_in + 64))
+        return 0;
+    if (json) {
+        size_t body = len_in > 0 && line[len_in - 1] == '}' ? len_in - 1 : len_in;
+        memcpy(b->p, line, body);
+        *len = body;
+        const char *open = count > 1 ? ", \"luck\": [" : ", \"luck\": ";
+        if (!buffer_reserve(b, *len + 16))
+            return 0;
+        memcpy(b->p + *len, open, strlen(open));
+        *len += strlen(open);
+        for (size_t i = 0; i < count; i++) {
+            if (i > 0) {
+                memcpy(b->p + *len, ", ", 2);
+                *len += 2;
+            }
+            int64_t t = count > 1 ? alea_roll_total_at(roll, i) : alea_roll_total(roll);
+            if (!luck_append(b, len, d, t, 1))
+                return 0;
+        }
+        if (!buffer_reserve(b, *len + 4))
+            return 0;
+        memcpy(b->p + *len, count > 1 ? "]}" : "}", count > 1 ? 3 : 2);
+        *len += count > 1 ? 2 : 1;
+        return 1;
+    }
+    /* a line per roll: each its own luck; a single roll's after its text.
+     * A repeat whose text is not a line per roll gets none: a repeat's sum
+     * has no place in the distribution of one roll */
+    int per_line = count > 1 && lines == count;
+    size_t from = 0;
+    for (size_t i = 0; i < (per_line ? count : 1); i++) {
+        const char *nl = per_line ? memchr(line + from, '\n', len_in - from) : NULL;
+        size_t end = nl ? (size_t)(nl - line) : len_in;
+        if (!buffer_reserve(b, *len + (end - from) + 2))
+            return 0;
+        if (i > 0)
+            b->p[(*len)++] = '\n';
+        memcpy(b->p + *len, line + from, end - from);
+        *len += end - from;
+        int64_t t = per_line ? alea_roll_total_at(roll, i) : alea_roll_total(roll);
+        if ((per_line || count == 1) && !luck_append(b, len, d, t, 0))
+            return 0;
+        from = end + 1;
+    }
+    return 1;
+}
+
+/* The distribution that --luck places e's rolls in, or NULL (with a hint
+ * line saying why) when the exact engine refuses it: the rolls go on. */
+static alea_dist *luck_dist(alea_ctx *ctx, const alea_expr *e, const char *src)
+{
+    alea_dist *d = NULL;
+    if (alea_expr_dist(ctx, e, &d) == ALEA_OK)
+        return d;
+    char why[ALEA_ERROR_LINE_MAX];
+    alea_ctx_error_line(ctx, why, sizeof why);
+    fprintf(stderr, "alea: hint: no luck for '%s': its distribution was refused: %s\n", src, why);
+    return NULL;
+}
+
 /*
  * Rolls e (compiled from src) o->n times, a line per roll; roll and b are
  * reused from call to call. Stops at the first error (reported after the
- * rolls so far) or when stdout fails (main reports that).
+ * rolls so far) or when stdout fails (main reports that). With --luck, the
+ * distribution is computed once, first, within the limits and the time.
  */
 int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *src,
              alea_roll *roll, buffer *b)
@@ -216,26 +335,44 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
                       : o->markdown ? ALEA_FORMAT_MARKDOWN
                       : o->color ? ALEA_FORMAT_ANSI : ALEA_FORMAT_TEXT;
     timer_arm(o->timer);
+    alea_dist *d = NULL;
+    buffer lb = {NULL, 0};
+    if (o->luck && (d = luck_dist(ctx, e, src)) != NULL)
+        timer_arm(o->timer); /* the rolls' own time */
+    int rc = EXIT_OK;
     for (int64_t k = 0; k < o->n; k++) {
         if (k % 1024 == 1023 && command_expired(o->timer)) {
             fflush(stdout);
-            return report_time_limit(o->timer);
+            rc = report_time_limit(o->timer);
+            break;
         }
         if (alea_expr_roll(ctx, e, roll) != ALEA_OK) {
             fflush(stdout); /* the rolls so far, then the error */
-            return report_limit(ctx, src, 0);
+            rc = report_limit(ctx, src, 0);
+            break;
         }
         size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
         if (len + 2 > b->cap) { /* room for '\n' and the NUL */
-            if (!buffer_reserve(b, len + 2))
-                return out_of_memory();
+            if (!buffer_reserve(b, len + 2)) {
+                rc = out_of_memory();
+                break;
+            }
             len = alea_roll_format(roll, fmt, b->p, b->cap);
         }
-        b->p[len] = '\n';
-        if (fwrite(b->p, 1, len + 1, stdout) != len + 1)
+        const char *out = b->p;
+        if (d) {
+            if (!roll_luck(roll, d, o->json, b->p, len, &lb, &len)) {
+                rc = out_of_memory();
+                break;
+            }
+            out = lb.p;
+        }
+        if (fwrite(out, 1, len, stdout) != len || putchar('\n') == EOF)
             break; /* a closed pipe: stop rolling; main reports */
     }
-    return EXIT_OK;
+    alea_dist_free(d);
+    free(lb.p);
+    return rc;
 }
 
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex)

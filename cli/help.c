@@ -15,7 +15,7 @@ static const struct command_text {
     const char *about;   /* its help, after its usage line */
 } command_text[CMD__COUNT] = {
     [CMD_ROLL] = {
-        "roll [-n N] [--seed S] [--json] [EXPR...]",
+        "roll [-n N] [--luck] [--seed S] [--json] [EXPR...]",
         "roll and show every die: 4d6kh3 [6, 5, 3, 1 dropped] = 14",
         "       alea EXPR...\n"
         "\n"

@@ -238,6 +238,11 @@ const option_spec option_table[] = {
     {.name = "-n", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = INT64_MAX, .commands = ROLL,
      .at = AT(n), .bad = "a positive integer",
      .part = PART_MAIN, .help = "roll each expression N times [1]"},
+    {.name = "--luck", .commands = ROLL, .at = AT(luck),
+     .part = PART_MAIN, .help = "after each roll its luck: P(<= total) and P(>= total)\n"
+                                "in its exact distribution, computed once per\n"
+                                "expression (\"luck\": {\"at_most\", \"at_least\"} in\n"
+                                "--json; a list of them for a repeat)"},
     {.name = "--at-least", .commands = DIST | COMPARE, .set = set_at_least,
      .bad = "--at-least and --at-most exclude each other",
      .part = PART_MAIN, .help = "chart P(X >= value) instead of P(X = value)",

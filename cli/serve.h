@@ -37,6 +37,7 @@ typedef struct request_fields {
     int seed_set;
     int dialect; /* -1: the server's (--dialect) */
     int exact;
+    int luck; /* /roll: each roll's place in its distribution */
     alea_format format; /* /roll: JSON (the breakdown's objects), text or Markdown */
 } request_fields;
 

@@ -198,16 +198,24 @@ static int put(buffer *b, size_t *at, const char *s, size_t len, const options *
 /* A roll as {"expression": ..., "total": T, "text": ...}, its text (with
  * its comment) in f's format, for a bot to post as it is. */
 static int put_text(buffer *b, size_t *at, const request_fields *f, const alea_roll *roll,
-                    const options *o, reply *out)
+                    const alea_dist *luck, const options *o, reply *out)
 {
     size_t len = alea_roll_format(roll, f->format, NULL, 0);
     char *text = malloc(len + 1);
+    buffer lb = {NULL, 0};
     json_t *j = NULL;
     if (text) {
         alea_roll_format(roll, f->format, text, len + 1);
-        j = json_pack("{s:s%,s:I,s:s%}", "expression", f->expr, f->expr_len, "total",
-                      (json_int_t)alea_roll_total(roll), "text", text, len);
+        const char *t = text;
+        if (luck && roll_luck(roll, luck, 0, text, len, &lb, &len))
+            t = lb.p; /* each line's luck after it, as roll --luck */
+        else if (luck)
+            t = NULL;
+        j = t ? json_pack("{s:s%,s:I,s:s%}", "expression", f->expr, f->expr_len, "total",
+                          (json_int_t)alea_roll_total(roll), "text", t, len)
+              : NULL;
     }
+    free(lb.p);
     char *d = j ? json_dumps(j, 0) : NULL;
     int ok = d ? put(b, at, d, strlen(d), o, out) : 0;
     if (!d)
@@ -239,7 +247,10 @@ static char *hint_field(const alea_expr *e)
 
 /* POST /roll: {"hint": H, "rolls": [roll, ...], "seed": S}, each roll as
  * roll --json, S the seed that rolls them again (drawn when the request
- * gives none), H only when the expression has a hint. */
+ * gives none), H only when the expression has a hint. With "luck": true,
+ * the distribution is computed once, first, and each roll has its "luck"
+ * (roll --luck); when it is refused the rolls come all the same, after
+ * "luck_refused": the reason. */
 static void answer_roll(const options *o, const request_fields *f, const timer *deadline,
                         reply *out)
 {
@@ -248,7 +259,8 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
     alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
     if (!ctx)
         return;
-    buffer b = {NULL, 0};
+    buffer b = {NULL, 0}, lb = {NULL, 0};
+    alea_dist *luck = NULL;
     size_t at = 0;
     /* a seed drawn has 53 bits: every JSON reader reads it back exactly */
     uint64_t seed = f->seed_set ? f->seed : alea_ctx_random(ctx) >> 11;
@@ -259,12 +271,24 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
         goto done;
     }
     char *hint = hint_field(e);
-    int ok = hint && put(&b, &at, "{", 1, o, out) && put(&b, &at, hint, strlen(hint), o, out) &&
-             put(&b, &at, "\"rolls\": [", 10, o, out);
+    int ok = hint && put(&b, &at, "{", 1, o, out) && put(&b, &at, hint, strlen(hint), o, out);
     if (!hint)
         out->p = NULL; /* answered as out of memory */
     free(hint);
-    if (!ok)
+    if (ok && f->luck && alea_expr_dist(ctx, e, &luck) != ALEA_OK) {
+        luck = NULL;
+        char why[ALEA_ERROR_LINE_MAX];
+        alea_ctx_error_line(ctx, why, sizeof why);
+        json_t *j = json_string(why);
+        char *q = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+        ok = q && put(&b, &at, "\"luck_refused\": ", 16, o, out) &&
+             put(&b, &at, q, strlen(q), o, out) && put(&b, &at, ", ", 2, o, out);
+        if (!q)
+            out->p = NULL;
+        free(q);
+        json_decref(j);
+    }
+    if (!ok || !put(&b, &at, "\"rolls\": [", 10, o, out))
         goto done;
     for (int64_t k = 0; k < f->n; k++) {
         /* the library polls the deadline every few thousand steps: a
@@ -280,14 +304,24 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
         if (k && !put(&b, &at, ", ", 2, o, out))
             goto done;
         if (f->format != ALEA_FORMAT_JSON) {
-            if (!put_text(&b, &at, f, roll, o, out))
+            if (!put_text(&b, &at, f, roll, luck, o, out))
                 goto done;
             continue;
         }
         size_t len = alea_roll_format(roll, ALEA_FORMAT_JSON, NULL, 0);
         if (!room(&b, at, len, o, out))
             goto done;
-        at += alea_roll_format(roll, ALEA_FORMAT_JSON, b.p + at, len + 1);
+        alea_roll_format(roll, ALEA_FORMAT_JSON, b.p + at, len + 1);
+        if (luck) { /* the object again, with its "luck" */
+            if (!roll_luck(roll, luck, 1, b.p + at, len, &lb, &len)) {
+                out->p = NULL;
+                goto done;
+            }
+            if (!room(&b, at, len, o, out))
+                goto done;
+            memcpy(b.p + at, lb.p, len);
+        }
+        at += len;
     }
     char tail[48];
     int tl = snprintf(tail, sizeof tail, "], \"seed\": %" PRIu64 "}\n", seed);
@@ -299,6 +333,8 @@ static void answer_roll(const options *o, const request_fields *f, const timer *
     b.p = NULL;
 done:
     free(b.p);
+    free(lb.p);
+    alea_dist_free(luck);
     alea_roll_free(roll);
     alea_expr_free(e);
     alea_ctx_free(ctx);
@@ -502,7 +538,7 @@ static void answer_health(const options *o, const request_fields *f, const timer
 }
 
 static const route routes[] = {
-    {"/roll", "POST", "POST", "expr, n, seed, dialect, format", answer_roll},
+    {"/roll", "POST", "POST", "expr, n, seed, dialect, format, luck", answer_roll},
     {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
     {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
@@ -600,6 +636,11 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
         } else if (!strcmp(key, "exact")) {
             if (json_is_boolean(v))
                 f->exact = json_is_true(v);
+            else
+                bad = "true or false";
+        } else if (!strcmp(key, "luck")) {
+            if (json_is_boolean(v))
+                f->luck = json_is_true(v);
             else
                 bad = "true or false";
         }

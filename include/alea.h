@@ -502,6 +502,20 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v);
  * of alea_dist_at_least per row is one each. */
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
+/*
+ * A rolled total's luck: its place in dist, the distribution of the
+ * expression that rolled it. *at_most = P(X <= total) and *at_least =
+ * P(X >= total), the numbers alea_dist_at_most and alea_dist_at_least give
+ * (exactly rounded in exact mode): both sum the roll's own probability, so
+ * their sum is 1 + P(X = total). A total below every outcome has at_most 0
+ * and at_least the whole mass listed (1 less alea_dist_truncated); above
+ * every outcome, the reverse. For a repeat ("6 x 4d6kh3") dist is one
+ * roll's: pass each roll's total (alea_roll_total_at), not their sum.
+ * A NULL dist gives 0 and 0; a NULL output is not written. Cost: linear in
+ * alea_dist_count (one pass each), no allocation.
+ */
+void alea_dist_luck(const alea_dist *dist, int64_t total, double *at_most, double *at_least);
+
 /* Mean and standard deviation of the computed outcomes, normalised by their
  * total mass: the nearest doubles to the true values of the outcomes
  * listed (from exact counts when each probability is within 2^-46 of its

@@ -3,7 +3,7 @@
 import type { Alea, Dist, DistOptions, LoadOptions, Roll, RollOptions } from './index.js';
 
 export type {
-  Alea, AleaError, Bound, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions,
+  Alea, AleaError, Bound, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions, Luck,
   Roll, RollDetail, RollGroup,
   RollOptions, Seed, Status,
 } from './index.js';

@@ -115,7 +115,18 @@ export class Roll {
   readonly bound: Bound[];
   /** The expression's description ('4d6 # fire damage'), or null. */
   readonly comment: string | null;
+  /** With luck: true, the total's place in the exact distribution (a list,
+   * one per roll, for a repeat), as `alea roll --luck --json`; else null. */
+  luck: Luck | Luck[] | null;
+  /** With luck: true, why a limit refused the distribution; else null. */
+  luckRefused: string | null;
   toString(): string;
+}
+
+/** P(X <= total) and P(X >= total) in the expression's exact distribution. */
+export interface Luck {
+  at_most: number;
+  at_least: number;
 }
 
 export class Dist {
@@ -156,6 +167,8 @@ export interface RollOptions {
   dialect?: Dialect;
   /** false: no per-die JSON (detail is null). */
   detail?: boolean;
+  /** true: each Roll's luck, its place in the exact distribution. */
+  luck?: boolean;
 }
 
 export interface DistOptions {

@@ -151,15 +151,21 @@ export class AleaError extends Error {
 /** One roll: its total, the breakdown (text; markdown for a chat: dropped
  * dice struck through, criticals bold, the total in code), each roll's total
  * of a repeat ('6 x 4d6kh3'), every die (detail: the library's JSON), and
- * what the expression likely meant when another tool reads it otherwise. */
+ * what the expression likely meant when another tool reads it otherwise.
+ * Rolled with luck: true, luck is the total's place in the exact
+ * distribution, { at_most, at_least } (an array, one per roll, for a
+ * repeat), as `alea roll --luck --json` gives it; null when not asked, or
+ * when a limit refused the distribution (luckRefused then says why). */
 export class Roll {
-  constructor(r, hint) {
+  constructor(r, hint, luck = null, luckRefused = null) {
     this.total = r.total;
     this.totals = r.totals ?? [r.total];
     this.text = r.text;
     this.markdown = r.markdown;
     this.detail = r.detail ?? null;
     this.hint = hint ?? null;
+    this.luck = luck;
+    this.luckRefused = luckRefused;
   }
 
   /** Each labelled term's [label, value], in the order written:
@@ -265,7 +271,7 @@ function point(value) {
 function optionsOf(options, call) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`alea: ${call}'s options must be an object (${call === 'roll'
-      ? '{seed, n, dialect, detail}' : '{dialect, exact}'}), not ${
+      ? '{seed, n, dialect, detail, luck}' : '{dialect, exact}'}), not ${
       options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   }
   return options;
@@ -343,9 +349,12 @@ export class Alea {
 
   /** Rolls expr once (a Roll), or n times (an array). With seed, the rolls
    * are those of `alea roll --seed SEED`; else the generator goes on from
-   * the system's entropy. detail: false leaves out every die's JSON. */
+   * the system's entropy. detail: false leaves out every die's JSON.
+   * luck: true places each total in the expression's exact distribution,
+   * computed once first within the limits (Roll.luck); a refused
+   * distribution never fails the rolls (Roll.luckRefused says why). */
   roll(expr, options = {}) {
-    const { seed, n, dialect = 'alea', detail = true } = optionsOf(options, 'roll');
+    const { seed, n, dialect = 'alea', detail = true, luck = false } = optionsOf(options, 'roll');
     const count = n ?? 1;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) {
       throw new RangeError(`alea: n must be a whole number of rolls from 1, not ${String(count)}`);
@@ -356,8 +365,24 @@ export class Alea {
       throw new AleaError(`too many rolls (limit is ${this.#limits.rolls})`,
         { status: 'ALEA_ERR_LIMIT', start: 0, end: utf8Length(src), expression: src });
     }
+    let d = null, refused = null;
+    if (luck) {
+      try {
+        d = this.dist(src, { dialect });
+      } catch (e) {
+        if (!(e instanceof AleaError) || e.status === 'ALEA_ERR_SYNTAX'
+            || e.status === 'ALEA_ERR_INVALID') throw e;
+        refused = e.message;
+      }
+    }
     const a = this.#call(src, dialect, (req) => req.roll(src, { n: count, seed: s, detail: !!detail }));
-    const rolls = a.rolls.map((r) => new Roll(r, a.hint));
+    const place = (t) => ({ at_most: d.atMost(t), at_least: d.atLeast(t) });
+    const rolls = a.rolls.map((r) => {
+      const totals = r.totals ?? [r.total];
+      const places = d ? totals.map(place) : null;
+      return new Roll(r, a.hint, places && (totals.length > 1 ? places : places[0]),
+        luck && !d ? refused : null);
+    });
     return n === undefined ? rolls[0] : rolls;
   }
 

@@ -308,6 +308,14 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v)
     return column(dist, below, above, 0);
 }
 
+void alea_dist_luck(const alea_dist *dist, int64_t total, double *at_most, double *at_least)
+{
+    if (at_most)
+        *at_most = alea_dist_at_most(dist, total);
+    if (at_least)
+        *at_least = alea_dist_at_least(dist, total);
+}
+
 double alea_dist_mean(const alea_dist *dist)
 {
     return dist ? dist->mean : 0;

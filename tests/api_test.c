@@ -55,6 +55,38 @@ static void test_cumulate(void **state)
     alea_ctx_free(ctx);
 }
 
+/* alea_dist_luck: a total's place in its distribution, P(X <= total) and
+ * P(X >= total), inside the support, at its edges and past them; a
+ * repeat's distribution is one roll's. */
+static void test_luck(void **state)
+{
+    (void)state;
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL);
+    alea_dist *d = dist_of(ctx, "d20");
+    double most = -1, least = -1;
+    alea_dist_luck(d, 17, &most, &least);
+    assert_true(most == 17.0 / 20 && least == 4.0 / 20);
+    alea_dist_luck(d, 1, &most, &least);
+    assert_true(most == 1.0 / 20 && least == 1);
+    alea_dist_luck(d, 20, &most, &least);
+    assert_true(most == 1 && least == 1.0 / 20);
+    alea_dist_luck(d, 0, &most, &least); /* below every outcome */
+    assert_true(most == 0 && least == 1);
+    alea_dist_luck(d, INT64_MAX, &most, &least); /* above */
+    assert_true(most == 1 && least == 0);
+    alea_dist_luck(d, INT64_MIN, &most, NULL); /* one output only */
+    assert_true(most == 0);
+    alea_dist_free(d);
+    /* 3d6 rolled 10: P(X <= 10) = 108/216, P(X >= 10) = 135/216 */
+    d = dist_of(ctx, "3 x 3d6");
+    alea_dist_luck(d, 10, &most, &least);
+    assert_true(most == 108.0 / 216 && least == 135.0 / 216);
+    alea_dist_free(d);
+    alea_dist_luck(NULL, 3, &most, &least);
+    assert_true(most == 0 && least == 0);
+    alea_ctx_free(ctx);
+}
+
 /* The functions alea_dist_expect takes the expectation of: the outcome
  * itself, its square, and one that fails past a value (*ud). */
 static alea_status outcome_itself(int64_t v, void *ud, double *x)
@@ -383,6 +415,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cumulate),
+        cmocka_unit_test(test_luck),
         cmocka_unit_test(test_expect),
         cmocka_unit_test(test_random),
         cmocka_unit_test(test_work),

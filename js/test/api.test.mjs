@@ -66,6 +66,25 @@ test('roll: the breakdown of `alea roll --seed`, in text and Markdown', () => {
   assert.notEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total);
 });
 
+test('roll luck: each total\'s place in its distribution, as `alea roll --luck --json`', () => {
+  // d20 rolled 17: 17/20 roll at most it, 4/20 at least it
+  const r = alea.roll('d20', { seed: 8, luck: true });
+  assert.equal(r.total, 17);
+  assert.deepEqual(r.luck, { at_most: 17 / 20, at_least: 4 / 20 });
+  assert.equal(r.luckRefused, null);
+  // a repeat: one per roll
+  const rep = alea.roll('2 x d20', { seed: 8, luck: true });
+  assert.deepEqual(rep.luck, [{ at_most: 0.85, at_least: 0.2 }, { at_most: 0.65, at_least: 0.4 }]);
+  // the low edge: every roll is at least 1
+  assert.deepEqual(alea.roll('d6', { seed: 9, luck: true }).luck, { at_most: 1 / 6, at_least: 1 });
+  assert.equal(alea.roll('d6', { seed: 9 }).luck, null);
+  // a refused distribution: the roll all the same, and why
+  const big = alea.roll('200d1000', { seed: 1, luck: true });
+  assert.equal(big.luck, null);
+  assert.match(big.luckRefused, /support limit/);
+  assert.ok(big.total >= 200);
+});
+
 test('dist: the exact distribution', () => {
   const d = alea.dist('2d6');
   assert.ok(d instanceof Dist);

@@ -42,7 +42,7 @@ from fractions import Fraction
 from typing import Optional
 
 __all__ = ['AleaError', 'Bound', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Group',
-           'Member', 'Roll', 'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
+           'Luck', 'Member', 'Roll', 'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
            'LIMIT_MAX']
 
 
@@ -119,6 +119,8 @@ _dist_count = _sig('alea_dist_count', ctypes.c_size_t, _p)
 _dist_cumulate = _sig('alea_dist_cumulate', None, _p, ctypes.POINTER(ctypes.c_double),
                       ctypes.POINTER(ctypes.c_double))
 _ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
+_dist_luck = _sig('alea_dist_luck', None, _p, ctypes.c_int64, ctypes.POINTER(ctypes.c_double),
+                  ctypes.POINTER(ctypes.c_double))
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
 
@@ -424,6 +426,15 @@ class Bound:
 
 
 @dataclass(frozen=True)
+class Luck:
+    """A rolled total's place in its expression's exact distribution
+    (alea_dist_luck): `at_most` = P(X <= total), `at_least` = P(X >= total);
+    as `alea roll --luck --json` gives them."""
+    at_most: float
+    at_least: float
+
+
+@dataclass(frozen=True)
 class Roll:
     """One roll: its `total`, the breakdown line (`text`, and `markdown` for
     a chat: dropped dice struck through, criticals bold, the total in code,
@@ -432,7 +443,10 @@ class Roll:
     expression's description, '4d6 # fire damage', or None), `hint` (what
     the expression likely meant, when another tool reads it otherwise
     (alea_expr_hint), or None), and `detail`: the whole JSON breakdown,
-    parsed (docs/language.md, "JSON")."""
+    parsed (docs/language.md, "JSON"). Rolled with luck=True, `luck` is the
+    total's Luck (a list of them, one per roll, for a repeat: '6 x 4d6kh3'),
+    as detail's "luck" is; None when not asked, or when the distribution
+    was refused (a limit): then `luck_refused` says why."""
     expression: str
     total: int
     text: str
@@ -441,6 +455,8 @@ class Roll:
     hint: Optional[str] = None
     markdown: str = ''
     detail: dict = field(default_factory=dict, repr=False, compare=False)
+    luck: object = field(default=None, repr=False, compare=False)
+    luck_refused: Optional[str] = field(default=None, repr=False, compare=False)
 
     @classmethod
     def _parse(cls, detail, text, hint, markdown):
@@ -846,14 +862,19 @@ class Context:
         if self._timeout is not None:
             self._deadline = time.monotonic() + self._seconds
 
-    def roll(self, expression, n=None):
+    def roll(self, expression, n=None, luck=False):
         """Rolls the expression: a Roll, or a list of n of them (n from 1 to
         2**63 - 1). The n breakdowns, held at once, count against the memory
-        limit: more is ALEA_ERR_LIMIT (roll fewer at a time)."""
+        limit: more is ALEA_ERR_LIMIT (roll fewer at a time). With luck=True
+        each Roll's `luck` places its total in the expression's exact
+        distribution, computed once first within the limits (as `alea roll
+        --luck`); a refused distribution never fails the rolls: their `luck`
+        is None and `luck_refused` the reason."""
         if n is not None:
             n = _integer(n, 'n', 1, _I64_MAX, ' (2**63 - 1)')
         expr = self._compile(expression)
         r = _roll_new(self._ctx)
+        d = _p()
         try:
             if not r:
                 raise MemoryError('alea: out of memory')
@@ -861,6 +882,14 @@ class Context:
             held = 0
             memory = _ctx_limit(self._ctx, LIMITS.index('memory'), -1)
             self._arm()
+            refused = None
+            if luck:
+                st = _expr_dist(self._ctx, expr, ctypes.byref(d))
+                if st != 0:
+                    d = _p()
+                    refused = _format(lambda c, _f, b, k: _ctx_error_line(c, b, k), self._ctx,
+                                      0).decode(errors='replace')
+                self._arm()  # the rolls' own time
             for _ in range(1 if n is None else n):
                 st = _expr_roll(self._ctx, expr, r)
                 if st != 0:
@@ -873,10 +902,20 @@ class Context:
                     raise AleaError(f'{n} rolls: their breakdowns come to more than the '
                                     f'memory limit ({memory} bytes); roll fewer at a time',
                                     'ALEA_ERR_LIMIT', 0, 0, expression)
-                rolls.append(Roll._parse(json.loads(detail.decode()), text.decode(),
-                                         _hint(expr), markdown.decode()))
+                roll = Roll._parse(json.loads(detail.decode()), text.decode(), _hint(expr),
+                                   markdown.decode())
+                if d:
+                    places = [_luck(d, t) for t in roll.totals]
+                    got = places if 'repeat' in roll.detail else places[0]
+                    roll.detail['luck'] = ([vars(x) for x in places] if 'repeat' in roll.detail
+                                           else vars(got))
+                    object.__setattr__(roll, 'luck', got)
+                elif luck:
+                    object.__setattr__(roll, 'luck_refused', refused)
+                rolls.append(roll)
             return rolls[0] if n is None else rolls
         finally:
+            _dist_free(d)
             _roll_free(r)
             _expr_free(expr)
 
@@ -1012,6 +1051,13 @@ class Context:
             _expr_free(expr)
 
 
+def _luck(d, total):
+    """total's Luck in the alea_dist d."""
+    most, least = ctypes.c_double(), ctypes.c_double()
+    _dist_luck(d, total, ctypes.byref(most), ctypes.byref(least))
+    return Luck(most.value, least.value)
+
+
 def _hint(expr):
     h = _expr_hint(expr)
     return h.decode(errors='replace') if h else None
@@ -1078,13 +1124,14 @@ def _default(dialect='alea', exact=False):
     return ctxs[key]
 
 
-def roll(expression, seed=None, n=None, dialect='alea'):
+def roll(expression, seed=None, n=None, dialect='alea', luck=False):
     """Rolls the expression once (a Roll), or n times (a list). With `seed`,
-    the rolls are those of `alea roll --seed SEED`; `dialect` as Context's."""
+    the rolls are those of `alea roll --seed SEED`; `dialect` as Context's;
+    `luck` as Context.roll's."""
     ctx = _default(dialect)
     if seed is not None:
         ctx.seed(seed)
-    return ctx.roll(expression, n)
+    return ctx.roll(expression, n, luck)
 
 
 def dist(expression, dialect='alea', exact=False):

@@ -34,6 +34,33 @@ class RollTest(unittest.TestCase):
         want = cli('roll', '--seed', '7', '-n', '3', '2d6 -1 DICE').stdout.splitlines()
         self.assertEqual([x.text for x in rolls], want)
 
+    def test_luck_is_the_cli_s(self):
+        # d20 rolled 17: 17/20 roll at most it, 4/20 at least it
+        r = alea.roll('d20', seed=8, luck=True)
+        self.assertEqual(r.total, 17)
+        self.assertEqual(r.luck, alea.Luck(17 / 20, 4 / 20))
+        want = json.loads(cli('roll', '--luck', '--json', '--seed', '8', 'd20').stdout)
+        self.assertEqual(r.detail['luck'], want['luck'])
+        # a repeat: each roll its own, as the CLI's list
+        r = alea.roll('3 x 2d6', seed=8, luck=True)
+        want = json.loads(cli('roll', '--luck', '--json', '--seed', '8', '3 x 2d6').stdout)
+        self.assertEqual([vars(x) for x in r.luck], want['luck'])
+        self.assertEqual(len(r.luck), 3)
+        # the edges: a 1 on d6 is at least what every roll is
+        r = alea.roll('d6', seed=9, luck=True)
+        self.assertEqual((r.total, r.luck.at_least), (1, 1))
+        self.assertIsNone(alea.roll('d6', seed=9).luck)
+        # a refused distribution: the roll, no luck, and why
+        ctx = alea.Context(limits={'support': 15})
+        ctx.seed(3)
+        r = ctx.roll('3d6', luck=True)
+        self.assertEqual(r.text, '3d6 [5, 4, 2] = 11')
+        self.assertIsNone(r.luck)
+        self.assertIn('support limit is 15', r.luck_refused)
+        ctx = alea.Context(limits={'support': 16})
+        ctx.seed(3)
+        self.assertEqual(ctx.roll('3d6', luck=True).luck, alea.Luck(135 / 216, 108 / 216))
+
     def test_unseeded_rolls_differ(self):
         self.assertNotEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total)
 

@@ -393,6 +393,29 @@ expect "dist past the support limit: the hint" 1 "" \
     dist --max-support 15 3d6
 run dist --max-support 16 3d6
 check "dist: the support limit at N (16 outcomes of 3d6) lets it through" "$rc" "$err"
+# ---- roll --luck: each roll's place in its exact distribution --------------
+expect "roll --luck: d20 rolled 17 is P(<= 17) 17/20, P(>= 17) 4/20" 0 \
+    "d20 [17] = 17  (luck: P(<= 17) 85%, P(>= 17) 20%)" "" roll --luck --seed 8 d20
+expect "roll --luck --json: \"luck\" per roll" 0 \
+    '{"expression": "d20", "total": 17, "text": "d20 [17] = 17", "dice": [{"term": "d20", "start": 0, "end": 3, "value": 17, "sides": 20, "min": 1, "max": 20, "dice": [{"value": 17, "rolls": [{"face": 17}]}]}], "luck": {"at_most": 0.85, "at_least": 0.2}}' \
+    "" roll --luck --json --seed 8 d20
+expect "roll --luck: a repeat's lines, each its own luck; -n rolls each" 0 \
+    "d20 [17] = 17  (luck: P(<= 17) 85%, P(>= 17) 20%)${nl}d20 [13] = 13  (luck: P(<= 13) 65%, P(>= 13) 40%)${nl}d20 [12] = 12  (luck: P(<= 12) 60%, P(>= 12) 45%)${nl}d20 [19] = 19  (luck: P(<= 19) 95%, P(>= 19) 10%)" \
+    "" roll --luck -n 2 --seed 8 '2 x d20'
+run roll --luck --json --seed 8 '2 x d20'
+has "$out" '"luck": \[{"at_most": 0.85, "at_least": 0.2}, {"at_most": 0.65, "at_least": 0.4}\]}$'
+check "roll --luck --json: a repeat's \"luck\" is a list, a roll each" $? "$out"
+expect "roll --luck: the edges of the support (every roll is at least 1, at most 6)" 0 \
+    "d6 [1] = 1  (luck: P(<= 1) 16.7%, P(>= 1) 100%)" "" roll --luck --seed 9 d6
+expect "roll --luck: the top edge" 0 \
+    "d6 [6] = 6  (luck: P(<= 6) 100%, P(>= 6) 16.7%)" "" roll --luck --seed 10 d6
+expect "roll --luck: a refused distribution, the roll still printed with a hint" 0 \
+    "3d6 [5, 4, 2] = 11" \
+    "alea: hint: no luck for '3d6': its distribution was refused: too many outcomes to compute at byte 0 (support limit is 15)" \
+    roll --luck --max-support 15 --seed 3 3d6
+expect "roll --luck: the support limit at N (16 outcomes of 3d6) lets it through" 0 \
+    "3d6 [5, 4, 2] = 11  (luck: P(<= 11) 62.5%, P(>= 11) 50%)" "" \
+    roll --luck --max-support 16 --seed 3 3d6
 expect "roll past the dice limit: the hint, no estimate" 1 "" \
     "alea: too many dice at byte 0 (dice limit is 10)$nl  20d6$nl  ^^^^${nl}alea: hint: raise --max-dice (10 now, at most 100000000)" \
     roll --max-dice 10 20d6

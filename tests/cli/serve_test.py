@@ -220,6 +220,27 @@ for fmt, flag in [('text', []), ('markdown', ['--format', 'markdown'])]:
             for line in out.splitlines()]
     check(f'/roll format {fmt}: the lines of roll, comment and all',
           st == 200 and data == {'rolls': want, 'seed': 3}, f'{data}\nwant {want}')
+# luck: each roll's place in its distribution, as roll --luck gives it.
+for body, argv in [({'expr': '3 x 2d6', 'seed': 8, 'n': 2, 'luck': True},
+                    ['--json', '--seed', '8', '-n', '2', '3 x 2d6']),
+                   ({'expr': 'd20', 'seed': 8, 'luck': True}, ['--json', '--seed', '8', 'd20']),
+                   ({'expr': 'd20', 'seed': 8, 'luck': True, 'format': 'text'},
+                    ['--seed', '8', 'd20'])]:
+    st, _, data = s.post('/roll', body)
+    _, out, _ = cli('roll', '--luck', *argv)
+    want = ([json.loads(line) for line in out.splitlines()] if '--json' in argv else
+            [{'expression': 'd20', 'total': 17, 'text': out.rstrip('\n')}])
+    check(f'/roll {body}: as roll --luck', st == 200 and data == {'rolls': want, 'seed': 8},
+          f'{data}\nwant {want}')
+check('/roll luck: d20 rolled 17 is 17/20 at most, 4/20 at least',
+      data['rolls'][0]['text'].endswith('(luck: P(<= 17) 85%, P(>= 17) 20%)'), data)
+st, _, data = s.post('/roll', {'expr': '200d1000', 'seed': 1, 'luck': True})
+check('/roll luck refused: the roll all the same, and why',
+      st == 200 and 'support limit' in data.get('luck_refused', '') and
+      'luck' not in data['rolls'][0], data)
+st, _, data = s.post('/roll', {'expr': '1d6', 'luck': 1})
+check('/roll luck 1: 400', "field 'luck' must be true or false" in
+      error_of(st, data, 400, 'luck 1')['message'], data)
 st, _, data = s.post('/roll', {'expr': '1d6', 'format': 'html'})
 check('/roll format html: 400', 'one of json, text, markdown' in
       error_of(st, data, 400, 'format html')['message'], data)

@@ -1,5 +1,5 @@
 // What a TypeScript user writes (ES module): it must compile without error.
-import { load, roll, dist, AleaError, LIMITS, type Roll, type Dist, type Dialect } from 'alea-dice';
+import { load, roll, dist, AleaError, LIMITS, type Roll, type Dist, type Dialect, type Luck } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
 const one: Roll = alea.roll('4d6kh3', { seed: 7n });
@@ -10,6 +10,10 @@ const bound: { name: string; term: string; value: number }[] = one.bound;
 const branch: 'then' | 'else' | undefined = one.detail?.groups?.[0]?.branch;
 const count: number | undefined = one.detail?.groups?.[0]?.count;
 console.log(bound, branch, count, one.detail?.bound?.[0]?.term);
+const lucky = alea.roll('d20', { seed: 8, luck: true }).luck;
+const place: Luck | Luck[] | null = lucky;
+const atMost: number = lucky && !Array.isArray(lucky) ? lucky.at_most + lucky.at_least : 0;
+console.log(place, atMost, one.luckRefused ?? '');
 const d: Dist = alea.dist('2d6', { dialect: 'foundry' as Dialect });
 const p: number = d.p(7) + d.atLeast(10) + d.atMost(3) + d.median + LIMITS.rolls.max;
 const label: string | undefined = d.labels.get(0);
