@@ -22,7 +22,7 @@ const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm' };
+  '.wasm': 'application/wasm', '.md': 'text/markdown; charset=utf-8' };
 
 let server, base, browser, context;
 const consoleErrors = [];
@@ -685,6 +685,30 @@ async function axe(page, what) {
   })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
   assert.deepEqual(found, [], what);
 }
+
+test('the docs are a link away: the language guide, and dd(), event(), tier() in the cheat sheet', async () => {
+  const page = await open();
+  const links = await page.$$eval('a', (as) => as.map((a) => [a.textContent.trim(), a.getAttribute('href')]));
+  assert.ok(links.length >= 4, JSON.stringify(links));
+  const rowLink = (code) => page.$eval(`#cheatsheet tr:has(code:text-is("${code}")) a`, (a) => a.getAttribute('href'));
+  assert.equal(await rowLink('event(d12 + d14 + d18 + d20)'), 'docs/systems/critical-pools.md');
+  assert.equal(await rowLink('tier(d8, +2)'), 'docs/systems/critical-pools.md');
+  assert.equal(await rowLink('dd(6, 14, always)'), 'docs/systems/double-down.md');
+  assert.equal(await page.getAttribute('#exprs-help a', 'href'), 'docs/language.md');
+  // every one of them is shipped with the page, and it is the repository's text
+  for (const [, href] of links) {
+    const res = await page.request.get(base + href);
+    assert.equal(res.status(), 200, href);
+    assert.equal(await res.text(), readFileSync(join(here, '..', '..', href), 'utf8'), href);
+  }
+  // the help under the box says which keys compute, and they do
+  assert.match(await page.textContent('#exprs-help'), /Ctrl\+Enter computes them/);
+  await page.fill('#exprs', '3d6');
+  await page.press('#exprs', 'Control+Enter');
+  await settled(page);
+  assert.equal((await summary(page)).mean[0], '10.50');
+  await page.close();
+});
 
 test('accessible: axe finds nothing at desktop and phone sizes; results are announced', async () => {
   for (const [size, ctx] of [['desktop', await browser.newContext({ viewport: { width: 1280, height: 800 } })],
