@@ -588,7 +588,7 @@ function renderDist(items) {
   $('dist-view').hidden = false; // measured while shown, never while hidden
   const width = Math.max(200, $('chart').clientWidth || 280);
   const layout = layoutOf(items, cols, values, labels, width);
-  lastView = { items, cols, values, layout };
+  lastView = { items, cols, values, labels, layout };
   drawChart(items, cols, values, labels, layout, width);
   const my = ++tables;
   document.body.dataset.drawing = '1';
@@ -1012,16 +1012,19 @@ async function estimateAgain() {
 // ---- CSV ---------------------------------------------------------------------------
 
 // The view's rows (rowsOf): a value each, or a bin each ("from", "to") in
-// a binned view, every one of them, in the mode's chances.
+// a binned view, every one of them, in the mode's chances; named outcomes
+// (the tiers of dd()) in an outcome column, as the table has them.
 function downloadCsv() {
   if (!lastView) return;
-  const { items, cols, values, layout } = lastView;
+  const { items, cols, values, labels, layout } = lastView;
   const { keys, bins, at } = rowsOf(cols, values, layout);
   const w = layout.w;
   const quote = (s) => `"${s.replaceAll('"', '""')}"`;
-  const lines = [[...(bins ? ['from', 'to'] : ['value']),
+  const named = labels && !bins;
+  const lines = [[...(bins ? ['from', 'to'] : ['value']), ...(named ? ['outcome'] : []),
     ...items.map((item) => quote(seriesLabel(item, w)))].join(',')];
   keys.forEach((k, i) => lines.push([...(bins ? [k * w, k * w + w - 1] : [k]),
+    ...(named ? [quote(labels.get(k) || '')] : []),
     ...cols.map((_, j) => String(at(j, i) ?? ''))].join(',')));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');

@@ -563,6 +563,23 @@ test('Double Down side by side: named outcomes, grouped bars, integer ticks', as
   await page.close();
 });
 
+test('Double Down\'s CSV names each outcome in an outcome column, as its table does', async () => {
+  const page = await open();
+  await submit(page, 'dd(6, 14)\ndd(6, 14, best)');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  const text = readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+  assert.equal(text[0], 'value,outcome,"dd(6, 14)","dd(6, 14, best)"');
+  const want = cliJson('dd(6, 14)');
+  assert.deepEqual(text.slice(1).map((l) => l.split(',').slice(0, 2)),
+    [['0', '"critical failure"'], ['1', '"failure"'], ['2', '"success"'], ['3', '"critical success"']]);
+  text.slice(1).forEach((l, i) => assert.ok(close(Number(l.split(',')[2]), want.outcomes[i][1]), l));
+  // a distribution without names keeps its columns
+  await submit(page, '2d6');
+  const [plain] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  assert.equal(readFileSync(await plain.path(), 'utf8').split('\n')[0], 'value,"2d6"');
+  await page.close();
+});
+
 test('example buttons are named by their mechanic', async () => {
   const page = await open();
   const labels = await page.$$eval('#example-buttons button', (b) => b.map((x) => x.textContent));
