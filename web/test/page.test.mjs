@@ -107,6 +107,12 @@ async function rollIn(page, text, n, seed) {
 
 const link = (params) => '#' + new URLSearchParams(params).toString();
 
+// The lines of the CSV the page downloads (its trailing newline dropped).
+async function csvLines(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  return readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+}
+
 async function submit(page, text) {
   await page.fill('#exprs', text);
   await page.click('#show-dist');
@@ -412,8 +418,7 @@ test('let, if, sum rolled: the CLI\'s breakdowns; a sum\'s dice marked as its ow
 test('the table downloads as CSV', async () => {
   const page = await open();
   await submit(page, '2d6\n1d12');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-  const text = readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+  const text = await csvLines(page);
   assert.equal(text[0], 'value,"2d6","1d12"');
   const want = cliJson('2d6');
   const seven = text.find((l) => l.startsWith('7,')).split(',');
@@ -566,8 +571,7 @@ test('Double Down side by side: named outcomes, grouped bars, integer ticks', as
 test('Double Down\'s CSV names each outcome in an outcome column, as its table does', async () => {
   const page = await open();
   await submit(page, 'dd(6, 14)\ndd(6, 14, best)');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-  const text = readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+  const text = await csvLines(page);
   assert.equal(text[0], 'value,outcome,"dd(6, 14)","dd(6, 14, best)"');
   const want = cliJson('dd(6, 14)');
   assert.deepEqual(text.slice(1).map((l) => l.split(',').slice(0, 2)),
@@ -575,8 +579,7 @@ test('Double Down\'s CSV names each outcome in an outcome column, as its table d
   text.slice(1).forEach((l, i) => assert.ok(close(Number(l.split(',')[2]), want.outcomes[i][1]), l));
   // a distribution without names keeps its columns
   await submit(page, '2d6');
-  const [plain] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-  assert.equal(readFileSync(await plain.path(), 'utf8').split('\n')[0], 'value,"2d6"');
+  assert.equal((await csvLines(page))[0], 'value,"2d6"');
   await page.close();
 });
 
