@@ -14,7 +14,7 @@
 // worker and starts another.
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
-import { num, pct, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
+import { num, pct, g2, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
   from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
@@ -60,7 +60,7 @@ const $ = (id) => document.getElementById(id);
 // estimates: [{index, seed, rolls}] of the distribution view's lines shown
 // as estimates (estimate()), for the link
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS, dialect: 'alea', tails: false, drawn: '', estimates: [] };
+  deadline: DEADLINE_MS, dialect: 'alea', tails: false, allRows: false, drawn: '', estimates: [] };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 let calc = null;
 let plot = null;
@@ -305,14 +305,13 @@ const COLOURS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#c45100', '#007b83
 const INCRS = [];
 for (let e = 1; e <= 1e18; e *= 10) INCRS.push(e, 2 * e, 5 * e);
 
-// The rows the table shows (of count; weights(): each row's chance, a
+// The rows the table shows of rows [lo, hi) (cols: each row's chance, a
 // column per expression): all, or the TABLE_ROWS likeliest (in any
 // column), in order: a table of 100000 rows takes the page seconds to lay
 // out, and no one reads it.
-function likeliest(count, weights) {
-  const rows = Array.from({ length: count }, (_, i) => i);
-  if (count <= TABLE_ROWS) return rows;
-  const cols = weights();
+function likeliest(lo, hi, cols) {
+  const rows = Array.from({ length: hi - lo }, (_, i) => lo + i);
+  if (rows.length <= TABLE_ROWS) return rows;
   const weight = rows.map((i) => Math.max(0, ...cols.map((col) => col[i] ?? 0)));
   return rows.sort((a, b) => weight[b] - weight[a] || a - b).slice(0, TABLE_ROWS).sort((a, b) => a - b);
 }
@@ -542,7 +541,11 @@ function fillTable(table, items, cols, values, labels, layout) {
   // script costs more than the browser's own parser
   const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const html = [];
-  for (const i of likeliest(keys.length, weights)) {
+  // the negligible tails hidden as `alea dist` hides them, unless asked
+  const ws = weights();
+  const tails = shownRows(ws, keys.length);
+  const { lo, hi } = state.allRows ? { lo: 0, hi: keys.length } : tails;
+  for (const i of likeliest(lo, hi, ws)) {
     const k = keys[i];
     html.push('<tr>');
     if (bins) html.push('<td>', esc(k * w), '</td><td>', esc(k * w + w - 1), '</td>');
@@ -556,10 +559,21 @@ function fillTable(table, items, cols, values, labels, layout) {
     html.push('</tr>');
   }
   body.innerHTML = html.join('');
+  const first = (i) => (bins ? keys[i] * w : keys[i]), last = (i) => (bins ? keys[i] * w + w - 1 : keys[i]);
+  const lines = state.allRows ? [] : tails.ends.map(({ from, to, rows, mass }) =>
+    `... ${rows} row${rows === 1 ? '' : 's'} below 0.005% hidden (value${rows === 1 ? '' : 's'} ${first(from)}` +
+    `${rows > 1 ? ` to ${last(to)}` : ''}, ${cols.length > 1 ? 'at most' : 'total'} ${g2(mass * 100)}%` +
+    `${cols.length > 1 ? ' of a column' : ''})`);
+  if (hi - lo > TABLE_ROWS) {
+    lines.push(`The table shows the ${TABLE_ROWS} likeliest of ${hi - lo} ` +
+      `${bins ? 'bins' : 'values'}; the chart and the CSV have them all.`);
+  }
   const note = $('table-note');
-  note.hidden = keys.length <= TABLE_ROWS;
-  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${keys.length} ` +
-    `${bins ? 'bins' : 'values'}; the chart and the CSV have them all.`;
+  note.hidden = !lines.length;
+  note.textContent = lines.join('\n');
+  const all = $('all-rows');
+  all.hidden = !tails.ends.length;
+  all.setAttribute('aria-pressed', String(!!state.allRows));
 }
 
 let tables = 0; // the number of the latest table; an older one is not built
@@ -1120,6 +1134,15 @@ async function main() {
   $('tails').addEventListener('click', () => {
     state.tails = !state.tails;
     if (lastDists.length) renderDist(lastDists);
+  });
+  // every row of the table, the negligible tails too (`alea dist --all`)
+  $('all-rows').addEventListener('click', () => {
+    state.allRows = !state.allRows;
+    if (!lastView) return;
+    const { items, cols, values, labels, layout } = lastView;
+    const table = $('dist-table');
+    table.replaceChildren();
+    fillTable(table, items, cols, values, labels, layout);
   });
 
   if ('serviceWorker' in navigator && location.protocol !== 'file:')

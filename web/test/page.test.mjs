@@ -330,6 +330,9 @@ test('let, if, sum: the examples are the CLI\'s distributions', async () => {
     await page.click(`#example-buttons button:has-text("${label}")`);
     await settled(page);
     assert.equal(await page.inputValue('#exprs'), exprs.join('\n'));
+    // every row, the negligible tails too (the toggle stays on)
+    if (await page.isVisible('#all-rows') && await page.getAttribute('#all-rows', 'aria-pressed') === 'false')
+      await page.click('#all-rows');
     const rows = await tableColumns(page);
     exprs.forEach((expr, i) => {
       const want = cliJson(expr).outcomes;
@@ -597,6 +600,7 @@ test('example buttons are named by their mechanic', async () => {
 test('rare chances in two significant digits; the chart zoomed to 99.99%, the tails a click away', async () => {
   const expr = 'event(d12 + d14 + d18 + d20)';
   const page = await open(link({ e: expr, v: 'dist', m: 'exact' }));
+  await page.click('#all-rows'); // the table's negligible tails too
   const rows = await tableColumns(page);
   const rare = rows.filter((r) => r.cells[0] > 0 && r.cells[0] < 5e-5);
   assert.ok(rare.length > 500);
@@ -794,7 +798,11 @@ test('speed: from Distribution on 100d6kh50 to its chart drawn', async (t) => {
     chart.push(drawn);
     table.push(filled);
   }
-  assert.equal((await tableColumns(page)).length, 251);
+  // 251 values: those the table shows, and the negligible tails it counts
+  const hiddenRows = [...(await page.textContent('#table-note')).matchAll(/(\d+) rows? below/g)]
+    .reduce((a, m) => a + Number(m[1]), 0);
+  assert.ok(hiddenRows > 0);
+  assert.equal((await tableColumns(page)).length + hiddenRows, 251);
   const med = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
   // reported, not asserted: a loaded machine is slower
   t.diagnostic(`100d6kh50, Distribution to chart drawn: median ${med(chart)} ms ` +
@@ -917,6 +925,39 @@ test('the amplifying link: refused, and memory stays bounded', async (t) => {
   assert.ok(heap < 64 << 20, `page heap ${heap}`);
   await page.screenshot({ path: join(shots, 'too-long.png'), fullPage: true });
   await page.close();
+});
+
+test('the table hides the negligible tails as alea dist does; Show every row shows them', async () => {
+  const hidden = (args) => spawnSync(ALEA, args, { encoding: 'utf8' }).stdout.split('\n')
+    .filter((l) => l.startsWith('... ')).map((l) => l.replace(/; --all shows every row$/, ''));
+  for (const [size, ctx] of [['desktop', context], ['phone', await phoneContext()]]) {
+    const page = await open('', ctx);
+    await submit(page, '10d10!');
+    const want = hidden(['dist', '--', '10d10!']);
+    assert.equal(want.length, 2, want.join('\n')); // both ends, as the command line has them
+    assert.deepEqual((await page.textContent('#table-note')).split('\n'), want);
+    let rows = await tableColumns(page);
+    assert.deepEqual([rows[0].value, rows.at(-1).value, rows.length], [24, 123, 100]);
+    assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'false');
+    await page.click('#all-rows');
+    rows = await tableColumns(page);
+    assert.deepEqual([rows[0].value, rows.length], [10, 1000]); // the likeliest 1000 of 1281
+    assert.equal(await page.textContent('#table-note'),
+      'The table shows the 1000 likeliest of 1281 values; the chart and the CSV have them all.');
+    assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    await page.click('#all-rows');
+    // a comparison: a row is hidden only when every column is below, as compare hides it
+    await submit(page, '10d10!\n3d6');
+    assert.deepEqual((await page.textContent('#table-note')).split('\n'),
+      hidden(['compare', '--', '10d10!', '3d6']));
+    // nothing negligible: no note, no button
+    await submit(page, '3d6');
+    assert.equal(await page.isVisible('#table-note'), false);
+    assert.equal(await page.isVisible('#all-rows'), false);
+    await axe(page, `${size}, the table's tails`);
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
 });
 
 test('a link to 100000 outcomes: the table holds the likeliest 1000, the CSV all', async () => {
