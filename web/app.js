@@ -299,6 +299,25 @@ function caretIntoView(pre) {
 // ---- the distribution view -------------------------------------------------------
 
 const CHART_HEIGHT = 320;
+const AXIS_FONT = '12px sans-serif'; // the outcomes' names on the value axis
+const Y_AXIS = 80; // about the room the chance axis takes on the chart's left
+
+// A name in lines of at most room pixels (AXIS_FONT), broken at spaces;
+// a word longer than that is a line of its own.
+let measurer = null;
+function wrapName(name, room) {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = AXIS_FONT;
+  const fits = (t) => measurer.measureText(t).width <= room;
+  if (fits(name)) return name;
+  const lines = [];
+  for (const word of name.split(' ')) {
+    const joined = lines.length ? `${lines.at(-1)} ${word}` : null;
+    if (joined !== null && fits(joined)) lines[lines.length - 1] = joined;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
 const ZOOM_TAIL = 0.00005; // each tail the zoomed chart leaves out: 99.99% in view
 const COLOURS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#c45100', '#007b83'];
 // Integer steps only: a value between two outcomes means nothing.
@@ -473,11 +492,14 @@ function drawChart(items, cols, values, labels, layout, width) {
     chart.dataset.xticks = t.join('|');
     return t;
   };
+  // names broken into lines where they would not fit their bar's room (a
+  // phone: "critical success" ran off the chart's right edge)
+  const room = (width - Y_AXIS) / shownValues.length - 6;
+  const names = new Map(shownValues.map((v) => [v, wrapName(labels?.get(v) ?? String(v), room)]));
+  const nameLines = Math.max(1, ...[...names.values()].map((t) => t.split('\n').length));
   const xAxis = categorical
-    ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => labels.get(v) ?? String(v)),
-      // names slanted where they would run into each other (a phone)
-      rotate: width / shownValues.length < 120 ? -30 : 0,
-      size: width / shownValues.length < 120 ? 90 : 50 }
+    ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => names.get(v) ?? String(v)),
+      font: AXIS_FONT, size: 50 + 14 * (nameLines - 1) }
     // ticks far enough apart for their digits (11500000 takes about 60 px)
     : { label: binned ? `value (bins of ${w})` : 'value', incrs: INCRS, values: ticks(String),
       space: Math.max(50, 8 * Math.max(String(lo).length, String(hi).length) + 16) };

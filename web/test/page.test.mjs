@@ -586,6 +586,27 @@ test('Double Down\'s CSV names each outcome in an outcome column, as its table d
   await page.close();
 });
 
+test('the outcomes\' names fit the chart: broken into lines on a phone, whole on a desktop', async () => {
+  // the chart's right edge: nothing drawn in its last 3 pixels (a name cut
+  // there was "critical suc")
+  const edgeInk = (page) => page.$eval('#chart canvas', (c) => {
+    const d = c.getContext('2d').getImageData(c.width - 3, 0, 3, c.height).data;
+    let ink = 0;
+    for (let i = 3; i < d.length; i += 4) ink += d[i] > 0;
+    return ink;
+  });
+  for (const [size, ctx, want] of [
+    ['desktop', context, 'critical failure|failure|success|critical success'],
+    ['phone', await phoneContext(), 'critical\nfailure|failure|success|critical\nsuccess']]) {
+    const page = await open(link({ e: 'dd(6, 14)', v: 'dist' }), ctx);
+    assert.equal(await page.$eval('#chart', (c) => c.dataset.xticks), want, size);
+    assert.equal(await edgeInk(page), 0, `${size}: drawn at the chart's right edge`);
+    await page.screenshot({ path: join(shots, `dd-names-${size}.png`) });
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
+});
+
 test('example buttons are named by their mechanic', async () => {
   const page = await open();
   const labels = await page.$$eval('#example-buttons button', (b) => b.map((x) => x.textContent));
