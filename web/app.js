@@ -893,13 +893,20 @@ function announce(text) {
 
 // Brings the result (or its errors) into view after a visitor's request
 // when it would start above the screen or in its lower half: on a phone,
-// after an example (last on the page), it would start a screen away.
+// after an example (last on the page), it would start a screen away. Where
+// the screen is tall enough (a desktop), the expression box stays on it:
+// the page scrolls only as far as its top, when REVEAL_ROOM pixels of the
+// result show below it, so that the next expression is typed in place.
+const REVEAL_ROOM = 200;
 function reveal(view) {
   const box = $('errors').children.length ? $('errors') : $(view === 'dist' ? 'dist-view' : 'roll-view');
   if (box.hidden) return;
   const top = box.getBoundingClientRect().top;
   const height = window.visualViewport ? visualViewport.height : innerHeight;
-  if (top < 0 || top > height / 2) box.scrollIntoView({ block: 'start' });
+  if (top >= 0 && top <= height / 2) return;
+  const exprs = $('exprs').getBoundingClientRect().top - 8;
+  if (top > exprs && top - exprs <= height - REVEAL_ROOM) window.scrollBy(0, exprs);
+  else box.scrollIntoView({ block: 'start' });
 }
 
 // Computes the view of state.exprs and shows it; a newer update, or Cancel,

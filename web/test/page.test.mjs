@@ -528,14 +528,30 @@ test('on a phone the result (or its error) starts on the first screen', async ()
   await onScreen('#errors', 'an error');
   await page.close();
   await phone.close();
-  // at a desktop's size, an example's result is brought up too
+  // at a desktop's size, an example's result is brought up too, and the
+  // expression box stays on the screen, after each computation
   const desk = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const wide = await open('', desk);
+  const both = async (what) => {
+    const [t, h] = await wide.$eval('#dist-view', (e) => [e.getBoundingClientRect().top, visualViewport.height]);
+    assert.ok(t >= -1 && t <= h - 200, `desktop, ${what}: #dist-view starts at ${t} of ${h}`);
+    const [bt, bb] = await wide.$eval('#exprs', (e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]);
+    assert.ok(bt >= 0 && bb <= h, `desktop, ${what}: the expression box at ${bt} to ${bb} of ${h}`);
+  };
   await wide.click('#example-buttons button:has-text("Double Down policies")');
   await settled(wide);
-  const [t, h] = await wide.$eval('#dist-view', (e) => [e.getBoundingClientRect().top, visualViewport.height]);
-  assert.ok(t >= -1 && t <= h / 2, `desktop: #dist-view starts at ${t} of ${h}`);
+  await both('an example');
   await wide.screenshot({ path: join(shots, 'desktop-example.png') });
+  for (const expr of ['3d6', '4d6kh3', '10d10!']) {
+    await wide.fill('#exprs', expr);
+    await wide.press('#exprs', 'Control+Enter');
+    await settled(wide);
+    await both(expr);
+  }
+  await wide.click('#show-roll');
+  await settled(wide);
+  const [bt] = await wide.$eval('#exprs', (e) => [e.getBoundingClientRect().top]);
+  assert.ok(bt >= 0, `desktop, a roll: the expression box at ${bt}`);
   await desk.close();
 });
 
