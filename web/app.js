@@ -14,7 +14,7 @@
 // worker and starts another.
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
-import { num, pct, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
+import { num, pct, g2, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
   from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
@@ -60,7 +60,7 @@ const $ = (id) => document.getElementById(id);
 // estimates: [{index, seed, rolls}] of the distribution view's lines shown
 // as estimates (estimate()), for the link
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS, dialect: 'alea', tails: false, drawn: '', estimates: [] };
+  deadline: DEADLINE_MS, dialect: 'alea', tails: false, allRows: false, drawn: '', estimates: [] };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 let calc = null;
 let plot = null;
@@ -299,20 +299,38 @@ function caretIntoView(pre) {
 // ---- the distribution view -------------------------------------------------------
 
 const CHART_HEIGHT = 320;
+const AXIS_FONT = '12px sans-serif'; // the outcomes' names on the value axis
+const Y_AXIS = 80; // about the room the chance axis takes on the chart's left
+
+// A name in lines of at most room pixels (AXIS_FONT), broken at spaces;
+// a word longer than that is a line of its own.
+let measurer = null;
+function wrapName(name, room) {
+  measurer ??= document.createElement('canvas').getContext('2d');
+  measurer.font = AXIS_FONT;
+  const fits = (t) => measurer.measureText(t).width <= room;
+  if (fits(name)) return name;
+  const lines = [];
+  for (const word of name.split(' ')) {
+    const joined = lines.length ? `${lines.at(-1)} ${word}` : null;
+    if (joined !== null && fits(joined)) lines[lines.length - 1] = joined;
+    else lines.push(word);
+  }
+  return lines.join('\n');
+}
 const ZOOM_TAIL = 0.00005; // each tail the zoomed chart leaves out: 99.99% in view
 const COLOURS = ['#0b57d0', '#b3261e', '#137333', '#8430ce', '#c45100', '#007b83'];
 // Integer steps only: a value between two outcomes means nothing.
 const INCRS = [];
 for (let e = 1; e <= 1e18; e *= 10) INCRS.push(e, 2 * e, 5 * e);
 
-// The rows the table shows (of count; weights(): each row's chance, a
+// The rows the table shows of rows [lo, hi) (cols: each row's chance, a
 // column per expression): all, or the TABLE_ROWS likeliest (in any
 // column), in order: a table of 100000 rows takes the page seconds to lay
 // out, and no one reads it.
-function likeliest(count, weights) {
-  const rows = Array.from({ length: count }, (_, i) => i);
-  if (count <= TABLE_ROWS) return rows;
-  const cols = weights();
+function likeliest(lo, hi, cols) {
+  const rows = Array.from({ length: hi - lo }, (_, i) => lo + i);
+  if (rows.length <= TABLE_ROWS) return rows;
   const weight = rows.map((i) => Math.max(0, ...cols.map((col) => col[i] ?? 0)));
   return rows.sort((a, b) => weight[b] - weight[a] || a - b).slice(0, TABLE_ROWS).sort((a, b) => a - b);
 }
@@ -474,11 +492,14 @@ function drawChart(items, cols, values, labels, layout, width) {
     chart.dataset.xticks = t.join('|');
     return t;
   };
+  // names broken into lines where they would not fit their bar's room (a
+  // phone: "critical success" ran off the chart's right edge)
+  const room = (width - Y_AXIS) / shownValues.length - 6;
+  const names = new Map(shownValues.map((v) => [v, wrapName(labels?.get(v) ?? String(v), room)]));
+  const nameLines = Math.max(1, ...[...names.values()].map((t) => t.split('\n').length));
   const xAxis = categorical
-    ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => labels.get(v) ?? String(v)),
-      // names slanted where they would run into each other (a phone)
-      rotate: width / shownValues.length < 120 ? -30 : 0,
-      size: width / shownValues.length < 120 ? 90 : 50 }
+    ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => names.get(v) ?? String(v)),
+      font: AXIS_FONT, size: 50 + 14 * (nameLines - 1) }
     // ticks far enough apart for their digits (11500000 takes about 60 px)
     : { label: binned ? `value (bins of ${w})` : 'value', incrs: INCRS, values: ticks(String),
       space: Math.max(50, 8 * Math.max(String(lo).length, String(hi).length) + 16) };
@@ -542,7 +563,11 @@ function fillTable(table, items, cols, values, labels, layout) {
   // script costs more than the browser's own parser
   const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
   const html = [];
-  for (const i of likeliest(keys.length, weights)) {
+  // the negligible tails hidden as `alea dist` hides them, unless asked
+  const ws = weights();
+  const tails = shownRows(ws, keys.length);
+  const { lo, hi } = state.allRows ? { lo: 0, hi: keys.length } : tails;
+  for (const i of likeliest(lo, hi, ws)) {
     const k = keys[i];
     html.push('<tr>');
     if (bins) html.push('<td>', esc(k * w), '</td><td>', esc(k * w + w - 1), '</td>');
@@ -556,10 +581,21 @@ function fillTable(table, items, cols, values, labels, layout) {
     html.push('</tr>');
   }
   body.innerHTML = html.join('');
+  const first = (i) => (bins ? keys[i] * w : keys[i]), last = (i) => (bins ? keys[i] * w + w - 1 : keys[i]);
+  const lines = state.allRows ? [] : tails.ends.map(({ from, to, rows, mass }) =>
+    `... ${rows} row${rows === 1 ? '' : 's'} below 0.005% hidden (value${rows === 1 ? '' : 's'} ${first(from)}` +
+    `${rows > 1 ? ` to ${last(to)}` : ''}, ${cols.length > 1 ? 'at most' : 'total'} ${g2(mass * 100)}%` +
+    `${cols.length > 1 ? ' of a column' : ''})`);
+  if (hi - lo > TABLE_ROWS) {
+    lines.push(`The table shows the ${TABLE_ROWS} likeliest of ${hi - lo} ` +
+      `${bins ? 'bins' : 'values'}; the chart and the CSV have them all.`);
+  }
   const note = $('table-note');
-  note.hidden = keys.length <= TABLE_ROWS;
-  note.textContent = `The table shows the ${TABLE_ROWS} likeliest of ${keys.length} ` +
-    `${bins ? 'bins' : 'values'}; the chart and the CSV have them all.`;
+  note.hidden = !lines.length;
+  note.textContent = lines.join('\n');
+  const all = $('all-rows');
+  all.hidden = !tails.ends.length;
+  all.setAttribute('aria-pressed', String(!!state.allRows));
 }
 
 let tables = 0; // the number of the latest table; an older one is not built
@@ -588,7 +624,7 @@ function renderDist(items) {
   $('dist-view').hidden = false; // measured while shown, never while hidden
   const width = Math.max(200, $('chart').clientWidth || 280);
   const layout = layoutOf(items, cols, values, labels, width);
-  lastView = { items, cols, values, layout };
+  lastView = { items, cols, values, labels, layout };
   drawChart(items, cols, values, labels, layout, width);
   const my = ++tables;
   document.body.dataset.drawing = '1';
@@ -857,13 +893,20 @@ function announce(text) {
 
 // Brings the result (or its errors) into view after a visitor's request
 // when it would start above the screen or in its lower half: on a phone,
-// after an example (last on the page), it would start a screen away.
+// after an example (last on the page), it would start a screen away. Where
+// the screen is tall enough (a desktop), the expression box stays on it:
+// the page scrolls only as far as its top, when REVEAL_ROOM pixels of the
+// result show below it, so that the next expression is typed in place.
+const REVEAL_ROOM = 200;
 function reveal(view) {
   const box = $('errors').children.length ? $('errors') : $(view === 'dist' ? 'dist-view' : 'roll-view');
   if (box.hidden) return;
   const top = box.getBoundingClientRect().top;
   const height = window.visualViewport ? visualViewport.height : innerHeight;
-  if (top < 0 || top > height / 2) box.scrollIntoView({ block: 'start' });
+  if (top >= 0 && top <= height / 2) return;
+  const exprs = $('exprs').getBoundingClientRect().top - 8;
+  if (top > exprs && top - exprs <= height - REVEAL_ROOM) window.scrollBy(0, exprs);
+  else box.scrollIntoView({ block: 'start' });
 }
 
 // Computes the view of state.exprs and shows it; a newer update, or Cancel,
@@ -1012,16 +1055,19 @@ async function estimateAgain() {
 // ---- CSV ---------------------------------------------------------------------------
 
 // The view's rows (rowsOf): a value each, or a bin each ("from", "to") in
-// a binned view, every one of them, in the mode's chances.
+// a binned view, every one of them, in the mode's chances; named outcomes
+// (the tiers of dd()) in an outcome column, as the table has them.
 function downloadCsv() {
   if (!lastView) return;
-  const { items, cols, values, layout } = lastView;
+  const { items, cols, values, labels, layout } = lastView;
   const { keys, bins, at } = rowsOf(cols, values, layout);
   const w = layout.w;
   const quote = (s) => `"${s.replaceAll('"', '""')}"`;
-  const lines = [[...(bins ? ['from', 'to'] : ['value']),
+  const named = labels && !bins;
+  const lines = [[...(bins ? ['from', 'to'] : ['value']), ...(named ? ['outcome'] : []),
     ...items.map((item) => quote(seriesLabel(item, w)))].join(',')];
   keys.forEach((k, i) => lines.push([...(bins ? [k * w, k * w + w - 1] : [k]),
+    ...(named ? [quote(labels.get(k) || '')] : []),
     ...cols.map((_, j) => String(at(j, i) ?? ''))].join(',')));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');
@@ -1117,6 +1163,15 @@ async function main() {
   $('tails').addEventListener('click', () => {
     state.tails = !state.tails;
     if (lastDists.length) renderDist(lastDists);
+  });
+  // every row of the table, the negligible tails too (`alea dist --all`)
+  $('all-rows').addEventListener('click', () => {
+    state.allRows = !state.allRows;
+    if (!lastView) return;
+    const { items, cols, values, labels, layout } = lastView;
+    const table = $('dist-table');
+    table.replaceChildren();
+    fillTable(table, items, cols, values, labels, layout);
   });
 
   if ('serviceWorker' in navigator && location.protocol !== 'file:')

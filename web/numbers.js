@@ -166,3 +166,33 @@ export function binChances(col, bins, w, mode) {
   const min = first(col.dist), max = last(col.dist);
   return bins.map((k, i) => (k * w + w - 1 < min || k * w > max ? undefined : sums[i]));
 }
+
+// The negligible tails of a table, as `alea dist` and `alea compare` hide
+// them (cli/table.c, TAIL_SHOWN): the runs of rows at either end whose
+// chance of exactly them is below 0.005% in every column (weights: a
+// column each), unless that is every row. {lo, hi}: rows [lo, hi) are
+// shown; ends: each hidden run, {from, to, rows, mass: the most one column
+// hides}.
+export const TAIL_SHOWN = 0.00005;
+export function shownRows(weights, n) {
+  const w = (i) => Math.max(0, ...weights.map((col) => num(col[i] ?? 0)));
+  let lo = 0, hi = n;
+  while (lo < n && w(lo) < TAIL_SHOWN) lo++;
+  if (lo === n) return { lo: 0, hi: n, ends: [] };
+  while (hi > lo && w(hi - 1) < TAIL_SHOWN) hi--;
+  const run = (a, b) => ({ from: a, to: b - 1, rows: b - a,
+    mass: Math.max(0, ...weights.map((col) => col.slice(a, b).reduce((s, p) => s + num(p ?? 0), 0))) });
+  return { lo, hi, ends: [run(0, lo), run(hi, n)].filter((r) => r.rows > 0) };
+}
+
+// A number as C's %.2g prints it ("0.032", "1e-05").
+export function g2(x) {
+  if (x === 0) return '0';
+  const e = Math.floor(Math.log10(Math.abs(Number(x.toPrecision(2)))));
+  if (e < -4 || e >= 2) {
+    const [m, ex] = x.toExponential(1).split('e');
+    const k = Number(ex);
+    return `${m.replace(/\.0$/, '')}e${k < 0 ? '-' : '+'}${String(Math.abs(k)).padStart(2, '0')}`;
+  }
+  return String(Number(x.toPrecision(2)));
+}

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
+import { pct, g2, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -165,4 +165,18 @@ test('binChances: a value in the bin, at least its first value, at most its last
   const five = binChances(three, [0, 1, 2, 3], 5, 'exact');
   const sum = (lo, hi) => distOf('3d6').outcomes.filter(([v]) => v >= lo && v <= hi).reduce((a, [, p]) => a + p, 0);
   near(five, [sum(0, 4), sum(5, 9), sum(10, 14), sum(15, 19)]);
+});
+
+test('the negligible tails: the runs below 0.005% at each end, in every column', () => {
+  const t = TAIL_SHOWN;
+  assert.deepEqual(shownRows([[t / 2, t, 0.5, t / 2, t / 4]], 5),
+    { lo: 1, hi: 3, ends: [{ from: 0, to: 0, rows: 1, mass: t / 2 }, { from: 3, to: 4, rows: 2, mass: t * 3 / 4 }] });
+  // a row stays when one column reaches it; the mass is the most one column hides
+  assert.deepEqual(shownRows([[t / 2, 0.5, t / 4], [t, 0.5, t / 8]], 3),
+    { lo: 0, hi: 2, ends: [{ from: 2, to: 2, rows: 1, mass: t / 4 }] });
+  // every row below: all shown, as the command line shows them
+  assert.deepEqual(shownRows([[t / 2, t / 2]], 2), { lo: 0, hi: 2, ends: [] });
+  // C's %.2g
+  for (const [x, want] of [[0.032, '0.032'], [1e-5, '1e-05'], [0.011, '0.011'], [123, '1.2e+02'], [9.99e-5, '0.0001']])
+    assert.equal(g2(x), want);
 });

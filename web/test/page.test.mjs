@@ -22,7 +22,7 @@ const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm' };
+  '.wasm': 'application/wasm', '.md': 'text/markdown; charset=utf-8' };
 
 let server, base, browser, context;
 const consoleErrors = [];
@@ -106,6 +106,12 @@ async function rollIn(page, text, n, seed) {
 }
 
 const link = (params) => '#' + new URLSearchParams(params).toString();
+
+// The lines of the CSV the page downloads (its trailing newline dropped).
+async function csvLines(page) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+  return readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+}
 
 async function submit(page, text) {
   await page.fill('#exprs', text);
@@ -324,6 +330,9 @@ test('let, if, sum: the examples are the CLI\'s distributions', async () => {
     await page.click(`#example-buttons button:has-text("${label}")`);
     await settled(page);
     assert.equal(await page.inputValue('#exprs'), exprs.join('\n'));
+    // every row, the negligible tails too (the toggle stays on)
+    if (await page.isVisible('#all-rows') && await page.getAttribute('#all-rows', 'aria-pressed') === 'false')
+      await page.click('#all-rows');
     const rows = await tableColumns(page);
     exprs.forEach((expr, i) => {
       const want = cliJson(expr).outcomes;
@@ -412,8 +421,7 @@ test('let, if, sum rolled: the CLI\'s breakdowns; a sum\'s dice marked as its ow
 test('the table downloads as CSV', async () => {
   const page = await open();
   await submit(page, '2d6\n1d12');
-  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
-  const text = readFileSync(await download.path(), 'utf8').trimEnd().split('\n');
+  const text = await csvLines(page);
   assert.equal(text[0], 'value,"2d6","1d12"');
   const want = cliJson('2d6');
   const seven = text.find((l) => l.startsWith('7,')).split(',');
@@ -520,14 +528,30 @@ test('on a phone the result (or its error) starts on the first screen', async ()
   await onScreen('#errors', 'an error');
   await page.close();
   await phone.close();
-  // at a desktop's size, an example's result is brought up too
+  // at a desktop's size, an example's result is brought up too, and the
+  // expression box stays on the screen, after each computation
   const desk = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const wide = await open('', desk);
+  const both = async (what) => {
+    const [t, h] = await wide.$eval('#dist-view', (e) => [e.getBoundingClientRect().top, visualViewport.height]);
+    assert.ok(t >= -1 && t <= h - 200, `desktop, ${what}: #dist-view starts at ${t} of ${h}`);
+    const [bt, bb] = await wide.$eval('#exprs', (e) => [e.getBoundingClientRect().top, e.getBoundingClientRect().bottom]);
+    assert.ok(bt >= 0 && bb <= h, `desktop, ${what}: the expression box at ${bt} to ${bb} of ${h}`);
+  };
   await wide.click('#example-buttons button:has-text("Double Down policies")');
   await settled(wide);
-  const [t, h] = await wide.$eval('#dist-view', (e) => [e.getBoundingClientRect().top, visualViewport.height]);
-  assert.ok(t >= -1 && t <= h / 2, `desktop: #dist-view starts at ${t} of ${h}`);
+  await both('an example');
   await wide.screenshot({ path: join(shots, 'desktop-example.png') });
+  for (const expr of ['3d6', '4d6kh3', '10d10!']) {
+    await wide.fill('#exprs', expr);
+    await wide.press('#exprs', 'Control+Enter');
+    await settled(wide);
+    await both(expr);
+  }
+  await wide.click('#show-roll');
+  await settled(wide);
+  const [bt] = await wide.$eval('#exprs', (e) => [e.getBoundingClientRect().top]);
+  assert.ok(bt >= 0, `desktop, a roll: the expression box at ${bt}`);
   await desk.close();
 });
 
@@ -563,6 +587,42 @@ test('Double Down side by side: named outcomes, grouped bars, integer ticks', as
   await page.close();
 });
 
+test('Double Down\'s CSV names each outcome in an outcome column, as its table does', async () => {
+  const page = await open();
+  await submit(page, 'dd(6, 14)\ndd(6, 14, best)');
+  const text = await csvLines(page);
+  assert.equal(text[0], 'value,outcome,"dd(6, 14)","dd(6, 14, best)"');
+  const want = cliJson('dd(6, 14)');
+  assert.deepEqual(text.slice(1).map((l) => l.split(',').slice(0, 2)),
+    [['0', '"critical failure"'], ['1', '"failure"'], ['2', '"success"'], ['3', '"critical success"']]);
+  text.slice(1).forEach((l, i) => assert.ok(close(Number(l.split(',')[2]), want.outcomes[i][1]), l));
+  // a distribution without names keeps its columns
+  await submit(page, '2d6');
+  assert.equal((await csvLines(page))[0], 'value,"2d6"');
+  await page.close();
+});
+
+test('the outcomes\' names fit the chart: broken into lines on a phone, whole on a desktop', async () => {
+  // the chart's right edge: nothing drawn in its last 3 pixels (a name cut
+  // there was "critical suc")
+  const edgeInk = (page) => page.$eval('#chart canvas', (c) => {
+    const d = c.getContext('2d').getImageData(c.width - 3, 0, 3, c.height).data;
+    let ink = 0;
+    for (let i = 3; i < d.length; i += 4) ink += d[i] > 0;
+    return ink;
+  });
+  for (const [size, ctx, want] of [
+    ['desktop', context, 'critical failure|failure|success|critical success'],
+    ['phone', await phoneContext(), 'critical\nfailure|failure|success|critical\nsuccess']]) {
+    const page = await open(link({ e: 'dd(6, 14)', v: 'dist' }), ctx);
+    assert.equal(await page.$eval('#chart', (c) => c.dataset.xticks), want, size);
+    assert.equal(await edgeInk(page), 0, `${size}: drawn at the chart's right edge`);
+    await page.screenshot({ path: join(shots, `dd-names-${size}.png`) });
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
+});
+
 test('example buttons are named by their mechanic', async () => {
   const page = await open();
   const labels = await page.$$eval('#example-buttons button', (b) => b.map((x) => x.textContent));
@@ -577,6 +637,7 @@ test('example buttons are named by their mechanic', async () => {
 test('rare chances in two significant digits; the chart zoomed to 99.99%, the tails a click away', async () => {
   const expr = 'event(d12 + d14 + d18 + d20)';
   const page = await open(link({ e: expr, v: 'dist', m: 'exact' }));
+  await page.click('#all-rows'); // the table's negligible tails too
   const rows = await tableColumns(page);
   const rare = rows.filter((r) => r.cells[0] > 0 && r.cells[0] < 5e-5);
   assert.ok(rare.length > 500);
@@ -686,6 +747,30 @@ async function axe(page, what) {
   assert.deepEqual(found, [], what);
 }
 
+test('the docs are a link away: the language guide, and dd(), event(), tier() in the cheat sheet', async () => {
+  const page = await open();
+  const links = await page.$$eval('a', (as) => as.map((a) => [a.textContent.trim(), a.getAttribute('href')]));
+  assert.ok(links.length >= 4, JSON.stringify(links));
+  const rowLink = (code) => page.$eval(`#cheatsheet tr:has(code:text-is("${code}")) a`, (a) => a.getAttribute('href'));
+  assert.equal(await rowLink('event(d12 + d14 + d18 + d20)'), 'docs/systems/critical-pools.md');
+  assert.equal(await rowLink('tier(d8, +2)'), 'docs/systems/critical-pools.md');
+  assert.equal(await rowLink('dd(6, 14, always)'), 'docs/systems/double-down.md');
+  assert.equal(await page.getAttribute('#exprs-help a', 'href'), 'docs/language.md');
+  // every one of them is shipped with the page, and it is the repository's text
+  for (const [, href] of links) {
+    const res = await page.request.get(base + href);
+    assert.equal(res.status(), 200, href);
+    assert.equal(await res.text(), readFileSync(join(here, '..', '..', href), 'utf8'), href);
+  }
+  // the help under the box says which keys compute, and they do
+  assert.match(await page.textContent('#exprs-help'), /Ctrl\+Enter computes them/);
+  await page.fill('#exprs', '3d6');
+  await page.press('#exprs', 'Control+Enter');
+  await settled(page);
+  assert.equal((await summary(page)).mean[0], '10.50');
+  await page.close();
+});
+
 test('accessible: axe finds nothing at desktop and phone sizes; results are announced', async () => {
   for (const [size, ctx] of [['desktop', await browser.newContext({ viewport: { width: 1280, height: 800 } })],
     ['phone', await phoneContext()]]) {
@@ -750,7 +835,11 @@ test('speed: from Distribution on 100d6kh50 to its chart drawn', async (t) => {
     chart.push(drawn);
     table.push(filled);
   }
-  assert.equal((await tableColumns(page)).length, 251);
+  // 251 values: those the table shows, and the negligible tails it counts
+  const hiddenRows = [...(await page.textContent('#table-note')).matchAll(/(\d+) rows? below/g)]
+    .reduce((a, m) => a + Number(m[1]), 0);
+  assert.ok(hiddenRows > 0);
+  assert.equal((await tableColumns(page)).length + hiddenRows, 251);
   const med = (xs) => xs.slice().sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
   // reported, not asserted: a loaded machine is slower
   t.diagnostic(`100d6kh50, Distribution to chart drawn: median ${med(chart)} ms ` +
@@ -873,6 +962,39 @@ test('the amplifying link: refused, and memory stays bounded', async (t) => {
   assert.ok(heap < 64 << 20, `page heap ${heap}`);
   await page.screenshot({ path: join(shots, 'too-long.png'), fullPage: true });
   await page.close();
+});
+
+test('the table hides the negligible tails as alea dist does; Show every row shows them', async () => {
+  const hidden = (args) => spawnSync(ALEA, args, { encoding: 'utf8' }).stdout.split('\n')
+    .filter((l) => l.startsWith('... ')).map((l) => l.replace(/; --all shows every row$/, ''));
+  for (const [size, ctx] of [['desktop', context], ['phone', await phoneContext()]]) {
+    const page = await open('', ctx);
+    await submit(page, '10d10!');
+    const want = hidden(['dist', '--', '10d10!']);
+    assert.equal(want.length, 2, want.join('\n')); // both ends, as the command line has them
+    assert.deepEqual((await page.textContent('#table-note')).split('\n'), want);
+    let rows = await tableColumns(page);
+    assert.deepEqual([rows[0].value, rows.at(-1).value, rows.length], [24, 123, 100]);
+    assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'false');
+    await page.click('#all-rows');
+    rows = await tableColumns(page);
+    assert.deepEqual([rows[0].value, rows.length], [10, 1000]); // the likeliest 1000 of 1281
+    assert.equal(await page.textContent('#table-note'),
+      'The table shows the 1000 likeliest of 1281 values; the chart and the CSV have them all.');
+    assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    await page.click('#all-rows');
+    // a comparison: a row is hidden only when every column is below, as compare hides it
+    await submit(page, '10d10!\n3d6');
+    assert.deepEqual((await page.textContent('#table-note')).split('\n'),
+      hidden(['compare', '--', '10d10!', '3d6']));
+    // nothing negligible: no note, no button
+    await submit(page, '3d6');
+    assert.equal(await page.isVisible('#table-note'), false);
+    assert.equal(await page.isVisible('#all-rows'), false);
+    await axe(page, `${size}, the table's tails`);
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
 });
 
 test('a link to 100000 outcomes: the table holds the likeliest 1000, the CSV all', async () => {
