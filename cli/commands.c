@@ -359,15 +359,17 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
             }
             len = alea_roll_format(roll, fmt, b->p, b->cap);
         }
-        const char *out = b->p;
         if (d) {
             if (!roll_luck(roll, d, o->json, b->p, len, &lb, &len)) {
                 rc = out_of_memory();
                 break;
             }
-            out = lb.p;
+            if (fwrite(lb.p, 1, len, stdout) != len || putchar('\n') == EOF)
+                break; /* a closed pipe: stop rolling; main reports */
+            continue;
         }
-        if (fwrite(out, 1, len, stdout) != len || putchar('\n') == EOF)
+        b->p[len] = '\n'; /* one write a line: the hot path of roll -n */
+        if (fwrite(b->p, 1, len + 1, stdout) != len + 1)
             break; /* a closed pipe: stop rolling; main reports */
     }
     alea_dist_free(d);
