@@ -498,8 +498,10 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v);
  * cut; the exact fractions rounded once when they are known (exact mode,
  * exact counts as for alea_dist_mean), else summed from its small end in
  * double-double arithmetic (no cancellation). alea_dist_at_least and
- * alea_dist_at_most give the same numbers. Cost: two passes, where a call
- * of alea_dist_at_least per row is one each. */
+ * alea_dist_at_most give the same numbers. The distribution holds both
+ * columns from its making (16 bytes an outcome, counted in the memory
+ * limit): this is a copy, and alea_dist_at_least, alea_dist_at_most and
+ * alea_dist_luck a binary search each. */
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
 
 /*
@@ -511,8 +513,9 @@ void alea_dist_cumulate(const alea_dist *dist, double *least, double *most);
  * and at_least the whole mass listed (1 less alea_dist_truncated); above
  * every outcome, the reverse. For a repeat ("6 x 4d6kh3") dist is one
  * roll's: pass each roll's total (alea_roll_total_at), not their sum.
- * A NULL dist gives 0 and 0; a NULL output is not written. Cost: linear in
- * alea_dist_count (one pass each), no allocation.
+ * A NULL dist gives 0 and 0; a NULL output is not written. Cost: a binary
+ * search over the outcomes, no allocation, so that a repeat of 10,000 rolls
+ * of 1d100000 places them all in milliseconds.
  */
 void alea_dist_luck(const alea_dist *dist, int64_t total, double *at_most, double *at_least);
 

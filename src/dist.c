@@ -140,6 +140,8 @@ static void moments(alea_dist *d)
     }
 }
 
+static void cumulate(const alea_dist *d, double *cum);
+
 alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size_t len,
                             alea_dist **out)
 {
@@ -172,6 +174,7 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
     d->fracs = ctx->exact;
     d->exact = ctx->exact && !ctx->precise;
     d->sci = NULL;
+    d->cum = NULL;
     d->incomplete = NULL;
     memset(&d->tree, 0, sizeof d->tree);
     d->tree.lo_inf = d->tree.hi_inf = 1;
@@ -184,6 +187,17 @@ alea_status alea__dist_make(alea_ctx *ctx, alea__pmf *pmf, const char *src, size
             alea__mem_free(ctx, d, sizeof *d + len + 1);
             return st;
         }
+    } else if (d->pmf.n) {
+        /* The evaluation is over: its spare blocks go first, so that the
+         * columns never raise the peak above what the result needs. */
+        alea__spare_flush(ctx);
+        d->cum = alea__mem_alloc(ctx, alea__mul_size(d->pmf.n, 2 * sizeof(double)));
+        if (!d->cum) {
+            *pmf = d->pmf;
+            alea__mem_free(ctx, d, sizeof *d + len + 1);
+            return alea__nomem(ctx);
+        }
+        cumulate(d, d->cum);
     }
     *out = d;
     return ALEA_OK;
@@ -194,6 +208,8 @@ void alea_dist_free(alea_dist *dist)
     if (!dist)
         return;
     alea_ctx *ctx = dist->ctx;
+    if (dist->cum)
+        alea__mem_free(ctx, dist->cum, alea__mul_size(dist->pmf.n, 2 * sizeof(double)));
     if (dist->sci)
         alea__mem_free(ctx, dist->sci, alea__mul_size(dist->pmf.n ? dist->pmf.n : 1,
                                                       3 * sizeof(alea__sci)));
@@ -267,19 +283,6 @@ static double column(const alea_dist *d, ddouble below, ddouble above, int least
     return x < 0 ? 0 : x > 1 ? 1 : x;
 }
 
-/* The sums of the weights of outcomes [0, i) and [i, n) (counts, or
- * probabilities). */
-static void split_sums(const alea_dist *d, size_t i, ddouble *below, ddouble *above)
-{
-    ddouble lo = {0, 0}, hi = {0, 0};
-    for (size_t k = 0; k < i; k++)
-        lo = dd_add(lo, weight(d, k));
-    for (size_t k = d->pmf.n; k-- > i;)
-        hi = dd_add(hi, weight(d, k));
-    *below = lo;
-    *above = hi;
-}
-
 double alea_dist_at_least(const alea_dist *dist, int64_t v)
 {
     if (!dist)
@@ -289,9 +292,7 @@ double alea_dist_at_least(const alea_dist *dist, int64_t v)
         return 0;
     if (dist->sci) /* recomputed in fractions: the nearest double */
         return dist->sci[3 * first + 1].d;
-    ddouble below, above;
-    split_sums(dist, first, &below, &above);
-    return column(dist, below, above, 1);
+    return dist->cum[2 * first];
 }
 
 double alea_dist_at_most(const alea_dist *dist, int64_t v)
@@ -303,9 +304,7 @@ double alea_dist_at_most(const alea_dist *dist, int64_t v)
         return 0;
     if (dist->sci)
         return dist->sci[3 * (end - 1) + 2].d;
-    ddouble below, above;
-    split_sums(dist, end, &below, &above);
-    return column(dist, below, above, 0);
+    return dist->cum[2 * (end - 1) + 1];
 }
 
 void alea_dist_luck(const alea_dist *dist, int64_t total, double *at_most, double *at_least)
@@ -446,36 +445,44 @@ double alea_dist_truncated(const alea_dist *dist)
     return dist ? dist->pmf.trunc : 0;
 }
 
+/* The cumulative columns of d in doubles, into cum: P(X >= value i) at
+ * 2i, P(X <= value i) at 2i + 1. Two passes: the sums from the top (kept in
+ * cum as they go, then replaced), and the sums from the bottom, with which
+ * both columns are made. The double-double sum from the top is carried as
+ * its rounded value and error in the row's two cells. */
+static void cumulate(const alea_dist *d, double *cum)
+{
+    size_t n = d->pmf.n;
+    ddouble above = {0, 0};
+    for (size_t i = n; i-- > 0;) {
+        above = dd_add(above, weight(d, i));
+        cum[2 * i] = above.hi;
+        cum[2 * i + 1] = above.lo;
+    }
+    ddouble below = {0, 0};
+    for (size_t i = 0; i < n; i++) {
+        ddouble from_i = {cum[2 * i], cum[2 * i + 1]};
+        ddouble to_i = dd_add(below, weight(d, i));
+        ddouble past = i + 1 < n ? (ddouble){cum[2 * i + 2], cum[2 * i + 3]} : (ddouble){0, 0};
+        cum[2 * i] = column(d, below, from_i, 1);
+        cum[2 * i + 1] = column(d, to_i, past, 0);
+        below = to_i;
+    }
+}
+
 void alea_dist_cumulate(const alea_dist *dist, double *least, double *most)
 {
     if (!dist)
         return;
     const alea__pmf *m = &dist->pmf;
-    if (dist->sci) { /* recomputed in fractions: the nearest doubles */
-        for (size_t i = 0; i < m->n; i++) {
+    for (size_t i = 0; i < m->n; i++) {
+        if (dist->sci) { /* recomputed in fractions: the nearest doubles */
             least[i] = dist->sci[3 * i + 1].d;
             most[i] = dist->sci[3 * i + 2].d;
+        } else {
+            least[i] = dist->cum[2 * i];
+            most[i] = dist->cum[2 * i + 1];
         }
-        return;
-    }
-    /* Two passes: the sums from the top (kept in least as they go, then
-     * replaced), and the sums from the bottom, with which both columns are
-     * made. The double-double sum from the top is carried as its rounded
-     * value and error in the two arrays. */
-    ddouble above = {0, 0};
-    for (size_t i = m->n; i-- > 0;) {
-        above = dd_add(above, weight(dist, i));
-        least[i] = above.hi;
-        most[i] = above.lo;
-    }
-    ddouble below = {0, 0};
-    for (size_t i = 0; i < m->n; i++) {
-        ddouble from_i = {least[i], most[i]};
-        ddouble to_i = dd_add(below, weight(dist, i));
-        ddouble past = i + 1 < m->n ? (ddouble){least[i + 1], most[i + 1]} : (ddouble){0, 0};
-        least[i] = column(dist, below, from_i, 1);
-        most[i] = column(dist, to_i, past, 0);
-        below = to_i;
     }
 }
 

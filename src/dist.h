@@ -53,6 +53,9 @@ struct alea_dist {
     alea__q xq[3];         /* with fracs: mean, variance, truncated mass */
     alea__sci *sci;        /* with fracs: each outcome's probability, at least
                               and at most (3 a row) at any exponent */
+    double *cum;           /* without fracs: P(X >= value i) and P(X <= value
+                              i), 2 a row, made once so that a roll's luck is
+                              a binary search, not a sum over every outcome */
     alea__range tree;      /* the expression's bounds (bounds.c), for min and
                               max where the outcomes listed may not reach
                               them */

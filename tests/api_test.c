@@ -84,6 +84,30 @@ static void test_luck(void **state)
     alea_dist_free(d);
     alea_dist_luck(NULL, 3, &most, &least);
     assert_true(most == 0 && least == 0);
+    /* Every total from below the support to past it, in a distribution
+     * with gaps and one without whole counts: the same as the columns. */
+    static const char *const wide[] = {"1d1000 * 3 + 1d2 * 1000", "10d6!kh3"};
+    for (size_t k = 0; k < sizeof wide / sizeof wide[0]; k++) {
+        d = dist_of(ctx, wide[k]);
+        size_t n = alea_dist_count(d);
+        double *lc = calloc(n, sizeof *lc), *mc = calloc(n, sizeof *mc);
+        assert_non_null(lc);
+        assert_non_null(mc);
+        alea_dist_cumulate(d, lc, mc);
+        size_t i = 0;
+        for (int64_t v = alea_dist_value(d, 0) - 2; v <= alea_dist_value(d, n - 1) + 2; v++) {
+            while (i < n && alea_dist_value(d, i) < v)
+                i++;
+            alea_dist_luck(d, v, &most, &least);
+            int on = i < n && alea_dist_value(d, i) == v;
+            assert_true(least == (i < n ? lc[i] : 0));
+            assert_true(most == (on ? mc[i] : i > 0 ? mc[i - 1] : 0));
+            assert_true(most == alea_dist_at_most(d, v) && least == alea_dist_at_least(d, v));
+        }
+        free(lc);
+        free(mc);
+        alea_dist_free(d);
+    }
     alea_ctx_free(ctx);
 }
 
