@@ -161,6 +161,8 @@ function readHash() {
   if (h.has('e')) state.exprs = h.get('e').split('\n');
   if (['dist', 'roll'].includes(h.get('v'))) state.view = h.get('v');
   if (['exact', 'atleast', 'atmost'].includes(h.get('m'))) state.mode = h.get('m');
+  // "Show every row" pressed: rows=all
+  state.allRows = h.get('rows') === 'all';
   const n = parseInt(h.get('n'), 10);
   if (n >= 1 && n <= MAX_ROLLS) state.n = n;
   if (/^[0-9]{1,20}$/.test(h.get('s') || '')) state.seed = h.get('s');
@@ -188,6 +190,7 @@ function writeHash() {
   if (state.dialect !== 'alea') h.set('dl', state.dialect);
   if (state.view === 'dist') {
     h.set('m', state.mode);
+    if (state.allRows) h.set('rows', 'all');
     // each estimate shown, with its seed: the link estimates again with the same rolls
     for (const { index, seed, rolls } of state.estimates)
       h.append('x', rolls === ESTIMATE_ROLLS ? `${index}.${seed}` : `${index}.${seed}.${rolls}`);
@@ -1158,6 +1161,7 @@ async function main() {
   // every row of the table, the negligible tails too (`alea dist --all`)
   $('all-rows').addEventListener('click', () => {
     state.allRows = !state.allRows;
+    writeHash();
     if (!lastView) return;
     const { items, cols, values, labels, layout } = lastView;
     const table = $('dist-table');

@@ -1011,7 +1011,14 @@ test('the table hides the negligible tails as alea dist does; Show every row sho
     assert.equal(await page.textContent('#table-note'),
       'The table shows the 1000 likeliest of 1281 values; the chart and the CSV have them all.');
     assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    // the link holds it: the same rows again
+    assert.match(page.url(), /[#&]rows=all(&|$)/);
+    const again = await open(new URL(page.url()).hash, ctx);
+    assert.equal(await again.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    assert.deepEqual(await tableColumns(again), rows);
+    await again.close();
     await page.click('#all-rows');
+    assert.doesNotMatch(page.url(), /rows=/);
     // a comparison: a row is hidden only when every column is below, as compare hides it
     await submit(page, '10d10!\n3d6');
     assert.deepEqual((await page.textContent('#table-note')).split('\n'),
