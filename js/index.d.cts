@@ -1,9 +1,12 @@
 // Types of alea-dice for CommonJS (index.cjs): the same API, each function
 // returning a promise (index.cjs imports the ES module on first use).
-import type { Alea, Dist, DistOptions, LoadOptions, Roll, RollOptions } from './index.js';
+import type {
+  Alea, Column, CompareOptions, Comparison, Dist, DistOptions, LoadOptions, Roll, RollOptions,
+} from './index.js';
 
 export type {
-  Alea, AleaError, Bound, Dialect, Dist, DistOptions, LibraryLimitName, LimitName, Limits, LoadOptions, Luck,
+  Alea, AleaError, Bound, Column, CompareOptions, Comparison, Dialect, Dist, DistOptions, LibraryLimitName,
+  LimitName, Limits, LoadOptions, Luck, TableKind, Versus,
   Roll, RollDetail, RollGroup,
   RollOptions, Seed, Status,
 } from './index.js';
@@ -12,3 +15,4 @@ export function load(options?: LoadOptions): Promise<Alea>;
 export function roll(expr: string, options: RollOptions & { n: number }): Promise<Roll[]>;
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
+export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;

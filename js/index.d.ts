@@ -177,6 +177,66 @@ export interface DistOptions {
   exact?: boolean;
 }
 
+/** A column of compare(): an expression, named by itself, or a
+ * [name, expression] pair. */
+export type Column = string | readonly [name: string, expression: string];
+
+export interface CompareOptions {
+  dialect?: Dialect;
+  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  exact?: boolean;
+  /** true: the distances between every pair of columns (`alea compare
+   * --pairs`); else each column against the first. */
+  pairs?: boolean;
+  /** The most cells (values x columns) of the table: default
+   * COMPARE_CELLS_MAX; more throws ALEA_ERR_LIMIT. */
+  maxCells?: number;
+}
+
+/** Two columns compared, A and B rolled independently, as `alea compare
+ * --json`'s "versus": each is normalised by its mass listed. */
+export interface Versus {
+  /** The columns' indexes (a < b). */
+  a: number;
+  b: number;
+  /** P(A > B), P(A = B), P(A < B): they sum to 1. */
+  p_greater: number;
+  p_equal: number;
+  p_less: number;
+  /** Total variation distance: 0 identical, 1 disjoint. */
+  tv: number;
+  /** Kolmogorov-Smirnov distance: the greatest |P(A <= v) - P(B <= v)|. */
+  ks: number;
+  /** Earth mover's distance: the least average shift that turns A into B
+   * (d20 against d20 + 5: 5). */
+  emd: number;
+}
+
+/** What a table's cells are: P(X = v), P(X >= v) or P(X <= v). */
+export type TableKind = 'p' | 'at_least' | 'at_most';
+
+/** Several distributions side by side, and the distances between them. */
+export class Comparison {
+  /** The columns' names, in the order given (an expression named by itself). */
+  readonly names: string[];
+  readonly dists: Dist[];
+  /** Every value some column can take, ascending. */
+  readonly outcomes: number[];
+  /** Each column against the first, or every pair with pairs: true. */
+  readonly versus: Versus[];
+  /** The Dist of the column named name. */
+  get(name: string): Dist | undefined;
+  /** A row [value, one number per column] for each value of outcomes; with
+   * kind 'p' a column that cannot take the value has null. */
+  table(kind?: 'p'): [number, (number | null)[]][];
+  table(kind: 'at_least' | 'at_most'): [number, number[]][];
+  /** As `alea compare --json` writes it. */
+  readonly json: { columns: Record<string, unknown>[]; versus: Versus[] };
+}
+
+/** compare()'s default maxCells: 1000000. */
+export const COMPARE_CELLS_MAX: number;
+
 export interface LoadOptions {
   limits?: Limits;
   /** The module's bytes or compiled module, where alea.wasm cannot be read. */
@@ -194,9 +254,12 @@ export class Alea {
   roll(expr: string, options: RollOptions & { n: number }): Roll[];
   roll(expr: string, options?: RollOptions & { n?: undefined }): Roll;
   dist(expr: string, options?: DistOptions): Dist;
+  /** The columns' distributions and the distances between them, options last. */
+  compare(...args: [...Column[], CompareOptions] | Column[]): Comparison;
 }
 
 export function load(options?: LoadOptions): Promise<Alea>;
 export function roll(expr: string, options: RollOptions & { n: number }): Promise<Roll[]>;
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
+export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;

@@ -4,6 +4,7 @@
 //   const alea = await load({ deadline: 100, limits: { source: 200 } });
 //   alea.roll('4d6kh3', { seed: 7 }).text    // '4d6kh3 [5, 2 dropped, 6, 6] = 17'
 //   alea.dist('2d6').atLeast(10)             // 0.1666...
+//   alea.compare('d20', ['adv', '2d20kh1']).versus[0].p_less  // 0.64125
 //   (await roll('1d20 + 5')).markdown        // one shared instance, loaded on first use
 //
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
@@ -304,6 +305,94 @@ function seedValue(seed) {
   return s.toString();
 }
 
+/** The most cells (values x columns) of a comparison's table by default
+ * (Python's COMPARE_CELLS_MAX): the rows stay within memory when the
+ * columns' values hardly overlap. */
+export const COMPARE_CELLS_MAX = 1000000;
+
+const TABLE_KINDS = ['p', 'at_least', 'at_most'];
+
+/** compare()'s arguments as [name, expression, named] triples: a string is
+ * named by itself, a [name, expression] pair by its name; names are
+ * unique. */
+function columnsOf(args) {
+  if (!args.length) throw new TypeError('alea: compare needs at least one expression');
+  const out = args.map((x) => {
+    if (typeof x === 'string') return [x, x, false];
+    if (Array.isArray(x) && x.length === 2 && x.every((y) => typeof y === 'string')) {
+      if (!x[0]) throw new RangeError(`alea: the name of '${x[1].slice(0, 40)}' is empty`);
+      return [x[0], x[1], true];
+    }
+    throw new TypeError('alea: compare takes expressions (strings) or [name, expression] pairs '
+      + `of strings, not ${x === null ? 'null' : Array.isArray(x) ? 'that array' : typeof x}`);
+  });
+  const seen = new Set();
+  for (const [name] of out) {
+    if (seen.has(name)) {
+      throw new RangeError(`alea: two columns are named '${name.slice(0, 40)}'; name them apart `
+        + 'with [name, expression] pairs');
+    }
+    seen.add(name);
+  }
+  return out;
+}
+
+/** Several distributions side by side (compare()): names and dists in the
+ * order given, outcomes every value some column can take (ascending), and
+ * versus the distances between columns, as `alea compare --json` gives
+ * them: {a, b, p_greater, p_equal, p_less, tv, ks, emd} (a and b the
+ * columns' indexes; A and B rolled independently; total variation,
+ * Kolmogorov-Smirnov and earth mover's distances), each column against the
+ * first, or every pair with pairs: true. */
+export class Comparison {
+  #named;
+
+  constructor(names, dists, versus, named) {
+    this.names = names;
+    this.dists = dists;
+    this.versus = versus;
+    this.#named = named;
+    const values = new Set();
+    for (const d of dists) for (const [v] of d.outcomes) values.add(v);
+    this.outcomes = [...values].sort((x, y) => x - y);
+  }
+
+  /** The Dist of the column named name (undefined for no such column). */
+  get(name) {
+    const i = this.names.indexOf(name);
+    return i < 0 ? undefined : this.dists[i];
+  }
+
+  /** The rows [value, [one number per column]] for every value of
+   * outcomes. kind 'p': P(X = value), null where the column cannot take
+   * it; 'at_least', 'at_most': P(X >= value), P(X <= value), the library's
+   * cumulative columns, every cell filled. */
+  table(kind = 'p') {
+    if (!TABLE_KINDS.includes(kind)) {
+      throw new RangeError(`alea: kind must be one of ${TABLE_KINDS.join(', ')}, not '${String(kind)}'`);
+    }
+    // each column's P(X = v) from a map of its own, a lookup a cell
+    const maps = kind === 'p' ? this.dists.map((d) => new Map(d.outcomes)) : null;
+    const cell = (d, j, v) => (maps ? maps[j].get(v) ?? null
+      : kind === 'at_least' ? d.atLeast(v) : d.atMost(v));
+    return this.outcomes.map((v) => [v, this.dists.map((d, j) => cell(d, j, v))]);
+  }
+
+  /** The comparison as `alea compare --json` writes it: {columns: [{name
+   * (null for an expression named by itself), expression, outcomes, ...}],
+   * versus}. */
+  get json() {
+    return {
+      columns: this.dists.map((d, j) => {
+        const { hint, ...rest } = d.json; // the command line says a hint on stderr
+        void hint;
+        return { name: this.#named[j] ? this.names[j] : null, ...rest };
+      }),
+      versus: this.versus,
+    };
+  }
+}
+
 /** An instance of the module: its own memory (at most 128 MiB), generator
  * and limits. Calls are synchronous; one instance serves one thread. */
 export class Alea {
@@ -351,7 +440,8 @@ export class Alea {
    * are those of `alea roll --seed SEED`; else the generator goes on from
    * the system's entropy. detail: false leaves out every die's JSON.
    * luck: true places each total in the expression's exact distribution,
-   * computed once first within the limits (Roll.luck); a refused
+   * computed once first by the module within the limits and half the
+   * deadline (Roll.luck, the library's alea_dist_luck); a refused
    * distribution never fails the rolls (Roll.luckRefused says why). */
   roll(expr, options = {}) {
     const { seed, n, dialect = 'alea', detail = true, luck = false } = optionsOf(options, 'roll');
@@ -365,24 +455,11 @@ export class Alea {
       throw new AleaError(`too many rolls (limit is ${this.#limits.rolls})`,
         { status: 'ALEA_ERR_LIMIT', start: 0, end: utf8Length(src), expression: src });
     }
-    let d = null, refused = null;
-    if (luck) {
-      try {
-        d = this.dist(src, { dialect });
-      } catch (e) {
-        if (!(e instanceof AleaError) || e.status === 'ALEA_ERR_SYNTAX'
-            || e.status === 'ALEA_ERR_INVALID') throw e;
-        refused = e.message;
-      }
-    }
-    const a = this.#call(src, dialect, (req) => req.roll(src, { n: count, seed: s, detail: !!detail }));
-    const place = (t) => ({ at_most: d.atMost(t), at_least: d.atLeast(t) });
-    const rolls = a.rolls.map((r) => {
-      const totals = r.totals ?? [r.total];
-      const places = d ? totals.map(place) : null;
-      return new Roll(r, a.hint, places && (totals.length > 1 ? places : places[0]),
-        luck && !d ? refused : null);
-    });
+    // the module places each total (alea_dist_luck), the distribution
+    // computed once first in at most half the deadline (web/wasm.c)
+    const a = this.#call(src, dialect, (req) => req.roll(src,
+      { n: count, seed: s, detail: !!detail, luck: !!luck }));
+    const rolls = a.rolls.map((r) => new Roll(r, a.hint, r.luck ?? null, a.luck_refused ?? null));
     return n === undefined ? rolls[0] : rolls;
   }
 
@@ -397,6 +474,48 @@ export class Alea {
       { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
     }
     return new Dist(this.#call(src, dialect, (req) => req.dist(src, { stats: true })));
+  }
+
+  /** The distributions of several expressions side by side and the
+   * distances between them (a Comparison), as `alea compare --json`: each
+   * expression a string, named by itself, or a [name, expression] pair;
+   * options last: {dialect, exact, pairs, maxCells}. One call of the
+   * module: the columns and the distances share the deadline and one work
+   * budget, and their outcomes together stay within the support limit;
+   * the table has at most maxCells cells (values x columns, default
+   * COMPARE_CELLS_MAX). versus: each column against the first, or every
+   * pair with pairs: true (`alea compare --pairs`). */
+  compare(...args) {
+    const last = args.at(-1);
+    const options = last !== null && typeof last === 'object' && !Array.isArray(last)
+      ? args.pop() : {};
+    const { dialect = 'alea', exact = false, pairs = false, maxCells = COMPARE_CELLS_MAX } = options;
+    const columns = columnsOf(args);
+    if (typeof maxCells !== 'number' || !Number.isInteger(maxCells) || maxCells < 1) {
+      throw new RangeError(`alea: maxCells must be a whole number from 1, not ${String(maxCells)}`);
+    }
+    const srcs = columns.map(([, src]) => this.#source(src));
+    const first = srcs[0];
+    if (exact) {
+      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
+        + '`alea compare --exact` and the Python module have them)',
+      { status: 'ALEA_ERR_ARGUMENT', expression: first, end: utf8Length(first) });
+    }
+    let failed = 0;
+    const a = this.#call(first, dialect, (req) => {
+      const out = req.compare(srcs, { pairs: !!pairs });
+      failed = out.error?.column ?? 0;
+      return out;
+    }, () => srcs[failed]);
+    const c = new Comparison(columns.map(([name]) => name), a.columns.map((d) => new Dist(d)),
+      a.versus, columns.map(([, , named]) => named));
+    const cells = c.outcomes.length * c.names.length;
+    if (cells > maxCells) {
+      throw new AleaError(`compare: the table would have ${cells} cells (${c.outcomes.length} `
+        + `values x ${c.names.length} columns), more than maxCells (${maxCells}); compare fewer `
+        + 'expressions, or raise maxCells', { status: 'ALEA_ERR_LIMIT', expression: srcs.at(-1) });
+    }
+    return c;
   }
 
   #source(expr) {
@@ -426,7 +545,9 @@ export class Alea {
   /** True once the module trapped: every call throws, load another. */
   get closed() { return this.#broken !== null; }
 
-  #call(src, dialect, fn) {
+  // expressionOf: the expression an error concerns, once fn has run (a
+  // comparison's column)
+  #call(src, dialect, fn, expressionOf = () => src) {
     if (!this.dialects.includes(dialect)) {
       throw new RangeError(`alea: unknown dialect '${String(dialect)}' (the dialects are ${
         this.dialects.join(', ')})`);
@@ -443,6 +564,7 @@ export class Alea {
     }
     if (!a.error) return a;
     const { status, message, line, start, end } = a.error;
+    src = expressionOf();
     if (status === 'ALEA_ERR_INTERRUPTED') {
       const msg = `timed out after ${deadline} ms (the deadline)`;
       throw new AleaError(msg, { status, start, end, expression: src, line: msg });
@@ -516,4 +638,9 @@ export async function roll(expr, options) {
 /** The distribution with a shared instance and the default limits (Alea.dist). */
 export async function dist(expr, options) {
   return (await instance()).dist(expr, options);
+}
+
+/** A comparison with a shared instance and the default limits (Alea.compare). */
+export async function compare(...args) {
+  return (await instance()).compare(...args);
 }

@@ -8,6 +8,14 @@
 //   alea.dist('4d6kh3', {stats: true}) -> with the library's median and
 //                              cumulative columns: median, at_least, at_most
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
+//   alea.roll('3d6', {seed: '7', luck: true}) -> each roll with its "luck",
+//                              {at_most, at_least} in the exact distribution
+//                              (alea_dist_luck), as `alea roll --luck --json`;
+//                              "luck_refused": why, when a limit refused it
+//   alea.compare(['d20', '2d20kh1'], {pairs: false}) -> {columns: [each as
+//                              dist's with stats], versus: [{a, b, p_greater,
+//                              p_equal, p_less, tv, ks, emd}]}, as `alea
+//                              compare --json`; an error has "column"
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
 //                              estimate: the library's JSON of the totals
@@ -128,9 +136,32 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
   };
   const calls = {
     dist: (src, { stats = false } = {}) => withSource(src, x.alea_web_dist, stats ? 1 : 0),
-    roll(src, { n = 1, seed = null, detail = true } = {}) {
+    roll(src, { n = 1, seed = null, detail = true, luck = false } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
-      return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0);
+      return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0, luck ? 1 : 0);
+    },
+    // The expressions' distributions side by side and the distances between
+    // them (each against the first; every pair with pairs): their bytes one
+    // after another, and each one's length.
+    compare(srcs, { pairs = false } = {}) {
+      const parts = srcs.map((s) => encoder.encode(s));
+      const lens = x.alea_web_alloc(4 * parts.length);
+      if (!lens) return NOMEM;
+      try {
+        new Uint32Array(memory.buffer, lens, parts.length).set(parts.map((b) => b.length));
+        const all = new Uint8Array(parts.reduce((k, b) => k + b.length, 0));
+        parts.reduce((at, b) => { all.set(b, at); return at + b.length; }, 0);
+        const ptr = x.alea_web_alloc(all.length);
+        if (!ptr) return NOMEM;
+        try {
+          new Uint8Array(memory.buffer, ptr, all.length).set(all);
+          return JSON.parse(cstring(x.alea_web_compare(ptr, lens, parts.length, pairs ? 1 : 0)));
+        } finally {
+          x.alea_web_free(ptr);
+        }
+      } finally {
+        x.alea_web_free(lens);
+      }
     },
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
@@ -184,6 +215,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     request,
     dist: (src, options) => request().dist(src, options),
     roll: (src, options) => request().roll(src, options),
+    compare: (srcs, options) => request().compare(srcs, options),
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
     named: (line) => request().named(line),

@@ -14,7 +14,7 @@
 // worker and starts another.
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
-import { num, pct, g2, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
+import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
   from './numbers.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
@@ -161,6 +161,8 @@ function readHash() {
   if (h.has('e')) state.exprs = h.get('e').split('\n');
   if (['dist', 'roll'].includes(h.get('v'))) state.view = h.get('v');
   if (['exact', 'atleast', 'atmost'].includes(h.get('m'))) state.mode = h.get('m');
+  // "Show every row" pressed: rows=all
+  state.allRows = h.get('rows') === 'all';
   const n = parseInt(h.get('n'), 10);
   if (n >= 1 && n <= MAX_ROLLS) state.n = n;
   if (/^[0-9]{1,20}$/.test(h.get('s') || '')) state.seed = h.get('s');
@@ -188,6 +190,7 @@ function writeHash() {
   if (state.dialect !== 'alea') h.set('dl', state.dialect);
   if (state.view === 'dist') {
     h.set('m', state.mode);
+    if (state.allRows) h.set('rows', 'all');
     // each estimate shown, with its seed: the link estimates again with the same rolls
     for (const { index, seed, rolls } of state.estimates)
       h.append('x', rolls === ESTIMATE_ROLLS ? `${index}.${seed}` : `${index}.${seed}.${rolls}`);
@@ -665,38 +668,28 @@ function showDist(exprs, results) {
 
 // ---- the roll view ---------------------------------------------------------------
 
-// How a total compares with the exact distribution: the share of rolls at
-// most / at least it (a binary search: a list of many rolls of a wide
-// distribution must not cost rolls x outcomes).
-function luck(dist) {
-  const values = dist.outcomes.map(([v]) => v);
-  const { atmost, atleast } = columns(dist);
-  // the index of the first value >= t (values.length if none)
-  const first = (t) => {
-    let lo = 0, hi = values.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (values[mid] < t) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-  };
-  return (total) => {
-    const i = first(total);
-    const below = values[i] === total ? atmost[i] : (i > 0 ? atmost[i - 1] : 0);
-    const above = i < values.length ? atleast[i] : 0;
-    return `this total or less: ${pct(below)}%, this or more: ${pct(above)}%`;
-  };
+// A roll's luck, its place in the exact distribution as the library gives
+// it (alea_dist_luck, web/wasm.c's roll with luck), in the words of `alea
+// roll --luck`; the numbers themselves in the element's data, as `alea roll
+// --luck --json` has them.
+function luckLine(total, { at_most: most, at_least: least }) {
+  const l = document.createElement('div');
+  l.className = 'luck';
+  l.textContent = `luck: P(<= ${total}) ${luckPct(most)}, P(>= ${total}) ${luckPct(least)}`;
+  l.dataset.atMost = String(most);
+  l.dataset.atLeast = String(least);
+  return l;
 }
 
-// results: the rolls of each expression, then the distribution of each (for
-// the luck line; an expression past the exact engine's limits has none).
+// results: the rolls of each expression, each with its luck (an expression
+// past the exact engine's limits has none: "luck_refused" says why).
 // The rolls a line each: a repeat ("6 x 4d6kh3") is a line per roll, with
 // its own total (its distribution is one roll's, so each has its luck).
 function lines(rolls) {
   return rolls.flatMap((r) => {
     if (!r.totals) return [r];
     const text = r.text.split('\n'), md = r.markdown.split('\n');
-    return r.totals.map((total, i) => ({ text: text[i], markdown: md[i], total }));
+    return r.totals.map((total, i) => ({ text: text[i], markdown: md[i], total, luck: r.luck?.[i] }));
   });
 }
 
@@ -795,13 +788,12 @@ function showRoll(exprs, results) {
   const errors = [];
   const said = [];
   exprs.forEach((src, k) => {
-    const out = results[k], dist = results[exprs.length + k];
+    const out = results[k];
     if (out.error) {
       errors.push({ src, error: out.error });
       return;
     }
-    const lucky = dist.error ? null : luck(dist);
-    for (const r of lines(out.rolls)) {
+    lines(out.rolls).forEach((r, i) => {
       const li = document.createElement('li');
       const total = document.createElement('span');
       total.className = 'total';
@@ -820,15 +812,16 @@ function showRoll(exprs, results) {
         li.append(name, ' ');
       }
       li.append(total, ' ', breakdown(r.text, r.detail), ' ', copy);
-      if (lucky) {
+      if (r.luck) li.append(luckLine(r.total, r.luck));
+      else if (out.luck_refused && i === 0) {
         const l = document.createElement('div');
         l.className = 'luck';
-        l.textContent = lucky(r.total);
+        l.textContent = `no luck: its distribution was refused: ${out.luck_refused}`;
         li.append(l);
       }
       list.append(li);
       if (said.length < 3) said.push(`${out.name ?? src}: ${r.total}`);
-    }
+    });
   });
   $('roll-view').hidden = list.children.length === 0;
   $('seed-note').textContent = state.seed ? '' : `Drawn at random (seed ${state.drawn}); ` +
@@ -922,8 +915,9 @@ async function update(view, asked = true) {
   // unseeded, with a seed drawn here, so that the link can repeat it.
   if (view === 'roll') state.drawn = state.seed ? '' : drawSeed();
   const detail = state.n * exprs.length <= DETAIL_ROLLS;
-  const calls = view === 'dist' ? dists : [...exprs.map((src, k) => ({ op: 'roll', src,
-    n: state.n, seed: k === 0 ? state.seed || state.drawn : '', detail })), ...dists];
+  // each roll with its luck, the library's (the distribution stays in the module)
+  const calls = view === 'dist' ? dists : exprs.map((src, k) => ({ op: 'roll', src,
+    n: state.n, seed: k === 0 ? state.seed || state.drawn : '', detail, luck: true }));
   setBusy(true);
   const out = await calc.run(calls, state.deadline, state.dialect);
   if (my !== updates) return;
@@ -1167,6 +1161,7 @@ async function main() {
   // every row of the table, the negligible tails too (`alea dist --all`)
   $('all-rows').addEventListener('click', () => {
     state.allRows = !state.allRows;
+    writeHash();
     if (!lastView) return;
     const { items, cols, values, labels, layout } = lastView;
     const table = $('dist-table');

@@ -196,3 +196,14 @@ export function g2(x) {
   }
   return String(Number(x.toPrecision(2)));
 }
+
+// A roll's luck, P(<= total) or P(>= total), as `alea roll --luck` prints
+// it: three significant digits (C's %.3g), "100%" and "0%" only when it is
+// exactly that.
+export function luckPct(p) {
+  const x = p * 100;
+  if (p > 0 && p < 1 && x >= 99.95) return '>99.9%';
+  if (p > 0 && x < 0.001) return '<0.001%';
+  // %.3g: no exponent between 0.001 and 100, no trailing zeros
+  return `${x.toPrecision(3).replace(/(\.[0-9]*?)0+$/, '$1').replace(/\.$/, '')}%`;
+}

@@ -187,7 +187,7 @@ static const char *limit_error(size_t len, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 static const char *limit_error(size_t len, const char *fmt, ...)
 {
-    char msg[128];
+    char msg[256]; /* compare's, the longest, are under 200 */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -422,6 +422,179 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int st
     return out;
 }
 
+/* ---- compare: several distributions and the distances between them ---- */
+
+/* The error answer just made (error_answer's, in answer) naming column j
+ * of a comparison: ', "column": j' in its object. */
+static const char *column_error(const char *err, int j)
+{
+    if (err != answer)
+        return err; /* out of memory: the static answer */
+    size_t len = strlen(answer) - 2; /* before its closing "}}" */
+    return put(&len, ", \"column\": %d}}", j) ? answer : nomem;
+}
+
+/* Column d of a comparison at *pos: the library's JSON with e's hint first
+ * and the median and cumulative columns last, as web_dist's with stats.
+ * 1 on success, 0 out of memory or budget, -1 past the output limit. */
+static int put_column(size_t *pos, const alea_expr *e, const alea_dist *d)
+{
+    size_t n = alea_dist_format(d, ALEA_FORMAT_JSON, NULL, 0);
+    if (n == 0)
+        return -1;
+    char *json = malloc(n + 1);
+    if (!json)
+        return 0;
+    alea_dist_format(d, ALEA_FORMAT_JSON, json, n + 1);
+    size_t before = *pos;
+    int ok = put_hint(pos, e);
+    size_t skip = *pos > before; /* after a hint, the library's "{" is written */
+    /* its closing "}" after the statistics */
+    ok = ok && put_bytes(pos, json + skip, n - 1 - skip) && put_stats(pos, d) &&
+         put_bytes(pos, "}", 1);
+    free(json);
+    return ok;
+}
+
+/* The six numbers of alea_dist_versus, as `alea compare --json`'s "versus". */
+static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
+{
+    const char *const keys[6] = {"p_greater", "p_equal", "p_less", "tv", "ks", "emd"};
+    const double x[6] = {v->p_greater, v->p_equal, v->p_less, v->tv, v->ks, v->emd};
+    int ok = put(pos, "{\"a\": %d, \"b\": %d", a, b);
+    for (int i = 0; i < 6 && ok; i++) {
+        char num[32];
+        alea_format_double(x[i], num, sizeof num);
+        ok = put(pos, ", \"%s\": %s", keys[i], num);
+    }
+    return ok && put_bytes(pos, "}", 1);
+}
+
+/*
+ * The distributions of n expressions side by side and the distances
+ * between them, as `alea compare --json` (with --pairs when pairs is set):
+ * the expressions are the n pieces of src, lens[i] bytes each.
+ * {"columns": [<each as web_dist's with stats>], "versus": [{"a": 0, "b":
+ * 1, "p_greater": ..., "p_equal", "p_less", "tv", "ks", "emd"}, ...]}: each
+ * column against the first, or every pair (a < b). All within one set of
+ * limits, as the command line's: the columns and the distances share one
+ * work budget (each is given what the ones before left), and the columns'
+ * outcomes together stay within the support limit. An error as web_dist's,
+ * with "column": the index of the expression it concerns (its span in that
+ * expression); a limit of the whole comparison has column 0 and a span of
+ * 0 to 0.
+ */
+EXPORT("alea_web_compare")
+const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
+{
+    if (!ready())
+        return nomem;
+    if (n < 1)
+        return limit_error(0, "compare needs at least one expression");
+    alea_expr **e = calloc((size_t)n, sizeof *e);
+    alea_dist **d = calloc((size_t)n, sizeof *d);
+    const char *fail = e && d ? NULL : nomem;
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t support = alea_ctx_limit(ctx, ALEA_LIMIT_SUPPORT, -1), total = 0;
+    size_t at = 0, pos = 0;
+    for (int j = 0; j < n && !fail; at += lens[j], j++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
+        alea_status st = alea_expr_compile(ctx, src + at, lens[j], &e[j]);
+        spent += alea_ctx_work(ctx);
+        if (st == ALEA_OK) {
+            alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
+            st = alea_expr_dist(ctx, e[j], &d[j]);
+            spent += alea_ctx_work(ctx);
+        }
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st == ALEA_ERR_LIMIT && j > 0 && strstr(alea_ctx_error(ctx), "work limit"))
+            fail = limit_error(0, "compare: the columns need more work in all than the work "
+                                  "limit (%lld) allows; compare fewer expressions, or raise the "
+                                  "'work' limit", (long long)work);
+        else if (st != ALEA_OK)
+            fail = column_error(error_answer(), j);
+        else if ((total += (int64_t)alea_dist_count(d[j])) > support)
+            fail = limit_error(0, "compare: the columns have more than %lld outcomes in all "
+                                  "(support limit, for the whole table); compare fewer "
+                                  "expressions, or raise the 'support' limit", (long long)support);
+    }
+    int ok = !fail && put(&pos, "{\"columns\": [");
+    for (int j = 0; j < n && ok; j++) {
+        int c = (!j || put_bytes(&pos, ", ", 2)) ? put_column(&pos, e[j], d[j]) : 0;
+        if (c < 0)
+            fail = column_error(error_answer(), j);
+        ok = c > 0;
+    }
+    ok = ok && put(&pos, "], \"versus\": [");
+    for (int a = 0, k = 0; a < n && ok; a++)
+        for (int b = a + 1; b < n && ok && (pairs || a == 0); b++) {
+            alea_versus v;
+            alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
+            alea_status st = alea_dist_versus(ctx, d[a], d[b], &v);
+            spent += alea_ctx_work(ctx);
+            alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+            if (st == ALEA_ERR_LIMIT)
+                fail = limit_error(0, "compare: the columns and the distances between them need "
+                                      "more work in all than the work limit (%lld) allows; "
+                                      "compare fewer expressions, or raise the 'work' limit",
+                                   (long long)work);
+            else if (st != ALEA_OK)
+                fail = error_answer();
+            ok = !fail && (!k++ || put_bytes(&pos, ", ", 2)) && put_versus(&pos, a, b, &v);
+        }
+    ok = ok && put(&pos, "]}");
+    if (!fail && !ok)
+        fail = too_long ? too_long_answer("the comparison is", 0) : nomem;
+    for (int j = 0; e && d && j < n; j++) {
+        alea_dist_free(d[j]);
+        alea_expr_free(e[j]);
+    }
+    free(d);
+    free(e);
+    return fail ? fail : charged(pos);
+}
+
+/*
+ * The distribution a roll's luck is placed in (alea_dist_luck), computed in
+ * at most half the time the request has left: the rolls keep the rest, so
+ * that a refused distribution never fails them. NULL when refused: the
+ * answer so far (at *pos, after its "{" or hint) gets "luck_refused": the
+ * reason, as `alea serve`'s /roll; 0 when out of memory or budget.
+ */
+static int luck_dist(const alea_expr *e, size_t *pos, alea_dist **out)
+{
+    double until = deadline_at, now = now_ms();
+    if (until > now && until < INFINITY)
+        deadline_at = now + (until - now) / 2;
+    alea_status st = alea_expr_dist(ctx, e, out);
+    deadline_at = until;
+    if (st == ALEA_OK)
+        return 1;
+    *out = NULL;
+    return put(pos, *pos ? "\"luck_refused\": " : "{\"luck_refused\": ") &&
+           put_string(pos, st == ALEA_ERR_INTERRUPTED
+                               ? "its distribution takes too long to compute here"
+                               : alea_ctx_error(ctx)) &&
+           put(pos, ", ");
+}
+
+/* ', "luck": {"at_most": x, "at_least": y}' of roll r in d (a list of
+ * them, one per roll, for a repeat), as `alea roll --luck --json`. */
+static int put_luck(size_t *pos, const alea_roll *r, const alea_dist *d)
+{
+    size_t nr = alea_roll_count(r);
+    int ok = put(pos, nr > 1 ? ", \"luck\": [" : ", \"luck\": ");
+    for (size_t k = 0; ok && k < nr; k++) {
+        double most, least;
+        char m[32], l[32];
+        alea_dist_luck(d, nr > 1 ? alea_roll_total_at(r, k) : alea_roll_total(r), &most, &least);
+        alea_format_double(most, m, sizeof m);
+        alea_format_double(least, l, sizeof l);
+        ok = put(pos, "%s{\"at_most\": %s, \"at_least\": %s}", k ? ", " : "", m, l);
+    }
+    return ok && (nr < 2 || put(pos, "]"));
+}
+
 /*
  * Rolls the expression n times (at most ROLLS_MAX): with seeded set, first
  * seeds the generator with seed_hi * 2^32 + seed_lo, as `alea roll --seed`;
@@ -429,11 +602,13 @@ EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int st
  * first). {"hint": "...", "rolls": [{"text": "4d6kh3 [...] = 17",
  * "markdown": "4d6kh3 [...] = `17`", "total": 17, "detail": <the library's
  * JSON>}, ...]} ("hint" only when the expression has one, "detail" only when
- * detail is set), or an error as web_dist's.
+ * detail is set), or an error as web_dist's. With luck set, the exact
+ * distribution is computed first (luck_dist) and each roll has its "luck"
+ * (put_luck), or the answer "luck_refused" before "rolls".
  */
 EXPORT("alea_web_roll")
 const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t seed_hi,
-                     uint32_t seed_lo, int detail)
+                     uint32_t seed_lo, int detail, int luck)
 {
     if (!ready())
         return nomem;
@@ -442,18 +617,21 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
     alea_expr *e = NULL;
     if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
         return error_answer();
-    if (seeded) /* else the generator goes on (seeded by the OS at first) */
-        alea_ctx_seed(ctx, (uint64_t)seed_hi << 32 | seed_lo);
-    alea_roll *r = alea_roll_new(ctx);
-    if (!r) {
-        alea_expr_free(e);
-        return error_answer();
-    }
     /* The answer grows as it goes: its address is taken at the end. */
     size_t pos = 0;
-    const char *fail = put_hint(&pos, e) && put(&pos, pos ? "\"rolls\": [" : "{\"rolls\": [")
-                           ? NULL
-                           : nomem;
+    alea_dist *d = NULL;
+    const char *fail = put_hint(&pos, e) && (!luck || luck_dist(e, &pos, &d)) ? NULL : nomem;
+    if (seeded) /* else the generator goes on (seeded by the OS at first) */
+        alea_ctx_seed(ctx, (uint64_t)seed_hi << 32 | seed_lo);
+    alea_roll *r = fail ? NULL : alea_roll_new(ctx);
+    if (!r) {
+        alea_dist_free(d);
+        alea_expr_free(e);
+        return fail ? (too_long ? too_long_answer("the rolls' breakdowns are", len) : nomem)
+                    : error_answer();
+    }
+    if (!put(&pos, pos ? "\"rolls\": [" : "{\"rolls\": ["))
+        fail = nomem;
     for (int i = 0; i < n && !fail; i++) {
         /* The library polls the deadline while it rolls; the breakdowns
          * are written here, so the time they take is checked here too. */
@@ -496,6 +674,8 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
                 pos += jl;
             }
         }
+        if (ok && d)
+            ok = put_luck(&pos, r, d);
         if (!ok || !put(&pos, "}"))
             fail = too_long ? too_long_answer("the rolls' breakdowns are", len) : nomem;
     }
@@ -503,6 +683,7 @@ const char *web_roll(const char *src, size_t len, int n, int seeded, uint32_t se
         fail = too_long ? too_long_answer("the rolls' breakdowns are", len) : nomem;
     const char *out = fail ? fail : charged(pos);
     alea_roll_free(r);
+    alea_dist_free(d);
     alea_expr_free(e);
     return out;
 }

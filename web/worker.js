@@ -6,7 +6,7 @@
 //
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
-//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail}
+//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}]}
 //   <- {id, started: true}                      when it begins
@@ -46,7 +46,8 @@ self.onmessage = async (ev) => {
       const named = req.named(c.src);
       if (named && named.error) return named;
       const src = named ? named.src : c.src;
-      const out = c.op === 'roll' ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true })
+      const out = c.op === 'roll'
+        ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true, luck: c.luck === true })
         : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed, stream: c.stream ?? 0 })
           : c.op === 'estimate' ? req.estimate(src, c.values, c.counts)
             : req.dist(src, { stats: true });

@@ -7,11 +7,17 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { load, roll, dist, AleaError, Roll, Dist, LIMITS, LIBRARY_LIMITS } from '../index.mjs';
+import { load, roll, dist, compare, AleaError, Roll, Dist, Comparison, LIMITS, LIBRARY_LIMITS, COMPARE_CELLS_MAX }
+  from '../index.mjs';
+import { execFileSync } from 'node:child_process';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
 const alea = await load();
+// an instance with a deadline of 1 ms
+const slow = await load({ limits: { deadline: 1 } });
+// The command line the package is held against: scripts/js test builds it.
+const ALEA = process.env.ALEA ?? join(root, 'build', 'alea');
 
 // Throws an AleaError of this status whose message matches.
 function refused(fn, status, message) {
@@ -83,6 +89,110 @@ test('roll luck: each total\'s place in its distribution, as `alea roll --luck -
   assert.equal(big.luck, null);
   assert.match(big.luckRefused, /support limit/);
   assert.ok(big.total >= 200);
+});
+
+test('roll luck is the module\'s: as `alea roll --luck --json`, digit for digit', () => {
+  const cli = (args) => execFileSync(ALEA, ['roll', '--luck', '--json', ...args], { encoding: 'utf8' })
+    .trim().split('\n').map((l) => JSON.parse(l).luck);
+  for (const [expr, seed] of [['3d6', 7], ['4d6kh3 + 2d10!', 3], ['dd(5, 14)', 11]]) {
+    assert.deepEqual(alea.roll(expr, { seed, n: 4, luck: true, detail: false }).map((r) => r.luck),
+      cli(['-n', '4', '--seed', String(seed), expr]), expr);
+  }
+  assert.deepEqual(alea.roll('3 x 3d6', { seed: 7, luck: true }).luck, cli(['--seed', '7', '3 x 3d6'])[0]);
+  // a distribution past the deadline's half: the rolls all the same
+  const r = slow.roll('300d300 + 1d1000', { seed: 2, luck: true, detail: false });
+  assert.equal(r.luck, null);
+  assert.match(r.luckRefused, /takes too long to compute here/);
+});
+
+const close = (x, y) => Math.abs(x - y) < 1e-15;
+
+test('compare: the distances between mechanics, by hand on small cases', () => {
+  const c = alea.compare('d2', 'd3');
+  assert.ok(c instanceof Comparison);
+  assert.deepEqual(c.names, ['d2', 'd3']);
+  assert.ok(c.dists.every((d) => d instanceof Dist));
+  assert.deepEqual(c.outcomes, [1, 2, 3]);
+  assert.equal(c.versus.length, 1);
+  // d2 against d3: A > B 1/6 (2 over 1), A = B 2/6, A < B 1/2; TV 1/3
+  // (|1/2 - 1/3| twice, and 1/3), KS 1/3 (at 1: 1/2 - 1/3... at 2: 1 - 2/3),
+  // EMD 1/6 + 1/3 = 1/2
+  const v = c.versus[0];
+  assert.deepEqual([v.a, v.b], [0, 1]);
+  const want = { p_greater: 1 / 6, p_equal: 1 / 3, p_less: 1 / 2, tv: 1 / 3, ks: 1 / 3, emd: 1 / 2 };
+  for (const [k, x] of Object.entries(want)) assert.ok(close(v[k], x), `${k}: ${v[k]}`);
+  // d20 against d20 + 5: the earth moves 5; identical columns are 0 apart
+  const shift = alea.compare('d20', 'd20 + 5', ['same', 'd20']).versus;
+  assert.equal(shift[0].emd, 5);
+  assert.ok(close(shift[0].tv, 0.25) && close(shift[0].ks, 0.25));
+  assert.deepEqual([shift[1].tv, shift[1].ks, shift[1].emd, shift[1].p_greater], [0, 0, 0, shift[1].p_less]);
+  // sums of a row: 1
+  for (const x of shift) assert.ok(close(x.p_greater + x.p_equal + x.p_less, 1));
+});
+
+test('compare: as `alea compare --json`, each against the first or every pair', () => {
+  const cli = (args) => JSON.parse(execFileSync(ALEA, ['compare', '--json', ...args], { encoding: 'utf8' }));
+  const cols = ['4d6kh3', 'best=4d6dl1r1', 'dd(5, 14)', '3d6'];
+  assert.deepEqual(alea.compare('4d6kh3', ['best', '4d6dl1r1'], 'dd(5, 14)', '3d6').json, cli(cols));
+  assert.deepEqual(alea.compare('4d6kh3', ['best', '4d6dl1r1'], 'dd(5, 14)', '3d6', { pairs: true }).json,
+    cli(['--pairs', ...cols]));
+  // in Roll20's notation too
+  assert.deepEqual(alea.compare('3d6>3', 'd4', { dialect: 'roll20' }).versus,
+    cli(['--dialect', 'roll20', '3d6>3', 'd4']).versus);
+  // one column: no distances
+  assert.deepEqual(alea.compare('d6').versus, []);
+});
+
+test('compare: the table, by name, and the shared instance', async () => {
+  const c = alea.compare('d4', ['plus two', 'd4 + 2']);
+  assert.deepEqual(c.table(), [[1, [0.25, null]], [2, [0.25, null]], [3, [0.25, 0.25]],
+    [4, [0.25, 0.25]], [5, [null, 0.25]], [6, [null, 0.25]]]);
+  assert.deepEqual(c.table('at_least').map(([, ps]) => ps),
+    [[1, 1], [0.75, 1], [0.5, 1], [0.25, 0.75], [0, 0.5], [0, 0.25]]);
+  assert.deepEqual(c.table('at_most').at(-1), [6, [1, 1]]);
+  assert.equal(c.get('plus two').mean, 4.5);
+  assert.equal(c.get('d4 + 2'), undefined);
+  assert.throws(() => c.table('odds'), RangeError);
+  assert.deepEqual((await compare('d2', 'd3', 'd4', { pairs: true })).versus.map(({ a, b }) => [a, b]),
+    [[0, 1], [0, 2], [1, 2]]);
+});
+
+test('compare: errors name their column; limits of the whole comparison', () => {
+  assert.throws(() => alea.compare('d20', 'd20 +'), (e) => e instanceof AleaError
+    && e.status === 'ALEA_ERR_SYNTAX' && e.expression === 'd20 +' && e.caret() === 'd20 +\n     ^');
+  assert.throws(() => alea.compare(), TypeError);
+  assert.throws(() => alea.compare('d6', 'd6'), /two columns are named 'd6'/);
+  assert.throws(() => alea.compare(['', 'd6']), RangeError);
+  assert.throws(() => alea.compare('d6', 7), TypeError);
+  refused(() => alea.compare('d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
+  // cells: 20 values x 2 columns, at N and N + 1
+  assert.equal(alea.compare('d20', ['b', 'd20'], { maxCells: 40 }).outcomes.length, 20);
+  refused(() => alea.compare('d20', ['b', 'd20'], { maxCells: 39 }), 'ALEA_ERR_LIMIT',
+    /the table would have 40 cells \(20 values x 2 columns\), more than maxCells \(39\)/);
+  assert.equal(COMPARE_CELLS_MAX, 1000000);
+  // the support limit holds for the columns together: 2 x 10 outcomes, and 1 more
+  const old = alea.limit('support', 20);
+  try {
+    assert.equal(alea.compare('d10', 'd10 + 5').dists.length, 2);
+    refused(() => alea.compare('d10', 'd10 + 5', '1'), 'ALEA_ERR_LIMIT',
+      /the columns have more than 20 outcomes in all/);
+  } finally {
+    alea.limit('support', old);
+  }
+  // the work limit is one budget: each column fits alone, not all of them
+  const one = alea.limit('work');
+  alea.limit('work', 100000);
+  try {
+    alea.compare('100d6');
+    refused(() => alea.compare('100d6', '100d6 + 1'), 'ALEA_ERR_LIMIT',
+      /compare: the columns need more work in all than the work limit \(100000\)/);
+    // the columns fit, the distance between them (12 units an outcome) not
+    alea.limit('work', 200000);
+    refused(() => alea.compare('1d40000', '1d40000 + 7'), 'ALEA_ERR_LIMIT',
+      /compare: the columns and the distances between them need more work in all than the work limit \(200000\)/);
+  } finally {
+    alea.limit('work', one);
+  }
 });
 
 test('dist: the exact distribution', () => {

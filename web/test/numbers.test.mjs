@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, g2, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
+import { pct, g2, luckPct, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -179,4 +179,21 @@ test('the negligible tails: the runs below 0.005% at each end, in every column',
   // C's %.2g
   for (const [x, want] of [[0.032, '0.032'], [1e-5, '1e-05'], [0.011, '0.011'], [123, '1.2e+02'], [9.99e-5, '0.0001']])
     assert.equal(g2(x), want);
+});
+
+test('luckPct: a roll\'s luck as `alea roll --luck` prints it (C\'s %.3g)', () => {
+  // the ends: 100% and 0% only when exact
+  assert.equal(luckPct(1), '100%');
+  assert.equal(luckPct(0), '0%');
+  assert.equal(luckPct(0.9995), '>99.9%');
+  assert.equal(luckPct(0.99949), '99.9%');
+  assert.equal(luckPct(1e-5), '0.001%');
+  assert.equal(luckPct(9.99e-6), '<0.001%');
+  // between them, printf's %.3g digit for digit
+  const xs = [0.5, 0.838, 0.8379629629629629, 0.25925925925925924, 0.004629629629629629, 0.05,
+    0.123456, 0.0001234, 0.99, 0.9814814814814815, 1 / 3, 0.0125, 0.00015, 0.375];
+  for (const x of xs) {
+    const r = spawnSync('printf', ['%.3g%%', String(x * 100)], { encoding: 'utf8' });
+    assert.equal(luckPct(x), r.stdout, String(x));
+  }
 });

@@ -206,18 +206,10 @@ test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async 
   const r = spawnSync(ALEA, ['roll', '--seed', '7', '-n', '3', '4d6kh3', '2d6 -1 DICE',
     'event(3d4 + 3d6 + d18)'], { encoding: 'utf8' });
   assert.deepEqual(shown, r.stdout.trimEnd().split('\n'));
-  const luck = await page.$$eval('#rolls .luck', (s) => s.map((x) => x.textContent));
-  assert.equal(luck.length, 9);
-  assert.match(luck[0], /^this total or less: \d+\.\d\d%, this or more: \d+\.\d\d%$/);
-  // the shares are those of the exact distribution
-  const want = cliJson('4d6kh3').outcomes;
-  for (let i = 0; i < 3; i++) {
-    const total = Number(shown[i].split(' = ').pop());
-    const [below, above] = luck[i].match(/[\d.]+(?=%)/g).map(Number);
-    const sum = (f) => 100 * want.filter(([v]) => f(v)).reduce((a, [, p]) => a + p, 0);
-    assert.ok(Math.abs(below - sum((v) => v <= total)) < 0.006, luck[i]);
-    assert.ok(Math.abs(above - sum((v) => v >= total)) < 0.006, luck[i]);
-  }
+  // the luck is the library's, as `alea roll --luck` prints it and
+  // `alea roll --luck --json` gives it, digit for digit
+  const exprs = ['4d6kh3', '2d6 -1 DICE', 'event(3d4 + 3d6 + d18)'];
+  await sameLuck(page, exprs, 3, '7');
   await page.screenshot({ path: join(shots, 'roll.png'), fullPage: true });
   // the link holds the seed: the same rolls again
   const again = await open(new URL(page.url()).hash);
@@ -225,6 +217,43 @@ test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async 
     shown);
   await again.close();
   await page.close();
+});
+
+// The page's luck lines are `alea roll --luck`'s (its text after each
+// breakdown), and their numbers (data-at-most, data-at-least) its JSON's.
+async function sameLuck(page, exprs, n, seed) {
+  const luck = await page.$$eval('#rolls .luck', (s) => s.map((x) => ({ text: x.textContent,
+    most: x.dataset.atMost, least: x.dataset.atLeast })));
+  const cli = (json) => spawnSync(ALEA, ['roll', '--luck', ...(json ? ['--json'] : []), '--seed', seed,
+    '-n', String(n), ...exprs], { encoding: 'utf8' }).stdout.trimEnd().split('\n');
+  const text = cli(false).map((l) => /\(luck: (.*)\)$/.exec(l)[1]);
+  const json = cli(true).flatMap((l) => [JSON.parse(l).luck].flat());
+  assert.equal(luck.length, text.length);
+  assert.deepEqual(luck.map((l) => l.text), text.map((t) => `luck: ${t}`));
+  assert.deepEqual(luck.map((l) => [Number(l.most), Number(l.least)]),
+    json.map((l) => [l.at_most, l.at_least]));
+  return luck;
+}
+
+test('the luck of a seeded roll is the library\'s: a repeat, the far tails, a refusal', async () => {
+  for (const [size, ctx] of [['desktop', context], ['phone', await phoneContext()]]) {
+    const page = await open('', ctx);
+    // a repeat: a luck a roll; a 0 of (3d100) >= 300 is at most
+    // ">99.9%" and at least "100%"; an explosion's long tail
+    const exprs = ['3 x 3d6', '(3d100) >= 300', 'd20 + 5', '10d10!'];
+    await rollIn(page, exprs.join('\n'), 7, '11');
+    const luck = await sameLuck(page, exprs, 7, '11');
+    assert.equal(luck.length, 7 * 3 + 7 * 3);
+    assert.equal(luck[21].text, 'luck: P(<= 0) >99.9%, P(>= 0) 100%');
+    await axe(page, `${size}, the rolls' luck`);
+    // past the exact engine's limits: the rolls, and why there is no luck
+    await rollIn(page, '200d1000', 2, '5');
+    assert.equal(await page.$$eval('#rolls li', (l) => l.length), 2);
+    assert.deepEqual(await page.$$eval('#rolls .luck', (s) => s.map((x) => x.textContent)),
+      ['no luck: its distribution was refused: too many outcomes to compute at byte 0 (support limit is 100000)']);
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
 });
 
 test('a bad expression shows the CLI\'s error and a caret under it', async () => {
@@ -982,7 +1011,14 @@ test('the table hides the negligible tails as alea dist does; Show every row sho
     assert.equal(await page.textContent('#table-note'),
       'The table shows the 1000 likeliest of 1281 values; the chart and the CSV have them all.');
     assert.equal(await page.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    // the link holds it: the same rows again
+    assert.match(page.url(), /[#&]rows=all(&|$)/);
+    const again = await open(new URL(page.url()).hash, ctx);
+    assert.equal(await again.getAttribute('#all-rows', 'aria-pressed'), 'true');
+    assert.deepEqual(await tableColumns(again), rows);
+    await again.close();
     await page.click('#all-rows');
+    assert.doesNotMatch(page.url(), /rows=/);
     // a comparison: a row is hidden only when every column is below, as compare hides it
     await submit(page, '10d10!\n3d6');
     assert.deepEqual((await page.textContent('#table-note')).split('\n'),

@@ -182,6 +182,54 @@ test('each dialect reads as its tool, as `alea --dialect`', () => {
   assert.equal(alea.dist('3d6>3').mean, 1.5);
 });
 
+test('roll with luck: each roll\'s "luck" as `alea roll --luck --json --seed 7 -n 3`', () => {
+  let placed = 0, refused = 0;
+  for (const src of exprs) {
+    const got = alea.roll(src, { n: 3, seed: '7', detail: false, luck: true });
+    if (got.error) continue; // the errors are the test above's
+    const r = spawnSync(ALEA, ['roll', '--luck', '--json', '--seed', '7', '-n', '3', '--', src],
+      { encoding: 'utf8', maxBuffer: 64 << 20 }); // 10000d6's breakdowns
+    assert.equal(r.status, 0, `${src}: ${r.stderr}`);
+    const want = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l));
+    // the same rolls as without luck: the distribution draws nothing
+    assert.deepEqual(got.rolls.map((x) => x.total), want.map((x) => x.total), src);
+    if (got.luck_refused) {
+      // the CLI's hint: "no luck for 'SRC': its distribution was refused: LINE"
+      assert.ok(r.stderr.includes('its distribution was refused: '), `${src}: ${r.stderr}`);
+      assert.ok(got.rolls.every((x) => x.luck === undefined), src);
+      refused++;
+      continue;
+    }
+    // digit for digit: the same doubles
+    assert.deepEqual(got.rolls.map((x) => x.luck), want.map((x) => x.luck), src);
+    placed++;
+  }
+  assert.ok(placed > 200 && refused > 0, `${placed} placed, ${refused} refused`);
+});
+
+test('compare: the JSON of `alea compare --json` (the columns with their statistics)', () => {
+  for (const pairs of [false, true]) {
+    const srcs = ['4d6kh3', '3d6', 'dd(5, 14)', '2d20kh1 + 2'];
+    const got = alea.compare(srcs, { pairs });
+    const want = JSON.parse(cli(['compare', '--json', ...(pairs ? ['--pairs'] : []), '--', ...srcs]).stdout);
+    assert.deepEqual(got.versus, want.versus);
+    got.columns.forEach((c, j) => {
+      const { hint, median, at_least: least, at_most: most, ...rest } = c;
+      assert.deepEqual({ name: null, ...rest }, want.columns[j]);
+      assert.deepEqual({ median, at_least: least, at_most: most },
+        (({ median: m, at_least: l, at_most: x }) => ({ median: m, at_least: l, at_most: x }))(
+          alea.dist(srcs[j], { stats: true })));
+      void hint;
+    });
+  }
+  // an error names its column and its span there
+  const bad = alea.compare(['d6', 'd6 +', 'd8']);
+  assert.deepEqual([bad.error.column, bad.error.start, bad.error.status], [1, 4, 'ALEA_ERR_SYNTAX']);
+  // past the answer budget: the comparison's own message
+  assert.equal(alea.request(2000, 100).compare(['d6', 'd8']).error?.message,
+    'the comparison is too long for this page (limit is 100 bytes in all)');
+});
+
 test('a request past its deadline stops with a plain message', () => {
   const got = alea.request(0).dist('8d1000');
   assert.equal(got.error?.status, 'ALEA_ERR_INTERRUPTED');

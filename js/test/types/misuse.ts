@@ -10,3 +10,6 @@ alea.dist('1d6').p('7');                    // a value is a number
 alea.limit('dicee', 10);                    // not a limit
 await load({ limits: { deadlin: 50 } });    // a misspelt limit
 alea.roll('let a = d6 in a').bound[0].value.length; // a bound value is a number
+alea.compare('d6', 7);                      // a column is a string or a pair
+alea.compare('d6', { pairs: 'yes' });       // pairs is a boolean
+alea.compare('d6', 'd8').table('odds');     // not a kind of table

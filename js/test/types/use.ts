@@ -1,5 +1,8 @@
 // What a TypeScript user writes (ES module): it must compile without error.
-import { load, roll, dist, AleaError, LIMITS, type Roll, type Dist, type Dialect, type Luck } from 'alea-dice';
+import {
+  load, roll, dist, compare, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
+  type Comparison, type Versus,
+} from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
 const one: Roll = alea.roll('4d6kh3', { seed: 7n });
@@ -27,3 +30,8 @@ try {
 const shared: Roll = await roll('1d6');
 const sharedMany: Roll[] = await roll('1d6', { n: 2 });
 console.log((await dist('1d4')).mean, shared.total, sharedMany.length);
+const c: Comparison = alea.compare('d20', ['advantage', '2d20kh1'], { pairs: true, maxCells: COMPARE_CELLS_MAX });
+const v: Versus = c.versus[0];
+const cells: (number | null)[] = c.table()[0][1];
+const least: number = c.table('at_least')[0][1][0] + v.p_greater + v.emd + c.outcomes[0];
+console.log(c.get('advantage')?.mean, cells, least, (await compare('d4', 'd6')).names, alea.compare('d6').versus);
