@@ -32,6 +32,8 @@ typedef struct request_fields {
     const char *expr;
     size_t expr_len;
     json_t *exprs; /* /compare: an array of strings (in the body's root) */
+    json_t *sweeps; /* /table: arrays of strings ("m=0..10"; "mean", "p>=2") */
+    json_t *stats;
     int64_t n;
     uint64_t seed;
     int seed_set;

@@ -1,6 +1,6 @@
 /*
  * serve_api.c -- what alea serve answers: a request's body read into its
- * fields, each path's answer (POST /roll, /dist, /compare; GET /health,
+ * fields, each path's answer (POST /roll, /dist, /compare, /table; GET /health,
  * /openapi.json in serve_openapi.c), and the errors as JSON answers. No
  * sockets and no threads here: a worker calls answer() with a request's
  * body, and gets its status and JSON (serve.h).
@@ -143,8 +143,24 @@ static void fail_response_limit(reply *out, const options *o)
  * and mode, and its deadline (tm, a copy of the one armed when the request
  * arrived); and its expression compiled in it (*e). NULL when refused (out
  * filled). */
+static alea_ctx *request_ctx_bare(const options *o, const request_fields *f,
+                                  const timer *deadline, timer *tm, reply *out);
+
 static alea_ctx *request_ctx(const options *o, const request_fields *f, const timer *deadline,
                              timer *tm, alea_expr **e, reply *out)
+{
+    alea_ctx *ctx = request_ctx_bare(o, f, deadline, tm, out);
+    if (ctx && alea_expr_compile(ctx, f->expr, f->expr_len, e) != ALEA_OK) {
+        fail_ctx(out, o, ctx, f, NULL);
+        alea_ctx_free(ctx);
+        return NULL;
+    }
+    return ctx;
+}
+
+/* request_ctx without the expression (/table compiles its own). */
+static alea_ctx *request_ctx_bare(const options *o, const request_fields *f,
+                                  const timer *deadline, timer *tm, reply *out)
 {
     alea_ctx *ctx = alea_ctx_new(NULL, NULL);
     if (!ctx) {
@@ -163,11 +179,6 @@ static alea_ctx *request_ctx(const options *o, const request_fields *f, const ti
     *tm = *deadline;
     if (tm->ms > 0)
         alea_ctx_set_interrupt(ctx, timer_expired, tm);
-    if (alea_expr_compile(ctx, f->expr, f->expr_len, e) != ALEA_OK) {
-        fail_ctx(out, o, ctx, f, NULL);
-        alea_ctx_free(ctx);
-        return NULL;
-    }
     return ctx;
 }
 
@@ -523,6 +534,63 @@ done:
     alea_ctx_free(ctx);
 }
 
+/* The strings of a JSON array (in the body's root), or NULL out of memory. */
+static const char **strings_of(json_t *a, size_t *n)
+{
+    *n = json_array_size(a);
+    const char **v = calloc(*n ? *n : 1, sizeof *v);
+    for (size_t i = 0; v && i < *n; i++)
+        v[i] = json_string_value(json_array_get(a, i));
+    return v;
+}
+
+/* POST /table: the library's table (alea_table_format's JSON, as table
+ * --json prints it) of f's expression over its sweeps and statistics; the
+ * cells within the server's cells limit (--max-cells) and one work budget.
+ * An error's caret shows the text it is about: the expression, a sweep or
+ * a statistic. */
+static void answer_table(const options *o, const request_fields *f, const timer *deadline,
+                         reply *out)
+{
+    timer tm;
+    alea_ctx *ctx = request_ctx_bare(o, f, deadline, &tm, out);
+    if (!ctx)
+        return;
+    size_t nsw, nst;
+    const char **sw = strings_of(f->sweeps, &nsw), **st = strings_of(f->stats, &nst);
+    alea_table *t = NULL;
+    out->p = NULL; /* answered as out of memory, unless filled */
+    if (!sw || !st)
+        goto done;
+    if (alea_table_new(ctx, f->expr, f->expr_len, sw, nsw, st, nst, &t) != ALEA_OK) {
+        size_t k = 0;
+        alea_table_part part = alea_table_error_part(ctx, &k);
+        request_fields g = *f;
+        if (part != ALEA_TABLE_EXPRESSION) { /* the caret under that text */
+            g.expr = part == ALEA_TABLE_SWEEP ? sw[k] : st[k];
+            g.expr_len = strlen(g.expr);
+        }
+        fail_ctx(out, o, ctx, &g, NULL);
+        goto done;
+    }
+    size_t len = alea_table_format(t, ALEA_FORMAT_JSON, NULL, 0);
+    if (len == 0) {
+        fail_ctx(out, o, ctx, f, NULL); /* the output limit */
+    } else if (len + 1 > (size_t)o->max_response) {
+        fail_response_limit(out, o);
+    } else if ((out->p = malloc(len + 2)) != NULL) {
+        alea_table_format(t, ALEA_FORMAT_JSON, out->p, len + 1);
+        memcpy(out->p + len, "\n", 2);
+        out->status = MHD_HTTP_OK;
+        out->len = len + 1;
+    }
+done:
+    free(sw);
+    free(st);
+    alea_table_free(t);
+    alea_ctx_free(ctx);
+}
+
 /* GET /health. */
 static void answer_health(const options *o, const request_fields *f, const timer *deadline,
                           reply *out)
@@ -541,6 +609,7 @@ static const route routes[] = {
     {"/roll", "POST", "POST", "expr, n, seed, dialect, format, luck", answer_roll},
     {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
     {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
+    {"/table", "POST", "POST", "expr, expression, sweeps, stats, exact, dialect", answer_table},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
     {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi},
 };
@@ -594,7 +663,7 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
             fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
             return 0;
         }
-        if (!strcmp(key, "expr")) {
+        if (!strcmp(key, "expr") || !strcmp(key, "expression")) {
             if (json_is_string(v)) {
                 f->expr = json_string_value(v);
                 f->expr_len = json_string_length(v);
@@ -623,6 +692,15 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
                 f->exprs = v;
             else
                 bad = "a non-empty array of strings";
+        } else if (!strcmp(key, "sweeps") || !strcmp(key, "stats")) {
+            size_t i, k = json_array_size(v);
+            for (i = 0; i < k && json_is_string(json_array_get(v, i)); i++)
+                ;
+            if (json_is_array(v) && (k || key[1] == 't') && i == k)
+                *(key[1] == 'w' ? &f->sweeps : &f->stats) = v;
+            else
+                bad = key[1] == 'w' ? "a non-empty array of strings, as [\"m=0..10\"]"
+                                    : "an array of strings, as [\"mean\", \"p>=2\"]";
         } else if (!strcmp(key, "format")) {
             const char *v_s = json_is_string(v) ? json_string_value(v) : "";
             if (!strcmp(v_s, "json"))
@@ -653,6 +731,12 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
     if (takes(r, "exprs") && !f->exprs) {
         snprintf(msg, sizeof msg, "missing field 'exprs' (the expressions, as {\"exprs\": "
                  "[\"2d20kh1\", \"1d20\"]})");
+        fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
+        return 0;
+    }
+    if (takes(r, "sweeps") && !f->sweeps) {
+        snprintf(msg, sizeof msg, "missing field 'sweeps' (the names swept, as {\"expr\": "
+                 "\"d20 + m >= 15\", \"sweeps\": [\"m=0..10\"]})");
         fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
         return 0;
     }

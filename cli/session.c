@@ -7,6 +7,7 @@
 
 #include "cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <locale.h>
@@ -183,6 +184,9 @@ static const char repl_help[] =
     "                       expression's\n"
     "  :compare [OPTION]... E1 ; E2 ...\n"
     "                       distributions side by side (expressions split by ';')\n"
+    "  :table [OPTION]... EXPR NAME=A..B [NAME=A..B] [--stat S]...\n"
+    "                       EXPR swept over values of its names: :table d20 + m >= 15\n"
+    "                       m=0..10 --stat mean\n"
     "  :seed S              seed the generator (the rolls after it repeat)\n"
     "  :help                this text\n"
     "  :quit, quit, exit    leave (or Ctrl-D)\n"
@@ -273,7 +277,7 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
  * name of a session command, written without its ':'. */
 static void colon_hint(const char *line)
 {
-    static const char *const names[] = {"roll", "dist", "compare", "seed", "help"};
+    static const char *const names[] = {"roll", "dist", "compare", "table", "seed", "help"};
     size_t n = strcspn(line, " \t");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (n == strlen(names[i]) && !strncmp(line, names[i], n)) {
@@ -318,6 +322,72 @@ static int repl_compare(alea_ctx *ctx, options *o, char *list)
     return rc;
 }
 
+/* A word that reads as a sweep: NAME=, then a number (the library reads
+ * the rest, and says what is wrong with it). */
+static int sweep_word(const char *w, size_t n)
+{
+    size_t i = 0;
+    if (!n || !((w[0] >= 'a' && w[0] <= 'z') || (w[0] >= 'A' && w[0] <= 'Z') || w[0] == '_'))
+        return 0;
+    while (i < n && w[i] != '=' && (isalnum((unsigned char)w[i]) || w[i] == '_'))
+        i++;
+    return i + 1 < n && w[i] == '=' && strchr("0123456789+-", w[i + 1]);
+}
+
+/* :table EXPR NAME=A..B [NAME=A..B] [--stat S]...: the words NAME=A..B and
+ * --stat S at the end of the line are the sweeps and statistics (after
+ * those of the options first), the text before them the expression. */
+static int repl_table(alea_ctx *ctx, options *o, char *text)
+{
+    const char *sweeps[3], *exprs[4];
+    size_t nsw = 0, end = strlen(text);
+    options c = *o;
+    const char *stats[STATS_MAX];
+    size_t nst = 0, first = (size_t)o->nstats;
+    for (;;) { /* from the end: the last word, and the one before it */
+        while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+            end--;
+        size_t start = end;
+        while (start > 0 && text[start - 1] != ' ' && text[start - 1] != '\t')
+            start--;
+        size_t prev_end = start;
+        while (prev_end > 0 && (text[prev_end - 1] == ' ' || text[prev_end - 1] == '\t'))
+            prev_end--;
+        if (prev_end >= 6 && !strncmp(text + prev_end - 6, "--stat", 6) &&
+            (prev_end == 6 || text[prev_end - 7] == ' ' || text[prev_end - 7] == '\t') &&
+            start < end) {
+            if (first + nst == STATS_MAX) {
+                fprintf(stderr, "alea: :table takes at most %d statistics\n", STATS_MAX);
+                return EXIT_USAGE;
+            }
+            text[end] = '\0';
+            stats[nst++] = text + start;
+            end = prev_end - 6;
+        } else if (start < end && sweep_word(text + start, end - start) && nsw < 3) {
+            text[end] = '\0';
+            sweeps[nsw++] = text + start;
+            end = start;
+        } else {
+            break;
+        }
+    }
+    text[end] = '\0';
+    if (!*trim(text) || !nsw) {
+        fputs("alea: :table needs an expression and NAME=A..B, as in :table d20 + m >= 15 "
+              "m=0..10\n", stderr);
+        return EXIT_USAGE;
+    }
+    exprs[0] = trim(text);
+    for (size_t i = 0; i < nsw; i++) /* found last first */
+        exprs[1 + i] = sweeps[nsw - 1 - i];
+    for (size_t i = 0; i < nst; i++)
+        c.stats[first + i] = stats[nst - 1 - i];
+    c.nstats = (int)(first + nst);
+    c.exprs = exprs;
+    c.nexprs = 1 + nsw;
+    return cmd_table(ctx, &c);
+}
+
 /* Words of a session command read as options, at most: a line of more
  * options than that is refused. */
 #define SESSION_WORDS 64
@@ -331,7 +401,7 @@ typedef struct saved_ctx {
 } saved_ctx;
 
 /*
- * :roll, :dist or :compare (cmd) on arg: the command's options first, as
+ * :roll, :dist, :compare or :table (cmd) on arg: the command's options first, as
  * on the command line (":dist --at-least 3d6", ":roll -n 3 4d6kh3"), read
  * by the same parser and applied to this line alone; then the expression,
  * the rest of the line as typed. :roll and :dist without one take the last
@@ -369,10 +439,11 @@ static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *ar
                 SESSION_WORDS);
         goto done;
     }
-    if (!*expr && (cmd == CMD_COMPARE || !*last)) {
+    if (!*expr && (cmd == CMD_COMPARE || cmd == CMD_TABLE || !*last)) {
         fprintf(stderr, "alea: :%s needs %s, as in :%s %s\n", command_names[cmd],
                 cmd == CMD_COMPARE ? "expressions" : "an expression", command_names[cmd],
-                cmd == CMD_COMPARE ? "2d20kh1 ; 1d20+5" : "4d6kh3");
+                cmd == CMD_COMPARE ? "2d20kh1 ; 1d20+5"
+                : cmd == CMD_TABLE ? "d20 + m >= 15 m=0..10" : "4d6kh3");
         goto done;
     }
     text = strdup(*expr ? expr : *last);
@@ -408,6 +479,8 @@ static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *ar
             alea_ctx_seed(ctx, c.seed); /* as :seed does */
         if (cmd == CMD_COMPARE) {
             rc = repl_compare(ctx, &c, text);
+        } else if (cmd == CMD_TABLE) {
+            rc = repl_table(ctx, &c, text);
         } else {
             rc = repl_eval(ctx, &c, text, cmd == CMD_DIST, roll, b);
             if (rc == EXIT_OK) { /* the last expression that ran, for :dist alone */
@@ -444,9 +517,11 @@ static int repl_colon(alea_ctx *ctx, options *o, char *cmd, char **last, alea_ro
         quit = 1;
     } else if (IS("help") || IS("h") || IS("?")) {
         fputs(repl_help, stdout);
-    } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") || IS("c")) {
+    } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") || IS("c") ||
+               IS("table") || IS("t")) {
         repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
-                         : IS("dist") || IS("d") ? CMD_DIST : CMD_COMPARE,
+                         : IS("dist") || IS("d") ? CMD_DIST
+                         : IS("table") || IS("t") ? CMD_TABLE : CMD_COMPARE,
                  arg, last, roll, b);
     } else if ((IS("seed") || IS("s")) && *arg) {
         uint64_t seed;

@@ -205,6 +205,11 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
  *            format (6.7 MB, the CSV of best(2,1d100000), the longest
  *            measured), while exact fractions grow with the dice: the CSV
  *            of 500d10, a 6-byte input, was 12.5 MB.
+ *   CELLS    10000: the cells of one table (alea_table_new), each a
+ *            distribution computed; a designer's grid is a few hundred
+ *            (11 modifiers by 13 difficulties), and the cells share the
+ *            WORK limit besides, so this bounds the table's memory (16
+ *            bytes a cell and statistic) and its text.
  */
 #define ALEA_LIMIT_MAP(X)                                                      \
     X(SOURCE, 4096, 1048576, "bytes of expression text")                       \
@@ -215,7 +220,8 @@ int64_t alea_ctx_work(const alea_ctx *ctx);
     X(WORK, 30000000, 1000000000000, "elementary steps of one evaluation")     \
     X(MEMORY, 16777216, 17179869184, "bytes allocated by the context")        \
     X(BREAKDOWN, 4194304, 1073741824, "bytes of one roll's breakdown, text and JSON") \
-    X(OUTPUT, 8388608, 1073741824, "bytes of one distribution's CSV, JSON or table")
+    X(OUTPUT, 8388608, 1073741824, "bytes of one distribution's CSV, JSON or table") \
+    X(CELLS, 10000, 1000000, "cells of one table, each a distribution (alea_table_new)")
 
 typedef enum alea_limit {
 #define ALEA__LIMIT_ENUM(name, def, max, what) ALEA_LIMIT_##name,
@@ -724,6 +730,116 @@ alea_status alea_dist_versus(alea_ctx *ctx, const alea_dist *a, const alea_dist 
  */
 alea_status alea_dist_versus_fractions(alea_ctx *ctx, const alea_dist *a, const alea_dist *b,
                                        char *buf, size_t cap, size_t *len);
+
+/* ------------------------------------------------------------------------ */
+/* Tables: an expression swept over values of its names                     */
+
+/*
+ * A designer's grid: an expression with free names ("d20 + m >= dc"), each
+ * swept over values ("m=0..10", "dc=10,12,14"), and statistics of its
+ * distribution in each cell (the chance to hit). The first sweep gives the
+ * rows, the second (if any) the columns: at most ALEA_TABLE_SWEEPS_MAX.
+ *
+ *   const char *sweeps[] = {"m=0..10", "dc=10..20"}, *stats[] = {"mean"};
+ *   alea_table *t;
+ *   if (alea_table_new(ctx, "d20 + m >= dc", 13, sweeps, 2, stats, 1, &t) == ALEA_OK) {
+ *       double p = alea_table_cell(t, 0, 5, 0);   // m=5, dc=10: 0.8
+ *       alea_table_free(t);
+ *   }
+ *
+ * A sweep is NAME=VALUES: the name (letters, digits and '_', from a
+ * letter, at most ALEA_TABLE_NAME_MAX bytes), then a comma-separated list
+ * of whole numbers and ranges A..B or A..B..STEP (step positive):
+ * "n=-3..3", "m=0..20..5,-1". A statistic (at most ALEA_TABLE_STATS_MAX;
+ * nstats 0 means "mean") is one of
+ *   mean, sd, median   of the cell's distribution
+ *   p>=N, p<=N, p=N    the chance of at least / at most / exactly N
+ *   pN                 the N-th percentile, N from 0 to 100 (p50 the median)
+ *   a named probability the expression reports ("critical failure",
+ *                      alea_dist_flag_name)
+ *
+ * The names are the expression's parameters (alea_expr_compile_with),
+ * compiled once and computed at each cell's values. Where the language
+ * takes only a fixed number (dd()'s modifier, tier()'s steps, "+n DICE")
+ * or a name reads as dice ("d"), each cell's values are written into the
+ * text instead ("+n" at n = -3 reads "-3", elsewhere "(-3)") and the text
+ * compiled per cell: "dd(m, d, best)", "event(tier(d4, +n))" and
+ * "2d6 +n DICE" sweep as any other.
+ *
+ * The cells are at most the CELLS limit and share one budget of the WORK
+ * limit, as one evaluation would; the table holds each cell's number (and
+ * its exact text) in the context's memory. Errors (nothing written to
+ * *out): those of alea_expr_compile and alea_expr_dist, their message
+ * after the cell's values ("at m=3, dc=12: ...", "at m=3, with the values
+ * written in: ..." for the text with the values in it) and their span in
+ * src; for the arguments, ALEA_ERR_SYNTAX for a sweep or a statistic that
+ * does not read ("bad range '1..x' in 'n=1..x' ..."), ALEA_ERR_ARGUMENT
+ * for too many sweeps or statistics, a name swept twice or never used by
+ * the expression, a named probability the expression does not report,
+ * ALEA_ERR_LIMIT past the CELLS limit ("11 x 1001 = 11011 cells, more than
+ * the cells limit (10000)"); their span is in the text of that sweep or
+ * statistic, which alea_table_error_part names. Cost: a compilation (or
+ * one per cell) and a distribution per cell.
+ */
+typedef struct alea_table alea_table;
+#define ALEA_TABLE_SWEEPS_MAX 2 /* rows and columns */
+#define ALEA_TABLE_STATS_MAX 8  /* a table's statistics: 8 fit a screen's columns */
+#define ALEA_TABLE_NAME_MAX 24  /* bytes of a swept name: a column heading */
+alea_status alea_table_new(alea_ctx *ctx, const char *src, size_t len,
+                           const char *const *sweeps, size_t nsweeps,
+                           const char *const *stats, size_t nstats, alea_table **out);
+/* alea_table_free(NULL) does nothing. Free it before its context. */
+void alea_table_free(alea_table *table);
+
+/* After alea_table_new returned an error: the text its span is in, the
+ * expression (ALEA_TABLE_EXPRESSION), sweeps[*index] or stats[*index]. */
+typedef enum alea_table_part {
+    ALEA_TABLE_EXPRESSION,
+    ALEA_TABLE_SWEEP,
+    ALEA_TABLE_STAT
+} alea_table_part;
+alea_table_part alea_table_error_part(const alea_ctx *ctx, size_t *index);
+
+/* Rows (the first sweep's values), columns (the second's; 1 with one
+ * sweep), sweeps and statistics. */
+size_t alea_table_rows(const alea_table *table);
+size_t alea_table_cols(const alea_table *table);
+size_t alea_table_sweep_count(const alea_table *table);
+size_t alea_table_stat_count(const alea_table *table);
+/* Sweep axis's name (axis 0 the rows, 1 the columns; NULL out of range),
+ * its number of values, and its value i (0 out of range). Owned by table. */
+const char *alea_table_name(const alea_table *table, size_t axis);
+size_t alea_table_value_count(const alea_table *table, size_t axis);
+int64_t alea_table_value(const alea_table *table, size_t axis, size_t i);
+/* Statistic i as written ("p>=2"; NULL out of range). It is a probability
+ * for p>=N, p<=N, p=N, a named probability, and a mean whose every cell's
+ * outcomes are 0 and 1 (a chance: "d20 + m >= dc"); an outcome of the
+ * expression, a whole number, for median and pN. */
+const char *alea_table_stat(const alea_table *table, size_t stat);
+int alea_table_stat_is_prob(const alea_table *table, size_t stat);
+int alea_table_stat_is_outcome(const alea_table *table, size_t stat);
+/* Cell (row, col) of statistic stat (0 out of range), and its exact text
+ * or NULL: the whole number of an outcome (median, pN), and in exact mode
+ * (alea_ctx_exact when the table was made) the fraction of a mean or a
+ * probability p>=N, p<=N, p=N in lowest terms ("7/2"); sd and a named
+ * probability have none. Owned by table. */
+double alea_table_cell(const alea_table *table, size_t stat, size_t row, size_t col);
+const char *alea_table_cell_text(const alea_table *table, size_t stat, size_t row, size_t col);
+
+/*
+ * Writes the table as ALEA_FORMAT_JSON:
+ *   {"expression": "...", "names": ["m", "dc"], "values": [[0, 1], [10, 15]],
+ *    "stats": [{"stat": "mean", "cells": [[0.55, 0.3], [0.6, 0.35]]}]}
+ * cells a row per value of the first name, each a list of the columns with
+ * two names (a number with one); a cell is its exact text as a string in
+ * exact mode, an outcome as a whole number. Or as ALEA_FORMAT_CSV: with
+ * one name, the header "m,mean,p>=2" and a line per value; with two,
+ * "stat,m,dc=10,dc=11" and a line per statistic and row; a cell is its
+ * exact text, else the number as alea_format_double writes it. snprintf
+ * contract and the OUTPUT limit as alea_dist_format ("too much output: the
+ * table's CSV passes N bytes (output limit is N)").
+ */
+size_t alea_table_format(const alea_table *table, alea_format format, char *buf, size_t cap);
 
 /* ------------------------------------------------------------------------ */
 /* Monte Carlo estimates                                                    */

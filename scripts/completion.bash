@@ -8,7 +8,7 @@ _alea() {
         case $w in roll|dist|compare|serve|table|help) cmd=$w; break ;; esac
     done
     local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
-        --max-memory --max-breakdown --max-output --tail --timeout --time-limit"
+        --max-memory --max-breakdown --max-output --max-cells --tail --timeout --time-limit"
     case $prev in
         -n|--seed|--sample|--threads|--timeout|--time-limit|--tail|--max-*|--boons|--multipliers|--drive|--stat|--cells)
             return 0 ;; # a value: nothing to complete
@@ -33,7 +33,7 @@ _alea() {
                 --max-client-connections --max-queue --max-client-queue --max-pending
                 --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source
                 --max-depth --max-nodes --max-dice --max-support --max-work --max-memory --max-breakdown
-                --max-output --tail --timeout" ;;
+                --max-output --max-cells --tail --timeout" ;;
             *) words="--help --version $limits" ;;
         esac
         mapfile -t COMPREPLY < <(compgen -W "$words" -- "$cur")

@@ -399,7 +399,7 @@ const char *alea_limit_name(alea_limit limit)
     /* Lowercase names, kept beside the upper-case X-macro names. */
     static const char *const lower[] = {"source", "depth", "nodes", "dice",
                                         "support", "work", "memory", "breakdown",
-                                        "output"};
+                                        "output", "cells"};
     _Static_assert(sizeof lower / sizeof lower[0] == ALEA_LIMIT__COUNT,
                    "one lowercase name per limit");
     if ((unsigned)limit >= ALEA_LIMIT__COUNT)

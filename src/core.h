@@ -101,6 +101,9 @@ struct alea_ctx {
 
     alea_status status;
     size_t err_start, err_end;
+    /* After alea_table_new's error: which of its texts the span is in. */
+    uint8_t table_part;
+    size_t table_index;
     char errmsg[ALEA__ERRMSG_CAP];
 };
 

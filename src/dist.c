@@ -644,10 +644,8 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
 {
     alea__out o;
     alea__out_init(&o, buf, cap);
-    if (!dist || (format != ALEA_FORMAT_CSV && format != ALEA_FORMAT_JSON))
+    if (!dist || !alea__out_init_format(&o, buf, cap, dist->ctx, format))
         return alea__out_finish(&o);
-    int64_t limit = dist->ctx->limits[ALEA_LIMIT_OUTPUT];
-    o.limit = (uint64_t)limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
     size_t len;
     if (format == ALEA_FORMAT_CSV && dist->exact) {
         alea__frac_csv(dist, &o);

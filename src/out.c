@@ -19,6 +19,15 @@ void alea__out_init(alea__out *o, char *buf, size_t cap)
     o->zc_on = 0;
 }
 
+int alea__out_init_format(alea__out *o, char *buf, size_t cap, const alea_ctx *ctx,
+                          alea_format format)
+{
+    alea__out_init(o, buf, cap);
+    int64_t limit = ctx->limits[ALEA_LIMIT_OUTPUT];
+    o->limit = (uint64_t)limit < SIZE_MAX ? (size_t)limit : SIZE_MAX;
+    return format == ALEA_FORMAT_CSV || format == ALEA_FORMAT_JSON;
+}
+
 /* Markdown's characters that would start markup in a chat (Discord's
  * flavour): a backslash before each keeps them text. */
 static int md_special(char c)

@@ -39,6 +39,11 @@ typedef struct alea__out {
 #define ALEA__FOREIGN_NE "'<>' a condition on each die, \"not equal\""
 
 ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);
+/* alea__out_init for a format of the public API (alea_dist_format,
+ * alea_table_format): stops past ctx's OUTPUT limit, and 0 when format
+ * is neither CSV nor JSON (the caller then writes nothing). */
+ALEA__HIDDEN int alea__out_init_format(alea__out *o, char *buf, size_t cap,
+                                       const alea_ctx *ctx, alea_format format);
 /* Terminates the buffer; returns the full length. */
 ALEA__HIDDEN size_t alea__out_finish(alea__out *o);
 ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);

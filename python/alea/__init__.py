@@ -136,6 +136,16 @@ _dist_versus_fractions = _sig('alea_dist_versus_fractions', ctypes.c_int, _p, _p
                               ctypes.c_char_p, ctypes.c_size_t,
                               ctypes.POINTER(ctypes.c_size_t))
 
+_table_new = _sig('alea_table_new', ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_size_t,
+                  ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t,
+                  ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.POINTER(_p))
+_table_free = _sig('alea_table_free', None, _p)
+_ctx_exact = _sig('alea_ctx_exact', ctypes.c_int, _p)
+_table_error_part = _sig('alea_table_error_part', ctypes.c_int, _p,
+                         ctypes.POINTER(ctypes.c_size_t))
+_table_format = _sig('alea_table_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
+                     ctypes.c_size_t)
+
 _FORMAT_TEXT, _FORMAT_JSON, _FORMAT_MARKDOWN = 0, 1, 4
 
 #: The limits a Context takes, by name: the library's, in its order (a limit
@@ -699,6 +709,53 @@ class Comparison(Mapping):
         return f'Comparison({", ".join(self.names)})'
 
 
+class Table:
+    """A table of `alea table` (Context.table): `names` the names swept
+    (one or two), `values` each name's values, `rows` the first's (a row
+    each) and `cols` the second's (a column each; [None] with one name),
+    `stats` the statistics, `exact` whether the cells are fractions.
+    `cell(stat, row, col)` is a cell by the statistic (its text or index)
+    and the row's and column's values; `as_dicts()` a dict per row and
+    column ({'m': 0, 'dc': 10, 'mean': 0.55}); `data` the library's JSON,
+    as `alea table --json` prints it. A cell is a float, a Fraction in
+    exact mode, an int for median and pN."""
+
+    def __init__(self, data, exact=False):
+        self.data = data
+        self.expression = data['expression']
+        self.names = list(data['names'])
+        self.values = [list(v) for v in data['values']]
+        self.rows = self.values[0]
+        self.cols = self.values[1] if len(self.values) > 1 else [None]
+        self.stats = [s['stat'] for s in data['stats']]
+        self.exact = exact
+        self._cells = [[_cell(r if len(self.values) > 1 else [r]) for r in s['cells']]
+                       for s in data['stats']]
+
+    def cell(self, stat, row, col=None):
+        """The cell of stat ('mean' or its index) at row's value and col's
+        (None with one name)."""
+        k = stat if isinstance(stat, int) else self.stats.index(stat)
+        return self._cells[k][self.rows.index(row)][self.cols.index(col)]
+
+    def as_dicts(self):
+        """A dict per cell, row by row: the names' values and each stat."""
+        out = []
+        for r, a in enumerate(self.rows):
+            for c, b in enumerate(self.cols):
+                d = dict(zip(self.names, (a, b)))
+                d.update((s, self._cells[k][r][c]) for k, s in enumerate(self.stats))
+                out.append(d)
+        return out
+
+    def __repr__(self):
+        return f'Table({self.expression!r}, names={self.names}, stats={self.stats})'
+
+
+def _cell(row):
+    return [Fraction(c) if isinstance(c, str) else c for c in row]
+
+
 def _percent(p):
     # two decimals; a chance too small for them keeps two significant digits
     x = float(p) * 100
@@ -924,6 +981,47 @@ class Context:
         self._arm()
         return self._dist(expression)
 
+    def table(self, expression, *sweeps, stats=None):
+        """The expression swept over values of its names, a statistic of
+        its distribution in each cell: a Table, as `alea table` computes it.
+        Each sweep is a str, NAME=A..B, NAME=A..B..STEP or NAME=A,B,C
+        ('m=0..10', 'dc=10,12,14'): the first gives the rows, a second the
+        columns. stats: a list of 'mean' (the default), 'sd', 'median',
+        'p>=N', 'p<=N', 'p=N', 'pN' (a percentile) or a named probability
+        the expression reports ('critical failure'). Where the language
+        takes only a fixed number (dd()'s arguments, tier()'s steps,
+        '+n DICE'), the values are written into the text. The cells are at
+        most the 'cells' limit and share one work budget. An error in a
+        sweep or a statistic is an AleaError whose expression is that text."""
+        ctx = self._live()
+        data = _encode(expression, _ctx_limit(ctx, LIMITS.index('source'), -1))
+        stats = [] if stats is None else stats
+        if isinstance(stats, str):
+            raise TypeError(f'alea: stats must be a list of str, as [{stats!r}]')
+        texts = list(sweeps), list(stats)
+        for what, items in zip(('sweep', 'stat'), texts):
+            for x in items:
+                if not isinstance(x, str):
+                    raise TypeError(f'alea: a {what} must be a str, not {type(x).__name__}')
+        enc = [[x.encode('utf-8', 'replace') for x in items] for items in texts]
+        sw = (ctypes.c_char_p * max(len(enc[0]), 1))(*enc[0])
+        st = (ctypes.c_char_p * max(len(enc[1]), 1))(*enc[1])
+        t = _p()
+        self._arm()
+        status = _table_new(ctx, data, len(data), sw, len(enc[0]), st, len(enc[1]),
+                            ctypes.byref(t))
+        if status != 0:
+            index = ctypes.c_size_t()
+            part = _table_error_part(ctx, ctypes.byref(index))
+            raise self._error(status, texts[part - 1][index.value] if part else expression)
+        try:
+            text = _format(_table_format, t, _FORMAT_JSON)
+            if not text:  # past the output limit: the library's refusal
+                raise self._error(_ctx_error_span(ctx, None, None), expression)
+            return Table(json.loads(text.decode()), bool(_ctx_exact(ctx)))
+        finally:
+            _table_free(t)
+
     def compare(self, *expressions, max_cells=None, pairs=False):
         """The distributions of several expressions side by side: a
         Comparison. Each is a str, named by itself, or a (name, expression)
@@ -1146,3 +1244,13 @@ def compare(*expressions, dialect='alea', exact=False, max_cells=None, pairs=Fal
     named by itself, or a (name, expression) pair; `dialect` and `exact` as
     dist's, `max_cells` and `pairs` as Context.compare's."""
     return _default(dialect, exact).compare(*expressions, max_cells=max_cells, pairs=pairs)
+
+
+def table(expression, *sweeps, stats=None, dialect='alea', exact=False):
+    """The expression swept over values of its names (a Table), with the
+    default limits: alea.table('d20 + m >= dc', 'm=0..10', 'dc=10..20');
+    sweeps and stats as Context.table's, `dialect` and `exact` as dist's."""
+    return _default(dialect, exact).table(expression, *sweeps, stats=stats)
+
+
+__all__ += ['Table', 'table']

@@ -896,5 +896,64 @@ class CompareTest(unittest.TestCase):
             alea.compare('1d6').table('odds')
 
 
+class TableTest(unittest.TestCase):
+    """alea.table: the library's table, the one `alea table --json` prints."""
+
+    def test_as_the_cli(self):
+        for expr, sweeps, stats in [
+                ('d20 + m >= dc', ['m=0..3', 'dc=10,15'], ['mean']),
+                ('dd(m, d, best)', ['m=0..2', 'd=10..11'], ['p>=2', 'median']),
+                ('event(tier(d4, +n))', ['n=0..3'], ['mean', 'critical failure']),
+                ('2d6 +n DICE', ['n=-3..3'], ['p>=7', 'sd', 'p90'])]:
+            t = alea.table(expr, *sweeps, stats=stats)
+            want = json.loads(cli('table', '--json', expr, *sweeps,
+                                  *[a for s in stats for a in ('--stat', s)]).stdout)
+            self.assertEqual(t.data, want)
+            self.assertEqual(t.names, want['names'])
+            self.assertEqual(t.stats, stats)
+
+    def test_cells(self):
+        t = alea.table('d20 + m >= dc', 'm=0..2', 'dc=10,15')
+        self.assertEqual((t.rows, t.cols), ([0, 1, 2], [10, 15]))
+        self.assertEqual(t.cell('mean', 1, 15), 0.35)
+        self.assertEqual(t.cell(0, 0, 10), 0.55)
+        self.assertEqual(len(t.as_dicts()), 6)
+        self.assertEqual(t.as_dicts()[5], {'m': 2, 'dc': 15, 'mean': 0.4})
+        one = alea.table('d6 + n', 'n=1..2', stats=['mean', 'p>=6', 'median'])
+        self.assertEqual(one.cols, [None])
+        self.assertEqual(one.cell('median', 2), 5)
+        self.assertEqual(one.as_dicts()[0], {'n': 1, 'mean': 4.5, 'p>=6': 1 / 3, 'median': 4})
+        with alea.Context(limits={'cells': 3}) as ctx:
+            self.assertEqual(ctx.table('d4 + n', 'n=1..3').rows, [1, 2, 3])
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.table('d4 + n', 'n=1..4')
+            self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+            self.assertIn('more than 3 values (cells limit is 3)', e.exception.message)
+
+    @unittest.skipUnless(cli('dist', '--exact', 'd2').returncode == 0, 'no fractions')
+    def test_exact(self):
+        t = alea.table('d6 + n', 'n=1..2', stats=['mean', 'p>=6'], exact=True)
+        self.assertTrue(t.exact)
+        self.assertEqual(t.cell('mean', 1), Fraction(9, 2))
+        self.assertEqual(t.cell('p>=6', 2), Fraction(1, 2))
+
+    def test_errors(self):
+        with self.assertRaises(alea.AleaError) as e:
+            alea.table('d20 + n', 'n=1..x')
+        self.assertEqual((e.exception.status, e.exception.start, e.exception.end),
+                         ('ALEA_ERR_SYNTAX', 2, 6))
+        self.assertEqual(e.exception.caret(), 'n=1..x\n  ^^^^')
+        with self.assertRaises(alea.AleaError) as e:
+            alea.table('d20 + n', 'n=1', stats=['crit'])
+        self.assertEqual(e.exception.expression, 'crit')
+        with self.assertRaises(alea.AleaError) as e:
+            alea.table('d20 + b', 'n=1')
+        self.assertEqual(e.exception.caret(), 'd20 + b\n      ^')
+        with self.assertRaises(TypeError):
+            alea.table('d20 + n', 'n=1', stats='mean')
+        with self.assertRaises(TypeError):
+            alea.table('d20 + n', 5)
+
+
 if __name__ == '__main__':
     unittest.main()

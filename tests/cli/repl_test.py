@@ -134,6 +134,19 @@ def main():
     check(':dist', 'mean 10.50   sd 2.96   min 3   max 18   median 10' in out, out)
     out = plain(s.line(':compare 2d20kh1 ; 1d20+5'))
     check(':compare', re.search(r'value +2d20kh1 +1d20\+5', out) is not None, out)
+    out = plain(s.line(':table d20 + m >= 15 m=0..2 --stat mean --stat p>=1'))
+    want = subprocess.run([alea, 'table', 'd20 + m >= 15', 'm=0..2', '--stat', 'mean', '--stat',
+                           'p>=1'], capture_output=True, text=True).stdout
+    check(':table, as alea table', want and all(x in out for x in want.splitlines()), out)
+    out = plain(s.line(':table --csv 2d6 +n DICE n=-1..1'))
+    want = subprocess.run([alea, 'table', '--csv', '2d6 +n DICE', 'n=-1..1'],
+                          capture_output=True, text=True).stdout
+    check(':table with the values written in, --csv first', want.startswith('n,mean\n-1,') and
+          want in out, out)
+    out = plain(s.line(':table d6 + n'))
+    check(':table without NAME=A..B', ':table needs an expression and NAME=A..B' in out, out)
+    out = plain(s.line(':table d20 + n n=1..x'))
+    check(':table: a bad sweep', "bad range '1..x' in 'n=1..x'" in out, out)
     out = plain(s.line('2d+3'))
     check('an error with its caret', "syntax error: expected the number of sides after 'd'"
           in out and '  2d+3\n    ^' in out, out)

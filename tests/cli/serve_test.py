@@ -308,13 +308,20 @@ for t in threads:
     t.join()
 check('40 clients at once', len(answers) == 40 and all(answers), answers)
 
-# The curl examples of docs/cli.md's "Serving over HTTP", against this server:
-# the body shown, where '...' stands for any text.
-docs = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
-                         'cli.md'), encoding='utf-8').read()
+# The curl examples of docs/cli.md's "Serving over HTTP" and of docs/serve.md,
+# against this server: the body shown, where '...' stands for any text.
+def doc(name):
+    return open(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs',
+                             name), encoding='utf-8').read()
+
+
+docs = doc('cli.md')
 docs = docs[docs.index('### Serving over HTTP'):]
 examples = re.findall(r'^\$ (curl .*)\n((?:(?!\$ |```).*\n)*)', docs, re.M)
 check('docs/cli.md has curl examples', len(examples) >= 6, len(examples))
+served = re.findall(r'^\$ (curl .*)\n((?:(?!\$ |```).*\n)*)', doc('serve.md'), re.M)
+check('docs/serve.md has curl examples', len(served) >= 1, len(served))
+examples += served
 for cmd, shown in examples:
     words = shlex.split(cmd)
     body = words[words.index('-d') + 1] if '-d' in words else None
@@ -348,10 +355,44 @@ for body in [{'exprs': []}, {'exprs': '1d6'}, {'expr': '1d6'}]:
     st, _, data = s.post('/compare', body)
     error_of(st, data, 400, f'/compare {body}')
 
+# /table: as table --json, the library's table; errors with the caret under
+# the text they are about; the cells limit at N and N + 1 (--max-cells).
+st, _, data = s.post('/table', {'expr': 'd20 + m >= dc', 'sweeps': ['m=0..2', 'dc=10,15'],
+                                'stats': ['mean', 'p>=1']})
+rc, out, _ = cli('table', '--json', 'd20 + m >= dc', 'm=0..2', 'dc=10,15', '--stat', 'mean',
+                 '--stat', 'p>=1')
+check('/table: as table --json', st == 200 and data == json.loads(out), f'{st} {data}')
+st, _, data = s.post('/table', {'expression': 'dd(m, 10, best)', 'sweeps': ['m=0..1'],
+                                'stats': ['p>=2']})
+rc, out, _ = cli('table', '--json', 'dd(m, 10, best)', 'm=0..1', '--stat', 'p>=2')
+check('/table: "expression", and the values written into dd()', st == 200 and
+      data == json.loads(out), f'{st} {data}')
+st, _, data = s.post('/table', {'expr': 'd20 + n', 'sweeps': ['n=1..x']})
+e = error_of(st, data, 422, '/table n=1..x')
+check('/table: a bad sweep, its position and caret', e['status'] == 'ALEA_ERR_SYNTAX' and
+      e['start'] == 2 and e['end'] == 6 and e['caret'] == '  n=1..x\n    ^^^^\n' and
+      "bad range '1..x'" in e['message'], e)
+st, _, data = s.post('/table', {'expr': 'd20 + n', 'sweeps': ['n=1'], 'stats': ['p>=x']})
+check('/table: a bad stat', "a whole number after 'p>='" in
+      error_of(st, data, 422, '/table p>=x')['message'], data)
+for body in [{'expr': 'd20 + n'}, {'expr': 'd20 + n', 'sweeps': []},
+             {'expr': 'd20 + n', 'sweeps': ['n=1'], 'stats': 'mean'}]:
+    st, _, data = s.post('/table', body)
+    error_of(st, data, 400, f'/table {body}')
+cells = Server('--max-cells', '12')
+st, _, data = cells.post('/table', {'expr': 'd4 + n + m', 'sweeps': ['n=1..3', 'm=1..4']})
+check('/table: --max-cells 12, 12 cells', st == 200 and len(data['stats'][0]['cells']) == 3,
+      f'{st} {data}')
+st, _, data = cells.post('/table', {'expr': 'd4 + n + m', 'sweeps': ['n=1..3', 'm=0..4']})
+check('/table: --max-cells 12, 15 refused', '3 x 5 = 15 cells, more than the cells limit (12)'
+      in error_of(st, data, 422, '/table 15 cells')['message'], data)
+cells.stop()
+
 # /openapi.json describes every route, and the answers match its schemas.
 st, _, api = s.request('GET', '/openapi.json')
 check('/openapi.json', st == 200 and api.get('openapi', '').startswith('3.') and
-      set(api['paths']) == {'/roll', '/dist', '/compare', '/health', '/openapi.json'}, st)
+      set(api['paths']) == {'/roll', '/dist', '/compare', '/table', '/health', '/openapi.json'},
+      st)
 schemas = api['components']['schemas'] if st == 200 else {}
 
 
@@ -408,6 +449,10 @@ for method, path, body, want, schema in [
         ('POST', '/dist', {'expr': 'if((d20) >= 11, 2d6, 0)'}, 200, 'Dist'),
         ('POST', '/dist', {'expr': '3d6', 'exact': True}, 200, 'Dist'),
         ('POST', '/compare', {'exprs': ['1d6', '2d6']}, 200, 'Compare'),
+        ('POST', '/table', {'expr': 'd6 + n', 'sweeps': ['n=1..2', 'm=0'], 'stats': ['p50']},
+         422, 'Error'),
+        ('POST', '/table', {'expr': 'd6 + n * m', 'sweeps': ['n=1..2', 'm=0..1'],
+                            'stats': ['p50', 'mean']}, 200, 'Table'),
         ('GET', '/health', None, 200, 'Health'),
         ('POST', '/roll', {'expr': '2d+3'}, 422, 'Error'),
         ('POST', '/roll', {'expr': 1}, 400, 'Error'),
