@@ -1175,7 +1175,7 @@ async function updateTable(asked) {
   state.estimates = [];
   const my = ++updates;
   const src = state.exprs[0];
-  const { sweeps, stats } = { sweeps: sweep.sweeps.slice(), stats: sweep.stats.slice() };
+  const sweeps = sweep.sweeps.slice(), stats = sweep.stats.slice();
   setBusy(true);
   const out = await calc.run([{ op: 'table', src, sweeps, stats }], state.deadline, state.dialect);
   if (my !== updates) return;
