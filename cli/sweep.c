@@ -536,6 +536,34 @@ static int print_all(const options *o, const char *src, const sweep *sw, size_t 
     return rc;
 }
 
+/* --svg: the cells as numbers for the library's chart, a heat map of the
+ * one stat with two names, a line per stat with one. */
+static int sweep_svg(alea_ctx *ctx, const options *o, const char *src, const sweep *sw,
+                     size_t nsw, const stat *st, size_t nst, cell **cells)
+{
+    size_t nr = sw[0].n, nc = nsw > 1 ? sw[1].n : nst;
+    double *x = malloc(nr * nc * sizeof *x);
+    char **labels = calloc(nc, sizeof *labels);
+    char title[512];
+    int rc = x && labels ? EXIT_OK : out_of_memory(), prob = 1;
+    for (size_t c = 0; rc == EXIT_OK && c < nc; c++)
+        if (!(labels[c] = nsw > 1 ? dup_i64(sw[1].v[c]) : dup_str(st[c].text)))
+            rc = out_of_memory();
+    for (size_t s = 0; s < (nsw > 1 ? 1 : nst); s++)
+        prob = prob && is_prob(&st[s]);
+    for (size_t i = 0; rc == EXIT_OK && i < nr * nc; i++)
+        x[i] = nsw > 1 ? cells[0][i].x : cells[i % nc][i / nc].x;
+    snprintf(title, sizeof title, nsw > 1 ? "%s of %s" : "%.0s%s", st[0].text, src);
+    if (rc == EXIT_OK)
+        rc = svg_grid(ctx, o, title, sw[0].name, sw[0].v, nr, nsw > 1 ? sw[1].name : NULL,
+                      (const char *const *)labels, nc, x, prob);
+    for (size_t c = 0; labels && c < nc; c++)
+        free(labels[c]);
+    free(labels);
+    free(x);
+    return rc;
+}
+
 /* ---- the command ------------------------------------------------------------ */
 
 int cmd_table(alea_ctx *ctx, const options *o)
@@ -662,7 +690,9 @@ int cmd_table(alea_ctx *ctx, const options *o)
             alea_expr_free(t);
         }
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, limit);
-    if (rc == EXIT_OK)
+    if (rc == EXIT_OK && o->svg)
+        rc = sweep_svg(ctx, o, src, sw, nsw, st, nst, cells);
+    if (rc == EXIT_OK && !svg_to_stdout(o))
         rc = print_all(o, src, sw, nsw, st, nst, cells);
     for (size_t s = 0; s < nst; s++) {
         for (size_t i = 0; cells[s] && i < nr * nc; i++)
