@@ -183,6 +183,15 @@ typedef struct scale {
     double a, b;     /* pixels at lo and hi */
 } scale;
 
+/* The x of value v of a chart over [lo, hi] in pixels [a, b]: a value a
+ * slot wide, from its offset to lo (exact in unsigned arithmetic: values
+ * near 2^63 are as far apart as any). */
+static double at_x(int64_t v, int64_t lo, int64_t hi, double a, double b)
+{
+    double off = (double)((uint64_t)v - (uint64_t)lo), span = (double)((uint64_t)hi - (uint64_t)lo);
+    return a + (off + 0.5) / (span + 1) * (b - a);
+}
+
 static double at(const scale *s, double v)
 {
     return s->hi > s->lo ? s->a + (v - s->lo) / (s->hi - s->lo) * (s->b - s->a)
@@ -278,24 +287,28 @@ static void x_tick_text(alea__out *o, const chart *c, int64_t v, double x)
 
 static void draw_chart(alea__out *o, const chart *c)
 {
-    double ymax = 0;
+    /* the number axis from 0 (or below, for a table's negative numbers) */
+    double ymax = 0, ymin = 0;
     for (size_t k = 0; k < c->ns; k++)
         for (size_t i = 0; i < c->s[k].n; i++) {
             double y = c->s[k].y[i * c->s[k].stride] * c->factor;
             if (isfinite(y) && y > ymax)
                 ymax = y;
+            if (isfinite(y) && y < ymin)
+                ymin = y;
         }
-    double ystep = nice_step(ymax > 0 ? ymax : 1, Y_TICKS);
-    double ytop = ceil((ymax > 0 ? ymax : 1) / ystep) * ystep;
-    /* a bar is a value wide: the x scale runs half a value past each end */
-    scale xs = {(double)c->xlo - 0.5, (double)c->xhi + 0.5, PLOT_L + 4, PLOT_R - 4};
-    scale ys = {0, ytop, PLOT_B, PLOT_T};
+    if (!(ymax > ymin))
+        ymax = ymin + 1;
+    double ystep = nice_step(ymax - ymin, Y_TICKS);
+    double ybot = floor(ymin / ystep) * ystep, ytop = ceil(ymax / ystep) * ystep;
+    scale ys = {ybot, ytop, PLOT_B, PLOT_T};
+    double xa = PLOT_L + 4, xb = PLOT_R - 4;
     if (c->note)
         label(o, WIDTH / 2.0, 40, " text-anchor=\"middle\" font-size=\"11\"", c->note, c->note_n);
     /* the chance axis: a grid line and a number per tick */
     alea__out_str(o, "<g class=\"y-axis\" stroke=\"#ddd\">\n");
-    for (int k = 0; k * ystep <= ytop * (1 + 1e-9) && o->len <= o->limit; k++) {
-        double y = at(&ys, k * ystep);
+    for (int k = 0; ybot + k * ystep <= ytop + ystep * 1e-9 && o->len <= o->limit; k++) {
+        double y = at(&ys, ybot + k * ystep);
         alea__out_str(o, "<line x1=\"");
         px(o, PLOT_L);
         alea__out_str(o, "\" x2=\"");
@@ -309,15 +322,16 @@ static void draw_chart(alea__out *o, const chart *c)
         alea__out_str(o, "\" y=\"");
         px(o, y + 4);
         alea__out_str(o, "\">");
-        sig(o, k * ystep, 6);
+        sig(o, ybot + k * ystep, 6);
         alea__out_str(o, "</text>\n");
     }
     alea__out_str(o, "</g>\n");
     /* the value axis: every value when named, else about X_TICKS whole numbers */
-    double span = (double)c->xhi - (double)c->xlo;
-    double xstep = c->named ? 1 : nice_step(span > 0 ? span : 1, X_TICKS);
-    if (xstep < 1)
-        xstep = 1;
+    /* the value axis: every value when named (a few), else about X_TICKS
+     * multiples of a round step */
+    uint64_t span = (uint64_t)c->xhi - (uint64_t)c->xlo;
+    double step = c->named && span <= 4 * X_TICKS ? 1 : nice_step(span ? (double)span : 1, X_TICKS);
+    uint64_t xstep = step < 1 ? 1 : step >= 0x1p62 ? (uint64_t)1 << 62 : (uint64_t)step;
     alea__out_str(o, "<g class=\"x-axis\" fill=\"#222\">\n<line stroke=\"#222\" x1=\"");
     px(o, PLOT_L);
     alea__out_str(o, "\" x2=\"");
@@ -327,9 +341,14 @@ static void draw_chart(alea__out *o, const chart *c)
     alea__out_str(o, "\" y2=\"");
     px(o, PLOT_B);
     alea__out_str(o, "\"/>\n");
-    double first = ceil((double)c->xlo / xstep) * xstep;
-    for (double v = first; v <= (double)c->xhi && o->len <= o->limit; v += xstep)
-        x_tick_text(o, c, (int64_t)v, at(&xs, v));
+    int64_t m = c->xlo % (int64_t)xstep;
+    uint64_t off = m == 0 ? 0 : m > 0 ? xstep - (uint64_t)m : (uint64_t)-m;
+    for (; off <= span && o->len <= o->limit; off += xstep) {
+        int64_t v = (int64_t)((uint64_t)c->xlo + off);
+        x_tick_text(o, c, v, at_x(v, c->xlo, c->xhi, xa, xb));
+        if (span - off < xstep)
+            break;
+    }
     alea__out_str(o, "</g>\n");
     label(o, (PLOT_L + PLOT_R) / 2.0, PLOT_B + 34, " text-anchor=\"middle\"", c->x_name,
           strlen(c->x_name));
@@ -339,7 +358,7 @@ static void draw_chart(alea__out *o, const chart *c)
     xml_str(o, c->y_name);
     alea__out_str(o, "</text>\n");
 
-    double slot = (xs.b - xs.a) / (xs.hi - xs.lo);
+    double slot = (xb - xa) / ((double)span + 1);
     for (size_t k = 0; k < c->ns && o->len <= o->limit; k++) {
         const series *s = &c->s[k];
         alea__out_str(o, "<g class=\"series\" data-label=\"");
@@ -361,7 +380,7 @@ static void draw_chart(alea__out *o, const chart *c)
                 double y = s->y[i * s->stride];
                 if (!isfinite(y))
                     continue;
-                px(o, at(&xs, (double)s->x[i]));
+                px(o, at_x(s->x[i], c->xlo, c->xhi, xa, xb));
                 alea__out_char(o, ',');
                 px(o, at(&ys, y * c->factor));
                 alea__out_char(o, ' ');
@@ -372,7 +391,7 @@ static void draw_chart(alea__out *o, const chart *c)
             double y = s->y[i * s->stride];
             if (!isfinite(y))
                 continue;
-            double x = at(&xs, (double)s->x[i]), top = at(&ys, y * c->factor);
+            double x = at_x(s->x[i], c->xlo, c->xhi, xa, xb), top = at(&ys, y * c->factor);
             if (c->bars) {
                 alea__out_str(o, "<rect x=\"");
                 px(o, x - slot * 0.4);
@@ -381,7 +400,7 @@ static void draw_chart(alea__out *o, const chart *c)
                 alea__out_str(o, "\" y=\"");
                 px(o, top);
                 alea__out_str(o, "\" height=\"");
-                px(o, PLOT_B - top);
+                px(o, at(&ys, 0) - top);
                 alea__out_char(o, '"');
             } else {
                 marker(o, k, x, top);

@@ -119,6 +119,26 @@ static void test_tails_hidden(void **state)
     alea_dist_free(d);
 }
 
+/* Values near 2^63 are placed by their distance from the first (a double
+ * holds no 1e18 + 1): every bar inside the plot, a tick per value. */
+static void test_huge_values(void **state)
+{
+    (void)state;
+    alea_dist *d = dist_of(ctx, "1000000000000000000 + d6");
+    const alea_dist *ds[] = {d};
+    char *s = svg_of(ds, NULL, 1);
+    assert_non_null(strstr(s, ">1000000000000000001</text>"));
+    assert_non_null(strstr(s, ">1000000000000000006</text>"));
+    double last = 0;
+    for (const char *p = strstr(s, "<rect x=\""); p; p = strstr(p + 1, "<rect x=\"")) {
+        double x = strtod(p + 9, NULL);
+        assert_true(x > 72 && x < 616 && x > last + 50); /* apart, in order */
+        last = x;
+    }
+    free(s);
+    alea_dist_free(d);
+}
+
 /* The OUTPUT limit: a picture of exactly N bytes is written at limit N
  * and refused at N - 1, with the error and nothing written. */
 static void test_output_limit(void **state)
@@ -225,6 +245,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bars_read_back, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lines_and_escaping, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tails_hidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_huge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_short_buffer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_grid, setup, teardown),
