@@ -538,6 +538,11 @@ size_t alea_svg_dists(const alea_dist *const *dists, const char *const *labels, 
     for (size_t k = 0; k < n; k++) {
         alea__out_str(&t, k == 0 ? "" : k + 1 < n ? ", " : " and ");
         alea__out_mem(&t, s[k].label, s[k].label_n);
+        if (dists[k]->samples) { /* as the page's legend says it */
+            alea__out_str(&t, " (estimate from ");
+            alea__out_i64(&t, (int64_t)dists[k]->samples);
+            alea__out_str(&t, " rolls)");
+        }
     }
     size_t tn = alea__out_finish(&t);
     if (tn >= sizeof tbuf) { /* cut at a character's start, with an ellipsis */

@@ -109,6 +109,11 @@ for expr in ['3d6', '4d6kh3', '10d10!', '2d20kh1 - 5', 'dd(3, 14, best)']:
 rc, out, err, root = picture('dist', '10d10!')
 check('10d10!: tails hidden', root is not None and len(points(root)[0][1]) < 150)
 
+# an estimate says so in its title
+rc, out, err, root = picture('dist', '3d6', '--sample', '1000', '--seed', '1')
+check('estimate: titled', root is not None and
+      labelled('estimate', root)[0] == 'Distribution of 3d6 (estimate from 1000 rolls)', err)
+
 # ---- the expression's text escaped: <, & and " ----
 expr = '(d6 < 3) + 1d4 [a&b "<c>"]'
 rc, out, err, root = picture('dist', expr)
