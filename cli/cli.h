@@ -80,6 +80,9 @@ typedef struct timer {
  * tens by tens; 10000 dist runs of a small expression take about a
  * second, and the cells share the one work limit besides. */
 #define STATS_MAX 8
+/* compare --svg: the lines one chart draws at most (the library's, a legend
+ * row each; past 16 no one tells them apart). */
+#define SVG_LINES_MAX 16
 #define TABLE_CELLS 10000
 #define TABLE_CELLS_MAX 1000000
 
@@ -141,6 +144,8 @@ typedef struct options {
     int nstats;
     int64_t cells;
     int pairs; /* compare --pairs: the distances of every pair of columns */
+    const char *svg; /* --svg FILE: the chart's picture goes there too ("-":
+                        standard output, in place of the text); NULL: none */
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -227,6 +232,16 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* alea table EXPR NAME=A..B [NAME=A..B] [--stat STAT]...: o->exprs[0] is
  * the expression, the rest the names swept. */
 int cmd_table(alea_ctx *ctx, const options *o);
+/* --svg: the chart of the n distributions (labels: their names, or NULL)
+ * written to o->svg; src names the first in an error. */
+int svg_dists(alea_ctx *ctx, const options *o, const alea_dist *const *ds,
+              const char *const *labels, size_t n, const char *src);
+/* --svg of a table: alea_svg_grid's picture written to o->svg. */
+int svg_grid(alea_ctx *ctx, const options *o, const char *title, const char *row_name,
+             const int64_t *rows, size_t nr, const char *col_name,
+             const char *const *col_labels, size_t nc, const double *cells, int is_prob);
+/* --svg '-': the picture takes standard output's place. */
+int svg_to_stdout(const options *o);
 
 /* ---- sample.c ------------------------------------------------------------ */
 

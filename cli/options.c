@@ -226,6 +226,16 @@ static int set_bind(options *o, const option_value *v)
     return 1;
 }
 
+/* --svg FILE: where the chart goes ("-": standard output, in place of the
+ * text). */
+static int set_svg(options *o, const option_value *v)
+{
+    if (!v->text[0])
+        return 0;
+    o->svg = v->text;
+    return 1;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 #define AT(field) offsetof(options, field)
@@ -319,6 +329,19 @@ const option_spec option_table[] = {
     {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
      .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
      .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},
+    {.name = "--svg", .arg = "FILE", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_svg, .bad = "a file name ('-' for standard output)",
+     .part = PART_MAIN, .help = "also write the chart as an SVG picture to FILE ('-':\n"
+                                "standard output, in place of the text): bars, titled\n"
+                                "and with every number as text for a screen reader",
+     .differs = {CMD_COMPARE, PART_MAIN, "also write the chart as an SVG picture to FILE\n"
+                                         "('-': standard output): a line per expression,\n"
+                                         "each its own dash and marker"}},
+    {.name = "--svg", .arg = "FILE", .kind = ARG_TEXT, .commands = TABLE, .set = set_svg,
+     .bad = "a file name ('-' for standard output)",
+     .part = PART_MAIN, .help = "also write the table as an SVG picture to FILE ('-':\n"
+                                "standard output): a heat map for two names (one\n"
+                                "--stat), a line per --stat for one"},
     {.name = "--boons", .arg = "D:N,...", .kind = ARG_TEXT, .commands = DIST | COMPARE,
      .set = set_boons, .bad = "a table such as 10:1,14:2,16:6 (difficulties ascending, at "
                               "most " STR(BOON_ROWS) ")",
@@ -641,6 +664,12 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
                          : EXIT_OK;
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (o->svg && cmd == CMD_TABLE && o->nexprs == 3 && o->nstats > 1)
+        return usage_error(cmd, has_cmd, "--svg draws one heat map: give one --stat with two "
+                                         "names");
+    if (o->svg && cmd == CMD_COMPARE && o->nexprs > SVG_LINES_MAX)
+        return usage_error(cmd, has_cmd, "--svg draws at most " STR(SVG_LINES_MAX)
+                                         " lines: compare fewer expressions");
     if (cmd == CMD_DIST && o->sample && o->exact)
         return usage_error(cmd, has_cmd, "--exact and --sample exclude each other: an "
                                          "estimate has no exact fractions");
@@ -655,6 +684,9 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
         } else {
             if (cmd == CMD_COMPARE || isatty(STDIN_FILENO))
                 return usage_error(cmd, has_cmd, "missing expression");
+            if (o->svg)
+                return usage_error(cmd, has_cmd, "--svg draws the chart of one expression: "
+                                                 "give it as an argument");
             o->from_stdin = 1;
         }
     }

@@ -928,6 +928,44 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
                         size_t cap);
 
 /*
+ * Charts as SVG documents (snprintf contract, as alea_dist_format; the
+ * OUTPUT limit applies, with its refusal and error as there, "too much
+ * output: the SVG passes N bytes (output limit is N)"). Each is readable in
+ * grey print (lines differ by dash and marker; a heat map's cells print
+ * their numbers on a ramp that darkens as they grow) and by a screen
+ * reader: role="img" labelled by a <title> and a <desc> that lists every
+ * number drawn (4 significant digits). Each bar, marker and cell carries
+ * its exact number: data-value (the outcome, or the row's value),
+ * data-y (the probability or number, as alea_format_double writes it),
+ * and in a heat map data-row and data-col. User text is escaped for XML
+ * (invalid UTF-8 and control characters become U+FFFD).
+ *
+ * alea_svg_dists: the chance of each outcome of the n distributions (1 to
+ * 16; 0 returned and nothing written otherwise), bars for one, a line per
+ * distribution with a legend for more; labels[k] names distribution k in
+ * the legend and title (labels NULL, or labels[k] NULL: its expression's
+ * text). The runs of outcomes below 0.005% at either end are not drawn (as
+ * `alea dist` hides them; the chart says how many), a dd()'s named outcomes
+ * always are, by name. The limit and error are those of dists[0]'s context.
+ *
+ * alea_svg_grid: a table of numbers, cells[r * cols + c] for the rows
+ * values of row_name (row_values) and cols columns named col_labels[c]
+ * (NaN: a cell without a number). With col_name set (the second name
+ * swept), a heat map: a row per row value, a column per col_labels; with
+ * col_name NULL, a line per column (at most 16: statistics of one name)
+ * over the row values, with a legend. is_prob: the cells are
+ * probabilities, shown in percent. title heads the picture. 0 and nothing
+ * written for a missing argument, no rows or columns. Cost: linear in the
+ * cells (and in the outcomes drawn), and the output limit stops it.
+ */
+size_t alea_svg_dists(const alea_dist *const *dists, const char *const *labels, size_t n,
+                      char *buf, size_t cap);
+size_t alea_svg_grid(alea_ctx *ctx, const char *title, const char *row_name,
+                     const int64_t *row_values, size_t rows, const char *col_name,
+                     const char *const *col_labels, size_t cols, const double *cells,
+                     int is_prob, char *buf, size_t cap);
+
+/*
  * Writes v in the fewest significant digits (15, 16 or 17) that read back
  * as exactly v ("0.1", not "0.10000000000000001"), as the JSON above does;
  * "null" for NaN and infinities. snprintf contract; 32 bytes always

@@ -24,11 +24,11 @@ _alea() {
     if [[ $cur == -* ]]; then
         case $cmd in
             roll) words="-n --luck --seed --json --format --dialect --help $limits" ;;
-            dist) words="--at-least --at-most --all --json --csv --exact --sample --threads --seed --boons
+            dist) words="--at-least --at-most --all --json --csv --svg --exact --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
-            compare) words="--at-least --at-most --all --json --csv --exact --pairs --boons --multipliers --drive --support
+            compare) words="--at-least --at-most --all --json --csv --svg --exact --pairs --boons --multipliers --drive --support
                 --dialect --help $limits" ;;
-            table) words="--stat --cells --exact --format --json --csv --dialect --help $limits" ;;
+            table) words="--stat --cells --exact --format --json --csv --svg --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-response
                 --max-client-connections --max-queue --max-client-queue --max-pending
                 --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source

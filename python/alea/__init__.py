@@ -123,6 +123,9 @@ _dist_luck = _sig('alea_dist_luck', None, _p, ctypes.c_int64, ctypes.POINTER(cty
                   ctypes.POINTER(ctypes.c_double))
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
+_svg_dists = _sig('alea_svg_dists', ctypes.c_size_t, ctypes.POINTER(_p),
+                  ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
+                  ctypes.c_size_t)
 
 
 class _Versus(ctypes.Structure):
@@ -1022,6 +1025,34 @@ class Context:
         finally:
             _table_free(t)
 
+    def svg(self, *expressions):
+        """The chart of `alea dist --svg` (one expression: bars) or `alea
+        compare --svg` (2 to 16: a line each) as an SVG document, a str:
+        titled, with every number as text for a screen reader and in full
+        in data-y attributes, readable in grey print. Expressions as for
+        compare (a str, or a (name, expression) pair); the output limit
+        bounds it."""
+        columns = _columns(expressions)
+        if len(columns) > 16:
+            raise ValueError(f'alea: svg draws at most 16 expressions, not {len(columns)}')
+        kept = []
+        self._arm()
+        try:
+            for _, src in columns:
+                self._dist(src, kept)
+            ds = (_p * len(kept))(*kept)
+            names = (ctypes.c_char_p * len(kept))(
+                *[None if name == src else name.encode() for name, src in columns])
+            n = _svg_dists(ds, names, len(kept), None, 0)
+            if n == 0:  # past the output limit: the library's refusal
+                raise self._error(_ctx_error_span(self._ctx, None, None), columns[0][1])
+            buf = ctypes.create_string_buffer(n + 1)
+            _svg_dists(ds, names, len(kept), buf, n + 1)
+            return buf.raw[:n].decode()
+        finally:
+            for d in kept:
+                _dist_free(d)
+
     def compare(self, *expressions, max_cells=None, pairs=False):
         """The distributions of several expressions side by side: a
         Comparison. Each is a str, named by itself, or a (name, expression)
@@ -1236,6 +1267,12 @@ def dist(expression, dialect='alea', exact=False):
     """The exact distribution of the expression (a Dist), with the default
     limits; `dialect` and `exact` (fractions) as Context's."""
     return _default(dialect, exact).dist(expression)
+
+
+def svg(*expressions, dialect='alea'):
+    """The chart of the expressions as an SVG document (Context.svg), with
+    the default limits."""
+    return _default(dialect, False).svg(*expressions)
 
 
 def compare(*expressions, dialect='alea', exact=False, max_cells=None, pairs=False):

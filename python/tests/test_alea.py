@@ -77,6 +77,26 @@ class DistTest(unittest.TestCase):
         self.assertAlmostEqual(alea.dist('1d20').at_least(15), 0.3, places=15)
         self.assertAlmostEqual(alea.dist('1d20').at_most(5), 0.25, places=15)
 
+    def test_svg_is_the_cli_s(self):
+        import xml.etree.ElementTree as ET
+        self.assertEqual(alea.svg('3d6'), cli('dist', '3d6', '--svg', '-').stdout)
+        got = alea.svg('2d6', ('best', '4d6kh3'))
+        self.assertEqual(got, cli('compare', '2d6', 'best=4d6kh3', '--svg', '-').stdout)
+        ns = '{http://www.w3.org/2000/svg}'
+        root = ET.fromstring(alea.svg(('a<&">', 'd4'), 'd6').encode())
+        self.assertEqual(root.find(ns + 'title').text, 'a<&"> and d6')
+        ys = [float(e.get('data-y')) for e in root.iter() if e.get('data-y')]
+        self.assertEqual(ys, [0.25] * 4 + [1 / 6] * 6)
+        with self.assertRaises(ValueError):
+            alea.svg(*[f'd{k}' for k in range(2, 19)])
+        n = len(alea.svg('3d6').encode())
+        with alea.Context(limits={'output': n}) as ctx:
+            self.assertEqual(len(ctx.svg('3d6').encode()), n)
+            ctx.limit('output', n - 1)
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.svg('3d6')
+            self.assertIn(f'the SVG passes {n - 1} bytes', e.exception.message)
+
     def test_labels_and_flags(self):
         self.assertEqual(alea.dist('dd(6, 14)').labels[3], 'critical success')
         self.assertIn('critical failure', alea.dist('event(3d4 + 3d6 + d18)').flags)

@@ -115,6 +115,18 @@ test('dist: the same JSON as `alea dist --json`, or the same error', () => {
   assert.ok(hints > 5, `${hints} hints`);
 });
 
+test('svg: the same picture as `alea dist --svg` and `alea compare --svg`; errors', () => {
+  assert.equal(alea.svg([{ label: '', src: '3d6' }]).svg, cli(['dist', '3d6', '--svg', '-']).stdout);
+  assert.equal(alea.svg([{ label: '', src: '2d6' }, { label: 'best', src: '4d6kh3' }]).svg,
+    cli(['compare', '2d6', 'best=4d6kh3', '--svg', '-']).stdout);
+  const escaped = alea.svg([{ label: 'a<&">', src: 'd6' }, { label: '', src: 'd8' }]).svg;
+  assert.ok(escaped.includes('data-label="a&lt;&amp;&quot;&gt;"') && !escaped.includes('a<&'));
+  const bad = alea.svg([{ label: '', src: '3d6' }, { label: '', src: '2d+3' }]);
+  assert.equal(bad.error.line, cli(['dist', '2d+3']).stderr.split('\n')[0].replace(/^alea: /, ''));
+  assert.equal(alea.svg([]).error.status, 'ALEA_ERR_LIMIT');
+  assert.equal(alea.svg(Array(17).fill({ label: '', src: 'd6' })).error.status, 'ALEA_ERR_LIMIT');
+});
+
 test('roll: the same breakdowns as `alea roll --seed 7 -n 3`', () => {
   for (const src of exprs) {
     const got = alea.roll(src, { n: 3, seed: '7' });
