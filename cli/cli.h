@@ -15,6 +15,7 @@
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
+ *   fairness.c  alea fairness: a log of rolls judged against fair dice
  *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
  *               (with serve_http.c, serve_queue.c, serve_api.c and
  *               serve_openapi.c, which share serve.h)
@@ -42,9 +43,12 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2,
+       EXIT_UNFAIR = 3 /* alea fairness: the rolls are not what fair dice give */ };
 
-typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD__COUNT } command;
+typedef enum command {
+    CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD_FAIRNESS, CMD__COUNT
+} command;
 
 extern const char *const command_names[CMD__COUNT]; /* main.c */
 
@@ -278,6 +282,28 @@ size_t versus_json(const versus_row *rows, size_t n, char *buf, size_t cap);
 /* The block under compare's table: a line per pair (A > B, A = B, A < B in
  * percent, TV, KS, EMD), the columns' headers naming them. */
 void versus_text(const versus_row *rows, size_t n, const column *cols);
+
+/* ---- fairness.c ------------------------------------------------------------ */
+
+/* Why a line of a log of rolls was refused: [start, end) bytes of the
+ * line, the message, and the library's status (ALEA_OK for the line's own
+ * syntax). */
+typedef struct fairness_line_error {
+    size_t start, end;
+    alea_status status;
+    char msg[ALEA_ERROR_LINE_MAX + 64];
+} fairness_line_error;
+
+/* Adds the rolls of one line of a log to f: "EXPR TOTAL" (the last field
+ * the total), a line of roll --json (its "expression" and "total", or each
+ * roll's of its "repeat"), nothing for a blank line or a '#' comment.
+ * 1 when added, 0 with *e filled. */
+int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
+                  fairness_line_error *e);
+/* The result as one JSON object and a newline (docs/fairness.md);
+ * refused: the lines (or rolls) refused. */
+void fairness_json(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused);
+int cmd_fairness(alea_ctx *ctx, const options *o);
 
 /* ---- input.c, session.c -------------------------------------------------- */
 

@@ -382,6 +382,15 @@ static void append(char *buf, size_t cap, const char *s)
     }
 }
 
+/* A cell's (observed - expected)^2 / expected; 0 when they differ by no
+ * more than the rounding of the expected count's sum (12 rolls of d6
+ * expect 6.000000000000001 in a half, and 6 seen is a perfect fit). */
+static double cell_term(double obs, double expected)
+{
+    double d = obs - expected;
+    return fabs(d) <= 1e-9 * expected ? 0 : d * d / expected;
+}
+
 /*
  * The chi-square of one expression's counts: outcomes pooled from the low
  * end until a cell expects ALEA_FAIRNESS_EXPECTED rolls, a short last cell
@@ -411,7 +420,7 @@ static int chi_square(const entry *e, alea_fairness_test *t)
                 in_cell += last_in;
                 cells--;
             } else if (cells > 0) {
-                x += (last_obs - last_exp) * (last_obs - last_exp) / last_exp;
+                x += cell_term(last_obs, last_exp);
                 if (last_in > 1) {
                     snprintf(buf, sizeof buf, "%s%lld..%lld", t->pooled[0] ? ", " : "",
                              (long long)last_lo, (long long)last_hi);
@@ -427,7 +436,7 @@ static int chi_square(const entry *e, alea_fairness_test *t)
     }
     if (cells < 2 || last_exp < EXPECTED)
         return 0;
-    x += (last_obs - last_exp) * (last_obs - last_exp) / last_exp;
+    x += cell_term(last_obs, last_exp);
     if (last_in > 1) {
         snprintf(buf, sizeof buf, "%s%lld..%lld", t->pooled[0] ? ", " : "", (long long)last_lo,
                  (long long)last_hi);
