@@ -133,6 +133,7 @@ typedef struct options {
     int64_t port;
     const char *bind;
     int64_t max_connections, max_request, max_response, idle_timeout;
+    int64_t max_rolls; /* serve: /fairness's rolls a request */
     /* serve: what one client address, all answers and the log may take
      * (serve.c) */
     int64_t max_client_connections, max_pending, max_queue, max_client_queue;
@@ -364,6 +365,11 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
 #define SERVE_LOG_LIMIT_MAX 1000000
 /* A request body: an expression of the source limit (4 KiB) and its
  * options fit many times over; the largest, room for the source maximum. */
+/* /fairness: rolls judged in one request. A roll costs a hash of its text
+ * and a binary search (about 0.1 us); the body limit bounds them first
+ * (5 bytes a roll of "d6 1\n"): 4 MiB holds about 800,000. */
+#define SERVE_FAIRNESS_ROLLS 100000
+#define SERVE_FAIRNESS_ROLLS_MAX 10000000
 #define SERVE_REQUEST 65536
 #define SERVE_REQUEST_MAX 4194304
 /* A response: a distribution near the support limit is about 3 MB of JSON

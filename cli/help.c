@@ -118,6 +118,8 @@ static const struct command_text {
         "  POST /dist  {\"expr\": \"3d6\", \"exact\": false, \"dialect\": \"alea\"}\n"
         "              <the distribution as dist --json>\n"
         "  POST /compare  {\"exprs\": [\"2d20kh1\", \"1d20+5\"]}   <as compare --json>\n"
+        "  POST /fairness  {\"rolls\": [{\"expression\": \"d20\", \"total\": 17}, ...]}\n"
+        "              or {\"text\": \"d20 17\\n...\"}   <as fairness --json>\n"
         "  GET /health {\"status\": \"ok\"}       GET /openapi.json  this API, described\n"
         "\n"
         "Only expr (exprs) is required. An error is {\"error\": {\"message\": ...,\n"

@@ -380,6 +380,11 @@ const option_spec option_table[] = {
      .bad = "a number of bytes from 0 to " STR(SERVE_REQUEST_MAX),
      .part = PART_MAIN, .help = "largest request body; a larger one is refused with\n"
                                 "413 [" STR(SERVE_REQUEST) "]"},
+    {.name = "--max-rolls", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_FAIRNESS_ROLLS_MAX,
+     .commands = SERVE, .at = AT(max_rolls),
+     .bad = "a number from 1 to " STR(SERVE_FAIRNESS_ROLLS_MAX),
+     .part = PART_MAIN, .help = "rolls one POST /fairness may judge; more are refused\n"
+                                "with 422 [" STR(SERVE_FAIRNESS_ROLLS) "]"},
     {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = 1,
      .hi = SERVE_RESPONSE_MAX, .commands = SERVE, .at = AT(max_response),
      .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),

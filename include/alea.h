@@ -801,6 +801,9 @@ int64_t alea_fairness_limit(alea_fairness *f, int64_t value);
  */
 alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, int64_t total);
 
+/* The rolls placed so far (a host can bound a request's before judging). */
+int64_t alea_fairness_rolls(const alea_fairness *f);
+
 typedef struct alea_fairness_test {
     const char *name;       /* "mean", "ks" or "chi-square" */
     const char *expression; /* chi-square: the expression's text, else NULL */

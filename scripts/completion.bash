@@ -30,7 +30,7 @@ _alea() {
                 --dialect --help $limits" ;;
             table) words="--stat --cells --exact --format --json --csv --dialect --help $limits" ;;
             fairness) words="--json --seed --dialect --help $limits" ;;
-            serve) words="--port --bind --threads --max-connections --max-request --max-response
+            serve) words="--port --bind --threads --max-connections --max-request --max-rolls --max-response
                 --max-client-connections --max-queue --max-client-queue --max-pending
                 --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source
                 --max-depth --max-nodes --max-dice --max-support --max-work --max-memory --max-breakdown

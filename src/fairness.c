@@ -288,6 +288,11 @@ alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, in
     return st;
 }
 
+int64_t alea_fairness_rolls(const alea_fairness *f)
+{
+    return f ? f->rolls : 0;
+}
+
 /* ---- the distributions of the statistics ---------------------------------- */
 
 double alea__normal_q2(double z)
