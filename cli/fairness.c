@@ -582,11 +582,16 @@ int cmd_fairness(alea_ctx *ctx, const options *o)
             rc = EXIT_FAIL;
             continue;
         }
+        timer_arm(o->timer); /* --timeout: each line's expression */
         if (!fairness_line(ctx, f, b.p, len, &e)) {
-            if (e.status == ALEA_ERR_NOMEM || e.status == ALEA_ERR_INTERRUPTED) {
+            if (e.status == ALEA_ERR_NOMEM ||
+                (e.status == ALEA_ERR_INTERRUPTED && command_expired(o->timer))) {
                 rc = report_len(ctx, NULL, 0);
                 goto done;
             }
+            if (e.status == ALEA_ERR_INTERRUPTED)
+                snprintf(e.msg, sizeof e.msg, "timed out: the expression ran past --timeout and "
+                         "was stopped");
             report_line(lineno, b.p, len, &e, &reported);
             rc = EXIT_FAIL;
         }

@@ -1296,6 +1296,11 @@ run_from "$tmp/long.log" fairness --seed 2
 [ "$rc" = 1 ] && has "$out" '^1 roll \(1 line refused\)' &&
     [ "$(printf '%s\n' "$err" | head -1)" = "alea: line 2, byte 1: the line is longer than 4194304 bytes (the most a line may have)" ]
 check "fairness: a line of 4 MiB is read, one byte more refused" $? "$rc $out$nl$(printf '%s\n' "$err" | head -1)"
+printf 'd20 3\n300d1000 150000\nd20 5\n' >"$tmp/slow.log"
+run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-support 1000000 --seed 1
+[ "$rc" = 1 ] && has "$out" '^2 rolls \(1 line refused\)' &&
+    has "$err" '^alea: line 2, byte 1: timed out: the expression ran past --timeout and was stopped$'
+check "fairness --timeout: a line past it is refused, the others judged" $? "$rc $out$nl$err"
 expect "fairness: one file at most" 2 "" "alea: fairness reads one file (or '-', standard input)
 Try 'alea fairness --help' for more information." fairness a b
 run fairness "$tmp/none.log"
