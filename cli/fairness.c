@@ -251,6 +251,8 @@ static int jobject(jscan *j, jplace place)
         ws(j);
         size_t at = j->i;
         if (place == AT_TOP && !strcmp(key, "expression")) {
+            if (j->i >= j->n || j->s[j->i] != '"')
+                return bad(j, "\"expression\" must be a string");
             free(j->expr);
             j->expr = malloc(j->n - at + 1);
             if (!j->expr)
