@@ -354,11 +354,12 @@ static int line_error(fairness_line_error *e, size_t start, size_t end, const ch
     return 0;
 }
 
-/* Adds one roll; a library error is placed at the expression's offset. */
-static int add_roll(alea_ctx *ctx, alea_fairness *f, const char *expr, size_t len,
-                    size_t offset, int64_t total, fairness_line_error *e)
+/* Adds n rolls of one expression, all or none; a library error is placed
+ * at the expression's offset. */
+static int add_rolls(alea_ctx *ctx, alea_fairness *f, const char *expr, size_t len,
+                     size_t offset, const int64_t *totals, size_t n, fairness_line_error *e)
 {
-    alea_status st = alea_fairness_add(f, expr, len, total);
+    alea_status st = alea_fairness_add_rolls(f, expr, len, totals, n);
     if (st == ALEA_OK)
         return 1;
     size_t start = 0, end = 0;
@@ -396,11 +397,9 @@ int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
             ok = line_error(e, i, i + 1, "the object has no \"total\"");
         else if (!ok)
             line_error(e, j.i, j.i < len ? j.i + 1 : j.i, "%s", j.why ? j.why : "bad JSON");
-        if (ok && j.has_repeat)
-            for (size_t k = 0; ok && k < j.nrepeat; k++)
-                ok = add_roll(ctx, f, j.expr, j.expr_len, j.expr_at, j.repeat[k], e);
-        else if (ok)
-            ok = add_roll(ctx, f, j.expr, j.expr_len, j.expr_at, j.total, e);
+        if (ok) /* a repeat's rolls all or none */
+            ok = add_rolls(ctx, f, j.expr, j.expr_len, j.expr_at,
+                           j.has_repeat ? j.repeat : &j.total, j.has_repeat ? j.nrepeat : 1, e);
         free(j.expr);
         free(j.repeat);
         return ok;
@@ -418,7 +417,7 @@ int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
     size_t x = t;
     while (x > i && is_blank(line[x - 1]))
         x--;
-    return add_roll(ctx, f, line + i, x - i, i, total, e);
+    return add_rolls(ctx, f, line + i, x - i, i, &total, 1, e);
 }
 
 /* ---- the result --------------------------------------------------------------- */

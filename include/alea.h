@@ -801,6 +801,14 @@ int64_t alea_fairness_limit(alea_fairness *f, int64_t value);
  */
 alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, int64_t total);
 
+/* Places n rolls of one expression (a repeat's, "6 x 4d6kh3": each roll's
+ * total), all of them or none: a total its distribution cannot give
+ * refuses the whole (one refusal counted). Errors and cost as
+ * alea_fairness_add, n placements; n 0 places nothing but checks the
+ * text. */
+alea_status alea_fairness_add_rolls(alea_fairness *f, const char *expr, size_t len,
+                                    const int64_t *totals, size_t n);
+
 /* The rolls placed so far (a host can bound a request's before judging). */
 int64_t alea_fairness_rolls(const alea_fairness *f);
 

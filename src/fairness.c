@@ -226,35 +226,25 @@ static alea_status add_entry(alea_fairness *f, const char *s, size_t len, uint64
     return ALEA_OK;
 }
 
-static alea_status place(alea_fairness *f, const char *s, size_t len, int64_t total)
+/* Where total falls in e: ALEA_OK with *i its outcome, or the error of a
+ * total e's distribution cannot give. */
+static alea_status locate(alea_fairness *f, const entry *e, size_t len, int64_t total, size_t *i)
 {
-    alea_ctx *ctx = f->ctx;
-    alea__budget_start(ctx);
-    alea_status st = alea__charge(ctx, (int64_t)len + PLACE_UNIT, 0, len);
-    if (st != ALEA_OK)
-        return st;
-    if (f->rolls >= (int64_t)1 << 53)
-        return alea__error(ctx, ALEA_ERR_LIMIT, 0, len,
-                           "too many rolls (limit is 2^53, where counts stay exact)");
-    uint64_t h = hash_text(s, len);
-    entry *e = NULL;
-    if (f->nslots) {
-        uint32_t k = f->slots[find_slot(f, s, len, h)];
-        if (k)
-            e = &f->entries[k - 1];
-    }
-    if (!e && (st = add_entry(f, s, len, h, &e)) != ALEA_OK)
-        return st;
-    size_t i = alea__dist_index(e->dist, total);
-    if (i == e->n || e->mass <= 0) {
-        if (e->n == 0)
-            return alea__error(ctx, ALEA_ERR_DOMAIN, 0, len, "'%s' cannot total %lld",
-                               e->text, (long long)total);
-        return alea__error(ctx, ALEA_ERR_DOMAIN, 0, len,
-                           "'%s' cannot total %lld (its totals run from %lld to %lld)",
-                           e->text, (long long)total, (long long)alea_dist_value(e->dist, 0),
-                           (long long)alea_dist_value(e->dist, e->n - 1));
-    }
+    *i = alea__dist_index(e->dist, total);
+    if (*i < e->n && e->mass > 0)
+        return ALEA_OK;
+    if (e->n == 0)
+        return alea__error(f->ctx, ALEA_ERR_DOMAIN, 0, len, "'%s' cannot total %lld", e->text,
+                           (long long)total);
+    return alea__error(f->ctx, ALEA_ERR_DOMAIN, 0, len,
+                       "'%s' cannot total %lld (its totals run from %lld to %lld)", e->text,
+                       (long long)total, (long long)alea_dist_value(e->dist, 0),
+                       (long long)alea_dist_value(e->dist, e->n - 1));
+}
+
+/* Places the roll of total, outcome i of e. */
+static void place_one(alea_fairness *f, entry *e, size_t i, int64_t total)
+{
     double at_most, p = alea_dist_prob(e->dist, i);
     alea_dist_luck(e->dist, total, &at_most, NULL);
     double v = (double)(next_random(f) >> 11) * 0x1p-53;
@@ -271,21 +261,70 @@ static alea_status place(alea_fairness *f, const char *s, size_t len, int64_t to
     e->counts[i]++;
     e->rolls++;
     f->rolls++;
+}
+
+/* Places n totals of the text s, all of them or none. */
+static alea_status place(alea_fairness *f, const char *s, size_t len, const int64_t *totals,
+                         size_t n)
+{
+    alea_ctx *ctx = f->ctx;
+    alea__budget_start(ctx);
+    /* the hash now; the placements, a binary search each, once the text's
+     * distribution is known (a new one's evaluation charged its own) */
+    alea_status st = alea__work_check_span(ctx, (double)len + PLACE_UNIT * (double)n, 0, len);
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)len, 0, len);
+    if (st != ALEA_OK)
+        return st;
+    if (n > ((uint64_t)1 << 53) - (uint64_t)f->rolls)
+        return alea__error(ctx, ALEA_ERR_LIMIT, 0, len,
+                           "too many rolls (limit is 2^53, where counts stay exact)");
+    uint64_t h = hash_text(s, len);
+    entry *e = NULL;
+    if (f->nslots) {
+        uint32_t k = f->slots[find_slot(f, s, len, h)];
+        if (k)
+            e = &f->entries[k - 1];
+    }
+    if (!e && (st = add_entry(f, s, len, h, &e)) != ALEA_OK)
+        return st;
+    if ((st = alea__charge(ctx, PLACE_UNIT * (int64_t)n, 0, len)) != ALEA_OK)
+        return st;
+    size_t i;
+    for (size_t k = 0; k < n; k++) /* every total first: all or none */
+        if ((st = locate(f, e, len, totals[k], &i)) != ALEA_OK)
+            return st;
+    for (size_t k = 0; k < n; k++) {
+        locate(f, e, len, totals[k], &i);
+        place_one(f, e, i, totals[k]);
+    }
     return ALEA_OK;
 }
 
-alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, int64_t total)
+static alea_status add(alea_fairness *f, const char *expr, size_t len, const int64_t *totals,
+                       size_t n, const char *who)
 {
     if (!f)
         return ALEA_ERR_ARGUMENT;
-    alea_status st = expr ? place(f, expr, len, total)
-                          : alea__error(f->ctx, ALEA_ERR_ARGUMENT, 0, 0,
-                                        "alea_fairness_add: NULL text");
+    alea_status st = expr && (totals || n == 0)
+                         ? place(f, expr, len, totals, n)
+                         : alea__error(f->ctx, ALEA_ERR_ARGUMENT, 0, 0, "%s: NULL argument", who);
     if (st != ALEA_OK)
         f->refused++;
     else
         alea__clear_error(f->ctx);
     return st;
+}
+
+alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, int64_t total)
+{
+    return add(f, expr, len, &total, 1, "alea_fairness_add");
+}
+
+alea_status alea_fairness_add_rolls(alea_fairness *f, const char *expr, size_t len,
+                                    const int64_t *totals, size_t n)
+{
+    return add(f, expr, len, totals, n, "alea_fairness_add_rolls");
 }
 
 int64_t alea_fairness_rolls(const alea_fairness *f)

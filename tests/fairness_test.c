@@ -248,10 +248,19 @@ static void test_errors(void **state)
     assert_int_equal(alea_fairness_add(NULL, "d20", 3, 20), ALEA_ERR_ARGUMENT);
     assert_int_equal(alea_fairness_add(f, NULL, 0, 20), ALEA_ERR_ARGUMENT);
     assert_int_equal(alea_fairness_judge(f, NULL), ALEA_ERR_ARGUMENT);
+    /* a repeat's rolls: all or none */
+    static const int64_t good[] = {1, 6, 3}, bad[] = {1, 7, 3};
+    assert_int_equal(alea_fairness_add_rolls(f, "3 x d6", 6, bad, 3), ALEA_ERR_DOMAIN);
+    assert_string_equal(alea_ctx_error(ctx), "'3 x d6' cannot total 7 (its totals run from 1 to 6)");
+    assert_int_equal(alea_fairness_rolls(f), 1);
+    assert_int_equal(alea_fairness_add_rolls(f, "3 x d6", 6, good, 3), ALEA_OK);
+    assert_int_equal(alea_fairness_rolls(f), 4);
+    assert_int_equal(alea_fairness_add_rolls(f, "3 x d6", 6, good, 0), ALEA_OK);
+    assert_int_equal(alea_fairness_add_rolls(f, "3 x d6", 6, NULL, 2), ALEA_ERR_ARGUMENT);
     alea_fairness_result r;
     judge(f, &r);
-    assert_int_equal(r.rolls, 1);
-    assert_int_equal(r.refused, 4);
+    assert_int_equal(r.rolls, 4);
+    assert_int_equal(r.refused, 6);
     /* the work limit: the hash charges a unit a byte */
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10);
     assert_int_equal(alea_fairness_add(f, "d20", 3, 20), ALEA_ERR_LIMIT);

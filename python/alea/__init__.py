@@ -149,8 +149,8 @@ class _FairnessResult(ctypes.Structure):
 
 _fairness_new = _sig('alea_fairness_new', _p, _p, ctypes.c_uint64)
 _fairness_free = _sig('alea_fairness_free', None, _p)
-_fairness_add = _sig('alea_fairness_add', ctypes.c_int, _p, ctypes.c_char_p, ctypes.c_size_t,
-                     ctypes.c_int64)
+_fairness_add_rolls = _sig('alea_fairness_add_rolls', ctypes.c_int, _p, ctypes.c_char_p,
+                           ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t)
 _fairness_judge = _sig('alea_fairness_judge', ctypes.c_int, _p,
                        ctypes.POINTER(_FairnessResult))
 _FAIRNESS_VERDICTS = ('fair', 'not fair', 'too few')
@@ -787,17 +787,16 @@ def _fairness_result(r, seed):
 
 
 def _fairness_rolls(rolls):
-    """(expression, total) for each roll: a pair, or a Roll (each roll of
-    a repeat)."""
+    """(index, expression, totals) for each roll: a pair, or a Roll (the
+    totals of each roll of a repeat, placed all or none)."""
     for i, r in enumerate(rolls):
         if isinstance(r, Roll):
-            for t in r.totals:
-                yield i, r.expression, t
+            yield i, r.expression, r.totals
             continue
         if not (isinstance(r, (tuple, list)) and len(r) == 2):
             raise TypeError(f'alea: fairness: roll {i} must be an (expression, total) pair or '
                             f'a Roll, not {type(r).__name__}')
-        yield i, r[0], _integer(r[1], f'roll {i}: the total', -2**63, _I64_MAX)
+        yield i, r[0], [_integer(r[1], f'roll {i}: the total', -2**63, _I64_MAX)]
 
 
 def _percent(p):
@@ -1072,11 +1071,12 @@ class Context:
         spent = 0
         self._arm()
         try:
-            for i, src, total in _fairness_rolls(rolls):
+            for i, src, totals in _fairness_rolls(rolls):
                 data = _encode(src, _ctx_limit(ctx, LIMITS.index('source'), -1))
                 _ctx_limit(ctx, LIMITS.index('work'), max(work - spent, 0))
+                places = (ctypes.c_int64 * len(totals))(*totals)
                 try:
-                    st = _fairness_add(f, data, len(data), total)
+                    st = _fairness_add_rolls(f, data, len(data), places, len(totals))
                 finally:
                     spent += _ctx_work(ctx)
                     _ctx_limit(ctx, LIMITS.index('work'), work)
