@@ -302,6 +302,11 @@ const option_spec option_table[] = {
                                 "so the rolls are reproducible; default: from the OS",
      .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
                                           "seed\nand threads give the same estimate"}},
+    {.name = "--seed", .arg = "S", .kind = ARG_TEXT, .commands = FAIRNESS, .set = set_seed,
+     .bad = "an integer from 0 to 18446744073709551615",
+     .part = PART_MAIN, .help = "seed the draws that place each roll within its total's\n"
+                                "probability [from the OS, shown]: the same seed gives\n"
+                                "the same p-values"},
     {.name = "--dialect", .arg = "NAME", .kind = ARG_TEXT, .commands = ANY | SERVE,
      .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
      .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
@@ -323,6 +328,10 @@ const option_spec option_table[] = {
     {.name = "--json", .commands = TABLE, .at = AT(json),
      .part = PART_MAIN, .help = "{\"expression\", \"names\", \"values\", \"stats\": [{\"stat\",\n"
                                 "\"cells\"}]}: cells a row per value of the first name"},
+    {.name = "--json", .commands = FAIRNESS, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"rolls\", \"refused\", \"seed\", \"verdict\", \"direction\",\n"
+                                "\"p\", \"alpha\", \"text\", \"tests\": [{\"name\", \"expression\",\n"
+                                "\"rolls\", \"statistic\", \"p\", \"p_adjusted\", ...}]}"},
     {.name = "--csv", .commands = TABLE, .at = AT(csv),
      .part = PART_MAIN, .help = "NAME,STAT,... rows with one name; with two,\n"
                                 "stat,NAME,NAME2=V,... rows"},
@@ -394,6 +403,11 @@ const option_spec option_table[] = {
      .bad = "a number of bytes from 0 to " STR(SERVE_REQUEST_MAX),
      .part = PART_MAIN, .help = "largest request body; a larger one is refused with\n"
                                 "413 [" STR(SERVE_REQUEST) "]"},
+    {.name = "--max-rolls", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_FAIRNESS_ROLLS_MAX,
+     .commands = SERVE, .at = AT(max_rolls),
+     .bad = "a number from 1 to " STR(SERVE_FAIRNESS_ROLLS_MAX),
+     .part = PART_MAIN, .help = "rolls one POST /fairness may judge; more are refused\n"
+                                "with 422 [" STR(SERVE_FAIRNESS_ROLLS) "]"},
     {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = 1,
      .hi = SERVE_RESPONSE_MAX, .commands = SERVE, .at = AT(max_response),
      .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),
@@ -658,6 +672,10 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
 
     if (!join_repeats(o))
         return out_of_memory();
+    if (cmd == CMD_FAIRNESS) /* a file, or standard input */
+        return o->nexprs > 1 ? usage_error(cmd, has_cmd, "fairness reads one file (or '-', "
+                                           "standard input)")
+                             : EXIT_OK;
     if (cmd == CMD_SERVE) /* its work comes in requests */
         return o->nexprs ? usage_error(cmd, has_cmd, "serve takes no expression: send them "
                                        "in requests (alea help serve)")
