@@ -15,6 +15,7 @@
  *   heap.c      huge pages for the evaluations' memory, where Linux has them
  *   report.c    every error: usage, the library's (with a caret), memory
  *   suggest.c   "did you mean": the nearest command or option to a typo
+ *   fairness.c  alea fairness: a log of rolls judged against fair dice
  *   serve.c     alea serve: roll, dist and compare as an HTTP JSON service
  *               (with serve_http.c, serve_queue.c, serve_api.c and
  *               serve_openapi.c, which share serve.h)
@@ -42,9 +43,12 @@
 #define STR_(x) #x
 #define STR(x) STR_(x)
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2,
+       EXIT_UNFAIR = 3 /* alea fairness: the rolls are not what fair dice give */ };
 
-typedef enum command { CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD__COUNT } command;
+typedef enum command {
+    CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD_FAIRNESS, CMD__COUNT
+} command;
 
 extern const char *const command_names[CMD__COUNT]; /* main.c */
 
@@ -80,6 +84,9 @@ typedef struct timer {
  * tens by tens; 10000 dist runs of a small expression take about a
  * second, and the cells share the one work limit besides. */
 #define STATS_MAX 8
+/* compare --svg: the lines one chart draws at most (the library's, a legend
+ * row each; past 16 no one tells them apart). */
+#define SVG_LINES_MAX 16
 #define TABLE_CELLS 10000
 #define TABLE_CELLS_MAX 1000000
 
@@ -129,6 +136,7 @@ typedef struct options {
     int64_t port;
     const char *bind;
     int64_t max_connections, max_request, max_response, idle_timeout;
+    int64_t max_rolls; /* serve: /fairness's rolls a request */
     /* serve: what one client address, all answers and the log may take
      * (serve.c) */
     int64_t max_client_connections, max_pending, max_queue, max_client_queue;
@@ -141,6 +149,8 @@ typedef struct options {
     int nstats;
     int64_t cells;
     int pairs; /* compare --pairs: the distances of every pair of columns */
+    const char *svg; /* --svg FILE: the chart's picture goes there too ("-":
+                        standard output, in place of the text); NULL: none */
 } options;
 
 /* A growing byte buffer for the library's snprintf-style formatters. */
@@ -227,6 +237,16 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
 /* alea table EXPR NAME=A..B [NAME=A..B] [--stat STAT]...: o->exprs[0] is
  * the expression, the rest the names swept. */
 int cmd_table(alea_ctx *ctx, const options *o);
+/* --svg: the chart of the n distributions (labels: their names, or NULL)
+ * written to o->svg; src names the first in an error. */
+int svg_dists(alea_ctx *ctx, const options *o, const alea_dist *const *ds,
+              const char *const *labels, size_t n, const char *src);
+/* --svg of a table: alea_svg_grid's picture written to o->svg. */
+int svg_grid(alea_ctx *ctx, const options *o, const char *title, const char *row_name,
+             const int64_t *rows, size_t nr, const char *col_name,
+             const char *const *col_labels, size_t nc, const double *cells, int is_prob);
+/* --svg '-': the picture takes standard output's place. */
+int svg_to_stdout(const options *o);
 
 /* ---- sample.c ------------------------------------------------------------ */
 
@@ -278,6 +298,28 @@ size_t versus_json(const versus_row *rows, size_t n, char *buf, size_t cap);
 /* The block under compare's table: a line per pair (A > B, A = B, A < B in
  * percent, TV, KS, EMD), the columns' headers naming them. */
 void versus_text(const versus_row *rows, size_t n, const column *cols);
+
+/* ---- fairness.c ------------------------------------------------------------ */
+
+/* Why a line of a log of rolls was refused: [start, end) bytes of the
+ * line, the message, and the library's status (ALEA_OK for the line's own
+ * syntax). */
+typedef struct fairness_line_error {
+    size_t start, end;
+    alea_status status;
+    char msg[ALEA_ERROR_LINE_MAX + 64];
+} fairness_line_error;
+
+/* Adds the rolls of one line of a log to f: "EXPR TOTAL" (the last field
+ * the total), a line of roll --json (its "expression" and "total", or each
+ * roll's of its "repeat"), nothing for a blank line or a '#' comment.
+ * 1 when added, 0 with *e filled. */
+int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
+                  fairness_line_error *e);
+/* The result as one JSON object and a newline (docs/fairness.md);
+ * refused: the lines (or rolls) refused. */
+void fairness_json(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused);
+int cmd_fairness(alea_ctx *ctx, const options *o);
 
 /* ---- input.c, session.c -------------------------------------------------- */
 
@@ -338,6 +380,11 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
 #define SERVE_LOG_LIMIT_MAX 1000000
 /* A request body: an expression of the source limit (4 KiB) and its
  * options fit many times over; the largest, room for the source maximum. */
+/* /fairness: rolls judged in one request. A roll costs a hash of its text
+ * and a binary search (about 0.1 us); the body limit bounds them first
+ * (5 bytes a roll of "d6 1\n"): 4 MiB holds about 800,000. */
+#define SERVE_FAIRNESS_ROLLS 100000
+#define SERVE_FAIRNESS_ROLLS_MAX 10000000
 #define SERVE_REQUEST 65536
 #define SERVE_REQUEST_MAX 4194304
 /* A response: a distribution near the support limit is about 3 MB of JSON

@@ -421,6 +421,13 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
     }
 
     int rc = EXIT_OK;
+    if (o->svg) {
+        rc = svg_dists(ctx, o, (const alea_dist *const *)&d, NULL, 1, src);
+        if (rc != EXIT_OK || svg_to_stdout(o)) {
+            alea_dist_free(d);
+            return rc;
+        }
+    }
     if (o->json) {
         size_t len = format_dist(ctx, d, ALEA_FORMAT_JSON, b);
         char extra[96] = "";
@@ -604,6 +611,23 @@ int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex)
         goto done;
     }
 
+    if (o->svg) {
+        const alea_dist **ds = malloc(ncols * sizeof *ds);
+        const char **labels = malloc(ncols * sizeof *labels);
+        if (!ds || !labels) {
+            rc = out_of_memory();
+        } else {
+            for (size_t j = 0; j < ncols; j++) {
+                ds[j] = cols[j].d;
+                labels[j] = o->names && o->names[j][0] ? o->names[j] : NULL;
+            }
+            rc = svg_dists(ctx, o, ds, labels, ncols, o->exprs[0]);
+        }
+        free(ds);
+        free(labels);
+        if (rc != EXIT_OK || svg_to_stdout(o))
+            goto done;
+    }
     if (o->json) {
         rc = compare_json(ctx, cols, ncols, o, rows, nrows);
     } else {

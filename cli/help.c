@@ -82,6 +82,27 @@ static const struct command_text {
         "The names are the expression's parameters; where the language takes only\n"
         "a fixed number (dd()'s modifier, tier()'s steps, +n DICE) or a name reads\n"
         "as dice (d), each cell's value is written into the text instead.\n"},
+    [CMD_FAIRNESS] = {
+        "fairness [--json] [--seed S] [FILE]",
+        "a log of rolls judged against fair dice: are they low?",
+        "\n"
+        "Reads a log of rolls from FILE (standard input with no FILE, or -):\n"
+        "a line 'EXPR TOTAL' each (the last field is the total; for a repeat,\n"
+        "one roll's), or the lines roll --json prints (every roll of a\n"
+        "repeat). Blank lines and lines from '#' are skipped.\n"
+        "\n"
+        "Each roll is placed in its expression's exact distribution; over all\n"
+        "of them, the mean place (are the rolls low or high?) and their spread\n"
+        "(Kolmogorov-Smirnov) are tested, and each expression with enough\n"
+        "rolls gets a chi-square against its distribution. The p-values are\n"
+        "adjusted for the number of tests (Holm); below 0.01 the verdict is\n"
+        "that the rolls are not what fair dice give (docs/fairness.md):\n"
+        "\n"
+        "  alea roll --json -n 1000 d20 | alea fairness     consistent with fair dice\n"
+        "\n"
+        "Exit status: 0 consistent (or too few rolls to tell), 3 not fair,\n"
+        "1 when a line was refused (each is reported on stderr with its line\n"
+        "and byte; the verdict is on the others), 2 bad usage.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
         "roll, dist and compare as an HTTP JSON service, for bots",
@@ -97,6 +118,8 @@ static const struct command_text {
         "  POST /dist  {\"expr\": \"3d6\", \"exact\": false, \"dialect\": \"alea\"}\n"
         "              <the distribution as dist --json>\n"
         "  POST /compare  {\"exprs\": [\"2d20kh1\", \"1d20+5\"]}   <as compare --json>\n"
+        "  POST /fairness  {\"rolls\": [{\"expression\": \"d20\", \"total\": 17}, ...]}\n"
+        "              or {\"text\": \"d20 17\\n...\"}   <as fairness --json>\n"
         "  GET /health {\"status\": \"ok\"}       GET /openapi.json  this API, described\n"
         "\n"
         "Only expr (exprs) is required. An error is {\"error\": {\"message\": ...,\n"

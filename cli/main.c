@@ -5,7 +5,8 @@
  *
  * It uses only the public API (<alea.h>) and the C library. Results go to
  * stdout, usage errors and failures to stderr. Exit status: 0 success,
- * 1 a bad expression or any library error (limits included), 2 bad usage.
+ * 1 a bad expression or any library error (limits included), 2 bad usage,
+ * 3 alea fairness's verdict "not fair".
  */
 #define _POSIX_C_SOURCE 200809L /* SIGPIPE, isatty */
 
@@ -17,7 +18,8 @@
 #include <string.h>
 #include <unistd.h> /* isatty */
 
-const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve", "table"};
+const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve", "table",
+                                                "fairness"};
 
 /* What runs each command, on its expressions compiled (serve compiles its
  * requests' own: run calls it before). */
@@ -94,6 +96,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
         rc = cmd_table(ctx, &o);
         goto done;
     }
+    if (rc == EXIT_OK && cmd == CMD_FAIRNESS) { /* its word is a file */
+        rc = cmd_fairness(ctx, &o);
+        goto done;
+    }
     if (rc == EXIT_OK && o.from_stdin) {
         rc = cmd_lines(ctx, &o, cmd, has_cmd);
         goto done;
@@ -158,7 +164,7 @@ static int unknown_topic(const char *word)
         return usage_error(CMD_ROLL, 0, "help: unknown command '%s'; did you mean 'alea help "
                                         "%s'?", word, near);
     return usage_error(CMD_ROLL, 0, "help: unknown command '%s' (the commands: roll, dist, "
-                                    "compare, serve, table; or syntax)", word);
+                                    "compare, serve, table, fairness; or syntax)", word);
 }
 
 /* "alea rol 4d6": a first word one edit from a command, that the language

@@ -226,6 +226,16 @@ static int set_bind(options *o, const option_value *v)
     return 1;
 }
 
+/* --svg FILE: where the chart goes ("-": standard output, in place of the
+ * text). */
+static int set_svg(options *o, const option_value *v)
+{
+    if (!v->text[0])
+        return 0;
+    o->svg = v->text;
+    return 1;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 #define AT(field) offsetof(options, field)
@@ -292,6 +302,11 @@ const option_spec option_table[] = {
                                 "so the rolls are reproducible; default: from the OS",
      .differs = {CMD_DIST, PART_SAMPLING, "the streams' seed [from the OS, shown]: the same "
                                           "seed\nand threads give the same estimate"}},
+    {.name = "--seed", .arg = "S", .kind = ARG_TEXT, .commands = FAIRNESS, .set = set_seed,
+     .bad = "an integer from 0 to 18446744073709551615",
+     .part = PART_MAIN, .help = "seed the draws that place each roll within its total's\n"
+                                "probability [from the OS, shown]: the same seed gives\n"
+                                "the same p-values"},
     {.name = "--dialect", .arg = "NAME", .kind = ARG_TEXT, .commands = ANY | SERVE,
      .set = set_dialect, .bad = "one of alea, roll20, foundry, rpgdr, d20",
      .part = PART_MAIN, .help = "read the expressions as another tool does: roll20,\n"
@@ -313,12 +328,29 @@ const option_spec option_table[] = {
     {.name = "--json", .commands = TABLE, .at = AT(json),
      .part = PART_MAIN, .help = "{\"expression\", \"names\", \"values\", \"stats\": [{\"stat\",\n"
                                 "\"cells\"}]}: cells a row per value of the first name"},
+    {.name = "--json", .commands = FAIRNESS, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"rolls\", \"refused\", \"seed\", \"verdict\", \"direction\",\n"
+                                "\"p\", \"alpha\", \"text\", \"tests\": [{\"name\", \"expression\",\n"
+                                "\"rolls\", \"statistic\", \"p\", \"p_adjusted\", ...}]}"},
     {.name = "--csv", .commands = TABLE, .at = AT(csv),
      .part = PART_MAIN, .help = "NAME,STAT,... rows with one name; with two,\n"
                                 "stat,NAME,NAME2=V,... rows"},
     {.name = "--csv", .commands = DIST | COMPARE, .at = AT(csv),
      .part = PART_MAIN, .help = "value,probability,at_least,at_most rows",
      .differs = {CMD_COMPARE, PART_MAIN, "value,<expression>,... rows of probabilities"}},
+    {.name = "--svg", .arg = "FILE", .kind = ARG_TEXT, .commands = DIST | COMPARE,
+     .set = set_svg, .bad = "a file name ('-' for standard output)",
+     .part = PART_MAIN, .help = "also write the chart as an SVG picture to FILE ('-':\n"
+                                "standard output, in place of the text): bars, titled\n"
+                                "and with every number as text for a screen reader",
+     .differs = {CMD_COMPARE, PART_MAIN, "also write the chart as an SVG picture to FILE\n"
+                                         "('-': standard output): a line per expression,\n"
+                                         "each its own dash and marker"}},
+    {.name = "--svg", .arg = "FILE", .kind = ARG_TEXT, .commands = TABLE, .set = set_svg,
+     .bad = "a file name ('-' for standard output)",
+     .part = PART_MAIN, .help = "also write the table as an SVG picture to FILE ('-':\n"
+                                "standard output): a heat map for two names (one\n"
+                                "--stat), a line per --stat for one"},
     {.name = "--boons", .arg = "D:N,...", .kind = ARG_TEXT, .commands = DIST | COMPARE,
      .set = set_boons, .bad = "a table such as 10:1,14:2,16:6 (difficulties ascending, at "
                               "most " STR(BOON_ROWS) ")",
@@ -371,6 +403,11 @@ const option_spec option_table[] = {
      .bad = "a number of bytes from 0 to " STR(SERVE_REQUEST_MAX),
      .part = PART_MAIN, .help = "largest request body; a larger one is refused with\n"
                                 "413 [" STR(SERVE_REQUEST) "]"},
+    {.name = "--max-rolls", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_FAIRNESS_ROLLS_MAX,
+     .commands = SERVE, .at = AT(max_rolls),
+     .bad = "a number from 1 to " STR(SERVE_FAIRNESS_ROLLS_MAX),
+     .part = PART_MAIN, .help = "rolls one POST /fairness may judge; more are refused\n"
+                                "with 422 [" STR(SERVE_FAIRNESS_ROLLS) "]"},
     {.name = "--max-response", .arg = "BYTES", .kind = ARG_INT, .lo = 1,
      .hi = SERVE_RESPONSE_MAX, .commands = SERVE, .at = AT(max_response),
      .bad = "a number of bytes from 1 to " STR(SERVE_RESPONSE_MAX),
@@ -635,12 +672,22 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
 
     if (!join_repeats(o))
         return out_of_memory();
+    if (cmd == CMD_FAIRNESS) /* a file, or standard input */
+        return o->nexprs > 1 ? usage_error(cmd, has_cmd, "fairness reads one file (or '-', "
+                                           "standard input)")
+                             : EXIT_OK;
     if (cmd == CMD_SERVE) /* its work comes in requests */
         return o->nexprs ? usage_error(cmd, has_cmd, "serve takes no expression: send them "
                                        "in requests (alea help serve)")
                          : EXIT_OK;
     if (o->json && o->csv)
         return usage_error(cmd, has_cmd, "--json and --csv exclude each other");
+    if (o->svg && cmd == CMD_TABLE && o->nexprs == 3 && o->nstats > 1)
+        return usage_error(cmd, has_cmd, "--svg draws one heat map: give one --stat with two "
+                                         "names");
+    if (o->svg && cmd == CMD_COMPARE && o->nexprs > SVG_LINES_MAX)
+        return usage_error(cmd, has_cmd, "--svg draws at most " STR(SVG_LINES_MAX)
+                                         " lines: compare fewer expressions");
     if (cmd == CMD_DIST && o->sample && o->exact)
         return usage_error(cmd, has_cmd, "--exact and --sample exclude each other: an "
                                          "estimate has no exact fractions");
@@ -655,6 +702,9 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
         } else {
             if (cmd == CMD_COMPARE || isatty(STDIN_FILENO))
                 return usage_error(cmd, has_cmd, "missing expression");
+            if (o->svg)
+                return usage_error(cmd, has_cmd, "--svg draws the chart of one expression: "
+                                                 "give it as an argument");
             o->from_stdin = 1;
         }
     }

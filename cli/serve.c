@@ -30,6 +30,7 @@ void serve_defaults(options *o)
     o->bind = SERVE_BIND;
     o->max_connections = SERVE_CONNECTIONS;
     o->max_request = SERVE_REQUEST;
+    o->max_rolls = SERVE_FAIRNESS_ROLLS;
     o->max_response = SERVE_RESPONSE;
     o->idle_timeout = SERVE_IDLE;
     o->max_client_connections = SERVE_CLIENT_CONNECTIONS;

@@ -41,6 +41,9 @@ typedef struct request_fields {
     int exact;
     int luck; /* /roll: each roll's place in its distribution */
     alea_format format; /* /roll: JSON (the breakdown's objects), text or Markdown */
+    json_t *rolls;      /* /fairness: [{"expression", "total"}, ...] (in the root) */
+    const char *text;   /* /fairness: the log as alea fairness reads it */
+    size_t text_len;
 } request_fields;
 
 typedef void route_answer(const options *o, const request_fields *f, const timer *deadline,

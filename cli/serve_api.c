@@ -3,7 +3,8 @@
  * fields, each path's answer (POST /roll, /dist, /compare, /table; GET /health,
  * /openapi.json in serve_openapi.c), and the errors as JSON answers. No
  * sockets and no threads here: a worker calls answer() with a request's
- * body, and gets its status and JSON (serve.h).
+ * body, and gets its status and JSON (serve.h). POST /fairness reads its
+ * log as alea fairness does (fairness.c).
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 
@@ -588,6 +589,137 @@ done:
     free(sw);
     free(st);
     alea_table_free(t);
+}
+
+/*
+ * POST /fairness: {"rolls": [{"expression", "total"}, ...]} or {"text": a
+ * log as alea fairness reads it}, with "seed"; the answer is fairness
+ * --json's object. The expressions share the request's work limit, as
+ * /compare's columns do; a refused roll (its index, or its line of the
+ * text) fails the request.
+ */
+static void answer_fairness(const options *o, const request_fields *f, const timer *deadline,
+                            reply *out)
+{
+    char msg[ALEA_ERROR_LINE_MAX + 128];
+    if (!f->rolls == !f->text) {
+        fail(out, MHD_HTTP_BAD_REQUEST, "a /fairness body has either 'rolls' (as [{\"expression\": "
+             "\"d20\", \"total\": 17}]) or 'text' (lines 'EXPR TOTAL')", 0, 0);
+        return;
+    }
+    request_fields g = *f;
+    g.expr = "0"; /* the context alone: each roll's expression is compiled as it comes */
+    g.expr_len = 1;
+    timer tm;
+    alea_expr *e = NULL;
+    alea_ctx *ctx = request_ctx(o, &g, deadline, &tm, &e, out);
+    if (!ctx)
+        return;
+    alea_expr_free(e);
+    uint64_t seed = f->seed_set ? f->seed : alea_ctx_random(ctx);
+    alea_fairness *fa = alea_fairness_new(ctx, seed);
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    char *p = NULL;
+    size_t plen = 0;
+    FILE *m = NULL;
+    if (!fa) {
+        out->p = NULL; /* answered as out of memory */
+        goto done;
+    }
+    size_t n = f->rolls ? json_array_size(f->rolls) : 0, at = 0, lineno = 0;
+    for (size_t i = 0; f->rolls ? i < n : at < f->text_len; i++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent);
+        fairness_line_error err;
+        const char *src;
+        size_t len;
+        int ok;
+        if (f->rolls) {
+            json_t *r = json_array_get(f->rolls, i);
+            src = json_string_value(json_object_get(r, "expression"));
+            len = json_string_length(json_object_get(r, "expression"));
+            alea_status st = alea_fairness_add(fa, src, len, json_integer_value(json_object_get(r, "total")));
+            ok = st == ALEA_OK;
+            if (!ok) {
+                size_t s0 = 0, s1 = 0;
+                alea_ctx_error_span(ctx, &s0, &s1);
+                err.status = st;
+                err.start = s0;
+                err.end = s1;
+                alea_ctx_error_line(ctx, err.msg, sizeof err.msg);
+            }
+        } else {
+            src = f->text + at;
+            len = strcspn(src, "\n");
+            if (at + len > f->text_len)
+                len = f->text_len - at;
+            at += len + 1;
+            lineno++;
+            ok = fairness_line(ctx, fa, src, len, &err);
+        }
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (ok && alea_fairness_rolls(fa) > o->max_rolls) {
+            snprintf(msg, sizeof msg, "too many rolls: more than %" PRId64 " (this server "
+                     "judges at most %" PRId64 " a request, its --max-rolls)", o->max_rolls,
+                     o->max_rolls);
+            fail_full(out, MHD_HTTP_UNPROCESSABLE_CONTENT, alea_status_name(ALEA_ERR_LIMIT),
+                      msg, 0, 0, NULL, "send the log in several requests");
+            goto done;
+        }
+        if (!ok) {
+            if (err.status == ALEA_ERR_INTERRUPTED) {
+                fail_deadline(out, o);
+                goto done;
+            }
+            if (err.status == ALEA_ERR_NOMEM) {
+                out->p = NULL;
+                goto done;
+            }
+            if (f->rolls)
+                snprintf(msg, sizeof msg, "roll %zu: %s", i, err.msg);
+            else
+                snprintf(msg, sizeof msg, "line %zu, byte %zu: %s", lineno, err.start + 1, err.msg);
+            char *caret = NULL;
+            size_t caret_len = 0;
+            FILE *cm = open_memstream(&caret, &caret_len);
+            if (cm) {
+                put_excerpt_to(cm, src, len, err.start, err.end > err.start ? err.end : err.start + 1);
+                fclose(cm);
+            }
+            size_t base = f->rolls ? 0 : (size_t)(src - f->text); /* spans of the text */
+            fail_full(out, MHD_HTTP_UNPROCESSABLE_CONTENT,
+                      alea_status_name(err.status == ALEA_OK ? ALEA_ERR_SYNTAX : err.status), msg,
+                      base + err.start, base + err.end, caret, NULL);
+            free(caret);
+            goto done;
+        }
+    }
+    alea_fairness_result r;
+    if (alea_fairness_judge(fa, &r) != ALEA_OK) {
+        fail_ctx(out, o, ctx, NULL, NULL);
+        goto done;
+    }
+    m = open_memstream(&p, &plen);
+    if (!m) {
+        out->p = NULL;
+        goto done;
+    }
+    fairness_json(m, &r, seed, 0);
+    fclose(m);
+    if (!p || plen > (size_t)o->max_response) {
+        if (p)
+            fail_response_limit(out, o);
+        else
+            out->p = NULL;
+        goto done;
+    }
+    out->status = MHD_HTTP_OK;
+    out->p = p;
+    out->len = plen;
+    p = NULL;
+done:
+    free(p);
+    alea_fairness_free(fa);
     alea_ctx_free(ctx);
 }
 
@@ -610,6 +742,7 @@ static const route routes[] = {
     {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
     {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
     {"/table", "POST", "POST", "expr, expression, sweeps, stats, exact, dialect", answer_table},
+    {"/fairness", "POST", "POST", "rolls, text, seed, dialect", answer_fairness},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
     {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi},
 };
@@ -716,6 +849,26 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
                 f->exact = json_is_true(v);
             else
                 bad = "true or false";
+        } else if (!strcmp(key, "rolls")) {
+            size_t i, k = json_array_size(v);
+            for (i = 0; i < k; i++) {
+                json_t *roll = json_array_get(v, i);
+                if (!json_is_object(roll) || json_object_size(roll) != 2 ||
+                    !json_is_string(json_object_get(roll, "expression")) ||
+                    !json_is_integer(json_object_get(roll, "total")))
+                    break;
+            }
+            if (json_is_array(v) && i == k)
+                f->rolls = v;
+            else
+                bad = "an array of {\"expression\": a string, \"total\": an integer}";
+        } else if (!strcmp(key, "text")) {
+            if (json_is_string(v)) {
+                f->text = json_string_value(v);
+                f->text_len = json_string_length(v);
+            } else {
+                bad = "a string";
+            }
         } else if (!strcmp(key, "luck")) {
             if (json_is_boolean(v))
                 f->luck = json_is_true(v);
@@ -740,7 +893,7 @@ static int read_fields(const route *r, json_t *root, request_fields *f, reply *o
         fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);
         return 0;
     }
-    if (!f->expr && !takes(r, "exprs")) {
+    if (!f->expr && !takes(r, "exprs") && !takes(r, "rolls")) {
         snprintf(msg, sizeof msg, "missing field 'expr' (the expression, as {\"expr\": "
                  "\"4d6kh3\"})");
         fail(out, MHD_HTTP_BAD_REQUEST, msg, 0, 0);

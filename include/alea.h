@@ -840,6 +840,132 @@ const char *alea_table_cell_text(const alea_table *table, size_t stat, size_t ro
  * table's CSV passes N bytes (output limit is N)").
  */
 size_t alea_table_format(const alea_table *table, alea_format format, char *buf, size_t cap);
+/* Fairness: are these rolls what fair dice give?                           */
+
+/*
+ * A log of rolls (a bot's, a table's) judged against the exact
+ * distributions of their expressions. Each roll is placed by a randomised
+ * probability integral transform: u = P(X < total) + V P(X = total), V
+ * uniform in [0, 1) from the accumulator's own generator (seeded, so a
+ * judgement is reproducible). For fair dice u is uniform on [0, 1)
+ * whatever the expression, so rolls of different expressions combine.
+ *
+ *   alea_fairness *f = alea_fairness_new(ctx, 7);
+ *   alea_fairness_add(f, "d20", 3, 17);          // one line of the log
+ *   ...
+ *   alea_fairness_result r;
+ *   alea_fairness_judge(f, &r);                  // r.verdict
+ *   alea_fairness_free(f);
+ *
+ * The tests (docs/fairness.md says how to read them):
+ *   "mean"        the mean of u against 1/2 (z = (sum u - n/2) / sqrt(n/12),
+ *                 two-sided, normal): are the rolls low or high?
+ *                 direction -1 low, +1 high
+ *   "ks"          Kolmogorov-Smirnov distance of u from the uniform,
+ *                 measured at ALEA_FAIRNESS_BINS equally spaced points,
+ *                 p from the Kolmogorov distribution with Stephens'
+ *                 correction ((sqrt n + 0.12 + 0.11 / sqrt n) D): is the
+ *                 spread wrong (too many extremes, too few)?
+ *   "chi-square"  per expression with enough rolls: its counts against
+ *                 its exact distribution, outcomes pooled with their
+ *                 neighbours (from the low end) until each cell expects
+ *                 at least ALEA_FAIRNESS_EXPECTED rolls; the p-value is
+ *                 the regularized upper incomplete gamma function
+ *                 Q(df / 2, x / 2) (series and continued fraction)
+ * "mean" and "ks" run from ALEA_FAIRNESS_MIN_ROLLS rolls; a chi-square
+ * needs at least two cells. Each p-value is adjusted for the number of
+ * tests run (Holm's step-down correction); the rolls are "not fair" when
+ * an adjusted p-value is below ALEA_FAIRNESS_ALPHA.
+ */
+typedef struct alea_fairness alea_fairness;
+
+#define ALEA_FAIRNESS_ALPHA 0.01    /* the verdict's threshold, Holm-adjusted */
+#define ALEA_FAIRNESS_MIN_ROLLS 10  /* rolls before "mean" and "ks" run */
+#define ALEA_FAIRNESS_EXPECTED 5.0  /* least expected rolls of a chi-square cell */
+#define ALEA_FAIRNESS_BINS 65536    /* points of "ks": D within 1/65536 (512 KiB) */
+/* Distinct expression texts one accumulator holds, each with its exact
+ * distribution and a count per outcome (a log of a game has a few dozen;
+ * each costs its distribution's memory, within the MEMORY limit). */
+#define ALEA_FAIRNESS_EXPRESSIONS 256
+#define ALEA_FAIRNESS_EXPRESSIONS_MAX 65536
+
+/* A new accumulator using ctx (which must outlive it), its generator
+ * seeded with seed. NULL when out of memory (recorded in ctx). Holds
+ * ALEA_FAIRNESS_BINS counts (512 KiB) from the start. */
+alea_fairness *alea_fairness_new(alea_ctx *ctx, uint64_t seed);
+/* alea_fairness_free(NULL) does nothing. */
+void alea_fairness_free(alea_fairness *f);
+
+/* Sets the limit of distinct expressions (value < 0 only queries; above
+ * ALEA_FAIRNESS_EXPRESSIONS_MAX it is lowered to it; below those already
+ * held, raised to them) and returns the previous value. */
+int64_t alea_fairness_limit(alea_fairness *f, int64_t value);
+
+/*
+ * Places one roll: the expression's text (len bytes; the first time a text
+ * is seen it is compiled and its exact distribution computed, within ctx's
+ * limits) and the total it rolled (for a repeat, "6 x 4d6kh3", one roll's
+ * total). Errors, recorded in ctx with their span in the text, the roll
+ * not counted and the refusal counted (alea_fairness_result's refused):
+ * those of alea_expr_compile and alea_expr_dist; ALEA_ERR_DOMAIN for a
+ * total the distribution cannot give ("d20 cannot total 21 (its totals run
+ * from 1 to 20)"), or an estimate's; ALEA_ERR_LIMIT past the distinct
+ * expressions limit or 2^53 rolls; ALEA_ERR_ARGUMENT for NULL. Cost: a
+ * hash of the text and a binary search, charged to the WORK limit.
+ */
+alea_status alea_fairness_add(alea_fairness *f, const char *expr, size_t len, int64_t total);
+
+/* Places n rolls of one expression (a repeat's, "6 x 4d6kh3": each roll's
+ * total), all of them or none: a total its distribution cannot give
+ * refuses the whole (one refusal counted). Errors and cost as
+ * alea_fairness_add, n placements; n 0 places nothing but checks the
+ * text. */
+alea_status alea_fairness_add_rolls(alea_fairness *f, const char *expr, size_t len,
+                                    const int64_t *totals, size_t n);
+
+/* The rolls placed so far (a host can bound a request's before judging). */
+int64_t alea_fairness_rolls(const alea_fairness *f);
+
+typedef struct alea_fairness_test {
+    const char *name;       /* "mean", "ks" or "chi-square" */
+    const char *expression; /* chi-square: the expression's text, else NULL */
+    double statistic;       /* z, D, or the chi-square sum */
+    double p;               /* its p-value */
+    double p_adjusted;      /* Holm-adjusted over the tests run */
+    int64_t rolls;          /* the rolls it used */
+    int direction;          /* mean: -1 low, +1 high (0 exactly fair) */
+    int df;                 /* chi-square: degrees of freedom (cells - 1) */
+    size_t outcomes;        /* chi-square: the outcomes of the distribution */
+    char pooled[96];        /* chi-square: the cells pooled, "3..4, 17..18"
+                               ("" none; "..." ends a longer list) */
+} alea_fairness_test;
+
+typedef enum alea_fairness_verdict {
+    ALEA_FAIRNESS_FAIR,     /* "consistent with fair dice" */
+    ALEA_FAIRNESS_UNFAIR,   /* an adjusted p-value below ALEA_FAIRNESS_ALPHA */
+    ALEA_FAIRNESS_TOO_FEW   /* no test ran: too few rolls */
+} alea_fairness_verdict;
+
+typedef struct alea_fairness_result {
+    int64_t rolls;   /* rolls placed */
+    int64_t refused; /* adds that returned an error */
+    size_t ntests;
+    const alea_fairness_test *tests; /* mean, ks, then chi-squares */
+    alea_fairness_verdict verdict;
+    int direction;   /* UNFAIR through "mean": -1 low, +1 high; else 0 */
+    double p;        /* the least adjusted p-value (1 when no test ran) */
+    const char *text; /* the verdict for a person: "consistent with fair
+                         dice", "these rolls are lower than fair dice
+                         give: p = 0.003" */
+} alea_fairness_result;
+
+/*
+ * Runs the tests on the rolls placed so far and fills *out; its pointers
+ * are owned by f, valid until its next add, judge or free. Errors:
+ * ALEA_ERR_NOMEM, the WORK limit (charged an outcome of each expression and
+ * the bins), ALEA_ERR_INTERRUPTED, ALEA_ERR_ARGUMENT for NULL.
+ */
+alea_status alea_fairness_judge(alea_fairness *f, alea_fairness_result *out);
 
 /* ------------------------------------------------------------------------ */
 /* Monte Carlo estimates                                                    */
@@ -926,6 +1052,44 @@ alea_status alea_tally_dist(alea_ctx *ctx, const alea_tally *tally, const alea_e
  */
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf,
                         size_t cap);
+
+/*
+ * Charts as SVG documents (snprintf contract, as alea_dist_format; the
+ * OUTPUT limit applies, with its refusal and error as there, "too much
+ * output: the SVG passes N bytes (output limit is N)"). Each is readable in
+ * grey print (lines differ by dash and marker; a heat map's cells print
+ * their numbers on a ramp that darkens as they grow) and by a screen
+ * reader: role="img" labelled by a <title> and a <desc> that lists every
+ * number drawn (4 significant digits). Each bar, marker and cell carries
+ * its exact number: data-value (the outcome, or the row's value),
+ * data-y (the probability or number, as alea_format_double writes it),
+ * and in a heat map data-row and data-col. User text is escaped for XML
+ * (invalid UTF-8 and control characters become U+FFFD).
+ *
+ * alea_svg_dists: the chance of each outcome of the n distributions (1 to
+ * 16; 0 returned and nothing written otherwise), bars for one, a line per
+ * distribution with a legend for more; labels[k] names distribution k in
+ * the legend and title (labels NULL, or labels[k] NULL: its expression's
+ * text). The runs of outcomes below 0.005% at either end are not drawn (as
+ * `alea dist` hides them; the chart says how many), a dd()'s named outcomes
+ * always are, by name. The limit and error are those of dists[0]'s context.
+ *
+ * alea_svg_grid: a table of numbers, cells[r * cols + c] for the rows
+ * values of row_name (row_values) and cols columns named col_labels[c]
+ * (NaN: a cell without a number). With col_name set (the second name
+ * swept), a heat map: a row per row value, a column per col_labels; with
+ * col_name NULL, a line per column (at most 16: statistics of one name)
+ * over the row values, with a legend. is_prob: the cells are
+ * probabilities, shown in percent. title heads the picture. 0 and nothing
+ * written for a missing argument, no rows or columns. Cost: linear in the
+ * cells (and in the outcomes drawn), and the output limit stops it.
+ */
+size_t alea_svg_dists(const alea_dist *const *dists, const char *const *labels, size_t n,
+                      char *buf, size_t cap);
+size_t alea_svg_grid(alea_ctx *ctx, const char *title, const char *row_name,
+                     const int64_t *row_values, size_t rows, const char *col_name,
+                     const char *const *col_labels, size_t cols, const double *cells,
+                     int is_prob, char *buf, size_t cap);
 
 /*
  * Writes v in the fewest significant digits (15, 16 or 17) that read back

@@ -252,6 +252,12 @@ static size_t lower_bound(const alea__pmf *m, int64_t v)
     return lo;
 }
 
+size_t alea__dist_index(const alea_dist *dist, int64_t v)
+{
+    size_t i = lower_bound(&dist->pmf, v);
+    return i < dist->pmf.n && dist->pmf.v[i] == v ? i : dist->pmf.n;
+}
+
 double alea_dist_p(const alea_dist *dist, int64_t v)
 {
     if (!dist)

@@ -96,4 +96,8 @@ static inline int64_t alea__walk_next(const alea__pmf *a, size_t i, const alea__
     return j >= b->n || a->v[i] <= b->v[j] ? a->v[i] : b->v[j];
 }
 
+/* The index of outcome v among dist's (ascending), or their count when v
+ * is none of them: a binary search. */
+ALEA__HIDDEN size_t alea__dist_index(const alea_dist *dist, int64_t v);
+
 #endif /* ALEA_DIST_H */

@@ -201,6 +201,28 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
         x.alea_web_free(ptr);
       }
     },
+    // The chart of `alea dist --svg` (one item: bars) or `alea compare
+    // --svg` (a line each), from the library: {svg: text} or {error}. items:
+    // [{label, src}] (label '' for the expression's own text), each sent as
+    // a 4-byte little-endian length and its UTF-8 bytes (web/wasm.c).
+    svg(items) {
+      const parts = items.flatMap(({ label, src }) => [encoder.encode(label || ''), encoder.encode(src)]);
+      const size = parts.reduce((n, b) => n + 4 + b.length, 0);
+      const ptr = x.alea_web_alloc(size);
+      if (!ptr) return NOMEM;
+      try {
+        const view = new DataView(memory.buffer, ptr, size);
+        let at = 0;
+        for (const b of parts) {
+          view.setUint32(at, b.length, true);
+          new Uint8Array(memory.buffer, ptr + at + 4, b.length).set(b);
+          at += 4 + b.length;
+        }
+        return JSON.parse(cstring(x.alea_web_svg(ptr, size, items.length)));
+      } finally {
+        x.alea_web_free(ptr);
+      }
+    },
     compiles: (src) => withBytes(src, x.alea_web_compiles) === 1,
     named: (line) => splitName(line, calls.compiles),
   };
@@ -238,6 +260,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     table: (src, sweeps, stats, options) => request().table(src, sweeps, stats, options),
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
+    svg: (items) => request().svg(items),
     named: (line) => request().named(line),
     // Bytes of the module's linear memory (it only grows, up to 128 MiB).
     memoryBytes: () => memory.buffer.byteLength,

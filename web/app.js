@@ -1394,6 +1394,31 @@ function wireTable() {
   }).observe($('table-chart'));
 }
 
+// ---- SVG ---------------------------------------------------------------------------
+
+// The chart as an SVG picture for a document, made by the library as
+// `alea dist --svg` and `alea compare --svg` make it (bars for one line, a
+// line each for more; readable in grey print and by a screen reader), of
+// the lines shown exactly (an estimate has no exact chart).
+async function downloadSvg() {
+  if (!lastResults || calc.busy) return;
+  const { exprs, results } = lastResults;
+  const lines = exprs.filter((_, i) => results[i] && !results[i].error && !results[i].estimate);
+  if (!lines.length) return;
+  const out = await calc.run([{ op: 'svg', lines }], state.deadline, state.dialect);
+  const answer = out.results && out.results[0];
+  if (!answer || answer.error) {
+    const why = answer ? answer.error.message : out.cancelled ? 'cancelled' : 'the calculator stopped';
+    $('notice').textContent = `The SVG could not be made: ${why}.`;
+    return;
+  }
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([answer.svg], { type: 'image/svg+xml' }));
+  a.download = lines.length === 1 ? 'alea-chart.svg' : 'alea-compare.svg';
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
 // ---- wiring ------------------------------------------------------------------------
 
 function readForm() {
@@ -1460,6 +1485,7 @@ async function main() {
     r.addEventListener('change', () => changeMode(r.value));
   $('cancel').addEventListener('click', () => calc.cancel());
   $('csv').addEventListener('click', downloadCsv);
+  $('svg').addEventListener('click', downloadSvg);
   $('errors').addEventListener('click', (ev) => {
     const b = ev.target.closest('button.estimate');
     if (b && !calc.busy) estimate(Number(b.dataset.index)).then((done) => { if (done) reveal('dist'); });

@@ -924,3 +924,90 @@ const char *web_estimate(const char *src, size_t len, const double *pairs, size_
     alea_expr_free(e);
     return out;
 }
+
+/*
+ * The chart of the page's distribution view as an SVG picture, the same
+ * as `alea dist --svg` (one expression: bars) or `alea compare --svg` (a
+ * line each): {"svg": "<?xml ..."}, or an error as web_dist's (its span
+ * within the expression that failed). items holds n
+ * pairs (1 to SVG_MAX), each a label then an expression, each of those a
+ * 4-byte little-endian length and its bytes (an empty label: the
+ * expression names itself); len bytes in all.
+ */
+#define SVG_MAX 16 /* the library's most lines in one chart */
+
+static uint32_t read_u32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* The next length-prefixed piece of items[*at, len): its bytes and length,
+ * or 0 when the items end before it does. */
+static int next_piece(const char *items, size_t len, size_t *at, const char **s, size_t *n)
+{
+    if (len - *at < 4)
+        return 0;
+    uint32_t k = read_u32((const unsigned char *)items + *at);
+    *at += 4;
+    if (k > len - *at)
+        return 0;
+    *s = items + *at;
+    *n = k;
+    *at += k;
+    return 1;
+}
+
+EXPORT("alea_web_svg") const char *web_svg(const char *items, size_t len, int n)
+{
+    if (!ready())
+        return nomem;
+    if (n < 1 || n > SVG_MAX)
+        return limit_error(0, "chart of %d expressions (limit is 1 to %d)", n, SVG_MAX);
+    alea_dist *d[SVG_MAX] = {NULL};
+    char *labels[SVG_MAX] = {NULL};
+    const char *out = NULL;
+    size_t at = 0;
+    for (int k = 0; k < n && !out; k++) {
+        const char *label, *src;
+        size_t ln, sn;
+        alea_expr *e = NULL;
+        if (!next_piece(items, len, &at, &label, &ln) || !next_piece(items, len, &at, &src, &sn)) {
+            out = error_of(alea_status_name(ALEA_ERR_ARGUMENT),
+                           alea_status_text(ALEA_ERR_ARGUMENT), "the chart's items are cut short",
+                           NULL, 0, 0);
+        } else if (ln && !(labels[k] = malloc(ln + 1))) {
+            out = nomem;
+        } else if (alea_expr_compile(ctx, src, sn, &e) != ALEA_OK ||
+                   alea_expr_dist(ctx, e, &d[k]) != ALEA_OK) {
+            out = error_answer();
+        } else if (ln) {
+            memcpy(labels[k], label, ln);
+            labels[k][ln] = '\0';
+        }
+        alea_expr_free(e);
+    }
+    if (!out) {
+        size_t need = alea_svg_dists((const alea_dist *const *)d, (const char *const *)labels,
+                                     (size_t)n, NULL, 0);
+        char *svg = need ? malloc(need + 1) : NULL;
+        size_t pos = 0;
+        if (need == 0) {
+            out = error_answer(); /* past the output limit */
+        } else if (!svg) {
+            out = nomem;
+        } else {
+            alea_svg_dists((const alea_dist *const *)d, (const char *const *)labels, (size_t)n,
+                           svg, need + 1);
+            out = put(&pos, "{\"svg\": ") && put_string(&pos, svg) && put_bytes(&pos, "}", 1)
+                      ? charged(pos)
+                  : too_long ? too_long_answer("the chart is", 0)
+                             : nomem;
+        }
+        free(svg);
+    }
+    for (int k = 0; k < n; k++) {
+        alea_dist_free(d[k]);
+        free(labels[k]);
+    }
+    return out;
+}

@@ -9,7 +9,8 @@
 //   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}
-//                                             | {op: 'table', src, sweeps, stats}]}
+//                                             | {op: 'table', src, sweeps, stats}
+//                                             | {op: 'svg', lines: [src, ...]}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -46,6 +47,13 @@ self.onmessage = async (ev) => {
     // marks the dice of a few rolls, and lists many as plain text.
     const results = m.calls.map((c) => {
       if (c.op === 'table') return req.table(c.src, c.sweeps, c.stats, { csv: true });
+      // the chart of several lines, each "name: expr" named as below
+      if (c.op === 'svg') {
+        return req.svg(c.lines.map((line) => {
+          const named = req.named(line);
+          return named && !named.error ? { label: named.name, src: named.src } : { label: '', src: line };
+        }));
+      }
       const named = req.named(c.src);
       if (named && named.error) return named;
       const src = named ? named.src : c.src;

@@ -43,7 +43,7 @@ from typing import Optional
 
 __all__ = ['AleaError', 'Bound', 'Comparison', 'Context', 'Die', 'Dist', 'Face', 'Group',
            'Luck', 'Member', 'Roll', 'Term', 'compare', 'dist', 'roll', 'version', 'COMPARE_CELLS_MAX', 'LIMITS',
-           'LIMIT_MAX']
+           'LIMIT_MAX', 'Fairness', 'FairnessTest', 'fairness']
 
 
 def _load():
@@ -119,10 +119,14 @@ _dist_count = _sig('alea_dist_count', ctypes.c_size_t, _p)
 _dist_cumulate = _sig('alea_dist_cumulate', None, _p, ctypes.POINTER(ctypes.c_double),
                       ctypes.POINTER(ctypes.c_double))
 _ctx_work = _sig('alea_ctx_work', ctypes.c_int64, _p)
+_ctx_random = _sig('alea_ctx_random', ctypes.c_uint64, _p)
 _dist_luck = _sig('alea_dist_luck', None, _p, ctypes.c_int64, ctypes.POINTER(ctypes.c_double),
                   ctypes.POINTER(ctypes.c_double))
 _dist_format = _sig('alea_dist_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                     ctypes.c_size_t)
+_svg_dists = _sig('alea_svg_dists', ctypes.c_size_t, ctypes.POINTER(_p),
+                  ctypes.POINTER(ctypes.c_char_p), ctypes.c_size_t, ctypes.c_char_p,
+                  ctypes.c_size_t)
 
 
 class _Versus(ctypes.Structure):
@@ -131,6 +135,29 @@ class _Versus(ctypes.Structure):
                 ('p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd')]
 
 
+class _FairnessTest(ctypes.Structure):
+    _fields_ = [('name', ctypes.c_char_p), ('expression', ctypes.c_char_p),
+                ('statistic', ctypes.c_double), ('p', ctypes.c_double),
+                ('p_adjusted', ctypes.c_double), ('rolls', ctypes.c_int64),
+                ('direction', ctypes.c_int), ('df', ctypes.c_int),
+                ('outcomes', ctypes.c_size_t), ('pooled', ctypes.c_char * 96)]
+
+
+class _FairnessResult(ctypes.Structure):
+    _fields_ = [('rolls', ctypes.c_int64), ('refused', ctypes.c_int64),
+                ('ntests', ctypes.c_size_t), ('tests', ctypes.POINTER(_FairnessTest)),
+                ('verdict', ctypes.c_int), ('direction', ctypes.c_int),
+                ('p', ctypes.c_double), ('text', ctypes.c_char_p)]
+
+
+_fairness_new = _sig('alea_fairness_new', _p, _p, ctypes.c_uint64)
+_fairness_free = _sig('alea_fairness_free', None, _p)
+_fairness_add_rolls = _sig('alea_fairness_add_rolls', ctypes.c_int, _p, ctypes.c_char_p,
+                           ctypes.c_size_t, ctypes.POINTER(ctypes.c_int64), ctypes.c_size_t)
+_fairness_judge = _sig('alea_fairness_judge', ctypes.c_int, _p,
+                       ctypes.POINTER(_FairnessResult))
+_FAIRNESS_VERDICTS = ('fair', 'not fair', 'too few')
+_FAIRNESS_ALPHA = 0.01  # ALEA_FAIRNESS_ALPHA
 _dist_versus = _sig('alea_dist_versus', ctypes.c_int, _p, _p, _p, ctypes.POINTER(_Versus))
 _dist_versus_fractions = _sig('alea_dist_versus_fractions', ctypes.c_int, _p, _p, _p,
                               ctypes.c_char_p, ctypes.c_size_t,
@@ -756,6 +783,82 @@ def _cell(row):
     return [Fraction(c) if isinstance(c, str) else c for c in row]
 
 
+def _direction(d):
+    return 'low' if d < 0 else 'high' if d > 0 else None
+
+
+@dataclass(frozen=True)
+class FairnessTest:
+    """One test of alea.fairness (docs/fairness.md): `name` 'mean' (are
+    the rolls low or high? `direction` 'low' or 'high'), 'ks' (their
+    spread) or 'chi-square' (one `expression`'s counts against its
+    distribution: `df`, its `outcomes`, the cells `pooled` into neighbours,
+    as '3..4, 17..18'); `statistic`, its p-value `p` and `p_adjusted`
+    (Holm's, over the tests run), and the `rolls` it used."""
+    name: str
+    expression: Optional[str]
+    statistic: float
+    p: float
+    p_adjusted: float
+    rolls: int
+    direction: Optional[str] = None
+    df: Optional[int] = None
+    outcomes: Optional[int] = None
+    pooled: Optional[str] = None
+
+
+@dataclass(frozen=True)
+class Fairness:
+    """Whether rolls are what fair dice give (alea.fairness): `verdict`
+    'fair', 'not fair' (a Holm-adjusted p-value below `alpha`, 0.01) or 'too
+    few' (under 10 rolls), `text` the verdict for a person ('these rolls
+    are lower than fair dice give: p = 0.003'), `direction` 'low' or 'high'
+    when the mean test decided it, `p` the least adjusted p-value, `tests`
+    (FairnessTest), `rolls` placed and the `seed` that placed them. As
+    `alea fairness --json` prints it."""
+    rolls: int
+    seed: int
+    verdict: str
+    direction: Optional[str]
+    p: float
+    alpha: float
+    text: str
+    tests: tuple
+
+    @property
+    def fair(self):
+        """False when the verdict is 'not fair'."""
+        return self.verdict != 'not fair'
+
+
+def _fairness_result(r, seed):
+    tests = []
+    for i in range(r.ntests):
+        t = r.tests[i]
+        name = t.name.decode()
+        chi = t.expression is not None
+        tests.append(FairnessTest(
+            name, t.expression.decode(errors='replace') if chi else None, t.statistic, t.p,
+            t.p_adjusted, t.rolls, _direction(t.direction) if name == 'mean' else None,
+            t.df if chi else None, t.outcomes if chi else None,
+            t.pooled.decode(errors='replace') if chi else None))
+    return Fairness(r.rolls, seed, _FAIRNESS_VERDICTS[r.verdict], _direction(r.direction), r.p,
+                    _FAIRNESS_ALPHA, r.text.decode(errors='replace'), tuple(tests))
+
+
+def _fairness_rolls(rolls):
+    """(index, expression, totals) for each roll: a pair, or a Roll (the
+    totals of each roll of a repeat, placed all or none)."""
+    for i, r in enumerate(rolls):
+        if isinstance(r, Roll):
+            yield i, r.expression, r.totals
+            continue
+        if not (isinstance(r, (tuple, list)) and len(r) == 2):
+            raise TypeError(f'alea: fairness: roll {i} must be an (expression, total) pair or '
+                            f'a Roll, not {type(r).__name__}')
+        yield i, r[0], [_integer(r[1], f'roll {i}: the total', -2**63, _I64_MAX)]
+
+
 def _percent(p):
     # two decimals; a chance too small for them keeps two significant digits
     x = float(p) * 100
@@ -1022,6 +1125,34 @@ class Context:
         finally:
             _table_free(t)
 
+    def svg(self, *expressions):
+        """The chart of `alea dist --svg` (one expression: bars) or `alea
+        compare --svg` (2 to 16: a line each) as an SVG document, a str:
+        titled, with every number as text for a screen reader and in full
+        in data-y attributes, readable in grey print. Expressions as for
+        compare (a str, or a (name, expression) pair); the output limit
+        bounds it."""
+        columns = _columns(expressions)
+        if len(columns) > 16:
+            raise ValueError(f'alea: svg draws at most 16 expressions, not {len(columns)}')
+        kept = []
+        self._arm()
+        try:
+            for _, src in columns:
+                self._dist(src, kept)
+            ds = (_p * len(kept))(*kept)
+            names = (ctypes.c_char_p * len(kept))(
+                *[None if name == src else name.encode() for name, src in columns])
+            n = _svg_dists(ds, names, len(kept), None, 0)
+            if n == 0:  # past the output limit: the library's refusal
+                raise self._error(_ctx_error_span(self._ctx, None, None), columns[0][1])
+            buf = ctypes.create_string_buffer(n + 1)
+            _svg_dists(ds, names, len(kept), buf, n + 1)
+            return buf.raw[:n].decode()
+        finally:
+            for d in kept:
+                _dist_free(d)
+
     def compare(self, *expressions, max_cells=None, pairs=False):
         """The distributions of several expressions side by side: a
         Comparison. Each is a str, named by itself, or a (name, expression)
@@ -1048,6 +1179,47 @@ class Context:
         finally:
             for d in kept:
                 _dist_free(d)
+
+    def fairness(self, rolls, seed=None):
+        """Whether the rolls are what fair dice give: a Fairness, as `alea
+        fairness` judges a log (docs/fairness.md). rolls: an iterable of
+        (expression, total) pairs or Roll objects (each roll of a repeat
+        counts). `seed` (0 to 2**64 - 1) seeds the draws that place each
+        roll; without it, a seed from the context's generator (shown in the
+        result). Each distinct expression is compiled and its exact
+        distribution computed once, all sharing one work budget and the
+        timeout. A roll the library refuses (a bad expression, a total it
+        cannot give: 'd20', 21) raises AleaError, its message after 'roll
+        N: ' (N its index in rolls)."""
+        ctx = self._live()
+        seed = _seed_value(seed) if seed is not None else _ctx_random(ctx)
+        f = _fairness_new(ctx, seed)
+        if not f:
+            raise MemoryError('alea: out of memory')
+        work = _ctx_limit(ctx, LIMITS.index('work'), -1)
+        spent = 0
+        self._arm()
+        try:
+            for i, src, totals in _fairness_rolls(rolls):
+                data = _encode(src, _ctx_limit(ctx, LIMITS.index('source'), -1))
+                _ctx_limit(ctx, LIMITS.index('work'), max(work - spent, 0))
+                places = (ctypes.c_int64 * len(totals))(*totals)
+                try:
+                    st = _fairness_add_rolls(f, data, len(data), places, len(totals))
+                finally:
+                    spent += _ctx_work(ctx)
+                    _ctx_limit(ctx, LIMITS.index('work'), work)
+                if st != 0:
+                    e = self._error(st, src)
+                    raise AleaError(f'roll {i}: {e.message}', e.status, e.start, e.end, src,
+                                    f'roll {i}: {e.line}')
+            r = _FairnessResult()
+            st = _fairness_judge(f, ctypes.byref(r))
+            if st != 0:
+                raise self._error(st, '')
+            return _fairness_result(r, seed)
+        finally:
+            _fairness_free(f)
 
     def _compare(self, columns, cells_max, ctx, work, support, dists, kept, pairs):
         spent = total = 0
@@ -1238,6 +1410,12 @@ def dist(expression, dialect='alea', exact=False):
     return _default(dialect, exact).dist(expression)
 
 
+def svg(*expressions, dialect='alea'):
+    """The chart of the expressions as an SVG document (Context.svg), with
+    the default limits."""
+    return _default(dialect, False).svg(*expressions)
+
+
 def compare(*expressions, dialect='alea', exact=False, max_cells=None, pairs=False):
     """The distributions of several expressions side by side (a Comparison),
     with the default limits, shared as Context.compare says. Each is a str,
@@ -1254,3 +1432,10 @@ def table(expression, *sweeps, stats=None, dialect='alea', exact=False):
 
 
 __all__ += ['Table', 'table']
+
+
+def fairness(rolls, seed=None, dialect='alea'):
+    """Whether the rolls, (expression, total) pairs or Roll objects, are what
+    fair dice give: a Fairness (Context.fairness), with the default limits;
+    `seed` places the rolls reproducibly; `dialect` as Context's."""
+    return _default(dialect).fairness(rolls, seed)

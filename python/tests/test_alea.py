@@ -65,6 +65,63 @@ class RollTest(unittest.TestCase):
         self.assertNotEqual(alea.roll('1d1000000000').total, alea.roll('1d1000000000').total)
 
 
+class FairnessTest(unittest.TestCase):
+    def test_as_the_cli_judges(self):
+        log = [('d20', 1 + i % 19) for i in range(1500)] + [('3d6', 10)]
+        text = ''.join(f'{e} {t}\n' for e, t in log)
+        want = json.loads(subprocess.run([CLI, 'fairness', '--json', '--seed', '5'], input=text,
+                                         capture_output=True, text=True).stdout)
+        f = alea.fairness(log, seed=5)
+        self.assertEqual((f.rolls, f.seed, f.verdict, f.direction, f.p, f.alpha, f.text),
+                         (want['rolls'], want['seed'], want['verdict'], want['direction'],
+                          want['p'], want['alpha'], want['text']))
+        self.assertEqual(f.verdict, 'not fair')
+        self.assertEqual(f.direction, 'low')
+        self.assertFalse(f.fair)
+        self.assertEqual(len(f.tests), len(want['tests']))
+        for t, w in zip(f.tests, want['tests']):
+            self.assertEqual({k: v for k, v in vars(t).items() if v is not None},
+                             {k: v for k, v in w.items() if v is not None})
+
+    def test_rolls_of_the_roller_are_fair(self):
+        rolls = alea.roll('4d6kh3', n=2000, seed=11) + alea.roll('2 x d20', n=500, seed=12)
+        f = alea.fairness(rolls, seed=3)
+        self.assertEqual(f.rolls, 3000)  # each roll of a repeat counts
+        self.assertEqual(f.verdict, 'fair')
+        self.assertTrue(f.fair)
+        self.assertEqual([t.expression for t in f.tests], [None, None, '4d6kh3', '2 x d20'])
+        self.assertEqual(f.tests[3].df, 19)
+
+    def test_chi_square_by_hand(self):
+        # d6, 60 rolls: 20 ones and 8 of each other face; (100 + 5 * 4) / 10 = 12
+        log = [('d6', 1)] * 20 + [('d6', v) for v in range(2, 7) for _ in range(8)]
+        chi = alea.fairness(log, seed=1).tests[2]
+        self.assertEqual((chi.name, chi.expression, chi.df, chi.outcomes, chi.pooled),
+                         ('chi-square', 'd6', 5, 6, ''))
+        self.assertAlmostEqual(chi.statistic, 12, places=12)
+        self.assertAlmostEqual(chi.p, 0.0347877805, places=9)  # GSL: gsl_cdf_chisq_Q(12, 5)
+
+    def test_errors(self):
+        with self.assertRaises(alea.AleaError) as e:
+            alea.fairness([('d20', 3), ('d20', 21)])
+        self.assertEqual(e.exception.message, "roll 1: 'd20' cannot total 21 (its totals run "
+                                              'from 1 to 20)')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_DOMAIN')
+        with self.assertRaises(alea.AleaError) as e:
+            alea.fairness([('2d', 3)])
+        self.assertEqual(e.exception.status, 'ALEA_ERR_SYNTAX')
+        self.assertEqual(e.exception.caret(), '2d\n  ^')
+        with self.assertRaises(TypeError):
+            alea.fairness(['d20 3'])
+        with self.assertRaises(TypeError):
+            alea.fairness([('d20', 2.5)])
+        self.assertEqual(alea.fairness([], seed=1).verdict, 'too few')
+        with alea.Context(limits={'work': 100}) as ctx:
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.fairness([('10d10', 50)])
+            self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+
+
 class DistTest(unittest.TestCase):
     def test_the_cli_s_distribution(self):
         d = alea.dist('2d6 +1 DICE')
@@ -76,6 +133,26 @@ class DistTest(unittest.TestCase):
         self.assertAlmostEqual(alea.dist('2d6').p(7), 1 / 6, places=15)
         self.assertAlmostEqual(alea.dist('1d20').at_least(15), 0.3, places=15)
         self.assertAlmostEqual(alea.dist('1d20').at_most(5), 0.25, places=15)
+
+    def test_svg_is_the_cli_s(self):
+        import xml.etree.ElementTree as ET
+        self.assertEqual(alea.svg('3d6'), cli('dist', '3d6', '--svg', '-').stdout)
+        got = alea.svg('2d6', ('best', '4d6kh3'))
+        self.assertEqual(got, cli('compare', '2d6', 'best=4d6kh3', '--svg', '-').stdout)
+        ns = '{http://www.w3.org/2000/svg}'
+        root = ET.fromstring(alea.svg(('a<&">', 'd4'), 'd6').encode())
+        self.assertEqual(root.find(ns + 'title').text, 'a<&"> and d6')
+        ys = [float(e.get('data-y')) for e in root.iter() if e.get('data-y')]
+        self.assertEqual(ys, [0.25] * 4 + [1 / 6] * 6)
+        with self.assertRaises(ValueError):
+            alea.svg(*[f'd{k}' for k in range(2, 19)])
+        n = len(alea.svg('3d6').encode())
+        with alea.Context(limits={'output': n}) as ctx:
+            self.assertEqual(len(ctx.svg('3d6').encode()), n)
+            ctx.limit('output', n - 1)
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.svg('3d6')
+            self.assertIn(f'the SVG passes {n - 1} bytes', e.exception.message)
 
     def test_labels_and_flags(self):
         self.assertEqual(alea.dist('dd(6, 14)').labels[3], 'critical success')

@@ -27,7 +27,7 @@ expect "roll " alea r
 expect "dist " alea help d
 expect "serve syntax " alea help s
 expect "--seed " alea roll --se
-expect "--sample --seed --support " alea dist --s
+expect "--sample --seed --support --svg " alea dist --s
 expect "--tail --threads --time-limit --timeout " alea dist --t
 expect " " alea dist --sample ""
 expect "--at-least --at-most " alea compare --at

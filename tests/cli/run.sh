@@ -85,7 +85,7 @@ done
 help_text=$out
 expect "-h" 0 "$help_text" "" -h
 expect "help" 0 "$help_text" "" help
-for c in roll dist compare serve; do
+for c in roll dist compare serve fairness; do
     run help $c
     check "help $c" $rc "$err"
     has "$out" "^Usage: alea $c "
@@ -105,7 +105,7 @@ for c in roll dist compare serve; do
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table; or syntax)$nl$usage_hint" \
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table, fairness; or syntax)$nl$usage_hint" \
     help bogus
 
 # ---- help syntax: one screen, and every example in it runs ------------------
@@ -1228,6 +1228,85 @@ expect "roll: an unknown name in a let, the names in scope and the caret" 1 "" \
   let a = d20 in a + b
                      ^" roll 'let a = d20 in a + b'
 
+# ---- fairness: a log of rolls judged against fair dice -------------------------
+
+# d6 rolled 60 times, 20 ones and 8 of each other face: the chi-square is
+# (10^2 + 5 * 2^2) / 10 = 12 on 5 degrees of freedom, p = 0.0348.
+awk 'BEGIN { for (i = 0; i < 20; i++) print "d6 1"; for (v = 2; v <= 6; v++) for (i = 0; i < 8; i++) print "d6", v }' >"$tmp/d6.log"
+run_from "$tmp/d6.log" fairness --seed 1
+has "$out" '^  chi-square of d6: 12\.00, df 5 +60 rolls  p = 0\.0348 ' && has "$out" '^60 rolls, placed with seed 1$'
+check "fairness: the chi-square of d6 worked by hand" $? "$out$nl$err"
+# A d20 that never shows 20: lower than fair dice, exit status 3.
+awk 'BEGIN { for (i = 0; i < 3000; i++) print "d20", 1 + i % 19 }' >"$tmp/d20.log"
+run_from "$tmp/d20.log" fairness --seed 1
+has "$out" '^verdict: these rolls are lower than fair dice give: p = ' && [ "$rc" = 3 ]
+check "fairness: a d20 without 20s is low (exit 3)" $? "$rc $out$nl$err"
+# alea's own rolls, as roll --json prints them (a repeat's each roll), are fair.
+"$ALEA" roll --json -n 2000 --seed 3 d20 >"$tmp/roll.log"
+"$ALEA" roll --json -n 100 --seed 4 '4 x 3d6' >>"$tmp/roll.log"
+run_from "$tmp/roll.log" fairness --seed 2
+has "$out" '^2400 rolls, placed with seed 2$' && has "$out" '^verdict: consistent with fair dice$' && [ "$rc" = 0 ]
+check "fairness: alea's own roll --json lines are fair" $? "$rc $out$nl$err"
+expect "fairness FILE: the same as standard input" 0 "$out" "" fairness --seed 2 "$tmp/roll.log"
+want=$out
+run_from "$tmp/roll.log" fairness --seed 2 -
+[ "$rc" = 0 ] && [ "$out" = "$want" ]
+check "fairness -: standard input" $? "$rc $out"
+run_from "$tmp/roll.log" fairness --json --seed 2
+if command -v python3 >/dev/null 2>&1; then
+    printf '%s\n' "$out" | python3 -c '
+import json, sys
+r = json.loads(sys.stdin.read())
+assert r["rolls"] == 2400 and r["refused"] == 0 and r["seed"] == 2, r
+assert r["verdict"] == "fair" and r["direction"] is None and r["alpha"] == 0.01, r
+assert [t["name"] for t in r["tests"]] == ["mean", "ks", "chi-square", "chi-square"], r
+assert r["tests"][3]["expression"] == "4 x 3d6" and r["tests"][3]["rolls"] == 400, r
+assert r["tests"][0]["direction"] in ("low", "high") and "df" not in r["tests"][0], r
+assert r["p"] == min(t["p_adjusted"] for t in r["tests"]), r'
+    check "fairness --json: the fields" $? "$out"
+fi
+# Bad lines: each reported with its line and byte, the others judged; exit 1.
+printf '# a log\nd20 17\n\nd20 21\nd20 x\nd20+ 3\n{"expression": "d6", "total": 9}\n{"expression": "d6"\nd20\n4d6kh3   12  \n' >"$tmp/bad.log"
+run_from "$tmp/bad.log" fairness --seed 2
+want_err="alea: line 4, byte 1: undefined result: 'd20' cannot total 21 (its totals run from 1 to 20)
+  d20 21
+  ^^^
+alea: line 5, byte 5: the total 'x' is not a whole number
+  d20 x
+      ^
+alea: line 6, byte 5: syntax error: expected a number, a die or '(' at byte 4, found the end of the expression
+  d20+ 3
+      ^
+alea: line 7, byte 17: undefined result: 'd6' cannot total 9 (its totals run from 1 to 6)
+  {\"expression\": \"d6\", \"total\": 9}
+                  ^^
+alea: line 8, byte 20: ',' or '}' was expected
+  {\"expression\": \"d6\"
+                     ^
+alea: line 9, byte 1: a line is an expression and its total: no total after 'd20'
+  d20
+  ^^^"
+[ "$rc" = 1 ] && [ "$err" = "$want_err" ] && has "$out" '^2 rolls \(6 lines refused\), placed with seed 2$' &&
+    has "$out" '^verdict: too few rolls to judge \(2; the tests need 10\)$'
+check "fairness: bad lines named by line and byte, the rest judged" $? "$rc$nl$out$nl$err"
+# The longest line, 4 MiB, at N and N+1 bytes.
+spaces() { head -c "$1" /dev/zero | tr '\0' ' '; }
+{ spaces 4194300; printf 'd6 3\n '; spaces 4194300; printf 'd6 3\n'; } >"$tmp/long.log"
+run_from "$tmp/long.log" fairness --seed 2
+[ "$rc" = 1 ] && has "$out" '^1 roll \(1 line refused\)' &&
+    [ "$(printf '%s\n' "$err" | head -1)" = "alea: line 2, byte 1: the line is longer than 4194304 bytes (the most a line may have)" ]
+check "fairness: a line of 4 MiB is read, one byte more refused" $? "$rc $out$nl$(printf '%s\n' "$err" | head -1)"
+printf 'd20 3\n300d1000 150000\nd20 5\n' >"$tmp/slow.log"
+run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-support 1000000 --seed 1
+[ "$rc" = 1 ] && has "$out" '^2 rolls \(1 line refused\)' &&
+    has "$err" '^alea: line 2, byte 1: timed out: the expression ran past --timeout and was stopped$'
+check "fairness --timeout: a line past it is refused, the others judged" $? "$rc $out$nl$err"
+expect "fairness: one file at most" 2 "" "alea: fairness reads one file (or '-', standard input)
+Try 'alea fairness --help' for more information." fairness a b
+run fairness "$tmp/none.log"
+[ "$rc" = 1 ] && has "$err" "^alea: fairness: cannot open '.*none.log': "
+check "fairness: a file that cannot be opened" $? "$rc $err"
+
 # ---- every option is completed and in the man page ---------------------------
 
 # The help lists each option where it is taken (cli/help.c prints it from
@@ -1236,7 +1315,7 @@ expect "roll: an unknown name in a let, the names in scope and the caret" 1 "" \
 src=$(cd "$(dirname "$0")/../.." && pwd)
 if command -v bash >/dev/null 2>&1; then
     all=""
-    for c in roll dist compare serve table ""; do
+    for c in roll dist compare serve table fairness ""; do
         run $c --help
         where=${c:-alea}
         taken=$( (printf '%s\n' "$out" | sed -n 's/^  \(--*[a-z][-a-z]*\).*/\1/p'

@@ -387,12 +387,41 @@ st, _, data = cells.post('/table', {'expr': 'd4 + n + m', 'sweeps': ['n=1..3', '
 check('/table: --max-cells 12, 15 refused', '3 x 5 = 15 cells, more than the cells limit (12)'
       in error_of(st, data, 422, '/table 15 cells')['message'], data)
 cells.stop()
+# /fairness: as fairness --json, from a list of rolls or the log's text.
+log = ''.join(f'd20 {1 + i % 19}\n' for i in range(1500)) + '# the table\n3d6 10\n'
+with open(os.path.join(os.environ.get('TMPDIR', '/tmp'), f'alea-fair-{os.getpid()}.log'),
+          'w') as fl:
+    fl.write(log)
+rc, out, _ = cli('fairness', '--json', '--seed', '5', fl.name)
+os.unlink(fl.name)
+st, _, data = s.post('/fairness', {'text': log, 'seed': 5})
+check('/fairness text: as fairness --json', st == 200 and data == json.loads(out) and
+      data['verdict'] == 'not fair' and data['direction'] == 'low', f'{st} {data}')
+rolls = [{'expression': 'd20', 'total': 1 + i % 19} for i in range(1500)] + \
+    [{'expression': '3d6', 'total': 10}]
+st, _, data2 = s.post('/fairness', {'rolls': rolls, 'seed': 5})
+check('/fairness rolls: the same as the text', st == 200 and data2 == data, f'{st} {data2}')
+st, _, data = s.post('/fairness', {'text': 'd20 3\nd20 21\n'})
+e = error_of(st, data, 422, '/fairness d20 21')
+check('/fairness: a refused line, its span in the text', e['message'] ==
+      "line 2, byte 1: undefined result: 'd20' cannot total 21 (its totals run from 1 to 20)"
+      and (e['start'], e['end']) == (6, 9) and e['caret'] == '  d20 21\n  ^^^\n', e)
+st, _, data = s.post('/fairness', {'rolls': [{'expression': 'd6', 'total': 3},
+                                             {'expression': '2d', 'total': 3}]})
+e = error_of(st, data, 422, '/fairness 2d')
+check('/fairness: a refused roll, by its index', e['message'].startswith('roll 1: ')
+      and e['status'] == 'ALEA_ERR_SYNTAX', e)
+for body in [{}, {'rolls': [], 'text': ''}, {'rolls': [{'expression': 'd6'}]},
+             {'rolls': [{'expression': 'd6', 'total': 1.5}]}, {'text': 3},
+             {'rolls': [{'expression': 'd6', 'total': 1, 'x': 1}]}]:
+    st, _, data = s.post('/fairness', body)
+    error_of(st, data, 400, f'/fairness {body}')
 
 # /openapi.json describes every route, and the answers match its schemas.
 st, _, api = s.request('GET', '/openapi.json')
 check('/openapi.json', st == 200 and api.get('openapi', '').startswith('3.') and
-      set(api['paths']) == {'/roll', '/dist', '/compare', '/table', '/health', '/openapi.json'},
-      st)
+      set(api['paths']) == {'/roll', '/dist', '/compare', '/table', '/fairness', '/health',
+                            '/openapi.json'}, st)
 schemas = api['components']['schemas'] if st == 200 else {}
 
 
@@ -453,6 +482,9 @@ for method, path, body, want, schema in [
          422, 'Error'),
         ('POST', '/table', {'expr': 'd6 + n * m', 'sweeps': ['n=1..2', 'm=0..1'],
                             'stats': ['p50', 'mean']}, 200, 'Table'),
+        ('POST', '/fairness', {'rolls': [{'expression': 'd6', 'total': 1 + i % 6}
+                                         for i in range(60)], 'seed': 1}, 200, 'Fairness'),
+        ('POST', '/fairness', {'text': 'd6 1\nd6 2\n'}, 200, 'Fairness'),
         ('GET', '/health', None, 200, 'Health'),
         ('POST', '/roll', {'expr': '2d+3'}, 422, 'Error'),
         ('POST', '/roll', {'expr': 1}, 400, 'Error'),
@@ -562,6 +594,13 @@ st, _, data = dice.post('/roll', {'expr': '11d6'})
 check('--max-dice 10: 11d6', 'dice limit is 10' in error_of(st, data, 422, '11d6')['message'],
       data)
 dice.stop()
+few = Server('--max-rolls', '3', '--timeout', str(SLOW * 1000))
+st, _, data = few.post('/fairness', {'text': 'd6 1\nd6 2\n{"expression": "d6", "total": 3}\n'})
+check('--max-rolls 3: 3 rolls', st == 200 and data['rolls'] == 3, f'{st} {data}')
+st, _, data = few.post('/fairness', {'rolls': [{'expression': 'd6', 'total': 1}] * 4})
+check('--max-rolls 3: 4 rolls', 'at most 3 a request' in
+      error_of(st, data, 422, '--max-rolls 3: 4')['message'], data)
+few.stop()
 t0 = time.monotonic()
 st, _, data = slow.post('/dist', {'expr': '200d1000'})
 e = error_of(st, data, 503, 'a distribution past the deadline')

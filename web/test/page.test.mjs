@@ -458,6 +458,43 @@ test('the table downloads as CSV', async () => {
   await page.close();
 });
 
+test('the chart downloads as SVG: the library\'s picture, parsed, with the CLI\'s numbers', async () => {
+  const page = await open();
+  await submit(page, '2d6\nbest: 4d6kh3');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#svg')]);
+  assert.equal(download.suggestedFilename(), 'alea-compare.svg');
+  const text = readFileSync(await download.path(), 'utf8');
+  const got = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    if (doc.querySelector('parsererror')) return null;
+    const svg = doc.documentElement;
+    return { role: svg.getAttribute('role'), title: svg.querySelector('title').textContent,
+      desc: svg.querySelector('desc').textContent,
+      series: [...svg.querySelectorAll('g.series')].map((g) => [g.getAttribute('data-label'),
+        [...g.querySelectorAll('[data-value]')].map((e) => [Number(e.getAttribute('data-value')),
+          Number(e.getAttribute('data-y'))])]) };
+  }, text);
+  assert.ok(got, 'the SVG parses');
+  assert.equal(got.role, 'img');
+  assert.equal(got.title, '2d6 and best');
+  assert.match(got.desc, /^Line chart .* 2d6: 2 2\.778%, 3 5\.556%/);
+  assert.deepEqual(got.series.map(([l]) => l), ['2d6', 'best']);
+  for (const [k, src] of ['2d6', '4d6kh3'].entries()) {
+    const want = cliJson(src).outcomes;
+    assert.equal(got.series[k][1].length, want.length, src);
+    got.series[k][1].forEach(([v, p], i) => {
+      assert.equal(v, want[i][0]);
+      assert.ok(close(p, want[i][1]), `${src} ${v}`);
+    });
+  }
+  // one line: bars, and its own name
+  await submit(page, '3d6');
+  const [one] = await Promise.all([page.waitForEvent('download'), page.click('#svg')]);
+  assert.equal(one.suggestedFilename(), 'alea-chart.svg');
+  assert.match(readFileSync(await one.path(), 'utf8'), /<title id="alea-title">Distribution of 3d6<\/title>/);
+  await page.close();
+});
+
 test('it works offline once loaded', async () => {
   const page = await open();
   await page.evaluate(() => navigator.serviceWorker.ready);

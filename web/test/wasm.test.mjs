@@ -115,6 +115,18 @@ test('dist: the same JSON as `alea dist --json`, or the same error', () => {
   assert.ok(hints > 5, `${hints} hints`);
 });
 
+test('svg: the same picture as `alea dist --svg` and `alea compare --svg`; errors', () => {
+  assert.equal(alea.svg([{ label: '', src: '3d6' }]).svg, cli(['dist', '3d6', '--svg', '-']).stdout);
+  assert.equal(alea.svg([{ label: '', src: '2d6' }, { label: 'best', src: '4d6kh3' }]).svg,
+    cli(['compare', '2d6', 'best=4d6kh3', '--svg', '-']).stdout);
+  const escaped = alea.svg([{ label: 'a<&">', src: 'd6' }, { label: '', src: 'd8' }]).svg;
+  assert.ok(escaped.includes('data-label="a&lt;&amp;&quot;&gt;"') && !escaped.includes('a<&'));
+  const bad = alea.svg([{ label: '', src: '3d6' }, { label: '', src: '2d+3' }]);
+  assert.equal(bad.error.line, cli(['dist', '2d+3']).stderr.split('\n')[0].replace(/^alea: /, ''));
+  assert.equal(alea.svg([]).error.status, 'ALEA_ERR_LIMIT');
+  assert.equal(alea.svg(Array(17).fill({ label: '', src: 'd6' })).error.status, 'ALEA_ERR_LIMIT');
+});
+
 test('roll: the same breakdowns as `alea roll --seed 7 -n 3`', () => {
   for (const src of exprs) {
     const got = alea.roll(src, { n: 3, seed: '7' });
@@ -253,9 +265,13 @@ test('the hash-flooding link ends by the deadline', () => {
   assert.ok(ms < 15000, `${ms} ms`);
 });
 
+// The answer budget's tests give their requests a minute: they are about
+// bytes, and a busy machine must not turn them into the deadline's.
+const SLOW_OK = 60000;
+
 test('the amplifying link is refused before its breakdowns are written', () => {
   for (const detail of [true, false]) {
-    const got = alea.roll(AMPLIFY, { n: 1000, detail });
+    const got = alea.request(SLOW_OK).roll(AMPLIFY, { n: 1000, detail });
     assert.equal(got.error?.status, 'ALEA_ERR_LIMIT');
     assert.equal(got.error.message,
       'the rolls\' breakdowns are too long for this page (limit is 16 MiB in all)');
@@ -299,22 +315,22 @@ test('every die size 1..100 and their sums: the median and the columns are the c
 
 test('the calls of a request share 16 MiB of answers', () => {
   // 1d100000's JSON is about 1.6 MB: ten fit, not eleven
-  const req = alea.request();
+  const req = alea.request(SLOW_OK);
   const got = Array.from({ length: 11 }, () => req.dist('1d100000'));
   assert.ok(got.slice(0, 10).every((d) => d.outcomes?.length === 100000));
   assert.equal(got[10].error?.message,
     'the distribution is too long for this page (limit is 16 MiB in all)');
-  assert.equal(alea.dist('1d100000').outcomes.length, 100000);
-  assert.equal(alea.roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
+  assert.equal(alea.request(SLOW_OK).dist('1d100000').outcomes.length, 100000);
+  assert.equal(alea.request(SLOW_OK).roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
   // a request may ask for less (the page: 4 MiB), never more
-  const small = alea.request(undefined, 4 << 20);
+  const small = alea.request(SLOW_OK, 4 << 20);
   assert.ok(small.dist('1d100000').outcomes && small.dist('1d100000').outcomes);
   assert.equal(small.dist('1d100000').error?.message,
     'the distribution is too long for this page (limit is 4 MiB in all)');
-  const odd = alea.request(undefined, 1000);
+  const odd = alea.request(SLOW_OK, 1000);
   assert.equal(odd.roll('1d6', { n: 1000 }).error?.message,
     'the rolls\' breakdowns are too long for this page (limit is 1000 bytes in all)');
-  const big = alea.request(undefined, 64 << 20);
+  const big = alea.request(SLOW_OK, 64 << 20);
   assert.equal(Array.from({ length: 11 }, () => big.dist('1d100000')).at(-1).error?.message,
     'the distribution is too long for this page (limit is 16 MiB in all)');
 });
