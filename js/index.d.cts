@@ -2,13 +2,14 @@
 // returning a promise (index.cjs imports the ES module on first use).
 import type {
   Alea, Column, CompareOptions, Comparison, Dist, DistOptions, LoadOptions, Roll, RollOptions,
+  Sweeps, Table, TableOptions,
 } from './index.js';
 
 export type {
   Alea, AleaError, Bound, Column, CompareOptions, Comparison, Dialect, Dist, DistOptions, LibraryLimitName,
   LimitName, Limits, LoadOptions, Luck, TableKind, Versus,
   Roll, RollDetail, RollGroup,
-  RollOptions, Seed, Status,
+  RollOptions, Seed, StatKind, Status, Sweeps, SweepValues, Table, TableOptions,
 } from './index.js';
 
 export function load(options?: LoadOptions): Promise<Alea>;
@@ -16,3 +17,4 @@ export function roll(expr: string, options: RollOptions & { n: number }): Promis
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
+export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;

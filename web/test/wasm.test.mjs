@@ -453,3 +453,25 @@ test('a named line: as `alea compare name=expr`, with ":"', () => {
   assert.match(r.stderr, /is longer than 24 characters/);
   assert.equal(cli(['compare', `${n24}=d6`]).status, 0);
 });
+
+test('table: `alea table --json` and --csv, with the kinds of statistics first', () => {
+  const args = ['event(tier(d4, +n))', 'n=0..5', '--stat', 'mean', '--stat', 'critical failure',
+    '--stat', 'median'];
+  const { kinds, csv, ...rest } = alea.table(args[0], [args[1]], ['mean', 'critical failure', 'median'],
+    { csv: true });
+  assert.deepEqual(rest, JSON.parse(cli(['table', ...args, '--json']).stdout));
+  assert.equal(csv, cli(['table', ...args, '--csv']).stdout);
+  assert.deepEqual(kinds, ['number', 'prob', 'outcome']);
+  assert.equal(alea.table('d20 + m >= dc', ['m=0', 'dc=10'], []).csv, undefined);
+  // an error names the text its span is in
+  const bad = alea.table('d20 + m >= dc', ['m=0..2', 'dc=1..x'], []);
+  assert.deepEqual([bad.error.part, bad.error.index, bad.error.start, bad.error.end],
+    ['sweep', 1, 3, 7]);
+  assert.equal(alea.table('d20 + m', ['m=0'], ['mean', 'p>']).error.part, 'stat');
+  assert.equal(alea.table('d20 + m +', ['m=0'], []).error.part, 'expression');
+  // the answer budget and the deadline of the request
+  assert.equal(alea.request(2000, 100).table('d20 + m', ['m=0..20'], []).error?.message,
+    'the table is too long for this page (limit is 100 bytes in all)');
+  const slow = alea.request(0).table('sum(m, 10d10)', ['m=1..60'], []);
+  assert.deepEqual([slow.error?.status, slow.error?.part], ['ALEA_ERR_INTERRUPTED', 'expression']);
+});

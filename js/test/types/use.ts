@@ -1,7 +1,7 @@
 // What a TypeScript user writes (ES module): it must compile without error.
 import {
   load, roll, dist, compare, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
-  type Comparison, type Versus,
+  type Comparison, type Versus, table, type Table, type StatKind,
 } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
@@ -35,3 +35,18 @@ const v: Versus = c.versus[0];
 const cells: (number | null)[] = c.table()[0][1];
 const least: number = c.table('at_least')[0][1][0] + v.p_greater + v.emd + c.outcomes[0];
 console.log(c.get('advantage')?.mean, cells, least, (await compare('d4', 'd6')).names, alea.compare('d6').versus);
+const t: Table = alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20'], { stats: ['mean', 'p>=1'] });
+const byObject: Table = await table('d6 + n', { n: '0..3' }, { stats: 'mean', dialect: 'alea' });
+const kinds: StatKind[] = t.kinds;
+const cell: number | undefined = t.cell('mean', 5, 10) ?? byObject.cell(0, 1);
+const rows: number[] = t.rows;
+const cols: (number | null)[] = byObject.cols;
+const csv: string = t.csv;
+alea.table('d6 + n', { n: [1, 2, 3] });
+alea.limit('cells', 100);
+try {
+  alea.table('d6 + n', ['n=x']);
+} catch (e) {
+  if (e instanceof AleaError) console.log(e.part, e.partIndex);
+}
+console.log(kinds, cell, rows, cols, csv, t.asObjects()[0].mean, t.json.stats[0].stat);
