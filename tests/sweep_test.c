@@ -32,6 +32,8 @@ static double stat_of(const char *text, const char *stat)
         x = alea_dist_p(d, atoll(stat + 2));
     else if (!strcmp(stat, "median"))
         x = (double)alea_dist_median(d);
+    else if (stat[0] == 'p' && stat[1] >= '0' && stat[1] <= '9')
+        x = (double)alea_dist_percentile(d, atof(stat + 1) / 100);
     else
         for (size_t i = 0; i < alea_dist_flag_count(d); i++)
             if (!strcmp(alea_dist_flag_name(d, i), stat))
