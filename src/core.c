@@ -283,9 +283,9 @@ void alea__clear_error(alea_ctx *ctx)
 
 void alea__budget_start(alea_ctx *ctx)
 {
-    ctx->work_used = 0;
+    ctx->work_used = ctx->work_base;
     ctx->work_need = 0;
-    ctx->work_poll = ALEA__POLL_EVERY;
+    ctx->work_poll = ctx->work_base + ALEA__POLL_EVERY;
     ctx->work_done = 0;
     ctx->dice_used = 0;
     alea__clear_error(ctx);

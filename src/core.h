@@ -68,6 +68,9 @@ struct alea_ctx {
 
     /* Budget of the evaluation under way (reset by alea__budget_start). */
     int64_t work_used, work_poll, dice_used;
+    int64_t work_base; /* where an evaluation starts its work count: 0, or in
+                          a table the work of its earlier cells (sweep.c),
+                          so that they share the one limit its errors name */
     double work_done; /* work charged in advance and done since (alea__progress) */
     double work_need; /* after a step refused before it started: the work the
                          evaluation needed up to its end (alea_ctx_work_needed) */

@@ -590,7 +590,7 @@ static alea_status compile(alea_table *t, text *b, alea_expr **e, int *by_text)
 static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_text)
 {
     alea_ctx *ctx = t->ctx;
-    int64_t limit = ctx->limits[ALEA_LIMIT_WORK], used = 0;
+    int64_t used = 0;
     size_t nc = t->cols, per = t->rows * t->cols;
     alea_status s = ALEA_OK;
     alea__share across;
@@ -607,7 +607,7 @@ static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_te
             alea_expr *x = NULL;
             size_t len = 0;
             unsigned seen = 0;
-            ctx->limits[ALEA_LIMIT_WORK] = limit - used;
+            ctx->work_base = used;
             if (by_text) {
                 if (!subst(ctx, b, &len, t->src, t->len, t->sw, t->nsw, vals, &seen)) {
                     s = alea__nomem(ctx);
@@ -619,8 +619,8 @@ static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_te
             } else {
                 s = alea_expr_dist_at(ctx, e, vals, t->nsw, &d);
             }
-            used += alea_ctx_work(ctx);
-            ctx->limits[ALEA_LIMIT_WORK] = limit;
+            used = alea_ctx_work(ctx);
+            ctx->work_base = 0;
             if (s != ALEA_OK) {
                 char where[2 * (ALEA_TABLE_NAME_MAX + 24) + 8], prefix[sizeof where + 160];
                 cell_name(where, sizeof where, t->sw, t->nsw, vals);
@@ -638,7 +638,7 @@ static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_te
             alea_dist_free(d);
             alea_expr_free(x);
         }
-    ctx->limits[ALEA_LIMIT_WORK] = limit;
+    ctx->work_base = 0;
     ctx->across = NULL;
     ctx->give_back = outer_give_back;
     alea__share_free(ctx, &across);

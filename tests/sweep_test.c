@@ -431,7 +431,19 @@ static void test_limits(void **state)
     alea_table_free(t);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, hi - 1);
     assert_int_equal(alea_table_new(ctx, "10d6 + n", 8, four, 1, NULL, 0, &t), ALEA_ERR_LIMIT);
-    assert_non_null(strstr(alea_ctx_error(ctx), "work limit"));
+    /* the limit the error names is the one set, not what the last cell had
+     * left of it (once "work limit is -2340505") */
+    char said[64];
+    snprintf(said, sizeof said, "(work limit is %lld)", (long long)(hi - 1));
+    assert_non_null(strstr(alea_ctx_error(ctx), said));
+    /* a cell past the limit, the table having used most of it: the same */
+    const char *sixty[] = {"m=1..60"};
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+    assert_int_equal(alea_table_new(ctx, "sum(m, 10d10)", 13, sixty, 1, NULL, 0, &t),
+                     ALEA_ERR_LIMIT);
+    snprintf(said, sizeof said, "(work limit is %lld)",
+             (long long)alea_limit_default(ALEA_LIMIT_WORK));
+    assert_non_null(strstr(alea_ctx_error(ctx), said));
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000000);
     alea_dist *one = NULL;
     alea_expr *e = compile(ctx, "let n = 1 in 10d6 + n");
