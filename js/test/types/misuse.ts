@@ -13,3 +13,5 @@ alea.roll('let a = d6 in a').bound[0].value.length; // a bound value is a number
 alea.compare('d6', 7);                      // a column is a string or a pair
 alea.compare('d6', { pairs: 'yes' });       // pairs is a boolean
 alea.compare('d6', 'd8').table('odds');     // not a kind of table
+alea.fairness([['d20', '17']]);             // a total is a number or a bigint
+alea.fairness([['d20', 17]]).verdict === 'unfair'; // not a verdict

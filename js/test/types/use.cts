@@ -6,6 +6,7 @@ async function main(): Promise<number> {
   const r: alea.Roll = await alea.roll('4d6kh3', { seed: 7 });
   const d: alea.Dist = await alea.dist('2d6');
   const c: alea.Comparison = await alea.compare('d6', ['b', 'd8'], { pairs: true });
-  return a.roll('1d6').total + r.total + d.mean + c.versus[0].tv;
+  const f: alea.Fairness = await alea.fairness([['d6', 3], r]);
+  return a.roll('1d6').total + r.total + d.mean + c.versus[0].tv + f.p;
 }
 main();
