@@ -16,6 +16,7 @@
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
 import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
   from './numbers.js';
+import { setupFairness, recordRolls } from './fairness.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
@@ -793,6 +794,7 @@ function showRoll(exprs, results) {
       errors.push({ src, error: out.error });
       return;
     }
+    recordRolls(src, out, state.dialect); // for the Fairness panel's "this page's rolls"
     lines(out.rolls).forEach((r, i) => {
       const li = document.createElement('li');
       const total = document.createElement('span');
@@ -1194,6 +1196,10 @@ async function main() {
     table.replaceChildren();
     fillTable(table, items, cols, values, labels, layout);
   });
+
+  // the Fairness panel (fairness.js): its requests go to the same worker
+  setupFairness({ run: (calls, deadline, dialect) => calc.run(calls, deadline, dialect),
+    deadline: () => state.deadline, dialect: () => state.dialect, caretLine });
 
   if ('serviceWorker' in navigator && location.protocol !== 'file:')
     navigator.serviceWorker.register('sw.js').catch(() => {});
