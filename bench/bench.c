@@ -421,6 +421,56 @@ static int run_table(void *arg)
     return 0;
 }
 
+/* A whole table through the library (alea_table_new): the expression
+ * compiled once, or written per cell where it takes fixed numbers; what
+ * reads no name computed once for the table (share.h). */
+typedef struct api_job {
+    alea_ctx *ctx;
+    const char *src, *sweep[2], *stat;
+} api_job;
+
+static int run_table_api(void *arg)
+{
+    api_job *j = arg;
+    alea_table *t = NULL;
+    size_t nsw = j->sweep[1] ? 2 : 1;
+    if (alea_table_new(j->ctx, j->src, strlen(j->src), j->sweep, nsw, &j->stat, 1, &t) != ALEA_OK)
+        return -1;
+    alea_table_free(t);
+    return 0;
+}
+
+static void section_table_api(void)
+{
+    static const api_job jobs[] = {
+        {NULL, "dd(m, d, best)", {"m=0..10", "d=10..22"}, "p>=2"},
+        {NULL, "10d6 + m >= dc", {"m=0..10", "dc=30..42"}, "mean"},
+        {NULL, "10d10!kh5 + m >= dc", {"m=0..10", "dc=10..22"}, "mean"},
+        {NULL, "let a = 40d20kh10 in a * m", {"m=1..20", NULL}, "mean"},
+    };
+    alea_ctx *ctx = big_ctx();
+    printf("### Tables through the library (alea_table_new), ms for the whole table\n\n");
+    printf("| expression | sweeps | alea | alea, fractions |\n|---|---|--:|--:|\n");
+    for (size_t i = 0; i < sizeof jobs / sizeof jobs[0]; i++) {
+        api_job j = jobs[i];
+        j.ctx = ctx;
+        printf("| `%s` | %s%s%s | ", j.src, j.sweep[0], j.sweep[1] ? " " : "",
+               j.sweep[1] ? j.sweep[1] : "");
+        for (int exact = 0; exact < 2; exact++) {
+            if (alea_ctx_set_exact(ctx, exact) != ALEA_OK) {
+                printf("- |%s", exact ? "" : " ");
+                continue;
+            }
+            put_ms(measure(run_table_api, &j));
+            printf(" |%s", exact ? "" : " ");
+        }
+        printf("\n");
+    }
+    alea_ctx_set_exact(ctx, 0);
+    printf("\n");
+    alea_ctx_free(ctx);
+}
+
 static void section_table(void)
 {
     static const table_job jobs[] = {
@@ -443,6 +493,7 @@ static void section_table(void)
     }
     printf("\n");
     alea_ctx_free(ctx);
+    section_table_api();
 }
 
 /* ---- whole processes --------------------------------------------------------- */

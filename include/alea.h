@@ -779,7 +779,12 @@ alea_status alea_dist_versus_fractions(alea_ctx *ctx, const alea_dist *a, const 
  * ALEA_ERR_LIMIT past the CELLS limit ("11 x 1001 = 11011 cells, more than
  * the cells limit (10000)"); their span is in the text of that sweep or
  * statistic, which alea_table_error_part names. Cost: a compilation (or
- * one per cell) and a distribution per cell.
+ * one per cell) and a distribution per cell; compiled once, the parts of
+ * the expression that read no swept name are computed once for the whole
+ * table and copied into each cell (the keep in "10d10!kh5 + m >= dc"),
+ * within the memory limit (given back, and computed again, where the limit
+ * would refuse something else). After it, alea_ctx_work is the whole
+ * table's work.
  */
 typedef struct alea_table alea_table;
 #define ALEA_TABLE_SWEEPS_MAX 2 /* rows and columns */

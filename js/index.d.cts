@@ -2,7 +2,7 @@
 // returning a promise (index.cjs imports the ES module on first use).
 import type {
   Alea, Column, CompareOptions, Comparison, Dist, DistOptions, Fairness, FairnessOptions, FairnessRoll,
-  LoadOptions, Roll, RollOptions,
+  LoadOptions, Roll, RollOptions, Sweeps, Table, TableOptions,
 } from './index.js';
 
 export type {
@@ -10,7 +10,7 @@ export type {
   FairnessOptions, FairnessRoll, FairnessTest, LibraryLimitName,
   LimitName, Limits, LoadOptions, Luck, TableKind, Versus,
   Roll, RollDetail, RollGroup,
-  RollOptions, Seed, Status,
+  RollOptions, Seed, StatKind, Status, Sweeps, SweepValues, Table, TableOptions,
 } from './index.js';
 
 export function load(options?: LoadOptions): Promise<Alea>;
@@ -19,3 +19,4 @@ export function roll(expr: string, options?: RollOptions & { n?: undefined }): P
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
 export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
+export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;

@@ -12,7 +12,7 @@ export type Status =
 export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes' | 'fairnessRolls' | LibraryLimitName;
 /** The library's own limits (include/alea.h), in the module's context. */
 export type LibraryLimitName =
-  | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown' | 'output';
+  | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown' | 'output' | 'cells';
 
 export interface Limits {
   /** Milliseconds one call may take (default 2000, at most 60000). */
@@ -29,7 +29,7 @@ export interface Limits {
   /** The library's: nesting depth (64), terms (1000), dice rolled (10000),
    * outcomes of a distribution (100000), work units (30000000), bytes of
    * memory (16 MiB), bytes of a roll's breakdown (4 MiB), bytes of a
-   * distribution's JSON (8 MiB). */
+   * distribution's JSON (8 MiB), cells of one table (10000). */
   depth?: number;
   nodes?: number;
   dice?: number;
@@ -38,6 +38,7 @@ export interface Limits {
   memory?: number;
   breakdown?: number;
   output?: number;
+  cells?: number;
 }
 
 export const LIMITS: Readonly<Record<'deadline' | 'source' | 'rolls' | 'answerBytes' | 'fairnessRolls',
@@ -58,6 +59,10 @@ export class AleaError extends Error {
   line: string;
   /** The expression and a caret line under the problem. */
   caret(): string;
+  /** table()'s errors: the text the span is in (expression is that text:
+   * the table's expression, sweeps[partIndex] or stats[partIndex]). */
+  part?: 'expression' | 'sweep' | 'stat';
+  partIndex?: number;
 }
 
 /** A name given by 'let NAME = EXPR in BODY': its EXPR as written (term)
@@ -305,6 +310,57 @@ export class Fairness {
 /** compare()'s default maxCells: 1000000. */
 export const COMPARE_CELLS_MAX: number;
 
+/** A sweep's values: '0..10', '0..20..5', '0,2,5', a whole number, or an
+ * array of whole numbers. */
+export type SweepValues = string | number | readonly number[];
+/** table()'s sweeps (one or two: the rows, then the columns): strings
+ * 'NAME=VALUES' ('m=0..10'), or an object {NAME: VALUES} in key order. */
+export type Sweeps = readonly string[] | Readonly<Record<string, SweepValues>>;
+
+export interface TableOptions {
+  /** A statistic or several (at most 8): 'mean' (the default), 'sd',
+   * 'median', 'p>=N', 'p<=N', 'p=N', 'pN' (a percentile), or a named
+   * probability the expression reports ('critical failure'). */
+  stats?: string | readonly string[];
+  dialect?: Dialect;
+  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  exact?: boolean;
+}
+
+/** What a statistic is: a probability (shown in percent), an outcome of
+ * the expression (median, pN), or another number (mean, sd). */
+export type StatKind = 'prob' | 'outcome' | 'number';
+
+/** An expression swept over values of its names, as `alea table --json`. */
+export class Table {
+  readonly expression: string;
+  /** The names swept: one or two. */
+  readonly names: string[];
+  /** Each name's values. */
+  readonly values: number[][];
+  /** The first name's values (a row each). */
+  readonly rows: number[];
+  /** The second name's values (a column each); [null] with one name. */
+  readonly cols: (number | null)[];
+  /** The statistics as written. */
+  readonly stats: string[];
+  readonly kinds: StatKind[];
+  /** The cell of stat (as written, or its index) at the row's and the
+   * column's values (none with one name); undefined off the table. */
+  cell(stat: string | number, row: number, col?: number | null): number | undefined;
+  /** An object per cell, row by row: {m: 0, dc: 10, mean: 0.55}. */
+  asObjects(): Record<string, number>[];
+  /** As `alea table --json` writes it. */
+  readonly json: {
+    expression: string;
+    names: string[];
+    values: number[][];
+    stats: { stat: string; cells: number[] | number[][] }[];
+  };
+  /** As `alea table --csv` writes it. */
+  readonly csv: string;
+}
+
 export interface LoadOptions {
   limits?: Limits;
   /** The module's bytes or compiled module, where alea.wasm cannot be read. */
@@ -326,6 +382,8 @@ export class Alea {
   compare(...args: [...Column[], CompareOptions] | Column[]): Comparison;
   /** Whether the rolls are what fair dice give, as `alea fairness --json`. */
   fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Fairness;
+  /** The expression swept over values of its names, a statistic a table. */
+  table(expr: string, sweeps: Sweeps, options?: TableOptions): Table;
 }
 
 export function load(options?: LoadOptions): Promise<Alea>;
@@ -334,3 +392,4 @@ export function roll(expr: string, options?: RollOptions & { n?: undefined }): P
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
 export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
+export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;

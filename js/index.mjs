@@ -6,12 +6,13 @@
 //   alea.dist('2d6').atLeast(10)             // 0.1666...
 //   alea.compare('d20', ['adv', '2d20kh1']).versus[0].p_less  // 0.64125
 //   alea.fairness([['d20', 17], ['d20', 3]], { seed: 1 }).verdict  // 'too few'
+//   alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20']).cell('mean', 5, 10)  // 0.8
 //   (await roll('1d20 + 5')).markdown        // one shared instance, loaded on first use
 //
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
 // in one call and the bytes of one answer, each named in LIMITS; the
 // library's own limits (dice, support, work, memory, depth, nodes,
-// breakdown, output: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
+// breakdown, output, cells: LIBRARY_LIMITS) hold as well, and may be lowered the same way. A
 // bad expression or a limit reached throws an AleaError with the library's
 // status and the byte span of the problem; bad options throw TypeError or
 // RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
@@ -40,7 +41,7 @@ export const LIMITS = Object.freeze({
 // their defaults and maxima are the library's (include/alea.h); the source
 // limit is the package's (above), checked before the module sees the text.
 export const LIBRARY_LIMITS = Object.freeze(['depth', 'nodes', 'dice', 'support', 'work',
-  'memory', 'breakdown', 'output']);
+  'memory', 'breakdown', 'output', 'cells']);
 
 const SEED_MAX = (1n << 64n) - 1n;
 
@@ -280,7 +281,8 @@ function point(value) {
 function optionsOf(options, call) {
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
     throw new TypeError(`alea: ${call}'s options must be an object (${call === 'roll'
-      ? '{seed, n, dialect, detail, luck}' : '{dialect, exact}'}), not ${
+      ? '{seed, n, dialect, detail, luck}' : call === 'table' ? '{stats, dialect, exact}'
+        : '{dialect, exact}'}), not ${
       options === null ? 'null' : Array.isArray(options) ? 'an array' : typeof options}`);
   }
   return options;
@@ -490,6 +492,80 @@ function randomSeed() {
   return (BigInt(w[0]) << 32n | BigInt(w[1])).toString();
 }
 
+/** sweeps of table(): an array of 'NAME=VALUES' strings, or an object
+ * {NAME: VALUES} (in its keys' order), VALUES a string ('0..10',
+ * '0,2,5', '0..20..5'), a whole number or an array of them; as strings
+ * 'NAME=VALUES'. */
+function sweepsOf(sweeps) {
+  const list = Array.isArray(sweeps) ? sweeps
+    : sweeps !== null && typeof sweeps === 'object'
+      ? Object.entries(sweeps).map(([name, v]) => {
+        const ok = (x) => typeof x === 'number' && Number.isSafeInteger(x);
+        if (typeof v === 'string' || ok(v)) return `${name}=${v}`;
+        if (Array.isArray(v) && v.length && v.every(ok)) return `${name}=${v.join(',')}`;
+        throw new TypeError(`alea: the values of '${name.slice(0, 40)}' must be a string ('0..10'), `
+          + `a whole number or an array of them, not ${v === null ? 'null' : Array.isArray(v)
+            ? 'that array' : typeof v}`);
+      })
+      : null;
+  if (!list || !list.length) {
+    throw new TypeError('alea: table needs sweeps: an array such as [\'m=0..10\', \'dc=10..20\'] '
+      + 'or an object such as {m: \'0..10\'}');
+  }
+  for (const x of list) {
+    if (typeof x !== 'string') throw new TypeError(`alea: a sweep must be a string, not ${x === null ? 'null' : typeof x}`);
+  }
+  return list;
+}
+
+/** A statistic's cells, a row each: one number with one name, a list of
+ * the columns with two. */
+const rowsOfCells = (cells, two) => cells.map((r) => (two ? r : [r]));
+
+/** An expression swept over values of its names (table()), as `alea table
+ * --json` gives it: names the names swept (one or two), values each
+ * name's values, rows the first's (a row each) and cols the second's (a
+ * column each; [null] with one name), stats the statistics as written,
+ * kinds what each is ('prob': a probability; 'outcome': an outcome, for
+ * median and pN; 'number': mean or sd), json `alea table --json`'s object
+ * and csv `alea table --csv`'s text (the library's). */
+export class Table {
+  #cells;
+
+  constructor({ kinds, csv, ...data }) {
+    this.expression = data.expression;
+    this.names = data.names;
+    this.values = data.values;
+    this.rows = data.values[0];
+    this.cols = data.values.length > 1 ? data.values[1] : [null];
+    this.stats = data.stats.map((s) => s.stat);
+    this.kinds = kinds;
+    this.json = data;
+    this.csv = csv;
+    const two = data.values.length > 1;
+    this.#cells = data.stats.map((s) => rowsOfCells(s.cells, two));
+  }
+
+  /** The cell of stat (as written, 'mean', or its index) at the row's
+   * value and the column's (null or none with one name); undefined for a
+   * value not swept. */
+  cell(stat, row, col = null) {
+    const k = typeof stat === 'number' ? stat : this.stats.indexOf(stat);
+    const r = this.rows.indexOf(row), c = this.cols.indexOf(col);
+    return k < 0 || r < 0 || c < 0 ? undefined : this.#cells[k]?.[r][c];
+  }
+
+  /** An object per cell, row by row: the names' values and each stat's
+   * number ({m: 0, dc: 10, mean: 0.55}). */
+  asObjects() {
+    return this.rows.flatMap((a, r) => this.cols.map((b, c) => {
+      const o = Object.fromEntries(this.names.map((n, i) => [n, i ? b : a]));
+      this.stats.forEach((s, k) => { o[s] = this.#cells[k][r][c]; });
+      return o;
+    }));
+  }
+}
+
 /** An instance of the module: its own memory (at most 128 MiB), generator
  * and limits. Calls are synchronous; one instance serves one thread. */
 export class Alea {
@@ -663,6 +739,54 @@ export class Alea {
     return new Fairness(a, BigInt(s));
   }
 
+  /** The expression swept over values of its names, a statistic of its
+   * distribution in each cell (a Table), as `alea table --json`. sweeps:
+   * ['m=0..10', 'dc=10..20'] or {m: '0..10', dc: '10..20'} (the first the
+   * rows, a second the columns); options: {stats, dialect, exact}, stats a
+   * statistic or a list of them: 'mean' (the default), 'sd', 'median',
+   * 'p>=N', 'p<=N', 'p=N', 'pN' (a percentile) or a named probability the
+   * expression reports ('critical failure'). One call of the module: the
+   * cells are at most the library's 'cells' limit and share its work
+   * limit and the deadline. An error in a sweep or a statistic is an
+   * AleaError whose expression is that text (part: 'sweep' or 'stat',
+   * partIndex: which); the expression's, part 'expression'. */
+  table(expr, sweeps, options = {}) {
+    const { stats = [], dialect = 'alea', exact = false } = optionsOf(options, 'table');
+    const src = this.#source(expr);
+    const sw = sweepsOf(sweeps);
+    const st = typeof stats === 'string' ? [stats] : stats;
+    if (!Array.isArray(st) || st.some((x) => typeof x !== 'string')) {
+      throw new TypeError('alea: stats must be a statistic (a string, \'mean\') or an array of them');
+    }
+    const limit = this.#limits.source;
+    for (const [what, list] of [['sweep', sw], ['stat', st]]) {
+      for (const [k, text] of list.entries()) {
+        const size = utf8Length(text);
+        if (size > limit) {
+          const e = new AleaError(`${what} too long: ${size} bytes (source limit is ${limit})`,
+            { status: 'ALEA_ERR_LIMIT', start: limit, end: size, expression: text, endIndex: text.length });
+          throw Object.assign(e, { part: what, partIndex: k });
+        }
+      }
+    }
+    if (exact) {
+      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
+        + '`alea table --exact` and the Python module have them)',
+      { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
+    }
+    let part = 'expression', index = 0;
+    try {
+      return new Table(this.#call(src, dialect, (req) => {
+        const out = req.table(src, sw, st, { csv: true });
+        if (out.error) ({ part = 'expression', index = 0 } = out.error);
+        return out;
+      }, () => (part === 'sweep' ? sw[index] : part === 'stat' ? st[index] : src)));
+    } catch (e) {
+      if (e instanceof AleaError) Object.assign(e, { part, partIndex: index });
+      throw e;
+    }
+  }
+
   #source(expr) {
     if (typeof expr !== 'string') {
       throw new TypeError(`alea: the expression must be a string, not ${
@@ -793,4 +917,9 @@ export async function compare(...args) {
 /** A judgement of rolls with a shared instance and the default limits (Alea.fairness). */
 export async function fairness(rolls, options) {
   return (await instance()).fairness(rolls, options);
+}
+
+/** A table with a shared instance and the default limits (Alea.table). */
+export async function table(expr, sweeps, options) {
+  return (await instance()).table(expr, sweeps, options);
 }

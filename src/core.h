@@ -90,6 +90,9 @@ struct alea_ctx {
     /* The distributions that evaluation keeps for the values of its
      * bindings (share.h), or NULL: none kept. */
     struct alea__share *share;
+    /* What the evaluations of a table's cells keep for each other (share.h,
+     * sweep.c), or NULL. */
+    struct alea__share *across;
     /* What the evaluation under way gives back before the memory limit
      * refuses an allocation (share.c's kept distributions), or NULL. Frees
      * without allocating. */

@@ -200,14 +200,19 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out)
         return st;
     if (alea__share_get(ctx, n, out, &st))
         return st; /* watched when it was computed */
+    /* whether this node's computation came near: what sharing it keeps */
+    uint8_t near = ctx->near_underflow;
+    ctx->near_underflow = 0;
     alea__share_begin(ctx, &m);
-    st = alea__share_end(ctx, n, &m, eval_node(ctx, n, out), out);
+    st = eval_node(ctx, n, out);
     if (st == ALEA_OK && !ctx->exact && !ctx->near_underflow)
         for (size_t i = 0; i < out->n; i++)
             if (out->p[i] < ALEA__NEAR_UNDERFLOW) {
                 ctx->near_underflow = 1;
                 break;
             }
+    st = alea__share_end(ctx, n, &m, st, out);
+    ctx->near_underflow |= near;
     return st;
 }
 
@@ -288,7 +293,7 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     if (st != ALEA_OK)
         return st;
     if ((st = alea__env_params(ctx, e, &env)) != ALEA_OK ||
-        (st = alea__share_init(ctx, e->nslots, &share)) != ALEA_OK) {
+        (st = alea__share_init(ctx, e->nslots, e->nparams, &share)) != ALEA_OK) {
         alea__env_free(ctx, &env);
         return st;
     }

@@ -14,10 +14,15 @@
  * read (alea__pmf_seal). */
 #define SHARE_COPY_COST 2
 
-/* The bit of a level (1 ...); the last bit holds every level from 64 on. */
+/* The levels a use of a parameter reads: the last bit, of no level. */
+#define PARAM ((uint64_t)1 << 63)
+/* Levels from LEVELS_SHARED on share a bit. */
+#define LEVELS_SHARED 63
+
+/* The bit of a level (1 ...); bit 62 holds every level from 63 on. */
 static uint64_t level_bit(uint32_t level)
 {
-    return (uint64_t)1 << (level < 64 ? level - 1 : 63);
+    return (uint64_t)1 << (level < LEVELS_SHARED ? level - 1 : LEVELS_SHARED - 1);
 }
 
 static double copy_cost(const alea_ctx *ctx, const alea__pmf *d)
@@ -121,16 +126,26 @@ static void drop(alea_ctx *ctx, alea__share *s, size_t top, uint64_t levels)
 
 /* ---- the evaluation's sharing ------------------------------------------------------ */
 
-alea_status alea__share_init(alea_ctx *ctx, uint32_t nslots, alea__share *s)
+alea_status alea__share_init(alea_ctx *ctx, uint32_t nslots, uint32_t nparams,
+                             alea__share *s)
 {
     memset(s, 0, sizeof *s);
+    alea__share *a = ctx->across;
+    s->across = a && !a->off && a->exact == ctx->exact ? a : NULL;
     if (nslots == 0)
         return ALEA_OK;
     if (!(s->uses = alea__mem_alloc(ctx, alea__mul_size(nslots, sizeof *s->uses))))
         return alea__nomem(ctx);
-    memset(s->uses, 0, nslots * sizeof *s->uses);
+    for (uint32_t i = 0; i < nslots; i++)
+        s->uses[i] = i < nparams ? PARAM : 0;
     s->nslots = nslots;
     return ALEA_OK;
+}
+
+void alea__share_across_init(alea_ctx *ctx, alea__share *s)
+{
+    memset(s, 0, sizeof *s);
+    s->exact = ctx->exact;
 }
 
 void alea__share_free(alea_ctx *ctx, alea__share *s)
@@ -142,13 +157,20 @@ void alea__share_free(alea_ctx *ctx, alea__share *s)
     memset(s, 0, sizeof *s);
 }
 
-void alea__share_give_back(alea_ctx *ctx)
+static void give_back(alea_ctx *ctx, alea__share *s)
 {
-    alea__share *s = ctx->share;
     if (!s || s->busy || s->off)
         return;
+    uint8_t exact = s->exact;
     alea__share_free(ctx, s); /* every function is then a no-op */
     s->off = 1;
+    s->exact = exact;
+}
+
+void alea__share_give_back(alea_ctx *ctx)
+{
+    give_back(ctx, ctx->share);
+    give_back(ctx, ctx->across);
 }
 
 /* A status of a copy that the memory (not the work) refused. */
@@ -157,20 +179,21 @@ static int out_of_memory(const alea_ctx *ctx, alea_status st)
     return st == ALEA_ERR_NOMEM || (st == ALEA_ERR_LIMIT && ctx->mem_limit_hit);
 }
 
-int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, alea_status *st)
+/* alea__share_get from keeping k (the evaluation's s, or its across). */
+static int get_from(alea_ctx *ctx, alea__share *s, alea__share *k, const node *n,
+                    alea__pmf *out, alea_status *st)
 {
-    alea__share *s = ctx->share;
-    if (!s || !s->n) /* none kept, or given back */
+    if (!k || !k->n) /* none kept, or given back */
         return 0;
-    size_t i = find(s, n);
-    if (i == s->hcap)
+    size_t i = find(k, n);
+    if (i == k->hcap)
         return 0;
-    const alea__share_entry *e = &s->e[s->h[i] - 1];
+    const alea__share_entry *e = &k->e[k->h[i] - 1];
     alea_status cst = alea__charge(ctx, (int64_t)copy_cost(ctx, &e->d), n->start, n->end);
     if (cst == ALEA_OK) {
-        s->busy = 1;
+        k->busy = 1;
         cst = alea__pmf_copy(ctx, &e->d, out);
-        s->busy = 0;
+        k->busy = 0;
         if (out_of_memory(ctx, cst)) { /* computed again, in the room it held */
             alea__clear_error(ctx);
             alea__share_give_back(ctx);
@@ -178,8 +201,16 @@ int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, alea_status *s
         }
     }
     s->reads |= e->reads; /* what the copy stands for read them */
+    if (e->low)
+        ctx->near_underflow = 1;
     *st = cst;
     return 1;
+}
+
+int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, alea_status *st)
+{
+    alea__share *s = ctx->share;
+    return s && (get_from(ctx, s, s->across, n, out, st) || get_from(ctx, s, s, n, out, st));
 }
 
 void alea__share_begin(alea_ctx *ctx, alea__share_mark *m)
@@ -189,6 +220,7 @@ void alea__share_begin(alea_ctx *ctx, alea__share_mark *m)
         return;
     m->reads = s->reads;
     m->top = s->n;
+    m->across_top = s->across ? s->across->n : 0;
     m->work = ctx->work_used;
     s->reads = 0;
 }
@@ -201,28 +233,37 @@ alea_status alea__share_end(alea_ctx *ctx, const node *n, const alea__share_mark
         return st;
     uint64_t reads = s->reads;
     s->reads = m->reads | reads;
-    if (st != ALEA_OK || s->depth == 0 || reads >= level_bit(s->depth))
-        return st; /* outside any binding, or the same only for this value */
+    if (st != ALEA_OK)
+        return st;
+    /* the same in every cell; else for every value of the innermost
+     * binding, or (outside any binding, or reading it) only for this one */
+    alea__share *k = s->across && !s->across->off && reads == 0 ? s->across : s;
+    if (k == s && (s->depth == 0 || (reads & ~PARAM) >= level_bit(s->depth)))
+        return st;
     double cost = copy_cost(ctx, out);
     if ((double)(ctx->work_used - m->work) <= cost ||
         cost > (double)(ctx->limits[ALEA_LIMIT_WORK] - ctx->work_used))
         return st; /* cheaper to compute again; or the copy would not fit */
-    drop(ctx, s, m->top, UINT64_MAX); /* its parts: reached through it alone */
+    /* its parts: reached through it alone */
+    drop(ctx, s, m->top, UINT64_MAX);
+    if (k != s)
+        drop(ctx, k, m->across_top, UINT64_MAX);
     if ((st = alea__charge(ctx, (int64_t)cost, n->start, n->end)) != ALEA_OK)
         return st; /* the host's interruption: the cost was checked */
-    s->busy = 1;
-    if (reserve(ctx, s)) {
-        alea__share_entry *e = &s->e[s->n];
+    k->busy = 1;
+    if (reserve(ctx, k)) {
+        alea__share_entry *e = &k->e[k->n];
         if ((st = alea__pmf_copy(ctx, out, &e->d)) == ALEA_OK) {
             e->n = n;
             e->reads = reads;
-            place(s, s->n++);
+            e->low = ctx->near_underflow;
+            place(k, k->n++);
         } else if (out_of_memory(ctx, st) || st == ALEA_ERR_LIMIT) {
             alea__clear_error(ctx); /* not kept: computed again when met */
             st = ALEA_OK;
         }
     }
-    s->busy = 0;
+    k->busy = 0;
     return st;
 }
 
@@ -265,9 +306,9 @@ void alea__share_unbind(alea_ctx *ctx, uint32_t slot, const alea__share_saved *s
     s->uses[slot] = saved->uses;
     if (!saved->mixes)
         return; /* what read it read the levels of its value */
-    /* Levels from 64 on share a bit: it is theirs alone again once the
-     * 64th ends. */
-    if (s->depth <= 64) {
+    /* Levels from LEVELS_SHARED on share a bit: it is theirs alone again
+     * once the last of them ends. */
+    if (s->depth <= LEVELS_SHARED) {
         uint64_t bit = level_bit(s->depth);
         drop(ctx, s, saved->top, bit);
         s->reads &= ~bit;

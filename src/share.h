@@ -44,9 +44,27 @@
  * and the evaluation goes on sharing nothing, computing again under the
  * work limit: what fits the memory limit without sharing fits it with.
  *
- * Levels are a 64-bit set: levels 1 to 63 a bit each, deeper ones share the
- * last bit, so a node that reads a binding nested 64 deep or more is never
- * kept (its parts still are).
+ * Levels are a 64-bit set: levels 1 to 62 a bit each, deeper ones share
+ * bit 62, so a node that reads a binding nested 63 deep or more is never
+ * kept (its parts still are). The last bit, PARAM, stands for the
+ * parameters (params.c): a use of one reads it, as a certain value read
+ * nothing of the evaluation's own bindings.
+ *
+ * Across evaluations (a table's cells, sweep.c): the cells evaluate one
+ * compiled expression at different values of its parameters. A node that
+ * read nothing at all (neither a level nor PARAM) has the same distribution
+ * in every cell: with an `across` keeping (alea__share_across_init, owned
+ * by the caller of the evaluations and put in ctx->across while they run),
+ * such a node is kept there, at any depth, instead of in the evaluation's
+ * own, and found by the next cells ("10d10!kh5 + m >= dc": the keep over
+ * explosions once, then a shift and a comparison per cell). Its entries
+ * say whether their computation came near the double range (low), which a
+ * copy passes on to the evaluation (ctx->near_underflow: api.c then
+ * computes again in fractions, as it would have). Only the number system
+ * it was made in reads it (a doubles table's cell recomputed in fractions
+ * shares nothing across). It is charged, kept and given back as the
+ * evaluation's own is: ctx->give_back (alea__share_give_back) frees both,
+ * and the across keeping keeps nothing more.
  */
 #ifndef ALEA_SHARE_H
 #define ALEA_SHARE_H
@@ -57,6 +75,7 @@
 typedef struct alea__share_entry {
     const node *n;
     uint64_t reads; /* the levels its computation read */
+    uint8_t low;    /* its computation came near the double range */
     alea__pmf d;
 } alea__share_entry;
 
@@ -74,12 +93,16 @@ typedef struct alea__share {
     size_t hcap;
     uint8_t busy; /* copying from or into an entry: nothing given back */
     uint8_t off;  /* given back: nothing more kept */
+    uint8_t exact; /* an across keeping: the number system of its entries */
+    /* An evaluation's: the keeping across evaluations it reads and adds to
+     * (ctx->across in its number system), or NULL. */
+    struct alea__share *across;
 } alea__share;
 
 /* Where a node's computation started: what alea__share_end needs. */
 typedef struct alea__share_mark {
     uint64_t reads;
-    size_t top;
+    size_t top, across_top;
     int64_t work;
 } alea__share_mark;
 
@@ -90,12 +113,21 @@ typedef struct alea__share_saved {
     int mixes; /* the binding has a level of its own */
 } alea__share_saved;
 
-/* Sharing for an evaluation of an expression of nslots slots: nothing
- * kept, no binding under way. Released by alea__share_free. */
-ALEA__HIDDEN alea_status alea__share_init(alea_ctx *ctx, uint32_t nslots, alea__share *s);
+/* Sharing for an evaluation of an expression of nslots slots, the first
+ * nparams of them its parameters: nothing kept, no binding under way; it
+ * reads and adds to ctx->across when that is in ctx->exact's number system.
+ * Released by alea__share_free. */
+ALEA__HIDDEN alea_status alea__share_init(alea_ctx *ctx, uint32_t nslots, uint32_t nparams,
+                                          alea__share *s);
 ALEA__HIDDEN void alea__share_free(alea_ctx *ctx, alea__share *s);
-/* ctx->give_back while an evaluation shares: frees every entry (unless a
- * copy is under way) and keeps nothing more. */
+/* A keeping across evaluations, empty, in ctx->exact's number system; the
+ * caller puts it in ctx->across while the evaluations run, with
+ * alea__share_give_back as ctx->give_back between them, and releases it
+ * with alea__share_free. Allocates nothing. */
+ALEA__HIDDEN void alea__share_across_init(alea_ctx *ctx, alea__share *s);
+/* ctx->give_back while an evaluation shares, or while ctx->across keeps:
+ * frees every entry of both (but the one a copy is under way from or
+ * into) and they keep nothing more. */
 ALEA__HIDDEN void alea__share_give_back(alea_ctx *ctx);
 
 /* The following take the sharing of the evaluation under way, ctx->share;
@@ -109,8 +141,11 @@ ALEA__HIDDEN int alea__share_get(alea_ctx *ctx, const node *n, alea__pmf *out, a
 /* Before node n is computed (after alea__share_get said 0). */
 ALEA__HIDDEN void alea__share_begin(alea_ctx *ctx, alea__share_mark *m);
 /* After node n was computed into *out with status st (*out set only when
- * st is ALEA_OK): its reads pass to its parent, and it is kept when it read
- * nothing as deep as the innermost binding and cost more than a copy.
+ * st is ALEA_OK): its reads pass to its parent, and it is kept when it cost
+ * more than a copy and read nothing as deep as the innermost binding (in
+ * the evaluation's keeping), or nothing at all (in the across keeping, when
+ * there is one); ctx->near_underflow says whether it came near the double
+ * range.
  * Returns st, or the host's interruption while charging the copy. */
 ALEA__HIDDEN alea_status alea__share_end(alea_ctx *ctx, const node *n,
                                          const alea__share_mark *m, alea_status st,

@@ -18,6 +18,7 @@
 
 #include "core.h"
 #include "out.h"
+#include "share.h"
 
 /* A name swept and its values. */
 typedef struct sweep {
@@ -580,13 +581,25 @@ static alea_status compile(alea_table *t, text *b, alea_expr **e, int *by_text)
     return st;
 }
 
-/* Each cell, within one work budget. */
+/* Each cell, within one work budget. With the expression compiled once,
+ * what does not read the names is computed once for every cell (share.h:
+ * the across keeping, given back under the memory limit as an
+ * evaluation's own); written into the text, each cell is a tree of its own
+ * and shares nothing with the others. The context's work is then the
+ * table's. */
 static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_text)
 {
     alea_ctx *ctx = t->ctx;
     int64_t limit = ctx->limits[ALEA_LIMIT_WORK], used = 0;
     size_t nc = t->cols, per = t->rows * t->cols;
     alea_status s = ALEA_OK;
+    alea__share across;
+    void (*outer_give_back)(alea_ctx *) = ctx->give_back;
+    alea__share_across_init(ctx, &across);
+    if (!by_text) {
+        ctx->across = &across;
+        ctx->give_back = alea__share_give_back;
+    }
     for (size_t r = 0; s == ALEA_OK && r < t->rows; r++)
         for (size_t c = 0; s == ALEA_OK && c < nc; c++) {
             int64_t vals[2] = {t->sw[0].v[r], t->nsw > 1 ? t->sw[1].v[c] : 0};
@@ -626,6 +639,10 @@ static alea_status compute(alea_table *t, text *b, const alea_expr *e, int by_te
             alea_expr_free(x);
         }
     ctx->limits[ALEA_LIMIT_WORK] = limit;
+    ctx->across = NULL;
+    ctx->give_back = outer_give_back;
+    alea__share_free(ctx, &across);
+    ctx->work_used = used;
     return s;
 }
 

@@ -3,7 +3,7 @@
  * every distribution equals the one computed with nothing shared, to the
  * last bit and the last digit, where a wrong entry would show (shadowed
  * names, a name read in a nested binding's value, a subtree met under two
- * bindings, bindings nested past the 63 levels of the set); and the sharing
+ * bindings, bindings nested past the 62 levels of the set); and the sharing
  * happens: "let a = d20 in a + 100d6" fits a work limit that twenty 100d6
  * would pass. The trees are built by hand (tree.h).
  */
@@ -144,7 +144,7 @@ static void test_met_twice(void **state)
     tree_free(&t);
 }
 
-/* Bindings nested past the 63 levels that have a bit each. */
+/* Bindings nested past the 62 levels that have a bit each. */
 static void test_deep(void **state)
 {
     (void)state;

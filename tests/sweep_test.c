@@ -32,6 +32,8 @@ static double stat_of(const char *text, const char *stat)
         x = alea_dist_p(d, atoll(stat + 2));
     else if (!strcmp(stat, "median"))
         x = (double)alea_dist_median(d);
+    else if (stat[0] == 'p' && stat[1] >= '0' && stat[1] <= '9')
+        x = (double)alea_dist_percentile(d, atof(stat + 1) / 100);
     else
         for (size_t i = 0; i < alea_dist_flag_count(d); i++)
             if (!strcmp(alea_dist_flag_name(d, i), stat))
@@ -40,36 +42,36 @@ static double stat_of(const char *text, const char *stat)
     return x;
 }
 
-/* The texts with a cell's values written in, for each table below. */
-typedef void text_fn(char *buf, size_t cap, long long a, long long b);
-static void at_hit(char *buf, size_t cap, long long a, long long b)
+/* The texts with a cell's values written in, for each table below: the
+ * first value for '@', the second for '#'. */
+static const char at_hit[] = "let m = @, dc = # in d20 + m >= dc";
+static const char at_dd[] = "dd(@, #, best)";
+static const char at_tier[] = "event(tier(d4, +@))";
+static const char at_dice[] = "2d6 +@ DICE";
+static const char at_minus[] = "let n = @ in 3d6 - n";
+static const char at_keep[] = "let m = @, dc = # in 10d10!kh5 + m >= dc";
+static const char at_scale[] = "let m = @ in let a = 40d20kh10 in a * m";
+static const char at_mixed[] = "let m = @, n = # in let a = d6 in a + 3d6 + m >= 4d4 + n";
+static const char at_certain[] = "let m = @ in let k = m + 1 in 4d6kh3 * k + 2d8";
+static const char at_small[] = "let m = @, dc = # in let b = 4d20kh2 + 3d6! in b + m >= dc";
+static const char at_rare[] = "let m = @ in (500d6) >= 501 + m";
+
+/* tmpl with its '@' and '#' written as a and b. */
+static void fill(char *out, size_t cap, const char *tmpl, long long a, long long b)
 {
-    snprintf(buf, cap, "let m = %lld, dc = %lld in d20 + m >= dc", a, b);
-}
-static void at_dd(char *buf, size_t cap, long long a, long long b)
-{
-    snprintf(buf, cap, "dd(%lld, %lld, best)", a, b);
-}
-static void at_tier(char *buf, size_t cap, long long a, long long b)
-{
-    (void)b;
-    snprintf(buf, cap, "event(tier(d4, +%lld))", a);
-}
-static void at_dice(char *buf, size_t cap, long long a, long long b)
-{
-    (void)b;
-    snprintf(buf, cap, "2d6 +%lld DICE", a);
-}
-static void at_minus(char *buf, size_t cap, long long a, long long b)
-{
-    (void)b;
-    snprintf(buf, cap, "let n = %lld in 3d6 - n", a);
+    size_t at = 0;
+    for (; *tmpl && at + 24 < cap; tmpl++)
+        if (*tmpl == '@' || *tmpl == '#')
+            at += (size_t)snprintf(out + at, cap - at, "%lld", *tmpl == '@' ? a : b);
+        else
+            out[at++] = *tmpl;
+    out[at] = '\0';
 }
 
 /* Each cell of the table equals alea_expr_dist on the text with the values
- * written in by fmt. */
+ * written in by fmt; in exact mode, a mean to the digit. */
 static void cells_are(const char *src, const char *const *sw, size_t nsw, const char *stat,
-                      text_fn *fmt)
+                      const char *fmt)
 {
     alea_table *t = table_of(src, sw, nsw, &stat, 1);
     char text[128];
@@ -78,8 +80,16 @@ static void cells_are(const char *src, const char *const *sw, size_t nsw, const 
         for (size_t c = 0; c < alea_table_cols(t); c++) {
             long long a = (long long)alea_table_value(t, 0, r);
             long long b = nsw > 1 ? (long long)alea_table_value(t, 1, c) : 0;
-            fmt(text, sizeof text, a, b);
+            fill(text, sizeof text, fmt, a, b);
             assert_double_equal(alea_table_cell(t, 0, r, c), stat_of(text, stat), 1e-12);
+            const char *f = alea_table_cell_text(t, 0, r, c);
+            if (f && !strcmp(stat, "mean")) {
+                char want[256];
+                alea_dist *d = dist_of(ctx, text);
+                alea_dist_fraction(d, ALEA_FRACTION_MEAN, 0, want, sizeof want);
+                assert_string_equal(f, want);
+                alea_dist_free(d);
+            }
         }
     alea_table_free(t);
 }
@@ -104,6 +114,132 @@ static void test_cells_are_dists(void **state)
     alea_table_free(t);
     const char *minus[] = {"n=-2,0,5"};
     cells_are("3d6 - n", minus, 1, "p<=9", at_minus);
+}
+
+/* The parts that read no name are computed once for the whole table
+ * (share.h): each cell is still the distribution of its own text, in
+ * doubles and in fractions. */
+static const struct shared_case {
+    const char *src, *sweep[2], *stat, *tmpl;
+    int exact; /* checked in fractions too */
+} shared_cases[] = {
+    {"10d10!kh5 + m >= dc", {"m=0..10", "dc=25..37"}, "mean", at_keep, 0},
+    {"let a = 40d20kh10 in a * m", {"m=1..20"}, "mean", at_scale, 0},
+    {"let a = 40d20kh10 in a * m", {"m=1..20"}, "p>=2000", at_scale, 1},
+    {"let a = d6 in a + 3d6 + m >= 4d4 + n", {"m=-2..2", "n=0..3"}, "mean", at_mixed, 1},
+    {"let k = m + 1 in 4d6kh3 * k + 2d8", {"m=0..4"}, "median", at_certain, 0},
+    {"let k = m + 1 in 4d6kh3 * k + 2d8", {"m=0..4"}, "p<=20", at_certain, 0},
+    {"let b = 4d20kh2 + 3d6! in b + m >= dc", {"m=0..1", "dc=8..9"}, "mean", at_small, 1},
+    /* a part near the double range, kept: each cell that copies it is still
+     * computed again in fractions (the chance of all ones, 6^-500, makes
+     * 0 an outcome, the first percentile's) */
+    {"(500d6) >= 501 + m", {"m=0..1"}, "p0", at_rare, 0},
+};
+
+static void test_shared_cells_are_dists(void **state)
+{
+    (void)state;
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        for (size_t i = 0; i < sizeof shared_cases / sizeof shared_cases[0]; i++) {
+            const struct shared_case *k = &shared_cases[i];
+            if (k->exact || !exact)
+                cells_are(k->src, k->sweep, k->sweep[1] ? 2 : 1, k->stat, k->tmpl);
+        }
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+}
+
+/* The sharing happened: the table's work (the context's after it) is its
+ * cells' work one by one less, for each cell but the first, about the work
+ * of the part they share (at least 3/4 of it: a copy is charged); and no
+ * less than one cell's. */
+static void test_shared_work(void **state)
+{
+    (void)state;
+    const char *scale[] = {"m=1..20"};
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        assert_int_equal(alea_ctx_set_exact(ctx, exact), ALEA_OK);
+        alea_table *t = table_of("let a = 40d20kh10 in a * m", scale, 1, NULL, 0);
+        int64_t table = alea_ctx_work(ctx), cells = 0, most = 0;
+        alea_dist_free(dist_of(ctx, "40d20kh10"));
+        int64_t part = alea_ctx_work(ctx);
+        char text[128];
+        for (size_t r = 0; r < alea_table_rows(t); r++) {
+            fill(text, sizeof text, at_scale, (long long)alea_table_value(t, 0, r), 0);
+            alea_dist_free(dist_of(ctx, text));
+            cells += alea_ctx_work(ctx);
+            most = alea_ctx_work(ctx) > most ? alea_ctx_work(ctx) : most;
+        }
+        alea_table_free(t);
+        if (table < most || 4 * (cells - table) < 3 * 19 * part)
+            fail_msg("exact %d: the table's work %lld, its cells' %lld (the most %lld, the "
+                     "part shared %lld)", exact, (long long)table, (long long)cells,
+                     (long long)most, (long long)part);
+    }
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+    /* 10d10!kh5 once, then 143 shifts and comparisons: within the default
+     * budget, which 143 computations of it pass */
+    const char *keep[] = {"m=0..10", "dc=10..22"};
+    alea_table *t = table_of("10d10!kh5 + m >= dc", keep, 2, NULL, 0);
+    int64_t table = alea_ctx_work(ctx);
+    alea_table_free(t);
+    alea_dist *d = dist_of(ctx, "10d10!kh5");
+    assert_true(143 * alea_ctx_work(ctx) > alea_limit_default(ALEA_LIMIT_WORK));
+    assert_true(table < 2 * alea_ctx_work(ctx));
+    alea_dist_free(d);
+}
+
+/* The MEMORY limit at N and N + 1 on a table that keeps a part for its
+ * cells, each run in a fresh context (the allocations are the same each
+ * time): the least limit that passes, N, and N - 1 that fails with the
+ * memory limit, the context never past it; no more than the peak the table
+ * had with no limit, because what is kept is given back. */
+static alea_status table_in(int64_t limit, int exact, size_t *peak)
+{
+    alea_ctx *c = alea_ctx_new(NULL, NULL);
+    assert_non_null(c);
+    if (limit)
+        alea_ctx_limit(c, ALEA_LIMIT_MEMORY, limit);
+    if (exact)
+        assert_int_equal(alea_ctx_set_exact(c, 1), ALEA_OK);
+    const char *sw[] = {"m=1..4"}, *src = "let a = 40d20kh10 in a * m + 6d6";
+    alea_table *t = NULL;
+    alea_status s = alea_table_new(c, src, strlen(src), sw, 1, NULL, 0, &t);
+    if (s != ALEA_OK && (s != ALEA_ERR_LIMIT || !strstr(alea_ctx_error(c), "memory limit")))
+        fail_msg("limit %lld: %s (%s)", (long long)limit, alea_status_name(s),
+                 alea_ctx_error(c));
+    alea_table_free(t);
+    alea_ctx_memory(c, peak);
+    alea_ctx_free(c);
+    return s;
+}
+
+static void test_shared_memory_limit(void **state)
+{
+    (void)state;
+    for (int exact = 0; exact < NUMBER_SYSTEMS; exact++) {
+        size_t peak, p;
+        assert_int_equal(table_in(0, exact, &peak), ALEA_OK);
+        int64_t lo = 0, hi = (int64_t)peak; /* lo fails, hi passes */
+        while (lo + 1 < hi) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (table_in(mid, exact, &p) == ALEA_OK)
+                hi = mid;
+            else
+                lo = mid;
+            assert_true(p <= (size_t)mid);
+        }
+        assert_int_equal(table_in(hi, exact, &p), ALEA_OK);
+        assert_true(p <= (size_t)hi);
+        assert_int_equal(table_in(hi - 1, exact, &p), ALEA_ERR_LIMIT);
+        assert_true(p <= (size_t)hi - 1);
+        /* in doubles the part kept is held while a later cell peaks (in
+         * fractions the first cell's computation of it is the peak) */
+        if (!(exact ? hi <= (int64_t)peak : hi < (int64_t)peak))
+            fail_msg("exact %d: needs %lld bytes, the peak with no limit %zu", exact,
+                     (long long)hi, peak);
+    }
 }
 
 static void test_stats_and_accessors(void **state)
@@ -300,22 +436,22 @@ static void test_limits(void **state)
     alea_dist *one = NULL;
     alea_expr *e = compile(ctx, "let n = 1 in 10d6 + n");
     assert_int_equal(alea_expr_dist(ctx, e, &one), ALEA_OK);
-    assert_true(hi > 3 * alea_ctx_work(ctx)); /* four cells' work, not one's */
+    /* 10d6 once for the four cells (share.h): less than two cells' work */
+    assert_true(hi < 2 * alea_ctx_work(ctx));
     alea_dist_free(one);
     alea_expr_free(e);
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
 }
 
 /* Each allocation failing in turn: the out-of-memory status, nothing leaked. */
-static void test_out_of_memory(void **state)
+static void fails_each_allocation(const char *src, const char *const *sw, size_t nsw)
 {
-    (void)state;
-    const char *sw[] = {"m=0..2", "d=10..11"}, *st[] = {"p>=2", "mean"};
+    const char *st[] = {"p>=2", "mean"};
     for (long n = 1;; n++) {
         alea_table *t = NULL;
         long live = fa.live;
         heap_fail_at(&fa, n);
-        alea_status s = alea_table_new(ctx, "dd(m, d, best)", 14, sw, 2, st, 2, &t);
+        alea_status s = alea_table_new(ctx, src, strlen(src), sw, nsw, st, 2, &t);
         heap_fail_at(&fa, 0);
         if (s == ALEA_OK) {
             alea_table_free(t);
@@ -327,10 +463,22 @@ static void test_out_of_memory(void **state)
     }
 }
 
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    const char *sw[] = {"m=0..2", "d=10..11"}, *kw[] = {"m=0..2", "dc=3..4"};
+    fails_each_allocation("dd(m, d, best)", sw, 2);
+    /* a table keeping parts for its cells (share.h) */
+    fails_each_allocation("let a = 3d6 in a + 4d6kh3 + m >= dc", kw, 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_cells_are_dists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_cells_are_dists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stats_and_accessors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),

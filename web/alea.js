@@ -16,6 +16,11 @@
 //                              dist's with stats], versus: [{a, b, p_greater,
 //                              p_equal, p_less, tv, ks, emd}]}, as `alea
 //                              compare --json`; an error has "column"
+//   alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20'], ['mean'], {csv: true})
+//                              -> `alea table --json`'s object with "kinds"
+//                              (a word per stat: prob, outcome, number) and
+//                              "csv" (`alea table --csv`) first; an error
+//                              has "part" (expression, sweep, stat), "index"
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
 //                              estimate: the library's JSON of the totals
@@ -136,6 +141,29 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     return out === NOMEM ? out : JSON.parse(cstring(out));
   };
 
+  // Calls fn(ptr, lens, n) with the strings' UTF-8 bytes one after another
+  // at ptr and each one's length at lens (n of them); fn's answer, or NOMEM.
+  const withPieces = (strs, fn) => {
+    const parts = strs.map((s) => encoder.encode(s));
+    const lens = x.alea_web_alloc(4 * parts.length);
+    if (!lens) return NOMEM;
+    try {
+      new Uint32Array(memory.buffer, lens, parts.length).set(parts.map((b) => b.length));
+      const all = new Uint8Array(parts.reduce((k, b) => k + b.length, 0));
+      parts.reduce((at, b) => { all.set(b, at); return at + b.length; }, 0);
+      const ptr = x.alea_web_alloc(all.length);
+      if (!ptr) return NOMEM;
+      try {
+        new Uint8Array(memory.buffer, ptr, all.length).set(all);
+        return fn(ptr, lens, parts.length);
+      } finally {
+        x.alea_web_free(ptr);
+      }
+    } finally {
+      x.alea_web_free(lens);
+    }
+  };
+
   // A seed ('7', a decimal string, or none) as [seeded, high word, low word].
   const seedWords = (seed) => {
     if (seed === null || seed === '') return [0, 0, 0];
@@ -152,24 +180,15 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     // them (each against the first; every pair with pairs): their bytes one
     // after another, and each one's length.
     compare(srcs, { pairs = false } = {}) {
-      const parts = srcs.map((s) => encoder.encode(s));
-      const lens = x.alea_web_alloc(4 * parts.length);
-      if (!lens) return NOMEM;
-      try {
-        new Uint32Array(memory.buffer, lens, parts.length).set(parts.map((b) => b.length));
-        const all = new Uint8Array(parts.reduce((k, b) => k + b.length, 0));
-        parts.reduce((at, b) => { all.set(b, at); return at + b.length; }, 0);
-        const ptr = x.alea_web_alloc(all.length);
-        if (!ptr) return NOMEM;
-        try {
-          new Uint8Array(memory.buffer, ptr, all.length).set(all);
-          return JSON.parse(cstring(x.alea_web_compare(ptr, lens, parts.length, pairs ? 1 : 0)));
-        } finally {
-          x.alea_web_free(ptr);
-        }
-      } finally {
-        x.alea_web_free(lens);
-      }
+      return withPieces(srcs, (ptr, lens, n) =>
+        JSON.parse(cstring(x.alea_web_compare(ptr, lens, n, pairs ? 1 : 0))));
+    },
+    // An expression swept over values of its names (sweeps: ['m=0..10',
+    // 'dc=10..20']), a statistic a table (stats: ['mean', 'p>=2']); with
+    // csv, the library's CSV of it too.
+    table(src, sweeps, stats, { csv = false } = {}) {
+      return withPieces(sweeps, (sp, sl, ns) => withPieces(stats, (tp, tl, nt) =>
+        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0)));
     },
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
@@ -289,6 +308,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     dist: (src, options) => request().dist(src, options),
     roll: (src, options) => request().roll(src, options),
     compare: (srcs, options) => request().compare(srcs, options),
+    table: (src, sweeps, stats, options) => request().table(src, sweeps, stats, options),
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
     svg: (items) => request().svg(items),

@@ -4,7 +4,8 @@
 // that the page stays responsive however long a computation takes.
 //
 // The view lives in the URL's fragment (#e=...&v=dist&m=exact&n=1&s=7, and
-// x=0.SEED for an estimate of line 0), so a link reproduces it. A link is a
+// x=0.SEED for an estimate of line 0; v=table&t=m=0..10&t=dc=10..20&st=mean
+// for a table), so a link reproduces it. A link is a
 // stranger's text: what it can ask for is bounded. Each update of the page
 // is one request to the worker, stopped after DEADLINE_MS (alea.js; a link
 // may lower it with d=<ms>, never raise it); at most MAX_EXPRS expressions
@@ -16,6 +17,8 @@
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
 import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
   from './numbers.js';
+import { STAT_CHOICES, STATS_MAX, statText, statChoice, sweepText, sweepFields, tableOfLink, cellText,
+  shade, placesOf } from './sweeps.js';
 import { setupFairness, recordRolls } from './fairness.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
@@ -63,6 +66,8 @@ const $ = (id) => document.getElementById(id);
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
   deadline: DEADLINE_MS, dialect: 'alea', tails: false, allRows: false, drawn: '', estimates: [] };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
+// the table view's sweeps ("m=0..10") and statistics ("p>=7"), as the library reads them
+const sweep = { sweeps: ['m=0..10'], stats: ['mean'] };
 let calc = null;
 let plot = null;
 let lastDists = []; // [{src, dist}] of the distribution view, for the CSV
@@ -160,7 +165,8 @@ class Calculator {
 function readHash() {
   const h = new URLSearchParams(location.hash.slice(1));
   if (h.has('e')) state.exprs = h.get('e').split('\n');
-  if (['dist', 'roll'].includes(h.get('v'))) state.view = h.get('v');
+  if (['dist', 'roll', 'table'].includes(h.get('v'))) state.view = h.get('v');
+  if (state.view === 'table') Object.assign(sweep, tableOfLink(h));
   if (['exact', 'atleast', 'atmost'].includes(h.get('m'))) state.mode = h.get('m');
   // "Show every row" pressed: rows=all
   state.allRows = h.get('rows') === 'all';
@@ -195,6 +201,10 @@ function writeHash() {
     // each estimate shown, with its seed: the link estimates again with the same rolls
     for (const { index, seed, rolls } of state.estimates)
       h.append('x', rolls === ESTIMATE_ROLLS ? `${index}.${seed}` : `${index}.${seed}.${rolls}`);
+  }
+  if (state.view === 'table') {
+    for (const t of sweep.sweeps) h.append('t', t);
+    for (const t of sweep.stats) h.append('st', t);
   }
   if (state.view === 'roll') {
     h.set('n', String(state.n));
@@ -233,6 +243,7 @@ function stoppedError(ms) {
 
 // What to try instead, for the errors of the page's own bounds.
 function hint(error, view) {
+  if (view === 'table') return tableHint(error);
   if (error.status === 'ALEA_ERR_INTERRUPTED')
     return view === 'roll' ? 'Roll fewer times, or simplify the expression.'
       : 'Simplify the expression, or Roll it to sample results instead.';
@@ -894,7 +905,8 @@ function announce(text) {
 // result show below it, so that the next expression is typed in place.
 const REVEAL_ROOM = 200;
 function reveal(view) {
-  const box = $('errors').children.length ? $('errors') : $(view === 'dist' ? 'dist-view' : 'roll-view');
+  const box = $('errors').children.length ? $('errors')
+    : $(view === 'dist' ? 'dist-view' : view === 'table' ? 'table-view' : 'roll-view');
   if (box.hidden) return;
   const top = box.getBoundingClientRect().top;
   const height = window.visualViewport ? visualViewport.height : innerHeight;
@@ -908,6 +920,7 @@ function reveal(view) {
 // ends this one. asked: a visitor's request (the result is brought into
 // view), not the link's first view.
 async function update(view, asked = true) {
+  if (view === 'table') return updateTable(asked);
   state.view = view;
   if (asked) state.estimates = []; // a link's are made again below
   const my = ++updates;
@@ -931,6 +944,8 @@ async function update(view, asked = true) {
     let errors;
     $('dist-view').hidden = view !== 'dist';
     $('roll-view').hidden = view !== 'roll';
+    $('table-view').hidden = true;
+    showTableFields(false);
     if (out.results) {
       ({ errors } = view === 'dist' ? showDist(exprs, out.results) : showRoll(exprs, out.results));
       document.body.dataset.wasmMemory = String(out.memory);
@@ -1073,6 +1088,314 @@ function downloadCsv() {
   URL.revokeObjectURL(a.href);
 }
 
+// ---- the table view -----------------------------------------------------------------
+
+// The first line of the expressions for every value of one or two names:
+// the library's table (alea_table_new, web/wasm.c's alea_web_table), with
+// two names a heat map per statistic (a real table, its cells shaded, the
+// numbers in them), with one a line a statistic (uPlot) and the numbers
+// below; the library's CSV to download; the link keeps the sweeps and
+// statistics (t=, st=).
+
+let tablePlot = null;
+let lastTable = null; // the answer shown, for the CSV
+
+// What to try instead, for the table's errors of the page's own bounds.
+function tableHint(error) {
+  if (error.status === 'ALEA_ERR_INTERRUPTED') return 'Sweep fewer values, or simplify the expression.';
+  if (error.status === 'ALEA_ERR_LIMIT' && /for this page|cells limit|work limit/.test(error.message))
+    return 'Sweep fewer values.';
+  return '';
+}
+
+// The statistic menus, STATS_MAX of them (the first never empty), each
+// with a number field that shows beside a choice that takes one.
+function fillStatMenus() {
+  for (let k = 1; k <= STATS_MAX; k++) {
+    const row = document.createElement('span');
+    row.className = 'inline stat-row';
+    const label = (text, id) => {
+      const l = document.createElement('label');
+      l.htmlFor = id;
+      l.textContent = text;
+      return l;
+    };
+    const sel = document.createElement('select');
+    sel.id = `stat${k}`;
+    sel.className = 'stat';
+    if (k > 1) sel.append(new Option('none', ''));
+    for (const c of STAT_CHOICES) sel.append(new Option(c.label, c.value));
+    sel.addEventListener('change', () => showStatN(sel));
+    const n = document.createElement('input');
+    Object.assign(n, { id: `stat${k}-n`, className: 'stat-n', type: 'text', inputMode: 'numeric', size: 4 });
+    row.append(label(`statistic ${k}`, sel.id), sel, label('N', n.id), n);
+    $('stat-rows').append(row);
+  }
+}
+
+function showStatN(sel) {
+  const choice = STAT_CHOICES.find((c) => c.value === sel.value);
+  const on = !!(choice && choice.n);
+  $(`${sel.id}-n`).hidden = !on;
+  document.querySelector(`label[for=${sel.id}-n]`).hidden = !on;
+}
+
+// The fields from sweep (a link's, or the last table's).
+function fillTableForm() {
+  [1, 2].forEach((k) => {
+    const { name, values } = sweepFields(sweep.sweeps[k - 1] ?? '');
+    $(`sweep${k}-name`).value = name;
+    $(`sweep${k}-values`).value = values;
+  });
+  for (let k = 1; k <= STATS_MAX; k++) {
+    const sel = $(`stat${k}`);
+    const text = sweep.stats[k - 1] ?? (k === 1 ? 'mean' : '');
+    const { value, n } = statChoice(text);
+    // a text no menu item makes (a link's) is an item of its own
+    if (![...sel.options].some((o) => o.value === value)) sel.append(new Option(value, value));
+    sel.value = value;
+    $(`stat${k}-n`).value = n;
+    showStatN(sel);
+  }
+}
+
+// sweep from the fields: the sweeps filled in, the statistics chosen.
+function readTableForm() {
+  sweep.sweeps = [1, 2].map((k) => sweepText($(`sweep${k}-name`).value, $(`sweep${k}-values`).value))
+    .filter((t) => t);
+  sweep.stats = [];
+  for (let k = 1; k <= STATS_MAX; k++) {
+    const t = statText($(`stat${k}`).value, $(`stat${k}-n`).value);
+    if (t) sweep.stats.push(t);
+  }
+}
+
+// Computes the table of state.exprs[0] and shows it, one request; as
+// update's for the other views.
+async function updateTable(asked) {
+  state.view = 'table';
+  state.estimates = [];
+  const my = ++updates;
+  const src = state.exprs[0];
+  const sweeps = sweep.sweeps.slice(), stats = sweep.stats.slice();
+  setBusy(true);
+  const out = await calc.run([{ op: 'table', src, sweeps, stats }], state.deadline, state.dialect);
+  if (my !== updates) return;
+  setBusy(false);
+  if (out.cancelled) {
+    $('notice').textContent = shown ? 'Cancelled: what is shown below is from before.' : 'Cancelled.';
+  } else {
+    $('dist-view').hidden = $('roll-view').hidden = true;
+    const r = out.results ? out.results[0] : null;
+    const errors = [];
+    if (r && !r.error) {
+      renderTable(r);
+      document.body.dataset.wasmMemory = String(out.memory);
+    } else {
+      $('table-view').hidden = true;
+      if (r) {
+        const { part, index } = r.error;
+        // the caret under the text the error is in: the expression, a sweep or a statistic
+        const text = part === 'sweep' ? sweeps[index] : part === 'stat' ? stats[index] : src;
+        errors.push({ src: text ?? src, error: r.error });
+      } else {
+        const message = `the calculator stopped (${out.failed}); it has been restarted`;
+        errors.push({ src: null, error: out.timedOut ? stoppedError(state.deadline)
+          : { status: 'ALEA_ERR_INTERNAL', text: 'internal error', message,
+            line: `internal error: ${message}`, start: 0, end: 0 } });
+      }
+      announce('');
+    }
+    if (state.exprs.length > 1) {
+      const message = 'a table is of the first line only';
+      errors.push({ src: null, error: { status: 'ALEA_ERR_ARGUMENT', text: 'note', message,
+        line: message, start: 0, end: 0 } });
+    }
+    showErrors(errors, 'table');
+    showHints([src], out.results);
+    shown = { view: 'table', exprs: state.exprs.slice() };
+    if (asked) reveal('table');
+  }
+  writeHash();
+  document.body.dataset.ready = '1';
+}
+
+// "mean of d20 + m >= dc"
+const statTitle = (t, k) => `${t.stats[k].stat} of ${t.expression}`;
+
+function renderTable(t) {
+  lastTable = t;
+  $('table-view').hidden = false;
+  const grids = $('table-grids');
+  grids.replaceChildren();
+  if (tablePlot) { tablePlot.destroy(); tablePlot = null; }
+  $('table-chart').replaceChildren();
+  const two = t.names.length > 1;
+  const cells = t.values[0].length * (two ? t.values[1].length : 1);
+  $('table-what').textContent = `${t.expression}: ${t.values[0].length} values of ${t.names[0]}` +
+    (two ? ` by ${t.values[1].length} of ${t.names[1]} (${cells} cells)` : '') +
+    '; probabilities in %.';
+  if (two) {
+    t.stats.forEach((_, k) => grids.append(heatMap(t, k)));
+  } else {
+    grids.append(lineTable(t));
+    drawTableChart(t);
+  }
+  announce(`Table of ${t.stats.map((s) => s.stat).join(', ')} of ${t.expression}: ` +
+    `${t.values[0].length} rows` + (two ? ` by ${t.values[1].length} columns` : ''));
+}
+
+// A cell of the page's tables: the number shown, the library's in data-value.
+function numberCell(x, kind) {
+  const td = document.createElement('td');
+  td.textContent = cellText(x, kind);
+  td.dataset.value = String(x);
+  return td;
+}
+
+function headCell(text, scope) {
+  const th = document.createElement('th');
+  th.scope = scope;
+  th.textContent = text;
+  return th;
+}
+
+// Statistic k of a two-name table: a row per value of the first name, a
+// column per value of the second, each cell shaded by its place between
+// the table's least and greatest.
+function heatMap(t, k) {
+  const wrap = document.createElement('div');
+  wrap.className = 'table-wrap heat-wrap';
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'region');
+  wrap.setAttribute('aria-label', `heat map of the ${statTitle(t, k)}`);
+  const table = document.createElement('table');
+  table.className = 'heat';
+  table.dataset.stat = t.stats[k].stat;
+  const kind = t.kinds[k];
+  const cap = document.createElement('caption');
+  cap.textContent = `${statTitle(t, k)}${kind === 'prob' ? ', in %' : ''}: a row per ${t.names[0]}, ` +
+    `a column per ${t.names[1]}; darker is more`;
+  const head = document.createElement('tr');
+  head.append(headCell(`${t.names[0]} \\ ${t.names[1]}`, 'col'),
+    ...t.values[1].map((v) => headCell(`${t.names[1]}=${v}`, 'col')));
+  const thead = document.createElement('thead');
+  thead.append(head);
+  const body = document.createElement('tbody');
+  const rows = t.stats[k].cells;
+  const places = placesOf(rows);
+  rows.forEach((row, i) => {
+    const tr = document.createElement('tr');
+    tr.append(headCell(`${t.names[0]}=${t.values[0][i]}`, 'row'));
+    row.forEach((x, j) => {
+      const td = numberCell(x, kind);
+      td.style.background = shade(places[i][j]);
+      tr.append(td);
+    });
+    body.append(tr);
+  });
+  table.append(cap, thead, body);
+  wrap.append(table);
+  return wrap;
+}
+
+// A one-name table: a row per value, a column per statistic.
+function lineTable(t) {
+  const wrap = document.createElement('div');
+  wrap.className = 'table-wrap heat-wrap';
+  wrap.tabIndex = 0;
+  wrap.setAttribute('role', 'region');
+  wrap.setAttribute('aria-label', `table of the ${t.stats.map((s) => s.stat).join(', ')} of ${t.expression}`);
+  const table = document.createElement('table');
+  table.className = 'heat line';
+  const cap = document.createElement('caption');
+  cap.textContent = `${t.stats.map((s) => s.stat).join(', ')} of ${t.expression}, by ${t.names[0]}`;
+  const head = document.createElement('tr');
+  head.append(headCell(t.names[0], 'col'),
+    ...t.stats.map((s, k) => headCell(t.kinds[k] === 'prob' ? `${s.stat}, %` : s.stat, 'col')));
+  const thead = document.createElement('thead');
+  thead.append(head);
+  const body = document.createElement('tbody');
+  t.values[0].forEach((v, i) => {
+    const tr = document.createElement('tr');
+    tr.append(headCell(String(v), 'row'), ...t.stats.map((s, k) => numberCell(s.cells[i], t.kinds[k])));
+    body.append(tr);
+  });
+  table.append(cap, thead, body);
+  wrap.append(table);
+  return wrap;
+}
+
+// A line a statistic against the one name's values: probabilities in %
+// on one axis, the other statistics on another when both are shown.
+function drawTableChart(t) {
+  const chart = $('table-chart');
+  const width = Math.max(200, chart.clientWidth || 280);
+  const probs = t.kinds.map((k) => k === 'prob');
+  const mixed = probs.some((p) => p) && probs.some((p) => !p);
+  const xs = t.values[0];
+  const ys = t.stats.map((s, k) => s.cells.map((x) => (probs[k] ? num(x) * 100 : num(x))));
+  const series = [{ label: t.names[0] }, ...t.stats.map((s, k) => ({
+    label: probs[k] ? `${s.stat}, %` : s.stat,
+    stroke: COLOURS[k % COLOURS.length],
+    width: 2,
+    scale: probs[k] ? '%' : 'y',
+    points: { show: xs.length < 60 },
+    value: (u, v) => (v == null ? '--' : cellText(probs[k] ? v / 100 : v, t.kinds[k])),
+  }))];
+  const axes = [{ label: t.names[0], incrs: INCRS, values: (u, splits) => splits.map(String) }];
+  if (probs.some((p) => !p)) axes.push({ scale: 'y', label: t.stats.filter((_, k) => !probs[k]).map((s) => s.stat).join(', ') });
+  if (probs.some((p) => p)) axes.push({ scale: '%', label: '%', side: mixed ? 1 : 3, grid: { show: !mixed } });
+  chart.setAttribute('aria-label', `Chart of the ${t.stats.map((s) => s.stat).join(', ')} of ` +
+    `${t.expression} for each value of ${t.names[0]}`);
+  tablePlot = new uPlot({
+    width, height: CHART_HEIGHT, series, axes,
+    scales: { x: { time: false }, '%': { range: (u, lo, hi) => [Math.min(0, lo), Math.max(hi, 1)] } },
+    legend: { show: true },
+  }, [xs, ...ys], chart);
+}
+
+// The library's CSV of the table shown (`alea table --csv`).
+function downloadTableCsv() {
+  if (!lastTable) return;
+  const blob = new Blob([lastTable.csv], { type: 'text/csv' });
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(blob);
+  a.download = `alea-table-${lastTable.names.join('-')}.csv`;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+// The table's fields show with the table view only: the other views keep
+// the room above their results.
+function showTableFields(on) {
+  $('table-fields').hidden = !on;
+  $('show-table').setAttribute('aria-expanded', String(on));
+}
+
+function computeTable() {
+  showTableFields(true);
+  readForm();
+  readTableForm();
+  update('table');
+}
+
+function wireTable() {
+  fillStatMenus();
+  fillTableForm();
+  showTableFields(state.view === 'table');
+  $('show-table').addEventListener('click', computeTable);
+  // Enter in a table field computes the table, not the distribution
+  $('table-fields').addEventListener('keydown', (ev) => {
+    if (ev.key === 'Enter' && ev.target.tagName === 'INPUT') { ev.preventDefault(); computeTable(); }
+  });
+  $('table-csv').addEventListener('click', downloadTableCsv);
+  new ResizeObserver(() => {
+    const width = $('table-chart').clientWidth;
+    if (tablePlot && width > 0 && width !== tablePlot.width) tablePlot.setSize({ width, height: CHART_HEIGHT });
+  }).observe($('table-chart'));
+}
+
 // ---- SVG ---------------------------------------------------------------------------
 
 // The chart as an SVG picture for a document, made by the library as
@@ -1153,7 +1476,12 @@ async function main() {
   $('form').addEventListener('submit', (ev) => { ev.preventDefault(); readForm(); update('dist'); });
   $('show-roll').addEventListener('click', () => { readForm(); update('roll'); });
   $('exprs').addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) { ev.preventDefault(); readForm(); update('dist'); }
+    if (ev.key === 'Enter' && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      // the view shown is computed again: a table stays a table
+      if (state.view === 'table') computeTable();
+      else { readForm(); update('dist'); }
+    }
   });
   for (const r of document.querySelectorAll('input[name=mode]'))
     r.addEventListener('change', () => changeMode(r.value));
@@ -1204,8 +1532,9 @@ async function main() {
   if ('serviceWorker' in navigator && location.protocol !== 'file:')
     navigator.serviceWorker.register('sw.js').catch(() => {});
 
+  wireTable();
   // the link's view, computed in the worker: the page is usable meanwhile
-  update(state.view === 'roll' ? 'roll' : 'dist', false);
+  update(state.view, false);
 }
 
 main();

@@ -554,6 +554,129 @@ const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
     return fail ? fail : charged(pos);
 }
 
+/* ---- table: an expression swept over values of its names ---- */
+
+/* n pieces of the bytes at src (lens[i] each) as NUL-terminated strings in
+ * one allocation (*strs, freed by the caller); NULL out of memory, and
+ * *nul set to the index of a piece with a NUL byte in it (-1: none): the
+ * library reads C strings, so such a piece would be cut short unseen. */
+static char **pieces(const char *src, const uint32_t *lens, int n, int *nul)
+{
+    size_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += lens[i] + 1;
+    char **strs = malloc((size_t)(n ? n : 1) * sizeof *strs + total + 1);
+    if (!strs)
+        return NULL;
+    char *at = (char *)(strs + (n ? n : 1));
+    *nul = -1;
+    for (int i = 0; i < n; src += lens[i], i++) {
+        if (*nul < 0 && memchr(src, 0, lens[i]))
+            *nul = i;
+        memcpy(at, src, lens[i]);
+        at[lens[i]] = '\0';
+        strs[i] = at;
+        at += lens[i] + 1;
+    }
+    return strs;
+}
+
+/* The error answer just made (in answer) naming the text its span is in:
+ * ', "part": "sweep", "index": k' in its object (part "expression",
+ * "sweep" or "stat"). */
+static const char *part_error(const char *err, const char *part, size_t k)
+{
+    if (err != answer)
+        return err; /* out of memory: the static answer */
+    size_t len = strlen(answer) - 2; /* before its closing "}}" */
+    return put(&len, ", \"part\": \"%s\", \"index\": %zu}}", part, k) ? answer : nomem;
+}
+
+/*
+ * The expression (len bytes at src) swept over values of its names, a
+ * statistic of its distribution in each cell: `alea table --json`'s
+ * object (alea_table_format), with two fields of the page's first:
+ * "kinds", a word per statistic ("prob" for a probability, shown in
+ * percent; "outcome" for median and pN; else "number"), and with csv set
+ * "csv", the library's CSV of the same table (`alea table --csv`). The
+ * sweeps ("m=0..10") are nsweeps pieces of sweep_src (sweep_lens[i] bytes
+ * each), the statistics ("p>=2") nstats pieces of stat_src. An error as
+ * web_dist's, with "part": the text its span is in ("expression", "sweep"
+ * or "stat") and "index": which sweep or statistic. Bounded by the
+ * library's cells and work limits (shared by the cells), the output limit
+ * (each format), the request's deadline and answer budget.
+ */
+EXPORT("alea_web_table")
+const char *web_table(const char *src, size_t len, const char *sweep_src, const uint32_t *sweep_lens,
+                      int nsweeps, const char *stat_src, const uint32_t *stat_lens, int nstats,
+                      int csv)
+{
+    if (!ready())
+        return nomem;
+    if (nsweeps < 0 || nstats < 0)
+        return limit_error(len, "a table takes at least 0 sweeps and statistics");
+    int bad_sweep = -1, bad_stat = -1;
+    char **sweeps = pieces(sweep_src, sweep_lens, nsweeps, &bad_sweep);
+    char **stats = pieces(stat_src, stat_lens, nstats, &bad_stat);
+    alea_table *t = NULL;
+    const char *fail = sweeps && stats ? NULL : nomem;
+    if (!fail && (bad_sweep >= 0 || bad_stat >= 0)) {
+        int s = bad_sweep >= 0;
+        size_t k = (size_t)(s ? bad_sweep : bad_stat);
+        const char *text = s ? sweeps[k] : stats[k];
+        size_t at = strlen(text);
+        fail = part_error(error_of(alea_status_name(ALEA_ERR_SYNTAX), alea_status_text(ALEA_ERR_SYNTAX),
+                                   "unexpected NUL byte", NULL, at, at + 1),
+                          s ? "sweep" : "stat", k);
+    }
+    if (!fail) {
+        alea_status st = alea_table_new(ctx, src, len, (const char *const *)sweeps, (size_t)nsweeps,
+                                        (const char *const *)stats, (size_t)nstats, &t);
+        if (st != ALEA_OK) {
+            size_t k = 0;
+            alea_table_part part = alea_table_error_part(ctx, &k);
+            fail = part_error(error_answer(),
+                              part == ALEA_TABLE_SWEEP  ? "sweep"
+                              : part == ALEA_TABLE_STAT ? "stat"
+                                                        : "expression",
+                              k);
+        }
+    }
+    free(sweeps);
+    free(stats);
+    if (fail)
+        return fail;
+    size_t pos = 0;
+    int ok = put(&pos, "{\"kinds\": [");
+    for (size_t i = 0; i < alea_table_stat_count(t) && ok; i++)
+        ok = put(&pos, "%s\"%s\"", i ? ", " : "",
+                 alea_table_stat_is_prob(t, i)      ? "prob"
+                 : alea_table_stat_is_outcome(t, i) ? "outcome"
+                                                    : "number");
+    ok = ok && put(&pos, "], ");
+    for (int f = csv ? 1 : 0; f >= 0 && ok && !fail; f--) {
+        /* the CSV as a string field first, then the JSON object's fields */
+        alea_format format = f ? ALEA_FORMAT_CSV : ALEA_FORMAT_JSON;
+        size_t n = alea_table_format(t, format, NULL, 0);
+        char *text = n ? malloc(n + 1) : NULL;
+        if (!n)
+            fail = error_answer(); /* past the output limit */
+        else if (!text)
+            fail = nomem;
+        else {
+            alea_table_format(t, format, text, n + 1);
+            /* the JSON's fields after its "{", the CSV as "csv": "..." */
+            ok = f ? put(&pos, "\"csv\": ") && put_string(&pos, text) && put(&pos, ", ")
+                   : put_bytes(&pos, text + 1, n - 1);
+        }
+        free(text);
+    }
+    alea_table_free(t);
+    if (!fail && !ok)
+        fail = too_long ? too_long_answer("the table is", len) : nomem;
+    return fail ? fail : charged(pos);
+}
+
 /*
  * The distribution a roll's luck is placed in (alea_dist_luck), computed in
  * at most half the time the request has left: the rolls keep the rest, so

@@ -9,6 +9,7 @@
 //   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}
+//                                             | {op: 'table', src, sweeps, stats}
 //                                             | {op: 'svg', lines: [src, ...]}
 //                                             | {op: 'fairness', rolls: [[src, total], ...], seed}]}
 //   <- {id, started: true}                      when it begins
@@ -20,7 +21,8 @@
 // samples, come with the library's median and cumulative columns
 // (web/wasm.c). A line "name: expr" that does not compile as it stands is named
 // (alea.js splitName): its answer carries "name", its error's span is
-// moved to count from the line's start.
+// moved to count from the line's start. A table comes with the library's
+// CSV of it (alea.js's table with csv), for the page's download.
 import { loadAlea } from './alea.js';
 
 let loading = null;
@@ -45,6 +47,7 @@ self.onmessage = async (ev) => {
     // A roll's JSON detail (its dice's marks) only when the page asks: it
     // marks the dice of a few rolls, and lists many as plain text.
     const results = m.calls.map((c) => {
+      if (c.op === 'table') return req.table(c.src, c.sweeps, c.stats, { csv: true });
       // the chart of several lines, each "name: expr" named as below
       if (c.op === 'svg') {
         return req.svg(c.lines.map((line) => {

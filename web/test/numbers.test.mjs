@@ -197,3 +197,50 @@ test('luckPct: a roll\'s luck as `alea roll --luck` prints it (C\'s %.3g)', () =
     assert.equal(luckPct(x), r.stdout, String(x));
   }
 });
+
+// ---- the table view's helpers (sweeps.js) ----
+import { statText, statChoice, sweepText, sweepFields, tableOfLink, cellText, shade, placesOf,
+  STATS_MAX, SWEEPS_MAX, TEXT_MAX } from '../sweeps.js';
+
+test('a statistic between the menus and the library\'s text, both ways', () => {
+  assert.equal(statText('p>=', ' 7 '), 'p>=7');
+  assert.equal(statText('p', '90'), 'p90');
+  assert.equal(statText('p=', ''), 'p='); // the library refuses it, with its caret
+  assert.equal(statText('mean', '3'), 'mean');
+  assert.equal(statText('', '3'), '');
+  assert.deepEqual(statChoice('p>=-2'), { value: 'p>=', n: '-2' });
+  assert.deepEqual(statChoice('p<=7'), { value: 'p<=', n: '7' });
+  assert.deepEqual(statChoice('p=0'), { value: 'p=', n: '0' });
+  assert.deepEqual(statChoice('p90'), { value: 'p', n: '90' });
+  assert.deepEqual(statChoice('critical failure'), { value: 'critical failure', n: '' });
+  assert.deepEqual(statChoice('p>=x'), { value: 'p>=x', n: '' });
+});
+
+test('a sweep\'s fields and text; a link\'s sweeps and statistics, bounded', () => {
+  assert.equal(sweepText(' m ', ' 0..10 '), 'm=0..10');
+  assert.equal(sweepText('', ''), '');
+  assert.equal(sweepText('m', ''), 'm=');
+  assert.deepEqual(sweepFields('dc=10,12=3'), { name: 'dc', values: '10,12=3' });
+  assert.deepEqual(sweepFields('dc'), { name: 'dc', values: '' });
+  const h = new URLSearchParams();
+  for (const t of ['a=1', 'b=2', 'c=3', `d=${'1,'.repeat(TEXT_MAX)}`]) h.append('t', t);
+  for (let k = 0; k < 5; k++) h.append('st', `p>=${k}`);
+  h.append('st', 'x'.repeat(TEXT_MAX + 1));
+  const { sweeps, stats } = tableOfLink(h);
+  assert.deepEqual(sweeps, ['a=1', 'b=2'].slice(0, SWEEPS_MAX));
+  assert.deepEqual(stats, ['p>=0', 'p>=1', 'p>=2'].slice(0, STATS_MAX));
+  assert.deepEqual(tableOfLink(new URLSearchParams('st=' + 'x'.repeat(TEXT_MAX))).stats, ['x'.repeat(TEXT_MAX)]);
+});
+
+test('a table\'s cells as shown, and the heat map\'s shades', () => {
+  assert.equal(cellText(0.55, 'prob'), '55.00%');
+  assert.equal(cellText(1e-7, 'prob'), '1.0e-05%');
+  assert.equal(cellText(3.3333333, 'number'), '3.33');
+  assert.equal(cellText(12, 'outcome'), '12');
+  assert.equal(shade(0), 'hsl(212 85% 97.0%)');
+  assert.equal(shade(1), 'hsl(212 85% 63.0%)');
+  assert.equal(shade(2), shade(1));
+  assert.equal(shade(NaN), shade(0));
+  assert.deepEqual(placesOf([[1, 2], [3, 5]]), [[0, 0.25], [0.5, 1]]);
+  assert.deepEqual(placesOf([[4, 4]]), [[0, 0]]);
+});

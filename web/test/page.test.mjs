@@ -849,6 +849,182 @@ test('accessible: axe finds nothing at desktop and phone sizes; results are anno
   }
 });
 
+// ---- the table view ----
+
+// docs/tables.md's examples: [expression, sweeps, stats]
+const TABLES = [
+  ['d20 + m >= dc', ['m=0..10', 'dc=10..20'], ['mean']],
+  ['dd(m, d, best)', ['m=0..18', 'd=10..22'], ['p>=2']],
+  ['event(tier(d4, +n))', ['n=0..22'], ['mean', 'critical failure']],
+  ['2d6 +n DICE', ['n=-3..3'], ['p>=7']],
+];
+const tableLink = (src, sweeps, stats) => '#' + new URLSearchParams([['e', src], ['v', 'table'],
+  ...sweeps.map((t) => ['t', t]), ...stats.map((t) => ['st', t])]).toString();
+const cliTable = (src, sweeps, stats, format) => {
+  const r = spawnSync(ALEA, ['table', src, ...sweeps, ...stats.flatMap((t) => ['--stat', t]), format],
+    { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout;
+};
+
+// The page's table view as the library's JSON has it: {names, values,
+// stats: [{stat, cells}]} from the headings and each cell's data-value, and
+// the cells' text.
+async function shownTable(page) {
+  return page.evaluate(() => {
+    const grids = [...document.querySelectorAll('#table-grids table')];
+    const nums = (tr) => [...tr.querySelectorAll('td')].map((td) => Number(td.dataset.value));
+    const texts = grids.map((t) => [...t.querySelectorAll('tbody td')].map((td) => td.textContent));
+    if (grids.length === 1 && grids[0].classList.contains('line')) {
+      const t = grids[0];
+      const heads = [...t.querySelectorAll('thead th')].map((th) => th.textContent);
+      const rows = [...t.querySelectorAll('tbody tr')];
+      return { names: [heads[0]], values: [rows.map((tr) => Number(tr.querySelector('th').textContent))],
+        stats: heads.slice(1).map((h, k) => ({ stat: h.replace(/, %$/, ''), cells: rows.map((tr) => nums(tr)[k]) })),
+        texts };
+    }
+    const first = grids[0];
+    const corner = first.querySelector('thead th').textContent.split(' \\ ');
+    const after = (s) => Number(s.slice(s.indexOf('=') + 1));
+    return {
+      names: corner,
+      values: [[...first.querySelectorAll('tbody th')].map((th) => after(th.textContent)),
+        [...first.querySelectorAll('thead th')].slice(1).map((th) => after(th.textContent))],
+      stats: grids.map((t) => ({ stat: t.dataset.stat, cells: [...t.querySelectorAll('tbody tr')].map(nums) })),
+      texts,
+    };
+  });
+}
+
+test('table view: the docs\' four examples are `alea table --json`\'s numbers, chances in %', async () => {
+  const page = await open();
+  for (const [src, sweeps, stats] of TABLES) {
+    await page.goto('about:blank');
+    await page.goto(base + tableLink(src, sweeps, stats));
+    await settled(page);
+    const want = JSON.parse(cliTable(src, sweeps, stats, '--json'));
+    const { texts, ...got } = await shownTable(page);
+    assert.deepEqual(got, { names: want.names, values: want.values, stats: want.stats }, src);
+    assert.equal(await page.isHidden('#table-view'), false);
+    // one name: a line a statistic; two: no chart, a heat map a statistic
+    assert.equal(await page.$$eval('#table-chart canvas', (c) => c.length) > 0, sweeps.length === 1, src);
+    if (src === 'd20 + m >= dc') {
+      assert.equal(texts[0][0], '55.00%');
+      assert.equal(texts[0][5 * 11], '80.00%'); // m=5, dc=10
+    }
+    if (src.startsWith('event')) assert.deepEqual(texts[0].slice(0, 2), ['3.33', '25.00%']);
+    await page.screenshot({ path: join(shots, `table-${sweeps.length}-${src.replace(/[^a-z0-9]+/gi, '_')}.png`),
+      fullPage: true });
+  }
+  await page.close();
+});
+
+// The table view's fields: the expression, [name, values] of each sweep,
+// [choice, N] of each statistic.
+async function fillTable(page, src, sweeps, stats) {
+  await page.fill('#exprs', src);
+  for (const [k, [name, values]] of sweeps.entries()) {
+    await page.fill(`#sweep${k + 1}-name`, name);
+    await page.fill(`#sweep${k + 1}-values`, values);
+  }
+  for (const [k, [choice, n]] of stats.entries()) {
+    await page.selectOption(`#stat${k + 1}`, choice);
+    if (n !== undefined) await page.fill(`#stat${k + 1}-n`, n);
+  }
+}
+
+test('table view: the fields compute a table, the link brings it back, the CSV is `alea table --csv`', async () => {
+  const page = await open();
+  // the fields show with the table view: Table shows them (and computes)
+  assert.equal(await page.isVisible('#sweep1-name'), false);
+  await page.click('#show-table');
+  await settled(page);
+  assert.equal(await page.getAttribute('#show-table', 'aria-expanded'), 'true');
+  await fillTable(page, 'dd(m, d, best)', [['m', '0..18'], ['d', '10..22']], [['p>=', '2'], ['median']]);
+  assert.deepEqual([await page.isVisible('#stat1-n'), await page.isVisible('#stat2-n')], [true, false]);
+  await page.click('#show-table');
+  await settled(page);
+  const stats = ['p>=2', 'median'];
+  const sweeps = ['m=0..18', 'd=10..22'];
+  const h = new URLSearchParams(new URL(page.url()).hash.slice(1));
+  assert.deepEqual([h.get('v'), h.getAll('t'), h.getAll('st'), h.get('e')],
+    ['table', sweeps, stats, 'dd(m, d, best)']);
+  const first = await shownTable(page);
+  assert.deepEqual(first.stats, JSON.parse(cliTable('dd(m, d, best)', sweeps, stats, '--json')).stats);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#table-csv')]);
+  assert.equal(readFileSync(await download.path(), 'utf8'), cliTable('dd(m, d, best)', sweeps, stats, '--csv'));
+  // the link: the same table, and the fields as they were
+  const again = await open(new URL(page.url()).hash);
+  assert.deepEqual(await shownTable(again), first);
+  assert.deepEqual(await again.evaluate(() => ['sweep1-name', 'sweep1-values', 'sweep2-name', 'sweep2-values',
+    'stat1', 'stat1-n', 'stat2', 'stat3'].map((id) => document.getElementById(id).value)),
+  ['m', '0..18', 'd', '10..22', 'p>=', '2', 'median', '']);
+  // one name: the CSV has a column a statistic
+  await fillTable(again, 'event(tier(d4, +n))', [['n', '0..22'], ['', '']], [['mean'], ['critical failure']]);
+  await again.focus('#sweep1-values');
+  await again.keyboard.press('Enter'); // Enter in a field computes the table
+  await settled(again);
+  const [csv1] = await Promise.all([again.waitForEvent('download'), again.click('#table-csv')]);
+  assert.equal(readFileSync(await csv1.path(), 'utf8'),
+    cliTable('event(tier(d4, +n))', ['n=0..22'], ['mean', 'critical failure'], '--csv'));
+  await page.close();
+  await again.close();
+});
+
+test('table view: an error shows its caret under the expression, the sweep or the statistic', async () => {
+  const cases = [
+    [['d20 + m >= dc', ['m=0..10', 'dc=10..x'], ['mean']], 'dc=10..x', /^syntax error: bad range '10..x'/],
+    [['d20 + m', ['m=0..3'], ['p>=']], 'p>=', /^syntax error: stat 'p>=': a whole number after 'p>='/],
+    [['d20 + m', ['m=0..3', 'dc=1'], ['mean']], 'dc=1', /never uses it/],
+    [['d20 + m +', ['m=0..3'], ['mean']], 'd20 + m +', /^syntax error: expected a number/],
+  ];
+  const page = await open();
+  for (const [[src, sweeps, stats], text, message] of cases) {
+    await page.goto('about:blank');
+    await page.goto(base + tableLink(src, sweeps, stats));
+    await settled(page);
+    const shown = await page.$$eval('#errors .error', (d) => d.map((e) => ({
+      message: e.querySelector('.message').textContent, caret: e.querySelector('pre')?.textContent })));
+    assert.equal(shown.length, 1, JSON.stringify(shown));
+    assert.match(shown[0].message, message);
+    const [line, caret] = shown[0].caret.split('\n');
+    assert.equal(line, text);
+    assert.match(caret, /^ *\^+$/);
+    assert.equal(await page.isHidden('#table-view'), true);
+  }
+  // the caret is where the command line puts it, in the expression
+  const r = spawnSync(ALEA, ['table', 'd20 + m +', 'm=0..3'], { encoding: 'utf8' });
+  assert.equal(r.stderr.split('\n')[2].slice(2), '         ^');
+  assert.equal((await page.textContent('#errors pre')).split('\n')[1], '         ^');
+  await page.screenshot({ path: join(shots, 'table-error.png'), fullPage: true });
+  await page.close();
+});
+
+test('table view: accessible at desktop and phone sizes; the heat map scrolls inside its box', async () => {
+  for (const [size, ctx] of [['desktop', await browser.newContext({ viewport: { width: 1280, height: 800 } })],
+    ['phone', await phoneContext()]]) {
+    const page = await open(tableLink('dd(m, d, best)', ['m=0..18', 'd=10..22'], ['p>=2', 'mean']), ctx);
+    await axe(page, `${size}, a heat map`);
+    assert.match(await page.textContent('#announce'), /^Table of p>=2, mean of dd\(m, d, best\): 19 rows by 13 columns/);
+    assert.equal(await overflows(page), false);
+    if (size === 'phone') {
+      // wider than the screen: it scrolls in its box, the page does not
+      assert.equal(await page.$eval('.heat-wrap', (w) => w.scrollWidth > w.clientWidth), true);
+    }
+    await page.screenshot({ path: join(shots, `table-${size}.png`), fullPage: true });
+    await page.goto('about:blank');
+    await page.goto(base + tableLink('event(tier(d4, +n))', ['n=0..22'], ['mean', 'critical failure']));
+    await settled(page);
+    await axe(page, `${size}, a line a statistic`);
+    assert.equal(await overflows(page), false);
+    await page.goto('about:blank');
+    await page.goto(base + tableLink('d20 + m', ['m=0..x'], ['mean']));
+    await settled(page);
+    await axe(page, `${size}, a table's error`);
+    await ctx.close();
+  }
+});
+
 test('the keyboard alone: an example, the chart\'s tails, a roll', async () => {
   const page = await open();
   // Tab from the box reaches every control; an example runs on Enter

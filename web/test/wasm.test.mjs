@@ -265,9 +265,13 @@ test('the hash-flooding link ends by the deadline', () => {
   assert.ok(ms < 15000, `${ms} ms`);
 });
 
+// The answer budget's tests give their requests a minute: they are about
+// bytes, and a busy machine must not turn them into the deadline's.
+const SLOW_OK = 60000;
+
 test('the amplifying link is refused before its breakdowns are written', () => {
   for (const detail of [true, false]) {
-    const got = alea.roll(AMPLIFY, { n: 1000, detail });
+    const got = alea.request(SLOW_OK).roll(AMPLIFY, { n: 1000, detail });
     assert.equal(got.error?.status, 'ALEA_ERR_LIMIT');
     assert.equal(got.error.message,
       'the rolls\' breakdowns are too long for this page (limit is 16 MiB in all)');
@@ -311,22 +315,22 @@ test('every die size 1..100 and their sums: the median and the columns are the c
 
 test('the calls of a request share 16 MiB of answers', () => {
   // 1d100000's JSON is about 1.6 MB: ten fit, not eleven
-  const req = alea.request();
+  const req = alea.request(SLOW_OK);
   const got = Array.from({ length: 11 }, () => req.dist('1d100000'));
   assert.ok(got.slice(0, 10).every((d) => d.outcomes?.length === 100000));
   assert.equal(got[10].error?.message,
     'the distribution is too long for this page (limit is 16 MiB in all)');
-  assert.equal(alea.dist('1d100000').outcomes.length, 100000);
-  assert.equal(alea.roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
+  assert.equal(alea.request(SLOW_OK).dist('1d100000').outcomes.length, 100000);
+  assert.equal(alea.request(SLOW_OK).roll('10000d6', { n: 1000, detail: false }).error?.status, 'ALEA_ERR_LIMIT');
   // a request may ask for less (the page: 4 MiB), never more
-  const small = alea.request(undefined, 4 << 20);
+  const small = alea.request(SLOW_OK, 4 << 20);
   assert.ok(small.dist('1d100000').outcomes && small.dist('1d100000').outcomes);
   assert.equal(small.dist('1d100000').error?.message,
     'the distribution is too long for this page (limit is 4 MiB in all)');
-  const odd = alea.request(undefined, 1000);
+  const odd = alea.request(SLOW_OK, 1000);
   assert.equal(odd.roll('1d6', { n: 1000 }).error?.message,
     'the rolls\' breakdowns are too long for this page (limit is 1000 bytes in all)');
-  const big = alea.request(undefined, 64 << 20);
+  const big = alea.request(SLOW_OK, 64 << 20);
   assert.equal(Array.from({ length: 11 }, () => big.dist('1d100000')).at(-1).error?.message,
     'the distribution is too long for this page (limit is 16 MiB in all)');
 });
@@ -488,4 +492,26 @@ test('fairness: the same judgement as alea fairness --json --seed', async () => 
   assert.equal(alea.fairness(many.concat(repeat), { seed: '1' }).rolls, FAIRNESS_ROLLS);
   many.push(['d6', 3]);
   assert.match(alea.fairness(many.concat(repeat), { seed: '1' }).error.message, /limit is 100000/);
+});
+
+test('table: `alea table --json` and --csv, with the kinds of statistics first', () => {
+  const args = ['event(tier(d4, +n))', 'n=0..5', '--stat', 'mean', '--stat', 'critical failure',
+    '--stat', 'median'];
+  const { kinds, csv, ...rest } = alea.table(args[0], [args[1]], ['mean', 'critical failure', 'median'],
+    { csv: true });
+  assert.deepEqual(rest, JSON.parse(cli(['table', ...args, '--json']).stdout));
+  assert.equal(csv, cli(['table', ...args, '--csv']).stdout);
+  assert.deepEqual(kinds, ['number', 'prob', 'outcome']);
+  assert.equal(alea.table('d20 + m >= dc', ['m=0', 'dc=10'], []).csv, undefined);
+  // an error names the text its span is in
+  const bad = alea.table('d20 + m >= dc', ['m=0..2', 'dc=1..x'], []);
+  assert.deepEqual([bad.error.part, bad.error.index, bad.error.start, bad.error.end],
+    ['sweep', 1, 3, 7]);
+  assert.equal(alea.table('d20 + m', ['m=0'], ['mean', 'p>']).error.part, 'stat');
+  assert.equal(alea.table('d20 + m +', ['m=0'], []).error.part, 'expression');
+  // the answer budget and the deadline of the request
+  assert.equal(alea.request(2000, 100).table('d20 + m', ['m=0..20'], []).error?.message,
+    'the table is too long for this page (limit is 100 bytes in all)');
+  const slow = alea.request(0).table('sum(m, 10d10)', ['m=1..60'], []);
+  assert.deepEqual([slow.error?.status, slow.error?.part], ['ALEA_ERR_INTERRUPTED', 'expression']);
 });

@@ -1,7 +1,7 @@
 // What a TypeScript user writes (ES module): it must compile without error.
 import {
   load, roll, dist, compare, fairness, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
-  type Comparison, type Versus, type Fairness, type FairnessTest, type FairnessRoll,
+  type Comparison, type Versus, table, type Table, type StatKind, type Fairness, type FairnessTest, type FairnessRoll,
 } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
@@ -42,3 +42,18 @@ const verdict: 'fair' | 'not fair' | 'too few' = judged.verdict;
 const seedBack: bigint = judged.seed;
 console.log(test0?.p_adjusted, test0?.df ?? 0, verdict, seedBack, judged.fair, LIMITS.fairnessRolls.max,
   (await fairness(many)).direction, alea.limit('fairnessRolls'));
+const t: Table = alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20'], { stats: ['mean', 'p>=1'] });
+const byObject: Table = await table('d6 + n', { n: '0..3' }, { stats: 'mean', dialect: 'alea' });
+const kinds: StatKind[] = t.kinds;
+const cell: number | undefined = t.cell('mean', 5, 10) ?? byObject.cell(0, 1);
+const rows: number[] = t.rows;
+const cols: (number | null)[] = byObject.cols;
+const csv: string = t.csv;
+alea.table('d6 + n', { n: [1, 2, 3] });
+alea.limit('cells', 100);
+try {
+  alea.table('d6 + n', ['n=x']);
+} catch (e) {
+  if (e instanceof AleaError) console.log(e.part, e.partIndex);
+}
+console.log(kinds, cell, rows, cols, csv, t.asObjects()[0].mean, t.json.stats[0].stat);
