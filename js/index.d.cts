@@ -1,12 +1,13 @@
 // Types of alea-dice for CommonJS (index.cjs): the same API, each function
 // returning a promise (index.cjs imports the ES module on first use).
 import type {
-  Alea, Column, CompareOptions, Comparison, Dist, DistOptions, LoadOptions, Roll, RollOptions,
-  Sweeps, Table, TableOptions,
+  Alea, Column, CompareOptions, Comparison, Dist, DistOptions, Fairness, FairnessOptions, FairnessRoll,
+  LoadOptions, Roll, RollOptions, Sweeps, Table, TableOptions,
 } from './index.js';
 
 export type {
-  Alea, AleaError, Bound, Column, CompareOptions, Comparison, Dialect, Dist, DistOptions, LibraryLimitName,
+  Alea, AleaError, Bound, Column, CompareOptions, Comparison, Dialect, Dist, DistOptions, Fairness,
+  FairnessOptions, FairnessRoll, FairnessTest, LibraryLimitName,
   LimitName, Limits, LoadOptions, Luck, TableKind, Versus,
   Roll, RollDetail, RollGroup,
   RollOptions, Seed, StatKind, Status, Sweeps, SweepValues, Table, TableOptions,
@@ -17,4 +18,5 @@ export function roll(expr: string, options: RollOptions & { n: number }): Promis
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
+export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
 export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;

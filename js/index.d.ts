@@ -9,7 +9,7 @@ export type Status =
   | 'ALEA_ERR_OVERFLOW' | 'ALEA_ERR_NOMEM' | 'ALEA_ERR_INTERRUPTED' | 'ALEA_ERR_ARGUMENT'
   | (string & {});
 
-export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes' | LibraryLimitName;
+export type LimitName = 'deadline' | 'source' | 'rolls' | 'answerBytes' | 'fairnessRolls' | LibraryLimitName;
 /** The library's own limits (include/alea.h), in the module's context. */
 export type LibraryLimitName =
   | 'depth' | 'nodes' | 'dice' | 'support' | 'work' | 'memory' | 'breakdown' | 'output' | 'cells';
@@ -23,6 +23,9 @@ export interface Limits {
   rolls?: number;
   /** Bytes of one call's answer (default and at most 16 MiB). */
   answerBytes?: number;
+  /** Rolls judged in one fairness() call, each roll of a repeat counted
+   * (default and at most 100000). */
+  fairnessRolls?: number;
   /** The library's: nesting depth (64), terms (1000), dice rolled (10000),
    * outcomes of a distribution (100000), work units (30000000), bytes of
    * memory (16 MiB), bytes of a roll's breakdown (4 MiB), bytes of a
@@ -38,7 +41,7 @@ export interface Limits {
   cells?: number;
 }
 
-export const LIMITS: Readonly<Record<'deadline' | 'source' | 'rolls' | 'answerBytes',
+export const LIMITS: Readonly<Record<'deadline' | 'source' | 'rolls' | 'answerBytes' | 'fairnessRolls',
   Readonly<{ default: number; max: number; what: string }>>>;
 export const LIBRARY_LIMITS: readonly LibraryLimitName[];
 
@@ -101,6 +104,8 @@ export interface RollDetail {
 }
 
 export class Roll {
+  /** The expression rolled, as given to roll(). */
+  expression: string;
   total: number;
   /** Each roll's total of a repeat ('6 x 4d6kh3'), else [total]. */
   totals: number[];
@@ -239,6 +244,69 @@ export class Comparison {
   readonly json: { columns: Record<string, unknown>[]; versus: Versus[] };
 }
 
+/** A roll for fairness(): an [expression, total] pair, an {expression,
+ * total} object, or a Roll from roll() (each roll of a repeat counts). A
+ * total is a safe integer or a 64-bit bigint. */
+export type FairnessRoll =
+  | readonly [expression: string, total: number | bigint]
+  | { readonly expression: string; readonly total: number | bigint }
+  | Roll;
+
+export interface FairnessOptions {
+  /** 0 to 2^64 - 1: the draws of `alea fairness --seed SEED`; none: one
+   * from the system's entropy (Fairness.seed says it). */
+  seed?: Seed;
+  dialect?: Dialect;
+}
+
+/** One test of fairness(), as `alea fairness --json` gives it; a field the
+ * test does not have is null. */
+export class FairnessTest {
+  /** 'mean' (low or high?), 'ks' (the spread) or 'chi-square' (one
+   * expression's counts against its distribution). */
+  name: 'mean' | 'ks' | 'chi-square';
+  /** chi-square: the expression; else null. */
+  expression: string | null;
+  /** z, D, or the chi-square sum. */
+  statistic: number;
+  p: number;
+  /** Holm-adjusted over the tests run. */
+  p_adjusted: number;
+  rolls: number;
+  /** mean: 'low' or 'high' (null exactly even); else null. */
+  direction: 'low' | 'high' | null;
+  /** chi-square: degrees of freedom, the distribution's outcomes and the
+   * cells pooled ('3..4, 17..18'); else null. */
+  df: number | null;
+  outcomes: number | null;
+  pooled: string | null;
+}
+
+/** Whether rolls are what fair dice give, with the fields of `alea
+ * fairness --json`. */
+export class Fairness {
+  rolls: number;
+  /** 0: a refused roll throws. */
+  refused: number;
+  /** The seed that placed the rolls. */
+  seed: bigint;
+  /** 'not fair': an adjusted p-value below alpha; 'too few': no test ran. */
+  verdict: 'fair' | 'not fair' | 'too few';
+  /** When the mean test decided it: 'low' or 'high'; else null. */
+  direction: 'low' | 'high' | null;
+  /** The least adjusted p-value (1 when no test ran). */
+  p: number;
+  /** 0.01 */
+  alpha: number;
+  /** The verdict for a person: 'consistent with fair dice', 'these rolls
+   * are lower than fair dice give: p = 0.003'. */
+  text: string;
+  tests: FairnessTest[];
+  /** False when the verdict is 'not fair'. */
+  readonly fair: boolean;
+  toString(): string;
+}
+
 /** compare()'s default maxCells: 1000000. */
 export const COMPARE_CELLS_MAX: number;
 
@@ -312,6 +380,8 @@ export class Alea {
   dist(expr: string, options?: DistOptions): Dist;
   /** The columns' distributions and the distances between them, options last. */
   compare(...args: [...Column[], CompareOptions] | Column[]): Comparison;
+  /** Whether the rolls are what fair dice give, as `alea fairness --json`. */
+  fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Fairness;
   /** The expression swept over values of its names, a statistic a table. */
   table(expr: string, sweeps: Sweeps, options?: TableOptions): Table;
 }
@@ -321,4 +391,5 @@ export function roll(expr: string, options: RollOptions & { n: number }): Promis
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
 export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
+export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
 export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;

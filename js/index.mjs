@@ -5,6 +5,7 @@
 //   alea.roll('4d6kh3', { seed: 7 }).text    // '4d6kh3 [5, 2 dropped, 6, 6] = 17'
 //   alea.dist('2d6').atLeast(10)             // 0.1666...
 //   alea.compare('d20', ['adv', '2d20kh1']).versus[0].p_less  // 0.64125
+//   alea.fairness([['d20', 17], ['d20', 3]], { seed: 1 }).verdict  // 'too few'
 //   alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20']).cell('mean', 5, 10)  // 0.8
 //   (await roll('1d20 + 5')).markdown        // one shared instance, loaded on first use
 //
@@ -15,7 +16,7 @@
 // bad expression or a limit reached throws an AleaError with the library's
 // status and the byte span of the problem; bad options throw TypeError or
 // RangeError. wasm.mjs (the page's loader, web/alea.js) does the WASI glue.
-import { loadAlea, DEADLINE_MS, ANSWER_BYTES } from './wasm.mjs';
+import { loadAlea, DEADLINE_MS, ANSWER_BYTES, FAIRNESS_ROLLS } from './wasm.mjs';
 
 // The limits this package enforces around the module, with their maximum
 // (the module's or the library's) and default. A context may lower them.
@@ -24,11 +25,16 @@ import { loadAlea, DEADLINE_MS, ANSWER_BYTES } from './wasm.mjs';
 //   source       bytes of expression (the library's default source limit)
 //   rolls        rolls in one call (web/wasm.c's ROLLS_MAX)
 //   answerBytes  bytes of one call's answer, JSON (web/wasm.c's ANSWER_MAX)
+//   fairnessRolls  rolls judged in one fairness() call, each roll of a
+//                repeat counted (web/wasm.c's FAIRNESS_MAX: a long
+//                campaign's log, with room to spare)
 export const LIMITS = Object.freeze({
   deadline: Object.freeze({ default: DEADLINE_MS, max: 60000, what: 'milliseconds one call may take' }),
   source: Object.freeze({ default: 4096, max: 4096, what: 'bytes of expression text' }),
   rolls: Object.freeze({ default: 1000, max: 1000, what: 'rolls in one call' }),
   answerBytes: Object.freeze({ default: ANSWER_BYTES, max: ANSWER_BYTES, what: 'bytes of one answer' }),
+  fairnessRolls: Object.freeze({ default: FAIRNESS_ROLLS, max: FAIRNESS_ROLLS,
+    what: 'rolls judged in one fairness call' }),
 });
 
 // The library's own limits, set in the module's context (alea_ctx_limit):
@@ -157,9 +163,11 @@ export class AleaError extends Error {
  * Rolled with luck: true, luck is the total's place in the exact
  * distribution, { at_most, at_least } (an array, one per roll, for a
  * repeat), as `alea roll --luck --json` gives it; null when not asked, or
- * when a limit refused the distribution (luckRefused then says why). */
+ * when a limit refused the distribution (luckRefused then says why).
+ * expression: the text rolled (fairness() judges a Roll by it). */
 export class Roll {
-  constructor(r, hint, luck = null, luckRefused = null) {
+  constructor(r, hint, luck = null, luckRefused = null, expression = null) {
+    this.expression = expression;
     this.total = r.total;
     this.totals = r.totals ?? [r.total];
     this.text = r.text;
@@ -395,6 +403,95 @@ export class Comparison {
   }
 }
 
+/** One test of fairness() (docs/fairness.md), as `alea fairness --json`
+ * gives it: name 'mean' (are the rolls low or high? direction 'low' or
+ * 'high'), 'ks' (their spread) or 'chi-square' (one expression's counts
+ * against its distribution: df, its outcomes, the cells pooled into
+ * neighbours, '3..4, 17..18'); statistic, its p-value p and p_adjusted
+ * (Holm's, over the tests run), and the rolls it used. A field a test
+ * does not have is null. */
+export class FairnessTest {
+  constructor(t) {
+    this.name = t.name;
+    this.expression = t.expression ?? null;
+    this.statistic = t.statistic;
+    this.p = t.p;
+    this.p_adjusted = t.p_adjusted;
+    this.rolls = t.rolls;
+    this.direction = t.direction ?? null;
+    this.df = t.df ?? null;
+    this.outcomes = t.outcomes ?? null;
+    this.pooled = t.pooled ?? null;
+  }
+}
+
+/** Whether rolls are what fair dice give (fairness()), with the fields of
+ * `alea fairness --json`: verdict 'fair', 'not fair' (a Holm-adjusted
+ * p-value below alpha, 0.01) or 'too few' (under 10 rolls), text the
+ * verdict for a person ('these rolls are lower than fair dice give: p =
+ * 0.003'), direction 'low' or 'high' when the mean test decided it (else
+ * null), p the least adjusted p-value, tests (FairnessTest), rolls placed,
+ * refused (0: a refused roll throws) and seed, a bigint, that placed them. */
+export class Fairness {
+  constructor(f, seed) {
+    this.rolls = f.rolls;
+    this.refused = f.refused;
+    this.seed = seed;
+    this.verdict = f.verdict;
+    this.direction = f.direction;
+    this.p = f.p;
+    this.alpha = f.alpha;
+    this.text = f.text;
+    this.tests = f.tests.map((t) => new FairnessTest(t));
+  }
+
+  /** False when the verdict is 'not fair'. */
+  get fair() { return this.verdict !== 'not fair'; }
+
+  toString() { return this.text; }
+}
+
+// A total of a roll to judge: a safe integer or a bigint, within int64.
+const I64_MIN = -(1n << 63n), I64_MAX = (1n << 63n) - 1n;
+function totalOf(t, i) {
+  if ((typeof t === 'number' && Number.isSafeInteger(t))
+    || (typeof t === 'bigint' && t >= I64_MIN && t <= I64_MAX)) return t;
+  throw new RangeError(`alea: fairness: roll ${i}: the total must be a whole number (a safe `
+    + `integer or a 64-bit bigint), not ${typeof t === 'string' ? `'${t.slice(0, 40)}'` : String(t)}`);
+}
+
+/** fairness()'s rolls as [expression, totals] pairs: an [expression,
+ * total] pair, an {expression, total} object, or a Roll (each roll of a
+ * repeat). */
+function fairnessRolls(rolls) {
+  if (rolls === null || typeof rolls !== 'object' || typeof rolls[Symbol.iterator] !== 'function') {
+    throw new TypeError('alea: fairness takes an array (or iterable) of rolls, not '
+      + `${rolls === null ? 'null' : typeof rolls}`);
+  }
+  return [...rolls].map((r, i) => {
+    if (r instanceof Roll) {
+      if (typeof r.expression !== 'string') {
+        throw new TypeError(`alea: fairness: roll ${i} is a Roll that does not know its expression`);
+      }
+      return [r.expression, r.totals.map((t) => totalOf(t, i))];
+    }
+    if (Array.isArray(r) && r.length === 2) return [r[0], [totalOf(r[1], i)]];
+    if (r !== null && typeof r === 'object' && !Array.isArray(r) && 'expression' in r) {
+      return [r.expression, [totalOf(r.total, i)]];
+    }
+    throw new TypeError(`alea: fairness: roll ${i} must be an [expression, total] pair, an `
+      + `{expression, total} object or a Roll, not ${r === null ? 'null' : Array.isArray(r)
+        ? 'that array' : typeof r}`);
+  });
+}
+
+// 64 bits of the system's entropy: the seed of a judgement not given one,
+// chosen here so that the Fairness says it exactly.
+function randomSeed() {
+  const w = crypto.getRandomValues(new Uint32Array(2));
+  return (BigInt(w[0]) << 32n | BigInt(w[1])).toString();
+}
+
 /** sweeps of table(): an array of 'NAME=VALUES' strings, or an object
  * {NAME: VALUES} (in its keys' order), VALUES a string ('0..10',
  * '0,2,5', '0..20..5'), a whole number or an array of them; as strings
@@ -535,7 +632,7 @@ export class Alea {
     // computed once first in at most half the deadline (web/wasm.c)
     const a = this.#call(src, dialect, (req) => req.roll(src,
       { n: count, seed: s, detail: !!detail, luck: !!luck }));
-    const rolls = a.rolls.map((r) => new Roll(r, a.hint, r.luck ?? null, a.luck_refused ?? null));
+    const rolls = a.rolls.map((r) => new Roll(r, a.hint, r.luck ?? null, a.luck_refused ?? null, src));
     return n === undefined ? rolls[0] : rolls;
   }
 
@@ -592,6 +689,54 @@ export class Alea {
         + 'expressions, or raise maxCells', { status: 'ALEA_ERR_LIMIT', expression: srcs.at(-1) });
     }
     return c;
+  }
+
+  /** Whether the rolls are what fair dice give (a Fairness), as `alea
+   * fairness --json --seed SEED` judges the same log (docs/fairness.md).
+   * rolls: [expression, total] pairs, {expression, total} objects or Roll
+   * objects from roll() (each roll of a repeat counts), at most the
+   * fairnessRolls limit in all. options: {seed (0 to 2^64 - 1; none: one
+   * from the system's entropy, said in the result), dialect}. One call of
+   * the module: each distinct expression is compiled and its exact
+   * distribution computed once, all within the deadline and one work
+   * budget. A roll the library refuses (a bad expression, a total it
+   * cannot give: ['d20', 21]) throws an AleaError whose message starts
+   * 'roll N: ' (N its index in rolls) and whose span is in its expression. */
+  fairness(rolls, options = {}) {
+    if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+      throw new TypeError('alea: fairness\'s options must be an object ({seed, dialect})');
+    }
+    const { seed, dialect = 'alea' } = options;
+    const s = seedValue(seed) ?? randomSeed();
+    const list = fairnessRolls(rolls);
+    list.forEach(([src], i) => {
+      if (typeof src !== 'string') {
+        throw new TypeError(`alea: fairness: roll ${i}: the expression must be a string, not ${
+          src === null ? 'null' : typeof src}`);
+      }
+      try {
+        this.#source(src);
+      } catch (e) {
+        if (e instanceof AleaError) {
+          e.message = `roll ${i}: ${e.message}`;
+          e.line = `roll ${i}: ${e.line}`;
+        }
+        throw e;
+      }
+    });
+    const count = list.reduce((n, [, t]) => n + t.length, 0);
+    const limit = this.#limits.fairnessRolls;
+    if (count > limit) {
+      throw new AleaError(`too many rolls to judge: ${count} (limit is ${limit})`,
+        { status: 'ALEA_ERR_LIMIT' });
+    }
+    let failed = 0;
+    const a = this.#call('', dialect, (req) => {
+      const out = req.fairness(list, { seed: s });
+      failed = out.error?.roll ?? 0;
+      return out;
+    }, () => list[failed]?.[0] ?? '');
+    return new Fairness(a, BigInt(s));
   }
 
   /** The expression swept over values of its names, a statistic of its
@@ -767,6 +912,11 @@ export async function dist(expr, options) {
 /** A comparison with a shared instance and the default limits (Alea.compare). */
 export async function compare(...args) {
   return (await instance()).compare(...args);
+}
+
+/** A judgement of rolls with a shared instance and the default limits (Alea.fairness). */
+export async function fairness(rolls, options) {
+  return (await instance()).fairness(rolls, options);
 }
 
 /** A table with a shared instance and the default limits (Alea.table). */

@@ -31,6 +31,12 @@
 //                              estimate from those counts (several sample
 //                              calls' added up), with stats as dist's
 //   alea.named('adv: 2d20kh1') -> {name: 'adv', src: ' 2d20kh1', at: 4}
+//   alea.fairness([['d20', 17], ['6 x 4d6kh3', [12, 9, 15, 11, 14, 10]]], {seed: '7'})
+//                              -> whether the rolls are what fair dice give,
+//                              as `alea fairness --json --seed 7`: {rolls,
+//                              refused, seed, verdict, direction, p, alpha,
+//                              text, tests}; a refused roll: an error whose
+//                              message starts "roll i: ", with "roll": i
 //
 // Each call is a request of its own: it stops after the deadline
 // (DEADLINE_MS unless loadAlea's options say otherwise) with the error
@@ -56,6 +62,8 @@ export const ANSWER_BYTES = 16 << 20;
 export const SAMPLE_ROLLS = 10000;
 // web/wasm.c's STREAM_MAX: the highest stream of a seed a sample call rolls.
 export const STREAM_MAX = 64;
+// web/wasm.c's FAIRNESS_MAX: the most rolls one fairness call judges.
+export const FAIRNESS_ROLLS = 100000;
 // A named line's name, as `alea compare name=expr` reads one (cli/cli.h
 // COLUMN_NAME_MAX): words of letters, digits, _ and -, from a letter or _,
 // one space apart ("plus five"), at most NAME_MAX characters, then ':' here.
@@ -223,6 +231,49 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
         x.alea_web_free(ptr);
       }
     },
+    // Whether a log of rolls is what fair dice give (`alea fairness
+    // --json`): rolls [[expression, total or [totals of a repeat]], ...],
+    // each sent as a 4-byte little-endian length, the expression's UTF-8
+    // bytes, a 4-byte count and the totals as 8-byte little-endian
+    // integers (web/wasm.c); seed as roll's (none: the module draws one).
+    fairness(rolls, { seed = null } = {}) {
+      // each distinct expression encoded once: a log repeats a few dozen
+      const texts = new Map();
+      const parts = rolls.map(([src, t]) => {
+        let b = texts.get(src);
+        if (!b) texts.set(src, b = encoder.encode(src));
+        return [b, Array.isArray(t) ? t : [t]];
+      });
+      const size = parts.reduce((n, [b, t]) => n + 8 + b.length + 8 * t.length, 0);
+      const ptr = x.alea_web_alloc(size);
+      if (!ptr) return NOMEM;
+      try {
+        const view = new DataView(memory.buffer, ptr, size);
+        const bytes = new Uint8Array(memory.buffer, ptr, size);
+        let at = 0;
+        for (const [b, totals] of parts) {
+          view.setUint32(at, b.length, true);
+          bytes.set(b, at + 4);
+          at += 4 + b.length;
+          view.setUint32(at, totals.length, true);
+          at += 4;
+          for (const t of totals) {
+            if (typeof t === 'bigint') {
+              view.setBigInt64(at, t, true);
+            } else { // a safe integer: its two 32-bit words
+              const hi = Math.floor(t / 4294967296);
+              view.setUint32(at, t - hi * 4294967296, true);
+              view.setInt32(at + 4, hi, true);
+            }
+            at += 8;
+          }
+        }
+        const [seeded, hi, lo] = seedWords(seed);
+        return JSON.parse(cstring(x.alea_web_fairness(ptr, size, rolls.length, seeded, hi, lo)));
+      } finally {
+        x.alea_web_free(ptr);
+      }
+    },
     compiles: (src) => withBytes(src, x.alea_web_compiles) === 1,
     named: (line) => splitName(line, calls.compiles),
   };
@@ -261,6 +312,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
     svg: (items) => request().svg(items),
+    fairness: (rolls, options) => request().fairness(rolls, options),
     named: (line) => request().named(line),
     // Bytes of the module's linear memory (it only grows, up to 128 MiB).
     memoryBytes: () => memory.buffer.byteLength,

@@ -19,6 +19,7 @@ import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples
   from './numbers.js';
 import { STAT_CHOICES, STATS_MAX, statText, statChoice, sweepText, sweepFields, tableOfLink, cellText,
   shade, placesOf } from './sweeps.js';
+import { setupFairness, recordRolls } from './fairness.js';
 
 const MAX_ROLLS = 1000; // "times": web/wasm.c refuses more in one call
 const MAX_EXPRS = 10; // lines computed at once: a chart of more is unreadable,
@@ -804,6 +805,7 @@ function showRoll(exprs, results) {
       errors.push({ src, error: out.error });
       return;
     }
+    recordRolls(src, out, state.dialect); // for the Fairness panel's "this page's rolls"
     lines(out.rolls).forEach((r, i) => {
       const li = document.createElement('li');
       const total = document.createElement('span');
@@ -1522,6 +1524,10 @@ async function main() {
     table.replaceChildren();
     fillTable(table, items, cols, values, labels, layout);
   });
+
+  // the Fairness panel (fairness.js): its requests go to the same worker
+  setupFairness({ run: (calls, deadline, dialect) => calc.run(calls, deadline, dialect),
+    deadline: () => state.deadline, dialect: () => state.dialect, caretLine });
 
   if ('serviceWorker' in navigator && location.protocol !== 'file:')
     navigator.serviceWorker.register('sw.js').catch(() => {});

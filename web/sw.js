@@ -1,7 +1,7 @@
 // sw.js -- the page works offline once loaded: its files come from a cache,
 // refreshed from the network when it answers.
-const CACHE = 'alea-v4';
-const FILES = ['./', 'index.html', 'style.css', 'app.js', 'numbers.js', 'sweeps.js', 'worker.js', 'alea.js', 'alea.wasm',
+const CACHE = 'alea-v5';
+const FILES = ['./', 'index.html', 'style.css', 'app.js', 'numbers.js', 'sweeps.js', 'fairness.js', 'worker.js', 'alea.js', 'alea.wasm',
   'uPlot.iife.min.js', 'uPlot.min.css'];
 
 self.addEventListener('install', (ev) => {

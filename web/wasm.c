@@ -1011,3 +1011,163 @@ EXPORT("alea_web_svg") const char *web_svg(const char *items, size_t len, int n)
     }
     return out;
 }
+
+/* ---- fairness: a log of rolls judged against fair dice ---- */
+
+/*
+ * FAIRNESS_MAX  100000 rolls judged in one call: a session's log pasted
+ *               into the page (a long campaign's bot, a few thousand
+ *               lines) with room to spare; each roll costs a hash and a
+ *               binary search (alea_fairness_add), and its 18 or so bytes
+ *               of request, so a full call is about 2 MB of request.
+ */
+#define FAIRNESS_MAX 100000
+
+static const char *fairness_verdict(alea_fairness_verdict v)
+{
+    return v == ALEA_FAIRNESS_FAIR ? "fair" : v == ALEA_FAIRNESS_UNFAIR ? "not fair" : "too few";
+}
+
+static const char *fairness_direction(int d)
+{
+    return d < 0 ? "\"low\"" : d > 0 ? "\"high\"" : "null";
+}
+
+/* ', "key": x' (or without the comma first), x as the library formats it. */
+static int put_number(size_t *pos, const char *key, double x)
+{
+    char num[32];
+    alea_format_double(x, num, sizeof num);
+    return put(pos, ", \"%s\": %s", key, num);
+}
+
+/* The result as `alea fairness --json` prints it (cli/fairness.c
+ * fairness_json), without its newline. */
+static int put_fairness(size_t *pos, const alea_fairness_result *r, uint64_t seed)
+{
+    int ok = put(pos, "{\"rolls\": %lld, \"refused\": 0, \"seed\": %llu, \"verdict\": \"%s\", "
+                      "\"direction\": %s",
+                 (long long)r->rolls, (unsigned long long)seed, fairness_verdict(r->verdict),
+                 fairness_direction(r->direction)) &&
+             put_number(pos, "p", r->p) && put_number(pos, "alpha", ALEA_FAIRNESS_ALPHA) &&
+             put(pos, ", \"text\": ") && put_string(pos, r->text) && put(pos, ", \"tests\": [");
+    for (size_t i = 0; ok && i < r->ntests; i++) {
+        const alea_fairness_test *t = &r->tests[i];
+        ok = put(pos, "%s{\"name\": \"%s\", \"expression\": ", i ? ", " : "", t->name) &&
+             (t->expression ? put_string(pos, t->expression) : put(pos, "null")) &&
+             put(pos, ", \"rolls\": %lld", (long long)t->rolls) &&
+             put_number(pos, "statistic", t->statistic) && put_number(pos, "p", t->p) &&
+             put_number(pos, "p_adjusted", t->p_adjusted) &&
+             (strcmp(t->name, "mean") ||
+              put(pos, ", \"direction\": %s", fairness_direction(t->direction))) &&
+             (!t->expression ||
+              (put(pos, ", \"df\": %d, \"outcomes\": %zu, \"pooled\": ", t->df, t->outcomes) &&
+               put_string(pos, t->pooled))) &&
+             put_bytes(pos, "}", 1);
+    }
+    return ok && put_bytes(pos, "]}", 2);
+}
+
+/* The library's error of roll i (error_answer's, its message and line
+ * after "roll i: "), with ', "roll": i' in its object: the span is within
+ * that roll's expression. */
+static const char *roll_error(size_t i)
+{
+    size_t a = 0, b = 0;
+    alea_status st = alea_ctx_error_span(ctx, &a, &b);
+    if (st == ALEA_ERR_INTERRUPTED)
+        return stopped(a, b);
+    if (st == ALEA_ERR_NOMEM)
+        return nomem;
+    char msg[ALEA_ERROR_LINE_MAX + 32], line[ALEA_ERROR_LINE_MAX + 32], text[ALEA_ERROR_LINE_MAX];
+    snprintf(msg, sizeof msg, "roll %zu: %s", i, alea_ctx_error(ctx));
+    alea_ctx_error_line(ctx, text, sizeof text);
+    snprintf(line, sizeof line, "roll %zu: %s", i, text);
+    const char *err = error_of(alea_status_name(st), alea_status_text(st), msg, line, a, b);
+    if (err != answer)
+        return err;
+    size_t len = strlen(answer) - 2; /* before its closing "}}" */
+    return put(&len, ", \"roll\": %zu}}", i) ? answer : nomem;
+}
+
+/*
+ * Whether a log of rolls is what fair dice give, as `alea fairness --json`
+ * (alea_fairness_*): the same object, {"rolls", "refused" (0), "seed",
+ * "verdict", "direction", "p", "alpha", "text", "tests": [...]}. items
+ * holds n rolls, len bytes in all, each a 4-byte little-endian length and
+ * the expression's bytes, then a 4-byte count k (1; a repeat's rolls, "6 x
+ * 4d6kh3": k, placed all or none, alea_fairness_add_rolls) and k totals,
+ * each 8 bytes, a little-endian two's complement int64. With seeded set
+ * the draws that place each roll are seeded with seed_hi * 2^32 + seed_lo,
+ * as `alea fairness --seed`; else with a number from the generator (the
+ * answer's "seed" says which). The rolls' expressions share the work
+ * limit, as /fairness's do; at most FAIRNESS_MAX rolls in all. A refused
+ * roll fails the call: an error as web_dist's, its message after "roll i:
+ * " (i from 0, the roll's index in items) and "roll": i, its span within
+ * that roll's expression.
+ */
+EXPORT("alea_web_fairness")
+const char *web_fairness(const char *items, size_t len, size_t n, int seeded, uint32_t seed_hi,
+                         uint32_t seed_lo)
+{
+    if (!ready())
+        return nomem;
+    if (n > FAIRNESS_MAX)
+        return limit_error(0, "too many rolls to judge: %zu (limit is %d)", n, FAIRNESS_MAX);
+    uint64_t seed = seeded ? (uint64_t)seed_hi << 32 | seed_lo : alea_ctx_random(ctx);
+    alea_fairness *f = alea_fairness_new(ctx, seed);
+    if (!f)
+        return nomem;
+    int64_t work = alea_ctx_limit(ctx, ALEA_LIMIT_WORK, -1), spent = 0;
+    int64_t *totals = NULL;
+    size_t cap = 0, at = 0, placed = 0;
+    const char *fail = NULL;
+    static const char cut[] = "the rolls are cut short";
+    for (size_t i = 0; i < n && !fail; i++) {
+        const char *src;
+        size_t sn;
+        uint32_t k = 0;
+        if (!next_piece(items, len, &at, &src, &sn) || len - at < 4 ||
+            (k = read_u32((const unsigned char *)items + at), (len - at - 4) / 8 < k)) {
+            fail = error_of(alea_status_name(ALEA_ERR_ARGUMENT),
+                            alea_status_text(ALEA_ERR_ARGUMENT), cut, NULL, 0, 0);
+            break;
+        }
+        at += 4;
+        if ((placed += k) > FAIRNESS_MAX) {
+            fail = limit_error(0, "too many rolls to judge: more than %d (limit is %d)",
+                               FAIRNESS_MAX, FAIRNESS_MAX);
+            break;
+        }
+        if (k > cap) {
+            int64_t *p = realloc(totals, k * sizeof *p);
+            if (!p) {
+                fail = nomem;
+                break;
+            }
+            totals = p;
+            cap = k;
+        }
+        for (uint32_t j = 0; j < k; j++, at += 8) {
+            const unsigned char *b = (const unsigned char *)items + at;
+            totals[j] = (int64_t)((uint64_t)read_u32(b) | (uint64_t)read_u32(b + 4) << 32);
+        }
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
+        alea_status st = alea_fairness_add_rolls(f, src, sn, totals, k);
+        spent += alea_ctx_work(ctx);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
+        if (st != ALEA_OK)
+            fail = roll_error(i);
+        else if (i % 1024 == 1023 && past_deadline(NULL)) /* the clock: a call to the page */
+            fail = stopped(0, 0);
+    }
+    free(totals);
+    alea_fairness_result r;
+    size_t pos = 0;
+    if (!fail && alea_fairness_judge(f, &r) != ALEA_OK)
+        fail = error_answer();
+    if (!fail && !put_fairness(&pos, &r, seed))
+        fail = too_long ? too_long_answer("the judgement is", 0) : nomem;
+    alea_fairness_free(f);
+    return fail ? fail : charged(pos);
+}

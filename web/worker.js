@@ -10,7 +10,8 @@
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}
 //                                             | {op: 'table', src, sweeps, stats}
-//                                             | {op: 'svg', lines: [src, ...]}]}
+//                                             | {op: 'svg', lines: [src, ...]}
+//                                             | {op: 'fairness', rolls: [[src, total], ...], seed}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -54,6 +55,8 @@ self.onmessage = async (ev) => {
           return named && !named.error ? { label: named.name, src: named.src } : { label: '', src: line };
         }));
       }
+      // a log of rolls judged (fairness.js): as `alea fairness --json`
+      if (c.op === 'fairness') return req.fairness(c.rolls, { seed: c.seed });
       const named = req.named(c.src);
       if (named && named.error) return named;
       const src = named ? named.src : c.src;

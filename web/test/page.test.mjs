@@ -13,6 +13,7 @@ import { mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join, dirname, extname, normalize } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { axe } from './axe.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -802,16 +803,6 @@ test('the syntax cheat sheet opens from the keyboard, and each of its examples c
   await page.screenshot({ path: join(shots, 'cheatsheet.png') });
   await page.close();
 });
-
-// axe-core (npm, web/package-lock.json) in the page: no violations.
-const AXE = join(here, '..', 'node_modules', 'axe-core', 'axe.min.js');
-async function axe(page, what) {
-  await page.addScriptTag({ path: AXE });
-  const found = await page.evaluate(async () => (await window.axe.run(document, {
-    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] },
-  })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`));
-  assert.deepEqual(found, [], what);
-}
 
 test('the docs are a link away: the language guide, and dd(), event(), tier() in the cheat sheet', async () => {
   const page = await open();

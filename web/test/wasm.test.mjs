@@ -10,7 +10,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadAlea } from '../alea.js';
+import { loadAlea, FAIRNESS_ROLLS } from '../alea.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -452,6 +452,46 @@ test('a named line: as `alea compare name=expr`, with ":"', () => {
   const r = cli(['compare', `${n25}=d6`]);
   assert.match(r.stderr, /is longer than 24 characters/);
   assert.equal(cli(['compare', `${n24}=d6`]).status, 0);
+});
+
+// A log of rolls judged: the module's answer is `alea fairness --json
+// --seed S`'s object on the same log.
+test('fairness: the same judgement as alea fairness --json --seed', async () => {
+  // a deadline a loaded machine meets for the limit's 100000 rolls
+  const alea = await loadAlea(readFileSync(join(root, 'web', 'dist', 'alea.wasm')), { deadline: 30000 });
+  const rolls = alea.roll('d20', { n: 300, seed: '7', detail: false }).rolls.map((r) => ['d20', r.total])
+    .concat(alea.roll('3d6', { n: 200, seed: '8', detail: false }).rolls.map((r) => ['3d6', r.total]));
+  const log = rolls.map(([e, t]) => `${e} ${t}`).join('\n') + '\n';
+  for (const seed of ['1', '18446744073709551615']) {
+    const want = spawnSync(ALEA, ['fairness', '--json', '--seed', seed], { input: log, encoding: 'utf8' });
+    const got = alea.fairness(rolls, { seed });
+    assert.deepEqual(got, JSON.parse(want.stdout), `seed ${seed}`);
+  }
+  // a d20 that never shows 20: lower than fair dice give
+  const biased = Array.from({ length: 1900 }, (_, i) => ['d20', 1 + (i % 19)]);
+  const b = alea.fairness(biased, { seed: '1' });
+  assert.equal(b.verdict, 'not fair');
+  assert.equal(b.direction, 'low');
+  // a repeat's rolls, all placed
+  assert.equal(alea.fairness([['3 x 1d6', [1, 2, 3]]], { seed: '1' }).rolls, 3);
+  // a refused roll: named by its index, the span within its expression
+  const e = alea.fairness([['d20', 3], ['d20', 21]], { seed: '1' }).error;
+  assert.equal(e.status, 'ALEA_ERR_DOMAIN');
+  assert.equal(e.roll, 1);
+  assert.match(e.message, /^roll 1: 'd20' cannot total 21 \(its totals run from 1 to 20\)$/);
+  const s = alea.fairness([['d20', 3], ['2d6 +', 4]]).error;
+  assert.equal(s.status, 'ALEA_ERR_SYNTAX');
+  assert.equal(s.roll, 1);
+  // the limit: FAIRNESS_ROLLS rolls, not one more (one roll, or a repeat's)
+  const many = Array.from({ length: FAIRNESS_ROLLS }, () => ['d6', 3]);
+  assert.equal(alea.fairness(many, { seed: '1' }).rolls, FAIRNESS_ROLLS);
+  many.push(['d6', 3]);
+  assert.match(alea.fairness(many, { seed: '1' }).error.message, /too many rolls to judge: 100001 \(limit is 100000\)/);
+  const repeat = [['d6', 3], ['2 x d6', [1, 2]]];
+  many.length = FAIRNESS_ROLLS - 3; // and the three rolls of repeat
+  assert.equal(alea.fairness(many.concat(repeat), { seed: '1' }).rolls, FAIRNESS_ROLLS);
+  many.push(['d6', 3]);
+  assert.match(alea.fairness(many.concat(repeat), { seed: '1' }).error.message, /limit is 100000/);
 });
 
 test('table: `alea table --json` and --csv, with the kinds of statistics first', () => {

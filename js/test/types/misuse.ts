@@ -13,6 +13,8 @@ alea.roll('let a = d6 in a').bound[0].value.length; // a bound value is a number
 alea.compare('d6', 7);                      // a column is a string or a pair
 alea.compare('d6', { pairs: 'yes' });       // pairs is a boolean
 alea.compare('d6', 'd8').table('odds');     // not a kind of table
+alea.fairness([['d20', '17']]);             // a total is a number or a bigint
+alea.fairness([['d20', 17]]).verdict === 'unfair'; // not a verdict
 alea.table('d6 + n', 'n=1..3');             // sweeps are an array or an object
 alea.table('d6 + n', ['n=1'], { stats: 7 }); // a statistic is a string
 alea.table('d6 + n', { n: true });          // values are a string, a number or numbers

@@ -1,7 +1,7 @@
 // What a TypeScript user writes (ES module): it must compile without error.
 import {
-  load, roll, dist, compare, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
-  type Comparison, type Versus, table, type Table, type StatKind,
+  load, roll, dist, compare, fairness, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
+  type Comparison, type Versus, table, type Table, type StatKind, type Fairness, type FairnessTest, type FairnessRoll,
 } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
@@ -35,6 +35,13 @@ const v: Versus = c.versus[0];
 const cells: (number | null)[] = c.table()[0][1];
 const least: number = c.table('at_least')[0][1][0] + v.p_greater + v.emd + c.outcomes[0];
 console.log(c.get('advantage')?.mean, cells, least, (await compare('d4', 'd6')).names, alea.compare('d6').versus);
+const log: FairnessRoll[] = [['d20', 17], { expression: '3d6', total: 11n }, one];
+const judged: Fairness = alea.fairness(log, { seed: 1, dialect: 'alea' });
+const test0: FairnessTest | undefined = judged.tests[0];
+const verdict: 'fair' | 'not fair' | 'too few' = judged.verdict;
+const seedBack: bigint = judged.seed;
+console.log(test0?.p_adjusted, test0?.df ?? 0, verdict, seedBack, judged.fair, LIMITS.fairnessRolls.max,
+  (await fairness(many)).direction, alea.limit('fairnessRolls'));
 const t: Table = alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20'], { stats: ['mean', 'p>=1'] });
 const byObject: Table = await table('d6 + n', { n: '0..3' }, { stats: 'mean', dialect: 'alea' });
 const kinds: StatKind[] = t.kinds;
