@@ -105,7 +105,7 @@ static const struct command_text {
         "and byte; the verdict is on the others), 2 bad usage.\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
-        "roll, dist and compare as an HTTP JSON service, for bots",
+        "roll, dist, compare, table and fairness over HTTP, for bots",
         "\n"
         "Answers HTTP requests on ADDR:N until SIGINT or SIGTERM, and prints\n"
         "the URL it listens on first. Each request is evaluated in a context of\n"
@@ -254,7 +254,7 @@ void help_main(FILE *f)
         fprintf(f, "  %-9s %s\n", command_names[c], command_text[c].summary);
     fputs("\n"
           "In the session each line is rolled (an empty line rolls it again); :dist,\n"
-          ":compare, :seed and :help do the rest. Breakdowns are in colour on a\n"
+          ":compare, :table, :seed and :help do the rest. Breakdowns are in colour on a\n"
           "terminal, unless NO_COLOR is set.\n"
           "\n"
           "Without EXPR, roll and dist read standard input when it is not a terminal:\n"
