@@ -589,6 +589,7 @@ done:
     free(sw);
     free(st);
     alea_table_free(t);
+    alea_ctx_free(ctx);
 }
 
 /*
