@@ -300,11 +300,14 @@ static alea_status finish_select(parser *p, pool *pl, const sel_buf *b, const to
     *singles = 0;
     if (!b->nops)
         return ALEA_OK;
-    if (pl->extra || pl->has_reroll_one)
+    if (pl->extra || pl->has_reroll_one || pl->explode_cap)
         return alea__error(p->ctx, ALEA_ERR_SYNTAX, first->start, first->end,
                            "a selection of dice ('k{...}', 'p{...}') with %s is not "
                            "supported yet (byte %u)",
-                           pl->extra ? "extra dice" : "'ra'", (unsigned)first->start);
+                           pl->extra           ? "extra dice"
+                           : pl->has_reroll_one ? "'ra'"
+                                                : "a capped explosion",
+                           (unsigned)first->start);
     if (pl->explode != EXPLODE_NONE && p->dl->d20_select) {
         if (!xtok)
             return unsupported(p, first, "keep and drop on exploding dice, which choose "

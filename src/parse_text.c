@@ -387,8 +387,16 @@ static alea_status parse_text(alea_ctx *ctx, alea_expr *e)
         again = w == w0 ? again : parse_prefix(ctx, e, w0, &r);
         if (again != ALEA_OK && again != ALEA_ERR_SYNTAX)
             return again;
-        if (again != ALEA_OK)
+        if (again != ALEA_OK) {
+            /* an error inside the words before the description is the
+             * expression's own: "d6xo1<6k{1} note" */
+            size_t body = w0;
+            while (body > 0 && (src[body - 1] == ' ' || src[body - 1] == '\t'))
+                body--;
+            if (ctx->err_end <= body)
+                return again;
             return parse_prefix(ctx, e, e->len, NULL); /* its own error, again */
+        }
         w = w0;
     }
     size_t pre = w; /* the expression, trimmed */
