@@ -185,10 +185,13 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     },
     // An expression swept over values of its names (sweeps: ['m=0..10',
     // 'dc=10..20']), a statistic a table (stats: ['mean', 'p>=2']); with
-    // csv, the library's CSV of it too.
-    table(src, sweeps, stats, { csv = false } = {}) {
+    // csv, the library's CSV of it too; with svg (true, or a statistic's
+    // index), its picture ("svg": `alea table --svg`'s, the heat map of
+    // that statistic with two names, of statistic 0 for true).
+    table(src, sweeps, stats, { csv = false, svg = false } = {}) {
+      const k = svg === true ? 0 : Number.isInteger(svg) && svg >= 0 ? svg : -1;
       return withPieces(sweeps, (sp, sl, ns) => withPieces(stats, (tp, tl, nt) =>
-        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0)));
+        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0, k)));
     },
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
