@@ -476,7 +476,9 @@ static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
  * the expressions are the n pieces of src, lens[i] bytes each.
  * {"columns": [<each as web_dist's with stats>], "versus": [{"a": 0, "b":
  * 1, "p_greater": ..., "p_equal", "p_less", "tv", "ks", "emd"}, ...]}: each
- * column against the first, or every pair (a < b). All within one set of
+ * column against the first, or every pair (a < b); with flags' bit 2
+ * (COMPARE_VERSUS_ONLY) the "versus" alone, {"versus": [...]} (the page
+ * has the columns already). All within one set of
  * limits, as the command line's: the columns and the distances share one
  * work budget (each is given what the ones before left), and the columns'
  * outcomes together stay within the support limit. An error as web_dist's,
@@ -484,9 +486,12 @@ static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
  * expression); a limit of the whole comparison has column 0 and a span of
  * 0 to 0.
  */
+#define COMPARE_PAIRS 1       /* every pair, not each against the first */
+#define COMPARE_VERSUS_ONLY 2 /* no "columns" in the answer */
 EXPORT("alea_web_compare")
-const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
+const char *web_compare(const char *src, const uint32_t *lens, int n, int flags)
 {
+    int pairs = flags & COMPARE_PAIRS, columns = !(flags & COMPARE_VERSUS_ONLY);
     if (!ready())
         return nomem;
     if (n < 1)
@@ -518,14 +523,14 @@ const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
                                   "(support limit, for the whole table); compare fewer "
                                   "expressions, or raise the 'support' limit", (long long)support);
     }
-    int ok = !fail && put(&pos, "{\"columns\": [");
-    for (int j = 0; j < n && ok; j++) {
+    int ok = !fail && put(&pos, columns ? "{\"columns\": [" : "{");
+    for (int j = 0; j < n && ok && columns; j++) {
         int c = (!j || put_bytes(&pos, ", ", 2)) ? put_column(&pos, e[j], d[j]) : 0;
         if (c < 0)
             fail = column_error(error_answer(), j);
         ok = c > 0;
     }
-    ok = ok && put(&pos, "], \"versus\": [");
+    ok = ok && put(&pos, columns ? "], \"versus\": [" : "\"versus\": [");
     for (int a = 0, k = 0; a < n && ok; a++)
         for (int b = a + 1; b < n && ok && (pairs || a == 0); b++) {
             alea_versus v;

@@ -225,6 +225,8 @@ test('compare: the JSON of `alea compare --json` (the columns with their statist
     const got = alea.compare(srcs, { pairs });
     const want = JSON.parse(cli(['compare', '--json', ...(pairs ? ['--pairs'] : []), '--', ...srcs]).stdout);
     assert.deepEqual(got.versus, want.versus);
+    // the distances alone (the page has its lines' distributions already)
+    assert.deepEqual(alea.compare(srcs, { pairs, columns: false }), { versus: want.versus });
     got.columns.forEach((c, j) => {
       const { hint, median, at_least: least, at_most: most, ...rest } = c;
       assert.deepEqual({ name: null, ...rest }, want.columns[j]);
@@ -240,6 +242,11 @@ test('compare: the JSON of `alea compare --json` (the columns with their statist
   // past the answer budget: the comparison's own message
   assert.equal(alea.request(2000, 100).compare(['d6', 'd8']).error?.message,
     'the comparison is too long for this page (limit is 100 bytes in all)');
+  // the distances alone are small
+  assert.equal(alea.request(2000, 300).compare(['d6', 'd8']).error?.message,
+    'the comparison is too long for this page (limit is 300 bytes in all)');
+  assert.equal(alea.request(2000, 300).compare(['d6', 'd8'], { columns: false }).versus.length, 1);
+  assert.equal(alea.compare(['d6', 'd6 +'], { columns: false }).error.column, 1);
 });
 
 test('a request past its deadline stops with a plain message', () => {
