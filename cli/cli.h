@@ -241,10 +241,9 @@ int cmd_table(alea_ctx *ctx, const options *o);
  * written to o->svg; src names the first in an error. */
 int svg_dists(alea_ctx *ctx, const options *o, const alea_dist *const *ds,
               const char *const *labels, size_t n, const char *src);
-/* --svg of a table: alea_svg_grid's picture written to o->svg. */
-int svg_grid(alea_ctx *ctx, const options *o, const char *title, const char *row_name,
-             const int64_t *rows, size_t nr, const char *col_name,
-             const char *const *col_labels, size_t nc, const double *cells, int is_prob);
+/* --svg of a table: alea_table_svg's picture (the heat map of the first
+ * statistic with two names) written to o->svg; src names it in an error. */
+int svg_table(alea_ctx *ctx, const options *o, const alea_table *t, const char *src);
 /* --svg '-': the picture takes standard output's place. */
 int svg_to_stdout(const options *o);
 

@@ -1,6 +1,6 @@
 /*
  * svg.c -- --svg FILE of dist, compare and table: the library's chart
- * (alea_svg_dists, alea_svg_grid) formatted whole, then written to the
+ * (alea_svg_dists, alea_table_svg) formatted whole, then written to the
  * file, or to standard output for '-'.
  */
 #include "cli.h"
@@ -51,19 +51,17 @@ int svg_dists(alea_ctx *ctx, const options *o, const alea_dist *const *ds,
     return rc;
 }
 
-int svg_grid(alea_ctx *ctx, const options *o, const char *title, const char *row_name,
-             const int64_t *rows, size_t nr, const char *col_name,
-             const char *const *col_labels, size_t nc, const double *cells, int is_prob)
+int svg_table(alea_ctx *ctx, const options *o, const alea_table *t, const char *src)
 {
-    size_t len = alea_svg_grid(ctx, title, row_name, rows, nr, col_name, col_labels, nc, cells,
-                               is_prob, NULL, 0);
+    size_t len = alea_table_svg(t, 0, NULL, 0);
     if (len == 0)
-        return report_output_limit(ctx, title, "SVG");
+        return alea_ctx_error_span(ctx, NULL, NULL) == ALEA_ERR_NOMEM
+                   ? out_of_memory()
+                   : report_output_limit(ctx, src, "SVG");
     char *p = malloc(len + 1);
     if (!p)
         return out_of_memory();
-    alea_svg_grid(ctx, title, row_name, rows, nr, col_name, col_labels, nc, cells, is_prob, p,
-                  len + 1);
+    alea_table_svg(t, 0, p, len + 1);
     int rc = save(o, p, len);
     free(p);
     return rc;

@@ -190,40 +190,6 @@ static int table_error(alea_ctx *ctx, const char *src, alea_status s)
     return EXIT_FAIL;
 }
 
-/* --svg: the table's cells as numbers for the library's chart, a heat map
- * of the one stat with two names, a line per stat with one. */
-static int sweep_svg(alea_ctx *ctx, const options *o, const char *src, const alea_table *t)
-{
-    size_t nsw = alea_table_sweep_count(t), nst = alea_table_stat_count(t);
-    size_t nr = alea_table_rows(t), nc = nsw > 1 ? alea_table_cols(t) : nst;
-    double *x = malloc(nr * nc * sizeof *x);
-    int64_t *rows = malloc(nr * sizeof *rows);
-    char **labels = calloc(nc, sizeof *labels);
-    char title[512];
-    int rc = x && rows && labels ? EXIT_OK : out_of_memory(), prob = 1;
-    for (size_t c = 0; rc == EXIT_OK && c < nc; c++)
-        if (!(labels[c] = nsw > 1 ? dup_i64(alea_table_value(t, 1, c)) : dup_str(alea_table_stat(t, c))))
-            rc = out_of_memory();
-    for (size_t k = 0; k < (nsw > 1 ? 1 : nst); k++)
-        prob = prob && alea_table_stat_is_prob(t, k);
-    for (size_t r = 0; rc == EXIT_OK && r < nr; r++) {
-        rows[r] = alea_table_value(t, 0, r);
-        for (size_t c = 0; c < nc; c++)
-            x[r * nc + c] = nsw > 1 ? alea_table_cell(t, 0, r, c) : alea_table_cell(t, c, r, 0);
-    }
-    snprintf(title, sizeof title, nsw > 1 ? "%s of %s" : "%.0s%s", alea_table_stat(t, 0), src);
-    if (rc == EXIT_OK)
-        rc = svg_grid(ctx, o, title, alea_table_name(t, 0), rows, nr,
-                      nsw > 1 ? alea_table_name(t, 1) : NULL, (const char *const *)labels, nc, x,
-                      prob);
-    for (size_t c = 0; labels && c < nc; c++)
-        free(labels[c]);
-    free(labels);
-    free(rows);
-    free(x);
-    return rc;
-}
-
 /* ---- the command ------------------------------------------------------------ */
 
 int cmd_table(alea_ctx *ctx, const options *o)
@@ -240,7 +206,7 @@ int cmd_table(alea_ctx *ctx, const options *o)
                                    (size_t)o->nstats, &t);
     if (s != ALEA_OK)
         return table_error(ctx, src, s);
-    int rc = o->svg ? sweep_svg(ctx, o, src, t) : EXIT_OK;
+    int rc = o->svg ? svg_table(ctx, o, t, src) : EXIT_OK;
     if (rc == EXIT_OK && !svg_to_stdout(o))
         rc = o->json  ? print_format(ctx, t, ALEA_FORMAT_JSON)
              : o->csv ? print_format(ctx, t, ALEA_FORMAT_CSV)

@@ -845,6 +845,23 @@ const char *alea_table_cell_text(const alea_table *table, size_t stat, size_t ro
  * table's CSV passes N bytes (output limit is N)").
  */
 size_t alea_table_format(const alea_table *table, alea_format format, char *buf, size_t cap);
+/*
+ * Writes the table as the SVG picture `alea table --svg` draws (through
+ * alea_svg_grid, below): with two names the heat map of statistic stat,
+ * titled "STAT of EXPR", a row per value of the first name and a column
+ * per value of the second; with one name a line per statistic over the
+ * values of the name, titled by the expression (stat ignored). The cells
+ * are in percent where the statistics are probabilities (with one name,
+ * where every one is). snprintf contract and the OUTPUT limit as
+ * alea_dist_format ("too much output: the SVG passes N bytes (output limit
+ * is N)", over the expression's span). It takes the context's memory
+ * while it runs: the title and a few dozen bytes a column with two names, a copy of
+ * the cells with one. Cost: linear in the cells.
+ * Errors, in the table's context, with 0 returned and "" in buf (cap > 0):
+ * ALEA_ERR_LIMIT, ALEA_ERR_NOMEM, and ALEA_ERR_ARGUMENT for a stat past
+ * the table's statistics with two names.
+ */
+size_t alea_table_svg(const alea_table *table, size_t stat, char *buf, size_t cap);
 /* Fairness: are these rolls what fair dice give?                           */
 
 /*

@@ -889,3 +889,88 @@ size_t alea_table_format(const alea_table *t, alea_format format, char *buf, siz
         buf[0] = '\0';
     return 0;
 }
+
+/* ---- the picture ------------------------------------------------------------ */
+
+/* Frees what alea_table_svg allocated (NULL: nothing). */
+static void svg_parts_free(alea_ctx *ctx, char *title, size_t title_size, void *block,
+                           size_t block_size)
+{
+    if (title)
+        alea__mem_free(ctx, title, title_size);
+    if (block)
+        alea__mem_free(ctx, block, block_size);
+}
+
+size_t alea_table_svg(const alea_table *t, size_t stat, char *buf, size_t cap)
+{
+    if (cap > 0)
+        buf[0] = '\0';
+    if (!t)
+        return 0;
+    alea_ctx *ctx = t->ctx;
+    int two = t->nsw > 1;
+    if (two && stat >= t->nst) {
+        alea__error(ctx, ALEA_ERR_ARGUMENT, 0, 0, "no statistic %zu: the table has %zu", stat,
+                    t->nst);
+        return 0;
+    }
+    /* As `alea table --svg` draws it: with two names the heat map of one
+     * statistic, its cells in place ([row][col] of t->x), titled "STAT of
+     * EXPR", a column per value of the second name; with one name a line
+     * per statistic (the cells turned to [row][stat]), titled by the
+     * expression. */
+    size_t cols = two ? t->cols : t->nst, srclen = strlen(t->src);
+    const char *labels[ALEA_TABLE_STATS_MAX];
+    const char **lab = labels;
+    const double *cells = t->x + (two ? stat * t->rows * t->cols : 0);
+    char *title = NULL, *block = NULL;
+    size_t title_size = 0, block_size = 0;
+    int prob = 1;
+    if (two) {
+        /* the column labels: a pointer and the digits of each value */
+        const char *stext = t->st[stat].text;
+        title_size = strlen(stext) + 4 + srclen + 1;
+        block_size = cols * (sizeof(char *) + 24);
+        title = alea__mem_alloc(ctx, title_size);
+        block = cols <= SIZE_MAX / (sizeof(char *) + 24) ? alea__mem_alloc(ctx, block_size) : NULL;
+        if (!title || !block) {
+            svg_parts_free(ctx, title, title_size, block, block_size);
+            alea__nomem(ctx);
+            return 0;
+        }
+        snprintf(title, title_size, "%s of %s", stext, t->src);
+        lab = (const char **)(void *)block;
+        char *digits = block + cols * sizeof(char *);
+        for (size_t c = 0; c < cols; c++) {
+            snprintf(digits + 24 * c, 24, "%" PRId64, t->sw[1].v[c]);
+            lab[c] = digits + 24 * c;
+        }
+        prob = alea_table_stat_is_prob(t, stat);
+    } else {
+        block_size = t->rows * cols * sizeof(double);
+        block = t->rows <= SIZE_MAX / sizeof(double) / cols ? alea__mem_alloc(ctx, block_size) : NULL;
+        if (!block) {
+            alea__nomem(ctx);
+            return 0;
+        }
+        double *x = (double *)(void *)block;
+        for (size_t r = 0; r < t->rows; r++)
+            for (size_t c = 0; c < cols; c++)
+                x[r * cols + c] = t->x[c * t->rows + r];
+        cells = x;
+        for (size_t c = 0; c < cols; c++) {
+            labels[c] = t->st[c].text;
+            prob = prob && alea_table_stat_is_prob(t, c);
+        }
+    }
+    size_t len = alea_svg_grid(ctx, two ? title : t->src, t->sw[0].name, t->sw[0].v, t->rows,
+                               two ? t->sw[1].name : NULL, lab, cols, cells, prob, buf, cap);
+    svg_parts_free(ctx, title, title_size, block, block_size);
+    if (len == 0 && ctx->status == ALEA_ERR_LIMIT) {
+        /* over the expression, as the table's other formats */
+        ctx->err_start = 0;
+        ctx->err_end = t->len;
+    }
+    return len;
+}

@@ -1,8 +1,9 @@
 /* sweep_test.c -- tables (sweep.c, alea_table_new): each cell is the
  * distribution of the expression at the cell's values (by parameters, and
  * by the values written into the text where the language takes a fixed
- * number), the statistics, the formats, the errors with their texts and
- * spans, the cells limit at N and N + 1, and allocation failures. */
+ * number), the statistics, the formats and the picture (alea_table_svg),
+ * the errors with their texts and spans, the cells limit at N and N + 1,
+ * and allocation failures. */
 #include "support.h"
 
 TEST_HEAP_CONTEXT
@@ -321,6 +322,132 @@ static void test_formats(void **state)
     }
 }
 
+/* The picture as `alea table --svg` built it from the accessors (the
+ * arrays of alea_svg_grid: a heat map of stat k with two names, titled
+ * "STAT of EXPR"; a line per statistic with one, titled by the
+ * expression). Owned by the caller. */
+static char *grid_svg(const alea_table *t, const char *src, size_t k)
+{
+    size_t nsw = alea_table_sweep_count(t), nst = alea_table_stat_count(t);
+    size_t nr = alea_table_rows(t), nc = nsw > 1 ? alea_table_cols(t) : nst;
+    double x[64];
+    int64_t rows[32];
+    char digits[16][24], title[128];
+    const char *labels[16];
+    int prob = 1;
+    assert_true(nr <= 32 && nc <= 16 && nr * nc <= 64);
+    for (size_t c = 0; c < nc; c++) {
+        snprintf(digits[c], sizeof digits[c], "%lld", (long long)alea_table_value(t, 1, c));
+        labels[c] = nsw > 1 ? digits[c] : alea_table_stat(t, c);
+        if (nsw == 1)
+            prob = prob && alea_table_stat_is_prob(t, c);
+    }
+    if (nsw > 1)
+        prob = alea_table_stat_is_prob(t, k);
+    for (size_t r = 0; r < nr; r++) {
+        rows[r] = alea_table_value(t, 0, r);
+        for (size_t c = 0; c < nc; c++)
+            x[r * nc + c] = nsw > 1 ? alea_table_cell(t, k, r, c) : alea_table_cell(t, c, r, 0);
+    }
+    snprintf(title, sizeof title, nsw > 1 ? "%s of %s" : "%.0s%s", alea_table_stat(t, k), src);
+    size_t len = alea_svg_grid(ctx, title, alea_table_name(t, 0), rows, nr,
+                               nsw > 1 ? alea_table_name(t, 1) : NULL, labels, nc, x, prob, NULL, 0);
+    char *p = malloc(len + 1);
+    assert_non_null(p);
+    alea_svg_grid(ctx, title, alea_table_name(t, 0), rows, nr, nsw > 1 ? alea_table_name(t, 1) : NULL,
+                  labels, nc, x, prob, p, len + 1);
+    return p;
+}
+
+/* alea_table_svg of t's statistic k is grid_svg's, whole and cut short. */
+static void svg_is_grid(const alea_table *t, const char *src, size_t k)
+{
+    char *want = grid_svg(t, src, k);
+    size_t n = alea_table_svg(t, k, NULL, 0);
+    assert_int_equal(n, strlen(want));
+    char *got = malloc(n + 1), small[24];
+    assert_int_equal(alea_table_svg(t, k, got, n + 1), n);
+    assert_string_equal(got, want);
+    assert_int_equal(alea_table_svg(t, k, small, sizeof small), n); /* truncated */
+    assert_memory_equal(small, want, sizeof small - 1);
+    assert_int_equal(small[sizeof small - 1], '\0');
+    free(got);
+    free(want);
+}
+
+static void test_svg(void **state)
+{
+    (void)state;
+    /* two names: the heat map of each statistic in turn */
+    const char *sw[] = {"m=0..3", "dc=10,12,15"}, *st[] = {"mean", "sd", "median"};
+    alea_table *t = table_of("d20 + m >= dc", sw, 2, st, 3);
+    for (size_t k = 0; k < 3; k++)
+        svg_is_grid(t, "d20 + m >= dc", k);
+    size_t n = alea_table_svg(t, 0, NULL, 0);
+    char *s = malloc(n + 1);
+    alea_table_svg(t, 0, s, n + 1);
+    assert_non_null(strstr(s, "<title id=\"alea-title\">mean of d20 + m &gt;= dc</title>"));
+    assert_non_null(strstr(s, "m 0: dc 10 55%, dc 12 45%, dc 15 30%."));
+    free(s);
+    /* a statistic past the table's: nothing, an argument error */
+    char buf[16] = "x";
+    assert_int_equal(alea_table_svg(t, 3, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    assert_int_equal(alea_ctx_error_span(ctx, NULL, NULL), ALEA_ERR_ARGUMENT);
+    /* the output limit at N and N + 1, over the expression */
+    n = alea_table_svg(t, 1, NULL, 0);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n);
+    assert_int_equal(alea_table_svg(t, 1, NULL, 0), n);
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, (int64_t)n - 1);
+    assert_int_equal(alea_table_svg(t, 1, buf, sizeof buf), 0);
+    assert_string_equal(buf, "");
+    size_t a = 1, b = 0;
+    assert_int_equal(alea_ctx_error_span(ctx, &a, &b), ALEA_ERR_LIMIT);
+    assert_int_equal(a, 0);
+    assert_int_equal(b, strlen("d20 + m >= dc"));
+    assert_non_null(strstr(alea_ctx_error(ctx), "too much output: the SVG passes"));
+    alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, alea_limit_default(ALEA_LIMIT_OUTPUT));
+    alea_table_free(t);
+    /* one name: a line per statistic, whatever stat is; in percent only
+     * when every statistic is a probability */
+    const char *one[] = {"n=0..4"}, *ps[] = {"p>=6", "p<=2"}, *mixed[] = {"mean", "p>=6"};
+    t = table_of("d6 + n", one, 1, mixed, 2);
+    svg_is_grid(t, "d6 + n", 0);
+    s = grid_svg(t, "d6 + n", 0);
+    n = alea_table_svg(t, 7, NULL, 0);
+    assert_int_equal(n, strlen(s));
+    free(s);
+    alea_table_free(t);
+    t = table_of("d6 + n", one, 1, ps, 2);
+    svg_is_grid(t, "d6 + n", 0);
+    alea_table_free(t);
+    t = table_of("event(tier(d4, +n))", (const char *[]){"n=0..6"}, 1,
+                 (const char *[]){"mean", "critical failure"}, 2);
+    svg_is_grid(t, "event(tier(d4, +n))", 0);
+    alea_table_free(t);
+    /* each allocation failing in turn: out of memory, nothing leaked */
+    t = table_of("d20 + m >= dc", sw, 2, st, 1);
+    alea_table *u = table_of("d6 + n", one, 1, ps, 2);
+    for (int which = 0; which < 2; which++) {
+        alea_table *x = which ? u : t;
+        size_t whole = alea_table_svg(x, 0, NULL, 0);
+        for (long k = 1;; k++) {
+            long live = fa.live;
+            heap_fail_at(&fa, k);
+            size_t got = alea_table_svg(x, 0, NULL, 0);
+            heap_fail_at(&fa, 0);
+            assert_int_equal(fa.live, live);
+            if (got) {
+                assert_int_equal(got, whole);
+                break;
+            }
+            assert_int_equal(alea_ctx_error_span(ctx, NULL, NULL), ALEA_ERR_NOMEM);
+        }
+    }
+    alea_table_free(u);
+    alea_table_free(t);
+}
+
 /* alea_table_new fails with status, the message holding want, the span
  * [start, end) in the text named by part and index. */
 static void fails(const char *src, const char *const *sw, size_t nsw, const char *const *st,
@@ -493,6 +620,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_shared_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stats_and_accessors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_svg, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),

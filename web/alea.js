@@ -19,7 +19,9 @@
 //   alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20'], ['mean'], {csv: true})
 //                              -> `alea table --json`'s object with "kinds"
 //                              (a word per stat: prob, outcome, number) and
-//                              "csv" (`alea table --csv`) first; an error
+//                              "csv" (`alea table --csv`) first; {svg: k}:
+//                              "svg" too, `alea table --svg`'s picture (the
+//                              heat map of stat k with two names); an error
 //                              has "part" (expression, sweep, stat), "index"
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
@@ -177,18 +179,22 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0, luck ? 1 : 0);
     },
     // The expressions' distributions side by side and the distances between
-    // them (each against the first; every pair with pairs): their bytes one
-    // after another, and each one's length.
-    compare(srcs, { pairs = false } = {}) {
+    // them (each against the first; every pair with pairs; without columns,
+    // the distances alone: {versus}): their bytes one after another, and
+    // each one's length.
+    compare(srcs, { pairs = false, columns = true } = {}) {
       return withPieces(srcs, (ptr, lens, n) =>
-        JSON.parse(cstring(x.alea_web_compare(ptr, lens, n, pairs ? 1 : 0))));
+        JSON.parse(cstring(x.alea_web_compare(ptr, lens, n, (pairs ? 1 : 0) | (columns ? 0 : 2)))));
     },
     // An expression swept over values of its names (sweeps: ['m=0..10',
     // 'dc=10..20']), a statistic a table (stats: ['mean', 'p>=2']); with
-    // csv, the library's CSV of it too.
-    table(src, sweeps, stats, { csv = false } = {}) {
+    // csv, the library's CSV of it too; with svg (true, or a statistic's
+    // index), its picture ("svg": `alea table --svg`'s, the heat map of
+    // that statistic with two names, of statistic 0 for true).
+    table(src, sweeps, stats, { csv = false, svg = false } = {}) {
+      const k = svg === true ? 0 : Number.isInteger(svg) && svg >= 0 ? svg : -1;
       return withPieces(sweeps, (sp, sl, ns) => withPieces(stats, (tp, tl, nt) =>
-        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0)));
+        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0, k)));
     },
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);

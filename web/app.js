@@ -15,8 +15,8 @@
 // worker and starts another.
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
-import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances }
-  from './numbers.js';
+import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
+  VERSUS_KEYS, versusTexts } from './numbers.js';
 import { STAT_CHOICES, STATS_MAX, statText, statChoice, sweepText, sweepFields, tableOfLink, cellText,
   shade, placesOf } from './sweeps.js';
 import { setupFairness, recordRolls } from './fairness.js';
@@ -678,6 +678,58 @@ function showDist(exprs, results) {
   return { items, errors };
 }
 
+// The distances between the lines of a comparison (the worker's compare:
+// {versus, versus_error}; null for one line), under the chart: each line
+// against the first as `alea compare` prints them under its table, a row
+// a pair ("A vs B"), the library's numbers in each cell's data-value.
+// Without them (a line the library refused, or the lines' shared limits),
+// a note says why.
+const VERSUS_HEADS = [['A > B'], ['A = B'], ['A < B'], ['TV', 'total variation distance'],
+  ['KS', 'Kolmogorov-Smirnov distance'], ['EMD', 'earth mover\'s distance']];
+function showVersus(answer, exprs, results) {
+  const box = $('versus'), note = $('versus-note'), table = $('versus-table');
+  table.replaceChildren();
+  box.hidden = !(answer && answer.versus && answer.versus.length);
+  note.hidden = !(answer && !answer.versus);
+  if (answer && !answer.versus) {
+    note.textContent = results.some((r) => r.error)
+      ? 'The distances between the lines need the exact distribution of each.'
+      : `The distances between the lines were not computed: ${answer.versus_error.message}.`;
+  }
+  if (box.hidden) return;
+  const caption = table.createCaption();
+  caption.className = 'visually-hidden'; // the paragraph above says it
+  caption.textContent = 'Distances between the lines, each against the first';
+  const head = table.createTHead().insertRow();
+  const th = (row, text, scope) => {
+    const c = document.createElement('th');
+    c.scope = scope;
+    c.textContent = text;
+    row.append(c);
+    return c;
+  };
+  th(head, 'A vs B', 'col');
+  for (const [text, long] of VERSUS_HEADS) {
+    const c = th(head, '', 'col');
+    if (!long) { c.textContent = text; continue; }
+    const abbr = document.createElement('abbr');
+    abbr.title = long;
+    abbr.textContent = text;
+    c.append(abbr);
+  }
+  const body = table.createTBody();
+  const nameOf = (k) => results[k].name ?? exprs[k];
+  for (const v of answer.versus) {
+    const row = body.insertRow();
+    th(row, `${nameOf(v.a)} vs ${nameOf(v.b)}`, 'row');
+    versusTexts(v).forEach((text, i) => {
+      const c = row.insertCell();
+      c.textContent = text;
+      c.dataset.value = String(v[VERSUS_KEYS[i]]);
+    });
+  }
+}
+
 // ---- the roll view ---------------------------------------------------------------
 
 // A roll's luck, its place in the exact distribution as the library gives
@@ -925,7 +977,9 @@ async function update(view, asked = true) {
   if (asked) state.estimates = []; // a link's are made again below
   const my = ++updates;
   const exprs = state.exprs.slice(0, MAX_EXPRS);
-  const dists = exprs.map((src) => ({ op: 'dist', src }));
+  // several lines: each as one line's, then the distances between them (worker.js)
+  const compare = view === 'dist' && exprs.length > 1;
+  const dists = compare ? [{ op: 'compare', lines: exprs }] : exprs.map((src) => ({ op: 'dist', src }));
   // Seeded once, before the first expression, as `alea roll --seed S e1 e2`;
   // unseeded, with a seed drawn here, so that the link can repeat it.
   if (view === 'roll') state.drawn = state.seed ? '' : drawSeed();
@@ -946,8 +1000,10 @@ async function update(view, asked = true) {
     $('roll-view').hidden = view !== 'roll';
     $('table-view').hidden = true;
     showTableFields(false);
-    if (out.results) {
-      ({ errors } = view === 'dist' ? showDist(exprs, out.results) : showRoll(exprs, out.results));
+    const results = out.results && compare ? out.results[0].columns : out.results;
+    if (results) {
+      ({ errors } = view === 'dist' ? showDist(exprs, results) : showRoll(exprs, results));
+      if (view === 'dist') showVersus(compare ? out.results[0] : null, exprs, results);
       document.body.dataset.wasmMemory = String(out.memory);
     } else {
       const message = `the calculator stopped (${out.failed}); it has been restarted`;
@@ -963,11 +1019,11 @@ async function update(view, asked = true) {
         message, line: message, start: 0, end: 0 } });
     }
     showErrors(errors, view);
-    showHints(exprs, out.results);
-    if (errors.length && !out.results) announce('');
+    showHints(exprs, results);
+    if (errors.length && !results) announce('');
     shown = { view, exprs: state.exprs.slice() };
     if (asked) reveal(view);
-    if (view === 'dist' && out.results && state.estimates.length && !(await estimateAgain())) return;
+    if (view === 'dist' && results && state.estimates.length && !(await estimateAgain())) return;
   }
   writeHash();
   document.body.dataset.ready = '1';
@@ -1094,11 +1150,13 @@ function downloadCsv() {
 // the library's table (alea_table_new, web/wasm.c's alea_web_table), with
 // two names a heat map per statistic (a real table, its cells shaded, the
 // numbers in them), with one a line a statistic (uPlot) and the numbers
-// below; the library's CSV to download; the link keeps the sweeps and
-// statistics (t=, st=).
+// below; the library's CSV and pictures to download (`alea table --csv`,
+// `--svg`: one of the chart with one name, one of each heat map with two);
+// the link keeps the sweeps and statistics (t=, st=).
 
 let tablePlot = null;
 let lastTable = null; // the answer shown, for the CSV
+let lastTableAsk = null; // {src, sweeps, stats, dialect} of it, for its pictures
 
 // What to try instead, for the table's errors of the page's own bounds.
 function tableHint(error) {
@@ -1189,6 +1247,7 @@ async function updateTable(asked) {
     const r = out.results ? out.results[0] : null;
     const errors = [];
     if (r && !r.error) {
+      lastTableAsk = { src, sweeps, stats, dialect: state.dialect };
       renderTable(r);
       document.body.dataset.wasmMemory = String(out.memory);
     } else {
@@ -1235,8 +1294,9 @@ function renderTable(t) {
   $('table-what').textContent = `${t.expression}: ${t.values[0].length} values of ${t.names[0]}` +
     (two ? ` by ${t.values[1].length} of ${t.names[1]} (${cells} cells)` : '') +
     '; probabilities in %.';
+  $('table-svg').hidden = two; // a button under each heat map instead
   if (two) {
-    t.stats.forEach((_, k) => grids.append(heatMap(t, k)));
+    t.stats.forEach((_, k) => grids.append(heatMap(t, k), heatMapButtons(t, k)));
   } else {
     grids.append(lineTable(t));
     drawTableChart(t);
@@ -1297,6 +1357,21 @@ function heatMap(t, k) {
   table.append(cap, thead, body);
   wrap.append(table);
   return wrap;
+}
+
+// The download of heat map k's picture, under it.
+function heatMapButtons(t, k) {
+  const div = document.createElement('div');
+  div.className = 'buttons';
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'table-svg';
+  b.dataset.stat = String(k);
+  b.textContent = 'Download SVG';
+  b.setAttribute('aria-label', `Download SVG of the heat map of the ${statTitle(t, k)}`);
+  b.addEventListener('click', () => downloadTableSvg(k));
+  div.append(b);
+  return div;
 }
 
 // A one-name table: a row per value, a column per statistic.
@@ -1366,6 +1441,18 @@ function downloadTableCsv() {
   URL.revokeObjectURL(a.href);
 }
 
+// The library's picture of the table shown (`alea table --svg`): with two
+// names the heat map of statistic k (as `alea table --stat STAT --svg`
+// draws it), with one the chart of every statistic. Made on request: the
+// table is computed again, in the worker, as it was shown.
+async function downloadTableSvg(k = 0) {
+  if (!lastTable || !lastTableAsk || calc.busy) return;
+  const { src, sweeps, stats, dialect } = lastTableAsk;
+  const names = lastTable.names.join('-');
+  const out = await calc.run([{ op: 'table', src, sweeps, stats, svg: k }], state.deadline, dialect);
+  saveSvg(out, lastTable.names.length > 1 ? `alea-table-${names}-${k + 1}.svg` : `alea-table-${names}.svg`);
+}
+
 // The table's fields show with the table view only: the other views keep
 // the room above their results.
 function showTableFields(on) {
@@ -1390,6 +1477,7 @@ function wireTable() {
     if (ev.key === 'Enter' && ev.target.tagName === 'INPUT') { ev.preventDefault(); computeTable(); }
   });
   $('table-csv').addEventListener('click', downloadTableCsv);
+  $('table-svg').addEventListener('click', () => downloadTableSvg(0));
   new ResizeObserver(() => {
     const width = $('table-chart').clientWidth;
     if (tablePlot && width > 0 && width !== tablePlot.width) tablePlot.setSize({ width, height: CHART_HEIGHT });
@@ -1408,6 +1496,12 @@ async function downloadSvg() {
   const lines = exprs.filter((_, i) => results[i] && !results[i].error && !results[i].estimate);
   if (!lines.length) return;
   const out = await calc.run([{ op: 'svg', lines }], state.deadline, state.dialect);
+  saveSvg(out, lines.length === 1 ? 'alea-chart.svg' : 'alea-compare.svg');
+}
+
+// The picture of an SVG request's answer ({svg}) saved as filename, or the
+// notice of why it could not be made.
+function saveSvg(out, filename) {
   const answer = out.results && out.results[0];
   if (!answer || answer.error) {
     const why = answer ? answer.error.message : out.cancelled ? 'cancelled' : 'the calculator stopped';
@@ -1416,7 +1510,7 @@ async function downloadSvg() {
   }
   const a = document.createElement('a');
   a.href = URL.createObjectURL(new Blob([answer.svg], { type: 'image/svg+xml' }));
-  a.download = lines.length === 1 ? 'alea-chart.svg' : 'alea-compare.svg';
+  a.download = filename;
   a.click();
   URL.revokeObjectURL(a.href);
 }

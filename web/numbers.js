@@ -207,3 +207,29 @@ export function luckPct(p) {
   // %.3g: no exponent between 0.001 and 100, no trailing zeros
   return `${x.toPrecision(3).replace(/(\.[0-9]*?)0+$/, '$1').replace(/\.$/, '')}%`;
 }
+
+// The distances between two lines (`alea compare --json`'s "versus": {a,
+// b, p_greater, p_equal, p_less, tv, ks, emd}) as `alea compare` prints
+// them under its table (cli/versus.c): the three chances in percent with two
+// decimals, TV and KS with three, EMD with two.
+export const VERSUS_KEYS = ['p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd'];
+export function versusTexts(v) {
+  const x = VERSUS_KEYS.map((k) => num(v[k]));
+  return [...x.slice(0, 3).map((p) => `${fixedC(100 * p, 2)}%`), fixedC(x[3], 3), fixedC(x[4], 3),
+    fixedC(x[5], 2)];
+}
+
+// x with d decimals (d < 20) as C's printf("%.*f") writes it: the double's
+// exact value rounded to nearest, a tie to even (64.125: "64.12"), where
+// toFixed rounds a tie up ("64.13"). A tie has d + 1 decimals exactly, so
+// 60 of them show it (the next digits of a double near it are within 60).
+export function fixedC(x, d) {
+  const up = x.toFixed(d);
+  if (!Number.isFinite(x)) return up;
+  const exact = Math.abs(x).toFixed(60);
+  const at = exact.indexOf('.') + 1 + d;
+  if (!/^50*$/.test(exact.slice(at))) return up;
+  const down = exact.slice(0, d ? at : at - 1);
+  if (Number(down.at(-1)) % 2 === 1) return up; // the odd one goes up to even
+  return `${x < 0 && Number(down) !== 0 ? '-' : ''}${down}`;
+}

@@ -476,7 +476,9 @@ static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
  * the expressions are the n pieces of src, lens[i] bytes each.
  * {"columns": [<each as web_dist's with stats>], "versus": [{"a": 0, "b":
  * 1, "p_greater": ..., "p_equal", "p_less", "tv", "ks", "emd"}, ...]}: each
- * column against the first, or every pair (a < b). All within one set of
+ * column against the first, or every pair (a < b); with flags' bit 2
+ * (COMPARE_VERSUS_ONLY) the "versus" alone, {"versus": [...]} (the page
+ * has the columns already). All within one set of
  * limits, as the command line's: the columns and the distances share one
  * work budget (each is given what the ones before left), and the columns'
  * outcomes together stay within the support limit. An error as web_dist's,
@@ -484,9 +486,12 @@ static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
  * expression); a limit of the whole comparison has column 0 and a span of
  * 0 to 0.
  */
+#define COMPARE_PAIRS 1       /* every pair, not each against the first */
+#define COMPARE_VERSUS_ONLY 2 /* no "columns" in the answer */
 EXPORT("alea_web_compare")
-const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
+const char *web_compare(const char *src, const uint32_t *lens, int n, int flags)
 {
+    int pairs = flags & COMPARE_PAIRS, columns = !(flags & COMPARE_VERSUS_ONLY);
     if (!ready())
         return nomem;
     if (n < 1)
@@ -518,14 +523,14 @@ const char *web_compare(const char *src, const uint32_t *lens, int n, int pairs)
                                   "(support limit, for the whole table); compare fewer "
                                   "expressions, or raise the 'support' limit", (long long)support);
     }
-    int ok = !fail && put(&pos, "{\"columns\": [");
-    for (int j = 0; j < n && ok; j++) {
+    int ok = !fail && put(&pos, columns ? "{\"columns\": [" : "{");
+    for (int j = 0; j < n && ok && columns; j++) {
         int c = (!j || put_bytes(&pos, ", ", 2)) ? put_column(&pos, e[j], d[j]) : 0;
         if (c < 0)
             fail = column_error(error_answer(), j);
         ok = c > 0;
     }
-    ok = ok && put(&pos, "], \"versus\": [");
+    ok = ok && put(&pos, columns ? "], \"versus\": [" : "\"versus\": [");
     for (int a = 0, k = 0; a < n && ok; a++)
         for (int b = a + 1; b < n && ok && (pairs || a == 0); b++) {
             alea_versus v;
@@ -597,8 +602,12 @@ static const char *part_error(const char *err, const char *part, size_t k)
  * statistic of its distribution in each cell: `alea table --json`'s
  * object (alea_table_format), with two fields of the page's first:
  * "kinds", a word per statistic ("prob" for a probability, shown in
- * percent; "outcome" for median and pN; else "number"), and with csv set
- * "csv", the library's CSV of the same table (`alea table --csv`). The
+ * percent; "outcome" for median and pN; else "number"), with csv set
+ * "csv", the library's CSV of the same table (`alea table --csv`), and
+ * with svg at 0 or more "svg", the library's picture of it
+ * (alea_table_svg: with two names the heat map of statistic svg, as
+ * `alea table --stat STAT --svg` draws it; with one name the lines of
+ * every statistic, whatever svg is); svg below 0: none. The
  * sweeps ("m=0..10") are nsweeps pieces of sweep_src (sweep_lens[i] bytes
  * each), the statistics ("p>=2") nstats pieces of stat_src. An error as
  * web_dist's, with "part": the text its span is in ("expression", "sweep"
@@ -609,7 +618,7 @@ static const char *part_error(const char *err, const char *part, size_t k)
 EXPORT("alea_web_table")
 const char *web_table(const char *src, size_t len, const char *sweep_src, const uint32_t *sweep_lens,
                       int nsweeps, const char *stat_src, const uint32_t *stat_lens, int nstats,
-                      int csv)
+                      int csv, int svg)
 {
     if (!ready())
         return nomem;
@@ -654,19 +663,27 @@ const char *web_table(const char *src, size_t len, const char *sweep_src, const 
                  : alea_table_stat_is_outcome(t, i) ? "outcome"
                                                     : "number");
     ok = ok && put(&pos, "], ");
-    for (int f = csv ? 1 : 0; f >= 0 && ok && !fail; f--) {
-        /* the CSV as a string field first, then the JSON object's fields */
-        alea_format format = f ? ALEA_FORMAT_CSV : ALEA_FORMAT_JSON;
-        size_t n = alea_table_format(t, format, NULL, 0);
+    /* the SVG and the CSV as string fields first, then the JSON object's
+     * fields: f 2, 1, 0 */
+    for (int f = 2; f >= 0 && ok && !fail; f--) {
+        if ((f == 2 && svg < 0) || (f == 1 && !csv))
+            continue;
+        alea_format format = f == 1 ? ALEA_FORMAT_CSV : ALEA_FORMAT_JSON;
+        size_t n = f == 2 ? alea_table_svg(t, (size_t)svg, NULL, 0)
+                          : alea_table_format(t, format, NULL, 0);
         char *text = n ? malloc(n + 1) : NULL;
         if (!n)
-            fail = error_answer(); /* past the output limit */
+            fail = error_answer(); /* past the output limit (or no such statistic) */
         else if (!text)
             fail = nomem;
         else {
-            alea_table_format(t, format, text, n + 1);
-            /* the JSON's fields after its "{", the CSV as "csv": "..." */
-            ok = f ? put(&pos, "\"csv\": ") && put_string(&pos, text) && put(&pos, ", ")
+            if (f == 2)
+                alea_table_svg(t, (size_t)svg, text, n + 1);
+            else
+                alea_table_format(t, format, text, n + 1);
+            /* the JSON's fields after its "{", the others as "svg": "..." */
+            ok = f ? put(&pos, f == 2 ? "\"svg\": " : "\"csv\": ") && put_string(&pos, text) &&
+                         put(&pos, ", ")
                    : put_bytes(&pos, text + 1, n - 1);
         }
         free(text);

@@ -9,8 +9,9 @@
 //   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}
-//                                             | {op: 'table', src, sweeps, stats}
+//                                             | {op: 'table', src, sweeps, stats, svg}
 //                                             | {op: 'svg', lines: [src, ...]}
+//                                             | {op: 'compare', lines: [src, ...]}
 //                                             | {op: 'fairness', rolls: [[src, total], ...], seed}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
@@ -22,7 +23,14 @@
 // (web/wasm.c). A line "name: expr" that does not compile as it stands is named
 // (alea.js splitName): its answer carries "name", its error's span is
 // moved to count from the line's start. A table comes with the library's
-// CSV of it (alea.js's table with csv), for the page's download.
+// CSV of it (alea.js's table with csv), for the page's download; asked with
+// svg (a statistic's index), with the library's picture in its place.
+// Several lines compared come as {columns: [an answer per line, as dist's],
+// versus: [{a, b, p_greater, ...}] or null, versus_error}: each line as
+// dist's, then the distances of the library's comparison (alea.js's compare,
+// `alea compare --json`'s "versus"), each line against the first; where it
+// refuses (a line's error, the lines' shared limits, the deadline),
+// versus_error says why there are no distances.
 import { loadAlea } from './alea.js';
 
 let loading = null;
@@ -44,19 +52,11 @@ self.onmessage = async (ev) => {
   self.postMessage({ id: m.id, started: true });
   try {
     const req = alea.request(m.deadline, m.bytes, m.dialect);
-    // A roll's JSON detail (its dice's marks) only when the page asks: it
-    // marks the dice of a few rolls, and lists many as plain text.
-    const results = m.calls.map((c) => {
-      if (c.op === 'table') return req.table(c.src, c.sweeps, c.stats, { csv: true });
-      // the chart of several lines, each "name: expr" named as below
-      if (c.op === 'svg') {
-        return req.svg(c.lines.map((line) => {
-          const named = req.named(line);
-          return named && !named.error ? { label: named.name, src: named.src } : { label: '', src: line };
-        }));
-      }
-      // a log of rolls judged (fairness.js): as `alea fairness --json`
-      if (c.op === 'fairness') return req.fairness(c.rolls, { seed: c.seed });
+    // A line as the dist and roll views show it: "name: expr" named, with
+    // its own error. A roll's JSON detail (its dice's marks) only when the
+    // page asks: it marks the dice of a few rolls, and lists many as plain
+    // text.
+    const line = (c) => {
       const named = req.named(c.src);
       if (named && named.error) return named;
       const src = named ? named.src : c.src;
@@ -70,6 +70,34 @@ self.onmessage = async (ev) => {
         if (out.error) { out.error.start += named.at; out.error.end += named.at; }
       }
       return out;
+    };
+    // Lines compared: each line first, as dist's (each within the limits
+    // alone, as one line is), then the library's distances between them,
+    // within its limits for the whole comparison, when every line has its
+    // exact distribution.
+    const compare = (lines) => {
+      const columns = lines.map((src) => line({ op: 'dist', src }));
+      const failed = columns.find((c) => c.error);
+      if (failed) return { columns, versus: null, versus_error: failed.error };
+      const out = req.compare(lines.map((src, j) => (columns[j].name ? req.named(src).src : src)),
+        { columns: false });
+      return { columns, versus: out.error ? null : out.versus, versus_error: out.error };
+    };
+    const results = m.calls.map((c) => {
+      if (c.op === 'compare') return compare(c.lines);
+      if (c.op === 'table') {
+        return req.table(c.src, c.sweeps, c.stats, c.svg === undefined ? { csv: true } : { svg: c.svg });
+      }
+      // the chart of several lines, each "name: expr" named as line's
+      if (c.op === 'svg') {
+        return req.svg(c.lines.map((line) => {
+          const named = req.named(line);
+          return named && !named.error ? { label: named.name, src: named.src } : { label: '', src: line };
+        }));
+      }
+      // a log of rolls judged (fairness.js): as `alea fairness --json`
+      if (c.op === 'fairness') return req.fairness(c.rolls, { seed: c.seed });
+      return line(c);
     });
     self.postMessage({ id: m.id, results, memory: alea.memoryBytes() });
   } catch (e) {

@@ -9,7 +9,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, g2, luckPct, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances } from '../numbers.js';
+import { pct, g2, luckPct, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
+  versusTexts, fixedC } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -243,4 +244,31 @@ test('a table\'s cells as shown, and the heat map\'s shades', () => {
   assert.equal(shade(NaN), shade(0));
   assert.deepEqual(placesOf([[1, 2], [3, 5]]), [[0, 0.25], [0.5, 1]]);
   assert.deepEqual(placesOf([[4, 4]]), [[0, 0]]);
+});
+
+test('the distances between two lines read as `alea compare` prints them', () => {
+  // d20 against 2d20kh1: A < B 64.125%, a tie C's printf rounds to even
+  const pairs = [['1d20+5', '2d20kh1+2'], ['d2', 'd3'], ['d20', 'd20+5'], ['3d6', '3d6'], ['d20', '2d20kh1'],
+    ['d8', 'd4']];
+  for (const [a, b] of pairs) {
+    const [v] = JSON.parse(run('compare', '--json', a, b)).versus;
+    // the line under the table's header "A vs B  A > B ... EMD"
+    const text = run('compare', a, b).trimEnd().split('\n');
+    const line = text[text.findIndex((l) => /^A vs B/.test(l)) + 1];
+    assert.deepEqual(versusTexts(v), line.slice(`${a} vs ${b}`.length).trim().split(/\s+/), `${a} vs ${b}`);
+  }
+});
+
+test('fixedC rounds as C\'s printf: a tie to even, else to nearest', () => {
+  const cases = [[64.125, 2, '64.12'], [0.125, 2, '0.12'], [0.375, 2, '0.38'], [2.5, 0, '2'], [3.5, 0, '4'],
+    [0.0625, 3, '0.062'], [1.005, 2, '1.00'], [3.325, 2, '3.33'], [0.3333333333333333, 3, '0.333'],
+    [-0.125, 2, '-0.12'], [-0.001, 2, '-0.00'], [0, 3, '0.000'], [100, 2, '100.00'], [0.5, 0, '0']];
+  // the same doubles through C's printf (Python's % is the C library's rounding)
+  const c = spawnSync('python3', ['-c', 'import sys\nfor a in sys.argv[1:]:\n x, d = a.split(",")\n '
+    + 'print("%.*f" % (int(d), float(x)))', ...cases.map(([x, d]) => `${x},${d}`)], { encoding: 'utf8' })
+    .stdout.trimEnd().split('\n');
+  cases.forEach(([x, d, want], i) => {
+    assert.equal(fixedC(x, d), want, `${x} to ${d}`);
+    assert.equal(c[i], want, `C's printf of ${x}`);
+  });
 });

@@ -196,6 +196,65 @@ test('several expressions side by side, exactly, at least and at most', async ()
   await page.close();
 });
 
+// The page's distances between the lines: {label: [texts], values: [numbers]} a row.
+async function versusRows(page) {
+  return page.$$eval('#versus-table tbody tr', (rows) => rows.map((tr) => ({
+    label: tr.cells[0].textContent,
+    texts: [...tr.cells].slice(1).map((c) => c.textContent),
+    values: [...tr.cells].slice(1).map((c) => Number(c.dataset.value)),
+  })));
+}
+
+test('compared lines: the distances under the chart are `alea compare`\'s, each against the first', async () => {
+  const keys = ['p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd'];
+  for (const [size, ctx] of await sizes()) {
+    const page = await open('', ctx);
+    await submit(page, 'd20\nadvantage: 2d20kh1\nd20+5');
+    const want = JSON.parse(spawnSync(ALEA, ['compare', '--json', 'd20', 'advantage=2d20kh1', 'd20+5'],
+      { encoding: 'utf8' }).stdout).versus;
+    const text = spawnSync(ALEA, ['compare', 'd20', 'advantage=2d20kh1', 'd20+5'], { encoding: 'utf8' })
+      .stdout.trimEnd().split('\n');
+    const printed = text.slice(text.findIndex((l) => /^A vs B/.test(l)) + 1);
+    const rows = await versusRows(page);
+    assert.deepEqual(rows.map((r) => r.label), ['d20 vs advantage', 'd20 vs d20+5'], size);
+    rows.forEach((r, i) => {
+      assert.deepEqual([want[i].a, want[i].b], [0, i + 1]);
+      keys.forEach((k, j) => assert.ok(close(r.values[j], want[i][k]), `${size} ${r.label} ${k}`));
+      // the texts as the command line prints them, percentages for the chances
+      assert.deepEqual(r.texts, printed[i].slice(r.label.length).trim().split(/\s+/), size);
+    });
+    assert.deepEqual(await page.$$eval('#versus-table thead th', (h) => h.map((c) => c.textContent)),
+      ['A vs B', 'A > B', 'A = B', 'A < B', 'TV', 'KS', 'EMD']);
+    assert.match(await page.textContent('#versus-table caption'), /^Distances between the lines, each against the first/);
+    assert.match(await page.textContent('#versus p'), /^Each line against the first/);
+    // under the chart, above the distribution's table
+    assert.ok(await page.$eval('#versus', (v) => v.compareDocumentPosition(document.getElementById('chart'))
+      & Node.DOCUMENT_POSITION_PRECEDING));
+    assert.ok(await page.$eval('#versus', (v) => v.compareDocumentPosition(document.getElementById('dist-table'))
+      & Node.DOCUMENT_POSITION_FOLLOWING));
+    assert.equal(await overflows(page), false, size);
+    await axe(page, `${size}, the distances between lines`);
+    await page.screenshot({ path: join(shots, `versus-${size}.png`), fullPage: true });
+    // one line: no distances; a line in error: the others are shown, and a note says why none
+    await submit(page, '3d6');
+    assert.equal(await page.isHidden('#versus'), true);
+    assert.equal(await page.isHidden('#versus-note'), true);
+    await submit(page, '3d6\n3d6 +');
+    assert.equal(await page.isHidden('#versus'), true);
+    assert.match(await page.textContent('#versus-note'), /need the exact distribution of each/);
+    assert.equal((await tableColumns(page)).length, 16, 'the line computed is shown');
+    await axe(page, `${size}, a line in error among compared lines`);
+    // the link brings the distances back
+    await submit(page, 'd2\nd3\nd4');
+    const again = await open(new URL(page.url()).hash, ctx);
+    assert.deepEqual((await versusRows(again)).map((r) => r.texts),
+      [['16.67%', '33.33%', '50.00%', '0.333', '0.333', '0.50'],
+        ['12.50%', '25.00%', '62.50%', '0.500', '0.500', '1.00']]);
+    await again.close();
+    await ctx.close();
+  }
+});
+
 test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async () => {
   const page = await open();
   await page.fill('#exprs', '4d6kh3\n2d6 -1 DICE\nevent(3d4 + 3d6 + d18)');
@@ -860,8 +919,8 @@ const TABLES = [
 ];
 const tableLink = (src, sweeps, stats) => '#' + new URLSearchParams([['e', src], ['v', 'table'],
   ...sweeps.map((t) => ['t', t]), ...stats.map((t) => ['st', t])]).toString();
-const cliTable = (src, sweeps, stats, format) => {
-  const r = spawnSync(ALEA, ['table', src, ...sweeps, ...stats.flatMap((t) => ['--stat', t]), format],
+const cliTable = (src, sweeps, stats, ...format) => {
+  const r = spawnSync(ALEA, ['table', src, ...sweeps, ...stats.flatMap((t) => ['--stat', t]), ...format],
     { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   return r.stdout;
@@ -969,6 +1028,48 @@ test('table view: the fields compute a table, the link brings it back, the CSV i
     cliTable('event(tier(d4, +n))', ['n=0..22'], ['mean', 'critical failure'], '--csv'));
   await page.close();
   await again.close();
+});
+
+// The SVG a table's button downloads: its text, name, and what it draws.
+async function tableSvg(page, selector) {
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(selector)]);
+  const text = readFileSync(await download.path(), 'utf8');
+  const parsed = await page.evaluate((t) => {
+    const doc = new DOMParser().parseFromString(t, 'image/svg+xml');
+    if (doc.querySelector('parsererror')) return null;
+    return { role: doc.documentElement.getAttribute('role'), title: doc.querySelector('title').textContent };
+  }, text);
+  return { text, name: download.suggestedFilename(), parsed };
+}
+
+test('table view: Download SVG is `alea table --svg`: a picture a heat map, or the chart of one name', async () => {
+  const sweeps = ['m=0..6', 'd=10..14'], stats = ['p>=2', 'mean'];
+  const page = await open(tableLink('dd(m, d, best)', sweeps, stats));
+  // two names: a button under each heat map, none for the whole
+  assert.equal(await page.isHidden('#table-svg'), true);
+  assert.equal(await page.$$eval('#table-grids button.table-svg', (b) => b.length), 2);
+  assert.deepEqual(await page.$$eval('#table-grids button.table-svg', (bs) => bs.map((b) => b.getAttribute('aria-label'))),
+    ['Download SVG of the heat map of the p>=2 of dd(m, d, best)',
+      'Download SVG of the heat map of the mean of dd(m, d, best)']);
+  for (const [k, stat] of stats.entries()) {
+    const got = await tableSvg(page, `#table-grids button.table-svg[data-stat="${k}"]`);
+    assert.ok(got.parsed, 'the SVG parses');
+    assert.deepEqual(got.parsed, { role: 'img', title: `${stat} of dd(m, d, best)` });
+    assert.equal(got.name, `alea-table-m-d-${k + 1}.svg`);
+    // as the command line draws the heat map of its one --stat
+    assert.equal(got.text, cliTable('dd(m, d, best)', sweeps, [stat], '--svg', '-'), stat);
+  }
+  // one name: one button, the chart of every statistic
+  await page.goto('about:blank');
+  await page.goto(base + tableLink('event(tier(d4, +n))', ['n=0..8'], ['mean', 'critical failure']));
+  await settled(page);
+  assert.equal(await page.isVisible('#table-svg'), true);
+  assert.equal(await page.$$eval('#table-grids button', (b) => b.length), 0);
+  const one = await tableSvg(page, '#table-svg');
+  assert.deepEqual(one.parsed, { role: 'img', title: 'event(tier(d4, +n))' });
+  assert.equal(one.name, 'alea-table-n.svg');
+  assert.equal(one.text, cliTable('event(tier(d4, +n))', ['n=0..8'], ['mean', 'critical failure'], '--svg', '-'));
+  await page.close();
 });
 
 test('table view: an error shows its caret under the expression, the sweep or the statistic', async () => {

@@ -225,6 +225,8 @@ test('compare: the JSON of `alea compare --json` (the columns with their statist
     const got = alea.compare(srcs, { pairs });
     const want = JSON.parse(cli(['compare', '--json', ...(pairs ? ['--pairs'] : []), '--', ...srcs]).stdout);
     assert.deepEqual(got.versus, want.versus);
+    // the distances alone (the page has its lines' distributions already)
+    assert.deepEqual(alea.compare(srcs, { pairs, columns: false }), { versus: want.versus });
     got.columns.forEach((c, j) => {
       const { hint, median, at_least: least, at_most: most, ...rest } = c;
       assert.deepEqual({ name: null, ...rest }, want.columns[j]);
@@ -240,6 +242,11 @@ test('compare: the JSON of `alea compare --json` (the columns with their statist
   // past the answer budget: the comparison's own message
   assert.equal(alea.request(2000, 100).compare(['d6', 'd8']).error?.message,
     'the comparison is too long for this page (limit is 100 bytes in all)');
+  // the distances alone are small
+  assert.equal(alea.request(2000, 300).compare(['d6', 'd8']).error?.message,
+    'the comparison is too long for this page (limit is 300 bytes in all)');
+  assert.equal(alea.request(2000, 300).compare(['d6', 'd8'], { columns: false }).versus.length, 1);
+  assert.equal(alea.compare(['d6', 'd6 +'], { columns: false }).error.column, 1);
 });
 
 test('a request past its deadline stops with a plain message', () => {
@@ -509,6 +516,19 @@ test('table: `alea table --json` and --csv, with the kinds of statistics first',
     ['sweep', 1, 3, 7]);
   assert.equal(alea.table('d20 + m', ['m=0'], ['mean', 'p>']).error.part, 'stat');
   assert.equal(alea.table('d20 + m +', ['m=0'], []).error.part, 'expression');
+  // the picture: `alea table --svg -`'s, the heat map of the statistic asked
+  // for with two names (as the command line draws it of its one --stat)
+  const hit = ['d20 + m >= dc', 'm=0..3', 'dc=10..12'];
+  const two = alea.table(hit[0], hit.slice(1), ['mean', 'p=1'], { svg: 1 });
+  assert.equal(two.svg, cli(['table', ...hit, '--stat', 'p=1', '--svg', '-']).stdout);
+  assert.equal(two.csv, undefined);
+  assert.equal(alea.table(hit[0], hit.slice(1), [], { svg: true }).svg,
+    cli(['table', ...hit, '--svg', '-']).stdout);
+  assert.equal(alea.table(args[0], [args[1]], ['mean', 'critical failure', 'median'], { svg: 2 }).svg,
+    cli(['table', ...args, '--svg', '-']).stdout);
+  assert.equal(alea.table(...hit.slice(0, 1), hit.slice(1), [], { svg: false }).svg, undefined);
+  assert.match(alea.table(hit[0], hit.slice(1), ['mean'], { svg: 1 }).error.message,
+    /^no statistic 1: the table has 1$/);
   // the answer budget and the deadline of the request
   assert.equal(alea.request(2000, 100).table('d20 + m', ['m=0..20'], []).error?.message,
     'the table is too long for this page (limit is 100 bytes in all)');
