@@ -491,8 +491,7 @@ void fairness_json(FILE *out, const alea_fairness_result *r, uint64_t seed, int6
     fputs("]}\n", out);
 }
 
-static void fairness_text(FILE *out, const alea_fairness_result *r, uint64_t seed,
-                          int64_t refused)
+void fairness_text(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused)
 {
     fprintf(out, "%" PRId64 " roll%s", r->rolls, r->rolls == 1 ? "" : "s");
     if (refused)
