@@ -393,6 +393,9 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
  * and a binary search (about 0.1 us); the body limit bounds them first
  * (5 bytes a roll of "d6 1\n"): 4 MiB holds about 800,000. */
 #define SERVE_FAIRNESS_ROLLS 100000
+/* The session's rolls kept for :fairness (--max-rolls): 12 MiB of them,
+ * hours of :roll -n. */
+#define SESSION_ROLLS 1048576
 #define SERVE_FAIRNESS_ROLLS_MAX 10000000
 #define SERVE_REQUEST 65536
 #define SERVE_REQUEST_MAX 4194304

@@ -180,11 +180,11 @@ typedef struct editline {
  * The session's rolls, for :fairness: each roll's expression (an index
  * into the distinct texts, each with the dialect it was rolled in) and its
  * total, in the order rolled; a repeat's rolls one by one, as alea fairness
- * reads roll --json. Bounded: the rolls past ROLL_LOG_MAX, of a text past
- * the accumulator's ALEA_FAIRNESS_EXPRESSIONS or past ROLL_LOG_TEXT_BYTES
- * of texts are counted, not kept.
+ * reads roll --json. Bounded: the rolls past max (--max-rolls,
+ * SESSION_ROLLS), of a text past the accumulator's
+ * ALEA_FAIRNESS_EXPRESSIONS or past ROLL_LOG_TEXT_BYTES of texts are
+ * counted, not kept.
  */
-#define ROLL_LOG_MAX (1u << 20)        /* 12 MiB of rolls: hours of :roll -n */
 #define ROLL_LOG_TEXT_BYTES (1u << 20) /* 256 texts of up to 4 KiB */
 
 typedef struct log_text {
@@ -198,7 +198,7 @@ struct roll_log {
     size_t ntexts, text_bytes, last;
     uint32_t *which; /* a roll's text */
     int64_t *totals;
-    size_t n, cap;
+    size_t n, cap, max;
     int64_t unkept;
 };
 
@@ -233,7 +233,7 @@ void roll_log_add(roll_log *log, const alea_ctx *ctx, const char *src, const ale
         }
         if (log->n == log->cap) {
             size_t cap = log->cap ? 2 * log->cap : 256;
-            cap = cap < ROLL_LOG_MAX ? cap : ROLL_LOG_MAX;
+            cap = cap < log->max ? cap : log->max;
             uint32_t *w = cap > log->cap ? realloc(log->which, cap * sizeof *w) : NULL;
             if (w)
                 log->which = w;
@@ -312,10 +312,10 @@ static int repl_fairness(alea_ctx *ctx, const options *c)
         rc = report_len(ctx, NULL, 0);
     if (rc == EXIT_OK) {
         if (log->unkept)
-            fprintf(stderr, "alea: :fairness: %" PRId64 " later roll%s not kept (a session "
-                            "keeps %u rolls of at most %d expressions): the verdict is on "
-                            "the others\n",
-                    log->unkept, log->unkept == 1 ? " was" : "s were", ROLL_LOG_MAX,
+            fprintf(stderr, "alea: :fairness: %" PRId64 " later roll%s not kept (this session "
+                            "keeps %zu rolls, its --max-rolls, of at most %d expressions): "
+                            "the verdict is on the others\n",
+                    log->unkept, log->unkept == 1 ? " was" : "s were", log->max,
                     ALEA_FAIRNESS_EXPRESSIONS);
         fflush(stderr);
         if (c->json)
@@ -761,6 +761,8 @@ int cmd_repl(alea_ctx *ctx, options *o)
         free(t.raw);
         return out_of_memory();
     }
+    log->max = o->max_rolls ? (size_t)o->max_rolls : SESSION_ROLLS;
+    o->max_rolls = 0; /* the session's: no option of its lines */
     o->log = log;
     for (;;) {
         fflush(stdout);

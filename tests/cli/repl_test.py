@@ -244,6 +244,37 @@ def fairness_checks(alea, env):
           'mean 2.50' in out, out)
     s.send(':quit\r')
     s.close()
+    # --max-rolls: the rolls kept, at N and N + 1
+    s = Session(alea, dict(env, NO_COLOR='1'), ['--max-rolls', '3'])
+    s.read_until(r'alea> ')
+    s.line(':roll -n 3 d6')
+    out = plain(s.line(':fairness --seed 1'))
+    check('alea --max-rolls 3: three rolls kept', '3 rolls, placed with seed 1' in out and
+          'not kept' not in out, out)
+    s.line('d6')
+    out = plain(s.line(':fairness --seed 1'))
+    check('alea --max-rolls 3: the fourth counted, not kept',
+          '1 later roll was not kept (this session keeps 3 rolls' in out and
+          '3 rolls, placed with seed 1' in out, out)
+    out = plain(s.line(':roll d6'))
+    check('--max-rolls is no option of a line', 'bounds what a session keeps' not in out, out)
+    s.send(':quit\r')
+    s.close()
+    # the expressions kept, at N (256) and N + 1
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    for k in range(256):
+        s.line(f'd6+{k}')
+    out = plain(s.line(':fairness --seed 7'))
+    check(':fairness: 256 expressions kept', 'not kept' not in out and
+          '256 rolls, placed with seed 7' in out, out)
+    s.line('d6+256')
+    out = plain(s.line(':fairness --seed 7'))
+    check(':fairness: the 257th expression is counted, not kept',
+          ':fairness: 1 later roll was not kept (this session keeps 1048576 rolls, its '
+          '--max-rolls, of at most 256 expressions)' in out and '256 rolls, placed' in out, out)
+    s.send(':quit\r')
+    s.close()
 
 
 def main():
