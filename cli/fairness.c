@@ -430,6 +430,7 @@ int cmd_fairness(alea_ctx *ctx, const options *o)
     if (reported > FAIRNESS_REPORTS)
         fprintf(stderr, "alea: ... and %zu more refused lines\n", reported - FAIRNESS_REPORTS);
     alea_fairness_result r;
+    timer_arm(o->timer); /* the tests' own: not what the last line left of its --timeout */
     if (alea_fairness_judge(f, &r) != ALEA_OK) {
         rc = report_len(ctx, NULL, 0);
         goto done;

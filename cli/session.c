@@ -285,7 +285,6 @@ static int repl_fairness(alea_ctx *ctx, const options *c)
     int rc = EXIT_OK;
     for (size_t k = 0; k < log->ntexts; k++)
         log->texts[k].refused = 0;
-    timer_arm(c->timer);
     for (size_t i = 0; i < log->n; i++) {
         if (i % 1024 == 1023 && command_expired(c->timer)) {
             rc = report_time_limit(c->timer);
@@ -293,14 +292,20 @@ static int repl_fairness(alea_ctx *ctx, const options *c)
         }
         log_text *t = &log->texts[log->which[i]];
         alea_ctx_set_dialect(ctx, (alea_dialect)t->dialect);
+        timer_arm(c->timer); /* --timeout: each roll's, as alea fairness each line's */
         alea_status st = alea_fairness_add(f, t->text, strlen(t->text), log->totals[i]);
-        if (st == ALEA_ERR_NOMEM || st == ALEA_ERR_INTERRUPTED) {
+        if (st == ALEA_ERR_NOMEM ||
+            (st == ALEA_ERR_INTERRUPTED && command_expired(c->timer))) {
             rc = report_len(ctx, NULL, 0);
             break;
         }
         if (st != ALEA_OK && !t->refused) { /* once an expression */
             char msg[ALEA_ERROR_LINE_MAX];
-            alea_ctx_error_line(ctx, msg, sizeof msg);
+            if (st == ALEA_ERR_INTERRUPTED)
+                snprintf(msg, sizeof msg, "timed out: its distribution ran past --timeout "
+                         "and was stopped");
+            else
+                alea_ctx_error_line(ctx, msg, sizeof msg);
             fprintf(stderr, "alea: :fairness: the rolls of '%.60s%s' are not judged: %s\n",
                     t->text, strlen(t->text) > 60 ? "..." : "", msg);
             t->refused = 1;
@@ -308,6 +313,7 @@ static int repl_fairness(alea_ctx *ctx, const options *c)
     }
     alea_ctx_set_dialect(ctx, dialect);
     alea_fairness_result r;
+    timer_arm(c->timer); /* the tests' own */
     if (rc == EXIT_OK && alea_fairness_judge(f, &r) != ALEA_OK)
         rc = report_len(ctx, NULL, 0);
     if (rc == EXIT_OK) {

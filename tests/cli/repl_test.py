@@ -260,7 +260,18 @@ def fairness_checks(alea, env):
     check('--max-rolls is no option of a line', 'bounds what a session keeps' not in out, out)
     s.send(':quit\r')
     s.close()
-    # the expressions kept, at N (256) and N + 1
+    # the expressions kept, at N (256) and N + 1; --timeout, each roll's
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    big = '--max-work 1000000000000 --max-support 1000000'
+    s.line(':roll d20')
+    s.line(f':roll {big} 300d1000')
+    out = plain(s.line(f':fairness --seed 1 --timeout 5 {big}'))
+    check(':fairness --timeout: the expression past it named once, the verdict on the others',
+          out.count('timed out') == 1 and "the rolls of '300d1000' are not judged" in out and
+          '1 roll (1 line refused), placed with seed 1' in out and 'verdict: ' in out, out)
+    s.send(':quit\r')
+    s.close()
     s = Session(alea, dict(env, NO_COLOR='1'))
     s.read_until(r'alea> ')
     for k in range(256):

@@ -1314,6 +1314,13 @@ run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-sup
 [ "$rc" = 1 ] && has "$out" '^2 rolls \(1 line refused\)' &&
     has "$err" '^alea: line 2, byte 1: timed out: the expression ran past --timeout and was stopped$'
 check "fairness --timeout: a line past it is refused, the others judged" $? "$rc $out$nl$err"
+# the last line past it: the verdict still comes (the tests once ran in what
+# that line had left of its --timeout, and were stopped)
+printf 'd20 3\n300d1000 150000\n' >"$tmp/slow.log"
+run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-support 1000000 --seed 1
+[ "$rc" = 1 ] && has "$out" '^1 roll \(1 line refused\)' && has "$out" '^verdict: ' &&
+    [ "$(printf '%s\n' "$err" | grep -c 'timed out')" = 1 ]
+check "fairness --timeout: the last line past it, the verdict on the others" $? "$rc $out$nl$err"
 expect "roll --max-rolls: the session's alone" 2 "" "alea: --max-rolls bounds what a session keeps (alea alone, at a terminal)
 Try 'alea roll --help' for more information." roll --max-rolls 5 d6
 expect "fairness: one file at most" 2 "" "alea: fairness reads one file (or '-', standard input)
