@@ -95,6 +95,9 @@ typedef struct timer {
 #define COLUMN_NAME_MAX 24
 typedef char column_name[COLUMN_NAME_MAX + 1];
 
+/* The session's rolls, for :fairness (session.c). */
+typedef struct roll_log roll_log;
+
 /* What the arguments asked for (options.c fills it from the option table). */
 typedef struct options {
     int64_t limit[ALEA_LIMIT__COUNT];
@@ -111,6 +114,7 @@ typedef struct options {
     int exact; /* --exact: fractions (dist, compare) */
     int all;   /* --all: the tables' negligible tails too (table.c) */
     int luck;  /* roll --luck: each roll's place in its distribution */
+    roll_log *log; /* the session's rolls, which roll_one adds to; NULL elsewhere */
     cumul_mode cumul;
     int help;
     const char **exprs; /* borrowed from argv, or from joined */
@@ -318,12 +322,18 @@ int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
 /* The result as one JSON object and a newline (docs/fairness.md);
  * refused: the lines (or rolls) refused. */
 void fairness_json(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused);
+/* The result as text, what alea fairness prints: the rolls, a line per
+ * test, the verdict. */
+void fairness_text(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused);
 int cmd_fairness(alea_ctx *ctx, const options *o);
 
 /* ---- input.c, session.c -------------------------------------------------- */
 
 int cmd_lines(alea_ctx *ctx, const options *o, command cmd, int has_cmd);
 int cmd_repl(alea_ctx *ctx, options *o);
+/* Keeps the last roll of src (each roll of a repeat), rolled in ctx's
+ * dialect, for :fairness; past the log's bounds, only counts it. */
+void roll_log_add(roll_log *log, const alea_ctx *ctx, const char *src, const alea_roll *roll);
 
 /* ---- timer.c ------------------------------------------------------------- */
 
@@ -383,6 +393,9 @@ void heap_prepare(void); /* before the first evaluation; only a hint */
  * and a binary search (about 0.1 us); the body limit bounds them first
  * (5 bytes a roll of "d6 1\n"): 4 MiB holds about 800,000. */
 #define SERVE_FAIRNESS_ROLLS 100000
+/* The session's rolls kept for :fairness (--max-rolls): 12 MiB of them,
+ * hours of :roll -n. */
+#define SESSION_ROLLS 1048576
 #define SERVE_FAIRNESS_ROLLS_MAX 10000000
 #define SERVE_REQUEST 65536
 #define SERVE_REQUEST_MAX 4194304

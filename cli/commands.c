@@ -351,6 +351,8 @@ int roll_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
             rc = report_limit(ctx, src, 0);
             break;
         }
+        if (o->log)
+            roll_log_add(o->log, ctx, src, roll);
         size_t len = alea_roll_format(roll, fmt, b->p, b->cap);
         if (len + 2 > b->cap) { /* room for '\n' and the NUL */
             if (!buffer_reserve(b, len + 2)) {

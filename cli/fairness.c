@@ -1,8 +1,9 @@
 /*
  * fairness.c -- alea fairness: a log of rolls, a line each ("EXPR TOTAL",
  * or a line of alea's own roll --json), judged against the exact
- * distributions of their expressions (alea_fairness_*). The reading of a
- * line and the result's JSON are shared with alea serve's POST /fairness.
+ * distributions of their expressions (alea_fairness_*); a JSON line is read
+ * with jansson. The reading of a line and the result's JSON are shared with
+ * alea serve's POST /fairness.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -13,6 +14,8 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <jansson.h>
 
 static int is_blank(int c)
 {
@@ -43,299 +46,53 @@ static int whole_number(const char *s, size_t n, int64_t *out)
 
 /* ---- a line of roll --json --------------------------------------------------- */
 
-/* A JSON scanner for alea's own roll lines: it checks the whole line's
- * syntax and keeps "expression", "total" and each "repeat" roll's
- * "total" of the top object. Nesting is bounded (a roll's breakdown is a
- * few levels deep). */
-#define JSON_DEPTH 32
+/* Values one line's JSON may hold, counted before it is parsed as its
+ * brackets, braces, commas and colons outside strings, plus one. Parsed,
+ * a value takes 40 to 230 bytes (an empty object the most): at the limit
+ * alea fairness peaked at 16 to 33 MB, where a 4 MiB line of "{}," took
+ * 322 MB. The line of a roll of 10,000 dice (the default dice limit) holds
+ * 87,000 (10000d6) to 97,000 (10000d6kh5000). */
+#define FAIRNESS_JSON_VALUES 262144
 
-typedef struct jscan {
-    const char *s;
-    size_t n, i;
-    int depth;
-    const char *why; /* what went wrong at i */
-    char *expr;      /* the expression, decoded (malloc'd) */
-    size_t expr_len, expr_at;
-    int has_total;
-    int64_t total;
-    int64_t *repeat; /* the repeat's totals (malloc'd) */
-    size_t nrepeat, crepeat;
-    int has_repeat;
-} jscan;
-
-static void ws(jscan *j)
+static size_t json_values(const char *s, size_t n)
 {
-    while (j->i < j->n && is_blank(j->s[j->i]))
-        j->i++;
-}
-
-static int bad(jscan *j, const char *why)
-{
-    if (!j->why)
-        j->why = why;
-    return 0;
-}
-
-static int hex4(const char *s, unsigned *out)
-{
-    unsigned v = 0;
-    for (int k = 0; k < 4; k++) {
-        char c = s[k];
-        v <<= 4;
-        if (c >= '0' && c <= '9')
-            v |= (unsigned)(c - '0');
-        else if (c >= 'a' && c <= 'f')
-            v |= (unsigned)(c - 'a' + 10);
-        else if (c >= 'A' && c <= 'F')
-            v |= (unsigned)(c - 'A' + 10);
-        else
-            return 0;
+    size_t count = 1;
+    int in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (in_string) {
+            if (s[i] == '\\')
+                i++;
+            else if (s[i] == '"')
+                in_string = 0;
+        } else if (s[i] == '"') {
+            in_string = 1;
+        } else if (s[i] == '{' || s[i] == '[' || s[i] == ',' || s[i] == ':') {
+            count++;
+        }
     }
-    *out = v;
-    return 1;
+    return count;
 }
 
-/* A string at j->i; decoded into out (room for its raw length) when out. */
-static int jstring(jscan *j, char *out, size_t *len)
+/* Where the value of the first key `key` in s[i..n) starts, for a caret:
+ * alea's roll --json writes "expression", "total" and "repeat" before its
+ * breakdown. i (the object) when there is none. */
+static size_t value_at(const char *s, size_t i, size_t n, const char *key)
 {
-    size_t k = 0;
-    if (j->i >= j->n || j->s[j->i] != '"')
-        return bad(j, "a string was expected");
-    j->i++;
-    while (j->i < j->n && j->s[j->i] != '"') {
-        unsigned char c = (unsigned char)j->s[j->i];
-        if (c < 0x20)
-            return bad(j, "a control character in a string");
-        if (c != '\\') {
-            if (out)
-                out[k++] = (char)c;
-            j->i++;
+    size_t kl = strlen(key);
+    for (size_t k = i; k + kl + 2 <= n; k++) {
+        if (s[k] != '"' || memcmp(s + k + 1, key, kl) || s[k + 1 + kl] != '"')
             continue;
-        }
-        if (j->i + 1 >= j->n)
-            return bad(j, "the string does not end");
-        char e = j->s[j->i + 1];
-        const char *map = strchr("\"\"\\\\//b\bf\fn\nr\rt\t", e);
-        if (e && map && (map - "\"\"\\\\//b\bf\fn\nr\rt\t") % 2 == 0) {
-            if (out)
-                out[k++] = map[1];
-            j->i += 2;
-        } else if (e == 'u') {
-            unsigned u;
-            if (j->i + 6 > j->n || !hex4(j->s + j->i + 2, &u))
-                return bad(j, "a \\u escape needs four hexadecimal digits");
-            j->i += 6;
-            if (out) { /* as UTF-8; a lone surrogate as '?' (an expression has none) */
-                if (u < 0x80) {
-                    out[k++] = (char)u;
-                } else if (u < 0x800) {
-                    out[k++] = (char)(0xC0 | (u >> 6));
-                    out[k++] = (char)(0x80 | (u & 0x3F));
-                } else if (u >= 0xD800 && u < 0xE000) {
-                    out[k++] = '?';
-                } else {
-                    out[k++] = (char)(0xE0 | (u >> 12));
-                    out[k++] = (char)(0x80 | ((u >> 6) & 0x3F));
-                    out[k++] = (char)(0x80 | (u & 0x3F));
-                }
-            }
-        } else {
-            return bad(j, "an unknown escape in a string");
+        size_t v = k + kl + 2;
+        while (v < n && is_blank(s[v]))
+            v++;
+        if (v < n && s[v] == ':') {
+            v++;
+            while (v < n && is_blank(s[v]))
+                v++;
+            return v;
         }
     }
-    if (j->i >= j->n)
-        return bad(j, "the string does not end");
-    j->i++;
-    if (len)
-        *len = k;
-    return 1;
-}
-
-/* A number at j->i; its value when it is a whole int64. */
-static int jnumber(jscan *j, int *whole, int64_t *v)
-{
-    size_t start = j->i;
-    if (j->i < j->n && j->s[j->i] == '-')
-        j->i++;
-    size_t digits = j->i;
-    while (j->i < j->n && j->s[j->i] >= '0' && j->s[j->i] <= '9')
-        j->i++;
-    if (j->i == digits)
-        return bad(j, "a value was expected");
-    *whole = 1;
-    if (j->i < j->n && j->s[j->i] == '.') {
-        *whole = 0;
-        j->i++;
-        while (j->i < j->n && j->s[j->i] >= '0' && j->s[j->i] <= '9')
-            j->i++;
-    }
-    if (j->i < j->n && (j->s[j->i] == 'e' || j->s[j->i] == 'E')) {
-        *whole = 0;
-        j->i++;
-        if (j->i < j->n && (j->s[j->i] == '+' || j->s[j->i] == '-'))
-            j->i++;
-        while (j->i < j->n && j->s[j->i] >= '0' && j->s[j->i] <= '9')
-            j->i++;
-    }
-    if (*whole && !whole_number(j->s + start, j->i - start, v))
-        *whole = 0;
-    return 1;
-}
-
-typedef enum { AT_OTHER, AT_TOP, AT_REPEAT } jplace;
-
-static int jvalue(jscan *j, jplace place);
-
-/* An array at j->i, each element read as jvalue does in place elem (a
- * repeat's rolls: objects each). */
-static int jarray(jscan *j, jplace elem)
-{
-    j->i++; /* '[' */
-    ws(j);
-    if (j->i < j->n && j->s[j->i] == ']') {
-        j->i++;
-        return 1;
-    }
-    for (;;) {
-        ws(j);
-        if (elem == AT_REPEAT && (j->i >= j->n || j->s[j->i] != '{'))
-            return bad(j, "each roll of \"repeat\" must be an object");
-        if (!jvalue(j, elem))
-            return 0;
-        ws(j);
-        if (j->i < j->n && j->s[j->i] == ',') {
-            j->i++;
-            continue;
-        }
-        if (j->i < j->n && j->s[j->i] == ']') {
-            j->i++;
-            return 1;
-        }
-        return bad(j, "',' or ']' was expected");
-    }
-}
-
-/* An object; in the top one, its keys are read (AT_TOP), in a repeat's
- * rolls their "total" (AT_REPEAT). */
-static int jobject(jscan *j, jplace place)
-{
-    int got_total = 0;
-    j->i++; /* '{' */
-    ws(j);
-    if (j->i < j->n && j->s[j->i] == '}') {
-        j->i++;
-        return place == AT_REPEAT ? bad(j, "a roll of \"repeat\" has no \"total\"") : 1;
-    }
-    for (;;) {
-        ws(j);
-        size_t key_at = j->i, klen = 0;
-        char key[16];
-        size_t raw = 0;
-        {
-            jscan probe = *j;
-            if (!jstring(&probe, NULL, NULL))
-                return bad(j, "a key (a string) was expected");
-            raw = probe.i - key_at;
-        }
-        if (raw <= sizeof key) {
-            jstring(j, key, &klen);
-        } else {
-            jstring(j, NULL, NULL);
-            klen = 0;
-        }
-        key[klen < sizeof key ? klen : sizeof key - 1] = '\0';
-        ws(j);
-        if (j->i >= j->n || j->s[j->i] != ':')
-            return bad(j, "':' was expected after a key");
-        j->i++;
-        ws(j);
-        size_t at = j->i;
-        if (place == AT_TOP && !strcmp(key, "expression")) {
-            if (j->i >= j->n || j->s[j->i] != '"')
-                return bad(j, "\"expression\" must be a string");
-            free(j->expr);
-            j->expr = malloc(j->n - at + 1);
-            if (!j->expr)
-                return bad(j, "out of memory");
-            j->expr_at = at + 1;
-            if (!jstring(j, j->expr, &j->expr_len))
-                return bad(j, "\"expression\" must be a string");
-        } else if (place != AT_OTHER && !strcmp(key, "total")) {
-            int whole = 0;
-            int64_t v = 0;
-            if (!jnumber(j, &whole, &v) || !whole) {
-                j->i = at;
-                j->why = NULL;
-                return bad(j, "\"total\" must be a whole number");
-            }
-            if (place == AT_TOP) {
-                j->has_total = 1;
-                j->total = v;
-            } else {
-                if (j->nrepeat == j->crepeat) {
-                    size_t c = j->crepeat ? 2 * j->crepeat : 16;
-                    int64_t *r = realloc(j->repeat, c * sizeof *r);
-                    if (!r)
-                        return bad(j, "out of memory");
-                    j->repeat = r;
-                    j->crepeat = c;
-                }
-                j->repeat[j->nrepeat++] = v;
-                got_total = 1;
-            }
-        } else if (place == AT_TOP && !strcmp(key, "repeat")) {
-            if (j->i >= j->n || j->s[j->i] != '[')
-                return bad(j, "\"repeat\" must be a list of rolls");
-            j->has_repeat = 1;
-            if (++j->depth > JSON_DEPTH)
-                return bad(j, "nested too deeply");
-            if (!jarray(j, AT_REPEAT))
-                return 0;
-            j->depth--;
-        } else if (!jvalue(j, AT_OTHER)) {
-            return 0;
-        }
-        ws(j);
-        if (j->i < j->n && j->s[j->i] == ',') {
-            j->i++;
-            continue;
-        }
-        if (j->i < j->n && j->s[j->i] == '}') {
-            j->i++;
-            if (place == AT_REPEAT && !got_total)
-                return bad(j, "a roll of \"repeat\" has no \"total\"");
-            return 1;
-        }
-        return bad(j, "',' or '}' was expected");
-    }
-}
-
-static int jvalue(jscan *j, jplace place)
-{
-    ws(j);
-    if (j->i >= j->n)
-        return bad(j, "a value was expected");
-    char c = j->s[j->i];
-    if (c == '{' || c == '[') {
-        if (++j->depth > JSON_DEPTH)
-            return bad(j, "nested too deeply");
-        int ok = c == '{' ? jobject(j, place) : jarray(j, AT_OTHER);
-        j->depth--;
-        return ok;
-    }
-    if (c == '"')
-        return jstring(j, NULL, NULL);
-    static const char *const words[] = {"true", "false", "null"};
-    for (size_t k = 0; k < 3; k++) {
-        size_t wl = strlen(words[k]);
-        if (j->n - j->i >= wl && !memcmp(j->s + j->i, words[k], wl)) {
-            j->i += wl;
-            return 1;
-        }
-    }
-    int whole;
-    int64_t v;
-    return jnumber(j, &whole, &v);
+    return i;
 }
 
 /* ---- a line ------------------------------------------------------------------ */
@@ -370,6 +127,96 @@ static int add_rolls(alea_ctx *ctx, alea_fairness *f, const char *expr, size_t l
     return line_error(e, offset + start, offset + end, "%s", msg);
 }
 
+/* Refuses a line whose JSON jansson refused: its message (the end of the
+ * line named as such: each line is a document of its own), the caret under
+ * the token it names (jansson's position is the token's end). */
+static int json_refused(fairness_line_error *e, const char *line, size_t i, size_t len,
+                        const json_error_t *je)
+{
+    size_t at = je->position < 0 || (size_t)je->position > len - i ? len
+                                                                   : i + (size_t)je->position;
+    size_t start = at;
+    const char *near = strstr(je->text, " near '");
+    if (near) {
+        size_t tl = strlen(near + 7);
+        tl -= tl && near[7 + tl - 1] == '\'';
+        if (tl <= at - i && !memcmp(line + at - tl, near + 7, tl))
+            start = at - tl;
+    }
+    size_t end = start < len ? start + 1 : start;
+    static const char eof[] = " near end of file";
+    size_t tn = strlen(je->text);
+    if (!strncmp(je->text, "end of file expected", 20))
+        return line_error(e, start, end, "the line goes on after its object");
+    /* where jansson says so, a ',' would do as well */
+    if (!strncmp(je->text, "'}' expected", 12) || !strncmp(je->text, "']' expected", 12))
+        return line_error(e, start, end, "',' or '%c' was expected", je->text[1]);
+    if (tn >= sizeof eof - 1 && !strcmp(je->text + tn - (sizeof eof - 1), eof))
+        return line_error(e, start, end, "%.*s at the end of the line",
+                          (int)(tn - (sizeof eof - 1)), je->text);
+    return line_error(e, start, end, "%s", je->text);
+}
+
+/* The total of a roll object o, a whole int64; 0 when it is another value. */
+static int whole_total(const json_t *o, int64_t *out)
+{
+    const json_t *t = json_object_get(o, "total");
+    if (!json_is_integer(t))
+        return 0;
+    *out = (int64_t)json_integer_value(t);
+    return 1;
+}
+
+/* A line of roll --json (from line[i], a '{'): its "expression" and
+ * "total", or each roll's "total" of its "repeat", read with jansson. */
+static int json_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t i, size_t len,
+                     fairness_line_error *e)
+{
+    if (json_values(line + i, len - i) > FAIRNESS_JSON_VALUES)
+        return line_error(e, i, i + 1, "the line's JSON holds more than %d values (the most a "
+                          "line may hold)", FAIRNESS_JSON_VALUES);
+    json_error_t je;
+    json_t *o = json_loadb(line + i, len - i, JSON_ALLOW_NUL, &je);
+    if (!o)
+        return json_refused(e, line, i, len, &je);
+    const json_t *x = json_object_get(o, "expression"), *rep = json_object_get(o, "repeat");
+    size_t n = json_array_size(rep), x_at = value_at(line, i, len, "expression");
+    int64_t total = 0, *totals = NULL;
+    int ok = 0;
+    if (!x)
+        line_error(e, i, i + 1, "the object has no \"expression\"");
+    else if (!json_is_string(x))
+        line_error(e, x_at, x_at + 1, "\"expression\" must be a string");
+    else if (json_object_get(o, "total") && !whole_total(o, &total))
+        line_error(e, value_at(line, i, len, "total"), value_at(line, i, len, "total") + 1,
+                   "\"total\" must be a whole number");
+    else if (!rep && !json_object_get(o, "total"))
+        line_error(e, i, i + 1, "the object has no \"total\"");
+    else if (rep && !json_is_array(rep))
+        line_error(e, value_at(line, i, len, "repeat"), value_at(line, i, len, "repeat") + 1,
+                   "\"repeat\" must be a list of rolls");
+    else if (rep && n && !(totals = malloc(n * sizeof *totals)))
+        line_error(e, i, i + 1, "out of memory");
+    else
+        ok = 1;
+    for (size_t k = 0; ok && k < n; k++) { /* a repeat's rolls, all or none */
+        const json_t *r = json_array_get(rep, k);
+        size_t at = value_at(line, i, len, "repeat");
+        if (!json_is_object(r))
+            ok = line_error(e, at, at + 1, "each roll of \"repeat\" must be an object");
+        else if (!json_object_get(r, "total"))
+            ok = line_error(e, at, at + 1, "a roll of \"repeat\" has no \"total\"");
+        else if (!whole_total(r, &totals[k]))
+            ok = line_error(e, at, at + 1, "\"total\" must be a whole number");
+    }
+    if (ok)
+        ok = add_rolls(ctx, f, json_string_value(x), json_string_length(x), x_at + 1,
+                       rep ? totals : &total, rep ? n : 1, e);
+    free(totals);
+    json_decref(o);
+    return ok;
+}
+
 int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
                   fairness_line_error *e)
 {
@@ -381,29 +228,8 @@ int fairness_line(alea_ctx *ctx, alea_fairness *f, const char *line, size_t len,
         len--;
     if (i == len || line[i] == '#')
         return 1;
-    if (line[i] == '{') {
-        jscan j;
-        memset(&j, 0, sizeof j);
-        j.s = line;
-        j.n = len;
-        j.i = i;
-        int ok = jvalue(&j, AT_TOP);
-        ws(&j);
-        if (ok && j.i < j.n)
-            ok = bad(&j, "the line goes on after its object");
-        if (ok && !j.expr)
-            ok = line_error(e, i, i + 1, "the object has no \"expression\"");
-        else if (ok && !j.has_total && !j.has_repeat)
-            ok = line_error(e, i, i + 1, "the object has no \"total\"");
-        else if (!ok)
-            line_error(e, j.i, j.i < len ? j.i + 1 : j.i, "%s", j.why ? j.why : "bad JSON");
-        if (ok) /* a repeat's rolls all or none */
-            ok = add_rolls(ctx, f, j.expr, j.expr_len, j.expr_at,
-                           j.has_repeat ? j.repeat : &j.total, j.has_repeat ? j.nrepeat : 1, e);
-        free(j.expr);
-        free(j.repeat);
-        return ok;
-    }
+    if (line[i] == '{')
+        return json_line(ctx, f, line, i, len, e);
     size_t t = len;
     while (t > i && !is_blank(line[t - 1]))
         t--;
@@ -491,8 +317,7 @@ void fairness_json(FILE *out, const alea_fairness_result *r, uint64_t seed, int6
     fputs("]}\n", out);
 }
 
-static void fairness_text(FILE *out, const alea_fairness_result *r, uint64_t seed,
-                          int64_t refused)
+void fairness_text(FILE *out, const alea_fairness_result *r, uint64_t seed, int64_t refused)
 {
     fprintf(out, "%" PRId64 " roll%s", r->rolls, r->rolls == 1 ? "" : "s");
     if (refused)
@@ -605,6 +430,7 @@ int cmd_fairness(alea_ctx *ctx, const options *o)
     if (reported > FAIRNESS_REPORTS)
         fprintf(stderr, "alea: ... and %zu more refused lines\n", reported - FAIRNESS_REPORTS);
     alea_fairness_result r;
+    timer_arm(o->timer); /* the tests' own: not what the last line left of its --timeout */
     if (alea_fairness_judge(f, &r) != ALEA_OK) {
         rc = report_len(ctx, NULL, 0);
         goto done;

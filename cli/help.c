@@ -254,8 +254,8 @@ void help_main(FILE *f)
         fprintf(f, "  %-9s %s\n", command_names[c], command_text[c].summary);
     fputs("\n"
           "In the session each line is rolled (an empty line rolls it again); :dist,\n"
-          ":compare, :table, :seed and :help do the rest. Breakdowns are in colour on a\n"
-          "terminal, unless NO_COLOR is set.\n"
+          ":compare, :table, :fairness (the session's rolls judged), :seed and :help\n"
+          "do the rest. Breakdowns are in colour on a terminal, unless NO_COLOR is set.\n"
           "\n"
           "Without EXPR, roll and dist read standard input when it is not a terminal:\n"
           "one expression per line, each answered in turn (blank lines are skipped).\n"

@@ -248,6 +248,12 @@ const option_spec option_table[] = {
     {.name = "-n", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = INT64_MAX, .commands = ROLL,
      .at = AT(n), .bad = "a positive integer",
      .part = PART_MAIN, .help = "roll each expression N times [1]"},
+    {.name = "--max-rolls", .arg = "N", .kind = ARG_INT, .lo = 1, .hi = SERVE_FAIRNESS_ROLLS_MAX,
+     .commands = ROLL, .at = AT(max_rolls),
+     .bad = "a number from 1 to " STR(SERVE_FAIRNESS_ROLLS_MAX),
+     .part = PART_MAIN, .help = "the session (alea alone, at a terminal): the rolls it\n"
+                                "keeps for :fairness; later ones are counted, not\n"
+                                "judged [" STR(SESSION_ROLLS) "]"},
     {.name = "--luck", .commands = ROLL, .at = AT(luck),
      .part = PART_MAIN, .help = "after each roll its luck: P(<= total) and P(>= total)\n"
                                 "in its exact distribution, computed once per\n"
@@ -694,6 +700,9 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
     if (cmd == CMD_DIST && !o->sample && (o->seed_set || o->threads))
         return usage_error(cmd, has_cmd, "%s needs --sample: an exact distribution has no "
                                          "randomness", o->seed_set ? "--seed" : "--threads");
+    if (cmd == CMD_ROLL && o->max_rolls && (o->nexprs || has_cmd || !isatty(STDIN_FILENO)))
+        return usage_error(cmd, has_cmd, "--max-rolls bounds what a session keeps (alea "
+                                         "alone, at a terminal)");
     if (o->nexprs == 0) {
         /* roll and dist read a piped standard input; compare's table needs
          * all its expressions at once, so it takes arguments only. */

@@ -176,6 +176,163 @@ typedef struct editline {
 } editline;
 #endif
 
+/*
+ * The session's rolls, for :fairness: each roll's expression (an index
+ * into the distinct texts, each with the dialect it was rolled in) and its
+ * total, in the order rolled; a repeat's rolls one by one, as alea fairness
+ * reads roll --json. Bounded: the rolls past max (--max-rolls,
+ * SESSION_ROLLS), of a text past the accumulator's
+ * ALEA_FAIRNESS_EXPRESSIONS or past ROLL_LOG_TEXT_BYTES of texts are
+ * counted, not kept.
+ */
+#define ROLL_LOG_TEXT_BYTES (1u << 20) /* 256 texts of up to 4 KiB */
+
+typedef struct log_text {
+    char *text;
+    int dialect;
+    int refused; /* reported by the :fairness under way */
+} log_text;
+
+struct roll_log {
+    log_text texts[ALEA_FAIRNESS_EXPRESSIONS];
+    size_t ntexts, text_bytes, last;
+    uint32_t *which; /* a roll's text */
+    int64_t *totals;
+    size_t n, cap, max;
+    int64_t unkept;
+};
+
+/* The text of src in ctx's dialect, added when new; ntexts when it cannot be. */
+static size_t log_text_of(roll_log *log, const alea_ctx *ctx, const char *src)
+{
+    int dialect = (int)alea_ctx_dialect(ctx);
+    size_t k = log->last;
+    if (k < log->ntexts && log->texts[k].dialect == dialect && !strcmp(log->texts[k].text, src))
+        return k; /* the same as the roll before: :roll -n, an empty line */
+    for (k = 0; k < log->ntexts; k++)
+        if (log->texts[k].dialect == dialect && !strcmp(log->texts[k].text, src))
+            return log->last = k;
+    size_t len = strlen(src) + 1;
+    if (k == ALEA_FAIRNESS_EXPRESSIONS || len > ROLL_LOG_TEXT_BYTES - log->text_bytes ||
+        !(log->texts[k].text = strdup(src)))
+        return log->ntexts;
+    log->texts[k].dialect = dialect;
+    log->texts[k].refused = 0;
+    log->text_bytes += len;
+    log->ntexts++;
+    return log->last = k;
+}
+
+void roll_log_add(roll_log *log, const alea_ctx *ctx, const char *src, const alea_roll *roll)
+{
+    size_t count = alea_roll_count(roll), k = log_text_of(log, ctx, src);
+    for (size_t i = 0; i < count; i++) {
+        if (k == log->ntexts) {
+            log->unkept += (int64_t)(count - i);
+            return;
+        }
+        if (log->n == log->cap) {
+            size_t cap = log->cap ? 2 * log->cap : 256;
+            cap = cap < log->max ? cap : log->max;
+            uint32_t *w = cap > log->cap ? realloc(log->which, cap * sizeof *w) : NULL;
+            if (w)
+                log->which = w;
+            int64_t *t = w ? realloc(log->totals, cap * sizeof *t) : NULL;
+            if (!t) {
+                log->unkept += (int64_t)(count - i);
+                return;
+            }
+            log->totals = t;
+            log->cap = cap;
+        }
+        log->which[log->n] = (uint32_t)k;
+        log->totals[log->n++] = alea_roll_total_at(roll, i);
+    }
+}
+
+static void roll_log_free(roll_log *log)
+{
+    for (size_t k = 0; k < log->ntexts; k++)
+        free(log->texts[k].text);
+    free(log->which);
+    free(log->totals);
+}
+
+/* :fairness [--json] [--seed S]: the session's rolls judged as alea
+ * fairness judges a log (its text or JSON), placed with seed S or with a
+ * seed of their own (never drawn from the session's generator, whose rolls
+ * after it stay as they were). */
+static int repl_fairness(alea_ctx *ctx, const options *c)
+{
+    roll_log *log = c->log;
+    if (!log->n && !log->unkept) {
+        puts("no rolls yet: :fairness judges the rolls of this session (type an expression "
+             "to roll it)");
+        return EXIT_OK;
+    }
+    uint64_t seed = c->seed;
+    if (!c->seed_set) {
+        alea_ctx *fresh = alea_ctx_new(NULL, NULL);
+        if (!fresh)
+            return out_of_memory();
+        seed = alea_ctx_random(fresh);
+        alea_ctx_free(fresh);
+    }
+    alea_fairness *f = alea_fairness_new(ctx, seed);
+    if (!f)
+        return report_len(ctx, NULL, 0);
+    alea_dialect dialect = alea_ctx_dialect(ctx);
+    int rc = EXIT_OK;
+    for (size_t k = 0; k < log->ntexts; k++)
+        log->texts[k].refused = 0;
+    for (size_t i = 0; i < log->n; i++) {
+        if (i % 1024 == 1023 && command_expired(c->timer)) {
+            rc = report_time_limit(c->timer);
+            break;
+        }
+        log_text *t = &log->texts[log->which[i]];
+        alea_ctx_set_dialect(ctx, (alea_dialect)t->dialect);
+        timer_arm(c->timer); /* --timeout: each roll's, as alea fairness each line's */
+        alea_status st = alea_fairness_add(f, t->text, strlen(t->text), log->totals[i]);
+        if (st == ALEA_ERR_NOMEM ||
+            (st == ALEA_ERR_INTERRUPTED && command_expired(c->timer))) {
+            rc = report_len(ctx, NULL, 0);
+            break;
+        }
+        if (st != ALEA_OK && !t->refused) { /* once an expression */
+            char msg[ALEA_ERROR_LINE_MAX];
+            if (st == ALEA_ERR_INTERRUPTED)
+                snprintf(msg, sizeof msg, "timed out: its distribution ran past --timeout "
+                         "and was stopped");
+            else
+                alea_ctx_error_line(ctx, msg, sizeof msg);
+            fprintf(stderr, "alea: :fairness: the rolls of '%.60s%s' are not judged: %s\n",
+                    t->text, strlen(t->text) > 60 ? "..." : "", msg);
+            t->refused = 1;
+        }
+    }
+    alea_ctx_set_dialect(ctx, dialect);
+    alea_fairness_result r;
+    timer_arm(c->timer); /* the tests' own */
+    if (rc == EXIT_OK && alea_fairness_judge(f, &r) != ALEA_OK)
+        rc = report_len(ctx, NULL, 0);
+    if (rc == EXIT_OK) {
+        if (log->unkept)
+            fprintf(stderr, "alea: :fairness: %" PRId64 " later roll%s not kept (this session "
+                            "keeps %zu rolls, its --max-rolls, of at most %d expressions): "
+                            "the verdict is on the others\n",
+                    log->unkept, log->unkept == 1 ? " was" : "s were", log->max,
+                    ALEA_FAIRNESS_EXPRESSIONS);
+        fflush(stderr);
+        if (c->json)
+            fairness_json(stdout, &r, seed, r.refused);
+        else
+            fairness_text(stdout, &r, seed, r.refused);
+    }
+    alea_fairness_free(f);
+    return rc;
+}
+
 static const char repl_help[] =
     "Type an expression to roll it; an empty line rolls the last one again.\n"
     "  :roll [OPTION]... EXPR  roll (the same as typing EXPR): :roll -n 3 4d6kh3\n"
@@ -187,10 +344,14 @@ static const char repl_help[] =
     "  :table [OPTION]... EXPR NAME=A..B [NAME=A..B] [--stat S]...\n"
     "                       EXPR swept over values of its names: :table d20 + m >= 15\n"
     "                       m=0..10 --stat mean\n"
+    "  :fairness [--json] [--seed S]\n"
+    "                       the rolls of this session judged against fair dice, as\n"
+    "                       alea fairness judges a log\n"
     "  :seed S              seed the generator (the rolls after it repeat)\n"
     "  :help                this text\n"
     "  :quit, quit, exit    leave (or Ctrl-D)\n"
-    "Options are those of the command (alea help dist), for that line only.\n"
+    "Options are those of the command (alea help dist), for that line only:\n"
+    ":roll --luck 3d6 shows where the roll stands in its distribution.\n"
     "The dice language: 'alea help syntax', or 'man alea'.\n";
 
 /* One line from the user, without its line end; NULL at the end of input.
@@ -277,7 +438,8 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
  * name of a session command, written without its ':'. */
 static void colon_hint(const char *line)
 {
-    static const char *const names[] = {"roll", "dist", "compare", "table", "seed", "help"};
+    static const char *const names[] = {"roll", "dist", "compare", "table", "fairness", "seed",
+                                         "help"};
     size_t n = strcspn(line, " \t");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (n == strlen(names[i]) && !strncmp(line, names[i], n)) {
@@ -401,7 +563,7 @@ typedef struct saved_ctx {
 } saved_ctx;
 
 /*
- * :roll, :dist, :compare or :table (cmd) on arg: the command's options first, as
+ * :roll, :dist, :compare, :table or :fairness (cmd) on arg: the options first, as
  * on the command line (":dist --at-least 3d6", ":roll -n 3 4d6kh3"), read
  * by the same parser and applied to this line alone; then the expression,
  * the rest of the line as typed. :roll and :dist without one take the last
@@ -439,14 +601,19 @@ static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *ar
                 SESSION_WORDS);
         goto done;
     }
-    if (!*expr && (cmd == CMD_COMPARE || cmd == CMD_TABLE || !*last)) {
+    if (cmd == CMD_FAIRNESS && *expr) {
+        fprintf(stderr, "alea: :fairness judges this session's rolls and takes no file "
+                        "('%s'): alea fairness FILE reads one\n", expr);
+        goto done;
+    }
+    if (!*expr && cmd != CMD_FAIRNESS && (cmd == CMD_COMPARE || cmd == CMD_TABLE || !*last)) {
         fprintf(stderr, "alea: :%s needs %s, as in :%s %s\n", command_names[cmd],
                 cmd == CMD_COMPARE ? "expressions" : "an expression", command_names[cmd],
                 cmd == CMD_COMPARE ? "2d20kh1 ; 1d20+5"
                 : cmd == CMD_TABLE ? "d20 + m >= 15 m=0..10" : "4d6kh3");
         goto done;
     }
-    text = strdup(*expr ? expr : *last);
+    text = strdup(*expr ? expr : cmd == CMD_FAIRNESS ? "-" : *last); /* fairness: no file */
     if (!text) {
         rc = out_of_memory();
         goto done;
@@ -481,6 +648,8 @@ static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *ar
             rc = repl_compare(ctx, &c, text);
         } else if (cmd == CMD_TABLE) {
             rc = repl_table(ctx, &c, text);
+        } else if (cmd == CMD_FAIRNESS) {
+            rc = repl_fairness(ctx, &c);
         } else {
             rc = repl_eval(ctx, &c, text, cmd == CMD_DIST, roll, b);
             if (rc == EXIT_OK) { /* the last expression that ran, for :dist alone */
@@ -518,10 +687,11 @@ static int repl_colon(alea_ctx *ctx, options *o, char *cmd, char **last, alea_ro
     } else if (IS("help") || IS("h") || IS("?")) {
         fputs(repl_help, stdout);
     } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") || IS("c") ||
-               IS("table") || IS("t")) {
+               IS("table") || IS("t") || IS("fairness") || IS("f")) {
         repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
                          : IS("dist") || IS("d") ? CMD_DIST
-                         : IS("table") || IS("t") ? CMD_TABLE : CMD_COMPARE,
+                         : IS("table") || IS("t") ? CMD_TABLE
+                         : IS("fairness") || IS("f") ? CMD_FAIRNESS : CMD_COMPARE,
                  arg, last, roll, b);
     } else if ((IS("seed") || IS("s")) && *arg) {
         uint64_t seed;
@@ -589,6 +759,17 @@ int cmd_repl(alea_ctx *ctx, options *o)
     printf("alea %s: type an expression to roll it, :help for more, Ctrl-D to leave.\n",
            alea_version());
     o->n = 1;
+    o->seed_set = 0; /* main seeded the session: a line's own --seed alone reseeds */
+    roll_log *log = calloc(1, sizeof *log);
+    if (!log) {
+        alea_roll_free(roll);
+        free(hist);
+        free(t.raw);
+        return out_of_memory();
+    }
+    log->max = o->max_rolls ? (size_t)o->max_rolls : SESSION_ROLLS;
+    o->max_rolls = 0; /* the session's: no option of its lines */
+    o->log = log;
     for (;;) {
         fflush(stdout);
         char *line = repl_read(&ed, "alea> ", &t);
@@ -640,6 +821,9 @@ int cmd_repl(alea_ctx *ctx, options *o)
     free(last);
     free(b.p);
     free(t.raw);
+    o->log = NULL;
+    roll_log_free(log);
+    free(log);
     alea_roll_free(roll);
     return EXIT_OK;
 }

@@ -764,7 +764,9 @@ alea_status alea_dist_versus_fractions(alea_ctx *ctx, const alea_dist *a, const 
  * or a name reads as dice ("d"), each cell's values are written into the
  * text instead ("+n" at n = -3 reads "-3", elsewhere "(-3)") and the text
  * compiled per cell: "dd(m, d, best)", "event(tier(d4, +n))" and
- * "2d6 +n DICE" sweep as any other.
+ * "2d6 +n DICE" sweep as any other; each such compilation is charged to the
+ * WORK limit before it starts, 512 units a byte of the cell's text (about
+ * what the densest text costs to compile).
  *
  * The cells are at most the CELLS limit and share one budget of the WORK
  * limit, as one evaluation would; the table holds each cell's number (and

@@ -23,7 +23,7 @@ _alea() {
     esac
     if [[ $cur == -* ]]; then
         case $cmd in
-            roll) words="-n --luck --seed --json --format --dialect --help $limits" ;;
+            roll) words="-n --luck --seed --json --format --dialect --max-rolls --help $limits" ;;
             dist) words="--at-least --at-most --all --json --csv --svg --exact --sample --threads --seed --boons
                 --multipliers --drive --support --dialect --help $limits" ;;
             compare) words="--at-least --at-most --all --json --csv --svg --exact --pairs --boons --multipliers --drive --support

@@ -582,6 +582,47 @@ static void test_limits(void **state)
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
 }
 
+/* Written into the text, each cell's compilation is charged before it
+ * starts, 512 units a byte of the cell's text (sweep.c): the table's work is
+ * its cells' distributions and those bytes. At that work the table fits; a
+ * byte more is the work limit's error, and a unit less than the last cell's
+ * compilation needs is that error before it, over the whole expression. */
+static void test_compile_work(void **state)
+{
+    (void)state;
+    const char *four[] = {"n=1..4"};
+    const char *src = "2d6 +n DICE", *longer = "2d6 +n DICE ";
+    int64_t want = 0, last = 0;
+    for (int n = 1; n <= 4; n++) {
+        char text[32];
+        snprintf(text, sizeof text, "2d6 +%d DICE", n);
+        alea_dist *d = dist_of(ctx, text);
+        last = alea_ctx_work(ctx);
+        want += last + 512 * (int64_t)strlen(text);
+        alea_dist_free(d);
+    }
+    alea_table *t = table_of(src, four, 1, NULL, 0);
+    assert_int_equal(alea_ctx_work(ctx), want);
+    alea_table_free(t);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, want);
+    t = table_of(src, four, 1, NULL, 0);
+    alea_table_free(t);
+    char said[96];
+    snprintf(said, sizeof said, "(work limit is %lld)", (long long)want);
+    t = NULL;
+    assert_int_equal(alea_table_new(ctx, longer, strlen(longer), four, 1, NULL, 0, &t),
+                     ALEA_ERR_LIMIT);
+    assert_null(t);
+    assert_non_null(strstr(alea_ctx_error(ctx), said));
+    int64_t short_by_one = want - last - 1;
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, short_by_one);
+    snprintf(said, sizeof said, "at n=4: too much work to compute at byte 0 (work limit is "
+             "%lld)", (long long)short_by_one);
+    fails(src, four, 1, NULL, 0, ALEA_ERR_LIMIT, said, ALEA_TABLE_EXPRESSION, 0, 0,
+          strlen(src));
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+}
+
 /* Each allocation failing in turn: the out-of-memory status, nothing leaked. */
 static void fails_each_allocation(const char *src, const char *const *sw, size_t nsw)
 {
@@ -617,6 +658,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cells_are_dists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_cells_are_dists, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_work, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_compile_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_memory_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stats_and_accessors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),

@@ -109,7 +109,8 @@ def _build_library(build_dir):
     build is left in them."""
     log = []
     _run(['cmake', '-S', _c_source(), '-B', build_dir, '-DCMAKE_BUILD_TYPE=Release',
-          '-DALEA_TESTS=OFF', '-DALEA_INSTALL=OFF', '-DALEA_HTTP=OFF', '-DALEA_EDITLINE=OFF',
+          '-DALEA_TESTS=OFF', '-DALEA_INSTALL=OFF', '-DALEA_CLI=OFF', '-DALEA_HTTP=OFF',
+          '-DALEA_EDITLINE=OFF',
           '-DCMAKE_BUILD_WITH_INSTALL_RPATH=ON'], log)
     jobs = [] if os.environ.get('CMAKE_BUILD_PARALLEL_LEVEL') else \
         ['--parallel', str(os.cpu_count() or 1)]

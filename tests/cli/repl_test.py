@@ -33,9 +33,9 @@ def check(name, ok, detail=''):
 
 
 class Session:
-    def __init__(self, alea, env):
+    def __init__(self, alea, env, args=()):
         self.master, slave = pty.openpty()
-        self.proc = subprocess.Popen([alea], stdin=slave, stdout=slave, stderr=slave, env=env,
+        self.proc = subprocess.Popen([alea] + list(args), stdin=slave, stdout=slave, stderr=slave, env=env,
                                      close_fds=True)
         os.close(slave)
         self.seen = ''
@@ -106,6 +106,186 @@ def lines(text):
     """The lines shown, without colours: the echo of what was typed among
     them, wherever the terminal put it."""
     return [l.rstrip() for l in plain(text).split('\n')]
+
+
+DOCS = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'docs', 'cli.md')
+
+
+def session_blocks(path):
+    """The sessions shown in the docs: each ```text block whose first line is
+    the banner or a prompt, as its lines."""
+    blocks, block = [], None
+    for line in open(path, encoding='utf-8').read().split('\n'):
+        if block is None and line == '```text':
+            block = []
+        elif block is not None and line.startswith('```'):
+            if block and (block[0].startswith('alea>') or
+                          re.match(r'alea \S+: type an expression', block[0])):
+                blocks.append(block)
+            block = None
+        elif block is not None:
+            block.append(line.rstrip())
+    return blocks
+
+
+def shown_pattern(shown):
+    """A regex for the lines shown: '...' alone stands for any lines, within
+    a line for any text."""
+    parts = []
+    for line in shown:
+        if line.strip() == '...':
+            parts.append(r'(?:[^\n]*\n)*?')
+        else:
+            parts.append('.*'.join(map(re.escape, line.split('...'))) + r'\n')
+    return ''.join(parts)
+
+
+def docs_sessions(alea, env, editline):
+    """Types each session of docs/cli.md into a session of its own and
+    compares what it prints with what the docs show."""
+    blocks = session_blocks(DOCS)
+    check('the docs show sessions', len(blocks) >= 2, f'{len(blocks)} in {DOCS}')
+    for n, block in enumerate(blocks, 1):
+        s = Session(alea, dict(env, NO_COLOR='1'))
+        banner = lines(s.read_until(r'alea> '))
+        if not block[0].startswith('alea>'):
+            check(f'docs session {n}: the banner', banner[0] == block[0], banner[0])
+            block = block[1:]
+        steps = []  # (typed, lines shown after it)
+        for line in block:
+            if line.startswith('alea>'):
+                steps.append((line[len('alea> '):], []))
+            elif steps:
+                steps[-1][1].append(line)
+        ended = False
+        for typed, shown in steps:
+            if typed in (':quit', 'quit', 'exit'):
+                if editline:
+                    s.wait_editing()
+                s.send(typed + '\r')
+                ended = True
+                break
+            if editline:
+                s.wait_editing()
+            got = lines(s.line(typed))
+            while got and got[0] == typed.rstrip():  # its echo (twice when typed early)
+                got.pop(0)
+            while got and not got[-1]:
+                got.pop()
+            text = ''.join(l + '\n' for l in got)
+            check(f'docs session {n}: {typed!r} prints what the docs show',
+                  re.fullmatch(shown_pattern(shown), text) is not None,
+                  'shown:\n' + '\n'.join(shown) + '\nprinted:\n' + text)
+        if not ended:
+            s.send(':quit\r')
+        rc = s.close()
+        check(f'docs session {n} ends with status 0', rc == 0, f'status {rc}')
+
+
+def fairness_checks(alea, env):
+    """:fairness judges the session's rolls as alea fairness judges the same
+    log, leaves the session's generator alone; luck; a session's --seed."""
+    def run(args, stdin=None):
+        return subprocess.run([alea] + args, input=stdin, capture_output=True,
+                              text=True).stdout
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    out = plain(s.line(':fairness'))
+    check(':fairness before any roll', 'no rolls yet: :fairness judges the rolls of this '
+          'session' in out, out)
+    s.line(':seed 11')
+    s.line(':roll -n 25 d20')
+    s.line('3 x 2d6')  # each roll of a repeat is one roll of the log
+    s.line('')
+    # the log the session made: 25 rolls of d20, then the repeat rolled twice
+    rolls = run(['roll', '--json', '--seed', '11', '-n', '25', 'd20', '3 x 2d6']).splitlines()
+    log = '\n'.join(rolls[:27]) + '\n'
+    want = run(['fairness', '--seed', '7'], log)
+    out = plain(s.line(':fairness --seed 7'))
+    check(':fairness prints what alea fairness prints for the same log',
+          want.startswith('31 rolls, placed with seed 7\n') and want in out, want + '\n' + out)
+    want = run(['fairness', '--json', '--seed', '7'], log)
+    out = plain(s.line(':fairness --json --seed 7'))
+    check(':fairness --json', want.startswith('{"rolls": 31,') and want in out, out)
+    out = plain(s.line(':fairness'))
+    check(':fairness without --seed: a seed of its own',
+          re.search(r'31 rolls, placed with seed \d+\n', out) is not None, out)
+    # the session's generator untouched: the roll after it is the one without it
+    after = [l for l in lines(s.line('4d6')) if l.startswith('4d6 [')]
+    for typed in (':seed 11', ':roll -n 25 d20', '3 x 2d6', ''):
+        s.line(typed)
+    without = [l for l in lines(s.line('4d6')) if l.startswith('4d6 [')]
+    check('the rolls after :fairness are those without it', len(after) == 1 and
+          after == without, f'{after} {without}')
+    out = plain(s.line(':fairness --seed 7 rolls.txt'))
+    check(':fairness takes no file', ":fairness judges this session's rolls and takes no "
+          "file ('rolls.txt')" in out, out)
+    out = plain(s.line(':roll --max-support 3 d20'))
+    out = plain(s.line(':fairness --max-support 3'))
+    check(':fairness: an expression past the limits is named, the others judged',
+          "the rolls of 'd20' are not judged: " in out and 'support limit is 3' in out and
+          'refused' in out, out)
+    out = plain(s.line(':roll --luck 2 x d20'))
+    check(':roll --luck: each roll of a repeat',
+          len(re.findall(r'd20 \[\d+\] = \d+  \(luck: P\(<= \d+\) [\d.]+%, P\(>= \d+\) '
+                         r'[\d.]+%\)', out)) == 2, out)
+    s.send(':quit\r')
+    s.close()
+    # alea --luck --seed 3: luck after every roll; the seed once, not at each :roll
+    s = Session(alea, dict(env, NO_COLOR='1'), ['--luck', '--seed', '3'])
+    s.read_until(r'alea> ')
+    want = run(['roll', '--luck', '--seed', '3', '-n', '2', 'd20']).splitlines()
+    first, second = plain(s.line(':roll d20')), plain(s.line(':roll d20'))
+    check('alea --luck --seed 3: luck after each roll, the stream seeded once',
+          want[0] in lines(first) and want[1] in lines(second), '\n'.join(want) + '\n' +
+          first + second)
+    out = plain(s.line(':dist 1d4'))
+    check("the session's --seed is no option of :dist", 'needs --sample' not in out and
+          'mean 2.50' in out, out)
+    s.send(':quit\r')
+    s.close()
+    # --max-rolls: the rolls kept, at N and N + 1
+    s = Session(alea, dict(env, NO_COLOR='1'), ['--max-rolls', '3'])
+    s.read_until(r'alea> ')
+    s.line(':roll -n 3 d6')
+    out = plain(s.line(':fairness --seed 1'))
+    check('alea --max-rolls 3: three rolls kept', '3 rolls, placed with seed 1' in out and
+          'not kept' not in out, out)
+    s.line('d6')
+    out = plain(s.line(':fairness --seed 1'))
+    check('alea --max-rolls 3: the fourth counted, not kept',
+          '1 later roll was not kept (this session keeps 3 rolls' in out and
+          '3 rolls, placed with seed 1' in out, out)
+    out = plain(s.line(':roll d6'))
+    check('--max-rolls is no option of a line', 'bounds what a session keeps' not in out, out)
+    s.send(':quit\r')
+    s.close()
+    # the expressions kept, at N (256) and N + 1; --timeout, each roll's
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    big = '--max-work 1000000000000 --max-support 1000000'
+    s.line(':roll d20')
+    s.line(f':roll {big} 300d1000')
+    out = plain(s.line(f':fairness --seed 1 --timeout 5 {big}'))
+    check(':fairness --timeout: the expression past it named once, the verdict on the others',
+          out.count('timed out') == 1 and "the rolls of '300d1000' are not judged" in out and
+          '1 roll (1 line refused), placed with seed 1' in out and 'verdict: ' in out, out)
+    s.send(':quit\r')
+    s.close()
+    s = Session(alea, dict(env, NO_COLOR='1'))
+    s.read_until(r'alea> ')
+    for k in range(256):
+        s.line(f'd6+{k}')
+    out = plain(s.line(':fairness --seed 7'))
+    check(':fairness: 256 expressions kept', 'not kept' not in out and
+          '256 rolls, placed with seed 7' in out, out)
+    s.line('d6+256')
+    out = plain(s.line(':fairness --seed 7'))
+    check(':fairness: the 257th expression is counted, not kept',
+          ':fairness: 1 later roll was not kept (this session keeps 1048576 rolls, its '
+          '--max-rolls, of at most 256 expressions)' in out and '256 rolls, placed' in out, out)
+    s.send(':quit\r')
+    s.close()
 
 
 def main():
@@ -229,7 +409,8 @@ def main():
           '  let a = d20 in a + b\n                     ^' in out and 'hint' not in out, out)
     out = plain(s.line(':help'))
     check(':help', ':compare [OPTION]... E1 ; E2' in out and ':seed S' in out
-          and 'quit, exit' in out, out)
+          and 'quit, exit' in out and ':fairness [--json] [--seed S]' in out
+          and ':roll --luck 3d6' in out, out)
     out = plain(s.line(':seed x'))
     check('a bad seed', ':seed takes a number' in out, out)
     # one rule with standard input: a NUL or a byte that is not UTF-8 is the
@@ -261,6 +442,8 @@ def main():
     s.send(':quit\r')
     rc = s.close()
     check(':quit ends with status 0', rc == 0, f'status {rc}')
+    fairness_checks(alea, env)
+    docs_sessions(alea, env, editline)
     # quit and exit, bare; a fresh session's :dist has no last expression
     for word in ('quit', 'exit'):
         s = Session(alea, env)

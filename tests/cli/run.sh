@@ -1296,11 +1296,33 @@ run_from "$tmp/long.log" fairness --seed 2
 [ "$rc" = 1 ] && has "$out" '^1 roll \(1 line refused\)' &&
     [ "$(printf '%s\n' "$err" | head -1)" = "alea: line 2, byte 1: the line is longer than 4194304 bytes (the most a line may have)" ]
 check "fairness: a line of 4 MiB is read, one byte more refused" $? "$rc $out$nl$(printf '%s\n' "$err" | head -1)"
+# A line's JSON: at most 262144 values (its brackets, braces, commas and
+# colons, and one), at N and N+1: k zeros in a list make k + 7.
+json_zeros() { awk -v k="$1" 'BEGIN { printf "{\"expression\": \"d6\", \"total\": 3, \"x\": [0"
+    for (i = 1; i < k; i++) printf ",0"; print "]}" }'; }
+json_zeros 262137 >"$tmp/values.log"
+run_from "$tmp/values.log" fairness --seed 2
+[ "$rc" = 0 ] && has "$out" '^1 roll, placed with seed 2$' && [ -z "$err" ]
+check "fairness: a JSON line of 262144 values is read" $? "$rc $out$nl$err"
+json_zeros 262138 >"$tmp/values.log"
+run_from "$tmp/values.log" fairness --seed 2
+[ "$rc" = 1 ] && has "$out" '^0 rolls \(1 line refused\)' &&
+    [ "$(printf '%s\n' "$err" | head -1)" = "alea: line 1, byte 1: the line's JSON holds more than 262144 values (the most a line may hold)" ]
+check "fairness: one value more is refused before it is parsed" $? "$rc $out$nl$(printf '%s\n' "$err" | head -1)"
 printf 'd20 3\n300d1000 150000\nd20 5\n' >"$tmp/slow.log"
 run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-support 1000000 --seed 1
 [ "$rc" = 1 ] && has "$out" '^2 rolls \(1 line refused\)' &&
     has "$err" '^alea: line 2, byte 1: timed out: the expression ran past --timeout and was stopped$'
 check "fairness --timeout: a line past it is refused, the others judged" $? "$rc $out$nl$err"
+# the last line past it: the verdict still comes (the tests once ran in what
+# that line had left of its --timeout, and were stopped)
+printf 'd20 3\n300d1000 150000\n' >"$tmp/slow.log"
+run_from "$tmp/slow.log" fairness --timeout 5 --max-work 1000000000000 --max-support 1000000 --seed 1
+[ "$rc" = 1 ] && has "$out" '^1 roll \(1 line refused\)' && has "$out" '^verdict: ' &&
+    [ "$(printf '%s\n' "$err" | grep -c 'timed out')" = 1 ]
+check "fairness --timeout: the last line past it, the verdict on the others" $? "$rc $out$nl$err"
+expect "roll --max-rolls: the session's alone" 2 "" "alea: --max-rolls bounds what a session keeps (alea alone, at a terminal)
+Try 'alea roll --help' for more information." roll --max-rolls 5 d6
 expect "fairness: one file at most" 2 "" "alea: fairness reads one file (or '-', standard input)
 Try 'alea fairness --help' for more information." fairness a b
 run fairness "$tmp/none.log"

@@ -24,17 +24,9 @@ import sys
 import threading
 import time
 
+from helpers import check, finish
+
 ALEA = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
-passed = failed = 0
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f'FAIL: {name}' + (f'\n  | {detail}' if detail else ''))
 
 
 class Server:
@@ -467,5 +459,4 @@ check('healthy after them', st == 200, st)
 rc, err = srv.stop()
 check('stopped with status 0', rc == 0, err)
 
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+finish()

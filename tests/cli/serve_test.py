@@ -23,23 +23,11 @@ import sys
 import threading
 import time
 
+from helpers import check, finish, runner
+
 ALEA = sys.argv[1] if len(sys.argv) > 1 else sys.exit(__doc__)
 SLOW = 20  # seconds a step may take under valgrind
-passed = failed = 0
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f'FAIL: {name}' + (f'\n  | {detail}' if detail else ''))
-
-
-def cli(*args):
-    r = subprocess.run([ALEA, *args], capture_output=True, text=True, timeout=SLOW * 3)
-    return r.returncode, r.stdout, r.stderr
+cli = runner(ALEA, timeout=SLOW * 3)
 
 
 class Server:
@@ -658,5 +646,4 @@ rc, _, err = cli('serve', '--port', str(taken.port))
 check('a port in use: status 1, said', rc == 1 and 'cannot listen' in err, err)
 taken.stop()
 
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+finish()

@@ -8,30 +8,16 @@ Prints 'N passed, N failed'."""
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
+from helpers import check, finish, runner
+
 ALEA = sys.argv[1]
 NS = '{http://www.w3.org/2000/svg}'
-passed = failed = 0
 tmp = tempfile.mkdtemp()
-
-
-def run(*args, stdin=None):
-    p = subprocess.run([ALEA, *args], capture_output=True, text=True,
-                       input=stdin, stdin=None if stdin is not None else subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f'FAIL: {name}\n  {detail}')
+run = runner(ALEA)
 
 
 def picture(cmd, *args):
@@ -186,5 +172,4 @@ check('stdin refused', rc == 2 and 'give it as an argument' in err, err)
 rc, out, err = run('roll', '3d6', '--svg', 'x.svg')
 check('roll takes no --svg', rc == 2, err)
 
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+finish()

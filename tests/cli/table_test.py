@@ -4,26 +4,13 @@ the expression at the cell's values (in doubles, and in fractions with
 --exact), the formats, the errors, and the limits of cells and work at N
 and N + 1. Prints 'N passed, N failed'."""
 import json
-import subprocess
 import sys
 from fractions import Fraction
 
+from helpers import check, finish, runner
+
 ALEA = sys.argv[1]
-passed = failed = 0
-
-
-def run(*args):
-    p = subprocess.run([ALEA, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, ok, detail=''):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f'FAIL: {name}\n  {detail}')
+run = runner(ALEA)
 
 
 def num(x):
@@ -175,5 +162,4 @@ rc, _, err = run('table', '10d6 + n', 'n=1..4', '--max-work', str(table - 1))
 check('work budget shared by the cells', one < table < 2 * one and rc == 1 and
       'the cells share one work budget' in err, f'one cell {one}, table {table}: {err}')
 
-print(f'{passed} passed, {failed} failed')
-sys.exit(1 if failed else 0)
+finish()
