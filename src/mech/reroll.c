@@ -34,9 +34,10 @@
  * best kept multiset of every state another: B(y) is the better of y
  * itself and B(y - f) for each face f of y, pushed from every state to
  * those one die larger (P times every group's faces; with K, K such
- * passes). Every pass is charged to the work budget before it runs, and
- * the whole before the first: reroll(20d20, 5, mean) has 1.4e11 states and
- * stops at once.
+ * passes). The whole is checked against the work budget before anything
+ * is built, and charged as the passes go: reroll(20d20, 5, mean) has
+ * 1.4e11 states and stops at once. The values V_r of the full states are
+ * kept as floats, for the breakdown's "from 0% to 74.1%".
  *
  * Ties. Values within TIE_EPS of each other count as equal (rounding
  * makes equal chances differ in their last bits): then the choice that
