@@ -189,11 +189,15 @@ static uint32_t rr_keep(const reroll_spec *rs, int64_t r, uint32_t fx)
     return rs->keep[(size_t)(r - 1) * rs->F + fx];
 }
 
-/* C(n, k) in doubles (exact while below 2^53, which the checks keep). */
+/* C(n, k) in doubles: exact while below 2^53, which the checks keep; past
+ * 1e30 (no index reaches it) the loop stops there, so a d(2^63 - 1) costs
+ * one step, not 2^63. */
 static double choose(double n, double k)
 {
+    if (n - k < k)
+        k = n - k;
     double r = 1;
-    for (double i = 1; i <= k; i++)
+    for (double i = 1; i <= k && r < 1e30; i++)
         r = r * (n - k + i) / i;
     return floor(r + 0.5);
 }
@@ -556,9 +560,13 @@ static alea_status reroll_parse(alea__parser *p, size_t start, size_t end, const
             groups[to] = groups[g];
     }
     ng = kept;
+    uint32_t nt = 0; /* and so is a term of no dice: the dice are the others' */
+    for (uint32_t i = 0; i < ni; i++)
+        if (terms[i].count)
+            terms[nt++] = terms[i];
     rs->pool = pl;
     rs->terms = terms;
-    rs->nterms = ni;
+    rs->nterms = nt;
     rs->groups = groups;
     rs->ngroups = ng;
     if ((st = alea__parse_expect_comma(p, "',' and the number of rounds of rerolls, "
