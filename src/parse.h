@@ -15,6 +15,11 @@ typedef struct alea__parser alea__parser;
  * call's name, an extra dice's word, a mechanic's name or word (matched
  * without case). */
 ALEA__HIDDEN int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n);
+/* The same, but not for a word that only a mechanic's arguments take
+ * ("critical" in dd(6, 14, critical), "mean"): outside a call's
+ * parentheses such a word means nothing, and may start a description
+ * ("2d6 critical hit"). */
+ALEA__HIDDEN int alea__parse_is_word_outside(const alea__lang *lang, const char *s, size_t n);
 
 /* Whether the tree is parsed only to be printed (another dialect's reading
  * of the text, for a hint): a mechanic may then leave out the work that

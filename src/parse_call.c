@@ -291,7 +291,8 @@ static int in_words(const char *s, size_t n, const char *const *words)
     return 0;
 }
 
-int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n)
+/* Whether s is a word of lang; with args, a mechanic's argument word too. */
+static int is_word(const alea__lang *lang, const char *s, size_t n, int args)
 {
     if (same_word(s, n, "repeat"))
         return 1;
@@ -310,9 +311,19 @@ int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n)
         if ((n > 1 && in_words(s, n, (*x)->after)) || in_words(s, n, (*x)->ranks))
             return 1;
     for (const alea__mech *const *m = lang->mechs; *m; m++)
-        if (((*m)->name && same_word(s, n, (*m)->name)) || in_words(s, n, (*m)->words))
+        if (((*m)->name && same_word(s, n, (*m)->name)) || (args && in_words(s, n, (*m)->words)))
             return 1;
     return 0;
+}
+
+int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n)
+{
+    return is_word(lang, s, n, 1);
+}
+
+int alea__parse_is_word_outside(const alea__lang *lang, const char *s, size_t n)
+{
+    return is_word(lang, s, n, 0);
 }
 
 alea_status alea__p_round_last(parser *p, const node *a, uint8_t op, size_t start, size_t end,

@@ -311,10 +311,11 @@ static alea_status read_advantage(alea_ctx *ctx, alea_expr *e, size_t pre, const
 
 /* Whether the n letters at s are a word of the language in ctx's dialect
  * (with names: let, in, and, or, not too), which never starts a
- * description: "2d6 and more" is an error, not "2d6" described. */
+ * description: "2d6 and more" is an error, not "2d6" described. A word
+ * only a mechanic's arguments take does ("2d6 critical hit"). */
 static int language_word(const alea_ctx *ctx, const char *s, size_t n)
 {
-    return ctx->lang->is_word(s, n) ||
+    return alea__parse_is_word_outside(ctx->lang, s, n) ||
            (alea__dialects[ctx->dialect].names && alea__lex_names_word(s, n));
 }
 
