@@ -39,16 +39,22 @@ static void print_text(const char *src, const alea_policy *p)
     char v[64], plain[64], seen_p[32];
     put_value(p, alea_policy_value(p), alea_policy_value_text(p), v, sizeof v);
     printf("%s: %s\n", src, alea_policy_goal(p));
-    printf("with the best choices: %s\n\n", v);
+    if (alea_policy_value(p) == alea_policy_optimum(p)) {
+        printf("with the best choices: %s\n\n", v);
+    } else {
+        char best[64];
+        put_value(p, alea_policy_optimum(p), alea_policy_optimum_text(p), best, sizeof best);
+        printf("with these choices: %s; with the best choices: %s\n\n", v, best);
+    }
     const char *vhead = alea_policy_is_prob(p) ? "chance" : "mean";
-    int ws = width(p, alea_policy_seen, "seen"), wc = width(p, alea_policy_choice, "best choice");
+    int ws = width(p, alea_policy_seen, "seen"), wc = width(p, alea_policy_choice, "choice");
     int wv = (int)strlen(vhead);
     for (size_t i = 0; i < alea_policy_rows(p); i++) {
         put_value(p, alea_policy_row_value(p, i), alea_policy_row_value_text(p, i), v, sizeof v);
         if ((int)strlen(v) > wv)
             wv = (int)strlen(v);
     }
-    printf("%-*s  %-*s  %8s  %*s  %s\n", ws, "seen", wc, "best choice", "how often", wv, vhead,
+    printf("%-*s  %-*s  %8s  %*s  %s\n", ws, "seen", wc, "choice", "how often", wv, vhead,
            "as it stands");
     for (size_t i = 0; i < alea_policy_rows(p); i++) {
         const char *choice = alea_policy_choice(p, i);

@@ -869,8 +869,9 @@ size_t alea_table_svg(const alea_table *table, size_t stat, char *buf, size_t ca
  * The decisions of an expression whose whole is a mechanic with a choice
  * (reroll(POOL, ROUNDS, GOAL); dd(M, D, GOAL) with a goal; event(POOL,
  * GOAL)): a row per situation the player can see at its first choice
- * point, the choice best for the goal, and the goal's value with that
- * choice and without choosing (keeping every die, not doubling down), as
+ * point, the choice best for the goal (or the one a fixed policy makes:
+ * dd(6, 14, always)), and the goal's value with that choice and without
+ * choosing (keeping every die, not doubling down), as
  * the exact engine computes them, in fractions too in exact mode.
  *
  *   alea_policy *p;
@@ -893,10 +894,14 @@ void alea_policy_free(alea_policy *policy);
  * whether its values are probabilities. Owned by policy. */
 const char *alea_policy_goal(const alea_policy *policy);
 int alea_policy_is_prob(const alea_policy *policy);
-/* The goal's value of the whole expression with the best choices, and its
- * exact fraction in exact mode (else NULL). */
+/* The goal's value of the whole expression with its choices (the best
+ * ones, or those of the fixed policy it names: dd(6, 14, always)), and its
+ * exact fraction in exact mode (else NULL); and with the best choices
+ * (the same for a policy that is the best). */
 double alea_policy_value(const alea_policy *policy);
 const char *alea_policy_value_text(const alea_policy *policy);
+double alea_policy_optimum(const alea_policy *policy);
+const char *alea_policy_optimum_text(const alea_policy *policy);
 size_t alea_policy_rows(const alea_policy *policy);
 /* Row i (NULL or 0 out of range): what the player sees ("6 5 3 2 1"), the
  * best choice ("reroll 3 2 1", "keep"), the chance of seeing it, the
@@ -911,7 +916,7 @@ double alea_policy_row_plain(const alea_policy *policy, size_t row);
 /*
  * Writes the policy as ALEA_FORMAT_JSON:
  *   {"expression": "reroll(2d6, 1, >= 10)", "goal": "the chance of >= 10",
- *    "probability": true, "value": 0.33, "rows": [{"seen": "6 6",
+ *    "probability": true, "value": 0.33, "optimum": 0.33, "rows": [{"seen": "6 6",
  *    "choice": "keep", "chance": 0.0277, "value": 1, "plain": 1}, ...]}
  * ("value" a string, the fraction, in exact mode), or as ALEA_FORMAT_CSV:
  * "seen,choice,chance,value,plain" and a line per row. snprintf contract

@@ -28,9 +28,10 @@ struct alea_policy {
     char *goal; /* owned, or NULL until the mechanic names it */
     size_t goal_size;
     int is_prob;
-    double value;
-    char *value_text; /* owned, or NULL */
-    size_t value_size;
+    double value, optimum;
+    char *value_text, *optimum_text; /* owned, or NULL */
+    size_t value_size, optimum_size;
+    int has_optimum;
     prow *rows;
     size_t n, cap;
 };
@@ -55,14 +56,25 @@ alea_status alea__policy_goal(alea_policy *p, const char *goal, int is_prob)
     return ALEA_OK;
 }
 
+/* A value and its owned fraction (text NULL: none). */
+static alea_status set_value(alea_ctx *ctx, double *v, char **t, size_t *size, double value,
+                             const char *text)
+{
+    *v = value;
+    if (text && !(*t = copy_text(ctx, text, size)))
+        return alea__nomem(ctx);
+    return ALEA_OK;
+}
+
 alea_status alea__policy_total(alea_policy *p, double value, const char *text)
 {
-    p->value = value;
-    if (!text)
-        return ALEA_OK;
-    if (!(p->value_text = copy_text(p->ctx, text, &p->value_size)))
-        return alea__nomem(p->ctx);
-    return ALEA_OK;
+    return set_value(p->ctx, &p->value, &p->value_text, &p->value_size, value, text);
+}
+
+alea_status alea__policy_optimum(alea_policy *p, double value, const char *text)
+{
+    p->has_optimum = 1;
+    return set_value(p->ctx, &p->optimum, &p->optimum_text, &p->optimum_size, value, text);
 }
 
 alea_status alea__policy_row(alea_policy *p, const char *seen, const char *choice, double prob,
@@ -109,6 +121,8 @@ void alea_policy_free(alea_policy *p)
         alea__mem_free(ctx, p->goal, p->goal_size);
     if (p->value_text)
         alea__mem_free(ctx, p->value_text, p->value_size);
+    if (p->optimum_text)
+        alea__mem_free(ctx, p->optimum_text, p->optimum_size);
     alea__mem_free(ctx, p->src, p->len + 1);
     alea__mem_free(ctx, p, sizeof *p);
 }
@@ -165,6 +179,16 @@ double alea_policy_value(const alea_policy *p)
 const char *alea_policy_value_text(const alea_policy *p)
 {
     return p ? p->value_text : NULL;
+}
+
+double alea_policy_optimum(const alea_policy *p)
+{
+    return !p ? 0 : p->has_optimum ? p->optimum : p->value;
+}
+
+const char *alea_policy_optimum_text(const alea_policy *p)
+{
+    return !p ? NULL : p->has_optimum ? p->optimum_text : p->value_text;
 }
 
 size_t alea_policy_rows(const alea_policy *p)
@@ -249,6 +273,8 @@ static void format_json(const alea_policy *p, alea__out *o)
     alea__out_str(o, p->is_prob ? ", \"probability\": true" : ", \"probability\": false");
     alea__out_str(o, ", \"value\": ");
     put_value(o, 1, p->value, p->value_text);
+    alea__out_str(o, ", \"optimum\": ");
+    put_value(o, 1, alea_policy_optimum(p), alea_policy_optimum_text(p));
     alea__out_str(o, ", \"rows\": [");
     for (size_t i = 0; i < p->n && o->len <= o->limit; i++) {
         const prow *r = &p->rows[i];

@@ -26,8 +26,13 @@ ALEA__HIDDEN alea_status alea__policy_goal(alea_policy *p, const char *goal, int
 ALEA__HIDDEN alea_status alea__policy_row(alea_policy *p, const char *seen, const char *choice,
                                           double prob, double value, double plain,
                                           const char *value_text);
-/* The goal's value of the whole expression with the best choices, and as
- * an exact fraction or NULL. */
+/* The goal's value of the whole expression with its choices (the best
+ * ones, or its fixed rule's), and as an exact fraction or NULL. */
 ALEA__HIDDEN alea_status alea__policy_total(alea_policy *p, double value, const char *text);
+
+/* The goal's value of the whole expression with the best choices, where
+ * the expression's own rule may choose otherwise (a fixed policy); not
+ * called: the rule is the best. */
+ALEA__HIDDEN alea_status alea__policy_optimum(alea_policy *p, double value, const char *text);
 
 #endif /* ALEA_POLICY_H */
