@@ -9,6 +9,12 @@
  * otherwise total >= difficulty is a success, else a failure.
  * Doubling down: a natural 19-20 raises the outcome by two, a success by one,
  * a failure lowers it by one, a natural 1-2 by two; clamped to the table.
+ *
+ * Whether to double down is taken after seeing the first roll: a fixed
+ * policy (never, always, onfail) or a goal (best, tier, success, critical,
+ * boons), which doubles down from a first outcome exactly when that raises
+ * the goal's expectation. The second d20 does not depend on the first, so
+ * the first outcome (not its natural) is all the decision needs.
  */
 #include "../mech.h"
 #include "../pmf.h"
@@ -19,10 +25,19 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum dd_policy { DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST } dd_policy;
+/* In policy_names' order: the fixed policies, then the goals. */
+typedef enum dd_policy {
+    DD_NEVER, DD_ALWAYS, DD_ONFAIL, DD_BEST, DD_TIER, DD_GOAL_SUCCESS, DD_GOAL_CRITICAL, DD_BOONS
+} dd_policy;
+
+/* The largest boons (or banes) of one tier in dd(M, D, boons, ...): as
+ * --multipliers' 10^6, and small enough that twenty of them add up exactly
+ * in an int64. */
+#define DD_WORTH_MAX 1000000
 
 typedef struct dd_spec {
     int64_t mod, diff; /* d20 + mod against diff */
+    int64_t worth[4];  /* a goal's value of each final outcome */
     uint8_t policy;    /* dd_policy */
 } dd_spec;
 
@@ -35,7 +50,26 @@ enum { DD_CRIT_FAIL, DD_FAIL, DD_SUCCESS, DD_CRIT_SUCCESS }; /* the outcomes, wo
 
 static const char *const outcome_names[] = {"critical failure", "failure", "success",
                                          "critical success"};
-static const char *const policy_names[] = {"never", "always", "onfail", "best", NULL};
+static const char *const policy_names[] = {"never",   "always",   "onfail", "best", "tier",
+                                           "success", "critical", "boons",  NULL};
+
+/* What each goal maximises: the expectation of a value of the final
+ * outcome (a chance is the expectation of 0 or 1). best is tier's older
+ * spelling. boons defaults to the rule text's reading, boons on a success
+ * or better only (the command line's --multipliers 0,0,1,1): any count and
+ * drive scale it alike, so its choices are success's; dd(M, D, boons, A, B,
+ * C, E) gives each outcome's boons (banes negative) instead. */
+static const struct dd_goal {
+    const char *measure; /* in the breakdown */
+    int percent;         /* a chance: shown as a percentage */
+    int64_t worth[4];
+} goals[] = {
+    [DD_BEST] = {"expected tier", 0, {0, 1, 2, 3}},
+    [DD_TIER] = {"expected tier", 0, {0, 1, 2, 3}},
+    [DD_GOAL_SUCCESS] = {"success or better", 1, {0, 0, 1, 1}},
+    [DD_GOAL_CRITICAL] = {"critical success", 1, {0, 0, 0, 1}},
+    [DD_BOONS] = {"expected boons", 0, {0, 0, 1, 1}},
+};
 
 /* The outcome of one d20 showing nat with modifier mod against diff. */
 static int dd_outcome(int64_t nat, int64_t mod, int64_t diff)
@@ -61,22 +95,28 @@ static int dd_after(int t, int64_t nat2, const dd_spec *dd)
     return f < 0 ? 0 : f > 3 ? 3 : f;
 }
 
-/* Whether the "best" policy doubles down from outcome t: the expected final
- * outcome (times 20, exact in integers) beats staying at t. */
-static int best_doubles(int t, const dd_spec *dd)
+/* A goal's expected value after doubling down from t, times 20: exact in
+ * integers (|worth| <= DD_WORTH_MAX). */
+static int64_t doubled_worth(int t, const dd_spec *dd)
 {
     int64_t sum = 0;
     for (int64_t nat = 1; nat <= 20; nat++)
-        sum += dd_after(t, nat, dd);
-    return sum > 20 * (int64_t)t;
+        sum += dd->worth[dd_after(t, nat, dd)];
+    return sum;
 }
 
-/* Whether the roller doubles down from outcome t: the rule both the roller and
- * the exact engine follow. */
+/* Whether dd doubles down from first outcome t: the one rule the roller and
+ * the exact engine follow. A goal doubles down when the expected value after
+ * the second roll is strictly above the value in hand (on a tie it keeps
+ * the roll), which makes its expectation the largest any policy can. */
 static int doubles_down(int t, const dd_spec *dd)
 {
-    return dd->policy == DD_ALWAYS || (dd->policy == DD_ONFAIL && t <= DD_FAIL) ||
-           (dd->policy == DD_BEST && best_doubles(t, dd));
+    switch ((dd_policy)dd->policy) {
+    case DD_NEVER: return 0;
+    case DD_ALWAYS: return 1;
+    case DD_ONFAIL: return t <= DD_FAIL;
+    default: return doubled_worth(t, dd) > 20 * dd->worth[t];
+    }
 }
 
 /* ---- rolling ---- */
@@ -159,9 +199,19 @@ static alea_status dd_exact(alea_ctx *ctx, const node *n, alea__pmf *out, alea__
 
 /* ---- parsing ---- */
 
-/* dd = "dd" "(" expr "," expr [ "," ("never" | "always" | "onfail" | "best") ] ")" */
+/*
+ * dd     = "dd" "(" expr "," expr [ "," policy ] ")"
+ * policy = "never" | "always" | "onfail" | "best" | "tier" | "success"
+ *        | "critical" | "boons" [ "," expr "," expr "," expr "," expr ]
+ */
 static alea_status dd_parse(alea__parser *p, size_t start, size_t end, const node **out)
 {
+    static const char *const worth_what[] = {
+        "boons of a critical failure", "boons of a failure", "boons of a success",
+        "boons of a critical success"};
+    static const char *const worth_comma[] = {
+        NULL, "',' and the boons of a failure", "',' and the boons of a success",
+        "',' and the boons of a critical success"};
     alea_status st;
     (void)end;
     dd_spec *dd = alea__parse_alloc(p, sizeof *dd);
@@ -176,10 +226,19 @@ static alea_status dd_parse(alea__parser *p, size_t start, size_t end, const nod
     if (alea__parse_comma(p)) {
         int which;
         if ((st = alea__parse_word(p, policy_names,
-                                   "a double-down policy: never, always, onfail or best",
+                                   "a double-down policy (never, always or onfail) or goal "
+                                   "(best, tier, success, critical or boons)",
                                    &which)) != ALEA_OK)
             return st;
         dd->policy = (uint8_t)which; /* in dd_policy's order */
+        if (dd->policy >= DD_BEST)
+            memcpy(dd->worth, goals[dd->policy].worth, sizeof dd->worth);
+        if (dd->policy == DD_BOONS && alea__parse_comma(p))
+            for (int t = 0; t < 4; t++)
+                if ((t > 0 && (st = alea__parse_expect_comma(p, worth_comma[t])) != ALEA_OK) ||
+                    (st = alea__parse_int(p, "dd", worth_what[t], -DD_WORTH_MAX, DD_WORTH_MAX,
+                                          &dd->worth[t])) != ALEA_OK)
+                    return st;
     }
     if ((st = alea__mech_node(p, &alea__mech_dd, dd, start, alea__parse_here(p), out)) !=
         ALEA_OK)
@@ -232,6 +291,12 @@ static void dd_print(alea__out *o, const node *n)
         alea__out_str(o, ", ");
         alea__out_str(o, policy_names[dd->policy]);
     }
+    if (dd->policy == DD_BOONS &&
+        memcmp(dd->worth, goals[DD_BOONS].worth, sizeof dd->worth) != 0)
+        for (int t = 0; t < 4; t++) {
+            alea__out_str(o, ", ");
+            alea__out_i64(o, dd->worth[t]);
+        }
     alea__out_char(o, ')');
 }
 
@@ -245,7 +310,30 @@ static void show_face(alea__out *o, const dd_spec *dd, int64_t nat)
     alea__out_str(o, outcome_names[dd_outcome(nat, dd->mod, dd->diff)]);
 }
 
-/* " [6 (12): failure; double down 20 (26): +2 -> critical success]" */
+/* A goal's value times 20 (v20), in the breakdown: a percentage for a
+ * chance ("65%"), else the value to two decimals where it has them ("1.40",
+ * "3"): v20 / 20 has at most two. */
+static void show_worth(alea__out *o, int64_t v20, int percent)
+{
+    if (percent) {
+        alea__out_i64(o, v20 * 5);
+        alea__out_char(o, '%');
+        return;
+    }
+    uint64_t a = v20 < 0 ? 0 - (uint64_t)v20 : (uint64_t)v20, cents = a % 20 * 5;
+    if (v20 < 0)
+        alea__out_char(o, '-');
+    alea__out_i64(o, (int64_t)(a / 20));
+    if (cents) {
+        alea__out_char(o, '.');
+        alea__out_char(o, (char)('0' + cents / 10));
+        alea__out_char(o, (char)('0' + cents % 10));
+    }
+}
+
+/* " [6 (12): failure; double down 20 (26): +2 -> critical success]"; a goal
+ * but best (whose breakdown stays as it was) says why, from the first
+ * outcome t: "; success or better 0% kept, 65% doubling down". */
 static void dd_show(alea__out *o, const alea_roll *r, const rec *rc)
 {
     const dd_spec *dd = rc->n->u.mech.spec;
@@ -263,6 +351,17 @@ static void dd_show(alea__out *o, const alea_roll *r, const rec *rc)
         alea__out_i64(o, shift);
         alea__out_str(o, " -> ");
         alea__out_str(o, outcome_names[d->value]);
+    }
+    if (dd->policy > DD_BEST) {
+        int t = dd_outcome(r->faces[d->first].face, dd->mod, dd->diff);
+        const struct dd_goal *g = &goals[dd->policy];
+        alea__out_str(o, "; ");
+        alea__out_str(o, g->measure);
+        alea__out_char(o, ' ');
+        show_worth(o, 20 * dd->worth[t], g->percent);
+        alea__out_str(o, " kept, ");
+        show_worth(o, doubled_worth(t, dd), g->percent);
+        alea__out_str(o, " doubling down");
     }
     alea__out_char(o, ']');
 }
