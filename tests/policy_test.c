@@ -84,6 +84,39 @@ static void test_dd_every_rule(void **state)
  * (11-18: tier 2), up two on 19-20 (tier 3), down two on 1-2 (clamped:
  * tier 0): (8 * 2 + 2 * 3) / 20 = 22/20 = 1.1 > 1, so it doubles down.
  * The whole roll: 2/20 * 0.6 + 8/20 * 1.1 + 8/20 * 2 + 2/20 * 3 = 1.6. */
+/* dd()'s goals: the whole value is the distribution's chance of a
+ * success or better, of a critical success, its mean tier, and the
+ * expected boons of its outcomes; each row's choice is the better of its
+ * two values (a tie stands). */
+static void test_dd_goals(void **state)
+{
+    (void)state;
+    static const char *const goals[] = {"tier", "success", "critical", "boons, -2, -1, 2, 4"};
+    char src[64];
+    for (int m = 0; m <= 18; m += 6)
+        for (int d = 4; d <= 28; d += 4)
+            for (int g = 0; g < 4; g++) {
+                snprintf(src, sizeof src, "dd(%d, %d, %s)", m, d, goals[g]);
+                alea_policy *p = policy_of(src);
+                check_rows(src, p, g == 0);
+                alea_dist *dist = dist_of(ctx, src);
+                double want = g == 1   ? alea_dist_at_least(dist, 2)
+                              : g == 2 ? alea_dist_p(dist, 3)
+                              : g == 3 ? -2 * alea_dist_p(dist, 0) - alea_dist_p(dist, 1) +
+                                             2 * alea_dist_p(dist, 2) + 4 * alea_dist_p(dist, 3)
+                                       : alea_dist_mean(dist);
+                assert_double_equal(alea_policy_value(p), want, 1e-12);
+                assert_int_equal(alea_policy_is_prob(p), g == 1 || g == 2);
+                for (size_t i = 0; i < alea_policy_rows(p); i++) {
+                    int doubles = !strcmp(alea_policy_choice(p, i), "double down");
+                    double v = alea_policy_row_value(p, i), plain = alea_policy_row_plain(p, i);
+                    assert_true(doubles ? v > plain : v == plain);
+                }
+                alea_dist_free(dist);
+                alea_policy_free(p);
+            }
+}
+
 static void test_dd_by_hand(void **state)
 {
     (void)state;
@@ -208,6 +241,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_dd_every_rule, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dd_goals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dd_by_hand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),

@@ -376,12 +376,18 @@ static void dd_show_json(alea__out *o, const rec *rc)
 
 /* ---- the policy ---- */
 
-/* The goal's score of a final outcome t: the tier itself. */
-static int64_t goal_score(int t, const dd_spec *dd)
-{
-    (void)dd;
-    return t;
-}
+/* The goal as a policy names it, by dd_policy; a fixed policy is measured
+ * by the expected tier. */
+static const char *const goal_texts[] = {
+    [DD_NEVER] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_ALWAYS] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_ONFAIL] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_BEST] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_TIER] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_GOAL_SUCCESS] = "the chance of a success or better",
+    [DD_GOAL_CRITICAL] = "the chance of a critical success",
+    [DD_BOONS] = "the expected boons (banes counted against them)",
+};
 
 /* num/den in lowest terms into buf, when the context is exact (else
  * NULL: the double alone). */
@@ -433,8 +439,10 @@ static void outcome_seen(int t, const dd_spec *dd, char *buf, size_t cap, int *n
 static alea_status dd_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 {
     const dd_spec *dd = n->u.mech.spec;
-    alea_status st = alea__policy_goal(out, "the mean outcome (0 critical failure .. 3 "
-                                            "critical success)", 0);
+    int goal = dd->policy >= DD_BEST;
+    const int64_t *worth = goal ? dd->worth : goals[DD_TIER].worth;
+    alea_status st = alea__policy_goal(out, goal_texts[dd->policy],
+                                       goal && goals[dd->policy].percent);
     int64_t total = 0, best = 0; /* in 1/400 */
     char text[48];
     for (int t = 0; t < 4 && st == ALEA_OK; t++) {
@@ -443,9 +451,9 @@ static alea_status dd_choices(alea_ctx *ctx, const node *n, alea_policy *out)
         outcome_seen(t, dd, seen, sizeof seen, &count);
         if (!count)
             continue;
-        int64_t after = 0, stand = 20 * goal_score(t, dd); /* in 1/20 */
+        int64_t after = 0, stand = 20 * worth[t]; /* in 1/20 */
         for (int64_t nat2 = 1; nat2 <= 20; nat2++)
-            after += goal_score(dd_after(t, nat2, dd), dd);
+            after += worth[dd_after(t, nat2, dd)];
         int doubles = doubles_down(t, dd);
         int64_t value = doubles ? after : stand;
         total += value * count;
