@@ -117,7 +117,7 @@ static const struct command_text {
         "  alea policy 'reroll(2d6, 1, >= 10)'     which dice to roll again\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
-        "roll, dist, compare, table and fairness over HTTP, for bots",
+        "roll, dist, compare, table, fairness and policy over HTTP, for bots",
         "\n"
         "Answers HTTP requests on ADDR:N until SIGINT or SIGTERM, and prints\n"
         "the URL it listens on first. Each request is evaluated in a context of\n"
@@ -132,6 +132,7 @@ static const struct command_text {
         "  POST /compare  {\"exprs\": [\"2d20kh1\", \"1d20+5\"]}   <as compare --json>\n"
         "  POST /fairness  {\"rolls\": [{\"expression\": \"d20\", \"total\": 17}, ...]}\n"
         "              or {\"text\": \"d20 17\\n...\"}   <as fairness --json>\n"
+        "  POST /policy  {\"expr\": \"dd(3, 14, best)\"}   <as policy --json>\n"
         "  GET /health {\"status\": \"ok\"}       GET /openapi.json  this API, described\n"
         "\n"
         "Only expr (exprs) is required. An error is {\"error\": {\"message\": ...,\n"
