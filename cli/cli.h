@@ -47,7 +47,7 @@ enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2,
        EXIT_UNFAIR = 3 /* alea fairness: the rolls are not what fair dice give */ };
 
 typedef enum command {
-    CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD_FAIRNESS, CMD__COUNT
+    CMD_ROLL, CMD_DIST, CMD_COMPARE, CMD_SERVE, CMD_TABLE, CMD_FAIRNESS, CMD_POLICY, CMD__COUNT
 } command;
 
 extern const char *const command_names[CMD__COUNT]; /* main.c */
@@ -235,6 +235,8 @@ int dist_one(alea_ctx *ctx, const options *o, const alea_expr *e, const char *sr
 int cmd_roll(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_dist(alea_ctx *ctx, const options *o, alea_expr **ex);
 int cmd_compare(alea_ctx *ctx, const options *o, alea_expr **ex);
+/* policy.c: the best choice in each situation of the expression's first choice point. */
+int cmd_policy(alea_ctx *ctx, const options *o, alea_expr **ex);
 
 /* ---- sweep.c ------------------------------------------------------------- */
 

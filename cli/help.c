@@ -103,9 +103,21 @@ static const struct command_text {
         "Exit status: 0 consistent (or too few rolls to tell), 3 not fair,\n"
         "1 when a line was refused (each is reported on stderr with its line\n"
         "and byte; the verdict is on the others), 2 bad usage.\n"},
+    [CMD_POLICY] = {
+        "policy [--json | --csv] [--exact] EXPR",
+        "the player's best choice in every situation, with its chance",
+        "\n"
+        "EXPR is a mechanic with a choice, written alone: reroll(POOL, ROUNDS,\n"
+        "GOAL), dd(M, D, GOAL) or event(POOL, GOAL). Prints each situation the\n"
+        "player can see at the first choice (the dice rolled, the first d20),\n"
+        "the choice best for the goal, how often the situation comes, the\n"
+        "goal's value with that choice, and its value as the roll stands.\n"
+        "Situations in a row that share a choice name it once.\n"
+        "\n"
+        "  alea policy 'reroll(2d6, 1, >= 10)'     which dice to roll again\n"},
     [CMD_SERVE] = {
         "serve [--port N] [--bind ADDR] [--timeout MS] [--max-connections N]",
-        "roll, dist, compare, table and fairness over HTTP, for bots",
+        "roll, dist, compare, table, fairness and policy over HTTP, for bots",
         "\n"
         "Answers HTTP requests on ADDR:N until SIGINT or SIGTERM, and prints\n"
         "the URL it listens on first. Each request is evaluated in a context of\n"
@@ -120,6 +132,7 @@ static const struct command_text {
         "  POST /compare  {\"exprs\": [\"2d20kh1\", \"1d20+5\"]}   <as compare --json>\n"
         "  POST /fairness  {\"rolls\": [{\"expression\": \"d20\", \"total\": 17}, ...]}\n"
         "              or {\"text\": \"d20 17\\n...\"}   <as fairness --json>\n"
+        "  POST /policy  {\"expr\": \"dd(3, 14, best)\"}   <as policy --json>\n"
         "  GET /health {\"status\": \"ok\"}       GET /openapi.json  this API, described\n"
         "\n"
         "Only expr (exprs) is required. An error is {\"error\": {\"message\": ...,\n"

@@ -19,12 +19,13 @@
 #include <unistd.h> /* isatty */
 
 const char *const command_names[CMD__COUNT] = {"roll", "dist", "compare", "serve", "table",
-                                                "fairness"};
+                                                "fairness", "policy"};
 
 /* What runs each command, on its expressions compiled (serve compiles its
  * requests' own: run calls it before). */
 static int (*const command_run[CMD__COUNT])(alea_ctx *, const options *, alea_expr **) = {
-    [CMD_ROLL] = cmd_roll, [CMD_DIST] = cmd_dist, [CMD_COMPARE] = cmd_compare};
+    [CMD_ROLL] = cmd_roll, [CMD_DIST] = cmd_dist, [CMD_COMPARE] = cmd_compare,
+    [CMD_POLICY] = cmd_policy};
 
 /*
  * Runs command cmd (has_cmd: named, not the bare "alea EXPR") on the words
@@ -107,9 +108,10 @@ static int run(command cmd, int has_cmd, int argc, char **argv)
     int joined = 0;
     if (rc == EXIT_OK && !join_arguments(ctx, &o, &joined))
         rc = out_of_memory();
-    if (rc == EXIT_OK && cmd == CMD_DIST && o.nexprs > 1)
-        rc = usage_error(cmd, has_cmd, "dist takes one expression (quote it if it has "
-                                       "spaces; 'alea compare' takes several)");
+    if (rc == EXIT_OK && (cmd == CMD_DIST || cmd == CMD_POLICY) && o.nexprs > 1)
+        rc = usage_error(cmd, has_cmd, "%s takes one expression (quote it if it has "
+                                       "spaces; 'alea compare' takes several)",
+                         command_names[cmd]);
     if (rc == EXIT_OK) {
         rc = compile_all(ctx, &o, ex);
         if (rc == EXIT_FAIL && joined)
@@ -164,7 +166,7 @@ static int unknown_topic(const char *word)
         return usage_error(CMD_ROLL, 0, "help: unknown command '%s'; did you mean 'alea help "
                                         "%s'?", word, near);
     return usage_error(CMD_ROLL, 0, "help: unknown command '%s' (the commands: roll, dist, "
-                                    "compare, serve, table, fairness; or syntax)", word);
+                                    "compare, serve, table, fairness, policy; or syntax)", word);
 }
 
 /* "alea rol 4d6": a first word one edit from a command, that the language

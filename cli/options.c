@@ -267,6 +267,9 @@ const option_spec option_table[] = {
      .bad = "--at-least and --at-most exclude each other",
      .part = PART_MAIN, .help = "chart P(X <= value)",
      .differs = {CMD_COMPARE, PART_MAIN, "show P(X <= value)"}},
+    {.name = "--exact", .commands = POLICY, .at = AT(exact),
+     .part = PART_MAIN, .help = "the goal's values as fractions in lowest terms\n"
+                                "(strings \"num/den\" in --json and --csv)"},
     {.name = "--exact", .commands = DIST | COMPARE | TABLE, .at = AT(exact),
      .part = PART_MAIN, .help = "exact fractions: each probability as a fraction in\n"
                                 "lowest terms beside its percentage (strings \"num/den\"\n"
@@ -338,6 +341,12 @@ const option_spec option_table[] = {
      .part = PART_MAIN, .help = "{\"rolls\", \"refused\", \"seed\", \"verdict\", \"direction\",\n"
                                 "\"p\", \"alpha\", \"text\", \"tests\": [{\"name\", \"expression\",\n"
                                 "\"rolls\", \"statistic\", \"p\", \"p_adjusted\", ...}]}"},
+    {.name = "--json", .commands = POLICY, .at = AT(json),
+     .part = PART_MAIN, .help = "{\"expression\", \"goal\", \"probability\", \"value\",\n"
+                                "\"rows\": [{\"seen\", \"choice\", \"chance\", \"value\",\n"
+                                "\"plain\"}]}"},
+    {.name = "--csv", .commands = POLICY, .at = AT(csv),
+     .part = PART_MAIN, .help = "seen,choice,chance,value,plain rows"},
     {.name = "--csv", .commands = TABLE, .at = AT(csv),
      .part = PART_MAIN, .help = "NAME,STAT,... rows with one name; with two,\n"
                                 "stat,NAME,NAME2=V,... rows"},
@@ -709,7 +718,7 @@ int parse_args(command cmd, int has_cmd, int argc, char **argv, options *o)
         if (!has_cmd && isatty(STDIN_FILENO)) {
             o->repl = 1; /* "alea" alone, at a terminal */
         } else {
-            if (cmd == CMD_COMPARE || isatty(STDIN_FILENO))
+            if (cmd == CMD_COMPARE || cmd == CMD_POLICY || isatty(STDIN_FILENO))
                 return usage_error(cmd, has_cmd, "missing expression");
             if (o->svg)
                 return usage_error(cmd, has_cmd, "--svg draws the chart of one expression: "

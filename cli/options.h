@@ -14,10 +14,11 @@ enum {
     ROLL = 1u << CMD_ROLL,
     DIST = 1u << CMD_DIST,
     COMPARE = 1u << CMD_COMPARE,
-    ANY = ROLL | DIST | COMPARE | (1u << CMD_TABLE) | (1u << CMD_FAIRNESS),
+    ANY = ROLL | DIST | COMPARE | (1u << CMD_TABLE) | (1u << CMD_FAIRNESS) | (1u << CMD_POLICY),
     SERVE = 1u << CMD_SERVE, /* not in ANY: the rows it takes name it */
     TABLE = 1u << CMD_TABLE, /* in ANY for the limits; the rest name it */
-    FAIRNESS = 1u << CMD_FAIRNESS /* in ANY for the limits and --dialect */
+    FAIRNESS = 1u << CMD_FAIRNESS, /* in ANY for the limits and --dialect */
+    POLICY = 1u << CMD_POLICY      /* in ANY for the limits and --dialect */
 };
 
 typedef enum arg_kind {

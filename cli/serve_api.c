@@ -1,6 +1,6 @@
 /*
  * serve_api.c -- what alea serve answers: a request's body read into its
- * fields, each path's answer (POST /roll, /dist, /compare, /table; GET /health,
+ * fields, each path's answer (POST /roll, /dist, /compare, /table, /policy; GET /health,
  * /openapi.json in serve_openapi.c), and the errors as JSON answers. No
  * sockets and no threads here: a worker calls answer() with a request's
  * body, and gets its status and JSON (serve.h). POST /fairness reads its
@@ -545,6 +545,40 @@ static const char **strings_of(json_t *a, size_t *n)
     return v;
 }
 
+/* An object's JSON as the library writes it (alea_*_format's contract). */
+typedef size_t (*json_writer)(const void *obj, char *buf, size_t cap);
+
+static size_t table_json(const void *t, char *buf, size_t cap)
+{
+    return alea_table_format(t, ALEA_FORMAT_JSON, buf, cap);
+}
+
+static size_t policy_json(const void *p, char *buf, size_t cap)
+{
+    return alea_policy_format(p, ALEA_FORMAT_JSON, buf, cap);
+}
+
+/* The answer: obj's JSON by write and a newline, within the response
+ * limit; past the library's output limit, its error (in ctx, about f's
+ * expression, compiled as e or not). */
+static void answer_json(reply *out, const options *o, const alea_ctx *ctx,
+                        const request_fields *f, const alea_expr *e, json_writer write,
+                        const void *obj)
+{
+    size_t len = write(obj, NULL, 0);
+    out->p = NULL; /* answered as out of memory, unless filled */
+    if (len == 0) {
+        fail_ctx(out, o, ctx, f, e); /* the output limit */
+    } else if (len + 1 > (size_t)o->max_response) {
+        fail_response_limit(out, o);
+    } else if ((out->p = malloc(len + 2)) != NULL) {
+        write(obj, out->p, len + 1);
+        memcpy(out->p + len, "\n", 2);
+        out->status = MHD_HTTP_OK;
+        out->len = len + 1;
+    }
+}
+
 /* POST /table: the library's table (alea_table_format's JSON, as table
  * --json prints it) of f's expression over its sweeps and statistics; the
  * cells within the server's cells limit (--max-cells) and one work budget.
@@ -574,21 +608,33 @@ static void answer_table(const options *o, const request_fields *f, const timer 
         fail_ctx(out, o, ctx, &g, NULL);
         goto done;
     }
-    size_t len = alea_table_format(t, ALEA_FORMAT_JSON, NULL, 0);
-    if (len == 0) {
-        fail_ctx(out, o, ctx, f, NULL); /* the output limit */
-    } else if (len + 1 > (size_t)o->max_response) {
-        fail_response_limit(out, o);
-    } else if ((out->p = malloc(len + 2)) != NULL) {
-        alea_table_format(t, ALEA_FORMAT_JSON, out->p, len + 1);
-        memcpy(out->p + len, "\n", 2);
-        out->status = MHD_HTTP_OK;
-        out->len = len + 1;
-    }
+    answer_json(out, o, ctx, f, NULL, table_json, t);
 done:
     free(sw);
     free(st);
     alea_table_free(t);
+    alea_ctx_free(ctx);
+}
+
+/* POST /policy: the player's decisions at the expression's choice point
+ * (alea_policy_format's JSON, as policy --json prints it), within the
+ * server's work budget and response limit. An expression without a choice
+ * is a 422 with the caret under it, as any error of the library. */
+static void answer_policy(const options *o, const request_fields *f, const timer *deadline,
+                          reply *out)
+{
+    timer tm;
+    alea_expr *e;
+    alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
+    if (!ctx)
+        return;
+    alea_policy *p = NULL;
+    if (alea_policy_new(ctx, e, &p) != ALEA_OK)
+        fail_ctx(out, o, ctx, f, e);
+    else
+        answer_json(out, o, ctx, f, e, policy_json, p);
+    alea_policy_free(p);
+    alea_expr_free(e);
     alea_ctx_free(ctx);
 }
 
@@ -744,6 +790,7 @@ static const route routes[] = {
     {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
     {"/table", "POST", "POST", "expr, expression, sweeps, stats, exact, dialect", answer_table},
     {"/fairness", "POST", "POST", "rolls, text, seed, dialect", answer_fairness},
+    {"/policy", "POST", "POST", "expr, expression, exact, dialect", answer_policy},
     {"/health", "GET", "GET, HEAD", NULL, answer_health},
     {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi},
 };

@@ -864,6 +864,68 @@ size_t alea_table_format(const alea_table *table, alea_format format, char *buf,
  * the table's statistics with two names.
  */
 size_t alea_table_svg(const alea_table *table, size_t stat, char *buf, size_t cap);
+
+/* Policies: the player's best choice, shown                                */
+
+/*
+ * The decisions of an expression whose whole is a mechanic with a choice
+ * (reroll(POOL, ROUNDS, GOAL); dd(M, D, GOAL) with a goal; event(POOL,
+ * GOAL)): a row per situation the player can see at its first choice
+ * point, the choice best for the goal (or the one a fixed policy makes:
+ * dd(6, 14, always)), and the goal's value with that choice and without
+ * choosing (keeping every die, not doubling down), as
+ * the exact engine computes them, in fractions too in exact mode.
+ *
+ *   alea_policy *p;
+ *   if (alea_policy_new(ctx, e, &p) == ALEA_OK) {
+ *       for (size_t i = 0; i < alea_policy_rows(p); i++)
+ *           printf("%s -> %s\n", alea_policy_seen(p, i), alea_policy_choice(p, i));
+ *       alea_policy_free(p);
+ *   }
+ *
+ * Rows that share a choice come one after another where the mechanic can
+ * order them so (the hosts group them). Errors: ALEA_ERR_INVALID when the
+ * expression has no choice (its span), the errors of alea_expr_dist (the
+ * WORK and MEMORY limits, ALEA_ERR_INTERRUPTED), ALEA_ERR_NOMEM.
+ */
+typedef struct alea_policy alea_policy;
+alea_status alea_policy_new(alea_ctx *ctx, const alea_expr *expr, alea_policy **out);
+/* alea_policy_free(NULL) does nothing. Free it before its context. */
+void alea_policy_free(alea_policy *policy);
+/* The goal as a person reads it ("the chance of >= 20", "the mean"), and
+ * whether its values are probabilities. Owned by policy. */
+const char *alea_policy_goal(const alea_policy *policy);
+int alea_policy_is_prob(const alea_policy *policy);
+/* The goal's value of the whole expression with its choices (the best
+ * ones, or those of the fixed policy it names: dd(6, 14, always)), and its
+ * exact fraction in exact mode (else NULL); and with the best choices
+ * (the same for a policy that is the best). */
+double alea_policy_value(const alea_policy *policy);
+const char *alea_policy_value_text(const alea_policy *policy);
+double alea_policy_optimum(const alea_policy *policy);
+const char *alea_policy_optimum_text(const alea_policy *policy);
+size_t alea_policy_rows(const alea_policy *policy);
+/* Row i (NULL or 0 out of range): what the player sees ("6 5 3 2 1"), the
+ * best choice ("reroll 3 2 1", "keep"), the chance of seeing it, the
+ * goal's value with the choice and its exact fraction (or NULL), and the
+ * goal's value without choosing. Owned by policy. */
+const char *alea_policy_seen(const alea_policy *policy, size_t row);
+const char *alea_policy_choice(const alea_policy *policy, size_t row);
+double alea_policy_prob(const alea_policy *policy, size_t row);
+double alea_policy_row_value(const alea_policy *policy, size_t row);
+const char *alea_policy_row_value_text(const alea_policy *policy, size_t row);
+double alea_policy_row_plain(const alea_policy *policy, size_t row);
+/*
+ * Writes the policy as ALEA_FORMAT_JSON:
+ *   {"expression": "reroll(2d6, 1, >= 10)", "goal": "the chance of >= 10",
+ *    "probability": true, "value": 0.33, "optimum": 0.33, "rows": [{"seen": "6 6",
+ *    "choice": "keep", "chance": 0.0277, "value": 1, "plain": 1}, ...]}
+ * ("value" a string, the fraction, in exact mode), or as ALEA_FORMAT_CSV:
+ * "seen,choice,chance,value,plain" and a line per row. snprintf contract
+ * and the OUTPUT limit as alea_dist_format.
+ */
+size_t alea_policy_format(const alea_policy *policy, alea_format format, char *buf,
+                          size_t cap);
 /* Fairness: are these rolls what fair dice give?                           */
 
 /*

@@ -2,13 +2,13 @@
 // returning a promise (index.cjs imports the ES module on first use).
 import type {
   Alea, Column, CompareOptions, Comparison, Dist, DistOptions, Fairness, FairnessOptions, FairnessRoll,
-  LoadOptions, Roll, RollOptions, Sweeps, Table, TableOptions,
+  LoadOptions, Policy, PolicyOptions, Roll, RollOptions, Sweeps, Table, TableOptions,
 } from './index.js';
 
 export type {
   Alea, AleaError, Bound, Column, CompareOptions, Comparison, Dialect, Dist, DistOptions, Fairness,
   FairnessOptions, FairnessRoll, FairnessTest, LibraryLimitName,
-  LimitName, Limits, LoadOptions, Luck, TableKind, Versus,
+  LimitName, Limits, LoadOptions, Luck, Policy, PolicyOptions, PolicyRow, TableKind, Versus,
   Roll, RollDetail, RollGroup,
   RollOptions, Seed, StatKind, Status, Sweeps, SweepValues, Table, TableOptions,
 } from './index.js';
@@ -20,3 +20,4 @@ export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
 export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
 export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;
+export function policy(expr: string, options?: PolicyOptions): Promise<Policy>;

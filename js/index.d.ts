@@ -361,6 +361,47 @@ export class Table {
   readonly csv: string;
 }
 
+/** policy()'s options: dist()'s. */
+export type PolicyOptions = DistOptions;
+
+/** One situation of a policy: what the player sees, the best choice. */
+export interface PolicyRow {
+  /** What the player sees: 'failure (natural 3-10)', '6 5 3 2 1'. */
+  readonly seen: string;
+  /** The choice best for the goal (or the fixed rule's): 'double down', 'keep'. */
+  readonly choice: string;
+  /** How often the player sees it. */
+  readonly chance: number;
+  /** The goal's value with the choice. */
+  readonly value: number;
+  /** The goal's value without choosing (as it stands). */
+  readonly plain: number;
+}
+
+/** The player's decisions at an expression's first choice point, as
+ * `alea policy --json` gives them (in doubles). */
+export class Policy {
+  readonly expression: string;
+  /** The goal as a person reads it: 'the chance of >= 20', 'the mean outcome ...'. */
+  readonly goal: string;
+  /** Whether the values are chances. */
+  readonly isProb: boolean;
+  /** The expression's value with its choices (the best, or a fixed rule's). */
+  readonly value: number;
+  /** The value with the best choices. */
+  readonly optimum: number;
+  readonly rows: readonly PolicyRow[];
+  /** As `alea policy --json` writes it. */
+  readonly json: {
+    expression: string;
+    goal: string;
+    probability: boolean;
+    value: number;
+    optimum: number;
+    rows: { seen: string; choice: string; chance: number; value: number; plain: number }[];
+  };
+}
+
 export interface LoadOptions {
   limits?: Limits;
   /** The module's bytes or compiled module, where alea.wasm cannot be read. */
@@ -384,6 +425,9 @@ export class Alea {
   fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Fairness;
   /** The expression swept over values of its names, a statistic a table. */
   table(expr: string, sweeps: Sweeps, options?: TableOptions): Table;
+  /** The player's best choice in every situation of the expression's
+   * choice point; no choice ('3d6'): an AleaError, ALEA_ERR_INVALID. */
+  policy(expr: string, options?: PolicyOptions): Policy;
 }
 
 export function load(options?: LoadOptions): Promise<Alea>;
@@ -393,3 +437,4 @@ export function dist(expr: string, options?: DistOptions): Promise<Dist>;
 export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
 export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
 export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;
+export function policy(expr: string, options?: PolicyOptions): Promise<Policy>;

@@ -7,6 +7,7 @@
 //   alea.compare('d20', ['adv', '2d20kh1']).versus[0].p_less  // 0.64125
 //   alea.fairness([['d20', 17], ['d20', 3]], { seed: 1 }).verdict  // 'too few'
 //   alea.table('d20 + m >= dc', ['m=0..10', 'dc=10..20']).cell('mean', 5, 10)  // 0.8
+//   alea.policy('dd(3, 14, best)').rows[0].choice  // 'double down'
 //   (await roll('1d20 + 5')).markdown        // one shared instance, loaded on first use
 //
 // Every call is bounded: a deadline (ms), the expression's length, the rolls
@@ -276,6 +277,14 @@ function point(value) {
       Number.isNaN(value) ? 'NaN' : typeof value}`);
   }
   return value;
+}
+
+// exact: true refused: the WebAssembly build has no fractions (GMP); the
+// command line's `alea COMMAND --exact` and the Python module have them.
+function noFractions(command, src) {
+  return new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
+    + `\`alea ${command} --exact\` and the Python module have them)`,
+  { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
 }
 
 function optionsOf(options, call) {
@@ -566,6 +575,29 @@ export class Table {
   }
 }
 
+/** The player's decisions at an expression's first choice point
+ * (policy()), as `alea policy --json` gives them: goal as a person reads
+ * it ('the chance of >= 20', 'the mean outcome ...'), isProb whether its
+ * values are chances, value the expression's with its choices (the best
+ * ones, or the fixed rule it names: 'dd(6, 14, always)'), optimum with the
+ * best ones, rows a {seen, choice, chance, value, plain} per situation
+ * (plain: the goal's value without choosing; situations that share a
+ * choice come one after another where the mechanic can order them so),
+ * json the library's object. In doubles: the WebAssembly build has no
+ * fractions. */
+export class Policy {
+  constructor(data) {
+    this.expression = data.expression;
+    this.goal = data.goal;
+    this.isProb = data.probability;
+    this.value = data.value;
+    this.optimum = data.optimum;
+    this.rows = data.rows.map(({ seen, choice, chance, value, plain }) =>
+      Object.freeze({ seen, choice, chance, value, plain }));
+    this.json = data;
+  }
+}
+
 /** An instance of the module: its own memory (at most 128 MiB), generator
  * and limits. Calls are synchronous; one instance serves one thread. */
 export class Alea {
@@ -641,11 +673,7 @@ export class Alea {
   dist(expr, options = {}) {
     const { dialect = 'alea', exact = false } = optionsOf(options, 'dist');
     const src = this.#source(expr);
-    if (exact) {
-      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
-        + '`alea dist --exact` and the Python module have them)',
-      { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
-    }
+    if (exact) throw noFractions('dist', src);
     return new Dist(this.#call(src, dialect, (req) => req.dist(src, { stats: true })));
   }
 
@@ -669,11 +697,7 @@ export class Alea {
     }
     const srcs = columns.map(([, src]) => this.#source(src));
     const first = srcs[0];
-    if (exact) {
-      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
-        + '`alea compare --exact` and the Python module have them)',
-      { status: 'ALEA_ERR_ARGUMENT', expression: first, end: utf8Length(first) });
-    }
+    if (exact) throw noFractions('compare', first);
     let failed = 0;
     const a = this.#call(first, dialect, (req) => {
       const out = req.compare(srcs, { pairs: !!pairs });
@@ -769,11 +793,7 @@ export class Alea {
         }
       }
     }
-    if (exact) {
-      throw new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
-        + '`alea table --exact` and the Python module have them)',
-      { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
-    }
+    if (exact) throw noFractions('table', src);
     let part = 'expression', index = 0;
     try {
       return new Table(this.#call(src, dialect, (req) => {
@@ -785,6 +805,19 @@ export class Alea {
       if (e instanceof AleaError) Object.assign(e, { part, partIndex: index });
       throw e;
     }
+  }
+
+  /** The player's best choice in every situation of the expression's
+   * first choice point (a Policy), as `alea policy --json`; options:
+   * {dialect, exact} (exact: true is refused: no fractions here). One call
+   * of the module, within the library's work limit and the deadline. An
+   * expression with no choice for the player ('3d6') throws an AleaError
+   * with status 'ALEA_ERR_INVALID' and its span. */
+  policy(expr, options = {}) {
+    const { dialect = 'alea', exact = false } = optionsOf(options, 'policy');
+    const src = this.#source(expr);
+    if (exact) throw noFractions('policy', src);
+    return new Policy(this.#call(src, dialect, (req) => req.policy(src)));
   }
 
   #source(expr) {
@@ -922,4 +955,9 @@ export async function fairness(rolls, options) {
 /** A table with a shared instance and the default limits (Alea.table). */
 export async function table(expr, sweeps, options) {
   return (await instance()).table(expr, sweeps, options);
+}
+
+/** A policy with a shared instance and the default limits (Alea.policy). */
+export async function policy(expr, options) {
+  return (await instance()).policy(expr, options);
 }

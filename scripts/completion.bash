@@ -5,7 +5,7 @@ _alea() {
     prev=${COMP_WORDS[COMP_CWORD-1]}
     cmd=""
     for w in "${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-        case $w in roll|dist|compare|serve|table|fairness|help) cmd=$w; break ;; esac
+        case $w in roll|dist|compare|serve|table|fairness|policy|help) cmd=$w; break ;; esac
     done
     local limits="--max-source --max-depth --max-nodes --max-dice --max-support --max-work
         --max-memory --max-breakdown --max-output --max-cells --tail --timeout --time-limit"
@@ -30,6 +30,7 @@ _alea() {
                 --dialect --help $limits" ;;
             table) words="--stat --cells --exact --format --json --csv --svg --dialect --help $limits" ;;
             fairness) words="--json --seed --dialect --help $limits" ;;
+            policy) words="--exact --json --csv --dialect --help $limits" ;;
             serve) words="--port --bind --threads --max-connections --max-request --max-rolls --max-response
                 --max-client-connections --max-queue --max-client-queue --max-pending
                 --request-timeout --write-timeout --log-limit --idle-timeout --dialect --help --max-source
@@ -41,9 +42,9 @@ _alea() {
         return 0
     fi
     if [[ -z $cmd ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve table fairness help" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve table fairness policy help" -- "$cur")
     elif [[ $cmd == help ]]; then
-        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve table fairness syntax" -- "$cur")
+        mapfile -t COMPREPLY < <(compgen -W "roll dist compare serve table fairness policy syntax" -- "$cur")
     fi
 }
 complete -F _alea alea

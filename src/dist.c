@@ -630,20 +630,6 @@ static void json_prob(const alea_dist *dist, alea__out *o, alea_fraction what, s
     alea__out_char(o, '"');
 }
 
-/* A text past the OUTPUT limit: nothing of it, and the error in the
- * context that computed the distribution. */
-static size_t refuse_output(const alea_dist *dist, alea__out *o, const char *what)
-{
-    long long limit = (long long)dist->ctx->limits[ALEA_LIMIT_OUTPUT];
-    alea__error(dist->ctx, ALEA_ERR_LIMIT, 0, dist->len,
-                "too much output: the distribution's %s passes %lld bytes (output limit is "
-                "%lld)",
-                what, limit, limit);
-    if (o->cap > 0)
-        o->buf[0] = '\0';
-    return 0;
-}
-
 static size_t format_json(const alea_dist *dist, alea__out *o);
 
 size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, size_t cap)
@@ -652,17 +638,13 @@ size_t alea_dist_format(const alea_dist *dist, alea_format format, char *buf, si
     alea__out_init(&o, buf, cap);
     if (!dist || !alea__out_init_format(&o, buf, cap, dist->ctx, format))
         return alea__out_finish(&o);
-    size_t len;
-    if (format == ALEA_FORMAT_CSV && dist->exact) {
+    if (format == ALEA_FORMAT_CSV && dist->exact)
         alea__frac_csv(dist, &o);
-        len = alea__out_finish(&o);
-    } else if (format == ALEA_FORMAT_CSV) {
-        len = format_csv(dist, &o);
-    } else {
-        len = format_json(dist, &o);
-    }
-    return len > o.limit ? refuse_output(dist, &o, format == ALEA_FORMAT_CSV ? "CSV" : "JSON")
-                         : len;
+    else if (format == ALEA_FORMAT_CSV)
+        format_csv(dist, &o);
+    else
+        format_json(dist, &o);
+    return alea__out_format_end(&o, dist->ctx, format, "distribution", dist->len);
 }
 
 static size_t format_json(const alea_dist *dist, alea__out *o)

@@ -280,13 +280,34 @@ alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out)
     return eval(ctx, n, out);
 }
 
-alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
+/* What an evaluation of one expression runs on its root (one roll of a
+ * repeat): the distribution with its notes, or a mechanic's policy. */
+typedef struct root_task {
+    alea__pmf *r;
+    alea__notes *notes;
+    alea_policy *policy; /* not NULL: the policy instead */
+} root_task;
+
+static alea_status run_root(alea_ctx *ctx, const node *root, root_task *t)
 {
-    alea__pmf r;
-    alea__notes notes;
-    memset(&notes, 0, sizeof notes);
-    /* The names' values, and what is kept for them, for this evaluation
-     * only. */
+    if (t->policy) {
+        if (root->kind != N_MECH || !root->u.mech.ops->policy)
+            return alea__error(ctx, ALEA_ERR_INVALID, root->start, root->end,
+                               "no choice for the player in this expression: a policy is "
+                               "of reroll(...), dd(M, D, GOAL) or event(POOL, GOAL) "
+                               "written alone");
+        return root->u.mech.ops->policy(ctx, root, t->policy);
+    }
+    /* A mechanic as the whole expression also reports what it says beyond
+     * the outcomes (a chance of critical failure, the outcomes' names). */
+    return root->kind == N_MECH ? root->u.mech.ops->exact(ctx, root, t->r, t->notes)
+                                : eval(ctx, root, t->r);
+}
+
+/* Runs t on e's root with the names' values, and what is kept for them,
+ * set up for this evaluation only. */
+static alea_status with_env(alea_ctx *ctx, const alea_expr *e, root_task *t)
+{
     alea__env env, *outer = ctx->env;
     alea__share share, *outer_share = ctx->share;
     alea_status st = alea__env_init(ctx, NULL, e->nslots, &env);
@@ -301,16 +322,29 @@ alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
     ctx->env = &env;
     ctx->share = &share;
     ctx->give_back = alea__share_give_back;
-    /* A mechanic as the whole expression also reports what it says beyond
-     * the outcomes (a chance of critical failure, the outcomes' names). */
     const node *root = e->root->kind == N_REPEAT ? e->root->u.rep.a : e->root; /* one roll */
-    st = root->kind == N_MECH ? root->u.mech.ops->exact(ctx, root, &r, &notes)
-                              : eval(ctx, root, &r);
+    st = run_root(ctx, root, t);
     ctx->env = outer;
     ctx->share = outer_share;
     ctx->give_back = outer_give_back;
     alea__share_free(ctx, &share);
     alea__env_free(ctx, &env);
+    return st;
+}
+
+alea_status alea__exact_policy(alea_ctx *ctx, const alea_expr *e, alea_policy *out)
+{
+    root_task t = {NULL, NULL, out};
+    return with_env(ctx, e, &t);
+}
+
+alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out)
+{
+    alea__pmf r;
+    alea__notes notes;
+    memset(&notes, 0, sizeof notes);
+    root_task t = {&r, &notes, NULL};
+    alea_status st = with_env(ctx, e, &t);
     if (st != ALEA_OK)
         return st;
     /* The tail bound is per die: a pool of 10^14 exploding dice, or a

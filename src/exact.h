@@ -14,6 +14,9 @@
  * called alea__budget_start(ctx) and checked arguments. On success *out is
  * a new alea_dist (allocated through ctx) owned by the caller. */
 ALEA__HIDDEN alea_status alea__exact(alea_ctx *ctx, const alea_expr *e, alea_dist **out);
+/* The player's decisions of e, whose root is a mechanic with a choice
+ * (mech.h's policy), into out (alea_policy_new, policy.c). */
+ALEA__HIDDEN alea_status alea__exact_policy(alea_ctx *ctx, const alea_expr *e, alea_policy *out);
 
 /* The distribution of node n (group.c). */
 ALEA__HIDDEN alea_status alea__exact_eval(alea_ctx *ctx, const node *n, alea__pmf *out);

@@ -26,6 +26,7 @@
 #include "dist.h"
 #include "out.h"
 #include "parse.h"
+#include "policy.h"
 #include "roll.h"
 #include "weight.h"
 
@@ -87,6 +88,12 @@ typedef struct alea__mech {
     /* The node's entry in the JSON's "groups" (", \"groups\": [{...}" when
      * *first, then cleared, else ", {...}"), or nothing; NULL: none. */
     void (*show_json_members)(alea__out *o, const rec *rc, int *first);
+
+    /* The player's decisions at the node's first choice point, for
+     * alea_policy_new when the node is the whole expression: its goal, a
+     * row per situation and the total, through policy.h. NULL: the node
+     * has no choice to show. */
+    alea_status (*policy)(alea_ctx *ctx, const node *n, alea_policy *out);
 } alea__mech;
 
 /*

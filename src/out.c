@@ -28,6 +28,21 @@ int alea__out_init_format(alea__out *o, char *buf, size_t cap, const alea_ctx *c
     return format == ALEA_FORMAT_CSV || format == ALEA_FORMAT_JSON;
 }
 
+size_t alea__out_format_end(alea__out *o, alea_ctx *ctx, alea_format format, const char *owner,
+                            size_t span)
+{
+    size_t len = alea__out_finish(o);
+    if (len <= o->limit)
+        return len;
+    long long limit = (long long)ctx->limits[ALEA_LIMIT_OUTPUT];
+    alea__error(ctx, ALEA_ERR_LIMIT, 0, span, "too much output: the %s's %s passes %lld bytes "
+                "(output limit is %lld)", owner, format == ALEA_FORMAT_CSV ? "CSV" : "JSON",
+                limit, limit);
+    if (o->cap > 0)
+        o->buf[0] = '\0';
+    return 0;
+}
+
 /* Markdown's characters that would start markup in a chat (Discord's
  * flavour): a backslash before each keeps them text. */
 static int md_special(char c)

@@ -44,6 +44,12 @@ ALEA__HIDDEN void alea__out_init(alea__out *o, char *buf, size_t cap);
  * is neither CSV nor JSON (the caller then writes nothing). */
 ALEA__HIDDEN int alea__out_init_format(alea__out *o, char *buf, size_t cap,
                                        const alea_ctx *ctx, alea_format format);
+/* Ends a text of a format of the public API (after alea__out_init_format):
+ * its length, or past ctx's OUTPUT limit nothing of it (0, and "" in the
+ * buffer) with the error "too much output: the OWNER's CSV passes N bytes
+ * (output limit is N)" (JSON for format JSON) over [0, span). */
+ALEA__HIDDEN size_t alea__out_format_end(alea__out *o, alea_ctx *ctx, alea_format format,
+                                         const char *owner, size_t span);
 /* Terminates the buffer; returns the full length. */
 ALEA__HIDDEN size_t alea__out_finish(alea__out *o);
 ALEA__HIDDEN void alea__out_mem(alea__out *o, const char *s, size_t n);

@@ -888,20 +888,11 @@ size_t alea_table_format(const alea_table *t, alea_format format, char *buf, siz
     alea__out_init(&o, buf, cap);
     if (!t || !alea__out_init_format(&o, buf, cap, t->ctx, format))
         return alea__out_finish(&o);
-    long long limit = (long long)t->ctx->limits[ALEA_LIMIT_OUTPUT];
     if (format == ALEA_FORMAT_CSV)
         format_csv(t, &o);
     else
         format_json(t, &o);
-    size_t len = alea__out_finish(&o);
-    if (len <= o.limit)
-        return len;
-    alea__error(t->ctx, ALEA_ERR_LIMIT, 0, t->len, "too much output: the table's %s passes "
-                "%lld bytes (output limit is %lld)", format == ALEA_FORMAT_CSV ? "CSV" : "JSON",
-                limit, limit);
-    if (cap > 0)
-        buf[0] = '\0';
-    return 0;
+    return alea__out_format_end(&o, t->ctx, format, "table", t->len);
 }
 
 /* ---- the picture ------------------------------------------------------------ */

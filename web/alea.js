@@ -23,6 +23,10 @@
 //                              "svg" too, `alea table --svg`'s picture (the
 //                              heat map of stat k with two names); an error
 //                              has "part" (expression, sweep, stat), "index"
+//   alea.policy('dd(3, 14, best)') -> `alea policy --json`'s object: {expression,
+//                              goal, probability, value, optimum, rows: [{seen,
+//                              choice, chance, value, plain}]}; an expression
+//                              with no choice: ALEA_ERR_INVALID
 //   alea.request(ms, bytes, 'roll20').dist('3d6>3')   -> in Roll20's notation
 //   alea.sample('1000d6*1000d6', {n: 1000, seed: '7', stream: 2}) -> an
 //                              estimate: the library's JSON of the totals
@@ -196,6 +200,10 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
       return withPieces(sweeps, (sp, sl, ns) => withPieces(stats, (tp, tl, nt) =>
         withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0, k)));
     },
+    // The player's best choice in every situation of the expression's
+    // first choice point, as `alea policy --json`; an expression without
+    // a choice: the library's error, ALEA_ERR_INVALID.
+    policy: (src) => withSource(src, x.alea_web_policy),
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_sample, n, seeded, hi, lo, stream);
@@ -315,6 +323,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     roll: (src, options) => request().roll(src, options),
     compare: (srcs, options) => request().compare(srcs, options),
     table: (src, sweeps, stats, options) => request().table(src, sweeps, stats, options),
+    policy: (src) => request().policy(src),
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
     svg: (items) => request().svg(items),

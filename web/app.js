@@ -16,7 +16,7 @@
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
 import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
-  VERSUS_KEYS, versusTexts } from './numbers.js';
+  VERSUS_KEYS, versusTexts, policyValue, fixedC } from './numbers.js';
 import { STAT_CHOICES, STATS_MAX, statText, statChoice, sweepText, sweepFields, tableOfLink, cellText,
   shade, placesOf } from './sweeps.js';
 import { setupFairness, recordRolls } from './fairness.js';
@@ -730,6 +730,62 @@ function showVersus(answer, exprs, results) {
   }
 }
 
+// The player's best choice in each situation of one line's choice point
+// (the worker's policy: `alea policy --json`'s object), under the chart: a
+// row a situation, as `alea policy` prints them (what is seen, the choice,
+// how often, the goal's value with the choice and as it stands), the
+// situations in a row that share a choice under one cell that names it;
+// the library's numbers in each cell's data-value. An expression with no
+// choice (ALEA_ERR_INVALID) shows nothing; another refusal (the deadline,
+// a limit), a note that says why.
+const POLICY_HEADS = ['Seen', 'Choice', 'How often', '', 'As it stands'];
+function showPolicy(answer) {
+  const box = $('policy'), note = $('policy-note'), table = $('policy-table');
+  table.replaceChildren();
+  const none = !answer || answer.error?.status === 'ALEA_ERR_INVALID';
+  box.hidden = none || !!answer.error;
+  note.hidden = none || !answer.error;
+  if (!note.hidden) note.textContent = `The player's choices were not computed: ${answer.error.message}.`;
+  if (box.hidden) return;
+  const p = answer, value = (v) => policyValue(v, p.probability);
+  const best = value(p.optimum);
+  $('policy-goal').textContent = `For ${p.goal}: ` + (num(p.value) === num(p.optimum)
+    ? `${best} with the best choices.` : `${value(p.value)} with these choices, ${best} with the best.`);
+  const caption = table.createCaption();
+  caption.className = 'visually-hidden'; // the heading and the paragraph above say it
+  caption.textContent = `The choice in each situation, for ${p.goal}`;
+  const head = table.createTHead().insertRow();
+  POLICY_HEADS.forEach((text, i) => {
+    const c = document.createElement('th');
+    c.scope = 'col';
+    c.textContent = text || (p.probability ? 'Chance' : 'Mean');
+    head.append(c);
+  });
+  const body = table.createTBody();
+  let run = null; // the cell naming the choice of the rows above
+  for (const r of p.rows) {
+    const row = body.insertRow();
+    const seen = document.createElement('th');
+    seen.scope = 'row';
+    seen.textContent = r.seen;
+    row.append(seen);
+    if (run && run.textContent === r.choice) {
+      run.rowSpan++;
+    } else {
+      run = row.insertCell();
+      run.className = 'choice';
+      run.textContent = r.choice;
+    }
+    const cells = [[`${fixedC(100 * r.chance, 2)}%`, r.chance], [value(r.value), r.value],
+      [value(r.plain), r.plain]];
+    for (const [text, v] of cells) {
+      const c = row.insertCell();
+      c.textContent = text;
+      c.dataset.value = String(v);
+    }
+  }
+}
+
 // ---- the roll view ---------------------------------------------------------------
 
 // A roll's luck, its place in the exact distribution as the library gives
@@ -980,6 +1036,8 @@ async function update(view, asked = true) {
   // several lines: each as one line's, then the distances between them (worker.js)
   const compare = view === 'dist' && exprs.length > 1;
   const dists = compare ? [{ op: 'compare', lines: exprs }] : exprs.map((src) => ({ op: 'dist', src }));
+  // one line's choices, after its distribution (shown under it when it has them)
+  if (view === 'dist' && exprs.length === 1) dists.push({ op: 'policy', src: exprs[0] });
   // Seeded once, before the first expression, as `alea roll --seed S e1 e2`;
   // unseeded, with a seed drawn here, so that the link can repeat it.
   if (view === 'roll') state.drawn = state.seed ? '' : drawSeed();
@@ -1000,10 +1058,11 @@ async function update(view, asked = true) {
     $('roll-view').hidden = view !== 'roll';
     $('table-view').hidden = true;
     showTableFields(false);
-    const results = out.results && compare ? out.results[0].columns : out.results;
+    const results = out.results && compare ? out.results[0].columns : out.results?.slice(0, exprs.length);
     if (results) {
       ({ errors } = view === 'dist' ? showDist(exprs, results) : showRoll(exprs, results));
       if (view === 'dist') showVersus(compare ? out.results[0] : null, exprs, results);
+      showPolicy(view === 'dist' && results[0] && !results[0].error ? out.results[exprs.length] : null);
       document.body.dataset.wasmMemory = String(out.memory);
     } else {
       const message = `the calculator stopped (${out.failed}); it has been restarted`;
@@ -1012,6 +1071,7 @@ async function update(view, asked = true) {
       errors = [{ src: null, error }];
       $('dist-view').hidden = $('roll-view').hidden = true;
       if (view === 'roll') $('rolls').replaceChildren();
+      showPolicy(null);
     }
     if (state.exprs.length > MAX_EXPRS) {
       const message = `only the first ${MAX_EXPRS} expressions are computed (limit is ${MAX_EXPRS} at once)`;

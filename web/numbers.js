@@ -219,6 +219,11 @@ export function versusTexts(v) {
     fixedC(x[5], 2)];
 }
 
+// A value of a policy's goal (`alea policy --json`'s "value", "optimum",
+// a row's "value" and "plain") as `alea policy` prints it (cli/policy.c):
+// a chance in percent with two decimals, a mean with two.
+export const policyValue = (v, isProb) => (isProb ? `${fixedC(100 * num(v), 2)}%` : fixedC(num(v), 2));
+
 // x with d decimals (d < 20) as C's printf("%.*f") writes it: the double's
 // exact value rounded to nearest, a tie to even (64.125: "64.12"), where
 // toFixed rounds a tie up ("64.13"). A tie has d + 1 decimals exactly, so

@@ -694,6 +694,41 @@ const char *web_table(const char *src, size_t len, const char *sweep_src, const 
     return fail ? fail : charged(pos);
 }
 
+/* ---- policy: the player's best choice ---- */
+
+/*
+ * The player's decisions at the first choice point of the expression (len
+ * bytes at src): `alea policy --json`'s object (alea_policy_format), in
+ * doubles (this module has no fractions). An expression without a choice
+ * is the library's error (ALEA_ERR_INVALID, its span), as any other: the
+ * page asks after each distribution and shows nothing then. Bounded by the
+ * library's work and output limits, the request's deadline and its answer
+ * budget.
+ */
+EXPORT("alea_web_policy") const char *web_policy(const char *src, size_t len)
+{
+    if (!ready())
+        return nomem;
+    alea_expr *e = NULL;
+    alea_policy *p = NULL;
+    if (alea_expr_compile(ctx, src, len, &e) != ALEA_OK)
+        return error_answer();
+    const char *out;
+    size_t n = 0;
+    if (alea_policy_new(ctx, e, &p) != ALEA_OK ||
+        (n = alea_policy_format(p, ALEA_FORMAT_JSON, NULL, 0)) == 0)
+        out = error_answer(); /* past the output limit: the library's refusal */
+    else if (!reserve(n + 1))
+        out = too_long ? too_long_answer("the policy is", len) : nomem;
+    else {
+        alea_policy_format(p, ALEA_FORMAT_JSON, answer, answer_cap);
+        out = charged(n);
+    }
+    alea_policy_free(p);
+    alea_expr_free(e);
+    return out;
+}
+
 /*
  * The distribution a roll's luck is placed in (alea_dist_luck), computed in
  * at most half the time the request has left: the rolls keep the rest, so

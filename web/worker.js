@@ -12,7 +12,8 @@
 //                                             | {op: 'table', src, sweeps, stats, svg}
 //                                             | {op: 'svg', lines: [src, ...]}
 //                                             | {op: 'compare', lines: [src, ...]}
-//                                             | {op: 'fairness', rolls: [[src, total], ...], seed}]}
+//                                             | {op: 'fairness', rolls: [[src, total], ...], seed}
+//                                             | {op: 'policy', src}]}
 //   <- {id, started: true}                      when it begins
 //   <- {id, results: [answer per call], memory} | {id, failed: message}
 //
@@ -30,7 +31,9 @@
 // dist's, then the distances of the library's comparison (alea.js's compare,
 // `alea compare --json`'s "versus"), each line against the first; where it
 // refuses (a line's error, the lines' shared limits, the deadline),
-// versus_error says why there are no distances.
+// versus_error says why there are no distances. A policy is `alea policy
+// --json`'s object for the line ("name: expr" named as a line), or the
+// library's error (ALEA_ERR_INVALID for an expression with no choice).
 import { loadAlea } from './alea.js';
 
 let loading = null;
@@ -94,6 +97,10 @@ self.onmessage = async (ev) => {
           const named = req.named(line);
           return named && !named.error ? { label: named.name, src: named.src } : { label: '', src: line };
         }));
+      }
+      if (c.op === 'policy') {
+        const named = req.named(c.src);
+        return req.policy(named && !named.error ? named.src : c.src);
       }
       // a log of rolls judged (fairness.js): as `alea fairness --json`
       if (c.op === 'fairness') return req.fairness(c.rolls, { seed: c.seed });

@@ -173,6 +173,11 @@ _table_error_part = _sig('alea_table_error_part', ctypes.c_int, _p,
 _table_format = _sig('alea_table_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
                      ctypes.c_size_t)
 
+_policy_new = _sig('alea_policy_new', ctypes.c_int, _p, _p, ctypes.POINTER(_p))
+_policy_free = _sig('alea_policy_free', None, _p)
+_policy_format = _sig('alea_policy_format', ctypes.c_size_t, _p, ctypes.c_int, ctypes.c_char_p,
+                      ctypes.c_size_t)
+
 _FORMAT_TEXT, _FORMAT_JSON, _FORMAT_MARKDOWN = 0, 1, 4
 
 #: The limits a Context takes, by name: the library's, in its order (a limit
@@ -783,6 +788,51 @@ def _cell(row):
     return [Fraction(c) if isinstance(c, str) else c for c in row]
 
 
+@dataclass(frozen=True)
+class PolicyRow:
+    """One situation of a Policy: what the player `seen` ('6 5 3 2 1'),
+    the `choice` best for the goal ('reroll 3 2 1', 'keep'), the `chance`
+    of seeing it, the goal's `value` with that choice (a Fraction in exact
+    mode) and `plain`, its value without choosing (a float)."""
+    seen: str
+    choice: str
+    chance: float
+    value: object
+    plain: float
+
+
+class Policy:
+    """The player's decisions at an expression's first choice point
+    (Context.policy), as `alea policy --json` prints them: the `goal` as a
+    person reads it ('the mean', 'the chance of >= 20'), `is_prob` whether
+    its values are chances, `value` the expression's with its choices (the
+    best ones, or a fixed policy's: dd(6, 14, always)) and `optimum` with
+    the best ones, and `rows`, a PolicyRow per situation; situations that
+    share a choice come one after another where the mechanic can order them
+    so. Values are floats, Fractions in exact mode; `data` the library's
+    JSON."""
+
+    def __init__(self, data, exact=False):
+        self.data = data
+        self.expression = data['expression']
+        self.goal = data['goal']
+        self.is_prob = data['probability']
+        self.value = _fraction(data['value'])
+        self.optimum = _fraction(data['optimum'])
+        self.exact = exact
+        self.rows = [PolicyRow(r['seen'], r['choice'], float(r['chance']),
+                               _fraction(r['value']), float(r['plain'])) for r in data['rows']]
+
+    def __repr__(self):
+        return f'Policy({self.expression!r}, goal={self.goal!r}, rows={len(self.rows)})'
+
+
+def _fraction(v):
+    """A value of the library's JSON: a Fraction for a fraction's text, a
+    float for a number (1 and 1.0 alike)."""
+    return Fraction(v) if isinstance(v, str) else float(v)
+
+
 def _direction(d):
     return 'low' if d < 0 else 'high' if d > 0 else None
 
@@ -1125,6 +1175,27 @@ class Context:
         finally:
             _table_free(t)
 
+    def policy(self, expression):
+        """The player's best choice in every situation of the expression's
+        first choice point, as `alea policy` computes it: a Policy. An
+        expression with no choice for the player (3d6) is an AleaError
+        (ALEA_ERR_INVALID) with its span; the work is the expression's
+        distribution's, within the same limits."""
+        expr = self._compile(expression)
+        p = _p()
+        try:
+            self._arm()
+            status = _policy_new(self._ctx, expr, ctypes.byref(p))
+            if status != 0:
+                raise self._error(status, expression)
+            text = _format(_policy_format, p, _FORMAT_JSON)
+            if not text:  # past the output limit: the library's refusal
+                raise self._error(_ctx_error_span(self._ctx, None, None), expression)
+            return Policy(json.loads(text.decode()), bool(_ctx_exact(self._ctx)))
+        finally:
+            _policy_free(p)
+            _expr_free(expr)
+
     def svg(self, *expressions):
         """The chart of `alea dist --svg` (one expression: bars) or `alea
         compare --svg` (2 to 16: a line each) as an SVG document, a str:
@@ -1439,3 +1510,13 @@ def fairness(rolls, seed=None, dialect='alea'):
     fair dice give: a Fairness (Context.fairness), with the default limits;
     `seed` places the rolls reproducibly; `dialect` as Context's."""
     return _default(dialect).fairness(rolls, seed)
+
+
+def policy(expression, dialect='alea', exact=False):
+    """The player's best choice in every situation of the expression's
+    choice point (a Policy), with the default limits:
+    alea.policy('dd(3, 14, best)'); `dialect` and `exact` as dist's."""
+    return _default(dialect, exact).policy(expression)
+
+
+__all__ += ['Policy', 'PolicyRow', 'policy']

@@ -1032,5 +1032,64 @@ class TableTest(unittest.TestCase):
             alea.table('d20 + n', 5)
 
 
+class PolicyTest(unittest.TestCase):
+    """alea.policy: the library's policy, the one `alea policy --json` prints."""
+
+    def test_as_the_cli(self):
+        for expr in ['dd(3, 14, best)', 'dd(0, 10, onfail)', 'dd(6, 14, always)']:
+            p = alea.policy(expr)
+            want = json.loads(cli('policy', '--json', expr).stdout)
+            self.assertEqual(p.data, want)
+            self.assertEqual((p.expression, p.goal, p.is_prob, p.value, p.optimum),
+                             (want['expression'], want['goal'], want['probability'],
+                              want['value'], want['optimum']))
+            self.assertEqual([(r.seen, r.choice, r.chance, r.value, r.plain) for r in p.rows],
+                             [(r['seen'], r['choice'], r['chance'], r['value'], r['plain'])
+                              for r in want['rows']])
+            self.assertFalse(p.exact)
+        self.assertGreater(len(p.rows), 1)
+        self.assertAlmostEqual(sum(r.chance for r in p.rows), 1)
+
+    def test_a_fixed_policy_beside_the_best(self):
+        fixed, best = alea.policy('dd(6, 14, always)'), alea.policy('dd(6, 14, best)')
+        self.assertEqual(fixed.optimum, best.value)
+        self.assertLessEqual(fixed.value, fixed.optimum)
+        self.assertEqual(best.value, best.optimum)
+
+    @unittest.skipUnless(cli('dist', '--exact', 'd2').returncode == 0, 'no fractions')
+    def test_exact(self):
+        p = alea.policy('dd(3, 14, onfail)', exact=True)
+        want = json.loads(cli('policy', '--json', '--exact', 'dd(3, 14, onfail)').stdout)
+        self.assertTrue(p.exact)
+        self.assertIsInstance(p.value, Fraction)
+        self.assertIsInstance(p.optimum, Fraction)
+        self.assertEqual(p.value, Fraction(want['value']))
+        self.assertEqual([r.value for r in p.rows], [Fraction(r['value']) for r in want['rows']])
+        self.assertTrue(all(isinstance(r.plain, float) for r in p.rows))
+        self.assertAlmostEqual(float(p.value), alea.policy('dd(3, 14, onfail)').value)
+
+    def test_no_choice(self):
+        for expr, span in [('3d6 + 1', (0, 7)), ('1d20', (0, 4))]:
+            with self.assertRaises(alea.AleaError) as e:
+                alea.policy(expr)
+            self.assertEqual(e.exception.status, 'ALEA_ERR_INVALID')
+            self.assertIn('no choice for the player in this expression', e.exception.message)
+            self.assertEqual((e.exception.start, e.exception.end), span)
+        with self.assertRaises(alea.AleaError) as e:
+            alea.policy('dd(3, ')
+        self.assertEqual(e.exception.status, 'ALEA_ERR_SYNTAX')
+        with self.assertRaises(TypeError):
+            alea.policy(b'dd(3, 14, best)')
+
+    def test_in_a_context(self):
+        with alea.Context(dialect='alea') as ctx:
+            self.assertEqual(ctx.policy('dd(3, 14, best)').data,
+                             alea.policy('dd(3, 14, best)').data)
+        with alea.Context(limits={'output': 64}) as ctx:
+            with self.assertRaises(alea.AleaError) as e:
+                ctx.policy('dd(3, 14, best)')
+            self.assertEqual(e.exception.status, 'ALEA_ERR_LIMIT')
+
+
 if __name__ == '__main__':
     unittest.main()

@@ -22,6 +22,7 @@
 #include "alea_games.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 /* In policy_names' order: the fixed policies, then the goals. */
@@ -373,9 +374,107 @@ static void dd_show_json(alea__out *o, const rec *rc)
     alea__out_char(o, '"');
 }
 
+/* ---- the policy ---- */
+
+/* The goal as a policy names it, by dd_policy; a fixed policy is measured
+ * by the expected tier. */
+static const char *const goal_texts[] = {
+    [DD_NEVER] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_ALWAYS] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_ONFAIL] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_BEST] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_TIER] = "the expected tier (0 critical failure .. 3 critical success)",
+    [DD_GOAL_SUCCESS] = "the chance of a success or better",
+    [DD_GOAL_CRITICAL] = "the chance of a critical success",
+    [DD_BOONS] = "the expected boons (banes counted against them)",
+};
+
+/* num/den in lowest terms into buf, when the context is exact (else
+ * NULL: the double alone). */
+static const char *ratio_text(const alea_ctx *ctx, int64_t num, int64_t den, char *buf,
+                              size_t cap)
+{
+    if (!alea_ctx_exact(ctx))
+        return NULL;
+    int64_t a = num < 0 ? -num : num, b = den;
+    while (b) {
+        int64_t r = a % b;
+        a = b;
+        b = r;
+    }
+    if (a > 1) {
+        num /= a;
+        den /= a;
+    }
+    if (den == 1)
+        snprintf(buf, cap, "%lld", (long long)num);
+    else
+        snprintf(buf, cap, "%lld/%lld", (long long)num, (long long)den);
+    return buf;
+}
+
+/* "failure (natural 3-11)": the first roll's outcome t, with the naturals
+ * that give it, into buf; their count in *n (0: t cannot happen). */
+static void outcome_seen(int t, const dd_spec *dd, char *buf, size_t cap, int *n)
+{
+    int64_t lo = 0, hi = 0;
+    *n = 0;
+    for (int64_t nat = 1; nat <= 20; nat++)
+        if (dd_outcome(nat, dd->mod, dd->diff) == t) {
+            lo = *n ? lo : nat;
+            hi = nat;
+            ++*n;
+        }
+    if (lo == hi)
+        snprintf(buf, cap, "%s (natural %lld)", outcome_names[t], (long long)lo);
+    else
+        snprintf(buf, cap, "%s (natural %lld-%lld)", outcome_names[t], (long long)lo,
+                 (long long)hi);
+}
+
+/* A row per outcome of the first roll: double down or stand, by the
+ * roll's own rule (doubles_down), with the goal's mean after each; the
+ * whole roll's mean by that rule, and by the best choices. Scores are
+ * whole numbers, so every value is a sum over 20 or 400 cases, exact. */
+static alea_status dd_choices(alea_ctx *ctx, const node *n, alea_policy *out)
+{
+    const dd_spec *dd = n->u.mech.spec;
+    int goal = dd->policy >= DD_BEST;
+    const int64_t *worth = goal ? dd->worth : goals[DD_TIER].worth;
+    alea_status st = alea__policy_goal(out, goal_texts[dd->policy],
+                                       goal && goals[dd->policy].percent);
+    int64_t total = 0, best = 0; /* in 1/400 */
+    char text[48];
+    for (int t = 0; t < 4 && st == ALEA_OK; t++) {
+        char seen[64];
+        int count;
+        outcome_seen(t, dd, seen, sizeof seen, &count);
+        if (!count)
+            continue;
+        int64_t after = 0, stand = 20 * worth[t]; /* in 1/20 */
+        for (int64_t nat2 = 1; nat2 <= 20; nat2++)
+            after += worth[dd_after(t, nat2, dd)];
+        int doubles = doubles_down(t, dd);
+        int64_t value = doubles ? after : stand;
+        total += value * count;
+        best += (after > stand ? after : stand) * count;
+        st = alea__policy_row(out, seen, doubles ? "double down" : "stand", count / 20.0,
+                              (double)value / 20, (double)stand / 20,
+                              ratio_text(ctx, value, 20, text, sizeof text));
+    }
+    if (st == ALEA_OK)
+        st = alea__policy_total(out, (double)total / 400,
+                                ratio_text(ctx, total, 400, text, sizeof text));
+    if (st == ALEA_OK)
+        st = alea__policy_optimum(out, (double)best / 400,
+                                  ratio_text(ctx, best, 400, text, sizeof text));
+    return st;
+}
+
 const alea__mech alea__mech_dd = {
     .name = "dd", .parse = dd_parse, .words = policy_names, .print = dd_print, .roll = dd_roll,
     .exact = dd_exact, .describe = dd_describe, .show = dd_show, .show_json = dd_show_json,
+    .policy = dd_choices,
 };
 
 /* ---- boons and banes from the game's tables (public API: alea_games.h) ---- */

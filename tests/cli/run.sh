@@ -105,7 +105,7 @@ for c in roll dist compare serve fairness; do
     expect "$c -h after an expression" 0 "$cmd_help" "" $c 1d6 -h
 done
 expect "help with an unknown command" 2 "" \
-    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table, fairness; or syntax)$nl$usage_hint" \
+    "alea: help: unknown command 'bogus' (the commands: roll, dist, compare, serve, table, fairness, policy; or syntax)$nl$usage_hint" \
     help bogus
 
 # ---- help syntax: one screen, and every example in it runs ------------------

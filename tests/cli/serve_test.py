@@ -404,12 +404,44 @@ for body in [{}, {'rolls': [], 'text': ''}, {'rolls': [{'expression': 'd6'}]},
              {'rolls': [{'expression': 'd6', 'total': 1, 'x': 1}]}]:
     st, _, data = s.post('/fairness', body)
     error_of(st, data, 400, f'/fairness {body}')
+# /policy: as policy --json, the library's policy; an expression without a
+# choice is the library's error with its caret; the answer within the
+# response limit at N and N + 1.
+for body, argv in [({'expr': 'dd(3, 14, best)'}, ['dd(3, 14, best)']),
+                   ({'expression': 'dd(3, 14, onfail)', 'exact': True},
+                    ['--exact', 'dd(3, 14, onfail)']),
+                   ({'expr': 'dd(6, 14, always)', 'dialect': 'roll20'},
+                    ['--dialect', 'roll20', 'dd(6, 14, always)'])]:
+    st, _, data = s.post('/policy', body)
+    rc, out, _ = cli('policy', '--json', *argv)
+    check(f'/policy {body}: as policy --json', st == 200 and rc == 0 and
+          data == json.loads(out), f'{st} {str(data)[:300]}')
+st, _, data = s.post('/policy', {'expr': '3d6 + 1'})
+e = error_of(st, data, 422, '/policy 3d6 + 1')
+check('/policy: no choice, the caret under the expression', e['status'] == 'ALEA_ERR_INVALID'
+      and 'no choice for the player in this expression' in e['message'] and
+      (e['start'], e['end']) == (0, 7) and e['caret'] == '  3d6 + 1\n  ^^^^^^^\n', e)
+st, _, data = s.post('/policy', {'expr': 'dd(3, 14, best'})
+check('/policy: a syntax error', error_of(st, data, 422, '/policy dd(')['status'] ==
+      'ALEA_ERR_SYNTAX', data)
+for body in [{}, {'expr': 'dd(3, 14, best)', 'n': 2}, {'expr': 'dd(3, 14, best)', 'exact': 1},
+             {'expr': ['dd(3, 14, best)']}]:
+    st, _, data = s.post('/policy', body)
+    error_of(st, data, 400, f'/policy {body}')
+_, out, _ = cli('policy', '--json', 'dd(3, 14, best)')
+for cap, want in [(len(out), 200), (len(out) - 1, 422)]:  # its JSON and a newline
+    capped = Server('--max-response', str(cap))
+    st, _, data = capped.post('/policy', {'expr': 'dd(3, 14, best)'})
+    check(f'/policy: --max-response {cap}, an answer of {len(out)} bytes: {want}',
+          st == want and (want == 200 or 'response limit' in data['error']['message']),
+          f'{st} {data}')
+    capped.stop()
 
 # /openapi.json describes every route, and the answers match its schemas.
 st, _, api = s.request('GET', '/openapi.json')
 check('/openapi.json', st == 200 and api.get('openapi', '').startswith('3.') and
-      set(api['paths']) == {'/roll', '/dist', '/compare', '/table', '/fairness', '/health',
-                            '/openapi.json'}, st)
+      set(api['paths']) == {'/roll', '/dist', '/compare', '/table', '/fairness', '/policy',
+                            '/health', '/openapi.json'}, st)
 schemas = api['components']['schemas'] if st == 200 else {}
 
 
@@ -473,6 +505,9 @@ for method, path, body, want, schema in [
         ('POST', '/fairness', {'rolls': [{'expression': 'd6', 'total': 1 + i % 6}
                                          for i in range(60)], 'seed': 1}, 200, 'Fairness'),
         ('POST', '/fairness', {'text': 'd6 1\nd6 2\n'}, 200, 'Fairness'),
+        ('POST', '/policy', {'expr': 'dd(3, 14, best)'}, 200, 'Policy'),
+        ('POST', '/policy', {'expression': 'dd(6, 14, always)', 'exact': True}, 200, 'Policy'),
+        ('POST', '/policy', {'expr': '3d6'}, 422, 'Error'),
         ('GET', '/health', None, 200, 'Health'),
         ('POST', '/roll', {'expr': '2d+3'}, 422, 'Error'),
         ('POST', '/roll', {'expr': 1}, 400, 'Error'),

@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pct, g2, luckPct, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
-  versusTexts, fixedC } from '../numbers.js';
+  versusTexts, fixedC, policyValue } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -257,6 +257,19 @@ test('the distances between two lines read as `alea compare` prints them', () =>
     const line = text[text.findIndex((l) => /^A vs B/.test(l)) + 1];
     assert.deepEqual(versusTexts(v), line.slice(`${a} vs ${b}`.length).trim().split(/\s+/), `${a} vs ${b}`);
   }
+});
+
+test('policyValue: a policy\'s values as `alea policy` prints them', () => {
+  // the situations' lines under the header "seen  choice  how often  mean  as it stands"
+  for (const src of ['dd(3, 14, best)', 'dd(6, 14, always)', 'dd(0, 10, onfail)']) {
+    const p = JSON.parse(run('policy', '--json', src));
+    const text = run('policy', src).trimEnd().split('\n');
+    const lines = text.slice(text.findIndex((l) => /^seen/.test(l)) + 1);
+    p.rows.forEach((r, i) => assert.deepEqual([policyValue(r.value, p.probability),
+      policyValue(r.plain, p.probability)], lines[i].trim().split(/\s+/).slice(-2), `${src} ${r.seen}`));
+  }
+  assert.deepEqual([policyValue(20 / 27, true), policyValue(0.000125, true), policyValue(8.2405, false)],
+    ['74.07%', '0.01%', '8.24']);
 });
 
 test('fixedC rounds as C\'s printf: a tie to even, else to nearest', () => {

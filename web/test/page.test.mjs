@@ -255,6 +255,83 @@ test('compared lines: the distances under the chart are `alea compare`\'s, each 
   }
 });
 
+// The policy table under the chart: its head, and a row a situation.
+async function policyRows(page) {
+  return page.$$eval('#policy-table tbody tr', (rows) => rows.map((tr) => ({
+    seen: tr.cells[0].textContent,
+    choice: tr.querySelector('td.choice')?.textContent ?? null,
+    span: tr.querySelector('td.choice')?.rowSpan ?? 0,
+    texts: [...tr.querySelectorAll('td:not(.choice)')].map((c) => c.textContent),
+    values: [...tr.querySelectorAll('td:not(.choice)')].map((c) => Number(c.dataset.value)),
+  })));
+}
+
+test('a line with a choice: the player\'s choices under the chart are `alea policy`\'s', async () => {
+  const cli = (...args) => spawnSync(ALEA, ['policy', ...args], { encoding: 'utf8' }).stdout;
+  for (const [size, ctx] of await sizes()) {
+    const page = await open('', ctx);
+    for (const src of ['dd(3, 14, best)', 'dd(6, 14, always)']) {
+      await submit(page, src);
+      const want = JSON.parse(cli('--json', src));
+      // the text as the command line prints it: a line a situation, the
+      // choice named once for the rows in a row that share it
+      const printed = cli(src).trimEnd().split('\n');
+      const lines = printed.slice(printed.findIndex((l) => /^seen/.test(l)) + 1);
+      const rows = await policyRows(page);
+      assert.equal(await page.isVisible('#policy'), true, `${size} ${src}`);
+      assert.deepEqual(rows.map((r) => r.seen), want.rows.map((r) => r.seen), size);
+      let named = null;
+      rows.forEach((r, i) => {
+        const w = want.rows[i];
+        if (r.choice !== null) {
+          named = r.choice;
+          // the cell spans the run of rows that share its choice
+          let k = i;
+          while (k < want.rows.length && want.rows[k].choice === w.choice) k++;
+          assert.equal(r.span, k - i, `${size} ${src} ${w.seen}`);
+        }
+        assert.equal(named, w.choice, `${size} ${src} ${w.seen}`);
+        assert.equal(r.choice !== null, lines[i].slice(w.seen.length).trim().startsWith(w.choice + ' '));
+        assert.deepEqual(r.values, [w.chance, w.value, w.plain], `${size} ${src} ${w.seen}`);
+        assert.deepEqual(r.texts, lines[i].trim().split(/\s+/).slice(-3), `${size} ${src} ${w.seen}`);
+      });
+      assert.deepEqual(await page.$$eval('#policy-table thead th', (h) => h.map((c) => c.textContent)),
+        ['Seen', 'Choice', 'How often', want.probability ? 'Chance' : 'Mean', 'As it stands']);
+      assert.match(await page.textContent('#policy-table caption'), new RegExp(`^The choice in each situation, for ${
+        want.goal.replace(/[().]/g, '\\$&')}`));
+      // the values as the command line prints them above its table
+      const [v, best] = printed[1].match(/[^ ]+(?=;|$)/g);
+      assert.equal(await page.textContent('#policy-goal'), `For ${want.goal}: ` + (want.value === want.optimum
+        ? `${v} with the best choices.` : `${v} with these choices, ${best} with the best.`));
+      // under the chart, above the distribution's table
+      assert.ok(await page.$eval('#policy', (v) => v.compareDocumentPosition(document.getElementById('chart'))
+        & Node.DOCUMENT_POSITION_PRECEDING));
+      assert.ok(await page.$eval('#policy', (v) => v.compareDocumentPosition(document.getElementById('dist-table'))
+        & Node.DOCUMENT_POSITION_FOLLOWING));
+      assert.equal(await overflows(page), false, `${size} ${src}`);
+      await axe(page, `${size}, the player's choices of ${src}`);
+    }
+    await page.screenshot({ path: join(shots, `policy-${size}.png`), fullPage: true });
+    // the table's box stays within the screen and scrolls itself (a long
+    // policy scrolls in its box, never the page)
+    assert.deepEqual(await page.$eval('#policy .table-wrap', (w) => [getComputedStyle(w).overflowX,
+      getComputedStyle(w).overflowY, w.getBoundingClientRect().right <= window.visualViewport.width]),
+    ['auto', 'auto', true], size);
+    // no choice: nothing; several lines: the distances, no choices; the link brings it back
+    for (const text of ['3d6', '2d20kh1 + 5', 'dd(3, 14, best)\nd20']) {
+      await submit(page, text);
+      assert.equal(await page.isHidden('#policy'), true, `${size} ${text}`);
+      assert.equal(await page.isHidden('#policy-note'), true, `${size} ${text}`);
+    }
+    await submit(page, 'chance: dd(3, 14, best)');
+    assert.equal((await policyRows(page)).length, 4, `${size}: a named line`);
+    const again = await open(new URL(page.url()).hash, ctx);
+    assert.equal((await policyRows(again)).length, 4, `${size}: the link`);
+    await again.close();
+    await ctx.close();
+  }
+});
+
 test('a seeded roll shows the CLI\'s breakdowns, and how lucky each was', async () => {
   const page = await open();
   await page.fill('#exprs', '4d6kh3\n2d6 -1 DICE\nevent(3d4 + 3d6 + d18)');

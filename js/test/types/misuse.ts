@@ -18,3 +18,5 @@ alea.fairness([['d20', 17]]).verdict === 'unfair'; // not a verdict
 alea.table('d6 + n', 'n=1..3');             // sweeps are an array or an object
 alea.table('d6 + n', ['n=1'], { stats: 7 }); // a statistic is a string
 alea.table('d6 + n', { n: true });          // values are a string, a number or numbers
+alea.policy('dd(3, 14, best)').rows[0].value.length; // a value is a number
+alea.policy('dd(3, 14, best)', { dialect: 'anydice' }); // not a dialect

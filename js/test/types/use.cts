@@ -8,6 +8,8 @@ async function main(): Promise<number> {
   const c: alea.Comparison = await alea.compare('d6', ['b', 'd8'], { pairs: true });
   const f: alea.Fairness = await alea.fairness([['d6', 3], r]);
   const t: alea.Table = await alea.table('d6 + n', ['n=1..2'], { stats: ['mean'] });
-  return a.roll('1d6').total + r.total + d.mean + c.versus[0].tv + (t.cell('mean', 1) ?? 0) + f.p;
+  const p: alea.Policy = await alea.policy('dd(3, 14, best)');
+  return a.roll('1d6').total + r.total + d.mean + c.versus[0].tv + (t.cell('mean', 1) ?? 0) + f.p
+    + p.rows[0].value;
 }
 main();

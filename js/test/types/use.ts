@@ -2,6 +2,7 @@
 import {
   load, roll, dist, compare, fairness, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
   type Comparison, type Versus, table, type Table, type StatKind, type Fairness, type FairnessTest, type FairnessRoll,
+  policy, type Policy, type PolicyRow,
 } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
@@ -57,3 +58,9 @@ try {
   if (e instanceof AleaError) console.log(e.part, e.partIndex);
 }
 console.log(kinds, cell, rows, cols, csv, t.asObjects()[0].mean, t.json.stats[0].stat);
+const pol: Policy = alea.policy('dd(3, 14, best)', { dialect: 'alea' });
+const pShared: Policy = await policy('dd(6, 14, always)');
+const row: PolicyRow = pol.rows[0];
+const chance: number = row.chance + row.value + row.plain + pol.value + pShared.optimum;
+const words: string = row.seen + row.choice + pol.goal + (pol.isProb ? pol.json.rows[0].seen : '');
+console.log(chance, words);
