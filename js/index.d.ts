@@ -382,7 +382,7 @@ export interface PolicyRow {
  * `alea policy --json` gives them (in doubles). */
 export class Policy {
   readonly expression: string;
-  /** The goal as a person reads it: 'the chance of >= 20', 'the mean outcome ...'. */
+  /** The goal as a person reads it: 'the chance of >= 20', 'the expected tier ...'. */
   readonly goal: string;
   /** Whether the values are chances. */
   readonly isProb: boolean;

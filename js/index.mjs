@@ -577,7 +577,7 @@ export class Table {
 
 /** The player's decisions at an expression's first choice point
  * (policy()), as `alea policy --json` gives them: goal as a person reads
- * it ('the chance of >= 20', 'the mean outcome ...'), isProb whether its
+ * it ('the chance of >= 20', 'the expected tier ...'), isProb whether its
  * values are chances, value the expression's with its choices (the best
  * ones, or the fixed rule it names: 'dd(6, 14, always)'), optimum with the
  * best ones, rows a {seen, choice, chance, value, plain} per situation

@@ -213,6 +213,22 @@ static void test_errors(void **state)
     assert_null(alea_policy_goal(NULL));
 }
 
+/* The work is charged: dd()'s policy costs 160 units (4 first outcomes,
+ * 20 naturals and a second d20 each), which fit a limit of 160, not 159. */
+static void test_work_limit(void **state)
+{
+    (void)state;
+    alea_expr *e = compile(ctx, "dd(6, 14, critical)");
+    alea_policy *p = NULL;
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 160);
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_OK);
+    alea_policy_free(p);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 159);
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_ERR_LIMIT);
+    assert_non_null(strstr(alea_ctx_error(ctx), "work limit is 159"));
+    alea_expr_free(e);
+}
+
 /* Each allocation failing in turn: ALEA_ERR_NOMEM, nothing leaked. */
 static void test_out_of_memory(void **state)
 {
@@ -246,6 +262,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_exact, setup, teardown),
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_work_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

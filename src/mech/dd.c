@@ -445,6 +445,9 @@ static alea_status dd_choices(alea_ctx *ctx, const node *n, alea_policy *out)
                                        goal && goals[dd->policy].percent);
     int64_t total = 0, best = 0; /* in 1/400 */
     char text[48];
+    /* the work: each first outcome, its naturals and a second d20 */
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, 4 * 40, n->start, n->end);
     for (int t = 0; t < 4 && st == ALEA_OK; t++) {
         char seen[64];
         int count;
