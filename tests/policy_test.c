@@ -229,11 +229,170 @@ static void test_work_limit(void **state)
     alea_expr_free(e);
 }
 
+/* reroll(): one d10, one round, for the mean: keep 6 or more (6.75); two
+ * rounds: keep 7 or more, and a 6 is rerolled (7.45); each row's value is
+ * the mean of the rolls that start there. */
+static void test_reroll_d10(void **state)
+{
+    (void)state;
+    alea_policy *p = policy_of("reroll(1d10, 1, mean)");
+    check_rows("reroll(1d10, 1, mean)", p, 1);
+    assert_int_equal(alea_policy_rows(p), 10);
+    assert_double_equal(alea_policy_value(p), 6.75, 1e-12);
+    for (size_t i = 0; i < 10; i++) {
+        int face = atoi(alea_policy_seen(p, i));
+        assert_string_equal(alea_policy_choice(p, i), face >= 6 ? "keep all" : "reroll all");
+        assert_double_equal(alea_policy_row_value(p, i), face >= 6 ? face : 5.5, 1e-12);
+        assert_double_equal(alea_policy_row_plain(p, i), face, 0);
+        assert_double_equal(alea_policy_prob(p, i), 0.1, 1e-15);
+    }
+    alea_policy_free(p);
+    p = policy_of("reroll(1d10, 2, mean)");
+    check_rows("reroll(1d10, 2, mean)", p, 1);
+    assert_double_equal(alea_policy_value(p), 7.45, 1e-12);
+    for (size_t i = 0; i < 10; i++) {
+        int face = atoi(alea_policy_seen(p, i));
+        assert_string_equal(alea_policy_choice(p, i), face >= 7 ? "keep all" : "reroll all");
+        /* as it stands: kept this round, one round left (6.75 below 6) */
+        assert_double_equal(alea_policy_row_plain(p, i), face >= 6 ? face : 5.5, 1e-12);
+    }
+    alea_policy_free(p);
+}
+
+/* reroll(5d6, 1, >= 20): a seen 6 5 3 2 1 keeps 6 5 (20/27 to reach 20
+ * with three dice: 9 or more of 3d6 is 160/216); the whole chance is the
+ * distribution's P(>= 20); several sizes name their dice. */
+static void test_reroll_5d6(void **state)
+{
+    (void)state;
+    const char *src = "reroll(5d6, 1, >= 20)";
+    alea_policy *p = policy_of(src);
+    check_rows(src, p, 0);
+    assert_int_equal(alea_policy_rows(p), 252);
+    assert_int_equal(alea_policy_is_prob(p), 1);
+    alea_dist *d = dist_of(ctx, src);
+    assert_double_equal(alea_policy_value(p), alea_dist_at_least(d, 20), 1e-12);
+    alea_dist_free(d);
+    size_t found = 0;
+    for (size_t i = 0; i < alea_policy_rows(p); i++)
+        if (!strcmp(alea_policy_seen(p, i), "6 5 3 2 1")) {
+            assert_string_equal(alea_policy_choice(p, i), "keep 6 5, reroll 3 2 1");
+            assert_double_equal(alea_policy_row_value(p, i), 20.0 / 27, 1e-12);
+            assert_double_equal(alea_policy_row_plain(p, i), 0, 0);
+            assert_double_equal(alea_policy_prob(p, i), 120.0 / 7776, 1e-15);
+            found++;
+        }
+    assert_int_equal(found, 1);
+    alea_policy_free(p);
+    p = policy_of("reroll(2d4 + 1d6, 1, >= 10)");
+    check_rows("reroll(2d4 + 1d6, 1, >= 10)", p, 0);
+    assert_string_equal(alea_policy_seen(p, 3), "1 1 (d4), 4 (d6)");
+    assert_string_equal(alea_policy_choice(p, 3), "keep 4 (d6), reroll 1 1 (d4)");
+    alea_policy_free(p);
+    /* no rounds, no choice */
+    alea_expr *e = compile(ctx, "reroll(2d6, 0, mean)");
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_ERR_INVALID);
+    alea_expr_free(e);
+}
+
+static int cmp_desc(const void *a, const void *b)
+{
+    return *(const int *)b - *(const int *)a;
+}
+
+/* The roller plays the policy's table: for 400 seeded rolls of
+ * reroll(3d4, 1, >= 9), the faces first seen (sorted, highest first) find
+ * their row, and the breakdown's "kept ..." is the row's choice. */
+static void test_reroll_roller_plays_the_table(void **state)
+{
+    (void)state;
+    const char *src = "reroll(3d4, 1, >= 9)";
+    alea_policy *p = policy_of(src);
+    alea_expr *e = compile(ctx, src);
+    alea_roll *r = alea_roll_new(ctx);
+    int kinds[3] = {0, 0, 0}; /* keep all, reroll all, some */
+    for (uint64_t seed = 1; seed <= 400; seed++) {
+        alea_ctx_seed(ctx, seed);
+        assert_int_equal(alea_expr_roll(ctx, e, r), ALEA_OK);
+        char *text = roll_text(r, ALEA_FORMAT_TEXT);
+        /* "... [3, 3, 1->3; kept 3 3: ..." */
+        const char *at = strchr(text, '[') + 1, *semi = strchr(at, ';');
+        int face[3], n = 0;
+        for (const char *c = at; c < semi && n < 3;) {
+            face[n++] = atoi(c);
+            c = strchr(c, ',');
+            if (!c || c > semi)
+                break;
+            c += 2;
+        }
+        assert_int_equal(n, 3);
+        qsort(face, 3, sizeof face[0], cmp_desc);
+        char seen[16], want[64];
+        snprintf(seen, sizeof seen, "%d %d %d", face[0], face[1], face[2]);
+        const char *kept = semi + 2; /* "kept all: ", "kept none: ", "kept 3 3: " */
+        size_t row = alea_policy_rows(p);
+        for (size_t i = 0; i < alea_policy_rows(p); i++)
+            if (!strcmp(alea_policy_seen(p, i), seen))
+                row = i;
+        assert_true(row < alea_policy_rows(p));
+        const char *choice = alea_policy_choice(p, row);
+        if (!strncmp(kept, "kept all:", 9)) {
+            assert_string_equal(choice, "keep all");
+            kinds[0]++;
+        } else if (!strncmp(kept, "kept none:", 10)) {
+            assert_string_equal(choice, "reroll all");
+            kinds[1]++;
+        } else {
+            /* the faces kept, in the dice's order: sorted as the row's */
+            const char *colon = strchr(kept, ':');
+            int k[3], nk = 0;
+            for (const char *c = kept + 5; c < colon && nk < 3; c = strchr(c, ' ') + 1) {
+                k[nk++] = atoi(c);
+                if (!strchr(c, ' ') || strchr(c, ' ') > colon)
+                    break;
+            }
+            qsort(k, (size_t)nk, sizeof k[0], cmp_desc);
+            int w = snprintf(want, sizeof want, "keep %d", k[0]);
+            for (int j = 1; j < nk; j++)
+                w += snprintf(want + w, sizeof want - (size_t)w, " %d", k[j]);
+            snprintf(want + w, sizeof want - (size_t)w, ",");
+            assert_true(!strncmp(choice, want, strlen(want)));
+            kinds[2]++;
+        }
+        free(text);
+    }
+    assert_true(kinds[0] > 0 && kinds[1] > 0 && kinds[2] > 0);
+    alea_roll_free(r);
+    alea_expr_free(e);
+    alea_policy_free(p);
+}
+
+/* reroll()'s policy checks the backward induction's whole cost before it
+ * starts again, as the compilation did: a limit below it is refused at
+ * once with the work it needs, which then fits, and one unit less not. */
+static void test_reroll_work(void **state)
+{
+    (void)state;
+    alea_expr *e = compile(ctx, "reroll(4d6, 2, >= 18)");
+    alea_policy *p = NULL;
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 1000);
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_ERR_LIMIT);
+    double need = alea_ctx_work_needed(ctx);
+    assert_true(need > 1000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, (int64_t)ceil(need));
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_OK);
+    assert_true(alea_ctx_work(ctx) <= (int64_t)ceil(need) && alea_ctx_work(ctx) > 1000);
+    alea_policy_free(p);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, (int64_t)ceil(need) - 1);
+    assert_int_equal(alea_policy_new(ctx, e, &p), ALEA_ERR_LIMIT);
+    alea_expr_free(e);
+}
+
 /* Each allocation failing in turn: ALEA_ERR_NOMEM, nothing leaked. */
 static void test_out_of_memory(void **state)
 {
     (void)state;
-    alea_expr *e = compile(ctx, "dd(6, 14, best)");
+    alea_expr *e = compile(ctx, "reroll(3d4, 2, >= 9)");
     long live = fa.live;
     int failures = 0;
     for (long k = 1;; k++) {
@@ -263,6 +422,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_formats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_work_limit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reroll_d10, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reroll_5d6, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reroll_roller_plays_the_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reroll_work, setup, teardown),
         cmocka_unit_test_setup_teardown(test_out_of_memory, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

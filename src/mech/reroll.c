@@ -377,7 +377,8 @@ static alea_status pass_best(rr_build *b, const uint32_t *from, uint32_t *to)
     return ALEA_OK;
 }
 
-/* Round r (r rounds left): W_r, the best kept state of each, and V_r. */
+/* Round r (r rounds left): W_r, the best kept state of each, and V_r
+ * (into value and keep when not NULL; always into b->Vprev). */
 static alea_status round_build(rr_build *b, int64_t r, float *value, uint32_t *keep)
 {
     const reroll_spec *rs = b->rs;
@@ -403,9 +404,11 @@ static alea_status round_build(rr_build *b, int64_t r, float *value, uint32_t *k
     }
     for (uint32_t fx = 0; fx < rs->F; fx++) {
         uint32_t k = b->bk[full_to_state(rs, fx)];
-        keep[(size_t)(r - 1) * rs->F + fx] = k;
+        if (keep)
+            keep[(size_t)(r - 1) * rs->F + fx] = k;
         b->Vprev[fx] = b->W[k];
-        value[(size_t)r * rs->F + fx] = (float)b->W[k];
+        if (value)
+            value[(size_t)r * rs->F + fx] = (float)b->W[k];
     }
     return pay(b, (double)rs->F * rs->ngroups);
 }
@@ -1023,8 +1026,168 @@ static void reroll_bounds(const node *n, alea__range *r)
         r->hi += rs->groups[g].count * rs->groups[g].sides;
 }
 
+/* ---- the policy (alea_policy) ---- */
+
+/* State x's faces, each group's largest first ("6 5 3 2 1"; with several
+ * sizes each group's named: "3 1 (d4), 6 (d6)"), or those of the dice x
+ * lacks against full state *from (NULL: x's own), into o. */
+static void state_text(alea__out *o, const reroll_spec *rs, uint32_t x, const uint32_t *from)
+{
+    int first = 1;
+    for (uint32_t g = 0; g < rs->ngroups; g++) {
+        const rr_group *gr = &rs->groups[g];
+        uint32_t i = part_of(gr, x);
+        /* with from: walk both, largest first; a face of from's that x
+         * lacks is rerolled */
+        uint32_t a = from ? part_of(gr, *from) : i, b = from ? i : 0;
+        int any = 0;
+        for (; a != 0; a = gr->ms[a].parent) {
+            uint32_t f = gr->ms[a].face;
+            if (from && b != 0 && gr->ms[b].face == f) {
+                b = gr->ms[b].parent;
+                continue;
+            }
+            alea__out_str(o, first ? "" : any ? " " : ", ");
+            alea__out_i64(o, f);
+            first = 0;
+            any = 1;
+        }
+        if (any && rs->ngroups > 1) {
+            alea__out_str(o, " (d");
+            alea__out_i64(o, gr->sides);
+            alea__out_char(o, ')');
+        }
+    }
+}
+
+/* The chance of rolling full state fx: per group, count! / (the faces'
+ * multiplicities!) / sides^count. */
+static double state_chance(const reroll_spec *rs, uint32_t fx)
+{
+    uint32_t x = full_to_state(rs, fx);
+    double p = 1;
+    for (uint32_t g = 0; g < rs->ngroups; g++) {
+        const rr_group *gr = &rs->groups[g];
+        double left = (double)gr->count;
+        uint32_t i = part_of(gr, x);
+        while (i != 0) { /* a run of one face: C(left, run) */
+            uint32_t f = gr->ms[i].face, run = 0;
+            for (; i != 0 && gr->ms[i].face == f; i = gr->ms[i].parent)
+                run++;
+            p *= choose(left, run);
+            left -= run;
+        }
+        p *= pow((double)gr->sides, -(double)gr->count);
+    }
+    return p;
+}
+
+/* The values V_R and V_{R-1} of every full state (R the rounds) in
+ * doubles, into top and stay: the backward induction the compilation
+ * did, again, checked and charged as it was. */
+static alea_status values_again(alea_ctx *ctx, const node *n, const reroll_spec *rs,
+                                double *top, double *stay)
+{
+    rr_build b = {0};
+    b.ctx = ctx;
+    b.rs = (reroll_spec *)(uintptr_t)rs; /* read only: round_build writes b's arrays */
+    b.start = n->start;
+    b.end = n->end;
+    alea_status st = alea__work_check_span(ctx, build_cost(rs, rs->P, rs->F), n->start, n->end);
+    if (st != ALEA_OK)
+        return st;
+    size_t wb = alea__mul_size(rs->P, sizeof *b.W), kb = alea__mul_size(rs->P, sizeof *b.bk);
+    int two = rs->most && rs->most < rs->ndice;
+    b.W = alea__mem_alloc(ctx, wb);
+    b.bk = alea__mem_alloc(ctx, kb);
+    b.bk2 = two ? alea__mem_alloc(ctx, kb) : NULL;
+    b.Vprev = top;
+    if (!b.W || !b.bk || (two && !b.bk2)) {
+        st = alea__nomem(ctx);
+        goto done;
+    }
+    for (uint32_t fx = 0; fx < rs->F; fx++)
+        top[fx] = alea__goal_value(&rs->goal, state_total(rs, full_to_state(rs, fx)));
+    for (int64_t r = 1; r <= rs->rounds && st == ALEA_OK; r++) {
+        if (r == rs->rounds)
+            memcpy(stay, top, rs->F * sizeof *stay);
+        st = round_build(&b, r, NULL, NULL);
+    }
+    if (st == ALEA_OK && b.pending >= 1)
+        st = alea__charge(ctx, (int64_t)b.pending, n->start, n->end);
+done:
+    alea__mem_free(ctx, b.W, wb);
+    alea__mem_free(ctx, b.bk, kb);
+    if (two)
+        alea__mem_free(ctx, b.bk2, kb);
+    return st;
+}
+
+/*
+ * A row per full state after the first roll: the faces seen, what the
+ * first round keeps ("keep 6 5, reroll 3 2 1", "keep all", "reroll all"),
+ * the chance of seeing it, the goal's value with the best choices (V_R)
+ * and had it kept every die this round (V_{R-1}). The whole value is the
+ * chance-weighted sum of the rows' values. Doubles only (the choices are
+ * decided in doubles; the exact engine gives the distribution's fractions).
+ */
+static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out)
+{
+    const reroll_spec *rs = n->u.mech.spec;
+    if (rs->rounds == 0)
+        return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
+                           "no choice for the player: reroll() with 0 rounds rerolls nothing");
+    char goal[96];
+    alea__out o;
+    alea__out_init(&o, goal, sizeof goal);
+    alea__out_str(&o, "the ");
+    alea__goal_name(&o, &rs->goal);
+    alea__out_finish(&o);
+    alea_status st = alea__policy_goal(out, goal, rs->goal.is_cond);
+    size_t vb = alea__mul_size(rs->F, sizeof(double));
+    double *top = alea__mem_alloc(ctx, vb), *stay = alea__mem_alloc(ctx, vb);
+    /* a row's texts: every die's face twice, and the words */
+    size_t tb = alea__mul_size((size_t)rs->ndice, 2 * KEPT_BYTES) + 64;
+    char *seen = alea__mem_alloc(ctx, tb), *choice = alea__mem_alloc(ctx, tb);
+    if (st == ALEA_OK && (!top || !stay || !seen || !choice))
+        st = alea__nomem(ctx);
+    if (st == ALEA_OK)
+        st = values_again(ctx, n, rs, top, stay);
+    double total = 0;
+    for (uint32_t fx = 0; fx < rs->F && st == ALEA_OK; fx++) {
+        uint32_t x = full_to_state(rs, fx), k = rr_keep(rs, rs->rounds, fx);
+        alea__out_init(&o, seen, tb);
+        state_text(&o, rs, x, NULL);
+        alea__out_finish(&o);
+        alea__out_init(&o, choice, tb);
+        if (k == x) {
+            alea__out_str(&o, "keep all");
+        } else if (state_size(rs, k) == 0) {
+            alea__out_str(&o, "reroll all");
+        } else {
+            alea__out_str(&o, "keep ");
+            state_text(&o, rs, k, NULL);
+            alea__out_str(&o, ", reroll ");
+            state_text(&o, rs, k, &x);
+        }
+        alea__out_finish(&o);
+        double p = state_chance(rs, fx);
+        total += p * top[fx];
+        st = alea__policy_row(out, seen, choice, p, top[fx], stay[fx], NULL);
+        if (st == ALEA_OK)
+            st = alea__charge(ctx, (int64_t)rs->ndice * 4, n->start, n->end);
+    }
+    if (st == ALEA_OK)
+        st = alea__policy_total(out, total, NULL);
+    alea__mem_free(ctx, top, vb);
+    alea__mem_free(ctx, stay, vb);
+    alea__mem_free(ctx, seen, tb);
+    alea__mem_free(ctx, choice, tb);
+    return st;
+}
+
 const alea__mech alea__mech_reroll = {
     .name = "reroll", .parse = reroll_parse, .words = words, .print = reroll_print,
     .roll = reroll_roll, .exact = reroll_exact, .show = reroll_show,
-    .show_json = reroll_show_json, .bounds = reroll_bounds,
+    .show_json = reroll_show_json, .bounds = reroll_bounds, .policy = reroll_choices,
 };
