@@ -347,6 +347,9 @@ static const char repl_help[] =
     "  :fairness [--json] [--seed S]\n"
     "                       the rolls of this session judged against fair dice, as\n"
     "                       alea fairness judges a log\n"
+    "  :policy [OPTION]... [EXPR]\n"
+    "                       the best choice in each situation: :policy reroll(5d6,\n"
+    "                       1, >= 20); alone, the last expression's\n"
     "  :seed S              seed the generator (the rolls after it repeat)\n"
     "  :help                this text\n"
     "  :quit, quit, exit    leave (or Ctrl-D)\n"
@@ -438,8 +441,8 @@ static int repl_eval(alea_ctx *ctx, options *o, const char *src, int dist, alea_
  * name of a session command, written without its ':'. */
 static void colon_hint(const char *line)
 {
-    static const char *const names[] = {"roll", "dist", "compare", "table", "fairness", "seed",
-                                         "help"};
+    static const char *const names[] = {"roll",   "dist", "compare", "table", "fairness",
+                                         "policy", "seed", "help"};
     size_t n = strcspn(line, " \t");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (n == strlen(names[i]) && !strncmp(line, names[i], n)) {
@@ -448,6 +451,22 @@ static void colon_hint(const char *line)
                     names[i], line[n] ? line + n : "");
             return;
         }
+}
+
+/* :policy EXPR: the choices of one expression, as alea policy prints them. */
+static int repl_policy(alea_ctx *ctx, options *o, const char *src)
+{
+    alea_expr *e;
+    if (alea_expr_compile(ctx, src, strlen(src), &e) != ALEA_OK)
+        return report_limit(ctx, src, 0);
+    report_hint(e);
+    options c = *o;
+    const char *one[1] = {src};
+    c.exprs = one;
+    c.nexprs = 1;
+    int rc = cmd_policy(ctx, &c, &e);
+    alea_expr_free(e);
+    return rc;
 }
 
 /* :compare E1 ; E2 ... */
@@ -563,11 +582,11 @@ typedef struct saved_ctx {
 } saved_ctx;
 
 /*
- * :roll, :dist, :compare, :table or :fairness (cmd) on arg: the options first, as
+ * :roll, :dist, :compare, :table, :fairness or :policy (cmd) on arg: the options first, as
  * on the command line (":dist --at-least 3d6", ":roll -n 3 4d6kh3"), read
  * by the same parser and applied to this line alone; then the expression,
- * the rest of the line as typed. :roll and :dist without one take the last
- * expression, and keep theirs as the last.
+ * the rest of the line as typed. :roll, :dist and :policy without one take
+ * the last expression; :roll and :dist keep theirs as the last.
  */
 static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *arg, char **last,
                     alea_roll *roll, buffer *b)
@@ -650,6 +669,8 @@ static int repl_run(alea_ctx *ctx, const options *o, command cmd, const char *ar
             rc = repl_table(ctx, &c, text);
         } else if (cmd == CMD_FAIRNESS) {
             rc = repl_fairness(ctx, &c);
+        } else if (cmd == CMD_POLICY) {
+            rc = repl_policy(ctx, &c, text);
         } else {
             rc = repl_eval(ctx, &c, text, cmd == CMD_DIST, roll, b);
             if (rc == EXIT_OK) { /* the last expression that ran, for :dist alone */
@@ -687,11 +708,13 @@ static int repl_colon(alea_ctx *ctx, options *o, char *cmd, char **last, alea_ro
     } else if (IS("help") || IS("h") || IS("?")) {
         fputs(repl_help, stdout);
     } else if (IS("roll") || IS("r") || IS("dist") || IS("d") || IS("compare") || IS("c") ||
-               IS("table") || IS("t") || IS("fairness") || IS("f")) {
+               IS("table") || IS("t") || IS("fairness") || IS("f") || IS("policy") ||
+               IS("p")) {
         repl_run(ctx, o, IS("roll") || IS("r") ? CMD_ROLL
                          : IS("dist") || IS("d") ? CMD_DIST
                          : IS("table") || IS("t") ? CMD_TABLE
-                         : IS("fairness") || IS("f") ? CMD_FAIRNESS : CMD_COMPARE,
+                         : IS("fairness") || IS("f") ? CMD_FAIRNESS
+                         : IS("policy") || IS("p") ? CMD_POLICY : CMD_COMPARE,
                  arg, last, roll, b);
     } else if ((IS("seed") || IS("s")) && *arg) {
         uint64_t seed;
