@@ -906,7 +906,7 @@ double alea_policy_optimum(const alea_policy *policy);
 const char *alea_policy_optimum_text(const alea_policy *policy);
 size_t alea_policy_rows(const alea_policy *policy);
 /* Row i (NULL or 0 out of range): what the player sees ("6 5 3 2 1"), the
- * best choice ("reroll 3 2 1", "keep"), the chance of seeing it, the
+ * best choice ("keep 6 5", "keep all", "double down"), the chance of seeing it, the
  * goal's value with the choice and its exact fraction (or NULL), and the
  * goal's value without choosing. Owned by policy. */
 const char *alea_policy_seen(const alea_policy *policy, size_t row);

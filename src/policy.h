@@ -19,7 +19,7 @@
 ALEA__HIDDEN alea_status alea__policy_goal(alea_policy *p, const char *goal, int is_prob);
 /*
  * One situation: what the player sees ("6 5 3 2 1"), the best choice
- * ("reroll 3 2 1"; "keep" when choosing nothing is best), the chance of
+ * ("keep 6 5", "keep all", "double down"), the chance of
  * seeing it, the goal's value with that choice (value) and without
  * choosing (plain), and value as an exact fraction or NULL. Copied.
  */

@@ -791,7 +791,7 @@ def _cell(row):
 @dataclass(frozen=True)
 class PolicyRow:
     """One situation of a Policy: what the player `seen` ('6 5 3 2 1'),
-    the `choice` best for the goal ('reroll 3 2 1', 'keep'), the `chance`
+    the `choice` best for the goal ('keep 6 5', 'keep all', 'double down'), the `chance`
     of seeing it, the goal's `value` with that choice (a Fraction in exact
     mode) and `plain`, its value without choosing (a float)."""
     seen: str

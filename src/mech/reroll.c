@@ -54,6 +54,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../mech.h"
@@ -1123,13 +1124,45 @@ done:
     return st;
 }
 
+/* A state's place in the tie order (0: the most dice, the highest faces
+ * first), over the groups in turn. */
+static uint64_t state_rank(const reroll_spec *rs, uint32_t x)
+{
+    uint64_t r = 0;
+    for (uint32_t g = 0; g < rs->ngroups; g++) {
+        const rr_group *gr = &rs->groups[g];
+        r = r * gr->m + gr->ms[part_of(gr, x)].pref;
+    }
+    return r;
+}
+
+/* A row's place: keep all first, then what is kept (most and highest
+ * first), reroll all last; within each, what was seen, highest first. */
+typedef struct rr_row {
+    uint8_t kind; /* 0 keep all, 1 keep some, 2 reroll all */
+    uint64_t kept, seen;
+    uint32_t fx;
+} rr_row;
+
+static int row_order(const void *a, const void *b)
+{
+    const rr_row *x = a, *y = b;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->kept != y->kept)
+        return x->kept < y->kept ? -1 : 1;
+    return x->seen < y->seen ? -1 : x->seen > y->seen;
+}
+
 /*
  * A row per full state after the first roll: the faces seen, what the
- * first round keeps ("keep 6 5, reroll 3 2 1", "keep all", "reroll all"),
- * the chance of seeing it, the goal's value with the best choices (V_R)
- * and had it kept every die this round (V_{R-1}). The whole value is the
- * chance-weighted sum of the rows' values. Doubles only (the choices are
- * decided in doubles; the exact engine gives the distribution's fractions).
+ * first round keeps ("keep 6 5", the others rerolled; "keep all", "reroll
+ * all"), the chance of seeing it, the goal's value with the best choices
+ * (V_R) and had it kept every die this round (V_{R-1}). The rows that keep
+ * the same dice come together, so that a host names the rule once. The
+ * whole value is the chance-weighted sum of the rows' values. Doubles
+ * only (the choices are decided in doubles; the exact engine gives the
+ * distribution's fractions).
  */
 static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 {
@@ -1153,8 +1186,26 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
         st = alea__nomem(ctx);
     if (st == ALEA_OK)
         st = values_again(ctx, n, rs, top, stay);
-    double total = 0;
+    size_t rb = alea__mul_size(rs->F, sizeof(rr_row));
+    rr_row *order = st == ALEA_OK ? alea__mem_alloc(ctx, rb) : NULL;
+    if (st == ALEA_OK && !order)
+        st = alea__nomem(ctx);
+    /* the sort: F log F comparisons */
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)rs->F * (int64_t)(log2((double)rs->F + 1) + 1),
+                          n->start, n->end);
     for (uint32_t fx = 0; fx < rs->F && st == ALEA_OK; fx++) {
+        uint32_t x = full_to_state(rs, fx), k = rr_keep(rs, rs->rounds, fx);
+        order[fx].kind = k == x ? 0 : state_size(rs, k) == 0 ? 2 : 1;
+        order[fx].kept = order[fx].kind == 1 ? state_rank(rs, k) : 0;
+        order[fx].seen = state_rank(rs, x);
+        order[fx].fx = fx;
+    }
+    if (st == ALEA_OK)
+        qsort(order, rs->F, sizeof *order, row_order);
+    double total = 0;
+    for (uint32_t i = 0; i < rs->F && st == ALEA_OK; i++) {
+        uint32_t fx = order[i].fx;
         uint32_t x = full_to_state(rs, fx), k = rr_keep(rs, rs->rounds, fx);
         alea__out_init(&o, seen, tb);
         state_text(&o, rs, x, NULL);
@@ -1167,8 +1218,6 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
         } else {
             alea__out_str(&o, "keep ");
             state_text(&o, rs, k, NULL);
-            alea__out_str(&o, ", reroll ");
-            state_text(&o, rs, k, &x);
         }
         alea__out_finish(&o);
         double p = state_chance(rs, fx);
@@ -1179,6 +1228,8 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
     }
     if (st == ALEA_OK)
         st = alea__policy_total(out, total, NULL);
+    if (order)
+        alea__mem_free(ctx, order, rb);
     alea__mem_free(ctx, top, vb);
     alea__mem_free(ctx, stay, vb);
     alea__mem_free(ctx, seen, tb);
