@@ -365,6 +365,60 @@ static void section_names(void)
     alea_ctx_free(qctx);
 }
 
+/* ---- rerolls chosen for a goal (issue 30) ---------------------------------- */
+
+typedef struct reroll_job {
+    alea_ctx *ctx;
+    const char *src; /* NULL: every target of reroll(5d6, 1, >= T), T = 5..30 */
+} reroll_job;
+
+static int run_reroll(void *arg)
+{
+    reroll_job *j = arg;
+    for (int t = 5; t <= 30; t++) {
+        char src[64];
+        snprintf(src, sizeof src, "reroll(5d6, 1, >= %d)", t);
+        dist_job d = {j->ctx, j->src ? j->src : src};
+        if (run_dist(&d) != 0)
+            return -1;
+        if (j->src)
+            break;
+    }
+    return 0;
+}
+
+static void section_reroll(void)
+{
+    alea_ctx *ctx = alea_ctx_new(NULL, NULL), *qctx = alea_ctx_new(NULL, NULL);
+    int have_q = alea_ctx_set_exact(qctx, 1) == ALEA_OK;
+    static const struct {
+        const char *what, *src;
+    } cases[] = {
+        {"every target of `reroll(5d6, 1, >= T)`, T = 5..30, together", NULL},
+        {"one d10, five rounds", "reroll(d10, 5, mean)"},
+        {"5d6 for 20 or more, two rounds, one die a round", "reroll(5d6, 2, >= 20, 1)"},
+        {"10d10, one round (92,378 full states)", "reroll(10d10, 1, mean)"},
+    };
+    printf("### Rerolls for a goal, in-process (compile + dist), ms; default limits\n\n");
+    printf("| case | expression | alea | alea, fractions |\n");
+    printf("|---|---|--:|--:|\n");
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        reroll_job j = {ctx, cases[i].src}, jq = {qctx, cases[i].src};
+        printf("| %s | %s%s%s | ", cases[i].what, cases[i].src ? "`" : "",
+               cases[i].src ? cases[i].src : "26 expressions", cases[i].src ? "`" : "");
+        put_ms(measure(run_reroll, &j));
+        printf(" | ");
+        if (have_q && run_reroll(&jq) == 0)
+            put_ms(measure(run_reroll, &jq));
+        else
+            printf("-");
+        printf(" |\n");
+    }
+    printf("\n");
+    alea_ctx_free(ctx);
+    alea_ctx_free(qctx);
+}
+
 /* ---- tables: an expression over a grid of its names' values ------------------- */
 
 /* A grid of rows x cols cells, each an exact distribution: by text (each
@@ -852,7 +906,7 @@ int main(int argc, char **argv)
             quick = 1;
         else {
             fprintf(stderr, "usage: alea_bench [--alea PATH] [--quick] [--growth FILE] "
-                            "[exact|names|table|versus|process|roll|sample|startup|growth]...\n");
+                            "[exact|names|reroll|table|versus|process|roll|sample|startup|growth]...\n");
             return 2;
         }
     }
@@ -871,6 +925,8 @@ int main(int argc, char **argv)
         section_exact();
     if (wanted(argc, argv, i, "names"))
         section_names();
+    if (wanted(argc, argv, i, "reroll"))
+        section_reroll();
     if (wanted(argc, argv, i, "table"))
         section_table();
     if (wanted(argc, argv, i, "versus"))

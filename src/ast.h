@@ -125,6 +125,10 @@ struct alea_expr {
     size_t comment_len;
     size_t words_at; /* "1d20 adv": where the words after the expression
                         start (the expression trimmed), or len: none */
+    /* Parsed only to be printed (another dialect's reading of the text, for
+     * a hint): a mechanic may leave out what only rolling and computing
+     * need (parse.h's alea__parse_print_only). */
+    uint8_t print_only;
 };
 
 /* A parameter's name, within the expression's arena. */

@@ -152,6 +152,8 @@ struct alea__chunk {
 
 #define CHUNK_HDR ((sizeof(alea__chunk) + 15u) & ~(size_t)15u)
 #define CHUNK_MIN 4096u
+/* A block this large, or larger, never makes the next chunk larger. */
+#define CHUNK_BIG 65536u
 
 void alea__arena_init(alea__arena *a, alea_ctx *ctx)
 {
@@ -169,6 +171,19 @@ void *alea__arena_alloc(alea__arena *a, size_t size)
         void *p = (char *)a->head + CHUNK_HDR + a->used;
         a->used += size;
         return p;
+    }
+    /* A large block that the head cannot hold gets a chunk of its own,
+     * behind the head: the head stays, and so does the size the next
+     * chunk doubles (a table of megabytes would otherwise make the next
+     * chunk twice as large, for a few nodes). */
+    if (a->head && size >= CHUNK_BIG && size > a->head->size - a->used) {
+        alea__chunk *big = alea__mem_alloc(a->ctx, CHUNK_HDR + size);
+        if (!big)
+            return NULL;
+        big->size = size;
+        big->next = a->head->next;
+        a->head->next = big;
+        return (char *)big + CHUNK_HDR;
     }
     /* A recycled chunk after reset may sit behind head; reuse only the
      * first (kept) chunk, which reset makes the head again. */

@@ -16,6 +16,11 @@ typedef struct alea__parser alea__parser;
  * without case). */
 ALEA__HIDDEN int alea__parse_is_word(const alea__lang *lang, const char *s, size_t n);
 
+/* Whether the tree is parsed only to be printed (another dialect's reading
+ * of the text, for a hint): a mechanic may then leave out the work that
+ * only rolling and computing need, such as a table of decisions. */
+ALEA__HIDDEN int alea__parse_print_only(const alea__parser *p);
+
 /* The context (for alea__error and alea__nomem). */
 ALEA__HIDDEN alea_ctx *alea__parse_ctx(const alea__parser *p);
 
@@ -39,6 +44,9 @@ ALEA__HIDDEN alea_status alea__parse_int(alea__parser *p, const char *fname, con
  * *index is its position. expected names them in the message. */
 ALEA__HIDDEN alea_status alea__parse_word(alea__parser *p, const char *const *choices,
                                           const char *expected, int *index);
+/* A comparison ("=", "<>", "<", "<=", ">", ">=") if one is next: takes it,
+ * *op its cmp_op (pool.h) and 1; else 0 and nothing taken. */
+ALEA__HIDDEN int alea__parse_cmp(alea__parser *p, uint8_t *op);
 /* The end of the token the parser stands on (the ")" of a call, before
  * alea__parse_close): a new node's span ends there. */
 ALEA__HIDDEN size_t alea__parse_here(const alea__parser *p);

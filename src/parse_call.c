@@ -15,6 +15,11 @@ alea_ctx *alea__parse_ctx(const parser *p)
     return p->ctx;
 }
 
+int alea__parse_print_only(const parser *p)
+{
+    return p->print_only;
+}
+
 alea_status alea__parse_open(parser *p, const char *what)
 {
     const token *open = peek(p);
@@ -47,6 +52,21 @@ int alea__parse_comma(parser *p)
 alea_status alea__parse_expect_comma(parser *p, const char *what)
 {
     return expect(p, T_COMMA, what);
+}
+
+int alea__parse_cmp(parser *p, uint8_t *op)
+{
+    switch (peek(p)->kind) {
+    case T_EQ: *op = CMP_EQ; break;
+    case T_NE: *op = CMP_NE; break;
+    case T_LT: *op = CMP_LT; break;
+    case T_LE: *op = CMP_LE; break;
+    case T_GT: *op = CMP_GT; break;
+    case T_GE: *op = CMP_GE; break;
+    default: return 0;
+    }
+    advance(p);
+    return 1;
 }
 
 size_t alea__parse_here(const parser *p)

@@ -70,6 +70,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
             st = alea__p_scope_push(&p, e->params[i].name, e->params[i].len, &slot);
         }
         p.nparams = e->nparams;
+        p.print_only = e->print_only;
         if (st != ALEA_OK) {
             /* out of memory bringing a parameter into scope */
         } else if (toks.n == 1) {
@@ -489,6 +490,7 @@ static alea_status read_in(alea_ctx *ctx, const alea_expr *e, uint8_t d, size_t 
     alea__arena_init(&t.arena, ctx);
     t.src = e->src;
     t.len = len;
+    t.print_only = 1; /* a reading is printed, never rolled */
     ctx->dialect = d;
     alea_status st = parse_text(ctx, &t);
     ctx->dialect = own;

@@ -41,6 +41,7 @@ struct alea__parser {
     size_t sum_start; /* where the sum being parsed starts, for hints */
     uint32_t nodes;
     uint8_t has_labels; /* a term was given an inline label */
+    uint8_t print_only; /* the expression's print_only (ast.h) */
     int64_t max_nodes;
     /* Advantage written as a word after the expression ("1d20 adv",
      * alea__parse): the single d20 that starts at byte adv_at gets adv

@@ -18,6 +18,7 @@
     X(group)     /* mech/group.c: group rolls "{4d6 + 3, 2d8}kh1", d20's sets */    \
     X(if)        /* mech/flow.c: the conditional "if(d20 >= 11, 2d6, 0)" */         \
     X(sum)       /* mech/flow.c: N rolls added, "sum(8, d20 >= 18)" */             \
+    X(reroll)    /* mech/reroll.c: rerolls for a goal, "reroll(5d6, 1, >= 20)" */  \
     /* a new construct: one line above this one */
 
 #define DECLARE(name) ALEA__HIDDEN extern const alea__mech alea__mech_##name;
