@@ -955,7 +955,7 @@ static void ev_seen_text(alea__out *o, const event_spec *ev, const int64_t *k, i
 {
     int64_t none[EV_GROUPS] = {0};
     alea__out_str(o, "criticals ");
-    ev_choice_text(o, ev, none, k); /* every critical, by size */
+    ev_choice_text(o, ev, k, none); /* every critical, by size */
     alea__out_str(o, "; ");
     alea__out_i64(o, ones);
     alea__out_str(o, ones == 1 ? " one" : " ones");
