@@ -749,9 +749,14 @@ static alea_status ev_resolve_each(alea_ctx *ctx, ev_work *w, const alea__pmf *s
     size_t *li = alea__mem_alloc(ctx, alea__mul_size(sp->n, sizeof *li));
     if (!li)
         return alea__nomem(ctx);
-    for (size_t j = 0; j < sp->n; j++) {
+    for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
         ev_choice ch;
-        ev_decide(w->ev, k, ones, shift + sp->v[j], &ch);
+        int64_t S;
+        if (alea__add_ovf(shift, sp->v[j], &S)) {
+            st = alea__overflow_error(ctx, w->n);
+            break;
+        }
+        ev_decide(w->ev, k, ones, S, &ch);
         li[j] = ev_live_index(w, ch.live);
     }
     /* each part a pass over the outcomes: charged per part */
@@ -1028,7 +1033,11 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
         memset(&r, 0, sizeof r);
         for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
             ev_choice ch;
-            int64_t S = shift + sp->v[j];
+            int64_t S;
+            if (alea__add_ovf(shift, sp->v[j], &S)) {
+                st = alea__overflow_error(ctx, w->n);
+                break;
+            }
             ev_decide(ev, k, ones, S, &ch);
             double p = sp->p[j];
             if (!choice) {
