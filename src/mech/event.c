@@ -29,7 +29,6 @@
 #include "goal.h"
 
 #include <math.h>
-#include <stdio.h>
 #include <string.h>
 
 /* One group of the pool: count dice with sides faces each ("3d4"). */
@@ -46,7 +45,7 @@ typedef struct event_spec {
     uint8_t has_goal;       /* the 1s cancel as is best for goal */
     alea__goal goal;        /* without has_goal: mean, to value the rule */
     /* Sizes of dice: cls[g] is group g's among the distinct sides
-     * (ascending); the goal forms only (at most EV_GROUPS groups). */
+     * (ascending); built with tmean for at most EV_GROUPS groups. */
     uint32_t *cls, ncls;
     int64_t *cls_sides;
     double *tmean;  /* [G]: a critical's expected re-roll tail on group g */
@@ -102,11 +101,11 @@ static size_t group_first(const event_spec *ev, uint32_t g)
 /* ---- the choice: which criticals the 1s cancel -------------------------- */
 
 /* A decision: the survivors per group, the goal's value with them and
- * with the smallest-first rule (plain), and how many ways there were. */
+ * with the smallest-first rule (plain), and whether there was a choice. */
 typedef struct ev_choice {
     int64_t live[EV_GROUPS];
     double value, plain;
-    double ways;
+    int choice;
 } ev_choice;
 
 /* The table's P(tails <= x) of survivors' row li (0 below 0). */
@@ -136,7 +135,7 @@ static double ev_value(const event_spec *ev, const int64_t *live, int64_t S)
     int64_t t; /* the tails must make T - S */
     if (alea__sub_ovf(ev->goal.cond.value, S, &t))
         t = ev->goal.cond.value < 0 ? -1 : ev->tlen; /* far below or above */
-    double at = t >= 0 && t < ev->tlen ? ev_cdf(ev, li, t) - ev_cdf(ev, li, t - 1) : 0;
+    double at = t >= 0 && t < ev->tlen ? ev->dens[li * (size_t)ev->tlen + (size_t)t] : 0;
     switch (ev->goal.cond.op) {
     case CMP_EQ: return at;
     case CMP_NE: return 1 - at;
@@ -156,10 +155,8 @@ static void ev_class_counts(const event_spec *ev, const int64_t *k, int64_t *kc)
         kc[ev->cls[g]] += k[g];
 }
 
-/* Whether there is a choice (two sizes of dice among the criticals, and
- * some but not all cancelled), and at most how many ways ev_decide tries
- * (the product of each size's counts), as work units: each way costs a
- * pass over the groups. */
+/* Whether there is a choice: two sizes of dice among the criticals (kc per
+ * size, K in all), and some but not all of them cancelled (m). */
 static int ev_has_choice(const event_spec *ev, const int64_t *kc, int64_t m, int64_t K)
 {
     uint32_t sizes = 0;
@@ -168,6 +165,8 @@ static int ev_has_choice(const event_spec *ev, const int64_t *kc, int64_t m, int
     return sizes >= 2 && m > 0 && m < K;
 }
 
+/* ev_decide's work with a choice, in units: at most the product of each
+ * size's counts (plus one) ways tried, each a pass over the groups. */
 static double ev_decide_cost(const event_spec *ev, const int64_t *kc, int64_t m)
 {
     double ways = 1;
@@ -249,7 +248,7 @@ static void ev_decide(const event_spec *ev, const int64_t *k, int64_t ones, int6
     ev_rule(ev, kc, m, 0, cc);
     ev_apply(ev, k, cc, out->live);
     out->plain = out->value = ev_value(ev, out->live, S);
-    out->ways = ev_has_choice(ev, kc, m, K) ? 2 : 1;
+    out->choice = ev_has_choice(ev, kc, m, K);
     if (!ev->has_goal) {
         if (ev->cancel_largest) {
             ev_rule(ev, kc, m, 1, cc);
@@ -258,7 +257,7 @@ static void ev_decide(const event_spec *ev, const int64_t *k, int64_t ones, int6
         }
         return;
     }
-    if (out->ways < 2)
+    if (!out->choice)
         return;
     ev_search s;
     s.ev = ev;
