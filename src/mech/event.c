@@ -271,13 +271,9 @@ static void ev_decide(const event_spec *ev, const int64_t *k, int64_t ones, int6
     ev_search_ways(&s, 0, m);
 }
 
-/* "d12" or "2d4, d18": the criticals cancelled, by size. */
-static void ev_choice_text(alea__out *o, const event_spec *ev, const int64_t *k,
-                           const int64_t *live)
+/* "d12" or "2d4, d18": cc[j] criticals of each size j. */
+static void ev_sizes_text(alea__out *o, const event_spec *ev, const int64_t *cc)
 {
-    int64_t cc[EV_GROUPS] = {0};
-    for (uint32_t g = 0; g < ev->ngroups; g++)
-        cc[ev->cls[g]] += k[g] - live[g];
     int any = 0;
     for (uint32_t j = 0; j < ev->ncls; j++) {
         if (!cc[j])
@@ -293,9 +289,35 @@ static void ev_choice_text(alea__out *o, const event_spec *ev, const int64_t *k,
         alea__out_str(o, "none");
 }
 
+/* The criticals cancelled, by size: k[g] - live[g] of each group. */
+static void ev_choice_text(alea__out *o, const event_spec *ev, const int64_t *k,
+                           const int64_t *live)
+{
+    int64_t cc[EV_GROUPS] = {0};
+    for (uint32_t g = 0; g < ev->ngroups; g++)
+        cc[ev->cls[g]] += k[g] - live[g];
+    ev_sizes_text(o, ev, cc);
+}
+
+/* What a roll with a goal and a choice recorded, in rc->marks (read back
+ * by the breakdown and its JSON): the goal's values with the choice and
+ * by smallest first, and the criticals cancelled per size of die. */
+typedef struct ev_rolled {
+    double value, plain;
+    const int64_t *cc; /* [ncls] */
+} ev_rolled;
+
+/* What the choice prints at most beyond the dice ("; cancelled ", the
+ * goal's name and two values, in text and JSON), per size of die
+ * ("20 digits d20 digits, "), and per die cancelled (its sides in JSON). */
+#define CHOICE_BYTES 200
+#define SIZE_BYTES 48
+#define CANCEL_BYTES 24
+
 /* The goal forms' cancelling, by ev_decide on the dice shown: in each
  * group, its first criticals beyond the survivors are cancelled. */
-static alea_status event_roll_choose(alea__rstate *s, const node *n, rdie *dice, int64_t ones)
+static alea_status event_roll_choose(alea__rstate *s, const node *n, rec *rc, rdie *dice,
+                                     int64_t ones)
 {
     const event_spec *ev = n->u.mech.spec;
     int64_t k[EV_GROUPS], kc[EV_GROUPS], S = 0, K = 0;
@@ -316,6 +338,25 @@ static alea_status event_roll_choose(alea__rstate *s, const node *n, rdie *dice,
         return st;
     ev_choice ch;
     ev_decide(ev, k, ones, S, &ch);
+    if (ch.choice && s->trace) {
+        ev_rolled *rd;
+        int64_t *cc;
+        if ((st = alea__roll_bytes(s, n,
+                                   CHOICE_BYTES + SIZE_BYTES * (int64_t)ev->ncls +
+                                       CANCEL_BYTES * m)) != ALEA_OK)
+            return st;
+        if (!(rd = alea__arena_alloc(&s->r->arena, sizeof *rd)) ||
+            !(cc = alea__arena_alloc(&s->r->arena, ev->ncls * sizeof *cc)))
+            return alea__nomem(s->r->ctx);
+        for (uint32_t j = 0; j < ev->ncls; j++)
+            cc[j] = 0;
+        for (uint32_t g = 0; g < ev->ngroups; g++)
+            cc[ev->cls[g]] += k[g] - ch.live[g];
+        rd->value = ch.value;
+        rd->plain = ch.plain;
+        rd->cc = cc;
+        rc->marks = (const uint8_t *)rd; /* read back as ev_rolled (show, JSON) */
+    }
     for (uint32_t g = 0, i = 0; g < ev->ngroups; g++) {
         int64_t cancel = k[g] - ch.live[g];
         for (int64_t j = 0; j < ev->groups[g].count; j++, i++)
@@ -354,7 +395,7 @@ static alea_status event_roll(alea__rstate *s, const node *n, rec *rc, int64_t *
             if (dice[k].value != 1)
                 dice[k].flags |= DIE_DISCARDED;
     } else if (ev->has_goal) {
-        if ((st = event_roll_choose(s, n, dice, ones)) != ALEA_OK)
+        if ((st = event_roll_choose(s, n, rc, dice, ones)) != ALEA_OK)
             return st;
     } else {
         /* Cancel `ones` criticals, smallest (or largest) dice first, earlier
@@ -1297,7 +1338,7 @@ static void event_print(alea__out *o, const node *n)
 
 /* " [2, 14!+5, 9, 20!+3]", with " critical failure" when it was; with a
  * goal and a choice, "; cancelled d12: chance of >= 40 47.2% (smallest
- * first: 45%)", the decision made again from the first faces. */
+ * first: 45%)", as the roll recorded it. */
 static void event_show(alea__out *o, const alea_roll *r, const rec *rc)
 {
     const event_spec *ev = rc->n->u.mech.spec;
@@ -1307,42 +1348,52 @@ static void event_show(alea__out *o, const alea_roll *r, const rec *rc)
             alea__out_str(o, ", ");
         alea__show_die(o, r, &r->dice[rc->die0 + i], NULL);
     }
-    if (ev->has_goal && !(rc->flags & CRIT_FAIL) && rc->ndice == ev->ndice) {
-        int64_t k[EV_GROUPS], kc[EV_GROUPS], ones = 0, S = 0, K = 0;
-        for (uint32_t g = 0, i = 0; g < ev->ngroups; g++) {
-            k[g] = 0;
-            for (int64_t j = 0; j < ev->groups[g].count; j++, i++) {
-                const rdie *d = &r->dice[rc->die0 + i];
-                int64_t face = r->faces[d->first].face;
-                k[g] += face == ev->groups[g].sides;
-                ones += face == 1;
-                S += face; /* no overflow: the roll summed more */
-            }
-            K += k[g];
-        }
-        ev_class_counts(ev, k, kc);
-        if (ev_has_choice(ev, kc, ones < K ? ones : K, K)) {
-            ev_choice ch;
-            ev_decide(ev, k, ones, S, &ch);
-            alea__out_str(o, "; cancelled ");
-            ev_choice_text(o, ev, k, ch.live);
-            alea__out_str(o, ": ");
-            alea__goal_name(o, &ev->goal);
-            alea__out_char(o, ' ');
-            alea__goal_show(o, &ev->goal, ch.value);
-            alea__out_str(o, " (smallest first: ");
-            alea__goal_show(o, &ev->goal, ch.plain);
-            alea__out_char(o, ')');
-        }
+    const ev_rolled *rd = ev->has_goal ? (const ev_rolled *)(const void *)rc->marks : NULL;
+    if (rd) {
+        alea__out_str(o, "; cancelled ");
+        ev_sizes_text(o, ev, rd->cc);
+        alea__out_str(o, ": ");
+        alea__goal_name(o, &ev->goal);
+        alea__out_char(o, ' ');
+        alea__goal_show(o, &ev->goal, rd->value);
+        alea__out_str(o, " (smallest first: ");
+        alea__goal_show(o, &ev->goal, rd->plain);
+        alea__out_char(o, ')');
     }
     alea__out_char(o, ']');
     if (rc->flags & CRIT_FAIL)
         alea__out_str(o, " critical failure");
 }
 
+/* ", "critical_failure": true" when it was; with a goal ", "goal": ">= 40"",
+ * then with a choice ", "choice": {"cancelled": [12], "value": 0.5,
+ * "value_smallest_first": 0.3333}": the sides of the criticals cancelled,
+ * and the goal's value with the choice and by smallest first. */
 static void event_show_json(alea__out *o, const rec *rc)
 {
+    const event_spec *ev = rc->n->u.mech.spec;
     alea__show_json_flag(o, "critical_failure", (rc->flags & CRIT_FAIL) != 0);
+    if (!ev->has_goal)
+        return;
+    alea__out_str(o, ", \"goal\": \"");
+    alea__goal_print(o, &ev->goal);
+    alea__out_char(o, '"');
+    const ev_rolled *rd = (const ev_rolled *)(const void *)rc->marks;
+    if (!rd)
+        return;
+    alea__out_str(o, ", \"choice\": {\"cancelled\": [");
+    int any = 0;
+    for (uint32_t j = 0; j < ev->ncls; j++)
+        for (int64_t c = 0; c < rd->cc[j]; c++) {
+            if (any++)
+                alea__out_str(o, ", ");
+            alea__out_i64(o, ev->cls_sides[j]);
+        }
+    alea__out_str(o, "], \"value\": ");
+    alea__out_double(o, rd->value);
+    alea__out_str(o, ", \"value_smallest_first\": ");
+    alea__out_double(o, rd->plain);
+    alea__out_char(o, '}');
 }
 
 /* The least total is a critical failure's, with just over half the dice
