@@ -165,10 +165,14 @@ static int ev_has_choice(const event_spec *ev, const int64_t *kc, int64_t m, int
     return sizes >= 2 && m > 0 && m < K;
 }
 
-/* ev_decide's work with a choice, in units: at most the product of each
- * size's counts (plus one) ways tried, each a pass over the groups. */
+/* ev_decide's work with a choice, in units: for a condition at most the
+ * product of each size's counts (plus one) ways tried, each a pass over
+ * the groups (at most the table's rows: within the support limit); for
+ * the rest one pass. */
 static double ev_decide_cost(const event_spec *ev, const int64_t *kc, int64_t m)
 {
+    if (!ev->has_goal || !ev->goal.is_cond)
+        return (double)ev->ngroups + 1;
     double ways = 1;
     for (uint32_t j = 0; j < ev->ncls; j++)
         ways *= (double)(kc[j] < m ? kc[j] : m) + 1;
@@ -235,6 +239,10 @@ static void ev_search_ways(ev_search *s, uint32_t j, int64_t rem)
  * and S in all. The 1s cancel m = min(ones, criticals) of them: by the
  * fixed rule, or with a goal the way of largest goal's value (the
  * smallest-first rule unless another is better by more than rounding).
+ * For mean that is smallest first without a search: the value is S plus
+ * each survivor's tail mean d(d + 1) / (2(d - 1)), which never falls as d
+ * grows (a d2's and a d3's are both 3), so cancelling the smallest leaves
+ * the most (event_goal_test tries every way and finds no better).
  * Costs ev_decide_cost(...) when there is a choice; the caller charges it.
  */
 static void ev_decide(const event_spec *ev, const int64_t *k, int64_t ones, int64_t S,
@@ -257,7 +265,7 @@ static void ev_decide(const event_spec *ev, const int64_t *k, int64_t ones, int6
         }
         return;
     }
-    if (!out->choice)
+    if (!out->choice || !ev->goal.is_cond)
         return;
     ev_search s;
     s.ev = ev;
@@ -333,7 +341,8 @@ static alea_status event_roll_choose(alea__rstate *s, const node *n, rec *rc, rd
     ev_class_counts(ev, k, kc);
     int64_t m = ones < K ? ones : K;
     double cost = ev_has_choice(ev, kc, m, K) ? ev_decide_cost(ev, kc, m) : 1;
-    alea_status st = alea__roll_charge(s, n, cost < 9e18 ? (int64_t)cost : INT64_MAX);
+    alea_status st = alea__charge(s->ctx, cost < 9e18 ? (int64_t)cost : INT64_MAX, n->start,
+                                  n->end); /* the work budget: no dice are drawn */
     if (st != ALEA_OK)
         return st;
     ev_choice ch;
@@ -741,8 +750,8 @@ static alea_status ev_charge_decide(alea_ctx *ctx, const ev_work *w, const int64
     for (uint32_t j = 0; j < ev->ncls; j++)
         K += kc[j];
     int64_t m = ones < K ? ones : K;
-    double per = ev->has_goal && ev_has_choice(ev, kc, m, K) ? ev_decide_cost(ev, kc, m)
-                                                              : (double)ev->ngroups + 1;
+    double per = ev_has_choice(ev, kc, m, K) ? ev_decide_cost(ev, kc, m)
+                                             : (double)ev->ngroups + 1;
     double units = per * (double)n;
     if (units > 9e18)
         units = 9e18;
