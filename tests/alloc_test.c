@@ -26,6 +26,7 @@ static const char *const corpus[] = {
     "3d{1,1000,1000000}kh2 + 1d6 * 1000",
     "let a = d20, b = 2d6 in (a >= 10 and not a = 20) * b + (a = 20 or b = 12) * 2 * b",
     "reroll(3d6, 2, >= 12, 1) + reroll(d4 + 2d6, 1, mean)",
+    "event(d2 + d3 + d4, >= 9) + event(2d2 + d3, mean)",
 };
 
 #define NCORPUS (sizeof corpus / sizeof corpus[0])

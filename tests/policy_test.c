@@ -400,28 +400,35 @@ static void test_reroll_work(void **state)
     alea_expr_free(e);
 }
 
-/* Each allocation failing in turn: ALEA_ERR_NOMEM, nothing leaked. */
+/* Each allocation failing in turn: ALEA_ERR_NOMEM, nothing leaked; for
+ * each mechanic with a policy (event() with a goal, and a fixed rule
+ * measured against the optimum). */
 static void test_out_of_memory(void **state)
 {
     (void)state;
-    alea_expr *e = compile(ctx, "reroll(3d4, 2, >= 9)");
-    long live = fa.live;
-    int failures = 0;
-    for (long k = 1;; k++) {
-        alea_policy *p = NULL;
-        heap_fail_at(&fa, k);
-        alea_status st = alea_policy_new(ctx, e, &p);
-        heap_fail_at(&fa, 0);
-        if (st == ALEA_OK) {
-            alea_policy_free(p);
-            break;
+    static const char *const srcs[] = {"dd(6, 14, best)", "reroll(3d4, 2, >= 9)",
+                                       "event(d2 + d3 + d4, >= 9)",
+                                       "event(d4 + d6 + d8, largest)"};
+    for (size_t i = 0; i < sizeof srcs / sizeof *srcs; i++) {
+        alea_expr *e = compile(ctx, srcs[i]);
+        long live = fa.live;
+        int failures = 0;
+        for (long k = 1;; k++) {
+            alea_policy *p = NULL;
+            heap_fail_at(&fa, k);
+            alea_status st = alea_policy_new(ctx, e, &p);
+            heap_fail_at(&fa, 0);
+            if (st == ALEA_OK) {
+                alea_policy_free(p);
+                break;
+            }
+            assert_int_equal(st, ALEA_ERR_NOMEM);
+            assert_int_equal(fa.live, live);
+            failures++;
         }
-        assert_int_equal(st, ALEA_ERR_NOMEM);
-        assert_int_equal(fa.live, live);
-        failures++;
+        assert_true(failures >= 4);
+        alea_expr_free(e);
     }
-    assert_true(failures >= 4);
-    alea_expr_free(e);
 }
 
 int main(void)
