@@ -1112,8 +1112,7 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
     }
     if (st == ALEA_OK && rest_p > 0)
         st = alea__policy_row(pol,
-                              "no choice (no 1s, criticals of one size, every critical "
-                              "cancelled, or a critical failure)",
+                              "any other roll (no choice)",
                               "none", rest_p, rest_v / rest_p, rest_v / rest_p, NULL);
     return st;
 }
