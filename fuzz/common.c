@@ -160,6 +160,11 @@ size_t fz_fmt_dist(const void *obj, int arg, char *buf, size_t cap)
     return alea_dist_format(obj, (alea_format)arg, buf, cap);
 }
 
+size_t fz_fmt_policy(const void *obj, int arg, char *buf, size_t cap)
+{
+    return alea_policy_format(obj, (alea_format)arg, buf, cap);
+}
+
 /* The largest text formatted twice more (a cut, and again): 256 KiB. */
 #define FZ_FORMAT_TWICE ((size_t)1 << 18)
 

@@ -10,7 +10,9 @@
  * within 1e-9 of 1; min <= median <= max, mean in [min, max], sd >= 0;
  * alea_dist_p / at_least / at_most agree with the outcomes; the JSON obeys
  * the snprintf contract and is valid; every value the roller draws has a
- * non-zero probability when nothing was truncated. On a quarter of the
+ * non-zero probability when nothing was truncated; the policy of an
+ * expression with a choice agrees with itself and with the mean (check_policy).
+ * On a quarter of the
  * inputs one allocation of the computation fails (ALEA_ERR_NOMEM, no leak;
  * or, where only a cache needed it, the same distribution);
  * on another quarter the interrupt hook stops it (ALEA_ERR_INTERRUPTED). An
@@ -22,6 +24,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "fuzz.h"
 
@@ -122,6 +125,50 @@ static void check_dist(alea_ctx *ctx, const alea_expr *e, const alea_dist *d, ui
     }
 }
 
+/* The player's choices of an expression whose distribution was computed:
+ * none (ALEA_ERR_INVALID) for most; else the rows' chances add up to 1,
+ * their values weighted by them to the whole value, the best choices are
+ * worth at least the expression's own, a chance is within [0, 1], a goal
+ * that is the expected total is the distribution's mean, and the JSON is
+ * valid. */
+static void check_policy(alea_ctx *ctx, const alea_expr *e, const alea_dist *d, size_t size,
+                         uint64_t h)
+{
+    alea_policy *p = NULL;
+    alea_status st = alea_policy_new(ctx, e, &p);
+    if (st != ALEA_OK) {
+        fz_check_error(ctx, st, size);
+        FZ_CHECK(st == ALEA_ERR_INVALID || st == ALEA_ERR_LIMIT || st == ALEA_ERR_NOMEM,
+                 "policy returned %s (%s)", alea_status_name(st), alea_ctx_error(ctx));
+        return;
+    }
+    double chance = 0, sum = 0, v = alea_policy_value(p);
+    int prob = alea_policy_is_prob(p);
+    for (size_t i = 0; i < alea_policy_rows(p); i++) {
+        double c = alea_policy_prob(p, i), x = alea_policy_row_value(p, i);
+        FZ_CHECK(c >= 0 && c <= 1 + EPS && isfinite(x) &&
+                     (!prob || (x >= -EPS && x <= 1 + EPS)) && alea_policy_seen(p, i) &&
+                     alea_policy_choice(p, i),
+                 "policy row %zu: chance %g value %g", i, c, x);
+        chance += c;
+        sum += c * x;
+    }
+    double scale = fabs(v) > 1 ? fabs(v) : 1;
+    FZ_CHECK(fabs(chance - 1) <= 1e-9 && fabs(sum - v) <= 1e-9 * scale &&
+                 alea_policy_optimum(p) >= v - 1e-9 * scale,
+             "policy: chances sum to %.17g, values to %.17g of %.17g (optimum %.17g)", chance,
+             sum, v, alea_policy_optimum(p));
+    if (!strcmp(alea_policy_goal(p), "the expected total") && alea_dist_truncated(d) == 0)
+        FZ_CHECK(fabs(v - alea_dist_mean(d)) <= 1e-9 * scale,
+                 "policy's expected total %.17g, the distribution's mean %.17g", v,
+                 alea_dist_mean(d));
+    size_t jn;
+    char *json = fz_format(fz_fmt_policy, p, ALEA_FORMAT_JSON, &jn, h);
+    FZ_CHECK(fz_json_valid(json, jn), "invalid policy JSON:\n%s", json);
+    free(json);
+    alea_policy_free(p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     uint64_t h = fz_hash(data, size);
@@ -154,6 +201,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FZ_CHECK(d != NULL && d != unset, "dist OK without a distribution");
         fz_check_ok(ctx);
         check_dist(ctx, e, d, h);
+        check_policy(ctx, e, d, size, h);
         alea_dist_free(d);
         fz_check_memory(ctx, &heap);
     }

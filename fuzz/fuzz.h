@@ -84,6 +84,7 @@ char *fz_format(fz_format_fn fn, const void *obj, int arg, size_t *len, uint64_t
 size_t fz_fmt_expr(const void *obj, int arg, char *buf, size_t cap);
 size_t fz_fmt_roll(const void *obj, int arg, char *buf, size_t cap);
 size_t fz_fmt_dist(const void *obj, int arg, char *buf, size_t cap);
+size_t fz_fmt_policy(const void *obj, int arg, char *buf, size_t cap);
 
 /* 1 if s[0..n) is one valid JSON value (RFC 8259, UTF-8), else 0. */
 int fz_json_valid(const char *s, size_t n);
