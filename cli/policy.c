@@ -71,8 +71,8 @@ static void print_text(const char *src, const alea_policy *p)
 static int print_format(alea_ctx *ctx, const alea_policy *p, alea_format f)
 {
     size_t n = alea_policy_format(p, f, NULL, 0);
-    if (n == 0)
-        return report(ctx, NULL);
+    if (n == 0) /* the output limit, with the option that raises it */
+        return report_limit(ctx, NULL, 0);
     char *buf = malloc(n + 1);
     if (!buf)
         return out_of_memory();
@@ -91,8 +91,8 @@ int cmd_policy(alea_ctx *ctx, const options *o, alea_expr **ex)
                                           "spaces), as in alea policy 'reroll(5d6, 1, >= 20)'");
     alea_policy *p = NULL;
     alea_status s = alea_policy_new(ctx, ex[0], &p);
-    if (s != ALEA_OK)
-        return report(ctx, o->exprs[0]);
+    if (s != ALEA_OK) /* a limit's error says which option raises it */
+        return report_limit(ctx, o->exprs[0], 0);
     int rc = o->json  ? print_format(ctx, p, ALEA_FORMAT_JSON)
              : o->csv ? print_format(ctx, p, ALEA_FORMAT_CSV)
                       : (print_text(o->exprs[0], p), EXIT_OK);
