@@ -211,7 +211,10 @@ function writeHash() {
     // the seed drawn for an unseeded roll too: the link reproduces it
     if (state.seed || state.drawn) h.set('s', state.seed || state.drawn);
   }
-  history.replaceState(null, '', '#' + h.toString());
+  // the same link again (the same lines shown again) is not written: a
+  // history entry's change is a round trip to the browser, a few ms
+  const hash = '#' + h.toString();
+  if (hash !== location.hash) history.replaceState(null, '', hash);
 }
 
 // ---- errors, with a caret under the problem, as the command line prints them ---
@@ -582,18 +585,19 @@ function fillTable(table, items, cols, values, labels, layout) {
   const ws = weights();
   const tails = shownRows(ws, keys.length);
   const { lo, hi } = state.allRows ? { lo: 0, hi: keys.length } : tails;
+  // (the values and chances are numbers: nothing to escape; a chance below
+  // the double range is the library's digits, a string, escaped as a label)
   for (const i of likeliest(lo, hi, ws)) {
     const k = keys[i];
-    html.push('<tr>');
-    if (bins) html.push('<td>', esc(k * w), '</td><td>', esc(k * w + w - 1), '</td>');
-    else html.push('<td>', esc(k), '</td>');
-    if (labels) html.push('<td>', esc(labels.get(k) || ''), '</td>');
+    let row = bins ? `<tr><td>${k * w}</td><td>${k * w + w - 1}</td>` : `<tr><td>${k}</td>`;
+    if (labels) row += `<td>${esc(labels.get(k) || '')}</td>`;
     for (let j = 0; j < cols.length; j++) {
       const p = at(j, i);
-      if (p === undefined) html.push('<td></td>');
-      else html.push('<td data-p="', esc(p), '">', esc(pct(p)), '</td>');
+      if (p === undefined) row += '<td></td>';
+      else if (typeof p === 'string') row += `<td data-p="${esc(p)}">${esc(pct(p))}</td>`;
+      else row += `<td data-p="${p}">${pct(p)}</td>`;
     }
-    html.push('</tr>');
+    html.push(row, '</tr>');
   }
   body.innerHTML = html.join('');
   const first = (i) => (bins ? keys[i] * w : keys[i]), last = (i) => (bins ? keys[i] * w + w - 1 : keys[i]);

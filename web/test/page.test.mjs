@@ -8,47 +8,25 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createServer } from 'node:http';
-import { mkdirSync, readFileSync, existsSync } from 'node:fs';
-import { join, dirname, extname, normalize } from 'node:path';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { axe } from './axe.mjs';
+import { serveDir, launchChromium } from './serve.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
 const shots = join(here, 'screenshots');
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
   : join(here, '..', '..', 'build', 'alea');
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
-const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css',
-  '.wasm': 'application/wasm', '.md': 'text/markdown; charset=utf-8' };
 
 let server, base, browser, context;
 const consoleErrors = [];
 
 before(async () => {
   mkdirSync(shots, { recursive: true });
-  server = createServer((req, res) => {
-    const path = normalize(decodeURIComponent(new URL(req.url, 'http://x').pathname));
-    const file = join(dist, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(dist) || !existsSync(file)) {
-      res.writeHead(404);
-      res.end();
-      return;
-    }
-    res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
-    res.end(readFileSync(file));
-  });
-  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
-  base = `http://127.0.0.1:${server.address().port}/`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    // playwright gives the browser a new, empty profile of its own
-  });
+  ({ server, base } = await serveDir(dist));
+  browser = await launchChromium();
   context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
 });
 
