@@ -927,6 +927,10 @@ NOT_COMPARABLE = [
      "event(): exploding critical pools with cancellation and critical failure, a game system's rule"),
     ("alea", r"tier\(.*|downgrade\(.*",
      "tier()/downgrade(): the dice tier ladder, a game system's rule"),
+    ("alea", r"reroll\(.*",
+     "reroll(): rerolls chosen by an optimal policy computed by backward induction, which "
+     "icepool has no operator for; checked against every policy enumerated in "
+     "tests/reroll_test.c"),
     # constructs icepool has no operator for, or that alea's exact mode refuses
     ("alea", r"\d+d4x\d=4.*",
      "explosions capped across the pool in roll order (x2=4): icepool's explode depth is per die"),
