@@ -628,6 +628,19 @@ static void section_process(void)
         put_ms(q);
         printf(" | %.0f | %.0fx |\n", anchors[i].icepool_ms, anchors[i].icepool_ms / (s.med * 1e3));
     }
+    /* the largest plain sums the default limits take in fractions (issue 31) */
+    static const char *const sums[] = {"300d20", "1000d6"};
+    for (size_t i = 0; i < sizeof sums / sizeof sums[0]; i++) {
+        const char *args[] = {alea_path, "dist", "--json", sums[i], NULL};
+        const char *qargs[] = {alea_path, "dist", "--exact", "--json", sums[i], NULL};
+        long kb, qkb;
+        stats s = time_process(args, &kb), q = time_process(qargs, &qkb);
+        printf("| `%s` | ", sums[i]);
+        put_ms(s);
+        printf(" | %.1f | ", (double)kb / 1024);
+        put_ms(q);
+        printf(" | - | - |\n");
+    }
     printf("\n");
 }
 
@@ -798,7 +811,7 @@ static void section_startup(void)
 /* ---- growth -------------------------------------------------------------------------- */
 
 /* The expression of growth series k at size n. */
-enum { G_KEEP, G_EXPLODE, G_EVENT, G_SUM, G_KEEP_Q, G_SUM_Q, G__COUNT };
+enum { G_KEEP, G_EXPLODE, G_EVENT, G_SUM, G_KEEP_Q, G_SUM_Q, G_SUM6_Q, G__COUNT };
 
 static void growth_expr(int k, int n, char *src, size_t cap)
 {
@@ -807,6 +820,7 @@ static void growth_expr(int k, int n, char *src, size_t cap)
     case G_KEEP_Q: snprintf(src, cap, "%dd6kh%d", n, n / 2); break;
     case G_EXPLODE: snprintf(src, cap, "%dd6!", n); break;
     case G_EVENT: snprintf(src, cap, "event(%dd6)", n); break;
+    case G_SUM6_Q: snprintf(src, cap, "%dd6", n); break;
     default: snprintf(src, cap, "%dd20", n); break;
     }
 }
@@ -816,10 +830,11 @@ static void section_growth(const char *data_path)
     static const char *const names[G__COUNT] = {
         "keep the highest half: `Nd6khN/2`", "exploding: `Nd6!`",
         "critical pool: `event(Nd6)`", "sum: `Nd20`",
-        "keep the highest half in fractions: `Nd6khN/2`", "sum in fractions: `Nd20`"};
+        "keep the highest half in fractions: `Nd6khN/2`", "sum in fractions: `Nd20`",
+        "sum in fractions: `Nd6`"};
     /* The largest N each series reaches in a few seconds. */
     static const int sizes[] = {10, 30, 100, 300, 1000};
-    static const int largest[G__COUNT] = {1000, 1000, 100, 1000, 1000, 1000};
+    static const int largest[G__COUNT] = {1000, 1000, 100, 1000, 1000, 1000, 1000};
     FILE *data = data_path ? fopen(data_path, "w") : NULL;
     if (data_path && !data) {
         fprintf(stderr, "alea_bench: cannot write %s\n", data_path);

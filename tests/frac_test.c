@@ -843,6 +843,85 @@ static void test_products_charged(void **state)
     alea_dist_free(d);
 }
 
+/* The largest plain sums issue 31 asks in fractions fit the default limits
+ * (work 30,000,000), a constant added too (1000d6 + 20 needed 62 million
+ * units when its fractions were reduced again): each is refused one unit
+ * short of the work it is charged, and computed at it. */
+static void test_plain_sums_at_default_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    static const char *const srcs[] = {"300d20", "1000d6", "1000d6 + 20", "10d20 + 200d20"};
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 30000000);
+        alea_expr *e = compile(ctx, srcs[i]);
+        alea_dist *d = NULL;
+        if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+            fail_msg("%s: %s", srcs[i], alea_ctx_error(ctx));
+        int64_t need = alea_ctx_work(ctx);
+        alea_dist_free(d);
+        assert_true(need > 1000000 && need < 30000000);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need - 1);
+        d = NULL;
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+        assert_null(d);
+        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
+        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+        alea_dist_free(d);
+        alea_expr_free(e);
+    }
+    /* a constant added moves the fractions, on either side */
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 30000000);
+    alea_dist *a = dist_of(ctx, "200d20"), *b = dist_of(ctx, "20 + 200d20");
+    size_t n = alea_dist_count(a);
+    assert_int_equal(alea_dist_count(b), n);
+    static char want[8192];
+    for (size_t i = 0; i < n; i++) {
+        assert_true(alea_dist_value(b, i) == alea_dist_value(a, i) + 20);
+        assert_true(alea_dist_fraction(a, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
+        assert_string_equal(frac(b, ALEA_FRACTION_PROB, i), want);
+    }
+    alea_dist_free(a);
+    alea_dist_free(b);
+}
+
+/* A fraction's length asked first (no buffer, as the CLI does for every
+ * one) is counted from its bits, not converted: it must be the length
+ * written, also where a number is a power of ten or next to one (the
+ * denominators of sums of d10, 10^1000 for 1000d10, and the numerators
+ * of 1 - 10^-n) and for the mean (negative too), variance and the
+ * cumulative columns. */
+static void test_measured_lengths(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 10000000000);
+    alea_ctx_limit(ctx, ALEA_LIMIT_MEMORY, 1000000000);
+    static const char *const srcs[] = {"1000d10", "30d10", "200d20", "2d{1,1,8}", "3d6 - 20",
+                                       "(40d10) >= 41"};
+    size_t cap = 1 << 16;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    for (size_t k = 0; k < sizeof srcs / sizeof srcs[0]; k++) {
+        alea_dist *d = dist_of(ctx, srcs[k]);
+        size_t n = alea_dist_count(d);
+        for (size_t i = 0; i < n; i++) {
+            for (int w = ALEA_FRACTION_PROB; w <= ALEA_FRACTION_TRUNCATED; w++) {
+                if ((i > 0 && w > ALEA_FRACTION_AT_MOST) || (n > 400 && w != ALEA_FRACTION_PROB))
+                    continue; /* the cumulative columns sum: quadratic */
+                size_t want = alea_dist_fraction(d, (alea_fraction)w, i, NULL, 0);
+                size_t len = alea_dist_fraction(d, (alea_fraction)w, i, buf, cap);
+                if (len != want || strlen(buf) != len)
+                    fail_msg("%s, outcome %zu, column %d: %zu measured, %zu written", srcs[k],
+                             i, w, want, strlen(buf));
+                assert_int_equal(alea_dist_fraction(d, (alea_fraction)w, i, buf, 1), want);
+            }
+        }
+        alea_dist_free(d);
+    }
+    free(buf);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -862,6 +941,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refused_at_every_step, setup, teardown),
         cmocka_unit_test_setup_teardown(test_explosion_keeps_sum_to_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_measured_lengths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plain_sums_at_default_limits, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

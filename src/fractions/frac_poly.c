@@ -466,9 +466,45 @@ static alea_status skeleton_check(alea_ctx *ctx, const alea__pmf *a, const alea_
     return work_check(ctx, la + lb + len_out, at);
 }
 
+/* A sum with a constant (one outcome of probability 1: `1000d6 + 20`): the
+ * other's fractions, moved, already in lowest terms; as a product its 5001
+ * fractions were reduced again, 50 ms and 40 million units. A copy: a pass
+ * over each fraction's limbs, counted twice, and the seal's read. */
+static alea_status moved(alea_ctx *ctx, const alea__pmf *o, int64_t by, const node *at,
+                         alea__pmf *out)
+{
+    double limbs = 0;
+    for (size_t i = 0; i < o->n; i++)
+        limbs += (double)q_limbs(&o->q[i]) + 1;
+    alea_status st = alea__frac_digits_check(ctx, (double)o->qbytes, at) == ALEA_OK
+                         ? work_check(ctx, 2 * limbs, at)
+                         : ALEA_ERR_LIMIT;
+    if (st == ALEA_OK)
+        st = alea__charge(ctx, (int64_t)(2 * limbs), at->start, at->end);
+    if (st != ALEA_OK || (st = alea__frac_pmf_alloc(ctx, o->n, out)) != ALEA_OK)
+        return st;
+    for (size_t i = 0; i < o->n; i++) {
+        out->v[i] = (int64_t)((uint64_t)o->v[i] + (uint64_t)by); /* in lo..hi, checked */
+        mpq_set(&out->q[i], &o->q[i]);
+    }
+    if ((st = alea__frac_seal(ctx, out, at)) != ALEA_OK)
+        alea__frac_pmf_free(ctx, out);
+    return st;
+}
+
+static int is_one(const alea__pmf *d)
+{
+    return d->n == 1 && mpz_cmp_ui(mpq_numref(&d->q[0]), 1) == 0 &&
+           mpz_cmp_ui(mpq_denref(&d->q[0]), 1) == 0;
+}
+
 alea_status alea__frac_conv(alea_ctx *ctx, const alea__pmf *a, const alea__pmf *b, int64_t lo,
                             const node *at, alea__pmf *out)
 {
+    if (is_one(a))
+        return moved(ctx, b, a->v[0], at, out);
+    if (is_one(b))
+        return moved(ctx, a, b->v[0], at, out);
     double len = (double)((uint64_t)a->v[a->n - 1] - (uint64_t)a->v[0]) +
                  (double)((uint64_t)b->v[b->n - 1] - (uint64_t)b->v[0]) + 1;
     alea_status st = skeleton_check(ctx, a, b, len, at);

@@ -26,6 +26,47 @@ void alea__frac_release(alea_ctx *ctx)
     mpfr_free_cache();
 }
 
+/* floor(log10 x) for x = m 2^e2, m in [0.5, 1), from doubles: *f, and 1
+ * when it is sure (the estimate is off by less than 1e-16 a bit of e2,
+ * so it is unless it lands that near an integer), else 0 and *f the
+ * nearest integer. */
+static int log10_floor_est(double m, long e2, long *f)
+{
+    double est = log10(m) + (double)e2 * 0.30102999566398119521;
+    double tol = 1e-7 + fabs((double)e2) * 1e-14, fl = floor(est);
+    if (est - fl > tol && fl + 1 - est > tol) {
+        *f = (long)fl;
+        return 1;
+    }
+    *f = (long)floor(est + 0.5);
+    return 0;
+}
+
+/* The number of decimal digits of |z| without writing them: from its bits,
+ * and near a power of ten by a comparison with it. */
+static size_t z_digits(const mpz_t z)
+{
+    if (mpz_cmpabs_ui(z, 1000000000) < 0) {
+        unsigned long v = mpz_get_ui(z);
+        size_t k = 1;
+        while (v >= 10) {
+            v /= 10;
+            k++;
+        }
+        return k;
+    }
+    long e2, f;
+    double m = mpz_get_d_2exp(&e2, z);
+    if (log10_floor_est(fabs(m), e2, &f))
+        return (size_t)f + 1;
+    mpz_t t;
+    mpz_init(t);
+    mpz_ui_pow_ui(t, 10, (unsigned long)f);
+    size_t k = (size_t)f + (mpz_cmpabs(z, t) >= 0);
+    mpz_clear(t);
+    return k;
+}
+
 /* The digits of z, into the output's buffer itself when they fit (a
  * distribution of 200d20 prints 7,602 numbers of 260 digits); else through
  * a string of their own, for their length. A number of more than a limb
@@ -34,6 +75,12 @@ void alea__frac_release(alea_ctx *ctx)
  * distribution's own, which outlives the output (never a temporary). */
 static void print_z(alea__out *o, const mpz_t z, int kept)
 {
+    if (!o->md && o->len + 1 >= o->cap) {
+        /* no digit would be written (a caller measuring the length first,
+         * as the CLI does for every fraction): counted, not converted */
+        o->len += z_digits(z) + (mpz_sgn(z) < 0);
+        return;
+    }
     size_t need = mpz_sizeinbase(z, 10) + 2; /* a sign and the NUL */
     if (!o->md && o->len < o->cap && o->cap - o->len > need) {
         size_t nl = mpz_size(z);
@@ -214,10 +261,74 @@ static double nearest_prob(const alea__q *q)
 /* Above this a double holds a probability's 12 digits (alea__sci_of). */
 #define SCI_NORMAL 1e-290
 
+/* The powers 10^-e to_sci() scales by, kept by e: the three numbers of an
+ * outcome and those of its neighbours mostly share their exponents; `slow`
+ * counts the work of the powers made and the logarithms taken, charged as
+ * it goes (they cost more than a whole conversion otherwise). */
+#define POW10_SLOTS 8
+typedef struct pow10_cache {
+    mpfr_t t[POW10_SLOTS];
+    long e[POW10_SLOTS];
+    int set[POW10_SLOTS];
+    double slow;
+} pow10_cache;
+
+/* Work of a conversion of a number to sci form (a 96-bit division, two
+ * roundings, a logarithm of a double, a 96-bit product), of a power of ten
+ * at 96 bits (mpfr_pow_si: 0.8 us here) and of a 96-bit logarithm (MPFR's
+ * AGM: 17 us), in units of about 2 ns. */
+#define SCI_CONV_WORK 64
+#define SCI_POW_WORK 400
+#define SCI_LOG_WORK 8192
+
+static void p10_init(pow10_cache *c)
+{
+    for (int i = 0; i < POW10_SLOTS; i++) {
+        mpfr_init2(c->t[i], 96);
+        c->set[i] = 0;
+    }
+    c->slow = 0;
+}
+
+static void p10_clear(pow10_cache *c)
+{
+    for (int i = 0; i < POW10_SLOTS; i++)
+        mpfr_clear(c->t[i]);
+}
+
+static mpfr_srcptr p10_get(pow10_cache *c, long e)
+{
+    int i = (int)((unsigned long)e % POW10_SLOTS);
+    if (!c->set[i] || c->e[i] != e) {
+        mpfr_set_si(c->t[i], 10, MPFR_RNDN);
+        mpfr_pow_si(c->t[i], c->t[i], -e, MPFR_RNDN);
+        c->e[i] = e;
+        c->set[i] = 1;
+        c->slow += SCI_POW_WORK;
+    }
+    return c->t[i];
+}
+
+/* floor(log10 r), r > 0: from r's binary exponent and leading bits in
+ * doubles (log10_floor_est); when that is not sure, from the 96-bit
+ * logarithm (MPFR's, an AGM of 17 us: most of the time of a distribution
+ * of tiny probabilities when it was taken for every number). */
+static long floor_log10(mpfr_srcptr r, mpfr_t t, double *slow)
+{
+    long e2, f;
+    double m = mpfr_get_d_2exp(&e2, r, MPFR_RNDN);
+    if (log10_floor_est(m, e2, &f))
+        return f;
+    *slow += SCI_LOG_WORK;
+    mpfr_log10(t, r, MPFR_RNDN);
+    mpfr_floor(t, t);
+    return mpfr_get_si(t, MPFR_RNDN);
+}
+
 /* num / den as mantissa * 10^e with more than 12 significant digits (mpfr
  * at 96 bits, whose exponent reaches far below a double's); den already
  * rounded to 96 bits. */
-static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
+static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t, pow10_cache *pc)
 {
     if (mpz_sgn(num) == 0)
         return (alea__sci){0, 0, 0};
@@ -227,12 +338,8 @@ static alea__sci to_sci(const mpz_t num, const mpfr_t den, mpfr_t r, mpfr_t t)
     if (d >= SCI_NORMAL)
         return alea__sci_of(d);
     /* below: the power of ten from the wide value */
-    mpfr_log10(t, r, MPFR_RNDN);
-    mpfr_floor(t, t);
-    long e = mpfr_get_si(t, MPFR_RNDN);
-    mpfr_set_si(t, 10, MPFR_RNDN);
-    mpfr_pow_si(t, t, -e, MPFR_RNDN);
-    mpfr_mul(r, r, t, MPFR_RNDN);
+    long e = floor_log10(r, t, &pc->slow);
+    mpfr_mul(r, r, p10_get(pc, e), MPFR_RNDN);
     /* positive, as nearest_prob() */
     return alea__sci_norm(d > 0 ? d : DBL_TRUE_MIN, mpfr_get_d(r, MPFR_RNDN), e);
 }
@@ -242,13 +349,13 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     const alea__pmf *m = &d->pmf;
     size_t n = m->n, bytes = alea__mul_size(n ? n : 1, 3 * sizeof(alea__sci));
     /* Over one denominator L: an outcome's numerator (a product and an
-     * exact division), two integer sums and three conversions (a division
-     * of 96-bit numbers and a power of ten each). */
+     * exact division), two integer sums and three conversions; the powers
+     * of ten and logarithms below the double range as they are made. */
     mpz_t L, num, below, mass, x;
     mpz_init(L);
     common_den(m, L);
     double limbs = (double)z_limbs(L) + 2;
-    alea_status st = alea__charge(ctx, (int64_t)((16 * limbs + 3 * 400) * (double)n), 0, 0);
+    alea_status st = alea__charge(ctx, (int64_t)((16 * limbs + 3 * SCI_CONV_WORK) * (double)n), 0, 0);
     alea__sci *sci = st == ALEA_OK ? alea__mem_alloc(ctx, bytes) : NULL;
     if (st == ALEA_OK && !sci)
         st = alea__nomem(ctx);
@@ -265,22 +372,33 @@ alea_status alea__frac_sci(alea_ctx *ctx, alea_dist *d)
     mpfr_init2(t, 96);
     mpfr_init2(lf, 96);
     mpfr_set_z(lf, L, MPFR_RNDN);
+    pow10_cache pc;
+    p10_init(&pc);
     quot_cache qc;
     qc_init(&qc);
     for (size_t i = 0; i < n; i++)
         mpz_addmul(mass, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
     for (size_t i = 0; i < n && st == ALEA_OK; i++) {
         /* charged above: done as it goes */
-        st = alea__progress(ctx, 16 * limbs + 3 * 400, 0, 0);
+        st = alea__progress(ctx, 16 * limbs + 3 * SCI_CONV_WORK, 0, 0);
+        if (st == ALEA_OK && pc.slow > 0) {
+            st = alea__charge(ctx, (int64_t)pc.slow, 0, 0);
+            pc.slow = 0;
+        }
+        if (st != ALEA_OK)
+            break;
         mpz_mul(num, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i]));
         /* the probability's nearest double is there already (alea__frac_dist) */
-        sci[3 * i] = m->p[i] >= SCI_NORMAL ? alea__sci_of(m->p[i]) : to_sci(num, lf, r, t);
+        sci[3 * i] = m->p[i] >= SCI_NORMAL ? alea__sci_of(m->p[i]) : to_sci(num, lf, r, t, &pc);
         mpz_sub(x, mass, below); /* at least */
-        sci[3 * i + 1] = to_sci(x, lf, r, t);
+        sci[3 * i + 1] = to_sci(x, lf, r, t, &pc);
         mpz_add(below, below, num);
-        sci[3 * i + 2] = to_sci(below, lf, r, t);
+        sci[3 * i + 2] = to_sci(below, lf, r, t, &pc);
     }
+    if (st == ALEA_OK && pc.slow > 0)
+        st = alea__charge(ctx, (int64_t)pc.slow, 0, 0);
     mpfr_clear(lf);
+    p10_clear(&pc);
     qc_clear(&qc);
     mpz_clear(L);
     mpz_clear(num);
