@@ -84,7 +84,7 @@ cmake --build "$tmp/alone" --target alea_cli -j2 >/dev/null
 
 # the one-command build of docs/internals.md
 (cd "$src" && cc -std=c11 -O2 -Iinclude -o "$tmp/alea-onecc" src/*.c src/mech/*.c cli/*.c \
-    -lm -lpthread) || { echo "FAIL: the one-command build of docs/internals.md" >&2; exit 1; }
+    -ljansson -lm -lpthread) || { echo "FAIL: the one-command build of docs/internals.md" >&2; exit 1; }
 [ "$("$tmp/alea-onecc" --seed 1 4d6kh3)" = "4d6kh3 [5, 4, 4, 3 dropped] = 13" ] ||
     { echo "FAIL: the one-command build rolls otherwise" >&2; exit 1; }
 
