@@ -511,9 +511,12 @@ function drawChart(items, cols, values, labels, layout, width) {
     return t;
   };
   // names broken into lines where they would not fit their bar's room (a
-  // phone: "critical success" ran off the chart's right edge)
+  // phone: "critical success" ran off the chart's right edge); only the
+  // names on the axis, a categorical chart's: measuring the text of
+  // hundreds of numbers took a few ms of each click
   const room = (width - Y_AXIS) / shownValues.length - 6;
-  const names = new Map(shownValues.map((v) => [v, wrapName(labels?.get(v) ?? String(v), room)]));
+  const names = categorical
+    ? new Map(shownValues.map((v) => [v, wrapName(labels?.get(v) ?? String(v), room)])) : new Map();
   const nameLines = Math.max(1, ...[...names.values()].map((t) => t.split('\n').length));
   const xAxis = categorical
     ? { label: 'outcome', splits: () => shownValues, values: ticks((v) => names.get(v) ?? String(v)),
@@ -555,6 +558,85 @@ function rowsOf(cols, values, layout) {
     weights: () => cols.map((col) => binChances(col, keys, w, 'exact')) };
 }
 
+// The distribution table's rows are built as they come into view: a screen
+// of them at first (firstRows), then more each time the space below them
+// (#rows-spacer, as tall as the rows still to come, so that the scroll bar
+// tells the table's length) comes within half a screen of the window;
+// "Show all N rows" (#rows-rest, above the table, where reaching it by
+// keyboard builds no rows) builds the others at once. Laying out the rows
+// was most of a click's time (339 rows of 5 cells: about 25 ms,
+// bench/README.md); the rows are built in order, each after the one
+// before, so every row built is reachable by keyboard and screen reader,
+// and the table says how many rows it has in all (aria-rowcount). The CSV
+// has every row, whatever is built.
+const ROW_REM = 1.9; // about a row's height, for the spacer
+let tableRows = null; // {table, order: the rows' indices, rowHtml(i), shown, partial}
+
+// Rows enough to fill a screen below the table's top, whatever its place.
+const firstRows = () => Math.ceil(innerHeight / (ROW_REM * 16)) + 10;
+
+// Builds the rows of the table up to row upTo (of its order), then says
+// what is left.
+function showRows(upTo) {
+  const t = tableRows;
+  if (!t) return;
+  const total = t.order.length;
+  const end = Math.min(total, upTo);
+  if (end > t.shown) {
+    const html = [];
+    for (let k = t.shown; k < end; k++) html.push(t.rowHtml(t.order[k]));
+    t.table.tBodies[0].insertAdjacentHTML('beforeend', html.join(''));
+    t.shown = end;
+  }
+  const rest = total - t.shown;
+  // the line above the table stays once shown, its button gone at the end:
+  // the rows below do not move
+  t.partial ||= rest > 0;
+  const more = $('rows-more');
+  more.hidden = !t.partial;
+  if (t.partial && !rest) more.style.minHeight = `${more.getBoundingClientRect().height}px`; // a shorter line
+  $('rows-rest').style.visibility = rest ? '' : 'hidden';
+  $('rows-spacer').style.height = rest ? `${rest * ROW_REM}rem` : '';
+  if (rest) {
+    $('rows-count').textContent = `${t.shown} of ${total} rows shown; the others follow as you scroll.`;
+    $('rows-rest').textContent = `Show all ${total} rows`;
+    t.table.setAttribute('aria-rowcount', String(total + 1)); // the heading row too
+  } else {
+    $('rows-count').textContent = `All ${total} rows shown.`;
+    t.table.removeAttribute('aria-rowcount');
+  }
+  // observed again: called back at once if the spacer is still in reach
+  const spacer = $('rows-spacer');
+  rowsInView.unobserve(spacer);
+  if (rest) rowsInView.observe(spacer);
+}
+
+// The spacer in reach (the window and half a screen below it): the rows
+// that fill it down to there, 20 at least.
+function rowsReached(entries) {
+  const e = entries.at(-1);
+  const t = tableRows;
+  if (!e.isIntersecting || !t || !t.shown) return;
+  const rowH = t.table.tBodies[0].rows[t.shown - 1].getBoundingClientRect().height || ROW_REM * 16;
+  const bottom = e.rootBounds ? e.rootBounds.bottom : innerHeight * 1.5;
+  showRows(t.shown + Math.max(20, Math.ceil((bottom - e.boundingClientRect.top) / rowH)));
+}
+
+// the spacer within half a screen below the window calls rowsReached
+const rowsInView = new IntersectionObserver(rowsReached, { rootMargin: '0px 0px 50% 0px' });
+
+// The table emptied for another: no rows to come.
+function clearTable(table) {
+  table.replaceChildren();
+  delete table.dataset.rows;
+  table.removeAttribute('aria-rowcount');
+  tableRows = null;
+  $('rows-more').hidden = true;
+  $('rows-more').style.minHeight = '';
+  $('rows-spacer').style.height = '';
+  rowsInView.unobserve($('rows-spacer'));
+}
+
 // The table of the distribution view: a row per value, or per bin of a
 // binned view (its first and last values), at most TABLE_ROWS of them
 // (the likeliest), a column per expression, in the mode's chances.
@@ -576,18 +658,18 @@ function fillTable(table, items, cols, values, labels, layout) {
   if (bins) { th('from'); th('to'); } else th('value');
   if (labels) th('outcome');
   for (const item of items) th(seriesLabel(item, w));
-  const body = table.createTBody();
-  // rows built as one string and parsed at once: a node per cell made from
-  // script costs more than the browser's own parser
+  table.createTBody();
   const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
-  const html = [];
   // the negligible tails hidden as `alea dist` hides them, unless asked
   const ws = weights();
   const tails = shownRows(ws, keys.length);
   const { lo, hi } = state.allRows ? { lo: 0, hi: keys.length } : tails;
-  // (the values and chances are numbers: nothing to escape; a chance below
-  // the double range is the library's digits, a string, escaped as a label)
-  for (const i of likeliest(lo, hi, ws)) {
+  // A row's HTML (the values and chances are numbers: nothing to escape; a
+  // chance below the double range is the library's digits, a string,
+  // escaped as a label); the rows are built as they come into view
+  // (showRows), as strings parsed at once: a node per cell made from
+  // script costs more than the browser's own parser.
+  const rowHtml = (i) => {
     const k = keys[i];
     let row = bins ? `<tr><td>${k * w}</td><td>${k * w + w - 1}</td>` : `<tr><td>${k}</td>`;
     if (labels) row += `<td>${esc(labels.get(k) || '')}</td>`;
@@ -597,9 +679,11 @@ function fillTable(table, items, cols, values, labels, layout) {
       else if (typeof p === 'string') row += `<td data-p="${esc(p)}">${esc(pct(p))}</td>`;
       else row += `<td data-p="${p}">${pct(p)}</td>`;
     }
-    html.push(row, '</tr>');
-  }
-  body.innerHTML = html.join('');
+    return row + '</tr>';
+  };
+  tableRows = { table, order: likeliest(lo, hi, ws), rowHtml, shown: 0, partial: false };
+  table.dataset.rows = String(tableRows.order.length);
+  showRows(firstRows());
   const first = (i) => (bins ? keys[i] * w : keys[i]), last = (i) => (bins ? keys[i] * w + w - 1 : keys[i]);
   const lines = state.allRows ? [] : tails.ends.map(({ from, to, rows, mass }) =>
     `... ${rows} row${rows === 1 ? '' : 's'} below 0.005% hidden (value${rows === 1 ? '' : 's'} ${first(from)}` +
@@ -637,7 +721,7 @@ function renderDist(items) {
   // lay it out; the new one is built once the chart is drawn and painted:
   // the chart shows in a frame, the table (most of the work) follows.
   const table = $('dist-table');
-  table.replaceChildren();
+  clearTable(table);
   renderSummary(items, cols);
   if (plot) { plot.destroy(); plot = null; } // its canvas must not hold the width
   $('dist-view').hidden = false; // measured while shown, never while hidden
@@ -1672,6 +1756,12 @@ async function main() {
     state.tails = !state.tails;
     if (lastDists.length) renderDist(lastDists);
   });
+  // the table's rows not built yet, all at once
+  $('rows-rest').addEventListener('click', () => {
+    if (!tableRows) return;
+    showRows(tableRows.order.length);
+    $('dist-wrap').focus(); // the button is gone: the table, scrollable by keys, in its place
+  });
   // every row of the table, the negligible tails too (`alea dist --all`)
   $('all-rows').addEventListener('click', () => {
     state.allRows = !state.allRows;
@@ -1679,7 +1769,7 @@ async function main() {
     if (!lastView) return;
     const { items, cols, values, labels, layout } = lastView;
     const table = $('dist-table');
-    table.replaceChildren();
+    clearTable(table);
     fillTable(table, items, cols, values, labels, layout);
   });
 

@@ -51,8 +51,17 @@ const cliJson = (expr) => {
   return JSON.parse(r.stdout);
 };
 
+// Every row of the distribution table, as a visitor reaches them: the
+// page builds a screen of rows, the others as they scroll into view, or at
+// once on "Show all N rows" (pressed here when the table has more).
+async function allRows(page) {
+  if (await page.isVisible('#rows-rest')) await page.click('#rows-rest');
+  assert.equal(await page.isVisible('#rows-rest'), false);
+}
+
 // The probabilities the page's table holds (data-p), by column then value.
 async function tableColumns(page) {
+  await allRows(page);
   return page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) => ({
     value: Number(tr.cells[0].textContent),
     cells: [...tr.cells].slice(1).map((c) => (c.dataset.p === undefined ? null : Number(c.dataset.p))),
@@ -1236,6 +1245,79 @@ test('speed: from Distribution on 100d6kh50 to its chart drawn', async (t) => {
   await page.close();
 });
 
+// The rows a visitor has before scrolling, and the table's own count.
+const builtRows = (page) => page.$eval('#dist-table', (t) =>
+  ({ built: t.tBodies[0].rows.length, total: Number(t.dataset.rows), rowcount: t.getAttribute('aria-rowcount') }));
+
+test('the table builds its rows as they scroll into view: scrolled to its end, or all at once, every row the CLI\'s', async () => {
+  const expr = '200d6';
+  const want = cliJson(expr).outcomes.filter(([, p]) => p >= 0.00005); // the rows alea dist shows
+  assert.ok(want.length > 150, String(want.length));
+  for (const [size, ctx] of [['desktop', context], ['phone', await phoneContext()]]) {
+    const page = await open('', ctx);
+    await submit(page, expr);
+    // a screen of rows at first, the count of all of them said
+    const first = await builtRows(page);
+    assert.equal(first.total, want.length, size);
+    assert.ok(first.built >= 30 && first.built < first.total, `${size}: ${first.built} rows built`);
+    assert.equal(first.rowcount, String(want.length + 1), size); // the heading row too
+    assert.equal(await page.textContent('#rows-count'),
+      `${first.built} of ${want.length} rows shown; the others follow as you scroll.`);
+    assert.equal(await page.textContent('#rows-rest'), `Show all ${want.length} rows`);
+    await axe(page, `${size}, a table of rows still to come`);
+    // scrolled down as a visitor scrolls (the wheel), to the end of the table
+    // (the rows come a few screens at a time, not all at the first turn,
+    // and the table stays in its place: the line above it stays too)
+    const tableTop = () => page.$eval('#dist-table', (x) => x.getBoundingClientRect().top + scrollY);
+    const top = await tableTop();
+    const steps = [first.built];
+    for (let k = 0; k < 50 && await page.isVisible('#rows-rest'); k++) {
+      await page.mouse.move(100, 100);
+      await page.mouse.wheel(0, 1500);
+      await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 20))));
+      steps.push((await builtRows(page)).built);
+    }
+    assert.equal(await page.isVisible('#rows-rest'), false, `${size}: the rows did not all come`);
+    assert.equal(await page.textContent('#rows-count'), `All ${want.length} rows shown.`);
+    assert.ok(Math.abs(await tableTop() - top) < 1, `${size}: the table moved from ${top} to ${await tableTop()}`);
+    assert.ok(new Set(steps.filter((n) => n > first.built && n < want.length)).size >= 1, steps.join());
+    const after = await builtRows(page);
+    assert.deepEqual([after.built, after.rowcount], [want.length, null], size);
+    const scrolled = await page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
+      [Number(tr.cells[0].textContent), Number(tr.cells[1].dataset.p)]));
+    // the rows in order, the last ones those at the end of the CLI's table
+    assert.deepEqual(scrolled.map(([v]) => v), want.map(([v]) => v), size);
+    scrolled.forEach(([v, p], i) => assert.ok(close(p, want[i][1]), `${size}: ${v}: ${p} against ${want[i][1]}`));
+    // the end of the table on screen: its last row, the CLI's last shown
+    assert.equal(scrolled.at(-1)[0], want.at(-1)[0]);
+    const lastRow = await page.$eval('#dist-table tbody tr:last-child', (tr) => tr.getBoundingClientRect());
+    assert.ok(lastRow.bottom > 0 && lastRow.top < await page.evaluate(() => innerHeight), `${size}: ${lastRow.top}`);
+
+    // without scrolling: "Show all N rows", by keyboard, builds the others,
+    // and leaves the focus on the table, where the keys scroll it
+    await submit(page, expr);
+    assert.ok((await builtRows(page)).built < want.length);
+    await page.focus('#rows-rest');
+    await page.keyboard.press('Enter');
+    assert.equal((await builtRows(page)).built, want.length);
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'dist-wrap');
+    assert.equal(await page.isVisible('#rows-rest'), false);
+    const shown = await page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
+      [Number(tr.cells[0].textContent), Number(tr.cells[1].dataset.p)]));
+    assert.deepEqual(shown, scrolled, size);
+    // the CSV is the same whatever was built: every value, the tails too
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#csv')]);
+    const csv = readFileSync(await download.path(), 'utf8').trim().split('\n');
+    assert.equal(csv.length, 1 + cliJson(expr).outcomes.length, size);
+    // a table of a screen or less: no note, no button, no count
+    await submit(page, '3d6');
+    assert.deepEqual(await builtRows(page), { built: 16, total: 16, rowcount: null });
+    assert.equal(await page.isVisible('#rows-more'), false);
+    await page.close();
+    if (ctx !== context) await ctx.close();
+  }
+});
+
 // ---- a link is a stranger's text: the page stays in charge --------------------------
 
 // Values 2^49 apart: keys that collided in the library's hash table (36 s
@@ -1513,9 +1595,12 @@ test('named lines ("advantage: 2d20kh1") name their series, as compare name=expr
 
 // The rows of a binned table: [from, to, then each column's data-p, null
 // for a blank cell].
-const binnedRows = (page) => page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
-  [...tr.cells].map((c, i) => (i < 2 ? Number(c.textContent)
-    : c.dataset.p === undefined ? null : Number(c.dataset.p)))));
+const binnedRows = async (page) => {
+  await allRows(page);
+  return page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
+    [...tr.cells].map((c, i) => (i < 2 ? Number(c.textContent)
+      : c.dataset.p === undefined ? null : Number(c.dataset.p)))));
+};
 // The estimates a page's link records (x=LINE.SEED[.ROLLS]).
 const estimatesOf = (page) => new URLSearchParams(new URL(page.url()).hash.slice(1)).getAll('x');
 // The CLI's estimate from the same rolls: 10000 on 10 streams of the seed.
