@@ -787,6 +787,18 @@ static alea_status ev_add_part(alea_ctx *ctx, ev_work *w, const alea__pmf *sp, s
     return st;
 }
 
+/* ev_decide at the faces' sum *S = shift + v: an overflow error past
+ * int64. */
+static alea_status ev_decide_at(alea_ctx *ctx, const ev_work *w, const int64_t *k,
+                                int64_t ones, int64_t shift, int64_t v, int64_t *S,
+                                ev_choice *out)
+{
+    if (alea__add_ovf(shift, v, S))
+        return alea__overflow_error(ctx, w->n);
+    ev_decide(w->ev, k, ones, *S, out);
+    return ALEA_OK;
+}
+
 /* A state with a condition for goal: each S decided on its own (ev_decide),
  * its outcomes split among the survivors chosen. */
 static alea_status ev_resolve_each(alea_ctx *ctx, ev_work *w, const alea__pmf *sp,
@@ -801,11 +813,8 @@ static alea_status ev_resolve_each(alea_ctx *ctx, ev_work *w, const alea__pmf *s
     for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
         ev_choice ch;
         int64_t S;
-        if (alea__add_ovf(shift, sp->v[j], &S)) {
-            st = alea__overflow_error(ctx, w->n);
+        if ((st = ev_decide_at(ctx, w, k, ones, shift, sp->v[j], &S, &ch)) != ALEA_OK)
             break;
-        }
-        ev_decide(w->ev, k, ones, S, &ch);
         li[j] = ev_live_index(w, ch.live);
     }
     /* each part a pass over the outcomes: charged per part */
@@ -1083,11 +1092,8 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
         for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
             ev_choice ch;
             int64_t S;
-            if (alea__add_ovf(shift, sp->v[j], &S)) {
-                st = alea__overflow_error(ctx, w->n);
+            if ((st = ev_decide_at(ctx, w, k, ones, shift, sp->v[j], &S, &ch)) != ALEA_OK)
                 break;
-            }
-            ev_decide(ev, k, ones, S, &ch);
             double p = sp->p[j];
             if (!choice) {
                 rest_p += p;
@@ -1123,13 +1129,7 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
 static alea_status event_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 {
     const event_spec *ev = n->u.mech.spec;
-    char goal[96];
-    alea__out o;
-    alea__out_init(&o, goal, sizeof goal);
-    alea__out_str(&o, "the ");
-    alea__goal_name(&o, &ev->goal);
-    alea__out_finish(&o);
-    alea_status st = alea__policy_goal(out, goal, ev->goal.is_cond);
+    alea_status st = alea__goal_policy(out, &ev->goal);
     alea__pmf d = {0};
     if (st == ALEA_OK && (st = ev_run(ctx, n, ev, &d, NULL, out)) == ALEA_OK)
         st = alea__policy_total(out, alea__goal_of_pmf(&ev->goal, &d), NULL);

@@ -4,6 +4,8 @@
  */
 #include "goal.h"
 
+#include "../policy.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -81,4 +83,15 @@ void alea__goal_show(alea__out *o, const alea__goal *g, double v)
     }
     snprintf(tmp, sizeof tmp, "%.*g%%", digits, pc);
     alea__out_str(o, tmp);
+}
+
+alea_status alea__goal_policy(alea_policy *p, const alea__goal *g)
+{
+    char goal[96];
+    alea__out o;
+    alea__out_init(&o, goal, sizeof goal);
+    alea__out_str(&o, "the ");
+    alea__goal_name(&o, g);
+    alea__out_finish(&o);
+    return alea__policy_goal(p, goal, g->is_cond);
 }

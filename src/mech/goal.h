@@ -45,6 +45,9 @@ ALEA__HIDDEN double alea__goal_of_pmf(const alea__goal *g, const alea__pmf *d);
 /* What a goal's value is, as a breakdown names it: "expected total",
  * "chance of >= 20". */
 ALEA__HIDDEN void alea__goal_name(alea__out *o, const alea__goal *g);
+/* Sets the goal of policy p (alea__policy_goal) to g's: "the expected
+ * total", "the chance of >= 20", chances for a condition. */
+ALEA__HIDDEN alea_status alea__goal_policy(alea_policy *p, const alea__goal *g);
 /* A goal's value v as a breakdown writes it: "17.93" (mean), "74.1%"
  * (a chance, in three digits, never 0% or 100% unless it is). */
 ALEA__HIDDEN void alea__goal_show(alea__out *o, const alea__goal *g, double v);
