@@ -1,11 +1,12 @@
 /* event_goal_test.c -- critical pools with a goal, event(POOL, GOAL): on
  * small pools every first roll is enumerated and every way the 1s can
  * cancel the criticals is tried (the re-roll tails summed in doubles up to
- * the target, past which the goal no longer changes); the best for the goal, summed over the rolls, is the
- * policy's value and the exact distribution's, and neither fixed rule
- * (smallest, largest) beats it. The roller, shown each first roll, cancels
- * what the policy table's row for that situation says. The table's size
- * against the support limit at N and N+1. */
+ * the target, past which the goal no longer changes); the best for the
+ * goal, summed over the rolls, is the policy's value and the exact
+ * distribution's, and neither fixed rule (smallest, largest) beats it. The
+ * roller, shown each first roll, cancels what the policy table's row for
+ * that situation says. The table's size against the support limit at N
+ * and N+1. */
 #include "support.h"
 
 #include "rng.h" /* alea__rng_set_faces */

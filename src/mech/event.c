@@ -1148,6 +1148,8 @@ static alea_status event_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 /* ---- parsing ---- */
 
 static const char *const order[] = {"smallest", "largest", ALEA__GOAL_WORDS, NULL};
+static const char order_takes[] = "smallest or largest (which criticals 1s cancel first), or a "
+                                  "goal: mean or a condition on the total such as >= 40";
 
 /* The sizes of dice (cls), the expected tails (tmean) and, for a
  * condition, the table of the survivors' tails: row li (survivors r_g per
@@ -1298,11 +1300,7 @@ static alea_status event_parse(alea__parser *p, size_t start, size_t end, const 
             if ((st = alea__parse_int(p, "event", "target", -INT64_MAX, INT64_MAX,
                                       &ev->goal.cond.value)) != ALEA_OK)
                 return st;
-        } else if ((st = alea__parse_word(p, order,
-                                          "smallest or largest (which criticals 1s cancel "
-                                          "first), or a goal: mean or a condition on the "
-                                          "total such as >= 40",
-                                          &which)) != ALEA_OK)
+        } else if ((st = alea__parse_word(p, order, order_takes, &which)) != ALEA_OK)
             return st;
         else if (which == 2)
             ev->has_goal = 1; /* mean */
@@ -1418,7 +1416,8 @@ static void event_bounds(const node *n, alea__range *r)
 }
 
 const alea__mech alea__mech_event = {
-    .name = "event", .parse = event_parse, .words = order, .print = event_print,
+    .name = "event", .parse = event_parse, .words = order, .takes = order_takes,
+    .print = event_print,
     .roll = event_roll, .exact = event_exact, .show = event_show,
     .show_json = event_show_json, .bounds = event_bounds, .policy = event_choices,
 };

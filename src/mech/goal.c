@@ -22,10 +22,7 @@ alea_status alea__goal_parse(alea__parser *p, const char *fname, alea__goal *g)
         return alea__parse_int(p, fname, "target", -INT64_MAX, INT64_MAX, &g->cond.value);
     }
     int which;
-    return alea__parse_word(p, words,
-                            "a goal: mean (the largest expected total) or a condition on "
-                            "the total such as >= 20 (the largest chance of it)",
-                            &which);
+    return alea__parse_word(p, words, ALEA__GOAL_TAKES, &which);
 }
 
 void alea__goal_print(alea__out *o, const alea__goal *g)

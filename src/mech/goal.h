@@ -22,6 +22,10 @@
 /* The words a goal may be: put them in the mechanic's words (mech.h), as
  * in {"smallest", ALEA__GOAL_WORDS, NULL}, so that the lexer keeps them. */
 #define ALEA__GOAL_WORDS "mean"
+/* What a goal is, as its parser's error says it. */
+#define ALEA__GOAL_TAKES                                                                    \
+    "a goal: mean (the largest expected total) or a condition on the total such as >= 20 " \
+    "(the largest chance of it)"
 
 typedef struct alea__goal {
     uint8_t is_cond; /* 0: mean; 1: the condition cond */

@@ -1233,7 +1233,8 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
 }
 
 const alea__mech alea__mech_reroll = {
-    .name = "reroll", .parse = reroll_parse, .words = words, .print = reroll_print,
+    .name = "reroll", .parse = reroll_parse, .words = words, .takes = ALEA__GOAL_TAKES,
+    .print = reroll_print,
     .roll = reroll_roll, .exact = reroll_exact, .show = reroll_show,
     .show_json = reroll_show_json, .bounds = reroll_bounds, .policy = reroll_choices,
 };
