@@ -214,6 +214,11 @@ const char *suggest_result(const suggestion *s);
 /* ---- commands.c ---------------------------------------------------------- */
 
 int buffer_reserve(buffer *b, size_t need);
+/* A library object's text as its alea_*_format writes it (their contract:
+ * the length, 0 past the output limit), printed whole, a newline after
+ * JSON; past the limit the library's error in ctx and the hint. */
+typedef size_t (*formatter)(const void *obj, alea_format f, char *buf, size_t cap);
+int print_formatted(alea_ctx *ctx, formatter write, const void *obj, alea_format f);
 /* Compiles every expression of o into ex (reports the first error). With
  * o->names, a word that is not an expression but "name=expr" with expr one
  * is a named column: no valid expression is ever read as a name. */

@@ -24,6 +24,22 @@ int buffer_reserve(buffer *b, size_t need)
     return 1;
 }
 
+int print_formatted(alea_ctx *ctx, formatter write, const void *obj, alea_format f)
+{
+    size_t n = write(obj, f, NULL, 0);
+    if (n == 0) /* the output limit, with the option that raises it */
+        return report_limit(ctx, NULL, 0);
+    char *buf = malloc(n + 1);
+    if (!buf)
+        return out_of_memory();
+    write(obj, f, buf, n + 1);
+    fputs(buf, stdout);
+    if (f == ALEA_FORMAT_JSON)
+        putchar('\n');
+    free(buf);
+    return EXIT_OK;
+}
+
 /* format_dist's answer when the text passes the output limit (the
  * context holds the library's error). */
 #define FORMAT_REFUSED (SIZE_MAX - 1)

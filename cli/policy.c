@@ -8,6 +8,8 @@
  */
 #include "cli.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,17 +36,30 @@ static int width(const alea_policy *p, const char *(*at)(const alea_policy *, si
     return (int)w;
 }
 
-static void print_text(const char *src, const alea_policy *p)
+/* Writes to f, or with f NULL only counts: the bytes written. */
+static size_t put(FILE *f, const char *fmt, ...) PRINTF_LIKE(2, 3);
+static size_t put(FILE *f, const char *fmt, ...)
 {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = f ? vfprintf(f, fmt, ap) : vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    return n > 0 ? (size_t)n : 0;
+}
+
+/* The text to f, or with f NULL its length (the output limit bounds it). */
+static size_t print_text(FILE *f, const char *src, const alea_policy *p)
+{
+    size_t len = 0;
     char v[64], plain[64], seen_p[32];
     put_value(p, alea_policy_value(p), alea_policy_value_text(p), v, sizeof v);
-    printf("%s: %s\n", src, alea_policy_goal(p));
+    len += put(f, "%s: %s\n", src, alea_policy_goal(p));
     if (alea_policy_value(p) == alea_policy_optimum(p)) {
-        printf("with the best choices: %s\n\n", v);
+        len += put(f, "with the best choices: %s\n\n", v);
     } else {
         char best[64];
         put_value(p, alea_policy_optimum(p), alea_policy_optimum_text(p), best, sizeof best);
-        printf("with these choices: %s; with the best choices: %s\n\n", v, best);
+        len += put(f, "with these choices: %s; with the best choices: %s\n\n", v, best);
     }
     const char *vhead = alea_policy_is_prob(p) ? "chance" : "mean";
     int ws = width(p, alea_policy_seen, "seen"), wc = width(p, alea_policy_choice, "choice");
@@ -54,8 +69,8 @@ static void print_text(const char *src, const alea_policy *p)
         if ((int)strlen(v) > wv)
             wv = (int)strlen(v);
     }
-    printf("%-*s  %-*s  %8s  %*s  %s\n", ws, "seen", wc, "choice", "how often", wv, vhead,
-           "as it stands");
+    len += put(f, "%-*s  %-*s  %8s  %*s  %s\n", ws, "seen", wc, "choice", "how often", wv,
+               vhead, "as it stands");
     for (size_t i = 0; i < alea_policy_rows(p); i++) {
         const char *choice = alea_policy_choice(p, i);
         /* the situations in a row that share a choice name it once */
@@ -63,25 +78,15 @@ static void print_text(const char *src, const alea_policy *p)
         put_value(p, alea_policy_row_value(p, i), alea_policy_row_value_text(p, i), v, sizeof v);
         put_value(p, alea_policy_row_plain(p, i), NULL, plain, sizeof plain);
         snprintf(seen_p, sizeof seen_p, "%.2f%%", 100 * alea_policy_prob(p, i));
-        printf("%-*s  %-*s  %9s  %*s  %s\n", ws, alea_policy_seen(p, i), wc, same ? "" : choice,
-               seen_p, wv, v, plain);
+        len += put(f, "%-*s  %-*s  %9s  %*s  %s\n", ws, alea_policy_seen(p, i), wc,
+                   same ? "" : choice, seen_p, wv, v, plain);
     }
+    return len;
 }
 
-static int print_format(alea_ctx *ctx, const alea_policy *p, alea_format f)
+static size_t format_policy(const void *obj, alea_format f, char *buf, size_t cap)
 {
-    size_t n = alea_policy_format(p, f, NULL, 0);
-    if (n == 0) /* the output limit, with the option that raises it */
-        return report_limit(ctx, NULL, 0);
-    char *buf = malloc(n + 1);
-    if (!buf)
-        return out_of_memory();
-    alea_policy_format(p, f, buf, n + 1);
-    fputs(buf, stdout);
-    if (f == ALEA_FORMAT_JSON)
-        putchar('\n');
-    free(buf);
-    return EXIT_OK;
+    return alea_policy_format(obj, f, buf, cap);
 }
 
 int cmd_policy(alea_ctx *ctx, const options *o, alea_expr **ex)
@@ -93,9 +98,14 @@ int cmd_policy(alea_ctx *ctx, const options *o, alea_expr **ex)
     alea_status s = alea_policy_new(ctx, ex[0], &p);
     if (s != ALEA_OK) /* a limit's error says which option raises it */
         return report_limit(ctx, o->exprs[0], 0);
-    int rc = o->json  ? print_format(ctx, p, ALEA_FORMAT_JSON)
-             : o->csv ? print_format(ctx, p, ALEA_FORMAT_CSV)
-                      : (print_text(o->exprs[0], p), EXIT_OK);
+    int rc = EXIT_OK;
+    if (o->json || o->csv)
+        rc = print_formatted(ctx, format_policy, p, o->json ? ALEA_FORMAT_JSON : ALEA_FORMAT_CSV);
+    else if ((double)print_text(NULL, o->exprs[0], p) >
+             (double)alea_ctx_limit(ctx, ALEA_LIMIT_OUTPUT, -1)) /* counted first */
+        rc = report_output_limit(ctx, o->exprs[0], "policy's table");
+    else
+        print_text(stdout, o->exprs[0], p);
     alea_policy_free(p);
     return rc;
 }

@@ -48,6 +48,11 @@ typedef struct request_fields {
 
 typedef void route_answer(const options *o, const request_fields *f, const timer *deadline,
                           reply *out);
+/* The answer of a route of one expression: e is the request's expression,
+ * compiled in ctx, the request's context (limits, dialect, mode, deadline);
+ * the caller frees both. */
+typedef void expr_answer(const options *o, const request_fields *f, alea_ctx *ctx,
+                         const alea_expr *e, reply *out);
 
 /* One row per path: its method, the fields its body takes, its answer. */
 typedef struct route {
@@ -56,6 +61,7 @@ typedef struct route {
     const char *allow;  /* the Allow header of a 405 */
     const char *fields; /* for the message of an unknown field; NULL: no body */
     route_answer *answer;
+    expr_answer *on_expr; /* instead of answer: the route's expression answered */
 } route;
 
 /* ---- the server's state ---------------------------------------------------- */

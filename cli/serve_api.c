@@ -398,16 +398,26 @@ static char *dist_json(const alea_dist *d, const char *hint, const options *o,
     }
 }
 
-/* POST /dist: the distribution as dist --json, with the expression's
- * hint first as /roll gives it. */
-static void answer_dist(const options *o, const request_fields *f, const timer *deadline,
-                        reply *out)
+/* A route of one expression: the request's context and expression, its
+ * answer, then both freed. */
+static void answer_expr(const options *o, const request_fields *f, const timer *deadline,
+                        reply *out, expr_answer *fill)
 {
     timer tm;
     alea_expr *e;
     alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
     if (!ctx)
         return;
+    fill(o, f, ctx, e, out);
+    alea_expr_free(e);
+    alea_ctx_free(ctx);
+}
+
+/* POST /dist: the distribution as dist --json, with the expression's
+ * hint first as /roll gives it. */
+static void dist_answer(const options *o, const request_fields *f, alea_ctx *ctx,
+                        const alea_expr *e, reply *out)
+{
     alea_dist *d = NULL;
     char *hint = NULL, *p;
     size_t len;
@@ -424,8 +434,6 @@ static void answer_dist(const options *o, const request_fields *f, const timer *
     }
     free(hint);
     alea_dist_free(d);
-    alea_expr_free(e);
-    alea_ctx_free(ctx);
 }
 
 /* POST /compare: {"columns": [each expression's distribution as /dist
@@ -620,22 +628,15 @@ done:
  * (alea_policy_format's JSON, as policy --json prints it), within the
  * server's work budget and response limit. An expression without a choice
  * is a 422 with the caret under it, as any error of the library. */
-static void answer_policy(const options *o, const request_fields *f, const timer *deadline,
-                          reply *out)
+static void policy_answer(const options *o, const request_fields *f, alea_ctx *ctx,
+                          const alea_expr *e, reply *out)
 {
-    timer tm;
-    alea_expr *e;
-    alea_ctx *ctx = request_ctx(o, f, deadline, &tm, &e, out);
-    if (!ctx)
-        return;
     alea_policy *p = NULL;
     if (alea_policy_new(ctx, e, &p) != ALEA_OK)
         fail_ctx(out, o, ctx, f, e);
     else
         answer_json(out, o, ctx, f, e, policy_json, p);
     alea_policy_free(p);
-    alea_expr_free(e);
-    alea_ctx_free(ctx);
 }
 
 /*
@@ -785,14 +786,15 @@ static void answer_health(const options *o, const request_fields *f, const timer
 }
 
 static const route routes[] = {
-    {"/roll", "POST", "POST", "expr, n, seed, dialect, format, luck", answer_roll},
-    {"/dist", "POST", "POST", "expr, exact, dialect", answer_dist},
-    {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare},
-    {"/table", "POST", "POST", "expr, expression, sweeps, stats, exact, dialect", answer_table},
-    {"/fairness", "POST", "POST", "rolls, text, seed, dialect", answer_fairness},
-    {"/policy", "POST", "POST", "expr, expression, exact, dialect", answer_policy},
-    {"/health", "GET", "GET, HEAD", NULL, answer_health},
-    {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi},
+    {"/roll", "POST", "POST", "expr, n, seed, dialect, format, luck", answer_roll, NULL},
+    {"/dist", "POST", "POST", "expr, exact, dialect", NULL, dist_answer},
+    {"/compare", "POST", "POST", "exprs, exact, dialect", answer_compare, NULL},
+    {"/table", "POST", "POST", "expr, expression, sweeps, stats, exact, dialect", answer_table,
+     NULL},
+    {"/fairness", "POST", "POST", "rolls, text, seed, dialect", answer_fairness, NULL},
+    {"/policy", "POST", "POST", "expr, expression, exact, dialect", NULL, policy_answer},
+    {"/health", "GET", "GET, HEAD", NULL, answer_health, NULL},
+    {"/openapi.json", "GET", "GET, HEAD", NULL, answer_openapi, NULL},
 };
 
 const route *route_find(const char *path)
@@ -973,8 +975,12 @@ void answer(const options *o, const route *r, const char *body, size_t len,
             fail(out, MHD_HTTP_BAD_REQUEST, msg, at ? at - 1 : 0, at ? at : 1);
         return;
     }
-    if (read_fields(r, root, &f, out))
-        r->answer(o, &f, deadline, out);
+    if (read_fields(r, root, &f, out)) {
+        if (r->on_expr)
+            answer_expr(o, &f, deadline, out, r->on_expr);
+        else
+            r->answer(o, &f, deadline, out);
+    }
     json_decref(root);
 }
 

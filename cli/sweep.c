@@ -142,20 +142,9 @@ static int print_grids(out_kind k, const char *src, const alea_table *t)
 }
 
 /* --csv and --json: the library's text. */
-static int print_format(alea_ctx *ctx, const alea_table *t, alea_format f)
+static size_t format_table(const void *obj, alea_format f, char *buf, size_t cap)
 {
-    size_t n = alea_table_format(t, f, NULL, 0);
-    if (n == 0)
-        return report(ctx, NULL);
-    char *buf = malloc(n + 1);
-    if (!buf)
-        return out_of_memory();
-    alea_table_format(t, f, buf, n + 1);
-    fputs(buf, stdout);
-    if (f == ALEA_FORMAT_JSON)
-        putchar('\n');
-    free(buf);
-    return EXIT_OK;
+    return alea_table_format(obj, f, buf, cap);
 }
 
 /* alea_table_new's error: a sweep's or a statistic's is a usage error (the
@@ -208,8 +197,8 @@ int cmd_table(alea_ctx *ctx, const options *o)
         return table_error(ctx, src, s);
     int rc = o->svg ? svg_table(ctx, o, t, src) : EXIT_OK;
     if (rc == EXIT_OK && !svg_to_stdout(o))
-        rc = o->json  ? print_format(ctx, t, ALEA_FORMAT_JSON)
-             : o->csv ? print_format(ctx, t, ALEA_FORMAT_CSV)
+        rc = o->json  ? print_formatted(ctx, format_table, t, ALEA_FORMAT_JSON)
+             : o->csv ? print_formatted(ctx, format_table, t, ALEA_FORMAT_CSV)
                       : print_grids(o->markdown ? OUT_MD : OUT_TEXT, src, t);
     alea_table_free(t);
     return rc;

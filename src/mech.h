@@ -43,6 +43,10 @@ typedef struct alea__mech {
     /* The words its arguments take ("never", "always"; NULL-terminated, or
      * NULL): words of the language, which the lexer keeps whole. */
     const char *const *words;
+    /* What its words are, as its parser's error says it ("a goal: mean ...
+     * or a condition ..."), for the lexer's error of a word it does not
+     * know in its call (parse_text.c); or NULL. */
+    const char *takes;
 
     /* The rest only for N_MECH nodes. */
 

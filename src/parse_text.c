@@ -9,6 +9,7 @@
 #include "parser.h"
 #include "mech.h"
 
+#include <ctype.h>
 #include <stdio.h>
 
 /* What a reading of a prefix is given, and finds: the parser's fields of
@@ -38,6 +39,41 @@ static void repeat_hint(parser *p, const token_list *toks)
                  (long long)num->num, el, p->src, (long long)num->num);
 }
 
+/* The lexer's "unknown name 'sometimes' at byte 10" for a word in the
+ * call of a mechanic that takes words (dd(6, 14, sometimes)) also says what
+ * the call takes: the lexer reads the whole text before the parser knows
+ * the call. toks: the tokens lexed before the word. */
+static alea_status word_in_call(alea_ctx *ctx, const char *src, const token_list *toks,
+                                alea_status st)
+{
+    size_t s = ctx->err_start, e = ctx->err_end;
+    if (st != ALEA_ERR_SYNTAX || e <= s || strncmp(ctx->errmsg, "unknown name '", 14) != 0)
+        return st;
+    int depth = 0; /* the innermost '(' still open before the word */
+    size_t i = toks->n;
+    while (i-- > 0 && !(toks->v[i].kind == T_LPAREN && depth-- == 0))
+        depth += toks->v[i].kind == T_RPAREN;
+    if (i == SIZE_MAX || i == 0 || toks->v[i - 1].kind != T_NAME)
+        return st;
+    const token *c = &toks->v[i - 1];
+    for (const alea__mech *const *m = ctx->lang->mechs; *m; m++) {
+        const char *name = (*m)->name;
+        size_t n = name ? strlen(name) : 0;
+        if (!(*m)->takes || n != c->end - c->start)
+            continue;
+        size_t k = 0;
+        while (k < n && tolower((unsigned char)src[c->start + k]) == name[k])
+            k++;
+        if (k < n)
+            continue;
+        char msg[sizeof ctx->errmsg];
+        memcpy(msg, ctx->errmsg, sizeof msg);
+        return alea__error(ctx, ALEA_ERR_SYNTAX, s, e, "%s: %s() takes %s", msg, name,
+                           (*m)->takes);
+    }
+    return st;
+}
+
 /* Parses the first len bytes of e->src (alea__parse, below). */
 static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading *r)
 {
@@ -48,6 +84,7 @@ static alea_status parse_prefix(alea_ctx *ctx, alea_expr *e, size_t len, reading
     token_list toks;
     alea_status st = e->nparams ? alea__lex_names(ctx, src, len, ctx->lang->is_word, &toks)
                                 : alea__lex(ctx, src, len, ctx->lang->is_word, &toks);
+    st = word_in_call(ctx, src, &toks, st);
     if (st == ALEA_OK && toks.comment_end > toks.comment_start) {
         e->comment = src + toks.comment_start;
         e->comment_len = toks.comment_end - toks.comment_start;

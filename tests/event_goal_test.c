@@ -1,11 +1,12 @@
 /* event_goal_test.c -- critical pools with a goal, event(POOL, GOAL): on
  * small pools every first roll is enumerated and every way the 1s can
- * cancel the criticals is tried (the re-roll tails summed in doubles far
- * past the target); the best for the goal, summed over the rolls, is the
- * policy's value and the exact distribution's, and neither fixed rule
- * (smallest, largest) beats it. The roller, shown each first roll, cancels
- * what the policy table's row for that situation says. The table's size
- * against the support limit at N and N+1. */
+ * cancel the criticals is tried (the re-roll tails summed in doubles up to
+ * the target, past which the goal no longer changes); the best for the
+ * goal, summed over the rolls, is the policy's value and the exact
+ * distribution's, and neither fixed rule (smallest, largest) beats it. The
+ * roller, shown each first roll, cancels what the policy table's row for
+ * that situation says. The table's size against the support limit at N
+ * and N+1. */
 #include "support.h"
 
 #include "rng.h" /* alea__rng_set_faces */
@@ -14,7 +15,7 @@
 
 TEST_HEAP_CONTEXT
 
-#define VMAX 400 /* the tails' sums followed to here: the rest is below 2^-150 */
+#define VMAX 400 /* the tails' sums followed at most to here (the targets are below) */
 #define MAXD 6   /* dice in a pool */
 
 typedef struct egoal {
@@ -35,16 +36,17 @@ static int meets(const egoal *g, int64_t v)
     }
 }
 
-/* P(tail = t) of a critical on a dd: 1/d^(k+1) at t = k d + j, 0 < j < d. */
-static void tail_pmf(int64_t d, double *p)
+/* P(tail = t) of a critical on a dd, t <= T: 1/d^(k+1) at t = k d + j,
+ * 0 < j < d. */
+static void tail_pmf(int64_t d, int64_t T, double *p)
 {
-    for (int64_t t = 0; t <= VMAX; t++)
+    for (int64_t t = 0; t <= T; t++)
         p[t] = t % d ? pow(1.0 / (double)d, (double)(t / d + 1)) : 0;
 }
 
-static void conv(const double *a, const double *b, double *out)
+static void conv(const double *a, const double *b, int64_t T, double *out)
 {
-    for (int64_t t = 0; t <= VMAX; t++) {
+    for (int64_t t = 0; t <= T; t++) {
         double s = 0;
         for (int64_t u = 0; u <= t; u++)
             s += a[u] * b[t - u];
@@ -62,21 +64,25 @@ static double value_of(const egoal *g, const int64_t *sides, int n, unsigned sur
                 v += (double)sides[i] * ((double)sides[i] + 1) / (2 * ((double)sides[i] - 1));
         return v;
     }
+    /* the tails followed to T, where every sum past S + T is past the
+     * target: the goal is the same for all of them, their mass 1 - mass
+     * (the condition never changes past the target, so this is no cut) */
+    int64_t T = g->target - S < 0 ? 0 : g->target - S < VMAX ? g->target - S : VMAX;
     static double acc[VMAX + 1], tail[VMAX + 1], tmp[VMAX + 1];
-    for (int64_t t = 0; t <= VMAX; t++)
+    for (int64_t t = 0; t <= T; t++)
         acc[t] = t == 0;
     for (int i = 0; i < n; i++)
         if (survivors >> i & 1) {
-            tail_pmf(sides[i], tail);
-            conv(acc, tail, tmp);
-            memcpy(acc, tmp, sizeof acc);
+            tail_pmf(sides[i], T, tail);
+            conv(acc, tail, T, tmp);
+            memcpy(acc, tmp, (size_t)(T + 1) * sizeof *acc);
         }
     double v = 0, mass = 0;
-    for (int64_t t = 0; t <= VMAX; t++) {
+    for (int64_t t = 0; t <= T; t++) {
         v += acc[t] * meets(g, S + t);
         mass += acc[t];
     }
-    return v + (1 - mass) * meets(g, S + VMAX + 1);
+    return v + (1 - mass) * meets(g, S + T + 1);
 }
 
 /* The m criticals (of mask crits) a fixed rule cancels: by sides, earlier

@@ -187,7 +187,7 @@ static double brute(const game *g, int rounds, int joint, long *count)
     int pi2[MAXS] = {0};
     double best = -HUGE_VAL;
     do { /* every last-round map: u its values, then the first round */
-        double u2[MAXS];
+        double u2[MAXS] = {0};
         for (int y = 0; y < g->ns; y++)
             u2[y] = q[y][pi2[y]];
         expect(g, u2, q1);
@@ -264,6 +264,7 @@ static void test_every_policy(void **state)
         {"reroll(3d3, 2, = 7, 1)", 3, {3, 3, 3}, 2, 1, 1, 2, 7, 0, 1000},
         {"reroll(2d2 + d3, 1, >= 6)", 3, {2, 2, 3}, 1, 0, 1, 0, 6, 1, 1000},
     };
+    unsigned kinds = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         const brute_case *bc = &cases[c];
         static game g;
@@ -275,9 +276,15 @@ static void test_every_policy(void **state)
         g.op = bc->op;
         g.target = bc->target;
         game_init(&g);
+        double got = engine(&g, bc->src);
+        /* the light run (support.h) enumerates once for each kind of
+         * enumeration (rounds, joint); the library computes every case */
+        unsigned kind = 1u << (2 * bc->rounds + bc->joint);
+        if (test_light() && (kinds & kind))
+            continue;
+        kinds |= kind;
         long count = 0;
         double want = brute(&g, bc->rounds, bc->joint, &count);
-        double got = engine(&g, bc->src);
         if (!(fabs(got - want) <= 1e-12))
             fail_msg("%s: the library's %.17g, the best of %ld policies %.17g", bc->src, got,
                      count, want);

@@ -161,6 +161,18 @@ static inline int interrupt_now(void *ud)
     return 1;
 }
 
+/* ---- the light run under valgrind ------------------------------------------ */
+
+/* ALEA_TEST_LIGHT set and not "0" (scripts/memcheck): a test whose own
+ * reference computation is long (an enumeration, a walk) does less of it,
+ * every path of the library still taken once, for valgrind looks for
+ * memory errors, not for power; the other builds run the full test. */
+static inline int test_light(void)
+{
+    const char *env = getenv("ALEA_TEST_LIGHT");
+    return env && *env && strcmp(env, "0") != 0;
+}
+
 /* ---- brute-force enumeration ----------------------------------------------- */
 
 /* The next combination of digit[0..n), digit i counting 0..radix[i] - 1,

@@ -52,6 +52,8 @@ static const char *const outcome_names[] = {"critical failure", "failure", "succ
                                          "critical success"};
 static const char *const policy_names[] = {"never",   "always",   "onfail", "best", "tier",
                                            "success", "critical", "boons",  NULL};
+static const char policy_takes[] = "a double-down policy (never, always or onfail) or goal "
+                                   "(best, tier, success, critical or boons)";
 
 /* What each goal maximises: the expectation of a value of the final
  * outcome (a chance is the expectation of 0 or 1). best is tier's older
@@ -225,10 +227,7 @@ static alea_status dd_parse(alea__parser *p, size_t start, size_t end, const nod
         return st;
     if (alea__parse_comma(p)) {
         int which;
-        if ((st = alea__parse_word(p, policy_names,
-                                   "a double-down policy (never, always or onfail) or goal "
-                                   "(best, tier, success, critical or boons)",
-                                   &which)) != ALEA_OK)
+        if ((st = alea__parse_word(p, policy_names, policy_takes, &which)) != ALEA_OK)
             return st;
         dd->policy = (uint8_t)which; /* in dd_policy's order */
         if (dd->policy >= DD_BEST)
@@ -475,9 +474,9 @@ static alea_status dd_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 }
 
 const alea__mech alea__mech_dd = {
-    .name = "dd", .parse = dd_parse, .words = policy_names, .print = dd_print, .roll = dd_roll,
-    .exact = dd_exact, .describe = dd_describe, .show = dd_show, .show_json = dd_show_json,
-    .policy = dd_choices,
+    .name = "dd", .parse = dd_parse, .words = policy_names, .takes = policy_takes,
+    .print = dd_print, .roll = dd_roll, .exact = dd_exact, .describe = dd_describe,
+    .show = dd_show, .show_json = dd_show_json, .policy = dd_choices,
 };
 
 /* ---- boons and banes from the game's tables (public API: alea_games.h) ---- */

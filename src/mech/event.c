@@ -787,6 +787,18 @@ static alea_status ev_add_part(alea_ctx *ctx, ev_work *w, const alea__pmf *sp, s
     return st;
 }
 
+/* ev_decide at the faces' sum *S = shift + v: an overflow error past
+ * int64. */
+static alea_status ev_decide_at(alea_ctx *ctx, const ev_work *w, const int64_t *k,
+                                int64_t ones, int64_t shift, int64_t v, int64_t *S,
+                                ev_choice *out)
+{
+    if (alea__add_ovf(shift, v, S))
+        return alea__overflow_error(ctx, w->n);
+    ev_decide(w->ev, k, ones, *S, out);
+    return ALEA_OK;
+}
+
 /* A state with a condition for goal: each S decided on its own (ev_decide),
  * its outcomes split among the survivors chosen. */
 static alea_status ev_resolve_each(alea_ctx *ctx, ev_work *w, const alea__pmf *sp,
@@ -801,11 +813,8 @@ static alea_status ev_resolve_each(alea_ctx *ctx, ev_work *w, const alea__pmf *s
     for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
         ev_choice ch;
         int64_t S;
-        if (alea__add_ovf(shift, sp->v[j], &S)) {
-            st = alea__overflow_error(ctx, w->n);
+        if ((st = ev_decide_at(ctx, w, k, ones, shift, sp->v[j], &S, &ch)) != ALEA_OK)
             break;
-        }
-        ev_decide(w->ev, k, ones, S, &ch);
         li[j] = ev_live_index(w, ch.live);
     }
     /* each part a pass over the outcomes: charged per part */
@@ -1083,11 +1092,8 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
         for (size_t j = 0; j < sp->n && st == ALEA_OK; j++) {
             ev_choice ch;
             int64_t S;
-            if (alea__add_ovf(shift, sp->v[j], &S)) {
-                st = alea__overflow_error(ctx, w->n);
+            if ((st = ev_decide_at(ctx, w, k, ones, shift, sp->v[j], &S, &ch)) != ALEA_OK)
                 break;
-            }
-            ev_decide(ev, k, ones, S, &ch);
             double p = sp->p[j];
             if (!choice) {
                 rest_p += p;
@@ -1123,13 +1129,7 @@ static alea_status ev_policy_rows(alea_ctx *ctx, ev_work *w, alea_policy *pol)
 static alea_status event_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 {
     const event_spec *ev = n->u.mech.spec;
-    char goal[96];
-    alea__out o;
-    alea__out_init(&o, goal, sizeof goal);
-    alea__out_str(&o, "the ");
-    alea__goal_name(&o, &ev->goal);
-    alea__out_finish(&o);
-    alea_status st = alea__policy_goal(out, goal, ev->goal.is_cond);
+    alea_status st = alea__goal_policy(out, &ev->goal);
     alea__pmf d = {0};
     if (st == ALEA_OK && (st = ev_run(ctx, n, ev, &d, NULL, out)) == ALEA_OK)
         st = alea__policy_total(out, alea__goal_of_pmf(&ev->goal, &d), NULL);
@@ -1148,6 +1148,8 @@ static alea_status event_choices(alea_ctx *ctx, const node *n, alea_policy *out)
 /* ---- parsing ---- */
 
 static const char *const order[] = {"smallest", "largest", ALEA__GOAL_WORDS, NULL};
+static const char order_takes[] = "smallest or largest (which criticals 1s cancel first), or a "
+                                  "goal: mean or a condition on the total such as >= 40";
 
 /* The sizes of dice (cls), the expected tails (tmean) and, for a
  * condition, the table of the survivors' tails: row li (survivors r_g per
@@ -1298,11 +1300,7 @@ static alea_status event_parse(alea__parser *p, size_t start, size_t end, const 
             if ((st = alea__parse_int(p, "event", "target", -INT64_MAX, INT64_MAX,
                                       &ev->goal.cond.value)) != ALEA_OK)
                 return st;
-        } else if ((st = alea__parse_word(p, order,
-                                          "smallest or largest (which criticals 1s cancel "
-                                          "first), or a goal: mean or a condition on the "
-                                          "total such as >= 40",
-                                          &which)) != ALEA_OK)
+        } else if ((st = alea__parse_word(p, order, order_takes, &which)) != ALEA_OK)
             return st;
         else if (which == 2)
             ev->has_goal = 1; /* mean */
@@ -1418,7 +1416,8 @@ static void event_bounds(const node *n, alea__range *r)
 }
 
 const alea__mech alea__mech_event = {
-    .name = "event", .parse = event_parse, .words = order, .print = event_print,
+    .name = "event", .parse = event_parse, .words = order, .takes = order_takes,
+    .print = event_print,
     .roll = event_roll, .exact = event_exact, .show = event_show,
     .show_json = event_show_json, .bounds = event_bounds, .policy = event_choices,
 };

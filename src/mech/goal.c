@@ -4,6 +4,8 @@
  */
 #include "goal.h"
 
+#include "../policy.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,10 +22,7 @@ alea_status alea__goal_parse(alea__parser *p, const char *fname, alea__goal *g)
         return alea__parse_int(p, fname, "target", -INT64_MAX, INT64_MAX, &g->cond.value);
     }
     int which;
-    return alea__parse_word(p, words,
-                            "a goal: mean (the largest expected total) or a condition on "
-                            "the total such as >= 20 (the largest chance of it)",
-                            &which);
+    return alea__parse_word(p, words, ALEA__GOAL_TAKES, &which);
 }
 
 void alea__goal_print(alea__out *o, const alea__goal *g)
@@ -81,4 +80,15 @@ void alea__goal_show(alea__out *o, const alea__goal *g, double v)
     }
     snprintf(tmp, sizeof tmp, "%.*g%%", digits, pc);
     alea__out_str(o, tmp);
+}
+
+alea_status alea__goal_policy(alea_policy *p, const alea__goal *g)
+{
+    char goal[96];
+    alea__out o;
+    alea__out_init(&o, goal, sizeof goal);
+    alea__out_str(&o, "the ");
+    alea__goal_name(&o, g);
+    alea__out_finish(&o);
+    return alea__policy_goal(p, goal, g->is_cond);
 }

@@ -22,6 +22,10 @@
 /* The words a goal may be: put them in the mechanic's words (mech.h), as
  * in {"smallest", ALEA__GOAL_WORDS, NULL}, so that the lexer keeps them. */
 #define ALEA__GOAL_WORDS "mean"
+/* What a goal is, as its parser's error says it. */
+#define ALEA__GOAL_TAKES                                                                    \
+    "a goal: mean (the largest expected total) or a condition on the total such as >= 20 " \
+    "(the largest chance of it)"
 
 typedef struct alea__goal {
     uint8_t is_cond; /* 0: mean; 1: the condition cond */
@@ -45,6 +49,9 @@ ALEA__HIDDEN double alea__goal_of_pmf(const alea__goal *g, const alea__pmf *d);
 /* What a goal's value is, as a breakdown names it: "expected total",
  * "chance of >= 20". */
 ALEA__HIDDEN void alea__goal_name(alea__out *o, const alea__goal *g);
+/* Sets the goal of policy p (alea__policy_goal) to g's: "the expected
+ * total", "the chance of >= 20", chances for a condition. */
+ALEA__HIDDEN alea_status alea__goal_policy(alea_policy *p, const alea__goal *g);
 /* A goal's value v as a breakdown writes it: "17.93" (mean), "74.1%"
  * (a chance, in three digits, never 0% or 100% unless it is). */
 ALEA__HIDDEN void alea__goal_show(alea__out *o, const alea__goal *g, double v);

@@ -1170,13 +1170,8 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
     if (rs->rounds == 0)
         return alea__error(ctx, ALEA_ERR_INVALID, n->start, n->end,
                            "no choice for the player: reroll() with 0 rounds rerolls nothing");
-    char goal[96];
+    alea_status st = alea__goal_policy(out, &rs->goal);
     alea__out o;
-    alea__out_init(&o, goal, sizeof goal);
-    alea__out_str(&o, "the ");
-    alea__goal_name(&o, &rs->goal);
-    alea__out_finish(&o);
-    alea_status st = alea__policy_goal(out, goal, rs->goal.is_cond);
     size_t vb = alea__mul_size(rs->F, sizeof(double));
     double *top = alea__mem_alloc(ctx, vb), *stay = alea__mem_alloc(ctx, vb);
     /* a row's texts: every die's face twice, and the words */
@@ -1238,7 +1233,8 @@ static alea_status reroll_choices(alea_ctx *ctx, const node *n, alea_policy *out
 }
 
 const alea__mech alea__mech_reroll = {
-    .name = "reroll", .parse = reroll_parse, .words = words, .print = reroll_print,
+    .name = "reroll", .parse = reroll_parse, .words = words, .takes = ALEA__GOAL_TAKES,
+    .print = reroll_print,
     .roll = reroll_roll, .exact = reroll_exact, .show = reroll_show,
     .show_json = reroll_show_json, .bounds = reroll_bounds, .policy = reroll_choices,
 };

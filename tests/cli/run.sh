@@ -374,6 +374,16 @@ check "dist's table: printed under the output limit" "$rc" "$err"
 run compare --json --max-output 1000 3d6 3d6
 has "$err" "^alea: too much output: the comparison's JSON passes 1000 bytes" && [ "$rc" = 1 ] && [ -z "$out" ]
 check "compare --json: the output limit bounds the whole document" $? "$err"
+# policy's table is bound as its CSV and JSON are: 455 bytes for dd(3, 14)
+run policy --max-output 455 'dd(3, 14)'
+[ "$rc" = 0 ] && [ "$(printf '%s\n' "$out" | wc -c)" = 455 ]
+check "policy's table at the output limit (455 bytes) prints" $? "$err"
+expect "policy's table one byte past the output limit" 1 "" \
+    "alea: too much output: the policy's table passes 454 bytes (output limit is 454)$nl  dd(3, 14)$nl  ^^^^^^^^^${nl}alea: hint: raise --max-output (454 now, at most 1073741824)" \
+    policy --max-output 454 'dd(3, 14)'
+run policy --csv --max-output 100 'dd(3, 14)'
+has "$err" "^alea: too much output: the policy's CSV passes 100 bytes" && [ "$rc" = 1 ] && [ -z "$out" ]
+check "policy --csv: refused past the output limit" $? "$err"
 printf '3d6\n1d4\n' >"$tmp/in"
 run_from "$tmp/in" dist --csv --max-output 100
 [ "$rc" = 1 ] && [ "$out" = "$(printf 'value,probability,at_least,at_most\n1,0.25,1,0.25\n2,0.25,0.75,0.5\n3,0.25,0.5,0.75\n4,0.25,0.25,1')" ]
