@@ -464,6 +464,11 @@ CASES = [
     # keep-lowest or a middle range: a cut chain (CUT) sorts above every
     # chain that was not cut, so a roll is cut only when a cut die is kept
     ("alea", "3d6!!kl2", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(3, 2)),
+    # keep over exploding dice in fractions (issue 31)
+    ("alea", "5d10!kh3", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(5, 3)),
+    ("alea", "10d10!kh5", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(10, 5)),
+    ("alea", "20d6!kh10", X, lambda D: chain(d(6), lambda f: f == 6, D).highest(20, 10)),
+    ("alea", "6d12!kl2", X, lambda D: chain(d(12), lambda f: f == 12, D).lowest(6, 2)),
     ("alea", "3d6!kl1", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(3, 1)),
     ("alea", "4d6!!kl3", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(4, 3)),
     ("alea", "3d6!dh1dl1", X, lambda D: chain(d(6), lambda f: f == 6, D).pool(3)[1:2].sum()),
