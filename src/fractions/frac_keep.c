@@ -132,6 +132,10 @@ done:
  * (a product and an addition of GMP's on a few limbs). */
 #define KEEP_LIMBS_PER_UNIT 2
 #define KEEP_COEF_UNITS 16
+/* Units of a step of the plan (a few operations on doubles, about 5 ns:
+ * at a 64th of a unit a step, 2000d300kh1000 planned for 0.7 s before its
+ * memory was refused). */
+#define KEEP_PLAN_STEP_UNITS 2
 
 typedef struct kpack {
     mp_limb_t *l;
@@ -255,7 +259,7 @@ alea_status alea__frac_keep_sum(alea_ctx *ctx, const alea__pmf *die, const int64
     mpz_t D, s, e, es, T, U, C, sc;
     mpz_t *n = NULL, *W = NULL, *c = NULL;
     kpack *P = NULL, acc = {0};
-    size_t lenA = nK * span + 1, np = 0;
+    size_t lenA = 0, np = 0;
     mp_limb_t *tmp = NULL;
     size_t tmp_cap = 0;
     mpz_init(D);
@@ -279,6 +283,16 @@ alea_status alea__frac_keep_sum(alea_ctx *ctx, const alea__pmf *die, const int64
         mpz_mul(n[i], n[i], mpq_numref(&die->q[i]));
     }
     double bd = (double)z_bits(D), dm = (double)m;
+    /* First the plan's own loops (F K^2 / 2 steps) and the sum's length,
+     * a word a coefficient at least (d1000 kept by thousands would loop
+     * for minutes before it was refused) */
+    double dlen = (double)nK * (double)span + 1;
+    double plan = (double)F * (double)K * (double)K / 2 * KEEP_PLAN_STEP_UNITS + 1;
+    if ((st = alea__frac_digits_check(ctx, dlen * 8 * 2, at)) != ALEA_OK ||
+        (st = work_check(ctx, plan + dlen, at)) != ALEA_OK ||
+        (st = alea__charge(ctx, (int64_t)plan, at->start, at->end)) != ALEA_OK)
+        goto done;
+    lenA = nK * span + 1;
     /* slots: the powers' (below D^(K-1)), the sum's (below D^m) */
     size_t wp = limbs_of_bits(bd * (double)(K - 1) + 1), wa = limbs_of_bits(bd * dm + 1);
     size_t slack = limbs_of_bits(bd * (double)(K - 1) + (double)K + 1) + 1;
