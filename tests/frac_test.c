@@ -888,7 +888,10 @@ static void test_plain_sums_at_default_limits(void **state)
 {
     (void)state;
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
-    static const char *const srcs[] = {"300d20", "1000d6", "1000d6 + 20", "10d20 + 200d20"};
+    /* 500d6 + 500d6, the same dice added, is one pool of 1000d6 (it was a
+     * product of two long polynomials, 53.7 million units) */
+    static const char *const srcs[] = {"300d20", "1000d6", "1000d6 + 20", "10d20 + 200d20",
+                                       "500d6 + 500d6"};
     for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++)
         fits_at_its_charge(srcs[i], 1000000);
     /* a constant added moves the fractions, on either side */
@@ -899,6 +902,18 @@ static void test_plain_sums_at_default_limits(void **state)
     static char want[8192];
     for (size_t i = 0; i < n; i++) {
         assert_true(alea_dist_value(b, i) == alea_dist_value(a, i) + 20);
+        assert_true(alea_dist_fraction(a, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
+        assert_string_equal(frac(b, ALEA_FRACTION_PROB, i), want);
+    }
+    alea_dist_free(a);
+    alea_dist_free(b);
+    /* the same dice added: the fractions of one pool of them all */
+    a = dist_of(ctx, "300d6");
+    b = dist_of(ctx, "100d6 + 150d6 + 50d6");
+    n = alea_dist_count(a);
+    assert_int_equal(alea_dist_count(b), n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(alea_dist_value(b, i) == alea_dist_value(a, i));
         assert_true(alea_dist_fraction(a, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
         assert_string_equal(frac(b, ALEA_FRACTION_PROB, i), want);
     }

@@ -475,6 +475,12 @@ CASES = [
     ("alea", "3d{0,10,20}kh2", lambda: Die([0, 10, 20]).highest(3, 2)),
     ("alea", "3d6xokh2", lambda: d(6).map(lambda f: f + d(6) if f == 6 else f).highest(3, 2)),
     ("alea", "4d4xokl2", lambda: d(4).map(lambda f: f + d(4) if f == 4 else f).lowest(4, 2)),
+    # the same dice added, one pool in fractions (issue 31)
+    ("alea", "2d4 + 3d4", lambda: 2 @ d(4) + 3 @ d(4)),
+    ("alea", "1d6ro1 + 2d6ro1", lambda: 3 @ reroll(d(6), [1], once=True)),
+    ("alea", "2d3 + 1d3 - 1d3 + 1d3", lambda: 2 @ d(3) + d(3) - d(3) + d(3)),
+    ("alea", "2d4 + 3d4kh2 + 1d4", lambda: 2 @ d(4) + d(4).highest(3, 2) + d(4)),
+    ("alea", "2d{1,1,5} + 1d{1,1,5} + 1d3", lambda: 3 @ Die([1, 1, 5]) + d(3)),
     # keep over exploding dice in fractions (issue 31)
     ("alea", "5d10!kh3", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(5, 3)),
     ("alea", "10d10!kh5", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(10, 5)),
