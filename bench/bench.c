@@ -168,6 +168,11 @@ static const struct anchor {
     {"keep highest 10 of 40d20", "40d20kh10", 41},
     {"5 exploding d10, keep highest 3", "5d10!kh3", 42},
     {"10 exploding d10, keep highest 5", "10d10!kh5", 119},
+    /* issue 31's, icepool at the explosion depth whose cut mass is alea's
+     * truncated fraction (bench/icepool_times.py), on this machine
+     * 2026-11-28 */
+    {"20 exploding d6, keep highest 10", "20d6!kh10", 2149},
+    {"6 exploding d12, keep lowest 2", "6d12!kl2", 181},
     {"`event(3d4 + 3d6 + d18)`", "event(3d4 + 3d6 + d18)", 200},
 };
 #define NANCHORS (sizeof anchors / sizeof anchors[0])

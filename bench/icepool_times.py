@@ -16,8 +16,13 @@ CASES = [
     ("100d6kh50", "icepool.d6.highest(100, 50)"),
     ("200d20", "200 @ icepool.d20"),
     ("40d20kh10", "icepool.d20.highest(40, 10)"),
-    ("5d10!kh3", "icepool.d10.explode(depth=9).highest(5, 3)"),
-    ("10d10!kh5", "icepool.d10.explode(depth=9).highest(10, 5)"),
+    # exploding: at the depth whose cut mass is alea's truncated fraction
+    # (tests/icepool/check.py finds it: a d10 chain cut after 12 extra rolls
+    # leaves 10^-13 of a die, the first below alea's tail bound 10^-12)
+    ("5d10!kh3", "icepool.d10.explode(depth=12).highest(5, 3)"),
+    ("10d10!kh5", "icepool.d10.explode(depth=12).highest(10, 5)"),
+    ("20d6!kh10", "icepool.d6.explode(depth=15).highest(20, 10)"),
+    ("6d12!kl2", "icepool.d12.explode(depth=11).lowest(6, 2)"),
 ]
 
 PROGRAM = """

@@ -16,6 +16,7 @@
 #include "dist.h"
 #include "env.h"
 #include "pmf.h"
+#include "pool.h"
 #include "mech.h"
 #include "share.h"
 
@@ -23,17 +24,62 @@ static alea_status eval(alea_ctx *ctx, const node *n, alea__pmf *out);
 
 /* ---- operators -------------------------------------------------------------------- */
 
+/* Whether a and b are the same dice, each die on its own (no keep,
+ * selection, cap, uniqueness or count of successes over the pool, a
+ * written count): c of them and d of them are c + d of one pool, one power
+ * of the die instead of a product of two long polynomials (500d6 + 500d6 is
+ * 1000d6). Compared whole, the count aside: any other difference (and any
+ * padding that differs) leaves them apart. */
+static int same_dice(const node *a, const node *b)
+{
+    if (a->kind != N_DICE || b->kind != N_DICE || a->label || b->label)
+        return 0;
+    const pool *p = a->u.pool;
+    if (p->count_expr || p->sides_expr || p->count < 0 || p->nkeeps || p->nselects ||
+        p->extra || p->unique || p->has_reroll_one || p->explode_cap || p->keep_rolls ||
+        p->has_success || p->has_failure || ALEA__CLAMPED(p))
+        return 0;
+    pool x = *p, y = *b->u.pool;
+    x.count = y.count = 0;
+    x.count_implicit = y.count_implicit = 0;
+    return memcmp(&x, &y, sizeof x) == 0;
+}
+
+/* Item *i of a sum, with the same dice added right after it as one pool
+ * (same_dice) in fractions (in doubles the product is cheap, and its
+ * roundings are kept as they were); *i moves to the last item taken. */
+static alea_status eval_term(alea_ctx *ctx, const node *n, uint32_t *i, alea__pmf *out)
+{
+    const node *const *items = n->u.chain.items, *it = items[*i];
+    uint32_t j = *i;
+    int64_t count = it->kind == N_DICE ? it->u.pool->count : 0;
+    while (ctx->exact && n->u.chain.ops[*i] == OP_ADD && j + 1 < n->u.chain.n &&
+           n->u.chain.ops[j + 1] == OP_ADD && same_dice(it, items[j + 1]) &&
+           !alea__add_ovf(count, items[j + 1]->u.pool->count, &count))
+        j++;
+    if (j == *i)
+        return eval(ctx, it, out);
+    pool merged = *it->u.pool;
+    node at = *it;
+    merged.count = count;
+    at.u.pool = &merged;
+    at.end = items[j]->end;
+    *i = j;
+    return alea__exact_dice(ctx, &at, out);
+}
+
 /* Sums and products, left to right. */
 static alea_status eval_chain(alea_ctx *ctx, const node *n, alea__pmf *out)
 {
     alea_status st;
     alea__pmf acc, item, t;
-    if ((st = eval(ctx, n->u.chain.items[0], &acc)) != ALEA_OK)
+    uint32_t i = 0;
+    if ((st = eval_term(ctx, n, &i, &acc)) != ALEA_OK)
         return st;
-    for (uint32_t i = 1; i < n->u.chain.n; i++) {
+    for (i++; i < n->u.chain.n; i++) {
         const node *it = n->u.chain.items[i];
         uint8_t op = n->u.chain.ops[i];
-        if ((st = eval(ctx, it, &item)) != ALEA_OK)
+        if ((st = eval_term(ctx, n, &i, &item)) != ALEA_OK)
             goto fail;
         if (op == OP_SUB) {
             st = alea__pmf_neg(ctx, &item, n, &t);

@@ -504,8 +504,8 @@ alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf
     len += 1;
     if ((uint64_t)len > alea__support_limit(ctx))
         return alea__support_error(ctx, at);
-    if (ctx->exact)
-        return alea__frac_polyval(ctx, b, w, base, top, lo, at, out);
+    if (ctx->exact) /* keep.c's threshold method is whole in fractions */
+        return alea__broken(ctx, at->start, at->end, "a polynomial of weights in fractions");
 
     /* Horner's rule on dense arrays: each step is R * P, whose length grows
      * by top, plus the next weight. */

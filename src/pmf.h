@@ -175,7 +175,8 @@ ALEA__HIDDEN alea_status alea__pmf_extreme(alea_ctx *ctx, int is_max, const alea
 /* *sum += w * b (sum may be empty). On error *sum is left as it was. */
 /* out = sum over a < w->n of w[a] B^a, where w->v[a] == a (weights may be
  * 0) and B^a is the sum of a independent copies of b (b may be a partial
- * pmf, in any order of values): Horner's rule, a product by b a term. */
+ * pmf, in any order of values): Horner's rule, a product by b a term. In
+ * doubles only (exact mode's keep is alea__pmf_keep_sum). */
 ALEA__HIDDEN alea_status alea__pmf_polyval(alea_ctx *ctx, const alea__pmf *b,
                                            const alea__pmf *w, const node *at,
                                            alea__pmf *out);
@@ -269,9 +270,15 @@ ALEA__HIDDEN alea_status alea__pmf_binom_row(alea_ctx *ctx, alea__w qt, alea__w 
  * (K outcomes, values a < K), for B, the die's outcomes beyond t: sum w[a]
  * B^a is the distribution of the kept sum given that threshold. In doubles
  * B is normalised here and w is times scale (the chance that no die was
- * cut); in exact mode B stays as it is (fractions/frac.h: keep_weights). */
+ * cut). In doubles only (exact mode's keep is alea__pmf_keep_sum). */
 ALEA__HIDDEN alea_status alea__pmf_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t,
                                                 int high, int64_t m, int64_t K, double scale,
                                                 const node *at, alea__pmf *B, alea__pmf *w);
+/* Exact mode: the whole threshold method's kept sum (fractions/frac.h:
+ * keep_sum), smin = K times the least contribution; how: 0 the cheaper
+ * way, 1 by powers, 2 by Horner's rule. */
+ALEA__HIDDEN alea_status alea__pmf_keep_sum(alea_ctx *ctx, const alea__pmf *die, const int64_t *g,
+                                            int high, int64_t m, int64_t K, int64_t smin, int how,
+                                            const node *at, alea__pmf *out);
 
 #endif /* ALEA_PMF_H */

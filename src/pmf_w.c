@@ -182,8 +182,8 @@ alea_status alea__pmf_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t
                                    int64_t m, int64_t K, double scale, const node *at,
                                    alea__pmf *B, alea__pmf *w)
 {
-    if (ctx->exact)
-        return alea__frac_keep_weights(ctx, die, t, high, m, K, at, w);
+    if (ctx->exact) /* keep.c's threshold method is whole in fractions */
+        return alea__broken(ctx, at->start, at->end, "the weights of a threshold in fractions");
     double sb = 0;
     for (size_t i = 0; i < B->n; i++)
         sb += B->p[i];
@@ -191,4 +191,13 @@ alea_status alea__pmf_keep_weights(alea_ctx *ctx, const alea__pmf *die, size_t t
         B->p[i] /= sb;
     threshold_weights(die, t, high, m, K, scale, w);
     return ALEA_OK;
+}
+
+alea_status alea__pmf_keep_sum(alea_ctx *ctx, const alea__pmf *die, const int64_t *g, int high,
+                               int64_t m, int64_t K, int64_t smin, int how, const node *at,
+                               alea__pmf *out)
+{
+    if (!ctx->exact)
+        return alea__broken(ctx, at->start, at->end, "the kept sum in integers without fractions");
+    return alea__frac_keep_sum(ctx, die, g, high, m, K, smin, how, at, out);
 }

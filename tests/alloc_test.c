@@ -132,6 +132,33 @@ static void test_sweeps(void **state)
     assert_int_equal(h.live, 0);
 }
 
+/* Keeps in fractions (the kept sum in integers over one denominator,
+ * frac_keep.c), its arrays each failing in turn; exploding dice cut at a
+ * short tail so that the sweep stays short. */
+static void test_exact_keep_sweeps(void **state)
+{
+    (void)state;
+    heap h = {0, 0, 0};
+    alea_ctx *ctx = alea_ctx_new(heap_alloc, &h);
+    assert_non_null(ctx);
+    if (alea_ctx_set_exact(ctx, 1) != ALEA_OK) { /* a build without GMP */
+        alea_ctx_free(ctx);
+        skip();
+    }
+    assert_int_equal(alea_ctx_set_tail(ctx, 1e-3), ALEA_OK);
+    static const char *const srcs[] = {"4d6kh3", "3d6!kh2", "5d4!kl2", "4d{-3,0,0,7}kh2"};
+    long total = 0;
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
+        alea_expr *e = NULL;
+        assert_int_equal(alea_expr_compile(ctx, srcs[i], strlen(srcs[i]), &e), ALEA_OK);
+        total += sweep(ctx, &h, "exact dist", srcs[i], step_dist, e);
+        alea_expr_free(e);
+    }
+    assert_true(total > 20);
+    alea_ctx_free(ctx);
+    assert_int_equal(h.live, 0);
+}
+
 /* alea_ctx_new itself: a failed allocation gives NULL and leaks nothing. */
 static void test_ctx_new(void **state)
 {
@@ -154,6 +181,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sweeps),
+        cmocka_unit_test(test_exact_keep_sweeps),
         cmocka_unit_test(test_ctx_new),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -843,6 +843,43 @@ static void test_products_charged(void **state)
     alea_dist_free(d);
 }
 
+/* src fits the default work limit, charged more than min_need: refused one
+ * unit short of the work it is charged, and computed at it. */
+static void fits_at_its_charge(const char *src, int64_t min_need)
+{
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+    alea_expr *e = compile(ctx, src);
+    alea_dist *d = NULL;
+    if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
+        fail_msg("%s: %s", src, alea_ctx_error(ctx));
+    int64_t need = alea_ctx_work(ctx);
+    alea_dist_free(d);
+    assert_true(need > min_need && need < alea_limit_default(ALEA_LIMIT_WORK));
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need - 1);
+    d = NULL;
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
+    assert_null(d);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
+    assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
+    alea_dist_free(d);
+    alea_expr_free(e);
+    alea_ctx_limit(ctx, ALEA_LIMIT_WORK, alea_limit_default(ALEA_LIMIT_WORK));
+}
+
+/* Keep highest or lowest over exploding dice in fractions (issue 31) fits
+ * the default limits (10d10!kh5 needed 30.35 million units when each
+ * threshold's fractions were reduced and added; the kept sum is now in
+ * integers over one denominator, reduced once): each refused one unit short
+ * of the work it is charged, and computed at it. */
+static void test_exploding_keeps_at_default_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
+    static const char *const srcs[] = {"5d10!kh3", "10d10!kh5", "20d6!kh10", "6d12!kl2"};
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++)
+        fits_at_its_charge(srcs[i], 100000);
+}
+
 /* The largest plain sums issue 31 asks in fractions fit the default limits
  * (work 30,000,000), a constant added too (1000d6 + 20 needed 62 million
  * units when its fractions were reduced again): each is refused one unit
@@ -851,25 +888,12 @@ static void test_plain_sums_at_default_limits(void **state)
 {
     (void)state;
     assert_int_equal(alea_ctx_set_exact(ctx, 1), ALEA_OK);
-    static const char *const srcs[] = {"300d20", "1000d6", "1000d6 + 20", "10d20 + 200d20"};
-    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++) {
-        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 30000000);
-        alea_expr *e = compile(ctx, srcs[i]);
-        alea_dist *d = NULL;
-        if (alea_expr_dist(ctx, e, &d) != ALEA_OK)
-            fail_msg("%s: %s", srcs[i], alea_ctx_error(ctx));
-        int64_t need = alea_ctx_work(ctx);
-        alea_dist_free(d);
-        assert_true(need > 1000000 && need < 30000000);
-        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need - 1);
-        d = NULL;
-        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_ERR_LIMIT);
-        assert_null(d);
-        alea_ctx_limit(ctx, ALEA_LIMIT_WORK, need);
-        assert_int_equal(alea_expr_dist(ctx, e, &d), ALEA_OK);
-        alea_dist_free(d);
-        alea_expr_free(e);
-    }
+    /* 500d6 + 500d6, the same dice added, is one pool of 1000d6 (it was a
+     * product of two long polynomials, 53.7 million units) */
+    static const char *const srcs[] = {"300d20", "1000d6", "1000d6 + 20", "10d20 + 200d20",
+                                       "500d6 + 500d6"};
+    for (size_t i = 0; i < sizeof srcs / sizeof srcs[0]; i++)
+        fits_at_its_charge(srcs[i], 1000000);
     /* a constant added moves the fractions, on either side */
     alea_ctx_limit(ctx, ALEA_LIMIT_WORK, 30000000);
     alea_dist *a = dist_of(ctx, "200d20"), *b = dist_of(ctx, "20 + 200d20");
@@ -878,6 +902,18 @@ static void test_plain_sums_at_default_limits(void **state)
     static char want[8192];
     for (size_t i = 0; i < n; i++) {
         assert_true(alea_dist_value(b, i) == alea_dist_value(a, i) + 20);
+        assert_true(alea_dist_fraction(a, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
+        assert_string_equal(frac(b, ALEA_FRACTION_PROB, i), want);
+    }
+    alea_dist_free(a);
+    alea_dist_free(b);
+    /* the same dice added: the fractions of one pool of them all */
+    a = dist_of(ctx, "300d6");
+    b = dist_of(ctx, "100d6 + 150d6 + 50d6");
+    n = alea_dist_count(a);
+    assert_int_equal(alea_dist_count(b), n);
+    for (size_t i = 0; i < n; i++) {
+        assert_true(alea_dist_value(b, i) == alea_dist_value(a, i));
         assert_true(alea_dist_fraction(a, ALEA_FRACTION_PROB, i, want, sizeof want) < sizeof want);
         assert_string_equal(frac(b, ALEA_FRACTION_PROB, i), want);
     }
@@ -943,6 +979,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_explosion_keeps_sum_to_one, setup, teardown),
         cmocka_unit_test_setup_teardown(test_measured_lengths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plain_sums_at_default_limits, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exploding_keeps_at_default_limits, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

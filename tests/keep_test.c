@@ -1,6 +1,7 @@
 /* keep_test.c -- keep/drop by order statistics (alea__keep) against
  * brute-force enumeration of small pools, closed forms for large ones,
  * the limits, and allocation failure at every step. */
+#include "dist.h"
 #include "keep.h"
 #include "pmf.h"
 #include "support.h"
@@ -446,6 +447,79 @@ static void test_alloc_failures(void **state)
     alea__pmf_free(ctx, &sp);
 }
 
+/* ---- the kept sum in fractions, two ways ---------------------------------------- */
+
+/* An exact die: values v[i] of masses num[i] / den[i]. */
+static void exact_die(const int64_t *v, const uint64_t *num, const uint64_t *den, size_t n,
+                      alea__pmf *d)
+{
+    assert_int_equal(alea__pmf_alloc(ctx, n, d), ALEA_OK);
+    for (size_t i = 0; i < n; i++) {
+        alea__x x;
+        alea__x_init(ctx, &x);
+        d->v[i] = v[i];
+        assert_int_equal(alea__x_ratio(ctx, &x, num[i], den[i], &at), ALEA_OK);
+        assert_int_equal(alea__pmf_set_w(ctx, d, i, alea__x_w(&x), &at), ALEA_OK);
+        alea__x_free(ctx, &x);
+    }
+    assert_int_equal(alea__pmf_seal(ctx, d, &at), ALEA_OK);
+}
+
+/* The kept sum by powers of the dice beyond (how 1) and by Horner's rule
+ * (how 2), each fraction written out: the same, digit for digit. Which one
+ * a keep takes depends on its sizes (the brute blocks of keep.test run the
+ * ones small pools take; exploding dice take the powers). */
+static void same_two_ways(const alea__pmf *die, const int64_t *g, int high, int64_t m,
+                          int64_t K)
+{
+    int64_t gmin = g ? g[0] : die->v[0];
+    for (size_t i = 0; i < die->n; i++)
+        gmin = (g ? g[i] : die->v[i]) < gmin ? (g ? g[i] : die->v[i]) : gmin;
+    alea_dist *d[2];
+    for (int how = 1; how <= 2; how++) {
+        alea__pmf r;
+        assert_int_equal(alea__pmf_keep_sum(ctx, die, g, high, m, K, K * gmin, how, &at, &r),
+                         ALEA_OK);
+        assert_int_equal(alea__dist_make(ctx, &r, "keep", 4, &d[how - 1]), ALEA_OK);
+    }
+    size_t n = alea_dist_count(d[0]);
+    assert_int_equal(alea_dist_count(d[1]), n);
+    assert_true(n > 1);
+    for (size_t i = 0; i < n; i++) {
+        char x[512], y[512];
+        assert_int_equal(alea_dist_value(d[0], i), alea_dist_value(d[1], i));
+        alea_dist_fraction(d[0], ALEA_FRACTION_PROB, i, x, sizeof x);
+        alea_dist_fraction(d[1], ALEA_FRACTION_PROB, i, y, sizeof y);
+        assert_string_equal(x, y);
+    }
+    alea_dist_free(d[0]);
+    alea_dist_free(d[1]);
+}
+
+static void test_exact_kept_sum_two_ways(void **state)
+{
+    (void)state;
+    if (alea_ctx_set_exact(ctx, 1) != ALEA_OK)
+        skip(); /* a build without GMP */
+    /* an exploding d4 cut after three extra rolls: masses over 4 to 256,
+     * short of 1 */
+    static const int64_t v[] = {1, 2, 3, 5, 6, 7, 9, 10, 11, 13, 14, 15};
+    static const uint64_t num[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+    static const uint64_t den[] = {4, 4, 4, 16, 16, 16, 64, 64, 64, 256, 256, 256};
+    /* contributions out of order, below 0, repeated */
+    static const int64_t g[] = {3, -2, 0, 7, 7, 1, -5, 4, 2, 0, 9, -1};
+    alea__pmf die;
+    exact_die(v, num, den, 12, &die);
+    for (int high = 0; high <= 1; high++)
+        for (int64_t m = 2; m <= 7; m++)
+            for (int64_t K = 1; K < m; K++) {
+                same_two_ways(&die, NULL, high, m, K);
+                same_two_ways(&die, g, high, m, K);
+            }
+    alea__pmf_free(ctx, &die);
+    assert_int_equal(alea_ctx_set_exact(ctx, 0), ALEA_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +534,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tiny_probabilities, setup, teardown),
         cmocka_unit_test_setup_teardown(test_limits, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_exact_kept_sum_two_ways, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

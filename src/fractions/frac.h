@@ -58,27 +58,14 @@ struct alea__out;
     X(acc_add_pmf, (alea__acc * a, const alea__pmf *d, int64_t shift, alea__w w),            \
       (a, d, shift, w), a->ctx)                                                              \
     X(acc_finish, (alea__acc * a, alea__pmf * out), (a, out), a->ctx)                        \
-    /* alea__pmf_polyval in fractions: b's values are placed at v - base in a                \
-     * polynomial of length top + 1; the result's lowest value is lo. */                     \
-    X(polyval,                                                                               \
-      (alea_ctx * ctx, const alea__pmf *b, const alea__pmf *w, int64_t base, int64_t top,    \
-       int64_t lo, const node *at, alea__pmf *out),                                          \
-      (ctx, b, w, base, top, lo, at, out), ctx)                                              \
-    /* The weights of keep highest (high) or lowest K of m dice, for the lowest              \
-     * kept die at the die's outcome t: w->q[a] = C(m, a) T(m - a, K - a) for                \
-     * a < K, T(r, k) = sum over j >= k of C(r, j) e^j s^(r - j), e = P(t),                  \
-     * s = P(short of t); with B the die's outcomes beyond t (unnormalised),                 \
-     * sum w[a] B^a is the distribution of the kept sum given that threshold. */             \
-    X(keep_weights,                                                                          \
-      (alea_ctx * ctx, const alea__pmf *die, size_t t, int high, int64_t m, int64_t K,       \
-       const node *at, alea__pmf *w),                                                        \
-      (ctx, die, t, high, m, K, at, w), ctx)                                                 \
-    /* keep.c's walk over the outcomes in walk order (from the bottom or the                 \
-     * top): out.q[t] = the die's mass at or beyond the t-th; and with rho =                 \
-     * qt / St, the chance that one of the dice left takes this outcome, the                 \
-     * binomial row out.q[k] = C(r, k) rho^k (1 - rho)^(r - k) for k < kmax and              \
-     * at outcome kmax the chance of kmax or more (St1: the mass beyond, NULL                \
-     * for none; zero terms left out). */                                                    \
+    /* The kept sum of keep highest (high) or lowest K of m dice by the                     \
+     * threshold method in integers over one denominator (frac_keep.c),                     \
+     * contributions g (NULL: the die's values), smin = K min g; how: 0 the                 \
+     * cheaper way, 1 by powers, 2 by Horner's rule (the tests compare them). */            \
+    X(keep_sum,                                                                              \
+      (alea_ctx * ctx, const alea__pmf *die, const int64_t *g, int high, int64_t m,          \
+       int64_t K, int64_t smin, int how, const node *at, alea__pmf *out),                    \
+      (ctx, die, g, high, m, K, smin, how, at, out), ctx)                                    \
     X(walk_sums, (alea_ctx * ctx, const alea__pmf *die, int bottom, const node *at,          \
                   alea__pmf *out),                                                           \
       (ctx, die, bottom, at, out), ctx)                                                      \

@@ -2,9 +2,7 @@
  * frac_poly.c -- sums and powers of distributions in fractions as products
  * of integer polynomials over a common denominator (the fraction module,
  * module.h): Kronecker substitution for long products, a recurrence over
- * the coefficients for a power of a die with few faces, and the
- * polynomial of a keep's weights evaluated at a distribution (Horner).
- * Each product is checked against the memory and work limits before it
+ * the coefficients for a power of a die with few faces. Each product is checked against the memory and work limits before it
  * starts.
  */
 #include "module.h"
@@ -346,7 +344,7 @@ static alea_status to_poly_at(alea_ctx *ctx, const alea__pmf *d, int64_t base, s
     for (size_t i = 0; i < d->n; i++) {
         mpz_ptr c = P->c[(size_t)((uint64_t)d->v[i] - (uint64_t)base)];
         mpz_divexact(t, den, mpq_denref(&d->q[i]));
-        mpz_addmul(c, mpq_numref(&d->q[i]), t); /* polyval's values may repeat */
+        mpz_addmul(c, mpq_numref(&d->q[i]), t);
     }
     mpz_clear(t);
     while (P->len && !mpz_sgn(P->c[P->len - 1]))
@@ -418,15 +416,13 @@ static alea_status from_poly(alea_ctx *ctx, zpoly *P, const mpz_t den, int64_t l
     return st;
 }
 
-/* Work a limb of a long number costs in its product by one of p limbs.
- * GMP cuts the long one into pieces of p limbs and multiplies each by
- * Toom-Cook: measured here, about p^0.46 from a few hundred limbs (a
- * keep programme's Horner steps, 100d{0,100}!k40 in fractions, took 4 to
- * 5 ns a unit charged by log p alone), log p below that. */
-static double unbalanced_factor(double p)
+alea_status alea__frac_from_ints(alea_ctx *ctx, mpz_t *c, size_t len, const mpz_t den,
+                                 int64_t lo, const node *at, alea__pmf *out)
 {
-    double lg = 1 + log2(p + 2), tc = pow(p, 0.46);
-    return tc > lg ? tc : lg;
+    zpoly P = {c, len, len};
+    while (P.len && !mpz_sgn(P.c[P.len - 1]))
+        P.len--;
+    return from_poly(ctx, &P, den, lo, at, out);
 }
 
 /* Work and digit bytes of a product of polynomials of lengths la, lb with
@@ -583,92 +579,5 @@ alea_status alea__frac_pow(alea_ctx *ctx, const alea__pmf *a, int64_t n, int64_t
     zp_clear(ctx, &A);
     zp_clear(ctx, &R);
     mpz_clear(da);
-    return st;
-}
-
-/* Horner's rule on integers: with B = P / den and w[a] = n_a / L,
- * sum w[a] B^a = (sum n_a P^a den^(n-1-a) x^(c (n-1-a))) / (L den^(n-1)),
- * each step R = R P + n_a den^(n-1-a) x^(c (n-1-a)). */
-alea_status alea__frac_polyval(alea_ctx *ctx, const alea__pmf *b, const alea__pmf *w,
-                               int64_t base, int64_t top, int64_t lo, const node *at,
-                               alea__pmf *out)
-{
-    size_t n = w->n;
-    size_t c = (size_t)-base;
-    alea_status st = skeleton_check(ctx, b, NULL, (double)(n - 1) * (double)top + 1, at);
-    if (st != ALEA_OK)
-        return st;
-    zpoly P, R, T;
-    mpz_t den, L, pw, t;
-    zp_init(&P);
-    zp_init(&R);
-    zp_init(&T);
-    mpz_init(den);
-    mpz_init(L);
-    mpz_init(pw);
-    mpz_init(t);
-    if ((st = to_poly_at(ctx, b, base, (size_t)top + 1, &P, den)) != ALEA_OK)
-        goto done;
-    mpz_set_ui(L, 1);
-    double wbits = 0;
-    for (size_t a = 0; a < n; a++) {
-        mpz_lcm(L, L, mpq_denref(&w->q[a]));
-        double nb = (double)z_bits(mpq_numref(&w->q[a]));
-        wbits = nb > wbits ? nb : wbits;
-    }
-    /* The result's coefficients are below L den^(n-1) (B's mass is at most
-     * 1). There are n products of R by P, R at most the result's size and
-     * on average half of it; a product of a long R by a short P costs R's
-     * limbs times the logarithm of P's (packed in R's coefficient size). */
-    double dn = (double)n, len = (dn - 1) * (double)top + 1;
-    double bits = (double)z_bits(L) + (dn - 1) * (double)z_bits(den) + wbits + 64;
-    double plimbs = ((double)top + 1) * (bits / 64 + 1);
-    st = poly_check(ctx, len, bits, plimbs * 64, at);
-    double horner = (dn / 2 + 1) * len * (bits / 64 + 1) * unbalanced_factor(plimbs);
-    if (st == ALEA_OK && (st = work_check(ctx, horner, at)) == ALEA_OK)
-        st = alea__charge(ctx, (int64_t)horner, at->start, at->end);
-    if (st == ALEA_OK && (st = zp_zero(ctx, &R, 1)) == ALEA_OK) {
-        mpz_divexact(t, L, mpq_denref(&w->q[n - 1]));
-        mpz_mul(R.c[0], t, mpq_numref(&w->q[n - 1]));
-        mpz_set_ui(pw, 1);
-        for (size_t a = n - 1; a-- > 0 && st == ALEA_OK;) {
-            if ((st = zp_mul(ctx, &T, &R, &P)) != ALEA_OK)
-                break;
-            zp_swap(&R, &T);
-            mpz_mul(pw, pw, den);
-            if (!mpq_sgn(&w->q[a]))
-                continue;
-            mpz_divexact(t, L, mpq_denref(&w->q[a]));
-            mpz_mul(t, t, mpq_numref(&w->q[a]));
-            mpz_mul(t, t, pw);
-            size_t at_k = c * (n - 1 - a);
-            if (at_k >= R.len) {
-                size_t old = R.len;
-                zpoly G;
-                zp_init(&G);
-                if ((st = zp_zero(ctx, &G, at_k + 1)) != ALEA_OK) {
-                    zp_clear(ctx, &G);
-                    break;
-                }
-                for (size_t i = 0; i < old; i++)
-                    mpz_swap(G.c[i], R.c[i]);
-                zp_swap(&R, &G);
-                zp_clear(ctx, &G);
-            }
-            mpz_add(R.c[at_k], R.c[at_k], t);
-        }
-        if (st == ALEA_OK) {
-            mpz_mul(L, L, pw);
-            st = from_poly(ctx, &R, L, lo, at, out);
-        }
-    }
-done:
-    zp_clear(ctx, &P);
-    zp_clear(ctx, &R);
-    zp_clear(ctx, &T);
-    mpz_clear(den);
-    mpz_clear(L);
-    mpz_clear(pw);
-    mpz_clear(t);
     return st;
 }

@@ -11,7 +11,8 @@
  *                the module's table
  *   frac_ops.c   values of pairs, comparisons, max/min, term by term
  *   frac_poly.c  sums and powers as products of integer polynomials
- *   frac_keep.c  keep's weights, walk sums and binomial rows
+ *   frac_keep.c  keep's walk sums and binomial rows, its kept sum by
+ *                thresholds over one denominator
  *   frac_text.c  the finished distribution: moments, decimals, text
  */
 #ifndef ALEA_FRAC_MODULE_H
@@ -203,6 +204,13 @@ ALEA__HIDDEN int alea__frac_smooth(const mpz_t den, unsigned long *ps, unsigned 
 ALEA__HIDDEN void alea__frac_reduce_smooth(alea__q *r, mpz_t c, const mpz_t den,
                                            const unsigned long *ps, const unsigned long *es,
                                            int np, mpz_t pz, mpz_t g, quot_cache *qc);
+
+/* The pmf of the integers c[0 .. len) over den, c[k] at value lo + k (zero
+ * ones left out), each fraction reduced (frac_poly.c); the c[k] are left
+ * 0 (their digits become the fractions'). */
+ALEA__HIDDEN alea_status alea__frac_from_ints(alea_ctx *ctx, mpz_t *c, size_t len,
+                                             const mpz_t den, int64_t lo, const node *at,
+                                             alea__pmf *out);
 
 /* Memory for about `bytes` of digits, or the exact-fractions limit error
  * (frac.c). */

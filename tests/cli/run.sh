@@ -907,7 +907,7 @@ expect "--time-limit stops a long distribution" 1 "" "$limit_msg" \
 # ALEA_TIME_SCALE where every run is slower (scripts/memcheck sets 20).
 big="--max-work 1000000000000 --max-support 100000000 --max-memory 4G"
 within=$((3000 * ${ALEA_TIME_SCALE:-1}))
-for args in "--exact 300d100kh150" "--exact 100d{0,100}!kh40" "1000d100"; do
+for args in "--exact 300d100kh150" "--exact 300d{0,100}!kh120" "1000d100"; do
     t0=$(date +%s%N)
     # shellcheck disable=SC2086
     run dist --time-limit 1 $big $args

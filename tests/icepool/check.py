@@ -464,6 +464,28 @@ CASES = [
     # keep-lowest or a middle range: a cut chain (CUT) sorts above every
     # chain that was not cut, so a roll is cut only when a cut die is kept
     ("alea", "3d6!!kl2", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(3, 2)),
+    # keep highest/lowest in fractions over one denominator (issue 31)
+    ("alea", "5d6kh3", lambda: d(6).highest(5, 3)),
+    ("alea", "6d4kl2", lambda: d(4).lowest(6, 2)),
+    ("alea", "7d3kh6", lambda: d(3).highest(7, 6)),
+    ("alea", "6d5kh1", lambda: d(5).highest(6, 1)),
+    ("alea", "4d20kl3", lambda: d(20).lowest(4, 3)),
+    ("alea", "4d{-3,0,0,7}kh2", lambda: Die([-3, 0, 0, 7]).highest(4, 2)),
+    ("alea", "5dFkl3", lambda: fudge().lowest(5, 3)),
+    ("alea", "3d{0,10,20}kh2", lambda: Die([0, 10, 20]).highest(3, 2)),
+    ("alea", "3d6xokh2", lambda: d(6).map(lambda f: f + d(6) if f == 6 else f).highest(3, 2)),
+    ("alea", "4d4xokl2", lambda: d(4).map(lambda f: f + d(4) if f == 4 else f).lowest(4, 2)),
+    # the same dice added, one pool in fractions (issue 31)
+    ("alea", "2d4 + 3d4", lambda: 2 @ d(4) + 3 @ d(4)),
+    ("alea", "1d6ro1 + 2d6ro1", lambda: 3 @ reroll(d(6), [1], once=True)),
+    ("alea", "2d3 + 1d3 - 1d3 + 1d3", lambda: 2 @ d(3) + d(3) - d(3) + d(3)),
+    ("alea", "2d4 + 3d4kh2 + 1d4", lambda: 2 @ d(4) + d(4).highest(3, 2) + d(4)),
+    ("alea", "2d{1,1,5} + 1d{1,1,5} + 1d3", lambda: 3 @ Die([1, 1, 5]) + d(3)),
+    # keep over exploding dice in fractions (issue 31)
+    ("alea", "5d10!kh3", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(5, 3)),
+    ("alea", "10d10!kh5", X, lambda D: chain(d(10), lambda f: f == 10, D).highest(10, 5)),
+    ("alea", "20d6!kh10", X, lambda D: chain(d(6), lambda f: f == 6, D).highest(20, 10)),
+    ("alea", "6d12!kl2", X, lambda D: chain(d(12), lambda f: f == 12, D).lowest(6, 2)),
     ("alea", "3d6!kl1", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(3, 1)),
     ("alea", "4d6!!kl3", X, lambda D: chain(d(6), lambda f: f == 6, D).lowest(4, 3)),
     ("alea", "3d6!dh1dl1", X, lambda D: chain(d(6), lambda f: f == 6, D).pool(3)[1:2].sum()),
