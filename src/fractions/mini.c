@@ -21,6 +21,7 @@
 #undef mpz_limbs_finish
 #undef mpz_sizeinbase
 #undef mpz_get_str
+#undef mpz_mul
 
 /* ---- 64-bit limbs: two of mini-gmp's each, the low one first ------------------ */
 
@@ -54,6 +55,73 @@ mp_limb_t *alea__mini_limbs_write(mpz_ptr z, mp_size_t n)
 void alea__mini_limbs_finish(mpz_ptr z, mp_size_t n)
 {
     mpz_limbs_finish(z, 2 * n);
+}
+
+/* Below this many of mini-gmp's limbs in the shorter factor, its own
+ * schoolbook product. */
+#define KARATSUBA_LIMBS 40
+
+/* r = |a| |b| (r may be a or b) */
+static void kmul(mpz_t r, const mpz_t a, const mpz_t b)
+{
+    size_t na = mpz_size(a), nb = mpz_size(b);
+    if (na < nb) {
+        kmul(r, b, a);
+        return;
+    }
+    if (nb < KARATSUBA_LIMBS) {
+        mpz_mul(r, a, b);
+        mpz_abs(r, r);
+        return;
+    }
+    mp_bitcnt_t k = (mp_bitcnt_t)(na / 2) * 32; /* a = a1 2^k + a0 */
+    mpz_t a0, a1, b0, b1, z0, z1, z2;
+    mpz_init(a0);
+    mpz_init(a1);
+    mpz_init(z0);
+    mpz_init(z2);
+    mpz_abs(a1, a);
+    mpz_tdiv_r_2exp(a0, a1, k);
+    mpz_tdiv_q_2exp(a1, a1, k);
+    if (nb <= na / 2) { /* b shorter than a half: a1 b 2^k + a0 b */
+        kmul(z0, a0, b);
+        kmul(z2, a1, b);
+        mpz_mul_2exp(z2, z2, k);
+        mpz_add(r, z2, z0);
+    } else {
+        mpz_init(b0);
+        mpz_init(b1);
+        mpz_init(z1);
+        mpz_abs(b1, b);
+        mpz_tdiv_r_2exp(b0, b1, k);
+        mpz_tdiv_q_2exp(b1, b1, k);
+        kmul(z0, a0, b0);
+        kmul(z2, a1, b1);
+        mpz_add(a0, a0, a1);
+        mpz_add(b0, b0, b1);
+        kmul(z1, a0, b0); /* (a0 + a1)(b0 + b1) - z0 - z2 */
+        mpz_sub(z1, z1, z0);
+        mpz_sub(z1, z1, z2);
+        mpz_mul_2exp(z2, z2, 2 * k);
+        mpz_mul_2exp(z1, z1, k);
+        mpz_add(r, z2, z1);
+        mpz_add(r, r, z0);
+        mpz_clear(b0);
+        mpz_clear(b1);
+        mpz_clear(z1);
+    }
+    mpz_clear(a0);
+    mpz_clear(a1);
+    mpz_clear(z0);
+    mpz_clear(z2);
+}
+
+void alea__mini_mul(mpz_t r, const mpz_t a, const mpz_t b)
+{
+    int neg = mpz_sgn(a) * mpz_sgn(b) < 0;
+    kmul(r, a, b);
+    if (neg)
+        mpz_neg(r, r);
 }
 
 /* base 10: from the bits, |z| < 2^bits */
@@ -162,17 +230,34 @@ mp_bitcnt_t alea__mini_remove(mpz_t r, const mpz_t x, const mpz_t f)
     return k;
 }
 
-/* r = the product of the primes up to n */
+/* r = the product of the primes up to n: a sieve, the primes multiplied
+ * into words first (frac.c asks for it at each denominator it factors) */
 void alea__mini_primorial(mpz_t r, unsigned long n)
 {
+    enum { SIEVE = 4096 };
+    unsigned char composite[SIEVE] = {0};
+    unsigned long word = 1;
     mpz_set_ui(r, 1);
     for (unsigned long p = 2; p <= n; p++) {
-        unsigned long d = 2;
-        while (d * d <= p && p % d)
-            d++;
-        if (d * d > p)
-            mpz_mul_ui(r, r, p);
+        if (p < SIEVE) {
+            if (composite[p])
+                continue;
+            for (unsigned long m = p * p; m < SIEVE; m += p)
+                composite[m] = 1;
+        } else { /* past the sieve (no caller goes there): by trial */
+            unsigned long d = 2;
+            while (d * d <= p && p % d)
+                d++;
+            if (d * d <= p)
+                continue;
+        }
+        if (word > 0xFFFFFFFFul / p) {
+            mpz_mul_ui(r, r, word);
+            word = 1;
+        }
+        word *= p;
     }
+    mpz_mul_ui(r, r, word);
 }
 
 /* z = m 2^e, m in [0.5, 1) truncated to a double's bits (as GMP's) */

@@ -34,7 +34,10 @@ typedef uint64_t mp_limb_t;
 
 /* ---- mini-gmp's numbers seen in 64-bit limbs; their decimal length as
  * GMP's (exact or 1 too many: mini-gmp's own divides for it, which took
- * most of the time of a distribution's text), and their digits without it ---- */
+ * most of the time of a distribution's text), and their digits without it;
+ * products of long numbers by Karatsuba's method (mini-gmp's are
+ * schoolbook: a product of 60,000 limbs, as a power of a pool's die packed
+ * in one number, took seconds between two polls of the deadline) ---- */
 size_t alea__mini_size(const mpz_t z);
 mp_limb_t alea__mini_getlimbn(const mpz_t z, mp_size_t i);
 const mp_limb_t *alea__mini_limbs_read(mpz_srcptr z);
@@ -42,7 +45,9 @@ mp_limb_t *alea__mini_limbs_write(mpz_ptr z, mp_size_t n);
 void alea__mini_limbs_finish(mpz_ptr z, mp_size_t n);
 size_t alea__mini_sizeinbase(const mpz_t z, int base);
 char *alea__mini_get_str(char *s, int base, const mpz_t z);
+void alea__mini_mul(mpz_t r, const mpz_t a, const mpz_t b);
 #define mpz_size alea__mini_size
+#define mpz_mul alea__mini_mul
 #define mpz_sizeinbase alea__mini_sizeinbase
 #define mpz_get_str alea__mini_get_str
 #define mpz_getlimbn alea__mini_getlimbn
