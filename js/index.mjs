@@ -671,7 +671,7 @@ export class Alea {
   }
 
   /** The exact distribution of expr (a Dist), in doubles; with exact: true
-   * in exact fractions, as `alea dist --exact --json` (mini-gmp in the
+   * in exact fractions, as `alea dist --exact --json` (GMP in the
    * module): each probability, the mean, variance and truncated mass a
    * fraction string in lowest terms ('1/216', '21/2'), the same digits as
    * the command line's; sd, atLeast, atMost and the median stay numbers

@@ -71,7 +71,7 @@ void alea__frac_unload(alea_ctx *ctx)
 }
 
 #else /* no GMP (a build without it; the WebAssembly build links the
-       * fractions on mini-gmp in place of this file): exact mode cannot be
+       * fractions and GMP in place of this file): exact mode cannot be
        * switched on */
 
 alea_status alea__frac_load(alea_ctx *ctx)

@@ -3,7 +3,8 @@
  * web-specific C. Arguments in, JSON out: each call returns a pointer to a
  * NUL-terminated JSON document in this module's memory, valid until the
  * next call. The library itself is unchanged (built from src/ as is), with
- * its exact fractions linked in: src/fractions/ on mini-gmp (mini.h).
+ * its exact fractions linked in: src/fractions/ on GMP and MPFR built for
+ * wasm32 (scripts/web; src/fractions/long32.h).
  *
  * A request (alea_web_begin) is one or more calls that share a deadline and
  * a budget of answer bytes: a link to the page is a stranger's text, and
@@ -254,7 +255,7 @@ static int ready_exact(int exact)
 {
     if (context()) {
         alea_ctx_set_dialect(ctx, (alea_dialect)dialect);
-        /* the fractions are linked in (mini-gmp): switching them on cannot fail */
+        /* the fractions are linked in (GMP): switching them on cannot fail */
         alea_ctx_set_exact(ctx, exact != 0);
     }
     answer_limit = budget;

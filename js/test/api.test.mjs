@@ -232,7 +232,7 @@ test('dist: the exact distribution', () => {
   assert.equal(dd.p(2), 0.55);
   const ev = alea.dist('event(d12 + d14 + d18 + d20)');
   assert.ok(ev.flags['critical failure'] > 0 && ev.truncated > 0);
-  // exact fractions (mini-gmp in the module), as `alea dist --exact --json`
+  // exact fractions (GMP in the module), as `alea dist --exact --json`
   const q = alea.dist('3d6', { exact: true });
   assert.deepEqual([q.exact, q.p(3), q.p(2), q.mean, q.variance, q.truncated], [true, '1/216', '0', '21/2', '35/4', '0']);
   assert.equal(alea.dist('3d6').exact, false);

@@ -1,4 +1,4 @@
-// exact.test.mjs -- exact fractions in the WebAssembly module (mini-gmp):
+// exact.test.mjs -- exact fractions in the WebAssembly module (GMP, MPFR):
 // the language corpus (tests/lang/*.test and the game systems of
 // docs/systems/*.md, gathered by fuzz/corpus.awk) through the module with
 // exact: true and through `alea dist --exact --json` (ALEA, default
@@ -86,7 +86,7 @@ test('dist, exact: long fractions, keeps over explosions, probabilities below th
     same(src, got, text, cli(['dist', '--exact', '--json', '--', src]));
   }
   // in doubles, a result near the double range is computed again in
-  // fractions (the module's mini-gmp, the CLI's GMP and MPFR): the same
+  // fractions (GMP and MPFR in both): the same
   // decimal digits, to the last
   for (const src of ['300d20', '1000d6', '(500d6) >= 501', '400d10']) {
     const [got, text] = raw(() => module.dist(src));

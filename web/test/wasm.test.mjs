@@ -85,7 +85,7 @@ test('dist: the same JSON as `alea dist --json`, or the same error', () => {
     } else {
       assert.equal(r.status, 0, `${src}: the CLI failed: ${r.stderr}`);
       const { hint, ...dist } = got;
-      // the module has the fractions too (mini-gmp): a result that came
+      // the module has the fractions too (GMP): a result that came
       // near the double range is computed again in them, as the CLI's
       near(dist, JSON.parse(r.stdout), src);
       assert.equal(hint, cliHint(r.stderr), src);
