@@ -152,7 +152,7 @@ static int w_get(alea__w w, mpq_t t, const alea__q **out)
     }
     if (!(fabs(w.d) <= 9007199254740992.0) || w.d != floor(w.d))
         return 0;
-    mpq_set_si(t, (long)w.d, 1);
+    mpq_set_si(t, (int64_t)w.d, 1); /* 64 bits (long32.h: also on wasm32) */
     *out = t;
     return 1;
 }

@@ -172,7 +172,7 @@ static alea_status q_sums(alea_ctx *ctx, const alea__pmf *m, int nk, alea__q *sk
         mpz_mul(f, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
-                mpz_mul_si(f, f, (long)m->v[i]);
+                mpz_mul_si(f, f, m->v[i]); /* 64 bits (long32.h: also on wasm32) */
             mpz_add(s[k], s[k], f);
         }
         /* charged by the callers before: done as it goes */

@@ -23,7 +23,7 @@
 #ifndef ALEA_HAVE_GMP
 #error "the fraction module is built with GMP (ALEA_HAVE_GMP) only"
 #endif
-#include <gmp.h>
+#include "long32.h" /* GMP; where a long is 32 bits, 64-bit outcomes too */
 #include <math.h>
 
 /* Work units per limb (times its logarithm) of the operands of an exact
