@@ -618,7 +618,8 @@ double alea_dist_flag_prob(const alea_dist *dist, size_t i);
  * more work and memory (digits grow with the dice: 1000d20's fractions
  * have about 1300 digits each); the WORK and MEMORY limits cover them.
  * alea_ctx_set_exact returns ALEA_ERR_ARGUMENT in a build without GMP
- * (the WebAssembly module). Every construct of the language has its exact
+ * (the WebAssembly module has mini-gmp: its fractions are GMP's digit for
+ * digit). Every construct of the language has its exact
  * form; a construct without one (none today) would be refused by
  * alea_expr_dist with ALEA_ERR_INVALID naming it, never rounded silently.
  */

@@ -139,16 +139,26 @@ export interface Luck {
   at_least: number;
 }
 
-export class Dist {
+/** An exact fraction as `alea dist --exact --json` writes it: 'num/den' in
+ * lowest terms ('1/216'), a whole number without '/1' ('7'). */
+export type Fraction = string;
+
+/** A distribution: in doubles (P = number), or with exact: true in exact
+ * fractions (P = Fraction: each probability, mean, variance and truncated). */
+export class Dist<P extends number | Fraction = number> {
   expression: string;
   /** [value, probability] pairs, ascending. */
-  outcomes: [number, number][];
-  mean: number;
+  outcomes: [number, P][];
+  mean: P;
+  /** true: computed in exact fractions (dist(expr, {exact: true})). */
+  exact: boolean;
+  /** Exact fractions: the variance; in doubles null (sd alone). */
+  variance: Fraction | null;
   sd: number;
   min: number;
   max: number;
   /** Probability cut from explosion tails. */
-  truncated: number;
+  truncated: P;
   /** Names of values (dd()'s outcomes). */
   labels: Map<number, string>;
   /** Named probabilities (an event() pool's 'critical failure'). */
@@ -160,7 +170,8 @@ export class Dist {
   hint: string | null;
   /** The library's JSON, as parsed. */
   json: Record<string, unknown>;
-  p(value: number): number;
+  /** P(X = value) (0, or '0' in exact fractions, for a value it cannot take). */
+  p(value: number): P;
   /** P(X >= value): the library's cumulative column (alea_dist_cumulate). */
   atLeast(value: number): number;
   /** P(X <= value): the library's cumulative column. */
@@ -183,7 +194,8 @@ export interface RollOptions {
 
 export interface DistOptions {
   dialect?: Dialect;
-  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  /** true: in exact fractions, as `alea dist --exact --json` (more work
+   * and memory, within the same limits). */
   exact?: boolean;
 }
 
@@ -193,7 +205,8 @@ export type Column = string | readonly [name: string, expression: string];
 
 export interface CompareOptions {
   dialect?: Dialect;
-  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  /** true: every column in exact fractions and the distances as fraction
+   * strings, as `alea compare --exact --json`. */
   exact?: boolean;
   /** true: the distances between every pair of columns (`alea compare
    * --pairs`); else each column against the first. */
@@ -205,43 +218,44 @@ export interface CompareOptions {
 
 /** Two columns compared, A and B rolled independently, as `alea compare
  * --json`'s "versus": each is normalised by its mass listed. */
-export interface Versus {
+export interface Versus<P extends number | Fraction = number> {
   /** The columns' indexes (a < b). */
   a: number;
   b: number;
   /** P(A > B), P(A = B), P(A < B): they sum to 1. */
-  p_greater: number;
-  p_equal: number;
-  p_less: number;
+  p_greater: P;
+  p_equal: P;
+  p_less: P;
   /** Total variation distance: 0 identical, 1 disjoint. */
-  tv: number;
+  tv: P;
   /** Kolmogorov-Smirnov distance: the greatest |P(A <= v) - P(B <= v)|. */
-  ks: number;
+  ks: P;
   /** Earth mover's distance: the least average shift that turns A into B
    * (d20 against d20 + 5: 5). */
-  emd: number;
+  emd: P;
 }
 
 /** What a table's cells are: P(X = v), P(X >= v) or P(X <= v). */
 export type TableKind = 'p' | 'at_least' | 'at_most';
 
-/** Several distributions side by side, and the distances between them. */
-export class Comparison {
+/** Several distributions side by side, and the distances between them
+ * (with exact: true, P = Fraction). */
+export class Comparison<P extends number | Fraction = number> {
   /** The columns' names, in the order given (an expression named by itself). */
   readonly names: string[];
-  readonly dists: Dist[];
+  readonly dists: Dist<P>[];
   /** Every value some column can take, ascending. */
   readonly outcomes: number[];
   /** Each column against the first, or every pair with pairs: true. */
-  readonly versus: Versus[];
+  readonly versus: Versus<P>[];
   /** The Dist of the column named name. */
-  get(name: string): Dist | undefined;
+  get(name: string): Dist<P> | undefined;
   /** A row [value, one number per column] for each value of outcomes; with
    * kind 'p' a column that cannot take the value has null. */
-  table(kind?: 'p'): [number, (number | null)[]][];
+  table(kind?: 'p'): [number, (P | null)[]][];
   table(kind: 'at_least' | 'at_most'): [number, number[]][];
   /** As `alea compare --json` writes it. */
-  readonly json: { columns: Record<string, unknown>[]; versus: Versus[] };
+  readonly json: { columns: Record<string, unknown>[]; versus: Versus<P>[] };
 }
 
 /** A roll for fairness(): an [expression, total] pair, an {expression,
@@ -323,7 +337,8 @@ export interface TableOptions {
    * probability the expression reports ('critical failure'). */
   stats?: string | readonly string[];
   dialect?: Dialect;
-  /** Fractions are not in the WebAssembly build: true throws ALEA_ERR_ARGUMENT. */
+  /** true: the cells in exact fractions, as `alea table --exact --json`
+   * (a probability or mean a Fraction; sd the nearest double). */
   exact?: boolean;
 }
 
@@ -331,8 +346,10 @@ export interface TableOptions {
  * the expression (median, pN), or another number (mean, sd). */
 export type StatKind = 'prob' | 'outcome' | 'number';
 
-/** An expression swept over values of its names, as `alea table --json`. */
-export class Table {
+/** An expression swept over values of its names, as `alea table --json`
+ * (with exact: true, C = number | Fraction: a probability or mean cell a
+ * Fraction). */
+export class Table<C extends number | Fraction = number> {
   readonly expression: string;
   /** The names swept: one or two. */
   readonly names: string[];
@@ -347,15 +364,15 @@ export class Table {
   readonly kinds: StatKind[];
   /** The cell of stat (as written, or its index) at the row's and the
    * column's values (none with one name); undefined off the table. */
-  cell(stat: string | number, row: number, col?: number | null): number | undefined;
+  cell(stat: string | number, row: number, col?: number | null): C | undefined;
   /** An object per cell, row by row: {m: 0, dc: 10, mean: 0.55}. */
-  asObjects(): Record<string, number>[];
+  asObjects(): Record<string, C>[];
   /** As `alea table --json` writes it. */
   readonly json: {
     expression: string;
     names: string[];
     values: number[][];
-    stats: { stat: string; cells: number[] | number[][] }[];
+    stats: { stat: string; cells: C[] | C[][] }[];
   };
   /** As `alea table --csv` writes it. */
   readonly csv: string;
@@ -365,7 +382,7 @@ export class Table {
 export type PolicyOptions = DistOptions;
 
 /** One situation of a policy: what the player sees, the best choice. */
-export interface PolicyRow {
+export interface PolicyRow<V extends number | Fraction = number> {
   /** What the player sees: 'failure (natural 3-10)', '6 5 3 2 1'. */
   readonly seen: string;
   /** The choice best for the goal (or the fixed rule's): 'double down', 'keep'. */
@@ -373,32 +390,33 @@ export interface PolicyRow {
   /** How often the player sees it. */
   readonly chance: number;
   /** The goal's value with the choice. */
-  readonly value: number;
+  readonly value: V;
   /** The goal's value without choosing (as it stands). */
-  readonly plain: number;
+  readonly plain: V;
 }
 
 /** The player's decisions at an expression's first choice point, as
- * `alea policy --json` gives them (in doubles). */
-export class Policy {
+ * `alea policy --json` gives them (in doubles; with exact: true the values
+ * as `alea policy --exact --json` writes them, V = number | Fraction). */
+export class Policy<V extends number | Fraction = number> {
   readonly expression: string;
   /** The goal as a person reads it: 'the chance of >= 20', 'the expected tier ...'. */
   readonly goal: string;
   /** Whether the values are chances. */
   readonly isProb: boolean;
   /** The expression's value with its choices (the best, or a fixed rule's). */
-  readonly value: number;
+  readonly value: V;
   /** The value with the best choices. */
-  readonly optimum: number;
-  readonly rows: readonly PolicyRow[];
+  readonly optimum: V;
+  readonly rows: readonly PolicyRow<V>[];
   /** As `alea policy --json` writes it. */
   readonly json: {
     expression: string;
     goal: string;
     probability: boolean;
-    value: number;
-    optimum: number;
-    rows: { seen: string; choice: string; chance: number; value: number; plain: number }[];
+    value: V;
+    optimum: V;
+    rows: { seen: string; choice: string; chance: number; value: V; plain: V }[];
   };
 }
 
@@ -418,23 +436,39 @@ export class Alea {
   seed(seed: Seed): void;
   roll(expr: string, options: RollOptions & { n: number }): Roll[];
   roll(expr: string, options?: RollOptions & { n?: undefined }): Roll;
-  dist(expr: string, options?: DistOptions): Dist;
+  dist(expr: string, options: DistOptions & { exact: true }): Dist<Fraction>;
+  dist(expr: string, options?: DistOptions & { exact?: false }): Dist;
+  dist(expr: string, options?: DistOptions): Dist | Dist<Fraction>;
   /** The columns' distributions and the distances between them, options last. */
-  compare(...args: [...Column[], CompareOptions] | Column[]): Comparison;
+  compare(...args: [...Column[], CompareOptions & { exact: true }]): Comparison<Fraction>;
+  compare(...args: [...Column[], CompareOptions & { exact?: false }] | Column[]): Comparison;
+  compare(...args: [...Column[], CompareOptions] | Column[]): Comparison | Comparison<Fraction>;
   /** Whether the rolls are what fair dice give, as `alea fairness --json`. */
   fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Fairness;
   /** The expression swept over values of its names, a statistic a table. */
-  table(expr: string, sweeps: Sweeps, options?: TableOptions): Table;
+  table(expr: string, sweeps: Sweeps, options: TableOptions & { exact: true }): Table<number | Fraction>;
+  table(expr: string, sweeps: Sweeps, options?: TableOptions & { exact?: false }): Table;
+  table(expr: string, sweeps: Sweeps, options?: TableOptions): Table | Table<number | Fraction>;
   /** The player's best choice in every situation of the expression's
    * choice point; no choice ('3d6'): an AleaError, ALEA_ERR_INVALID. */
-  policy(expr: string, options?: PolicyOptions): Policy;
+  policy(expr: string, options: PolicyOptions & { exact: true }): Policy<number | Fraction>;
+  policy(expr: string, options?: PolicyOptions & { exact?: false }): Policy;
+  policy(expr: string, options?: PolicyOptions): Policy | Policy<number | Fraction>;
 }
 
 export function load(options?: LoadOptions): Promise<Alea>;
 export function roll(expr: string, options: RollOptions & { n: number }): Promise<Roll[]>;
 export function roll(expr: string, options?: RollOptions & { n?: undefined }): Promise<Roll>;
-export function dist(expr: string, options?: DistOptions): Promise<Dist>;
-export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison>;
+export function dist(expr: string, options: DistOptions & { exact: true }): Promise<Dist<Fraction>>;
+export function dist(expr: string, options?: DistOptions & { exact?: false }): Promise<Dist>;
+export function dist(expr: string, options?: DistOptions): Promise<Dist | Dist<Fraction>>;
+export function compare(...args: [...Column[], CompareOptions & { exact: true }]): Promise<Comparison<Fraction>>;
+export function compare(...args: [...Column[], CompareOptions & { exact?: false }] | Column[]): Promise<Comparison>;
+export function compare(...args: [...Column[], CompareOptions] | Column[]): Promise<Comparison | Comparison<Fraction>>;
 export function fairness(rolls: Iterable<FairnessRoll>, options?: FairnessOptions): Promise<Fairness>;
-export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table>;
-export function policy(expr: string, options?: PolicyOptions): Promise<Policy>;
+export function table(expr: string, sweeps: Sweeps, options: TableOptions & { exact: true }): Promise<Table<number | Fraction>>;
+export function table(expr: string, sweeps: Sweeps, options?: TableOptions & { exact?: false }): Promise<Table>;
+export function table(expr: string, sweeps: Sweeps, options?: TableOptions): Promise<Table | Table<number | Fraction>>;
+export function policy(expr: string, options: PolicyOptions & { exact: true }): Promise<Policy<number | Fraction>>;
+export function policy(expr: string, options?: PolicyOptions & { exact?: false }): Promise<Policy>;
+export function policy(expr: string, options?: PolicyOptions): Promise<Policy | Policy<number | Fraction>>;

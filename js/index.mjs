@@ -203,7 +203,12 @@ export class Roll {
 /** An exact distribution: outcomes as [value, probability] pairs in
  * ascending order, mean, sd, min, max, the mass cut from explosion tails
  * (truncated), names of values (labels: dd()'s outcomes), named
- * probabilities (flags: an event() pool's 'critical failure'). */
+ * probabilities (flags: an event() pool's 'critical failure'). In exact
+ * fractions (dist(expr, {exact: true}): exact is true) each probability,
+ * mean, variance and truncated is a string 'num/den' in lowest terms
+ * ('1/216'; a whole number without '/1'), as `alea dist --exact --json`
+ * writes them; sd, atLeast, atMost and the median stay numbers, the
+ * nearest doubles. */
 export class Dist {
   constructor({ median, at_least: atLeast, at_most: atMost, ...d }) {
     this.expression = d.expression;
@@ -213,6 +218,9 @@ export class Dist {
     this.min = d.min;
     this.max = d.max;
     this.truncated = d.truncated;
+    this.exact = d.exact === true;
+    // exact: the variance as a fraction (in doubles, sd alone)
+    this.variance = d.variance ?? null;
     this.labels = new Map(d.labels ?? []);
     this.flags = d.flags ?? {};
     this.rolls = d.rolls ?? 1;
@@ -245,10 +253,11 @@ export class Dist {
     return lo;
   }
 
-  /** P(X = value), by bisection of the ascending outcomes. */
+  /** P(X = value), by bisection of the ascending outcomes ('0' for a
+   * value it cannot take in exact fractions). */
   p(value) {
     const x = point(value), o = this.outcomes, i = this.#first(x);
-    return i < o.length && o[i][0] === x ? o[i][1] : 0;
+    return i < o.length && o[i][0] === x ? o[i][1] : this.exact ? '0' : 0;
   }
 
   /** P(X >= value): the library's column (alea_dist_cumulate). */
@@ -277,14 +286,6 @@ function point(value) {
       Number.isNaN(value) ? 'NaN' : typeof value}`);
   }
   return value;
-}
-
-// exact: true refused: the WebAssembly build has no fractions (GMP); the
-// command line's `alea COMMAND --exact` and the Python module have them.
-function noFractions(command, src) {
-  return new AleaError('exact fractions are not in the WebAssembly build (the command line\'s '
-    + `\`alea ${command} --exact\` and the Python module have them)`,
-  { status: 'ALEA_ERR_ARGUMENT', expression: src, end: utf8Length(src) });
 }
 
 function optionsOf(options, call) {
@@ -583,8 +584,9 @@ export class Table {
  * best ones, rows a {seen, choice, chance, value, plain} per situation
  * (plain: the goal's value without choosing; situations that share a
  * choice come one after another where the mechanic can order them so),
- * json the library's object. In doubles: the WebAssembly build has no
- * fractions. */
+ * json the library's object. With exact: true the values are fractions
+ * where `alea policy --exact --json` writes them so: value, optimum and
+ * each row's value as 'num/den' strings ('11/10'). */
 export class Policy {
   constructor(data) {
     this.expression = data.expression;
@@ -668,13 +670,17 @@ export class Alea {
     return n === undefined ? rolls[0] : rolls;
   }
 
-  /** The exact distribution of expr (a Dist), in doubles: exact fractions
-   * (GMP) are not in the WebAssembly build, so exact: true is refused. */
+  /** The exact distribution of expr (a Dist), in doubles; with exact: true
+   * in exact fractions, as `alea dist --exact --json` (mini-gmp in the
+   * module): each probability, the mean, variance and truncated mass a
+   * fraction string in lowest terms ('1/216', '21/2'), the same digits as
+   * the command line's; sd, atLeast, atMost and the median stay numbers
+   * (the nearest doubles to the fractions). Fractions cost more work and
+   * memory: the same limits bound them. */
   dist(expr, options = {}) {
     const { dialect = 'alea', exact = false } = optionsOf(options, 'dist');
     const src = this.#source(expr);
-    if (exact) throw noFractions('dist', src);
-    return new Dist(this.#call(src, dialect, (req) => req.dist(src, { stats: true })));
+    return new Dist(this.#call(src, dialect, (req) => req.dist(src, { stats: true, exact: !!exact })));
   }
 
   /** The distributions of several expressions side by side and the
@@ -685,7 +691,9 @@ export class Alea {
    * budget, and their outcomes together stay within the support limit;
    * the table has at most maxCells cells (values x columns, default
    * COMPARE_CELLS_MAX). versus: each column against the first, or every
-   * pair with pairs: true (`alea compare --pairs`). */
+   * pair with pairs: true (`alea compare --pairs`). With exact: true every
+   * column in fractions (as dist's) and the distances as fraction strings
+   * ('1/6'), as `alea compare --exact --json`. */
   compare(...args) {
     const last = args.at(-1);
     const options = last !== null && typeof last === 'object' && !Array.isArray(last)
@@ -697,10 +705,9 @@ export class Alea {
     }
     const srcs = columns.map(([, src]) => this.#source(src));
     const first = srcs[0];
-    if (exact) throw noFractions('compare', first);
     let failed = 0;
     const a = this.#call(first, dialect, (req) => {
-      const out = req.compare(srcs, { pairs: !!pairs });
+      const out = req.compare(srcs, { pairs: !!pairs, exact: !!exact });
       failed = out.error?.column ?? 0;
       return out;
     }, () => srcs[failed]);
@@ -773,7 +780,9 @@ export class Alea {
    * cells are at most the library's 'cells' limit and share its work
    * limit and the deadline. An error in a sweep or a statistic is an
    * AleaError whose expression is that text (part: 'sweep' or 'stat',
-   * partIndex: which); the expression's, part 'expression'. */
+   * partIndex: which); the expression's, part 'expression'. With exact:
+   * true the cells in fractions, as `alea table --exact --json` (a
+   * probability or mean a fraction string, '1/6'; sd the nearest double). */
   table(expr, sweeps, options = {}) {
     const { stats = [], dialect = 'alea', exact = false } = optionsOf(options, 'table');
     const src = this.#source(expr);
@@ -793,11 +802,10 @@ export class Alea {
         }
       }
     }
-    if (exact) throw noFractions('table', src);
     let part = 'expression', index = 0;
     try {
       return new Table(this.#call(src, dialect, (req) => {
-        const out = req.table(src, sw, st, { csv: true });
+        const out = req.table(src, sw, st, { csv: true, exact: !!exact });
         if (out.error) ({ part = 'expression', index = 0 } = out.error);
         return out;
       }, () => (part === 'sweep' ? sw[index] : part === 'stat' ? st[index] : src)));
@@ -809,15 +817,15 @@ export class Alea {
 
   /** The player's best choice in every situation of the expression's
    * first choice point (a Policy), as `alea policy --json`; options:
-   * {dialect, exact} (exact: true is refused: no fractions here). One call
+   * {dialect, exact} (exact: true: the values as fraction strings, as
+   * `alea policy --exact --json`). One call
    * of the module, within the library's work limit and the deadline. An
    * expression with no choice for the player ('3d6') throws an AleaError
    * with status 'ALEA_ERR_INVALID' and its span. */
   policy(expr, options = {}) {
     const { dialect = 'alea', exact = false } = optionsOf(options, 'policy');
     const src = this.#source(expr);
-    if (exact) throw noFractions('policy', src);
-    return new Policy(this.#call(src, dialect, (req) => req.policy(src)));
+    return new Policy(this.#call(src, dialect, (req) => req.policy(src, { exact: !!exact })));
   }
 
   #source(expr) {

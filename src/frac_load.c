@@ -70,7 +70,9 @@ void alea__frac_unload(alea_ctx *ctx)
     ctx->frac_ops = NULL;
 }
 
-#else /* no GMP (the WebAssembly build): exact mode cannot be switched on */
+#else /* no GMP (a build without it; the WebAssembly build links the
+       * fractions on mini-gmp in place of this file): exact mode cannot be
+       * switched on */
 
 alea_status alea__frac_load(alea_ctx *ctx)
 {

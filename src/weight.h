@@ -36,7 +36,11 @@ struct node; /* ast.h: the spans of errors */
  * exact form yet), never rounded in silently.
  */
 #ifdef ALEA_HAVE_GMP
+#ifdef ALEA_MINI_GMP
+#include "fractions/mini.h" /* the WebAssembly build */
+#else
 #include <gmp.h>
+#endif
 typedef __mpq_struct alea__q; /* an element of GMP's mpq_t */
 #else
 typedef struct alea__q {

@@ -7,6 +7,10 @@
 //   alea.dist('4d6kh3')        -> the library's JSON, parsed, or {error: {...}}
 //   alea.dist('4d6kh3', {stats: true}) -> with the library's median and
 //                              cumulative columns: median, at_least, at_most
+//   alea.dist('3d6', {exact: true}) -> in exact fractions, as `alea dist
+//                              --exact --json`: "exact": true, and each
+//                              probability also as a fraction string ("1/216");
+//                              compare, table and policy take {exact} too
 //   alea.roll('4d6kh3', {n: 3, seed: '7'})   -> {rolls: [{text, total, detail}]}
 //   alea.roll('3d6', {seed: '7', luck: true}) -> each roll with its "luck",
 //                              {at_most, at_least} in the exact distribution
@@ -177,33 +181,38 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     return [1, Number(s >> 32n), Number(s & 0xffffffffn)];
   };
   const calls = {
-    dist: (src, { stats = false } = {}) => withSource(src, x.alea_web_dist, stats ? 1 : 0),
+    dist: (src, { stats = false, exact = false } = {}) =>
+      withSource(src, x.alea_web_dist, (stats ? 1 : 0) | (exact ? 2 : 0)),
     roll(src, { n = 1, seed = null, detail = true, luck = false } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_roll, n, seeded ? 1 : 0, hi, lo, detail ? 1 : 0, luck ? 1 : 0);
     },
     // The expressions' distributions side by side and the distances between
     // them (each against the first; every pair with pairs; without columns,
-    // the distances alone: {versus}): their bytes one after another, and
+    // the distances alone: {versus}; with exact, in fractions, the
+    // distances as fraction strings): their bytes one after another, and
     // each one's length.
-    compare(srcs, { pairs = false, columns = true } = {}) {
+    compare(srcs, { pairs = false, columns = true, exact = false } = {}) {
+      const flags = (pairs ? 1 : 0) | (columns ? 0 : 2) | (exact ? 4 : 0);
       return withPieces(srcs, (ptr, lens, n) =>
-        JSON.parse(cstring(x.alea_web_compare(ptr, lens, n, (pairs ? 1 : 0) | (columns ? 0 : 2)))));
+        JSON.parse(cstring(x.alea_web_compare(ptr, lens, n, flags))));
     },
     // An expression swept over values of its names (sweeps: ['m=0..10',
     // 'dc=10..20']), a statistic a table (stats: ['mean', 'p>=2']); with
     // csv, the library's CSV of it too; with svg (true, or a statistic's
     // index), its picture ("svg": `alea table --svg`'s, the heat map of
-    // that statistic with two names, of statistic 0 for true).
-    table(src, sweeps, stats, { csv = false, svg = false } = {}) {
+    // that statistic with two names, of statistic 0 for true); with exact,
+    // the cells in fractions (`alea table --exact`).
+    table(src, sweeps, stats, { csv = false, svg = false, exact = false } = {}) {
       const k = svg === true ? 0 : Number.isInteger(svg) && svg >= 0 ? svg : -1;
       return withPieces(sweeps, (sp, sl, ns) => withPieces(stats, (tp, tl, nt) =>
-        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, csv ? 1 : 0, k)));
+        withSource(src, x.alea_web_table, sp, sl, ns, tp, tl, nt, (csv ? 1 : 0) | (exact ? 2 : 0), k)));
     },
     // The player's best choice in every situation of the expression's
     // first choice point, as `alea policy --json`; an expression without
-    // a choice: the library's error, ALEA_ERR_INVALID.
-    policy: (src) => withSource(src, x.alea_web_policy),
+    // a choice: the library's error, ALEA_ERR_INVALID; with exact, the
+    // values as fractions (`alea policy --exact --json`).
+    policy: (src, { exact = false } = {}) => withSource(src, x.alea_web_policy, exact ? 2 : 0),
     sample(src, { n = 1000, seed = null, stream = 0 } = {}) {
       const [seeded, hi, lo] = seedWords(seed);
       return withSource(src, x.alea_web_sample, n, seeded, hi, lo, stream);
@@ -323,7 +332,7 @@ export async function loadAlea(bytes, { deadline = DEADLINE_MS, answerBytes = AN
     roll: (src, options) => request().roll(src, options),
     compare: (srcs, options) => request().compare(srcs, options),
     table: (src, sweeps, stats, options) => request().table(src, sweeps, stats, options),
-    policy: (src) => request().policy(src),
+    policy: (src, options) => request().policy(src, options),
     sample: (src, options) => request().sample(src, options),
     estimate: (src, values, counts) => request().estimate(src, values, counts),
     svg: (items) => request().svg(items),

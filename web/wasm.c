@@ -2,7 +2,8 @@
  * wasm.c -- the WebAssembly entry points of the web page (web/): the only
  * web-specific C. Arguments in, JSON out: each call returns a pointer to a
  * NUL-terminated JSON document in this module's memory, valid until the
- * next call. The library itself is unchanged (built from src/ as is).
+ * next call. The library itself is unchanged (built from src/ as is), with
+ * its exact fractions linked in: src/fractions/ on mini-gmp (mini.h).
  *
  * A request (alea_web_begin) is one or more calls that share a deadline and
  * a budget of answer bytes: a link to the page is a stranger's text, and
@@ -246,14 +247,24 @@ static alea_ctx *context(void)
     return ctx;
 }
 
-/* Before each call: the context, and this call's share of the budget. */
-static int ready(void)
+/* Before each call: the context, and this call's share of the budget;
+ * exact: the call's distributions in fractions (alea_ctx_set_exact), as
+ * the command line's --exact; else in doubles. */
+static int ready_exact(int exact)
 {
-    if (context())
+    if (context()) {
         alea_ctx_set_dialect(ctx, (alea_dialect)dialect);
+        /* the fractions are linked in (mini-gmp): switching them on cannot fail */
+        alea_ctx_set_exact(ctx, exact != 0);
+    }
     answer_limit = budget;
     too_long = 0;
     return ctx != NULL;
+}
+
+static int ready(void)
+{
+    return ready_exact(0);
 }
 
 /* A successful answer of len bytes: charged to the request. */
@@ -399,12 +410,19 @@ static const char *dist_answer(const alea_dist *d, size_t pos, int stats, const 
 /*
  * The exact distribution of the len bytes at src: the library's JSON
  * (alea_dist_format), with the expression's hint first when it has one,
- * and with stats set its median and cumulative columns last (put_stats);
- * or {"error": {status, text, message, start, end}}.
+ * and with flags' DIST_STATS its median and cumulative columns last
+ * (put_stats); with DIST_EXACT in fractions, as `alea dist --exact --json`
+ * (each outcome's probability, "mean", "variance" and "truncated" as
+ * fraction strings, "1/216", and "exact": true; the statistics stay
+ * doubles, the nearest to the fractions); or {"error": {status, text,
+ * message, start, end}}.
  */
-EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int stats)
+#define DIST_STATS 1
+#define DIST_EXACT 2
+EXPORT("alea_web_dist") const char *web_dist(const char *src, size_t len, int flags)
 {
-    if (!ready())
+    int stats = flags & DIST_STATS;
+    if (!ready_exact(flags & DIST_EXACT))
         return nomem;
     alea_expr *e = NULL;
     alea_dist *d = NULL;
@@ -456,18 +474,46 @@ static int put_column(size_t *pos, const alea_expr *e, const alea_dist *d)
     return ok;
 }
 
-/* The six numbers of alea_dist_versus, as `alea compare --json`'s "versus". */
-static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
+/* The six numbers of alea_dist_versus, as `alea compare --json`'s
+ * "versus"; with fractions (alea_dist_versus_fractions' six, separated by
+ * spaces; NULL: none) as strings, "1/6", as `alea compare --exact --json`. */
+static int put_versus(size_t *pos, int a, int b, const alea_versus *v, const char *fractions)
 {
     const char *const keys[6] = {"p_greater", "p_equal", "p_less", "tv", "ks", "emd"};
     const double x[6] = {v->p_greater, v->p_equal, v->p_less, v->tv, v->ks, v->emd};
     int ok = put(pos, "{\"a\": %d, \"b\": %d", a, b);
     for (int i = 0; i < 6 && ok; i++) {
+        if (fractions) {
+            size_t k = strcspn(fractions, " ");
+            ok = put(pos, ", \"%s\": \"%.*s\"", keys[i], (int)k, fractions);
+            fractions += k + (fractions[k] == ' ');
+            continue;
+        }
         char num[32];
         alea_format_double(x[i], num, sizeof num);
         ok = put(pos, ", \"%s\": %s", keys[i], num);
     }
     return ok && put_bytes(pos, "}", 1);
+}
+
+/* The six fractions of a against b (both exact) as a new string, within the
+ * work limit; NULL with the library's error in ctx (or out of memory: then
+ * *st ALEA_ERR_NOMEM). */
+static char *versus_fractions(const alea_dist *a, const alea_dist *b, alea_status *st)
+{
+    size_t n = 0;
+    char *s = NULL;
+    if ((*st = alea_dist_versus_fractions(ctx, a, b, NULL, 0, &n)) != ALEA_OK)
+        return NULL;
+    if (!(s = malloc(n + 1))) {
+        *st = ALEA_ERR_NOMEM;
+        return NULL;
+    }
+    if ((*st = alea_dist_versus_fractions(ctx, a, b, s, n + 1, &n)) != ALEA_OK) {
+        free(s);
+        return NULL;
+    }
+    return s;
 }
 
 /*
@@ -484,15 +530,18 @@ static int put_versus(size_t *pos, int a, int b, const alea_versus *v)
  * outcomes together stay within the support limit. An error as web_dist's,
  * with "column": the index of the expression it concerns (its span in that
  * expression); a limit of the whole comparison has column 0 and a span of
- * 0 to 0.
+ * 0 to 0. With COMPARE_EXACT every column in fractions (as web_dist's with
+ * DIST_EXACT) and the distances as fraction strings, as `alea compare
+ * --exact --json`.
  */
 #define COMPARE_PAIRS 1       /* every pair, not each against the first */
 #define COMPARE_VERSUS_ONLY 2 /* no "columns" in the answer */
+#define COMPARE_EXACT 4       /* in fractions */
 EXPORT("alea_web_compare")
 const char *web_compare(const char *src, const uint32_t *lens, int n, int flags)
 {
     int pairs = flags & COMPARE_PAIRS, columns = !(flags & COMPARE_VERSUS_ONLY);
-    if (!ready())
+    if (!ready_exact(flags & COMPARE_EXACT))
         return nomem;
     if (n < 1)
         return limit_error(0, "compare needs at least one expression");
@@ -537,15 +586,24 @@ const char *web_compare(const char *src, const uint32_t *lens, int n, int flags)
             alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
             alea_status st = alea_dist_versus(ctx, d[a], d[b], &v);
             spent += alea_ctx_work(ctx);
+            char *fr = NULL;
+            if (st == ALEA_OK && alea_dist_is_exact(d[a]) && alea_dist_is_exact(d[b])) {
+                alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work - spent > 0 ? work - spent : 0);
+                fr = versus_fractions(d[a], d[b], &st);
+                spent += alea_ctx_work(ctx);
+            }
             alea_ctx_limit(ctx, ALEA_LIMIT_WORK, work);
-            if (st == ALEA_ERR_LIMIT)
+            if (st == ALEA_ERR_NOMEM && !fr)
+                fail = nomem;
+            else if (st == ALEA_ERR_LIMIT)
                 fail = limit_error(0, "compare: the columns and the distances between them need "
                                       "more work in all than the work limit (%lld) allows; "
                                       "compare fewer expressions, or raise the 'work' limit",
                                    (long long)work);
             else if (st != ALEA_OK)
                 fail = error_answer();
-            ok = !fail && (!k++ || put_bytes(&pos, ", ", 2)) && put_versus(&pos, a, b, &v);
+            ok = !fail && (!k++ || put_bytes(&pos, ", ", 2)) && put_versus(&pos, a, b, &v, fr);
+            free(fr);
         }
     ok = ok && put(&pos, "]}");
     if (!fail && !ok)
@@ -602,8 +660,9 @@ static const char *part_error(const char *err, const char *part, size_t k)
  * statistic of its distribution in each cell: `alea table --json`'s
  * object (alea_table_format), with two fields of the page's first:
  * "kinds", a word per statistic ("prob" for a probability, shown in
- * percent; "outcome" for median and pN; else "number"), with csv set
- * "csv", the library's CSV of the same table (`alea table --csv`), and
+ * percent; "outcome" for median and pN; else "number"), with flags'
+ * TABLE_CSV "csv", the library's CSV of the same table (`alea table
+ * --csv`), and
  * with svg at 0 or more "svg", the library's picture of it
  * (alea_table_svg: with two names the heat map of statistic svg, as
  * `alea table --stat STAT --svg` draws it; with one name the lines of
@@ -613,14 +672,20 @@ static const char *part_error(const char *err, const char *part, size_t k)
  * web_dist's, with "part": the text its span is in ("expression", "sweep"
  * or "stat") and "index": which sweep or statistic. Bounded by the
  * library's cells and work limits (shared by the cells), the output limit
- * (each format), the request's deadline and answer budget.
+ * (each format), the request's deadline and answer budget. With
+ * TABLE_EXACT each cell in fractions, as `alea table --exact --json` (a
+ * probability or mean cell a fraction string, "1/6"; sd the nearest
+ * double).
  */
+#define TABLE_CSV 1
+#define TABLE_EXACT 2
 EXPORT("alea_web_table")
 const char *web_table(const char *src, size_t len, const char *sweep_src, const uint32_t *sweep_lens,
                       int nsweeps, const char *stat_src, const uint32_t *stat_lens, int nstats,
-                      int csv, int svg)
+                      int flags, int svg)
 {
-    if (!ready())
+    int csv = flags & TABLE_CSV;
+    if (!ready_exact(flags & TABLE_EXACT))
         return nomem;
     if (nsweeps < 0 || nstats < 0)
         return limit_error(len, "a table takes at least 0 sweeps and statistics");
@@ -699,15 +764,17 @@ const char *web_table(const char *src, size_t len, const char *sweep_src, const 
 /*
  * The player's decisions at the first choice point of the expression (len
  * bytes at src): `alea policy --json`'s object (alea_policy_format), in
- * doubles (this module has no fractions). An expression without a choice
+ * doubles, or with flags' POLICY_EXACT in fractions (`alea policy --exact
+ * --json`: the values as fraction strings). An expression without a choice
  * is the library's error (ALEA_ERR_INVALID, its span), as any other: the
  * page asks after each distribution and shows nothing then. Bounded by the
  * library's work and output limits, the request's deadline and its answer
  * budget.
  */
-EXPORT("alea_web_policy") const char *web_policy(const char *src, size_t len)
+#define POLICY_EXACT 2 /* as DIST_EXACT */
+EXPORT("alea_web_policy") const char *web_policy(const char *src, size_t len, int flags)
 {
-    if (!ready())
+    if (!ready_exact(flags & POLICY_EXACT))
         return nomem;
     alea_expr *e = NULL;
     alea_policy *p = NULL;

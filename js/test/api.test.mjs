@@ -164,7 +164,9 @@ test('compare: errors name their column; limits of the whole comparison', () => 
   assert.throws(() => alea.compare('d6', 'd6'), /two columns are named 'd6'/);
   assert.throws(() => alea.compare(['', 'd6']), RangeError);
   assert.throws(() => alea.compare('d6', 7), TypeError);
-  refused(() => alea.compare('d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
+  // in fractions: the distances as fraction strings (js/test/exact.test.mjs has more)
+  assert.deepEqual(alea.compare('d2', 'd3', { exact: true }).versus[0],
+    { a: 0, b: 1, p_greater: '1/6', p_equal: '1/3', p_less: '1/2', tv: '1/3', ks: '1/3', emd: '1/2' });
   // cells: 20 values x 2 columns, at N and N + 1
   assert.equal(alea.compare('d20', ['b', 'd20'], { maxCells: 40 }).outcomes.length, 20);
   refused(() => alea.compare('d20', ['b', 'd20'], { maxCells: 39 }), 'ALEA_ERR_LIMIT',
@@ -230,8 +232,10 @@ test('dist: the exact distribution', () => {
   assert.equal(dd.p(2), 0.55);
   const ev = alea.dist('event(d12 + d14 + d18 + d20)');
   assert.ok(ev.flags['critical failure'] > 0 && ev.truncated > 0);
-  // exact fractions need GMP, which the WebAssembly build has not
-  refused(() => alea.dist('3d6', { exact: true }), 'ALEA_ERR_ARGUMENT', /exact fractions/);
+  // exact fractions (mini-gmp in the module), as `alea dist --exact --json`
+  const q = alea.dist('3d6', { exact: true });
+  assert.deepEqual([q.exact, q.p(3), q.p(2), q.mean, q.variance, q.truncated], [true, '1/216', '0', '21/2', '35/4', '0']);
+  assert.equal(alea.dist('3d6').exact, false);
 });
 
 test('let, if, sum, and, or, not: the names bound, the branch taken, the count', () => {

@@ -1,7 +1,7 @@
 // policy.test.mjs -- alea-dice's policy() (index.mjs): the decisions of
-// `alea policy --json` (in doubles: the module has no fractions), an
-// expression without a choice refused with its span, exact: true refused,
-// and the answer and output limits at N and N + 1.
+// `alea policy --json` (and in fractions, --exact), an expression without a
+// choice refused with its span, and the answer and output limits at N and
+// N + 1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join, dirname } from 'node:path';
@@ -52,8 +52,9 @@ test('policy: no choice, a bad expression, exact, bad options', () => {
   refused(() => alea.policy('3d6 + 1'), { status: 'ALEA_ERR_INVALID', start: 0, end: 7,
     message: /^no choice for the player in this expression/ });
   refused(() => alea.policy('dd(3, 14, best'), { status: 'ALEA_ERR_SYNTAX' });
-  refused(() => alea.policy('dd(3, 14, best)', { exact: true }), { status: 'ALEA_ERR_ARGUMENT',
-    message: /not in the WebAssembly build/ });
+  // in fractions, as `alea policy --exact --json`
+  const exact = alea.policy('dd(3, 14, best)', { exact: true });
+  assert.deepEqual([exact.value, exact.optimum, exact.rows[1].value], ['8/5', '8/5', '11/10']);
   assert.throws(() => alea.policy(7), TypeError);
   assert.throws(() => alea.policy('dd(3, 14, best)', 'roll20'), TypeError);
   assert.throws(() => alea.policy('dd(3, 14, best)', { dialect: 'anydice' }), RangeError);

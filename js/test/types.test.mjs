@@ -27,5 +27,5 @@ test('each misuse is a type error on its line', () => {
     '--target', 'es2022', 'misuse.ts']);
   assert.notEqual(r.status, 0);
   const lines = [...r.stdout.matchAll(/^misuse\.ts\((\d+),\d+\): error/gm)].map((m) => Number(m[1]));
-  assert.deepEqual(lines, [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22], r.stdout);
+  assert.deepEqual(lines, [6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23], r.stdout);
 });

@@ -13,7 +13,9 @@
 #include <math.h>
 #include <string.h>
 
+#ifndef ALEA_MINI_GMP
 #include <mpfr.h>
+#endif
 
 /* ---- printing ----------------------------------------------------------------- */
 
@@ -172,7 +174,7 @@ static alea_status q_sums(alea_ctx *ctx, const alea__pmf *m, int nk, alea__q *sk
         mpz_mul(f, qc_get(&qc, L, mpq_denref(&m->q[i])), mpq_numref(&m->q[i])); /* q_i L */
         for (int k = 0; k < nk; k++) {
             if (k)
-                mpz_mul_si(f, f, (long)m->v[i]);
+                mpz_mul_si(f, f, m->v[i]); /* a long of 64 bits (mini.h: also on wasm32) */
             mpz_add(s[k], s[k], f);
         }
         /* charged by the callers before: done as it goes */
@@ -320,9 +322,14 @@ static long floor_log10(mpfr_srcptr r, mpfr_t t, double *slow)
     if (log10_floor_est(m, e2, &f))
         return f;
     *slow += SCI_LOG_WORK;
+#ifdef ALEA_MINI_GMP
+    (void)t;
+    return alea__mini_floor_log10(r, f);
+#else
     mpfr_log10(t, r, MPFR_RNDN);
     mpfr_floor(t, t);
     return mpfr_get_si(t, MPFR_RNDN);
+#endif
 }
 
 /* num / den as mantissa * 10^e with more than 12 significant digits (mpfr

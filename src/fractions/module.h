@@ -22,7 +22,11 @@
 #ifndef ALEA_HAVE_GMP
 #error "the fraction module is built with GMP (ALEA_HAVE_GMP) only"
 #endif
+#ifdef ALEA_MINI_GMP
+#include "mini.h" /* the WebAssembly build */
+#else
 #include <gmp.h>
+#endif
 #include <math.h>
 
 /* Work units per limb (times its logarithm) of the operands of an exact

@@ -20,3 +20,4 @@ alea.table('d6 + n', ['n=1'], { stats: 7 }); // a statistic is a string
 alea.table('d6 + n', { n: true });          // values are a string, a number or numbers
 alea.policy('dd(3, 14, best)').rows[0].value.length; // a value is a number
 alea.policy('dd(3, 14, best)', { dialect: 'anydice' }); // not a dialect
+alea.dist('3d6', { exact: true }).mean.toFixed(2); // an exact mean is a fraction string

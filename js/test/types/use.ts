@@ -2,7 +2,7 @@
 import {
   load, roll, dist, compare, fairness, AleaError, LIMITS, COMPARE_CELLS_MAX, type Roll, type Dist, type Dialect, type Luck,
   type Comparison, type Versus, table, type Table, type StatKind, type Fairness, type FairnessTest, type FairnessRoll,
-  policy, type Policy, type PolicyRow,
+  policy, type Policy, type PolicyRow, type Fraction,
 } from 'alea-dice';
 
 const alea = await load({ limits: { deadline: 50, source: 200 } });
@@ -64,3 +64,13 @@ const row: PolicyRow = pol.rows[0];
 const chance: number = row.chance + row.value + row.plain + pol.value + pShared.optimum;
 const words: string = row.seen + row.choice + pol.goal + (pol.isProb ? pol.json.rows[0].seen : '');
 console.log(chance, words);
+
+// exact fractions: 'num/den' strings where the command line's --exact writes them
+const q: Dist<Fraction> = alea.dist('3d6', { exact: true });
+const frac: Fraction = q.p(10) + q.mean + q.truncated + (q.variance ?? '') + q.outcomes[0][1];
+const qc: Comparison<Fraction> = alea.compare('d2', 'd3', { exact: true });
+const vs: Versus<Fraction> = qc.versus[0];
+const qt: Table<number | Fraction> = alea.table('d6 + n', ['n=1..2'], { exact: true });
+const qp: Policy<number | Fraction> = await policy('dd(3, 14, best)', { exact: true });
+const sd: number = q.sd + q.atLeast(10) + q.median;
+console.log(frac, vs.p_less + qc.dists[0].mean, qt.cell('mean', 1), qp.value, sd, q.exact);
