@@ -16,7 +16,7 @@
 
 import { DEADLINE_MS, SAMPLE_ROLLS } from './alea.js';
 import { num, pct, g2, luckPct, shownRows, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
-  VERSUS_KEYS, versusTexts, policyValue, fixedC } from './numbers.js';
+  VERSUS_KEYS, versusTexts, policyValue, fixedC, fractionColumn, fraction } from './numbers.js';
 import { STAT_CHOICES, STATS_MAX, statText, statChoice, sweepText, sweepFields, tableOfLink, cellText,
   shade, placesOf } from './sweeps.js';
 import { setupFairness, recordRolls } from './fairness.js';
@@ -64,7 +64,8 @@ const $ = (id) => document.getElementById(id);
 // estimates: [{index, seed, rolls}] of the distribution view's lines shown
 // as estimates (estimate()), for the link
 const state = { exprs: ['4d6kh3'], view: 'dist', mode: 'exact', n: 1, seed: '',
-  deadline: DEADLINE_MS, dialect: 'alea', tails: false, allRows: false, drawn: '', estimates: [] };
+  deadline: DEADLINE_MS, dialect: 'alea', tails: false, allRows: false, drawn: '', estimates: [],
+  fractions: false };
 const DIALECTS = ['alea', 'roll20', 'foundry', 'rpgdr', 'd20']; // index.html's choices
 // the table view's sweeps ("m=0..10") and statistics ("p>=7"), as the library reads them
 const sweep = { sweeps: ['m=0..10'], stats: ['mean'] };
@@ -113,7 +114,7 @@ class Calculator {
 
   get busy() { return this.pending !== null; }
 
-  run(calls, deadline, dialect) {
+  run(calls, deadline, dialect, exact = false) {
     this.cancel();
     if (this.dead) {
       this.worker.terminate();
@@ -122,7 +123,7 @@ class Calculator {
     const id = this.next++;
     return new Promise((resolve) => {
       this.pending = { id, deadline, resolve, timer: 0 };
-      this.worker.postMessage({ id, deadline, bytes: ANSWER_BYTES, dialect, calls });
+      this.worker.postMessage({ id, deadline, bytes: ANSWER_BYTES, dialect, exact, calls });
     });
   }
 
@@ -174,6 +175,8 @@ function readHash() {
   if (n >= 1 && n <= MAX_ROLLS) state.n = n;
   if (/^[0-9]{1,20}$/.test(h.get('s') || '')) state.seed = h.get('s');
   if (DIALECTS.includes(h.get('dl'))) state.dialect = h.get('dl');
+  // Fractions on: f=1
+  state.fractions = h.get('f') === '1';
   // a shorter deadline (ms), for tests; never a longer one
   const d = parseInt(h.get('d'), 10);
   if (d >= 1 && d <= DEADLINE_MS) state.deadline = d;
@@ -195,6 +198,7 @@ function writeHash() {
   h.set('e', state.exprs.join('\n'));
   h.set('v', state.view);
   if (state.dialect !== 'alea') h.set('dl', state.dialect);
+  if (state.fractions) h.set('f', '1');
   if (state.view === 'dist') {
     h.set('m', state.mode);
     if (state.allRows) h.set('rows', 'all');
@@ -246,6 +250,16 @@ function stoppedError(ms) {
 
 // What to try instead, for the errors of the page's own bounds.
 function hint(error, view) {
+  const tip = viewHint(error, view);
+  // exact fractions take more work than decimals: the library's limits and
+  // the deadline refuse sooner
+  if (state.fractions && view !== 'roll' &&
+      (error.status === 'ALEA_ERR_INTERRUPTED' || estimable(error)))
+    return `In fractions this takes more work than in decimals: turn off Fractions to see it in decimals. ${tip}`.trim();
+  return tip;
+}
+
+function viewHint(error, view) {
   if (view === 'table') return tableHint(error);
   if (error.status === 'ALEA_ERR_INTERRUPTED')
     return view === 'roll' ? 'Roll fewer times, or simplify the expression.'
@@ -353,6 +367,42 @@ function likeliest(lo, hi, cols) {
   return rows.sort((a, b) => weight[b] - weight[a] || a - b).slice(0, TABLE_ROWS).sort((a, b) => a - b);
 }
 
+// ---- fractions (Fractions on: the library's exact answers beside the decimals) ----
+
+// A fraction of more characters is cut in its cell ("123456…/160693…"), the
+// whole of it a click or a key away (a details element); the cell's
+// data-frac, the link's title and the CSV keep the whole. A chance of 200d20
+// has hundreds of digits.
+const FRAC_SHOWN = 24;
+const escHtml = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+function fracHtml(f) {
+  if (f.length <= FRAC_SHOWN) return escHtml(f);
+  const [n, d] = f.split('/');
+  const cut = (x) => (x.length > 8 ? `${x.slice(0, 6)}…` : x);
+  const digits = d ? `${n.length} digits over ${d.length}` : `${n.length} digits`;
+  return `<details class="frac"><summary title="${digits}: show all">${cut(n)}${d ? `/${cut(d)}` : ''}` +
+    `<span class="visually-hidden"> (${digits})</span></summary><span class="frac-all">${escHtml(f)}</span></details>`;
+}
+// A cell's HTML for fraction f (undefined: a blank cell).
+const fracTd = (f) => (f === undefined ? '<td class="frac"></td>'
+  : `<td class="frac" data-frac="${escHtml(f)}">${fracHtml(f)}</td>`);
+// The same as an element, for the tables made node by node.
+function fracCell(f, tag = 'td') {
+  const c = document.createElement(tag);
+  c.className = 'frac';
+  if (f === undefined) return c;
+  c.dataset.frac = f;
+  c.innerHTML = fracHtml(f);
+  return c;
+}
+// A fraction under a cell's number, in the same cell.
+function addFraction(cell, f) {
+  if (typeof f !== 'string') return;
+  const span = fracCell(f, 'span');
+  span.classList.add('frac-under');
+  cell.append(span);
+}
+
 // The summary above the chart: a column per expression, a row per number,
 // then each mechanic's notes (the chance of a critical failure, say).
 function renderSummary(items, cols) {
@@ -364,6 +414,9 @@ function renderSummary(items, cols) {
     rows.push([`${f} %`, (d) => (d.flags && f in d.flags ? pct(d.flags[f]) : '')]);
   if (items.some(({ dist }) => dist.truncated > 0))
     rows.push(['truncated', (d) => (d.truncated > 0 ? d.truncated.toExponential(1) : '0')]);
+  // Fractions on: the mean and the variance exactly, where the answer has them
+  const exactRows = items.some(({ dist }) => dist.fractions)
+    ? [['mean, exact', (d) => d.fractions?.mean], ['variance, exact', (d) => d.fractions?.variance]] : [];
   const table = $('summary');
   table.replaceChildren();
   const caption = table.createCaption();
@@ -383,6 +436,12 @@ function renderSummary(items, cols) {
     const row = body.insertRow();
     cell(row, name, 'th', 'row');
     items.forEach(({ dist }, k) => cell(row, f(dist, k)));
+  }
+  for (const [name, f] of exactRows) {
+    const row = body.insertRow();
+    row.className = 'exact';
+    cell(row, name, 'th', 'row');
+    items.forEach(({ dist }) => row.append(fracCell(f(dist))));
   }
   const notes = items.filter(({ dist }) => dist.incomplete)
     .map(({ src, dist }) => `${src}: ${dist.incomplete}`);
@@ -657,9 +716,18 @@ function fillTable(table, items, cols, values, labels, layout) {
   };
   if (bins) { th('from'); th('to'); } else th('value');
   if (labels) th('outcome');
-  for (const item of items) th(seriesLabel(item, w));
+  // Fractions on: each line's exact chance beside its percentage (not of
+  // bins: only an estimate's view is binned, and an estimate has none)
+  const exact = fractionsShown(cols, bins);
+  for (const [j, item] of items.entries()) {
+    th(seriesLabel(item, w));
+    if (exact && cols[j].fr) {
+      th('exact');
+      thead.lastChild.title = `${seriesLabel(item, w)}, exactly`;
+    }
+  }
   table.createTBody();
-  const esc = (t) => String(t).replace(/[&<>"]/g, (ch) => `&#${ch.charCodeAt(0)};`);
+  const esc = escHtml;
   // the negligible tails hidden as `alea dist` hides them, unless asked
   const ws = weights();
   const tails = shownRows(ws, keys.length);
@@ -678,6 +746,7 @@ function fillTable(table, items, cols, values, labels, layout) {
       if (p === undefined) row += '<td></td>';
       else if (typeof p === 'string') row += `<td data-p="${esc(p)}">${esc(pct(p))}</td>`;
       else row += `<td data-p="${p}">${pct(p)}</td>`;
+      if (exact && cols[j].fr) row += fracTd(fraction(cols[j].fr, bins ? undefined : keys[i], state.mode));
     }
     return row + '</tr>';
   };
@@ -701,6 +770,9 @@ function fillTable(table, items, cols, values, labels, layout) {
   all.setAttribute('aria-pressed', String(!!state.allRows));
 }
 
+// Whether the distribution table and its CSV have the fractions.
+const fractionsShown = (cols, bins) => state.fractions && !bins && cols.some((c) => c.fr);
+
 let tables = 0; // the number of the latest table; an older one is not built
 let lastView = null; // what renderDist showed last, for the CSV
 
@@ -711,7 +783,7 @@ function renderDist(items) {
   const cols = items.map(({ dist }) => {
     const c = columns(dist);
     const at = new Map(dist.outcomes.map(([v], i) => [v, i]));
-    return { dist, c, at };
+    return { dist, c, at, fr: dist.fractions ? fractionColumn(dist.fractions.outcomes) : null };
   });
   // the outcomes' names (a mechanic's tiers), of every expression that has them
   const named = items.filter(({ dist }) => dist.labels);
@@ -807,7 +879,9 @@ function showVersus(answer, exprs, results) {
   }
   const body = table.createTBody();
   const nameOf = (k) => results[k].name ?? exprs[k];
-  for (const v of answer.versus) {
+  // Fractions on: each pair's distances exactly, in a row under its own
+  const exact = state.fractions && answer.versus_exact;
+  answer.versus.forEach((v, n) => {
     const row = body.insertRow();
     th(row, `${nameOf(v.a)} vs ${nameOf(v.b)}`, 'row');
     versusTexts(v).forEach((text, i) => {
@@ -815,7 +889,13 @@ function showVersus(answer, exprs, results) {
       c.textContent = text;
       c.dataset.value = String(v[VERSUS_KEYS[i]]);
     });
-  }
+    const x = exact && answer.versus_exact[n];
+    if (!x) return;
+    const fr = body.insertRow();
+    fr.className = 'exact';
+    th(fr, `${nameOf(v.a)} vs ${nameOf(v.b)}, exact`, 'row');
+    for (const key of VERSUS_KEYS) fr.append(fracCell(x[key]));
+  });
 }
 
 // The player's best choice in each situation of one line's choice point
@@ -866,11 +946,18 @@ function showPolicy(answer) {
     }
     const cells = [[`${fixedC(100 * r.chance, 2)}%`, r.chance], [value(r.value), r.value],
       [value(r.plain), r.plain]];
-    for (const [text, v] of cells) {
+    const x = state.fractions && p.exact ? p.exact.rows[body.rows.length - 1] : null;
+    cells.forEach(([text, v], i) => {
       const c = row.insertCell();
       c.textContent = text;
       c.dataset.value = String(v);
-    }
+      // Fractions on: the values exactly, under them
+      if (x) addFraction(c, [x.chance, x.value, x.plain][i]);
+    });
+  }
+  if (state.fractions && p.exact) {
+    $('policy-goal').append(` Exactly: ${p.exact.optimum} with the best choices` +
+      (p.exact.value === p.exact.optimum ? '.' : `, ${p.exact.value} with these.`));
   }
 }
 
@@ -1134,7 +1221,7 @@ async function update(view, asked = true) {
   const calls = view === 'dist' ? dists : exprs.map((src, k) => ({ op: 'roll', src,
     n: state.n, seed: k === 0 ? state.seed || state.drawn : '', detail, luck: true }));
   setBusy(true);
-  const out = await calc.run(calls, state.deadline, state.dialect);
+  const out = await calc.run(calls, state.deadline, state.dialect, state.fractions && view === 'dist');
   if (my !== updates) return;
   setBusy(false);
   if (out.cancelled) {
@@ -1279,11 +1366,16 @@ function downloadCsv() {
   const w = layout.w;
   const quote = (s) => `"${s.replaceAll('"', '""')}"`;
   const named = labels && !bins;
+  // Fractions on: each line's exact chance in a column after its own, whole
+  const exact = fractionsShown(cols, bins);
+  const frac = (j) => exact && cols[j].fr;
   const lines = [[...(bins ? ['from', 'to'] : ['value']), ...(named ? ['outcome'] : []),
-    ...items.map((item) => quote(seriesLabel(item, w)))].join(',')];
+    ...items.flatMap((item, j) => [quote(seriesLabel(item, w)),
+      ...(frac(j) ? [quote(`${seriesLabel(item, w)} exact`)] : [])])].join(',')];
   keys.forEach((k, i) => lines.push([...(bins ? [k * w, k * w + w - 1] : [k]),
     ...(named ? [quote(labels.get(k) || '')] : []),
-    ...cols.map((_, j) => String(at(j, i) ?? ''))].join(',')));
+    ...cols.flatMap((col, j) => [String(at(j, i) ?? ''),
+      ...(frac(j) ? [fraction(col.fr, k, state.mode) ?? ''] : [])])].join(',')));
   const blob = new Blob([lines.join('\n') + '\n'], { type: 'text/csv' });
   const a = document.createElement('a');
   a.href = URL.createObjectURL(blob);
@@ -1385,7 +1477,8 @@ async function updateTable(asked) {
   const src = state.exprs[0];
   const sweeps = sweep.sweeps.slice(), stats = sweep.stats.slice();
   setBusy(true);
-  const out = await calc.run([{ op: 'table', src, sweeps, stats }], state.deadline, state.dialect);
+  const out = await calc.run([{ op: 'table', src, sweeps, stats }], state.deadline, state.dialect,
+    state.fractions);
   if (my !== updates) return;
   setBusy(false);
   if (out.cancelled) {
@@ -1492,12 +1585,14 @@ function heatMap(t, k) {
   const body = document.createElement('tbody');
   const rows = t.stats[k].cells;
   const places = placesOf(rows);
+  const exact = state.fractions && t.exact; // Fractions on: each cell's, under its number
   rows.forEach((row, i) => {
     const tr = document.createElement('tr');
     tr.append(headCell(`${t.names[0]}=${t.values[0][i]}`, 'row'));
     row.forEach((x, j) => {
       const td = numberCell(x, kind);
       td.style.background = shade(places[i][j]);
+      if (exact) addFraction(td, exact.stats[k].cells[i][j]);
       tr.append(td);
     });
     body.append(tr);
@@ -1541,7 +1636,11 @@ function lineTable(t) {
   const body = document.createElement('tbody');
   t.values[0].forEach((v, i) => {
     const tr = document.createElement('tr');
-    tr.append(headCell(String(v), 'row'), ...t.stats.map((s, k) => numberCell(s.cells[i], t.kinds[k])));
+    tr.append(headCell(String(v), 'row'), ...t.stats.map((s, k) => {
+      const td = numberCell(s.cells[i], t.kinds[k]);
+      if (state.fractions && t.exact) addFraction(td, t.exact.stats[k].cells[i]); // Fractions on
+      return td;
+    }));
     body.append(tr);
   });
   table.append(cap, thead, body);
@@ -1680,6 +1779,7 @@ function fillForm() {
   $('roll-n').value = String(state.n);
   $('roll-seed').value = state.seed;
   $('dialect').value = state.dialect;
+  $('fractions').checked = state.fractions;
   for (const r of document.querySelectorAll('input[name=mode]')) r.checked = r.value === state.mode;
 }
 
@@ -1728,6 +1828,14 @@ async function main() {
   for (const r of document.querySelectorAll('input[name=mode]'))
     r.addEventListener('change', () => changeMode(r.value));
   $('cancel').addEventListener('click', () => calc.cancel());
+  // Fractions: what is shown computed again with them (a roll has none)
+  $('fractions').addEventListener('change', () => {
+    state.fractions = $('fractions').checked;
+    writeHash();
+    if (!shown || shown.view === 'roll') return;
+    if (shown.view === 'table') updateTable(false);
+    else update('dist', false);
+  });
   $('csv').addEventListener('click', downloadCsv);
   $('svg').addEventListener('click', downloadSvg);
   $('errors').addEventListener('click', (ev) => {

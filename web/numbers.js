@@ -238,3 +238,63 @@ export function fixedC(x, d) {
   if (Number(down.at(-1)) % 2 === 1) return up; // the odd one goes up to even
   return `${x < 0 && Number(down) !== 0 ? '-' : ''}${down}`;
 }
+
+// ---- fractions: the page's Fractions (the library's exact answers) ----------
+
+const gcd = (a, b) => {
+  while (b) [a, b] = [b, a % b];
+  return a;
+};
+
+// n/d in lowest terms as the library writes a fraction: "1/8", "7", "0".
+function fracText(n, d) {
+  if (n === 0n) return '0';
+  const g = gcd(n, d);
+  return d / g === 1n ? String(n / g) : `${n / g}/${d / g}`;
+}
+
+// A distribution's exact outcomes ([[value, "1/216"], ...], as `alea dist
+// --exact --json` has them, sorted by value) for fraction(): the sums for
+// "at least" and "at most" are made once, when first asked.
+export function fractionColumn(outcomes) {
+  return { outcomes, at: new Map(outcomes.map(([v], i) => [v, i])), sums: null };
+}
+
+// The numerators over one common denominator L of the outcomes before each
+// index: sums[i] for the outcomes 0 .. i-1 (BigInt, exact).
+function prefixSums(fr) {
+  if (fr.sums) return fr.sums;
+  const parts = fr.outcomes.map(([, f]) => {
+    const [a, b = '1'] = f.split('/');
+    return [BigInt(a), BigInt(b)];
+  });
+  let L = 1n;
+  for (const [, b] of parts) if (L % b) L = (L / gcd(L, b)) * b;
+  const sums = [0n];
+  let s = 0n;
+  for (const [a, b] of parts) {
+    s += a * (L / b);
+    sums.push(s);
+  }
+  fr.sums = { L, sums };
+  return fr.sums;
+}
+
+// The exact chance (mode's) of value v, as chance() gives the double: the
+// library's own fraction for "exactly" (undefined for a value it cannot
+// take), the sum of its fractions at or above v ("at least") or at or
+// below it ("at most") in lowest terms.
+export function fraction(fr, v, mode) {
+  const o = fr.outcomes, n = o.length;
+  const i = fr.at.get(v);
+  if (mode === 'exact') return i === undefined ? undefined : o[i][1];
+  let lo = 0, hi = n; // the first value > v
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (o[mid][0] <= v) lo = mid + 1; else hi = mid;
+  }
+  const { L, sums } = prefixSums(fr);
+  if (mode === 'atmost') return fracText(sums[lo], L);
+  const from = i === undefined ? lo : i; // the first value >= v
+  return fracText(sums[n] - sums[from], L);
+}

@@ -6,7 +6,7 @@
 //
 //   -> {module}                                 the compiled WebAssembly.Module
 //   <- {ready: true, version} | {failed: message}
-//   -> {id, deadline, bytes, dialect, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
+//   -> {id, deadline, bytes, dialect, exact, calls: [{op: 'dist', src} | {op: 'roll', src, n, seed, detail, luck}
 //                                             | {op: 'sample', src, n, seed, stream}
 //                                             | {op: 'estimate', src, values, counts}
 //                                             | {op: 'table', src, sweeps, stats, svg}
@@ -34,6 +34,16 @@
 // versus_error says why there are no distances. A policy is `alea policy
 // --json`'s object for the line ("name: expr" named as a line), or the
 // library's error (ALEA_ERR_INVALID for an expression with no choice).
+//
+// With exact (the page's Fractions), the exact answers in fractions too
+// (alea.js's {exact: true}, as the command line's --exact --json): a
+// distribution, each line compared, comes as above with "fractions":
+// {outcomes: [[value, "1/216"], ...], mean, variance} (strings); a
+// comparison with "versus_exact" (the distances as fraction strings); a
+// table with "exact" (the cells as fraction strings, stats[k].cells); a
+// policy with "exact" (its values as fraction strings). The fractions are
+// asked first: where exact mode refuses (its work limit, say), that refusal
+// is the answer, an error as any other.
 import { loadAlea } from './alea.js';
 
 let loading = null;
@@ -63,11 +73,21 @@ self.onmessage = async (ev) => {
       const named = req.named(c.src);
       if (named && named.error) return named;
       const src = named ? named.src : c.src;
+      let fractions = null;
+      if (m.exact && c.op === 'dist') {
+        const f = req.dist(src, { exact: true });
+        if (f.error) {
+          if (named) { f.name = named.name; f.error.start += named.at; f.error.end += named.at; }
+          return f;
+        }
+        fractions = { outcomes: f.outcomes, mean: f.mean, variance: f.variance };
+      }
       const out = c.op === 'roll'
         ? req.roll(src, { n: c.n, seed: c.seed, detail: c.detail === true, luck: c.luck === true })
         : c.op === 'sample' ? req.sample(src, { n: c.n, seed: c.seed, stream: c.stream ?? 0 })
           : c.op === 'estimate' ? req.estimate(src, c.values, c.counts)
             : req.dist(src, { stats: true });
+      if (fractions && !out.error) out.fractions = fractions;
       if (named) {
         out.name = named.name;
         if (out.error) { out.error.start += named.at; out.error.end += named.at; }
@@ -82,14 +102,21 @@ self.onmessage = async (ev) => {
       const columns = lines.map((src) => line({ op: 'dist', src }));
       const failed = columns.find((c) => c.error);
       if (failed) return { columns, versus: null, versus_error: failed.error };
-      const out = req.compare(lines.map((src, j) => (columns[j].name ? req.named(src).src : src)),
-        { columns: false });
-      return { columns, versus: out.error ? null : out.versus, versus_error: out.error };
+      const srcs = lines.map((src, j) => (columns[j].name ? req.named(src).src : src));
+      const out = req.compare(srcs, { columns: false });
+      const exact = m.exact && !out.error ? req.compare(srcs, { columns: false, exact: true }) : null;
+      return { columns, versus: out.error ? null : out.versus, versus_error: out.error,
+        versus_exact: exact && !exact.error ? exact.versus : null };
     };
     const results = m.calls.map((c) => {
       if (c.op === 'compare') return compare(c.lines);
       if (c.op === 'table') {
-        return req.table(c.src, c.sweeps, c.stats, c.svg === undefined ? { csv: true } : { svg: c.svg });
+        if (c.svg !== undefined) return req.table(c.src, c.sweeps, c.stats, { svg: c.svg });
+        const exact = m.exact ? req.table(c.src, c.sweeps, c.stats, { exact: true }) : null;
+        if (exact && exact.error) return exact;
+        const out = req.table(c.src, c.sweeps, c.stats, { csv: true });
+        if (exact && !out.error) out.exact = exact;
+        return out;
       }
       // the chart of several lines, each "name: expr" named as line's
       if (c.op === 'svg') {
@@ -100,7 +127,14 @@ self.onmessage = async (ev) => {
       }
       if (c.op === 'policy') {
         const named = req.named(c.src);
-        return req.policy(named && !named.error ? named.src : c.src);
+        const src = named && !named.error ? named.src : c.src;
+        const out = req.policy(src);
+        if (m.exact && !out.error) {
+          const exact = req.policy(src, { exact: true });
+          if (exact.error) return exact;
+          out.exact = exact;
+        }
+        return out;
       }
       // a log of rolls judged (fairness.js): as `alea fairness --json`
       if (c.op === 'fairness') return req.fairness(c.rolls, { seed: c.seed });

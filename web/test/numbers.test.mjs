@@ -3,14 +3,15 @@
 // chances of `alea compare --at-least/--at-most` (100 and 0 outside an
 // expression's range, the value below inside a gap); the median and the
 // columns are the library's as given, and mergeSamples only adds counts up;
-// the bins of an estimate's histogram.
+// the bins of an estimate's histogram; the exact fractions of Fractions
+// summed as `alea compare --exact --csv --at-least/--at-most` sums them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pct, g2, luckPct, shownRows, TAIL_SHOWN, columns, chance, median, mergeSamples, binWidth, binRows, binChances,
-  versusTexts, fixedC, policyValue } from '../numbers.js';
+  versusTexts, fixedC, policyValue, fractionColumn, fraction } from '../numbers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ALEA = process.env.ALEA ? join(process.cwd(), process.env.ALEA)
@@ -284,4 +285,22 @@ test('fixedC rounds as C\'s printf: a tie to even, else to nearest', () => {
     assert.equal(fixedC(x, d), want, `${x} to ${d}`);
     assert.equal(c[i], want, `C's printf of ${x}`);
   });
+});
+
+test('fraction(): exactly, at least and at most in fractions as `alea compare --exact --csv` sums them', () => {
+  const exprs = ['3d6', '2d6kh1', '4d6kh3', '3d{0, 2, 5}', '40d20'];
+  const cols = exprs.map((e) => fractionColumn(JSON.parse(run('dist', '--exact', '--json', e)).outcomes));
+  for (const [mode, flag] of [['exact', []], ['atleast', ['--at-least']], ['atmost', ['--at-most']]]) {
+    const csv = run('compare', '--exact', '--csv', ...flag, ...exprs).trimEnd().split('\n').slice(1);
+    for (const line of csv) {
+      const [v, ...want] = line.split(',');
+      cols.forEach((fr, j) => assert.equal(fraction(fr, Number(v), mode) ?? '', want[j],
+        `${exprs[j]} ${mode} ${v}`));
+    }
+  }
+  // outside the range and in a gap
+  const fr = fractionColumn([[0, '1/8'], [2, '3/8'], [5, '1/2']]);
+  assert.deepEqual([-1, 1, 3, 6].map((v) => fraction(fr, v, 'atleast')), ['1', '7/8', '1/2', '0']);
+  assert.deepEqual([-1, 1, 3, 6].map((v) => fraction(fr, v, 'atmost')), ['0', '1/8', '1/2', '1']);
+  assert.equal(fraction(fr, 1, 'exact'), undefined);
 });

@@ -1856,3 +1856,139 @@ test('an estimate shows its progress; a newer request ends it and its progress l
   assert.deepEqual((await headers(page)).summary, ['3d6']);
   await page.close();
 });
+
+// ---- Fractions: the exact answers beside the decimals ----
+
+const cliExact = (args) => {
+  const r = spawnSync(ALEA, [...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+};
+
+// The distribution table's fractions: {value: [the whole fraction of each exact column]}.
+async function fractionRows(page) {
+  await allRows(page);
+  return new Map(await page.$$eval('#dist-table tbody tr', (rows) => rows.map((tr) =>
+    [Number(tr.cells[0].textContent), [...tr.querySelectorAll('td.frac')].map((c) => c.dataset.frac ?? '')])));
+}
+
+test('Fractions: 3d6 and 200d20 in fractions digit for digit as `alea dist --exact --json`; the link keeps it', async () => {
+  const page = await open(link({ e: '3d6', v: 'dist' }));
+  assert.equal(await page.isChecked('#fractions'), false);
+  assert.equal(await page.$('#dist-table td.frac'), null, 'fractions shown while off');
+  // the keyboard reaches the toggle: a space turns it on
+  await page.focus('#fractions');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => document.querySelector('#dist-table td.frac'));
+  await settled(page);
+  assert.match(page.url(), /[#&]f=1(&|$)/);
+  const heads = await page.$$eval('#dist-table thead th', (t) => t.map((th) => th.textContent));
+  assert.deepEqual(heads, ['value', '3d6', 'exact']);
+  let rows = await fractionRows(page);
+  assert.deepEqual(rows.get(3), ['1/216']);
+  assert.deepEqual(rows.get(10), ['1/8']);
+  const want = cliExact(['dist', '--exact', '--json', '3d6']);
+  assert.deepEqual([...rows].map(([v, [f]]) => [v, f]), want.outcomes);
+  const sum = await summary(page);
+  assert.deepEqual(sum['mean, exact'], ['21/2']);
+  assert.deepEqual(sum['variance, exact'], ['35/4']);
+  // the chance of at least, exactly: the fractions summed
+  await page.check('input[name=mode][value=atleast]');
+  await page.waitForFunction(() => document.querySelector('#dist-table tbody tr td.frac'));
+  rows = await fractionRows(page);
+  assert.deepEqual(rows.get(3), ['1']);
+  assert.deepEqual(rows.get(18), ['1/216']);
+  assert.deepEqual(rows.get(11), ['1/2']);
+  await page.check('input[name=mode][value=exact]');
+  await settled(page);
+
+  // the link reopens with fractions on; off again, the link drops f
+  const again = await open(new URL(page.url()).hash);
+  assert.equal(await again.isChecked('#fractions'), true);
+  assert.deepEqual((await fractionRows(again)).get(10), ['1/8']);
+  await again.uncheck('#fractions');
+  await settled(again);
+  await again.waitForFunction(() => !document.querySelector('#dist-table td.frac'));
+  assert.doesNotMatch(again.url(), /[#&]f=1/);
+  await again.close();
+
+  // a long fraction: 200d20's chance of 2100, hundreds of digits, cut in its
+  // cell and whole a click away; two lines compared, each with its own
+  await submit(page, '200d20\n3d6');
+  const long = cliExact(['dist', '--exact', '--json', '200d20']);
+  const want2100 = long.outcomes.find(([v]) => v === 2100)[1];
+  assert.ok(want2100.length > 300, want2100);
+  rows = await fractionRows(page);
+  for (const [v, f] of long.outcomes) if (rows.has(v)) assert.equal(rows.get(v)[0], f, `200d20 at ${v}`);
+  assert.equal(rows.get(2100)[0], want2100);
+  assert.deepEqual(rows.get(10), ['', '1/8']);
+  const cell = page.locator('#dist-table tbody tr', { hasText: /^2100/ }).locator('td.frac').first();
+  const cut = await cell.locator('summary').textContent();
+  assert.ok(cut.length < 60 && cut.includes('…'), cut);
+  assert.equal(await cell.locator('.frac-all').isVisible(), false);
+  await cell.locator('summary').click();
+  assert.equal(await cell.locator('.frac-all').textContent(), want2100);
+  assert.equal((await summary(page))['mean, exact'][0], long.mean);
+
+  // the CSV: each line's fractions whole, in a column after its own
+  const csv = await csvLines(page);
+  assert.equal(csv[0], 'value,"200d20","200d20 exact","3d6","3d6 exact"');
+  const line = csv.find((l) => l.startsWith('2100,')).split(',');
+  assert.equal(line[2], want2100);
+  assert.equal(csv.find((l) => l.startsWith('10,')).split(',')[4], '1/8');
+  await page.close();
+});
+
+test('Fractions: the distances, the table view\'s cells and a policy are the CLI\'s --exact ones', async () => {
+  const page = await open(link({ e: 'd20\n2d20kh1', v: 'dist', f: '1' }));
+  const want = cliExact(['compare', '--exact', '--json', 'd20', '2d20kh1']).versus[0];
+  const exact = await page.$$eval('#versus-table tbody tr.exact td', (c) => c.map((td) => td.dataset.frac));
+  assert.deepEqual(exact, ['p_greater', 'p_equal', 'p_less', 'tv', 'ks', 'emd'].map((k) => want[k]));
+  // a policy's values
+  await submit(page, 'dd(3, 14, best)');
+  const pol = cliExact(['policy', '--exact', '--json', 'dd(3, 14, best)']);
+  const shown = await page.$$eval('#policy-table tbody tr', (rows) => rows.map((tr) =>
+    [...tr.querySelectorAll('.frac')].map((s) => s.dataset.frac)));
+  shown.forEach((fr, i) => assert.ok(fr.includes(pol.rows[i].value), `${fr} ${pol.rows[i].value}`));
+  assert.match(await page.textContent('#policy-goal'), new RegExp(`Exactly: ${pol.optimum}`));
+  // the table view: each cell's fraction under its number
+  await page.close();
+  const tpage = await open(tableLink('d20 + m >= dc', ['m=0..3', 'dc=10..12'], ['mean']) + '&f=1');
+  const t = JSON.parse(cliTable('d20 + m >= dc', ['m=0..3', 'dc=10..12'], ['mean'], '--exact', '--json'));
+  const cells = await tpage.$$eval('#table-grids table tbody tr', (rows) => rows.map((tr) =>
+    [...tr.querySelectorAll('td')].map((td) => td.querySelector('.frac')?.dataset.frac)));
+  assert.deepEqual(cells, t.stats[0].cells);
+  assert.match(tpage.url(), /[#&]f=1(&|$)/);
+  // off: the cells' numbers alone
+  await tpage.uncheck('#fractions');
+  await tpage.waitForFunction(() => !document.querySelector('#table-grids .frac'));
+  await tpage.close();
+});
+
+test('Fractions: a refusal in exact mode shows as an error with its hint', async () => {
+  const page = await open(link({ e: '10d10!kh5', v: 'dist', f: '1' }));
+  const errors = await errorsShown(page);
+  assert.equal(errors.length, 1);
+  assert.match(errors[0].message, /work limit is/);
+  assert.match(await page.textContent('#errors .hint'), /turn off Fractions/);
+  await page.close();
+});
+
+test('Fractions: a phone has no page wider than its screen; axe finds nothing', async () => {
+  for (const [size, ctx] of [['desktop', await browser.newContext({ viewport: { width: 1280, height: 800 } })],
+    ['phone', await phoneContext()]]) {
+    const page = await open(link({ e: '200d20\n3d6', v: 'dist', f: '1' }), ctx);
+    assert.equal(await page.isChecked('#fractions'), true);
+    // the first screen of rows (the others are built as they scroll into view, the same)
+    assert.equal(await overflows(page), false, `${size}: wider than the screen`);
+    await page.locator('#dist-table details.frac summary').first().click();
+    assert.equal(await overflows(page), false, `${size}: wider than the screen, a fraction opened`);
+    await axe(page, `${size}, fractions`);
+    await page.screenshot({ path: join(shots, `fractions-${size}.png`) });
+    await submit(page, 'd20\n2d20kh1');
+    await axe(page, `${size}, fractions compared`);
+    await submit(page, 'dd(3, 14, best)');
+    await axe(page, `${size}, fractions of a policy`);
+    await ctx.close();
+  }
+});
