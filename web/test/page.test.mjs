@@ -1966,7 +1966,7 @@ test('Fractions: the distances, the table view\'s cells and a policy are the CLI
 });
 
 test('Fractions: a refusal in exact mode shows as an error with its hint', async () => {
-  const page = await open(link({ e: '10d10!kh5', v: 'dist', f: '1' }));
+  const page = await open(link({ e: '30d10!kh15', v: 'dist', f: '1' }));
   const errors = await errorsShown(page);
   assert.equal(errors.length, 1);
   assert.match(errors[0].message, /work limit is/);
