@@ -16,6 +16,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadAlea } from '../wasm.mjs';
 import { load, AleaError } from '../index.mjs';
+import { hostileCases } from '../../web/test/hostile.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = join(here, '..', '..');
@@ -145,21 +146,8 @@ test('the package: exact: true on dist, compare, table and policy', async () => 
   assert.equal(cli(['dist', '--exact', '--max-work', '100000', '200d20']).status, 1);
 });
 
-// scripts/hostile's inputs (its CASES, as the C API compiles them).
-function hostile() {
-  const py = `
-import importlib.machinery, importlib.util, json, sys
-loader = importlib.machinery.SourceFileLoader('hostile', sys.argv[1])
-spec = importlib.util.spec_from_loader('hostile', loader)
-h = importlib.util.module_from_spec(spec)
-loader.exec_module(h)
-print(json.dumps([h.api_source(c).decode('utf-8', 'replace') for c in h.CASES]))`;
-  return JSON.parse(execFileSync('python3', ['-c', py, join(root, 'scripts', 'hostile')],
-    { encoding: 'utf8', maxBuffer: 1 << 28 }));
-}
-
 test('the hostile corpus in exact mode: a result or an AleaError, within the deadline', async () => {
-  const cases = hostile();
+  const cases = hostileCases().map(([src]) => src);
   assert.ok(cases.length > 30, `${cases.length} cases`);
   const alea = await load();
   const deadline = alea.limit('deadline');

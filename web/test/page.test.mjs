@@ -13,6 +13,7 @@ import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { axe } from './axe.mjs';
 import { serveDir, launchChromium } from './serve.mjs';
+import { hostileCases } from './hostile.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const dist = join(here, '..', 'dist');
@@ -1971,6 +1972,37 @@ test('Fractions: a refusal in exact mode shows as an error with its hint', async
   assert.equal(errors.length, 1);
   assert.match(errors[0].message, /work limit is/);
   assert.match(await page.textContent('#errors .hint'), /turn off Fractions/);
+  await page.close();
+});
+
+test('Fractions: scripts/hostile\'s inputs in fractions, in the worker: each a result or an error', async (t) => {
+  // the cases scripts/hostile runs with --exact, typed as a user would
+  // (one line, within the page's 4096 bytes)
+  const cases = hostileCases().filter(([src, exact]) => exact && !/[\n\r]/.test(src) && src.length <= 4096);
+  assert.ok(cases.length >= 5, `${cases.length} cases`);
+  const page = await open(link({ e: '3d6', v: 'dist', f: '1' }));
+  let results = 0, errors = 0;
+  for (const [src] of cases) {
+    const start = Date.now();
+    await submit(page, src);
+    const shown = await errorsShown(page);
+    if (shown.length) {
+      assert.ok(shown[0].message.length > 0, src);
+      errors++;
+    } else {
+      assert.ok(Number(await page.getAttribute('#dist-table', 'data-rows')) > 0, `${src}: no rows`);
+      results++;
+    }
+    // the request's deadline is 2 s; the rest is slack for a busy machine:
+    // this catches a hang, not a slow answer
+    assert.ok(Date.now() - start < 15000, `${src}: no answer within 15 s`);
+  }
+  t.diagnostic(`${cases.length} cases: ${results} results, ${errors} errors`);
+  assert.ok(errors > 0, 'none refused');
+  // the page still answers, in fractions
+  await submit(page, '3d6');
+  assert.deepEqual(await errorsShown(page), []);
+  assert.equal(await page.getAttribute('#dist-table td.frac', 'data-frac'), '1/216');
   await page.close();
 });
 
